@@ -1,0 +1,82 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { Config } from './config';
+import { systemClock, type Clock } from './clock';
+import { openDatabase } from './db/connection';
+import { bootstrap, type BootstrapResult } from './bootstrap';
+import { installErrorHandling } from './http/error-handler';
+import { errorEnvelope } from './http/schemas';
+import { createModelProvider } from './models';
+import type { ModelProvider } from './models/provider';
+import { PublicLinks, type Services } from './services';
+import { v1Routes } from './routes/v1';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Storage, settings, time, models and links shared by every route plugin. */
+    services: Services;
+  }
+}
+
+/** Options of {@link buildApp}. Everything but `config` has a production default. */
+export interface BuildOptions {
+  config: Config;
+  clock?: Clock;
+  models?: ModelProvider;
+}
+
+/** A built, not yet listening, server. */
+export interface BuiltApp {
+  app: FastifyInstance;
+  services: Services;
+  /** Set on the first start of a fresh data directory: the owner and their token (show it once). */
+  bootstrap: BootstrapResult | undefined;
+}
+
+/**
+ * Builds the Fastify app: opens the SQLite file in `config.dataDir` (running migrations),
+ * bootstraps the owner on first start, and registers every route plugin. No side effects at
+ * import; nothing listens until the caller calls `app.listen`.
+ */
+export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const db = openDatabase(config.dataDir);
+  const links = new PublicLinks(config.publicUrl);
+  const services: Services = { db, config, clock, models: options.models ?? createModelProvider(config), links };
+  const boot = bootstrap(db, clock.now(), config.bootstrapToken);
+
+  const app = Fastify({
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    bodyLimit: config.bodyLimitBytes,
+    ajv: { customOptions: { allErrors: false } },
+  });
+  app.decorate('services', services);
+  app.decorateRequest('actor', null as never);
+  installErrorHandling(app);
+  app.addSchema(errorEnvelope);
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    if (address && typeof address === 'object') links.setListening(config.host, address.port);
+  });
+  app.addHook('onClose', async () => {
+    db.close();
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Taskspace API', version: '1.0.0', description: 'Projects, tasks, agents, folders, media and webhooks.' },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearerAuth: [] }],
+    },
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
+
+  await app.register(v1Routes, { prefix: '/api/v1' });
+  return { app, services, bootstrap: boot };
+}

@@ -1,0 +1,133 @@
+import type { Db } from '../db/connection';
+import { sql } from '../db/statements';
+import { forbidden, notFound, ServiceError } from '../errors';
+import type { Actor } from './tokens';
+import { roleAtLeast, type Role } from './roles';
+
+/**
+ * Access checks shared by every resource (README "Roles and permissions").
+ * A resource in a workspace the caller is not a member of is reported as 404, never 403,
+ * so ids cannot be probed; a member whose role is too low gets 403.
+ */
+
+/** The caller's role in `workspaceId`, or undefined when not a member. */
+export function roleIn(db: Db, userId: string, workspaceId: string): Role | undefined {
+  const row = sql<[string, string], { role: Role }>(
+    db,
+    'SELECT role FROM workspace_members WHERE workspace_id = ? AND user_id = ?',
+  ).get(workspaceId, userId);
+  return row?.role;
+}
+
+function check(role: Role | undefined, min: Role, kind: string, id: string, action: string): Role {
+  if (!role) throw notFound(kind, id);
+  if (!roleAtLeast(role, min)) throw forbidden(`${action} needs the ${min} role or above; you are ${role}`);
+  return role;
+}
+
+/**
+ * Checks that the actor is a member of the workspace with at least `min`.
+ * @throws ServiceError 404 when unknown or not a member, 403 when the role is too low.
+ */
+export function requireWorkspace(db: Db, actor: Actor, workspaceId: string, min: Role, action = 'this operation'): Role {
+  return check(roleIn(db, actor.userId, workspaceId), min, 'workspace', workspaceId, action);
+}
+
+/** A folder row with the caller's role in its workspace. */
+export interface FolderAccess {
+  id: string;
+  workspaceId: string;
+  name: string;
+  role: Role;
+}
+
+/**
+ * Resolves a folder (or a workspace's home folder, whose id is the workspace id) and checks access.
+ * @throws ServiceError 404 when unknown or outside the caller's workspaces, 403 when the role is too low.
+ */
+export function requireFolder(db: Db, actor: Actor, folderId: string, min: Role, action = 'this operation'): FolderAccess {
+  const row = sql<[string, string], { id: string; workspaceId: string; name: string; role: Role | null }>(
+    db,
+    `SELECT f.id, f.workspace_id AS workspaceId, f.name, m.role
+       FROM folders f LEFT JOIN workspace_members m ON m.workspace_id = f.workspace_id AND m.user_id = ?
+      WHERE f.id = ?`,
+  ).get(actor.userId, folderId);
+  const role = check(row?.role ?? undefined, min, 'folder', folderId, action);
+  return { id: row!.id, workspaceId: row!.workspaceId, name: row!.name, role };
+}
+
+/** A project row with the caller's role in its workspace. */
+export interface ProjectAccess {
+  id: string;
+  workspaceId: string;
+  folderId: string;
+  name: string;
+  isTemplate: boolean;
+  completedAt: number | null;
+  role: Role;
+}
+
+/**
+ * Resolves a project and checks access. With `mutation`, a completed project is refused with
+ * 409 PROJECT_COMPLETED (restore it first).
+ * @throws ServiceError 404, 403 or 409 as described.
+ */
+export function requireProject(
+  db: Db,
+  actor: Actor,
+  projectId: string,
+  min: Role,
+  opts: { mutation?: boolean; action?: string } = {},
+): ProjectAccess {
+  const row = sql<
+    [string, string],
+    { id: string; workspaceId: string; folderId: string; name: string; isTemplate: number; completedAt: number | null; role: Role | null }
+  >(
+    db,
+    `SELECT p.id, p.workspace_id AS workspaceId, p.folder_id AS folderId, p.name, p.is_template AS isTemplate,
+            p.completed_at AS completedAt, m.role
+       FROM projects p LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ?
+      WHERE p.id = ?`,
+  ).get(actor.userId, projectId);
+  const role = check(row?.role ?? undefined, min, 'project', projectId, opts.action ?? 'this operation');
+  if (opts.mutation && row!.completedAt !== null) {
+    throw new ServiceError(409, 'PROJECT_COMPLETED', `project '${projectId}' is completed; restore it before editing`);
+  }
+  return { ...row!, isTemplate: row!.isTemplate === 1, role };
+}
+
+/** The workspace id and caller's role for a row of `table` (agents or media). */
+function requireInWorkspace(
+  db: Db,
+  actor: Actor,
+  table: 'agents' | 'media',
+  kind: string,
+  id: string,
+  min: Role,
+  action: string,
+): { workspaceId: string; folderId: string; role: Role } {
+  const row = sql<[string, string], { workspaceId: string; folderId: string; role: Role | null }>(
+    db,
+    `SELECT r.workspace_id AS workspaceId, r.folder_id AS folderId, m.role
+       FROM ${table} r LEFT JOIN workspace_members m ON m.workspace_id = r.workspace_id AND m.user_id = ?
+      WHERE r.id = ?`,
+  ).get(actor.userId, id);
+  const role = check(row?.role ?? undefined, min, kind, id, action);
+  return { workspaceId: row!.workspaceId, folderId: row!.folderId, role };
+}
+
+/**
+ * Checks access to an agent.
+ * @throws ServiceError 404 when unknown or outside the caller's workspaces, 403 when the role is too low.
+ */
+export function requireAgent(db: Db, actor: Actor, agentId: string, min: Role, action = 'this operation') {
+  return requireInWorkspace(db, actor, 'agents', 'agent', agentId, min, action);
+}
+
+/**
+ * Checks access to a media item.
+ * @throws ServiceError 404 when unknown or outside the caller's workspaces, 403 when the role is too low.
+ */
+export function requireMedia(db: Db, actor: Actor, mediaId: string, min: Role, action = 'this operation') {
+  return requireInWorkspace(db, actor, 'media', 'media', mediaId, min, action);
+}

@@ -1,0 +1,49 @@
+import type { Db } from '../db/connection';
+import { sql } from '../db/statements';
+import { badRequest } from '../errors';
+import { newId } from '../ids';
+
+/** A folder as returned by the API. The home folder's id is the workspace id. */
+export interface Folder {
+  id: string;
+  name: string;
+  workspaceId: string;
+  parentId: string | null;
+  isHome: boolean;
+}
+
+interface FolderRow {
+  id: string;
+  name: string;
+  workspace_id: string;
+  parent_id: string | null;
+}
+
+function toFolder(row: FolderRow): Folder {
+  return { id: row.id, name: row.name, workspaceId: row.workspace_id, parentId: row.parent_id, isHome: row.id === row.workspace_id };
+}
+
+/** The folders of a workspace: the home folder first, then the others by name. */
+export function listFolders(db: Db, workspaceId: string): Folder[] {
+  return sql<[string], FolderRow>(
+    db,
+    `SELECT id, name, workspace_id, parent_id FROM folders WHERE workspace_id = ?
+      ORDER BY (id = workspace_id) DESC, name COLLATE NOCASE, id`,
+  )
+    .all(workspaceId)
+    .map(toFolder);
+}
+
+/**
+ * Creates a folder in a workspace, under `parentId` (default: the home folder).
+ * Call inside a transaction.
+ * @throws ServiceError 400 when the parent is not a folder of that workspace.
+ */
+export function createFolder(db: Db, workspaceId: string, name: string, parentId: string | undefined, now: number): Folder {
+  const parent = parentId ?? workspaceId;
+  const ok = sql(db, 'SELECT 1 FROM folders WHERE id = ? AND workspace_id = ?').get(parent, workspaceId);
+  if (!ok) throw badRequest('parentId', 'not_found', `folder '${parent}' is not in workspace '${workspaceId}'`);
+  const id = newId();
+  sql(db, 'INSERT INTO folders (id, workspace_id, parent_id, name, created_at) VALUES (?, ?, ?, ?, ?)').run(id, workspaceId, parent, name, now);
+  return { id, name, workspaceId, parentId: parent, isHome: false };
+}

@@ -1,0 +1,72 @@
+/**
+ * One error family for the whole service (README "Errors"). Domain code throws
+ * {@link ServiceError}; the app maps it once to the envelope
+ * `{ ok: false, error: { code, message, details? } }`.
+ */
+
+/** Details of a validation failure: which field and why (spec section 7.2). */
+export interface ErrorDetails {
+  field: string;
+  reason: string;
+}
+
+/** Machine-readable error codes. The README lists each with its HTTP status. */
+export type ErrorCode =
+  | 'VALIDATION_ERROR'
+  | 'INVALID_JSON'
+  | 'INVALID_TOKEN'
+  | 'PAYMENT_REQUIRED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'CONFLICT'
+  | 'PROJECT_COMPLETED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMITED'
+  | 'UPSTREAM_ERROR'
+  | 'INTERNAL_ERROR';
+
+/** An error with an HTTP status, a stable code, a human message and optional field details. */
+export class ServiceError extends Error {
+  constructor(
+    /** HTTP status code, 4xx for client errors. */
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetails,
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+  }
+
+  /** The JSON body sent to the client. */
+  toBody(): { ok: false; error: { code: ErrorCode; message: string; details?: ErrorDetails } } {
+    const error: { code: ErrorCode; message: string; details?: ErrorDetails } = {
+      code: this.code,
+      message: this.message,
+    };
+    if (this.details) error.details = this.details;
+    return { ok: false, error };
+  }
+}
+
+/** 400 VALIDATION_ERROR for one field. */
+export function badRequest(field: string, reason: string, message?: string): ServiceError {
+  return new ServiceError(400, 'VALIDATION_ERROR', message ?? `${field}: ${reason}`, { field, reason });
+}
+
+/** 404 NOT_FOUND for a resource kind and id. Also used for resources outside the caller's workspaces. */
+export function notFound(kind: string, id?: string): ServiceError {
+  return new ServiceError(404, 'NOT_FOUND', id === undefined ? `${kind} not found` : `${kind} '${id}' not found`);
+}
+
+/** 403 FORBIDDEN: the caller's role is below what the operation needs. */
+export function forbidden(message: string): ServiceError {
+  return new ServiceError(403, 'FORBIDDEN', message);
+}
+
+/** 409 CONFLICT: the request clashes with the resource's current state. */
+export function conflict(message: string, details?: ErrorDetails): ServiceError {
+  return new ServiceError(409, 'CONFLICT', message, details);
+}

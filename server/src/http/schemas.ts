@@ -1,0 +1,118 @@
+/**
+ * JSON schemas shared by route plugins: envelopes, paging queries, text constraints.
+ * Route-specific schemas live beside their routes.
+ */
+
+/** The pattern that forbids CR and LF (spec section 8). The error mapper reports it as `contains_line_break`. */
+export const NO_LINE_BREAKS = '^[^\\r\\n]*$';
+
+/** Largest page size accepted by every list endpoint (README "Pagination"). */
+export const MAX_PAGE_SIZE = 500;
+
+/** A string of 1..`max` characters without CR or LF. */
+export function singleLine(max?: number) {
+  return { type: 'string', minLength: 1, ...(max === undefined ? {} : { maxLength: max }), pattern: NO_LINE_BREAKS } as const;
+}
+
+/** A non-empty string. */
+export const nonEmptyString = { type: 'string', minLength: 1 } as const;
+
+/** The error envelope (README "Errors"). */
+export const errorEnvelope = {
+  $id: 'ErrorEnvelope',
+  type: 'object',
+  required: ['ok', 'error'],
+  properties: {
+    ok: { type: 'boolean', const: false },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        details: {
+          type: 'object',
+          properties: { field: { type: 'string' }, reason: { type: 'string' } },
+        },
+      },
+    },
+  },
+} as const;
+
+/** Error responses most routes can give, for the OpenAPI document. */
+export const commonErrors = {
+  400: { $ref: 'ErrorEnvelope#' },
+  401: { $ref: 'ErrorEnvelope#' },
+  403: { $ref: 'ErrorEnvelope#' },
+  404: { $ref: 'ErrorEnvelope#' },
+  429: { $ref: 'ErrorEnvelope#' },
+} as const;
+
+/** `{ok: true}`. */
+export const okOnly = {
+  type: 'object',
+  required: ['ok'],
+  properties: { ok: { type: 'boolean' } },
+} as const;
+
+/** `{ok: true, item}` for an item schema. */
+export function itemEnvelope(item: object) {
+  return { type: 'object', required: ['ok', 'item'], properties: { ok: { type: 'boolean' }, item } } as const;
+}
+
+/** `{ok: true, items}` for an item schema. */
+export function itemsEnvelope(item: object) {
+  return {
+    type: 'object',
+    required: ['ok', 'items'],
+    properties: { ok: { type: 'boolean' }, items: { type: 'array', items: item } },
+  } as const;
+}
+
+/** Route responses: 200 with `ok` plus the common errors. */
+export function responses(ok: object, extra: Record<number, object> = {}) {
+  return { 200: ok, ...commonErrors, ...extra };
+}
+
+/** Page-based list query: `limit` (default per endpoint, max {@link MAX_PAGE_SIZE}) and `page` (default 1). */
+export function pageQuery(defaultLimit: number) {
+  return {
+    type: 'object',
+    properties: {
+      limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: defaultLimit },
+      page: { type: 'integer', minimum: 1, default: 1 },
+    },
+  } as const;
+}
+
+/** The parsed page query. */
+export interface PageQuery {
+  limit: number;
+  page: number;
+}
+
+/** Cursor list query: `limit` (default 100) and `after`/`before` task ids (spec section 4.2). */
+export const cursorQuery = {
+  type: 'object',
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 100 },
+    after: { type: 'string', format: 'uuid' },
+    before: { type: 'string', format: 'uuid' },
+  },
+} as const;
+
+/** The parsed cursor query. */
+export interface CursorQuery {
+  limit: number;
+  after?: string;
+  before?: string;
+}
+
+/** Path parameters schema for the given names, each a non-empty string. */
+export function params(...names: string[]) {
+  return {
+    type: 'object',
+    required: names,
+    properties: Object.fromEntries(names.map((n) => [n, { type: 'string', minLength: 1 }])),
+  } as const;
+}

@@ -1,0 +1,41 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+
+/** `npm start`: reads the environment, starts the service and prints its URL (and, on first start, the owner's token). */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`taskspace: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const { app, services, bootstrap } = await buildApp({ config });
+  await app.listen({ port: config.port, host: config.host });
+  const base = services.links.base();
+  process.stdout.write(`Taskspace is listening on ${base} (data in ${config.dataDir})\n`);
+  if (bootstrap) {
+    process.stdout.write(
+      `First start: created the owner '@owner' and workspace ${bootstrap.workspaceId}.\n` +
+        (config.bootstrapToken
+          ? 'The owner\'s personal access token is the one set in TASKSPACE_BOOTSTRAP_TOKEN.\n'
+          : `Personal access token (shown once, store it now):\n\n  ${bootstrap.token}\n\n`) +
+        `Try: curl -H "Authorization: Bearer <token>" ${base}/api/v1/workspaces\n`,
+    );
+  }
+  const stop = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`taskspace: failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,47 @@
+import type { Config } from './config';
+import type { Clock } from './clock';
+import type { Db } from './db/connection';
+import type { ModelProvider } from './models/provider';
+
+/**
+ * Everything a domain function may need besides its arguments: storage, settings, time, the
+ * model provider and link building. Built once per server by `buildApp`; the engine's adapter
+ * reuses the same object so automation actions go through the same logic as the API.
+ */
+export interface Services {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  models: ModelProvider;
+  /** Builds absolute links from the public base URL (TASKSPACE_PUBLIC_URL or the listening address). */
+  links: Links;
+}
+
+/** Absolute link building. */
+export interface Links {
+  /** The public base URL without a trailing slash. */
+  base(): string;
+  /** `base()` + `path` (which starts with '/'). */
+  url(path: string): string;
+}
+
+/** Links from a fixed base, or from the address once the server listens. */
+export class PublicLinks implements Links {
+  private listening: string | undefined;
+
+  constructor(private readonly configured: string | undefined) {}
+
+  /** Records the address the server listens on; used when no public URL is configured. */
+  setListening(host: string, port: number): void {
+    const shown = host.includes(':') ? `[${host}]` : host;
+    this.listening = `http://${shown}:${port}`;
+  }
+
+  base(): string {
+    return this.configured ?? this.listening ?? 'http://127.0.0.1:8787';
+  }
+
+  url(path: string): string {
+    return this.base() + path;
+  }
+}
