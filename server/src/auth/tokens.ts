@@ -67,6 +67,11 @@ export interface Actor {
   plan: string;
   rateTier: string;
   verified: boolean;
+  /**
+   * Set when an automation acts for this user: how many automation runs led to this change.
+   * Events raised carry it so the engine can stop loops (README "Automations").
+   */
+  depth?: number;
 }
 
 interface ActorRow {
