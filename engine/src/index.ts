@@ -1,5 +1,89 @@
 /**
- * Taskspace automation engine. See README "Automations".
+ * Taskspace automation engine: triggers plus ordered actions, with Liquid variables,
+ * branching, approval, delays and durable, journalled runs. Runs in-process behind ports
+ * (store, service, HTTP, clock) and never imports the server.
+ *
+ * A program needs: a {@link RunStore} (e.g. {@link MemoryStore}), a {@link Service}, an
+ * {@link Http} (e.g. {@link fetchHttp}) and optionally a {@link Clock}; then
+ * `const engine = createEngine({store, service, http}); await engine.start();`,
+ * `engine.createAutomation(...)`, `engine.submit(event)` for service events,
+ * `engine.startRun(id, body)` for webhooks, `engine.decide(...)` for approvals.
+ * See docs/notes/automations.md.
  * @packageDocumentation
  */
 export const ENGINE_VERSION = '0.1.0';
+
+export {
+  createEngine,
+  Engine,
+  EngineError,
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_CONCURRENT_RUNS,
+  DEFAULT_DEDUPE_WINDOW_MS,
+  type EngineOptions,
+  type NewAutomation,
+  type RunWithSteps,
+  type StartRunOptions,
+} from './engine';
+export {
+  AUTOMATION_SCHEMA,
+  validateDefinition,
+  walkActions,
+  TRIGGER_TYPES,
+  EVENT_TRIGGER_TYPES,
+  OPERATORS,
+  HTTP_METHODS,
+  type Action,
+  type ActionType,
+  type ActionBase,
+  type AgentCommandAction,
+  type ApprovalAction,
+  type AutomationDefinition,
+  type BranchAction,
+  type Conditions,
+  type CreateTaskAction,
+  type DefinitionProblem,
+  type DelayAction,
+  type EventTrigger,
+  type EventTriggerType,
+  type HttpRequestAction,
+  type Operator,
+  type RetryPolicy,
+  type Rule,
+  type ScheduleTrigger,
+  type TaskAction,
+  type Trigger,
+  type TriggerScope,
+  type TriggerType,
+  type ValidationResult,
+  type WebhookTrigger,
+} from './definition';
+export { ActionError, classifyError, permanent, type ErrorInfo } from './errors';
+export { DEFAULT_RETRY, backoffMs, retryPolicy, type ResolvedRetry } from './retry';
+export { Templates, type Scope, type TemplateOptions } from './templates';
+export { compare, evaluateConditions, type ConditionResult, type EvaluatedRule } from './conditions';
+export { TASK_ADDED_FIELDS, dueSlot, nextSlot, type TriggerEvent } from './triggers';
+export { DEFAULT_HTTP_TIMEOUT_MS, REDACTED_HEADERS, type ApprovalDecision, type ApprovalInput } from './actions';
+export { MemoryStore } from './memory-store';
+export { fetchHttp, type FetchHttpOptions } from './fetch-http';
+export {
+  FINAL_STATUSES,
+  systemClock,
+  type AutomationRecord,
+  type Clock,
+  type Http,
+  type HttpRequest,
+  type HttpResponse,
+  type Logger,
+  type RunQuery,
+  type RunRecord,
+  type RunStatus,
+  type RunStore,
+  type Service,
+  type ServiceContext,
+  type StepRecord,
+  type StepStatus,
+  type TaskRef,
+  type TaskDatePoint,
+  type WaitInfo,
+} from './ports';

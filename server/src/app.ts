@@ -4,12 +4,16 @@ import type { Config } from './config';
 import { systemClock, type Clock } from './clock';
 import { openDatabase } from './db/connection';
 import { bootstrap, type BootstrapResult } from './bootstrap';
-import { installErrorHandling } from './http/error-handler';
+import { acceptEmptyJsonBodies, installErrorHandling } from './http/error-handler';
 import { errorEnvelope } from './http/schemas';
 import { createModelProvider } from './models';
 import type { ModelProvider } from './models/provider';
 import { PublicLinks, type Services } from './services';
 import { v1Routes } from './routes/v1';
+import { v2Routes } from './routes/v2';
+import { inboundWebhookRoutes } from './routes/webhooks';
+import { Signals } from './events/signals';
+import { installEventWorkers } from './events/workers';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -43,7 +47,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const clock = options.clock ?? systemClock;
   const db = openDatabase(config.dataDir);
   const links = new PublicLinks(config.publicUrl);
-  const services: Services = { db, config, clock, models: options.models ?? createModelProvider(config), links };
+  const services: Services = { db, config, clock, models: options.models ?? createModelProvider(config), links, signals: new Signals() };
   const boot = bootstrap(db, clock.now(), config.bootstrapToken);
 
   const app = Fastify({
@@ -52,11 +56,14 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
         ? false
         : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     bodyLimit: config.bodyLimitBytes,
+    // Signed webhook ids are URL-encoded target URLs of up to 2048 characters (spec 4.6).
+    routerOptions: { maxParamLength: 8192 },
     ajv: { customOptions: { allErrors: false } },
   });
   app.decorate('services', services);
   app.decorateRequest('actor', null as never);
   installErrorHandling(app);
+  acceptEmptyJsonBodies(app);
   app.addSchema(errorEnvelope);
   app.addHook('onListen', async () => {
     const address = app.server.address();
@@ -65,6 +72,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   app.addHook('onClose', async () => {
     db.close();
   });
+  installEventWorkers(app, services);
 
   await app.register(swagger, {
     openapi: {
@@ -78,5 +86,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
 
   await app.register(v1Routes, { prefix: '/api/v1' });
+  await app.register(v2Routes, { prefix: '/api/v2' });
+  await app.register(inboundWebhookRoutes);
+  await app.register((await import('./routes/v1/public-agents')).publicAgentPageRoutes);
   return { app, services, bootstrap: boot };
 }

@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import type { Clock } from './clock';
+import type { Signals } from './events/signals';
 import type { Db } from './db/connection';
 import type { ModelProvider } from './models/provider';
 
@@ -15,6 +16,11 @@ export interface Services {
   models: ModelProvider;
   /** Builds absolute links from the public base URL (TASKSPACE_PUBLIC_URL or the listening address). */
   links: Links;
+  /**
+   * Optional in-process wake-ups for background workers (outbox dispatcher, delivery worker,
+   * the engine's inbound consumer). Workers also poll, so code may skip notifying.
+   */
+  signals?: Signals;
 }
 
 /** Absolute link building. */

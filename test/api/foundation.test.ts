@@ -135,3 +135,27 @@ describe('rate limiting', () => {
     for (let i = 0; i < 5; i++) expect((await client(server, OWNER_TOKEN).get('/api/v1/workspaces')).status).toBe(200);
   });
 });
+
+describe('request bodies', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  test('an empty body sent as application/json counts as no body; malformed JSON is still 400', async () => {
+    const empty = await call(server.url, 'POST', `/api/v1/workspaces/${server.workspaceId}/folders`, {
+      token: OWNER_TOKEN,
+      rawBody: '',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error).toMatchObject({ code: 'VALIDATION_ERROR' });
+    const bad = await call(server.url, 'POST', `/api/v1/workspaces/${server.workspaceId}/folders`, {
+      token: OWNER_TOKEN,
+      rawBody: '{"name": "x",}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(bad.body.error.code).toBe('INVALID_JSON');
+  });
+});

@@ -68,9 +68,46 @@ export interface ProjectAccess {
 }
 
 /**
- * Resolves a project and checks access. With `mutation`, a completed project is refused with
- * 409 PROJECT_COMPLETED (restore it first).
- * @throws ServiceError 404, 403 or 409 as described.
+ * The columns {@link projectAccessFromRow} reads, for queries that join more to
+ * `projects p LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ?`.
+ */
+export const PROJECT_ACCESS_COLUMNS =
+  'p.id, p.workspace_id AS workspaceId, p.folder_id AS folderId, p.name, p.is_template AS isTemplate, p.completed_at AS completedAt, m.role';
+
+/** A row selected with {@link PROJECT_ACCESS_COLUMNS}. */
+export interface ProjectAccessRow {
+  id: string;
+  workspaceId: string;
+  folderId: string;
+  name: string;
+  isTemplate: number;
+  completedAt: number | null;
+  role: Role | null;
+}
+
+/**
+ * Applies the project access rules to a row selected with {@link PROJECT_ACCESS_COLUMNS}
+ * (undefined: no such project). With `mutation`, a completed project is refused with 409
+ * PROJECT_COMPLETED (restore it first).
+ * @throws ServiceError 404 when unknown or outside the caller's workspaces, 403 when the role is too low, 409 as described.
+ */
+export function projectAccessFromRow(
+  row: ProjectAccessRow | undefined,
+  projectId: string,
+  min: Role,
+  opts: { mutation?: boolean; action?: string } = {},
+): ProjectAccess {
+  const role = check(row?.role ?? undefined, min, 'project', projectId, opts.action ?? 'this operation');
+  if (opts.mutation && row!.completedAt !== null) {
+    throw new ServiceError(409, 'PROJECT_COMPLETED', `project '${projectId}' is completed; restore it before editing`);
+  }
+  const { id, workspaceId, folderId, name, isTemplate, completedAt } = row!;
+  return { id, workspaceId, folderId, name, isTemplate: isTemplate === 1, completedAt, role };
+}
+
+/**
+ * Resolves a project and checks access (see {@link projectAccessFromRow}).
+ * @throws ServiceError 404, 403 or 409 as described there.
  */
 export function requireProject(
   db: Db,
@@ -79,21 +116,13 @@ export function requireProject(
   min: Role,
   opts: { mutation?: boolean; action?: string } = {},
 ): ProjectAccess {
-  const row = sql<
-    [string, string],
-    { id: string; workspaceId: string; folderId: string; name: string; isTemplate: number; completedAt: number | null; role: Role | null }
-  >(
+  const row = sql<[string, string], ProjectAccessRow>(
     db,
-    `SELECT p.id, p.workspace_id AS workspaceId, p.folder_id AS folderId, p.name, p.is_template AS isTemplate,
-            p.completed_at AS completedAt, m.role
+    `SELECT ${PROJECT_ACCESS_COLUMNS}
        FROM projects p LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ?
       WHERE p.id = ?`,
   ).get(actor.userId, projectId);
-  const role = check(row?.role ?? undefined, min, 'project', projectId, opts.action ?? 'this operation');
-  if (opts.mutation && row!.completedAt !== null) {
-    throw new ServiceError(409, 'PROJECT_COMPLETED', `project '${projectId}' is completed; restore it before editing`);
-  }
-  return { ...row!, isTemplate: row!.isTemplate === 1, role };
+  return projectAccessFromRow(row, projectId, min, opts);
 }
 
 /** The workspace id and caller's role for a row of `table` (agents or media). */

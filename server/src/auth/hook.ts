@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors';
 import type { Services } from '../services';
 import { RateLimiter } from './rate-limit';
-import { actorForToken, type Actor } from './tokens';
+import { ActorCache, type Actor } from './tokens';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,13 +23,29 @@ export function limitForTier(services: Services, tier: string): number {
  * Builds the onRequest hook for bearer-authenticated API routes (spec section 5.1, 8):
  * resolves the token, counts the request against the account's hourly limit (or the caller
  * address's standard limit when unauthenticated), sets the X-RateLimit-* headers, and rejects
- * with 429 RATE_LIMITED or 401 INVALID_TOKEN.
+ * with 429 RATE_LIMITED or 401 INVALID_TOKEN. Every call for the same `services` returns the same
+ * hook, so all API versions share one budget per account.
  */
-export function bearerAuth(services: Services) {
+export function bearerAuth(services: Services): BearerHook {
+  let hook = hooks.get(services);
+  if (!hook) {
+    hook = createBearerAuth(services);
+    hooks.set(services, hook);
+  }
+  return hook;
+}
+
+type BearerHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/** One hook per server, so /api/v1 and /api/v2 share one rate-limit budget and one token cache. */
+const hooks = new WeakMap<Services, BearerHook>();
+
+function createBearerAuth(services: Services): BearerHook {
   const limiter = new RateLimiter(services.clock);
+  const actors = new ActorCache(services.db);
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const match = BEARER.exec(request.headers.authorization ?? '');
-    const actor = match ? actorForToken(services.db, match[1]!) : undefined;
+    const actor = match ? actors.lookup(match[1]!) : undefined;
     const decision = actor
       ? limiter.hit(`u:${actor.userId}`, limitForTier(services, actor.rateTier))
       : limiter.hit(`ip:${request.ip}`, services.config.rateLimits.standard);

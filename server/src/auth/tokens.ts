@@ -85,11 +85,57 @@ interface ActorRow {
 
 /** Finds the user behind a presented token; undefined when unknown or revoked. */
 export function actorForToken(db: Db, token: string): Actor | undefined {
+  return actorForHash(db, hashToken(token));
+}
+
+function actorForHash(db: Db, tokenHash: string): Actor | undefined {
   const row = sql<[string], ActorRow>(
     db,
     `SELECT u.id AS userId, u.handle, u.display_name AS displayName, u.plan, u.rate_tier AS rateTier, u.verified
        FROM access_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
-  ).get(hashToken(token));
+  ).get(tokenHash);
   return row ? { ...row, verified: row.verified === 1 } : undefined;
+}
+
+/** Most accounts an {@link ActorCache} remembers before it starts afresh. */
+export const ACTOR_CACHE_SIZE = 10000;
+
+/**
+ * Remembers which account a token hash belongs to, so an authenticated request costs no query.
+ * Users and tokens change only through the admin CLI, which writes through its own SQLite
+ * connection; SQLite's `PRAGMA data_version` changes exactly when another connection commits,
+ * so the cache is dropped whenever that happens and a revoked token fails on its next request.
+ * Code in this process that changes users or tokens must call {@link ActorCache.clear}.
+ * Unknown tokens are never cached.
+ */
+export class ActorCache {
+  private version: unknown = undefined;
+  private readonly actors = new Map<string, Actor>();
+
+  constructor(private readonly db: Db) {}
+
+  /** The account behind `token`, or undefined when the token is unknown or revoked. */
+  lookup(token: string): Actor | undefined {
+    const version = sql(this.db, 'PRAGMA data_version').pluck().get();
+    if (version !== this.version) {
+      this.actors.clear();
+      this.version = version;
+    }
+    const tokenHash = hashToken(token);
+    let actor = this.actors.get(tokenHash);
+    if (!actor) {
+      actor = actorForHash(this.db, tokenHash);
+      if (!actor) return undefined;
+      if (this.actors.size >= ACTOR_CACHE_SIZE) this.actors.clear();
+      Object.freeze(actor);
+      this.actors.set(tokenHash, actor);
+    }
+    return actor;
+  }
+
+  /** Forgets every cached account. */
+  clear(): void {
+    this.actors.clear();
+  }
 }

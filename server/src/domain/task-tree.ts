@@ -17,6 +17,15 @@ export type Position = (typeof POSITIONS)[number];
 /** Separator between path segments; sorts below every rank digit. */
 export const PATH_SEPARATOR = '.';
 
+/**
+ * The smallest string above every path in the subtree rooted at `path`: `path` with '/' (the
+ * character after {@link PATH_SEPARATOR}, and below every rank digit) appended. So the subtree
+ * is exactly `path >= root AND path < subtreeEnd(root)`, one range of the (project_id, path) index.
+ */
+export function subtreeEnd(path: string): string {
+  return path + '/';
+}
+
 /** A computed slot for a new or moved task. */
 export interface Slot {
   parentId: string | null;
@@ -110,9 +119,10 @@ export function moveSubtree(db: Db, projectId: string, taskId: string, reference
   const oldPrefix = task.path;
   // Rewrite the subtree's paths: the moved task's own, then every descendant's prefix.
   sql(db, 'UPDATE tasks SET parent_id = ?, rank = ?, path = ? WHERE id = ?').run(slot.parentId, slot.rank, slot.path, task.id);
+  // The descendants are one range of the (project_id, path) index: (old + '.', old + '/').
   sql(
     db,
-    `UPDATE tasks SET path = ? || substr(path, ?) WHERE project_id = ? AND substr(path, 1, ?) = ?`,
-  ).run(slot.path, oldPrefix.length + 1, projectId, oldPrefix.length + 1, oldPrefix + PATH_SEPARATOR);
+    `UPDATE tasks SET path = ? || substr(path, ?) WHERE project_id = ? AND path > ? AND path < ?`,
+  ).run(slot.path, oldPrefix.length + 1, projectId, oldPrefix + PATH_SEPARATOR, subtreeEnd(oldPrefix));
   return slot;
 }

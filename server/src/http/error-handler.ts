@@ -92,3 +92,21 @@ export function installErrorHandling(app: FastifyInstance): void {
     reply.status(404).send(new ServiceError(404, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`).toBody());
   });
 }
+
+/**
+ * Treats an empty body sent with `content-type: application/json` as no body (many HTTP clients,
+ * n8n's among them, send that header on body-less POST and PUT), and parses every other JSON body
+ * with Fastify's own parser, so malformed JSON is still 400 INVALID_JSON.
+ */
+export function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+}

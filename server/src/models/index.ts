@@ -1,9 +1,25 @@
 import type { Config } from '../config';
 import type { ModelProvider } from './provider';
 import { OfflineProvider } from './offline';
+import { OpenAiProvider } from './openai';
 
-/** The configured model provider (README "Model providers"). */
+/**
+ * The configured model provider (README "Model providers"): `offline` (the deterministic
+ * embedded default) or `openai` (any OpenAI-compatible chat-completions API), chosen by
+ * `TASKSPACE_MODEL_PROVIDER`.
+ */
 export function createModelProvider(config: Config): ModelProvider {
-  void config;
+  if (config.model.provider === 'openai') {
+    return new OpenAiProvider({
+      baseUrl: config.model.baseUrl,
+      apiKey: config.model.apiKey,
+      model: config.model.name,
+      timeoutMs: config.model.timeoutMs,
+    });
+  }
   return new OfflineProvider();
 }
+
+export type { ChatCompletion, ChatMessage, CompletionOptions, CompletionPurpose, ModelProvider } from './provider';
+export { OfflineProvider, OFFLINE_MODEL } from './offline';
+export { OpenAiProvider, type OpenAiSettings } from './openai';

@@ -1,12 +1,76 @@
-import type { ChatCompletion, ChatMessage, ModelProvider } from './provider';
+import { nameFromText, TONES } from '../domain/agents';
+import type { ChatCompletion, ChatMessage, CompletionOptions, ModelProvider } from './provider';
 
-/** Deterministic offline provider: the embedded default. Placeholder until the agents work lands. */
+/** The offline provider's model name (a conversation's `data.llm.name`). */
+export const OFFLINE_MODEL = 'taskspace-offline-1';
+
+/** Language names the offline provider recognises in a generation prompt, with their tags. */
+const LANGUAGES: [RegExp, string][] = [
+  [/\benglish\b/i, 'en'],
+  [/\bfrench\b/i, 'fr'],
+  [/\bgerman\b/i, 'de'],
+  [/\bspanish\b/i, 'es'],
+  [/\bitalian\b/i, 'it'],
+  [/\bportuguese\b/i, 'pt'],
+  [/\bdutch\b/i, 'nl'],
+  [/\bjapanese\b/i, 'ja'],
+  [/\bchinese\b/i, 'zh'],
+];
+
+/** The earliest match of any pattern in `text`, as [index, value]. */
+function earliest(text: string, candidates: [RegExp, string][]): string | undefined {
+  let best: [number, string] | undefined;
+  for (const [pattern, value] of candidates) {
+    const match = pattern.exec(text);
+    if (match && (!best || match.index < best[0])) best = [match.index, value];
+  }
+  return best?.[1];
+}
+
+/**
+ * The agent the offline provider "generates" from a description (docs/notes/agents-media.md):
+ * - name: the first sentence, at most 60 characters cut at a word, first letter upper-cased;
+ * - description: the whole text with runs of whitespace collapsed to one space;
+ * - tone: the tone word ({@link TONES}) appearing first in the text, else `neutral`;
+ * - language: the first language named in the text (English, French, German, Spanish, Italian,
+ *   Portuguese, Dutch, Japanese, Chinese), else `en`;
+ * - avatar: 🤖; knowledgeEnabled: true;
+ * - commands: one command `Ask` in mode `default` whose prompt is the description, a blank line
+ *   and `{{ input }}`.
+ */
+export function offlineAgent(text: string): Record<string, unknown> {
+  const description = text.replace(/\s+/g, ' ').trim();
+  const tone = earliest(text, TONES.map((t) => [new RegExp(`\\b${t}\\b`, 'i'), t] as [RegExp, string])) ?? 'neutral';
+  return {
+    name: nameFromText(text),
+    description,
+    tone,
+    language: earliest(text, LANGUAGES) ?? 'en',
+    avatar: '🤖',
+    knowledgeEnabled: true,
+    commands: [{ name: 'Ask', prompt: `${description}\n\n{{ input }}`, mode: 'default' }],
+  };
+}
+
+/** Prefix of every offline command answer. */
+export const OFFLINE_ANSWER_PREFIX = '[offline] ';
+
+/**
+ * The deterministic offline provider, the embedded default (`TASKSPACE_MODEL_PROVIDER=offline`).
+ * It calls no network and its answers are functions of the input, so tests and demos can
+ * assert exact output:
+ * - `agent-generation`: the JSON of {@link offlineAgent} for the last user message;
+ * - anything else: `[offline] ` followed by the last user message (the rendered command
+ *   prompt); with `json`, the object `{"answer": <that text>}`.
+ */
 export class OfflineProvider implements ModelProvider {
   readonly type = 'offline';
-  readonly model = 'taskspace-offline-1';
+  readonly model = OFFLINE_MODEL;
 
-  async complete(messages: ChatMessage[]): Promise<ChatCompletion> {
-    const last = [...messages].reverse().find((m) => m.role === 'user');
-    return { text: last ? last.content : '', model: this.model };
+  async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<ChatCompletion> {
+    const last = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+    if (options.purpose === 'agent-generation') return { text: JSON.stringify(offlineAgent(last)), model: this.model };
+    const answer = OFFLINE_ANSWER_PREFIX + last;
+    return { text: options.json ? JSON.stringify({ answer }) : answer, model: this.model };
   }
 }

@@ -14,4 +14,5 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(tasksRoutes);
   await app.register(agentsRoutes);
   await app.register(mediaRoutes);
+  await app.register((await import('./project-members')).projectMemberRoutes);
 };

@@ -1,0 +1,44 @@
+'use strict';
+// API throughput: GET task, GET tasks list (1,000-task project) and POST create task, each
+// beside the bare Fastify baseline in the same run.
+const { startTaskspace, startBare, api, load, row } = require('./lib');
+
+async function run() {
+  const bare = await startBare();
+  const ts = await startTaskspace();
+  try {
+    const workspaces = await api(ts.url, 'GET', '/api/v1/workspaces', ts.token);
+    const workspaceId = workspaces.items[0].id;
+    const project = (await api(ts.url, 'POST', `/api/v1/workspaces/${workspaceId}/projects`, ts.token, { contentType: 'text/markdown', content: '# Bench' })).item;
+    let first;
+    for (let batch = 0; batch < 10; batch++) {
+      const tasks = Array.from({ length: 100 }, (_, i) => ({ contentType: 'text/markdown', content: `Task ${batch * 100 + i}` }));
+      const created = await api(ts.url, 'POST', `/api/v1/projects/${project.id}/tasks/`, ts.token, { tasks });
+      first = first || created.item[0];
+    }
+    const auth = { authorization: `Bearer ${ts.token}` };
+    const results = [];
+    const pair = async (name, bareOpts, tsOpts) => {
+      const base = await load(bareOpts);
+      const ours = await load(tsOpts);
+      results.push({ name, bare: base.rps, taskspace: ours.rps, ratio: ours.rps / base.rps });
+      console.log(row(`bare ${name}`, base.rps));
+      console.log(row(`taskspace ${name}`, ours.rps, base.rps));
+    };
+    await pair('GET task', { url: `${bare.url}/task` }, { url: `${ts.url}/api/v1/projects/${project.id}/tasks/${first.id}`, headers: auth });
+    await pair('GET tasks (100 of 1,000)', { url: `${bare.url}/tasks` }, { url: `${ts.url}/api/v1/projects/${project.id}/tasks`, headers: auth });
+    const body = JSON.stringify({ tasks: [{ contentType: 'text/markdown', content: 'Benchmark task' }] });
+    await pair(
+      'POST create task',
+      { url: `${bare.url}/tasks`, method: 'POST', body, headers: { 'content-type': 'application/json' } },
+      { url: `${ts.url}/api/v1/projects/${project.id}/tasks/`, method: 'POST', body, headers: { ...auth, 'content-type': 'application/json' } },
+    );
+    return results;
+  } finally {
+    await ts.stop();
+    await bare.stop();
+  }
+}
+
+module.exports = { run };
+if (require.main === module) run().catch((e) => { console.error(e); process.exit(1); });

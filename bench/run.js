@@ -1,0 +1,17 @@
+'use strict';
+// `npm run bench`: every scenario, each printing requests (or events, or runs) per second and
+// its ratio to a baseline measured in the same run. BENCH_SECONDS sets each load's duration.
+const fs = require('node:fs');
+const path = require('node:path');
+
+const scenarios = ['api.js', 'delivery.js', 'automations.js'].filter((f) => fs.existsSync(path.join(__dirname, f)));
+
+(async () => {
+  for (const file of scenarios) {
+    console.log(`\n== ${file}`);
+    await require(path.join(__dirname, file)).run();
+  }
+})().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

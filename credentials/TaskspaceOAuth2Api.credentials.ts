@@ -1,0 +1,72 @@
+import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
+
+/**
+ * OAuth 2.0 (authorization code) credentials for a Taskspace service.
+ *
+ * The authorization and token endpoints are derived from the base URL
+ * (`<base>/oauth/authorize`, `<base>/oauth/token`). The spec does not define them yet
+ * (section 5.5) and the embedded service offers no OAuth 2.0 server today, so this
+ * credential only becomes usable once a Taskspace deployment provides those endpoints.
+ * Requests then carry the obtained token as `Authorization: Bearer <token>`.
+ */
+export class TaskspaceOAuth2Api implements ICredentialType {
+	name = 'taskspaceOAuth2Api';
+
+	extends = ['oAuth2Api'];
+
+	displayName = 'Taskspace OAuth2 API';
+
+	icon: Icon = { light: 'file:../icons/taskspace.svg', dark: 'file:../icons/taskspace.dark.svg' };
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-taskspace#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'http://127.0.0.1:8787',
+			placeholder: 'e.g. https://taskspace.example.com',
+			description: 'Address of the Taskspace service, without the /api/v1 suffix',
+			required: true,
+		},
+		{
+			displayName: 'Grant Type',
+			name: 'grantType',
+			type: 'hidden',
+			default: 'authorizationCode',
+		},
+		{
+			displayName: 'Authorization URL',
+			name: 'authUrl',
+			type: 'hidden',
+			default: '={{$self["baseUrl"].replace(/\\/+$/, "")}}/oauth/authorize',
+			required: true,
+		},
+		{
+			displayName: 'Access Token URL',
+			name: 'accessTokenUrl',
+			type: 'hidden',
+			default: '={{$self["baseUrl"].replace(/\\/+$/, "")}}/oauth/token',
+			required: true,
+		},
+		{
+			displayName: 'Scope',
+			name: 'scope',
+			type: 'hidden',
+			default: '',
+		},
+		{
+			displayName: 'Auth URI Query Parameters',
+			name: 'authQueryParameters',
+			type: 'hidden',
+			default: '',
+		},
+		{
+			displayName: 'Authentication',
+			name: 'authentication',
+			type: 'hidden',
+			default: 'header',
+		},
+	];
+}

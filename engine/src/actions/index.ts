@@ -1,0 +1,17 @@
+/** Action kinds by type (control-flow actions are run by the executor itself, see `control.ts`). */
+import type { Action } from '../definition';
+import { AGENT_ACTION } from './agent';
+import { HTTP_ACTION } from './http';
+import { TASK_ACTIONS } from './task';
+import type { ActionKind } from './types';
+
+export type { ActionContext, ActionKind } from './types';
+export { DEFAULT_HTTP_TIMEOUT_MS, REDACTED_HEADERS } from './http';
+export type { ApprovalDecision, ApprovalInput } from './control';
+
+/** The kinds that do work: every task action, `http.request` and `agent.command`. */
+export const WORK_ACTIONS: Record<string, ActionKind<Action, unknown>> = {
+  ...TASK_ACTIONS,
+  'http.request': HTTP_ACTION as unknown as ActionKind<Action, unknown>,
+  'agent.command': AGENT_ACTION as unknown as ActionKind<Action, unknown>,
+};

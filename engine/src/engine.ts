@@ -1,0 +1,662 @@
+/**
+ * The automation engine: matches trigger events to automations, creates runs, executes them
+ * with a concurrency limit (FIFO queue), wakes delays, retries and approval timeouts, fires
+ * schedules, and takes approval decisions (docs/notes/automations.md).
+ */
+import { randomBytes } from 'node:crypto';
+import type { ApprovalDecision } from './actions/control';
+import { validateDefinition, walkActions, type Action, type ApprovalAction, type AutomationDefinition, type ScheduleTrigger } from './definition';
+import { Executor } from './executor';
+import {
+  FINAL_STATUSES,
+  systemClock,
+  type AutomationRecord,
+  type Clock,
+  type Http,
+  type Logger,
+  type RunQuery,
+  type RunRecord,
+  type RunStore,
+  type Service,
+  type StepRecord,
+} from './ports';
+import { Templates, type TemplateOptions } from './templates';
+import { dueSlot, matchEvent, nextSlot, scheduleVariables, webhookVariables, type TriggerEvent } from './triggers';
+
+/** Default loop-depth limit: at most this many automation runs chained by the events they cause. */
+export const DEFAULT_MAX_DEPTH = 5;
+/** Default number of runs executing at once. */
+export const DEFAULT_MAX_CONCURRENT_RUNS = 16;
+/** Default idempotency window of `startRun` dedupe keys: 24 hours, in ms. */
+export const DEFAULT_DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** Options of {@link createEngine}. */
+export interface EngineOptions {
+  store: RunStore;
+  service: Service;
+  http: Http;
+  /** Default: the wall clock. */
+  clock?: Clock;
+  /** Runs executing at once; the rest wait in a FIFO queue (default {@link DEFAULT_MAX_CONCURRENT_RUNS}). */
+  maxConcurrentRuns?: number;
+  /**
+   * Loop guard (default {@link DEFAULT_MAX_DEPTH}): a run's depth is its event's depth + 1
+   * (an API change has depth 0); a run deeper than this is recorded as `skipped` with error
+   * `DEPTH_LIMIT` and does nothing.
+   */
+  maxDepth?: number;
+  /** Default window of dedupe keys passed to `startRun`, in ms (24 h). */
+  dedupeWindowMs?: number;
+  /**
+   * Arm a timer that calls {@link Engine.tick} when the next delay, retry, approval timeout or
+   * schedule slot is due (default true). Turn off with a controllable clock and call `tick()`.
+   */
+  autoTick?: boolean;
+  /** Longest wait between automatic ticks, in ms (default 60000). */
+  maxTickIntervalMs?: number;
+  /** Id generator for automations and runs (default: 128 random bits, base64url). */
+  newId?: () => string;
+  logger?: Logger;
+  templates?: TemplateOptions;
+  /** Called whenever a run settles (reaches a final status or starts waiting). */
+  onRunSettled?: (run: RunRecord) => void;
+}
+
+/** An error of an engine operation, with an HTTP-like status and a code the server reuses. */
+export class EngineError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: 'VALIDATION_ERROR' | 'NOT_FOUND' | 'CONFLICT' | 'FORBIDDEN',
+    message: string,
+    readonly details?: { field: string; reason: string },
+  ) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
+
+/** A run with its journal. */
+export interface RunWithSteps {
+  run: RunRecord;
+  steps: StepRecord[];
+}
+
+/** Input of {@link Engine.createAutomation}. */
+export interface NewAutomation {
+  /** Id to use (default: generated). Lets a host set up resources keyed by the id first. */
+  id?: string;
+  workspaceId: string;
+  ownerId: string;
+  /** Validated against the published schema. */
+  definition: unknown;
+  /** Default true. */
+  enabled?: boolean;
+  meta?: Record<string, unknown>;
+}
+
+/** Options of {@link Engine.startRun}. */
+export interface StartRunOptions {
+  /** A test run: allowed while disabled, flagged `test`. */
+  test?: boolean;
+  /** Idempotency key: a second start with the same key within `dedupeWindowMs` returns the first run. */
+  dedupeKey?: string;
+  dedupeWindowMs?: number;
+  /** Depth of whatever caused this start (default 0). */
+  depth?: number;
+  /** Trigger type recorded on the run (default: the automation's trigger type). */
+  triggerType?: string;
+  /** Id of what started the run (e.g. the inbound request), recorded as `trigger.eventId`. */
+  sourceId?: string;
+}
+
+function defaultId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+const silent: Logger = { warn: () => undefined, error: () => undefined };
+
+/** The engine. Create with {@link createEngine}. */
+export class Engine {
+  readonly templates: Templates;
+  private readonly store: RunStore;
+  private readonly service: Service;
+  private readonly clock: Clock;
+  private readonly executor: Executor;
+  private readonly maxConcurrent: number;
+  private readonly maxDepth: number;
+  private readonly dedupeWindowMs: number;
+  private readonly autoTick: boolean;
+  private readonly maxTickIntervalMs: number;
+  private readonly newId: () => string;
+  private readonly logger: Logger;
+  private readonly onRunSettled: ((run: RunRecord) => void) | undefined;
+
+  private readonly queue: string[] = [];
+  private queueHead = 0;
+  private readonly queued = new Set<string>();
+  /** Executing runs: run id → automation id. */
+  private readonly active = new Map<string, { automationId: string; done: Promise<void> }>();
+  private readonly fresh = new Map<string, RunRecord>();
+  private readonly cancelRequested = new Set<string>();
+  private readonly definitions = new Map<string, AutomationDefinition>();
+  private readonly waiters = new Map<string, ((run: RunRecord) => void)[]>();
+  private idleWaiters: (() => void)[] = [];
+  private stopping = false;
+  private started = false;
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt: number | undefined;
+  private ticking: Promise<void> | undefined;
+  private tickAgain = false;
+
+  constructor(options: EngineOptions) {
+    this.store = options.store;
+    this.service = options.service;
+    this.clock = options.clock ?? systemClock;
+    this.templates = new Templates(options.templates);
+    this.maxConcurrent = Math.max(1, options.maxConcurrentRuns ?? DEFAULT_MAX_CONCURRENT_RUNS);
+    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.dedupeWindowMs = options.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS;
+    this.autoTick = options.autoTick ?? true;
+    this.maxTickIntervalMs = options.maxTickIntervalMs ?? 60_000;
+    this.newId = options.newId ?? defaultId;
+    this.logger = options.logger ?? silent;
+    this.onRunSettled = options.onRunSettled;
+    this.executor = new Executor({
+      store: this.store,
+      service: this.service,
+      http: options.http,
+      clock: this.clock,
+      templates: this.templates,
+      isCancelled: (id) => this.cancelRequested.has(id),
+      isStopping: () => this.stopping,
+    });
+  }
+
+  // ---------------------------------------------------------------- automations
+
+  /**
+   * Validates a definition (schema, unique step ids, template syntax, cron, regexes) and
+   * returns it normalized (step ids filled in).
+   * @throws EngineError 400 VALIDATION_ERROR with `details {field, reason}` of the first problem.
+   */
+  validate(definition: unknown): AutomationDefinition {
+    const result = validateDefinition(definition, (t) => this.templates.check(t));
+    if (!result.ok) {
+      const first = result.problems[0]!;
+      throw new EngineError(400, 'VALIDATION_ERROR', first.message, { field: `definition.${first.path}`.replace(/^definition\.definition$/, 'definition'), reason: first.reason });
+    }
+    return result.definition;
+  }
+
+  /**
+   * Creates an automation at version 1 (enabled unless `enabled: false`).
+   * @throws EngineError 400 when the definition is invalid.
+   */
+  async createAutomation(input: NewAutomation): Promise<AutomationRecord> {
+    const definition = this.validate(input.definition);
+    const now = this.clock.now();
+    const record: AutomationRecord = {
+      id: input.id ?? this.newId(),
+      workspaceId: input.workspaceId,
+      ownerId: input.ownerId,
+      version: 1,
+      enabled: input.enabled ?? true,
+      definition,
+      meta: input.meta ?? {},
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.store.insertAutomation(record);
+    if (record.enabled && definition.trigger.type === 'schedule') await this.store.setScheduleSlot(record.id, now);
+    this.kickTimer();
+    return record;
+  }
+
+  private async mustGet(id: string): Promise<AutomationRecord> {
+    const found = await this.store.getAutomation(id);
+    if (!found) throw new EngineError(404, 'NOT_FOUND', `automation '${id}' not found`);
+    return found;
+  }
+
+  /** The automation's current version, or undefined. */
+  getAutomation(id: string): Promise<AutomationRecord | undefined> {
+    return this.store.getAutomation(id);
+  }
+
+  /** A workspace's automations. */
+  listAutomations(workspaceId: string): Promise<AutomationRecord[]> {
+    return this.store.listAutomations(workspaceId);
+  }
+
+  /**
+   * Replaces the definition with a new version (version + 1). Runs already started keep
+   * executing the version they started with. The trigger type may change; the host must then
+   * update host data (`meta`) such as an inbound webhook.
+   * @throws EngineError 404, 400.
+   */
+  async updateAutomation(id: string, definition: unknown, meta?: Record<string, unknown>): Promise<AutomationRecord> {
+    const current = await this.mustGet(id);
+    const next: AutomationRecord = {
+      ...current,
+      definition: this.validate(definition),
+      version: current.version + 1,
+      updatedAt: this.clock.now(),
+      meta: meta ?? current.meta,
+    };
+    await this.store.updateAutomation(next);
+    this.kickTimer();
+    return next;
+  }
+
+  /** Replaces host data of an automation without a new version. @throws EngineError 404. */
+  async setMeta(id: string, meta: Record<string, unknown>): Promise<AutomationRecord> {
+    const current = await this.mustGet(id);
+    const next = { ...current, meta, updatedAt: this.clock.now() };
+    await this.store.updateAutomation(next);
+    return next;
+  }
+
+  /**
+   * Enables or disables an automation. Disabling cancels its queued and waiting runs (and
+   * stops its executing runs at their next step). Enabling a schedule starts from the next
+   * slot (slots while disabled never fire).
+   * @throws EngineError 404.
+   */
+  async setEnabled(id: string, enabled: boolean): Promise<AutomationRecord> {
+    const current = await this.mustGet(id);
+    if (current.enabled === enabled) return current;
+    const next = { ...current, enabled, updatedAt: this.clock.now() };
+    await this.store.updateAutomation(next);
+    if (enabled && next.definition.trigger.type === 'schedule') await this.store.setScheduleSlot(id, next.updatedAt);
+    if (!enabled) await this.cancelRunsOf(id);
+    this.kickTimer();
+    return next;
+  }
+
+  /** Deletes an automation with its versions and runs, cancelling what is pending. @throws EngineError 404. */
+  async deleteAutomation(id: string): Promise<void> {
+    await this.mustGet(id);
+    await this.cancelRunsOf(id);
+    await this.store.deleteAutomation(id);
+  }
+
+  private async cancelRunsOf(automationId: string): Promise<void> {
+    for (const [runId, a] of this.active) if (a.automationId === automationId) this.cancelRequested.add(runId);
+    for (const run of await this.store.listPendingRuns(automationId)) await this.cancelRun(run.id);
+  }
+
+  // ---------------------------------------------------------------- runs
+
+  private async definitionOf(run: RunRecord): Promise<AutomationDefinition> {
+    const key = `${run.automationId}@${run.version}`;
+    let def = this.definitions.get(key);
+    if (!def) {
+      def = await this.store.getDefinition(run.automationId, run.version);
+      if (!def) throw new EngineError(404, 'NOT_FOUND', `automation '${run.automationId}' version ${run.version} not found`);
+      if (this.definitions.size > 1000) this.definitions.clear();
+      this.definitions.set(key, def);
+    }
+    return def;
+  }
+
+  private async newRun(
+    automation: AutomationRecord,
+    trigger: RunRecord['trigger'],
+    opts: { depth: number; dedupeKey?: string; since?: number; test?: boolean },
+  ): Promise<RunRecord> {
+    const now = this.clock.now();
+    const depth = opts.depth + 1;
+    const run: RunRecord = {
+      id: this.newId(),
+      automationId: automation.id,
+      version: automation.version,
+      workspaceId: automation.workspaceId,
+      ownerId: automation.ownerId,
+      status: 'queued',
+      trigger,
+      depth,
+      test: opts.test ?? false,
+      createdAt: now,
+    };
+    if (opts.dedupeKey !== undefined) run.dedupeKey = opts.dedupeKey;
+    if (depth > this.maxDepth) {
+      run.status = 'skipped';
+      run.finishedAt = now;
+      run.error = {
+        code: 'DEPTH_LIMIT',
+        message: `not started: the event was caused by a chain of ${opts.depth} automation runs (limit ${this.maxDepth})`,
+        transient: false,
+      };
+    }
+    const { run: stored, created } = await this.store.createRun(run, opts.dedupeKey !== undefined ? { since: opts.since ?? 0 } : undefined);
+    if (created && stored.status === 'queued') {
+      this.fresh.set(stored.id, stored);
+      this.enqueue(stored.id);
+    } else if (created) this.settled(stored);
+    return stored;
+  }
+
+  /**
+   * Hands a service event to the engine: every enabled automation of the event's workspace
+   * whose trigger matches gets a run (queued, or `skipped` past the depth limit). Submitting the
+   * same event id twice creates no second run. An automation created after the event (`at`)
+   * does not run for it. Resolves to the runs (new or existing).
+   */
+  async submit(event: TriggerEvent): Promise<RunRecord[]> {
+    const runs: RunRecord[] = [];
+    for (const automation of await this.store.listEnabledAutomations(event.type, event.workspaceId)) {
+      if (event.at !== undefined && automation.createdAt > event.at) continue;
+      let variables: Record<string, unknown> | undefined;
+      try {
+        variables = await matchEvent(automation.definition.trigger, event, this.service);
+      } catch (error) {
+        this.logger.warn({ err: error, automationId: automation.id, eventId: event.id }, 'trigger matching failed');
+        continue;
+      }
+      if (!variables) continue;
+      runs.push(
+        await this.newRun(automation, { type: event.type, variables, eventId: event.id }, { depth: event.depth ?? 0, dedupeKey: `event:${event.id}` }),
+      );
+    }
+    return runs;
+  }
+
+  /**
+   * Starts a run of one automation with the given trigger variables: a webhook call (every
+   * top-level body field becomes a variable) or a test run with a sample payload.
+   * @throws EngineError 404 (unknown automation), 409 (disabled, unless `test`).
+   */
+  async startRun(automationId: string, variables: Record<string, unknown>, opts: StartRunOptions = {}): Promise<RunRecord> {
+    const automation = await this.mustGet(automationId);
+    if (!automation.enabled && !opts.test) throw new EngineError(409, 'CONFLICT', `automation '${automationId}' is disabled`);
+    const window = opts.dedupeWindowMs ?? this.dedupeWindowMs;
+    const runOpts: { depth: number; dedupeKey?: string; since?: number; test?: boolean } = { depth: opts.depth ?? 0, test: opts.test ?? false };
+    if (opts.dedupeKey !== undefined) {
+      runOpts.dedupeKey = opts.dedupeKey;
+      runOpts.since = this.clock.now() - window;
+    }
+    const type = opts.triggerType ?? automation.definition.trigger.type;
+    const trigger: RunRecord['trigger'] = { type, variables: type === 'webhook' ? webhookVariables(variables) : { ...variables } };
+    if (opts.sourceId !== undefined) trigger.eventId = opts.sourceId;
+    return this.newRun(automation, trigger, runOpts);
+  }
+
+  /** A run with its journal, or undefined. */
+  async getRun(runId: string): Promise<RunWithSteps | undefined> {
+    const run = await this.store.getRun(runId);
+    if (!run) return undefined;
+    return { run, steps: await this.store.getSteps(runId) };
+  }
+
+  /** Runs, newest first. */
+  listRuns(query: RunQuery): Promise<RunRecord[]> {
+    return this.store.listRuns(query);
+  }
+
+  /**
+   * Decides the approval a run waits on. `by.handle` must be in the approval's `approvers` when
+   * it has any (membership and role are the host's to check). The decision, who and when become
+   * the step's output; the run continues.
+   * @throws EngineError 404 (unknown run), 409 (not waiting for an approval), 403 (not an approver).
+   */
+  async decide(runId: string, approve: boolean, by: { handle: string }, comment?: string): Promise<RunRecord> {
+    const run = await this.store.getRun(runId);
+    if (!run) throw new EngineError(404, 'NOT_FOUND', `run '${runId}' not found`);
+    if (run.status !== 'waiting' || run.waitingOn?.kind !== 'approval') {
+      throw new EngineError(409, 'CONFLICT', `run '${runId}' is not waiting for an approval (status ${run.status})`);
+    }
+    const stepId = run.waitingOn.stepId;
+    let action: Action | undefined;
+    walkActions((await this.definitionOf(run)).actions, (a) => {
+      if (a.id === stepId) action = a;
+    });
+    const approvers = ((action as ApprovalAction | undefined)?.approvers ?? []).map((h) => h.replace(/^@/, '').toLowerCase());
+    if (approvers.length > 0 && !approvers.includes(by.handle.toLowerCase())) {
+      throw new EngineError(403, 'FORBIDDEN', `only ${approvers.map((h) => '@' + h).join(', ')} may decide this approval`);
+    }
+    const now = this.clock.now();
+    const output: ApprovalDecision = { decision: approve ? 'approved' : 'rejected', decidedBy: by.handle, decidedAt: new Date(now).toISOString(), timedOut: false };
+    if (comment !== undefined && comment !== '') output.comment = comment;
+    if (!(await this.store.resolveWait(runId, stepId, output, now))) {
+      throw new EngineError(409, 'CONFLICT', `run '${runId}' is no longer waiting for this approval`);
+    }
+    this.enqueue(runId);
+    return (await this.store.getRun(runId))!;
+  }
+
+  /**
+   * Cancels a run that has not finished: queued and waiting runs at once, an executing run at its
+   * next step boundary. Resolves to the run as stored (unchanged when already final).
+   * @throws EngineError 404.
+   */
+  async cancelRun(runId: string): Promise<RunRecord> {
+    const run = await this.store.getRun(runId);
+    if (!run) throw new EngineError(404, 'NOT_FOUND', `run '${runId}' not found`);
+    if (FINAL_STATUSES.has(run.status)) return run;
+    if (this.active.has(runId)) {
+      this.cancelRequested.add(runId);
+      return run;
+    }
+    const now = this.clock.now();
+    await this.store.updateRun(runId, { status: 'cancelled', finishedAt: now, wakeAt: undefined });
+    this.queued.delete(runId);
+    this.fresh.delete(runId);
+    const cancelled: RunRecord = { ...run, status: 'cancelled', finishedAt: now };
+    delete cancelled.wakeAt;
+    this.settled(cancelled);
+    return cancelled;
+  }
+
+  /**
+   * Resolves when the run has settled (a final status, or waiting) — at once if it already has.
+   * @throws EngineError 404 when the run does not exist.
+   */
+  async waitForRun(runId: string, timeoutMs = 30_000): Promise<RunRecord> {
+    const settledRun = new Promise<RunRecord>((resolve) => {
+      const list = this.waiters.get(runId) ?? [];
+      list.push(resolve);
+      this.waiters.set(runId, list);
+    });
+    const run = await this.store.getRun(runId);
+    if (!run) {
+      this.waiters.delete(runId);
+      throw new EngineError(404, 'NOT_FOUND', `run '${runId}' not found`);
+    }
+    if (!this.queued.has(runId) && !this.active.has(runId) && (FINAL_STATUSES.has(run.status) || run.status === 'waiting')) {
+      this.waiters.delete(runId);
+      return run;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<RunRecord>((resolve) => {
+      timer = setTimeout(() => void this.store.getRun(runId).then((r) => resolve(r ?? run)), timeoutMs);
+    });
+    try {
+      return await Promise.race([settledRun, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Resolves when no run is queued or executing. */
+  idle(): Promise<void> {
+    if (this.active.size === 0 && this.queued.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Number of runs executing now and waiting in the queue. */
+  load(): { active: number; queued: number } {
+    return { active: this.active.size, queued: this.queued.size };
+  }
+
+  private settled(run: RunRecord): void {
+    const list = this.waiters.get(run.id);
+    if (list) {
+      this.waiters.delete(run.id);
+      for (const resolve of list) resolve(run);
+    }
+    if (this.onRunSettled) {
+      try {
+        this.onRunSettled(run);
+      } catch (error) {
+        this.logger.warn({ err: error }, 'onRunSettled failed');
+      }
+    }
+  }
+
+  private enqueue(runId: string): void {
+    if (this.queued.has(runId) || this.active.has(runId)) return;
+    this.queued.add(runId);
+    this.queue.push(runId);
+    this.drain();
+  }
+
+  private drain(): void {
+    while (!this.stopping && this.active.size < this.maxConcurrent && this.queueHead < this.queue.length) {
+      const runId = this.queue[this.queueHead++]!;
+      if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
+        this.queue.splice(0, this.queueHead);
+        this.queueHead = 0;
+      }
+      if (!this.queued.delete(runId)) continue; // cancelled while queued
+      const entry = { automationId: '', done: Promise.resolve() };
+      this.active.set(runId, entry);
+      entry.done = this.runOne(runId, entry)
+        .catch((error: unknown) => this.logger.error({ err: error, runId }, 'run execution failed'))
+        .finally(() => {
+          this.active.delete(runId);
+          this.cancelRequested.delete(runId);
+          this.drain();
+          if (this.active.size === 0 && this.queued.size === 0) {
+            const waiters = this.idleWaiters;
+            this.idleWaiters = [];
+            for (const resolve of waiters) resolve();
+          }
+        });
+    }
+  }
+
+  private async runOne(runId: string, entry: { automationId: string }): Promise<void> {
+    let run = this.fresh.get(runId);
+    const fresh = run !== undefined;
+    this.fresh.delete(runId);
+    if (!run) run = await this.store.getRun(runId);
+    if (!run) return;
+    entry.automationId = run.automationId;
+    const now = this.clock.now();
+    if (FINAL_STATUSES.has(run.status)) return;
+    if (run.status === 'waiting' && (run.wakeAt === undefined || run.wakeAt > now)) return;
+    if (this.cancelRequested.has(runId)) {
+      await this.store.updateRun(runId, { status: 'cancelled', finishedAt: now, wakeAt: undefined });
+      this.settled({ ...run, status: 'cancelled', finishedAt: now });
+      return;
+    }
+    const definition = await this.definitionOf(run);
+    const result = await this.executor.execute(run, definition, fresh);
+    if (result === 'interrupted') return;
+    const after = await this.store.getRun(runId);
+    if (after) {
+      this.settled(after);
+      if (after.status === 'waiting' && after.wakeAt !== undefined) this.armTimer(after.wakeAt);
+    }
+  }
+
+  // ---------------------------------------------------------------- time
+
+  /**
+   * Does what is due at `clock.now()`: queues waiting runs whose delay, retry or approval
+   * timeout has come, and fires each enabled schedule whose slot has come (once per slot, also
+   * across restarts: the store keeps the last fired slot). Then re-arms the timer (autoTick).
+   */
+  async tick(): Promise<void> {
+    if (this.ticking) {
+      this.tickAgain = true;
+      return this.ticking;
+    }
+    this.ticking = (async () => {
+      do {
+        this.tickAgain = false;
+        await this.tickOnce();
+      } while (this.tickAgain && !this.stopping);
+    })().finally(() => {
+      this.ticking = undefined;
+    });
+    return this.ticking;
+  }
+
+  private async tickOnce(): Promise<void> {
+    const now = this.clock.now();
+    for (const run of await this.store.listDueRuns(now, 1000)) this.enqueue(run.id);
+    let nextSchedule: number | undefined;
+    for (const automation of await this.store.listEnabledAutomations('schedule')) {
+      const trigger = automation.definition.trigger as ScheduleTrigger;
+      try {
+        const last = (await this.store.getScheduleSlot(automation.id)) ?? automation.updatedAt;
+        const slot = dueSlot(trigger, last, now);
+        if (slot !== undefined) {
+          await this.newRun(automation, { type: 'schedule', variables: scheduleVariables(slot, now) }, { depth: 0, dedupeKey: `slot:${slot}` });
+          await this.store.setScheduleSlot(automation.id, slot);
+        }
+        const next = nextSlot(trigger, slot ?? last);
+        if (next !== undefined && (nextSchedule === undefined || next < nextSchedule)) nextSchedule = next;
+      } catch (error) {
+        this.logger.warn({ err: error, automationId: automation.id }, 'schedule failed');
+      }
+    }
+    if (this.autoTick && this.started && !this.stopping) {
+      const wake = await this.store.nextWakeAt(now);
+      const candidates = [wake, nextSchedule, now + this.maxTickIntervalMs].filter((v): v is number => v !== undefined);
+      this.timerAt = undefined;
+      this.armTimer(Math.min(...candidates));
+    }
+  }
+
+  private armTimer(at: number): void {
+    if (!this.autoTick || !this.started || this.stopping) return;
+    if (this.timerAt !== undefined && this.timerAt <= at && this.timer) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = undefined;
+      void this.tick().catch((error: unknown) => this.logger.error({ err: error }, 'tick failed'));
+    }, Math.max(0, at - this.clock.now()));
+    this.timer.unref?.();
+  }
+
+  private kickTimer(): void {
+    if (this.autoTick && this.started && !this.stopping) this.armTimer(this.clock.now());
+  }
+
+  /**
+   * Starts the engine over its store: queues every run left `queued` or `running` (interrupted
+   * by a stop or a crash; each resumes at its first unfinished step), then ticks.
+   */
+  async start(): Promise<void> {
+    this.stopping = false;
+    this.started = true;
+    for (const run of await this.store.listUnfinishedRuns()) this.enqueue(run.id);
+    await this.tick();
+  }
+
+  /**
+   * Stops timers and dequeuing and waits up to `graceMs` (default 5000) for executing runs to
+   * reach a step boundary. Runs left unfinished are resumed by the next `start()` over the store.
+   */
+  async stop(graceMs = 5000): Promise<void> {
+    this.stopping = true;
+    this.started = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = undefined;
+    const pending = [...this.active.values()].map((a) => a.done);
+    if (this.ticking) pending.push(this.ticking.catch(() => undefined));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled(pending), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+  }
+}
+
+/** Creates an engine. Call `start()` to resume stored runs and begin ticking. */
+export function createEngine(options: EngineOptions): Engine {
+  return new Engine(options);
+}

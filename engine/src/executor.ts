@@ -1,0 +1,312 @@
+/**
+ * Walks a run's action list, journalling every step through the store before the next one
+ * starts (docs/notes/automations.md "Durable runs").
+ *
+ * Resuming is replay: the executor walks the definition from the top; a step the journal shows
+ * `succeeded` is not run again, its recorded output is put back into `steps.<id>` (and a
+ * branch's or approval's recorded outcome picks the same path), so a resumed run continues at
+ * its first unfinished step. A step found `running` was interrupted mid-attempt: that attempt
+ * is repeated (task actions are exactly-once when the host honours the idempotency key; HTTP
+ * requests are at-least-once in that window).
+ */
+import type { ActionContext } from './actions';
+import { WORK_ACTIONS } from './actions';
+import { approvalInput, delayUntil, type ApprovalDecision, type ApprovalInput } from './actions/control';
+import { evaluateConditions, type ConditionResult } from './conditions';
+import type { Action, ApprovalAction, AutomationDefinition, BranchAction, DelayAction } from './definition';
+import { classifyError, type ErrorInfo } from './errors';
+import type { Clock, Http, RunRecord, RunStatus, RunStore, Service, StepRecord, WaitInfo } from './ports';
+import { backoffMs, retryPolicy } from './retry';
+import type { Scope, Templates } from './templates';
+
+/** What the executor needs from the engine. */
+export interface ExecutorDeps {
+  store: RunStore;
+  service: Service;
+  http: Http;
+  clock: Clock;
+  templates: Templates;
+  /** True when the run was cancelled while executing: stop at the next step boundary. */
+  isCancelled(runId: string): boolean;
+  /** True when the engine is stopping: leave the run as it is (resumed at the next start). */
+  isStopping(): boolean;
+}
+
+/** How a walk over an action list ended. */
+type Outcome =
+  | { kind: 'continue' }
+  | { kind: 'end'; status: 'failed' | 'rejected' | 'cancelled'; error?: ErrorInfo }
+  | { kind: 'suspend'; wakeAt?: number; waitingOn: WaitInfo }
+  | { kind: 'interrupted' };
+
+const CONTINUE: Outcome = { kind: 'continue' };
+
+interface RunState {
+  run: RunRecord;
+  scope: Scope;
+  journal: Map<string, StepRecord>;
+}
+
+/** The result of one execution of a run: its new status, or `interrupted` (engine stopping). */
+export type ExecutionResult = RunStatus | 'interrupted';
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** A JSON copy, so that outputs look the same in this execution and after a resume. */
+function plain(value: unknown): unknown {
+  return value === undefined ? null : JSON.parse(JSON.stringify(value));
+}
+
+/** Runs the actions of one run. Stateless between runs; one instance serves the engine. */
+export class Executor {
+  constructor(private readonly deps: ExecutorDeps) {}
+
+  /**
+   * Executes (or resumes) `run` with the definition of its version and records the result on
+   * the run. `fresh` (a run this engine just created) skips reading the empty journal.
+   */
+  async execute(run: RunRecord, definition: AutomationDefinition, fresh: boolean): Promise<ExecutionResult> {
+    const { store, clock } = this.deps;
+    const now = clock.now();
+    const startedAt = run.startedAt ?? now;
+    await store.updateRun(run.id, { status: 'running', startedAt, wakeAt: undefined, waitingOn: undefined });
+    const steps = fresh ? [] : await store.getSteps(run.id);
+    const state: RunState = {
+      run,
+      journal: new Map(steps.map((s) => [s.stepId, s])),
+      scope: {
+        trigger: run.trigger.variables,
+        steps: {},
+        run: { id: run.id, createdAt: iso(run.createdAt), startedAt: iso(startedAt), depth: run.depth, test: run.test, triggerType: run.trigger.type },
+        automation: { id: run.automationId, name: definition.name, version: run.version, workspaceId: run.workspaceId },
+      },
+    };
+    let outcome: Outcome;
+    try {
+      outcome = await this.walk(definition.actions, state);
+    } catch (error) {
+      // A store failure or a bug; when stopping (store closing) leave the run to be resumed.
+      if (this.deps.isStopping()) return 'interrupted';
+      const info = classifyError(error);
+      outcome = { kind: 'end', status: 'failed', error: { code: 'ENGINE_ERROR', message: info.message, transient: false } };
+    }
+    const at = clock.now();
+    switch (outcome.kind) {
+      case 'interrupted':
+        return 'interrupted';
+      case 'continue':
+        await store.updateRun(run.id, { status: 'completed', finishedAt: at });
+        return 'completed';
+      case 'end': {
+        const patch: Partial<RunRecord> = { status: outcome.status, finishedAt: at };
+        if (outcome.error) patch.error = outcome.error;
+        await store.updateRun(run.id, patch);
+        return outcome.status;
+      }
+      case 'suspend':
+        await store.updateRun(run.id, { status: 'waiting', wakeAt: outcome.wakeAt, waitingOn: outcome.waitingOn });
+        return 'waiting';
+    }
+  }
+
+  private async walk(actions: Action[] | undefined, st: RunState): Promise<Outcome> {
+    for (const action of actions ?? []) {
+      const outcome = await this.step(action, st);
+      if (outcome.kind !== 'continue') return outcome;
+    }
+    return CONTINUE;
+  }
+
+  private async step(action: Action, st: RunState): Promise<Outcome> {
+    if (this.deps.isStopping()) return { kind: 'interrupted' };
+    const rec = st.journal.get(action.id);
+    if (rec?.status === 'succeeded') {
+      st.scope.steps[action.id] = rec.output;
+      return this.descend(action, rec.output, st);
+    }
+    if (rec?.status === 'failed') return { kind: 'end', status: 'failed', error: { ...rec.error!, stepId: action.id } };
+    if (this.deps.isCancelled(st.run.id)) return { kind: 'end', status: 'cancelled' };
+    switch (action.type) {
+      case 'branch':
+        return this.branch(action, st);
+      case 'approval':
+        return this.approval(action, rec, st);
+      case 'delay':
+        return this.delay(action, rec, st);
+      default:
+        return this.work(action, rec, st);
+    }
+  }
+
+  /** After a control step succeeded (now or in the journal): follow the path it chose. */
+  private descend(action: Action, output: unknown, st: RunState): Promise<Outcome> | Outcome {
+    if (action.type === 'branch') return this.walk((output as ConditionResult).result ? action.then : action.else, st);
+    if (action.type === 'approval') {
+      const decision = output as ApprovalDecision;
+      if (decision.decision === 'approved') return this.walk(action.then, st);
+      if ((action.onReject ?? 'end') === 'else') return this.walk(action.else, st);
+      return { kind: 'end', status: 'rejected' };
+    }
+    return CONTINUE;
+  }
+
+  private async record(st: RunState, step: StepRecord): Promise<void> {
+    await this.deps.store.saveStep(step);
+    st.journal.set(step.stepId, step);
+  }
+
+  /** Records a step that failed before doing anything (template error...) and ends the run. */
+  private async failEarly(action: Action, st: RunState, error: unknown, attempts: number, startedAt: number): Promise<Outcome> {
+    const info = classifyError(error);
+    delete info.retryAfterMs;
+    const at = this.deps.clock.now();
+    await this.record(st, {
+      runId: st.run.id,
+      stepId: action.id,
+      type: action.type,
+      status: 'failed',
+      error: info,
+      attempts,
+      startedAt,
+      finishedAt: at,
+      durationMs: at - startedAt,
+    });
+    return { kind: 'end', status: 'failed', error: { ...info, stepId: action.id } };
+  }
+
+  private async succeed(action: Action, st: RunState, base: Omit<StepRecord, 'status' | 'output'>, output: unknown): Promise<void> {
+    const at = this.deps.clock.now();
+    const value = plain(output);
+    const done: StepRecord = { ...base, status: 'succeeded', output: value, finishedAt: at, durationMs: at - base.startedAt };
+    delete done.error;
+    delete done.nextAttemptAt;
+    await this.record(st, done);
+    st.scope.steps[action.id] = value;
+  }
+
+  private async branch(action: BranchAction, st: RunState): Promise<Outcome> {
+    const now = this.deps.clock.now();
+    let result: ConditionResult;
+    try {
+      result = evaluateConditions(this.deps.templates, action.conditions, st.scope);
+    } catch (error) {
+      return this.failEarly(action, st, error, 1, now);
+    }
+    const { evaluated, ...output } = result;
+    await this.succeed(action, st, { runId: st.run.id, stepId: action.id, type: action.type, input: { rules: evaluated }, attempts: 1, startedAt: now }, output);
+    return this.descend(action, output, st);
+  }
+
+  private async approval(action: ApprovalAction, rec: StepRecord | undefined, st: RunState): Promise<Outcome> {
+    const now = this.deps.clock.now();
+    const waitingOn: WaitInfo = { kind: 'approval', stepId: action.id };
+    if (!rec) {
+      let input: ApprovalInput;
+      try {
+        input = approvalInput(action, st.scope, this.deps.templates, now);
+      } catch (error) {
+        return this.failEarly(action, st, error, 1, now);
+      }
+      await this.record(st, { runId: st.run.id, stepId: action.id, type: action.type, status: 'waiting', input, attempts: 1, startedAt: now });
+      return { kind: 'suspend', wakeAt: input.timeoutAt, waitingOn };
+    }
+    const input = rec.input as ApprovalInput;
+    if (input.timeoutAt !== undefined && now >= input.timeoutAt) {
+      const decision: ApprovalDecision = {
+        decision: input.onTimeout === 'approve' ? 'approved' : 'rejected',
+        decidedBy: null,
+        decidedAt: iso(now),
+        timedOut: true,
+      };
+      await this.succeed(action, st, rec, decision);
+      return this.descend(action, decision, st);
+    }
+    return { kind: 'suspend', wakeAt: input.timeoutAt, waitingOn };
+  }
+
+  private async delay(action: DelayAction, rec: StepRecord | undefined, st: RunState): Promise<Outcome> {
+    const now = this.deps.clock.now();
+    let step = rec;
+    if (!step) {
+      let until: number;
+      try {
+        until = delayUntil(action, st.scope, this.deps.templates, now);
+      } catch (error) {
+        return this.failEarly(action, st, error, 1, now);
+      }
+      step = { runId: st.run.id, stepId: action.id, type: action.type, status: 'waiting', input: { until: iso(until) }, attempts: 1, startedAt: now };
+      if (until > now) await this.record(st, step);
+    }
+    const until = Date.parse((step.input as { until: string }).until);
+    if (now >= until) {
+      await this.succeed(action, st, step, { until: iso(until), resumedAt: iso(now) });
+      return CONTINUE;
+    }
+    return { kind: 'suspend', wakeAt: until, waitingOn: { kind: 'delay', stepId: action.id } };
+  }
+
+  private async work(action: Action, rec: StepRecord | undefined, st: RunState): Promise<Outcome> {
+    const { clock, templates } = this.deps;
+    const now = clock.now();
+    if (rec?.status === 'retrying' && rec.nextAttemptAt !== undefined && rec.nextAttemptAt > now) {
+      return { kind: 'suspend', wakeAt: rec.nextAttemptAt, waitingOn: { kind: 'retry', stepId: action.id } };
+    }
+    const kind = WORK_ACTIONS[action.type]!;
+    const attempt = (rec?.attempts ?? 0) + 1;
+    const startedAt = rec?.startedAt ?? now;
+    let params: unknown;
+    try {
+      params = kind.prepare(action, st.scope, templates);
+    } catch (error) {
+      return this.failEarly(action, st, error, attempt, startedAt);
+    }
+    const running: StepRecord = {
+      runId: st.run.id,
+      stepId: action.id,
+      type: action.type,
+      status: 'running',
+      input: plain(kind.journalInput ? kind.journalInput(params) : params),
+      attempts: attempt,
+      startedAt,
+    };
+    if (rec?.error) running.error = rec.error;
+    await this.record(st, running);
+    const ctx: ActionContext = {
+      run: st.run,
+      scope: st.scope,
+      service: this.deps.service,
+      http: this.deps.http,
+      clock,
+      serviceContext: {
+        workspaceId: st.run.workspaceId,
+        ownerId: st.run.ownerId,
+        automationId: st.run.automationId,
+        runId: st.run.id,
+        stepId: action.id,
+        depth: st.run.depth,
+        idempotencyKey: `${st.run.id}:${action.id}`,
+      },
+    };
+    let output: unknown;
+    try {
+      output = await kind.execute(ctx, params, action);
+    } catch (error) {
+      const info = classifyError(error);
+      const retryAfter = info.retryAfterMs;
+      delete info.retryAfterMs;
+      const policy = retryPolicy(action.type, action.retry);
+      const at = clock.now();
+      if (info.transient && attempt < policy.maxAttempts) {
+        const nextAttemptAt = at + backoffMs(policy, attempt, retryAfter);
+        await this.record(st, { ...running, status: 'retrying', error: info, nextAttemptAt });
+        return { kind: 'suspend', wakeAt: nextAttemptAt, waitingOn: { kind: 'retry', stepId: action.id } };
+      }
+      await this.record(st, { ...running, status: 'failed', error: info, finishedAt: at, durationMs: at - startedAt });
+      return { kind: 'end', status: 'failed', error: { ...info, stepId: action.id } };
+    }
+    await this.succeed(action, st, running, output);
+    return CONTINUE;
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * An in-memory {@link RunStore}: for standalone programs that need no durability and for tests.
+ * Records are copied in and out (JSON), so callers never share state with the store; a second
+ * engine over the same instance behaves like a restart over a durable store.
+ */
+import type { AutomationDefinition } from './definition';
+import type { AutomationRecord, RunQuery, RunRecord, RunStore, StepRecord } from './ports';
+
+function copy<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+/** A {@link RunStore} kept in memory. */
+export class MemoryStore implements RunStore {
+  private readonly automations = new Map<string, AutomationRecord>();
+  private readonly versions = new Map<string, AutomationDefinition>();
+  private readonly slots = new Map<string, number>();
+  private readonly runs = new Map<string, RunRecord>();
+  private readonly steps = new Map<string, StepRecord[]>();
+
+  async insertAutomation(automation: AutomationRecord): Promise<void> {
+    if (this.automations.has(automation.id)) throw new Error(`automation ${automation.id} exists`);
+    this.automations.set(automation.id, copy(automation));
+    this.versions.set(`${automation.id}@${automation.version}`, copy(automation.definition));
+  }
+
+  async updateAutomation(automation: AutomationRecord): Promise<void> {
+    if (!this.automations.has(automation.id)) throw new Error(`automation ${automation.id} not found`);
+    this.automations.set(automation.id, copy(automation));
+    const key = `${automation.id}@${automation.version}`;
+    if (!this.versions.has(key)) this.versions.set(key, copy(automation.definition));
+  }
+
+  async getAutomation(id: string): Promise<AutomationRecord | undefined> {
+    return copy(this.automations.get(id));
+  }
+
+  async getDefinition(automationId: string, version: number): Promise<AutomationDefinition | undefined> {
+    return copy(this.versions.get(`${automationId}@${version}`));
+  }
+
+  async listAutomations(workspaceId: string): Promise<AutomationRecord[]> {
+    return [...this.automations.values()].filter((a) => a.workspaceId === workspaceId).map(copy);
+  }
+
+  async listEnabledAutomations(triggerType: string, workspaceId?: string): Promise<AutomationRecord[]> {
+    return [...this.automations.values()]
+      .filter((a) => a.enabled && a.definition.trigger.type === triggerType && (workspaceId === undefined || a.workspaceId === workspaceId))
+      .map(copy);
+  }
+
+  async deleteAutomation(id: string): Promise<void> {
+    this.automations.delete(id);
+    for (const key of [...this.versions.keys()]) if (key.startsWith(`${id}@`)) this.versions.delete(key);
+    this.slots.delete(id);
+    for (const run of [...this.runs.values()]) {
+      if (run.automationId !== id) continue;
+      this.runs.delete(run.id);
+      this.steps.delete(run.id);
+    }
+  }
+
+  async getScheduleSlot(automationId: string): Promise<number | undefined> {
+    return this.slots.get(automationId);
+  }
+
+  async setScheduleSlot(automationId: string, slot: number): Promise<void> {
+    this.slots.set(automationId, slot);
+  }
+
+  async createRun(run: RunRecord, dedupe?: { since: number }): Promise<{ run: RunRecord; created: boolean }> {
+    if (dedupe && run.dedupeKey !== undefined) {
+      for (const existing of this.runs.values()) {
+        if (existing.automationId === run.automationId && existing.dedupeKey === run.dedupeKey && existing.createdAt >= dedupe.since) {
+          return { run: copy(existing), created: false };
+        }
+      }
+    }
+    this.runs.set(run.id, copy(run));
+    return { run: copy(run), created: true };
+  }
+
+  async getRun(id: string): Promise<RunRecord | undefined> {
+    return copy(this.runs.get(id));
+  }
+
+  async listRuns(query: RunQuery): Promise<RunRecord[]> {
+    let all = [...this.runs.values()].reverse();
+    if (query.beforeRunId !== undefined) {
+      const at = all.findIndex((r) => r.id === query.beforeRunId);
+      all = at < 0 ? [] : all.slice(at + 1);
+    }
+    return all
+      .filter(
+        (r) =>
+          (query.workspaceId === undefined || r.workspaceId === query.workspaceId) &&
+          (query.automationId === undefined || r.automationId === query.automationId) &&
+          (query.status === undefined || r.status === query.status),
+      )
+      .slice(0, query.limit)
+      .map(copy);
+  }
+
+  async updateRun(id: string, patch: Partial<RunRecord>): Promise<void> {
+    const run = this.runs.get(id);
+    if (!run) throw new Error(`run ${id} not found`);
+    const next = { ...run } as Record<string, unknown>;
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === undefined) delete next[k];
+      else next[k] = copy(v);
+    }
+    this.runs.set(id, next as unknown as RunRecord);
+  }
+
+  async listUnfinishedRuns(): Promise<RunRecord[]> {
+    return [...this.runs.values()].filter((r) => r.status === 'queued' || r.status === 'running').map(copy);
+  }
+
+  async listDueRuns(now: number, limit: number): Promise<RunRecord[]> {
+    return [...this.runs.values()]
+      .filter((r) => r.status === 'waiting' && r.wakeAt !== undefined && r.wakeAt <= now)
+      .sort((a, b) => a.wakeAt! - b.wakeAt!)
+      .slice(0, limit)
+      .map(copy);
+  }
+
+  async nextWakeAt(after: number): Promise<number | undefined> {
+    let next: number | undefined;
+    for (const r of this.runs.values()) {
+      if (r.status === 'waiting' && r.wakeAt !== undefined && r.wakeAt > after && (next === undefined || r.wakeAt < next)) next = r.wakeAt;
+    }
+    return next;
+  }
+
+  async listPendingRuns(automationId: string): Promise<RunRecord[]> {
+    return [...this.runs.values()].filter((r) => r.automationId === automationId && (r.status === 'queued' || r.status === 'waiting')).map(copy);
+  }
+
+  async getSteps(runId: string): Promise<StepRecord[]> {
+    return copy(this.steps.get(runId) ?? []);
+  }
+
+  async saveStep(step: StepRecord): Promise<void> {
+    if (!this.runs.has(step.runId)) throw new Error(`run ${step.runId} not found`);
+    const list = this.steps.get(step.runId) ?? [];
+    const at = list.findIndex((s) => s.stepId === step.stepId);
+    if (at >= 0) list[at] = copy(step);
+    else list.push(copy(step));
+    this.steps.set(step.runId, list);
+  }
+
+  async resolveWait(runId: string, stepId: string, output: unknown, now: number): Promise<boolean> {
+    const run = this.runs.get(runId);
+    const step = this.steps.get(runId)?.find((s) => s.stepId === stepId);
+    if (!run || !step || run.status !== 'waiting' || step.status !== 'waiting') return false;
+    step.status = 'succeeded';
+    step.output = copy(output);
+    step.finishedAt = now;
+    step.durationMs = now - step.startedAt;
+    run.status = 'queued';
+    delete run.wakeAt;
+    delete run.waitingOn;
+    return true;
+  }
+}

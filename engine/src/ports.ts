@@ -1,0 +1,260 @@
+/**
+ * The interfaces the host implements (README "Automations", "Standalone use"): where runs are
+ * stored ({@link RunStore}), how actions reach the service ({@link Service}) and the network
+ * ({@link Http}), and what time it is ({@link Clock}). The engine never imports the server.
+ */
+import type { AutomationDefinition } from './definition';
+import type { ErrorInfo } from './errors';
+
+/** The source of time (ms since the Unix epoch). Inject a controllable one in tests. */
+export interface Clock {
+  now(): number;
+}
+
+/** The wall clock. */
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** A stored automation (its current version). */
+export interface AutomationRecord {
+  id: string;
+  workspaceId: string;
+  /** The user the automation acts as (its creator). */
+  ownerId: string;
+  /** Current version, from 1; every update adds one. Runs keep the version they started with. */
+  version: number;
+  enabled: boolean;
+  definition: AutomationDefinition;
+  /** Host data, e.g. the inbound webhook id of a webhook trigger. Not versioned. */
+  meta: Record<string, unknown>;
+  /** ms since the epoch. */
+  createdAt: number;
+  updatedAt: number;
+}
+
+/**
+ * Run statuses: `queued` (waiting for a slot), `running`, `waiting` (delay, approval or retry
+ * backoff; `wakeAt` says until when), and the final `completed`, `failed`, `rejected` (an
+ * approval said no and ended the run), `cancelled` (disabled, deleted or cancelled while not
+ * finished) and `skipped` (not started: the loop-depth limit).
+ */
+export type RunStatus = 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'rejected' | 'cancelled' | 'skipped';
+
+/** Statuses after which a run never changes again. */
+export const FINAL_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>(['completed', 'failed', 'rejected', 'cancelled', 'skipped']);
+
+/** What a waiting run waits for. */
+export interface WaitInfo {
+  kind: 'delay' | 'approval' | 'retry';
+  stepId: string;
+}
+
+/** One run of an automation. Times are ms since the epoch. */
+export interface RunRecord {
+  id: string;
+  automationId: string;
+  /** The automation version this run executes (fixed at creation). */
+  version: number;
+  workspaceId: string;
+  ownerId: string;
+  status: RunStatus;
+  /** The trigger kind and its variables (`trigger` in templates). */
+  trigger: { type: string; variables: Record<string, unknown>; eventId?: string };
+  /** Loop depth: the triggering event's depth + 1. Changes made by the run carry it. */
+  depth: number;
+  /** Started through the test-run endpoint with a sample payload. */
+  test: boolean;
+  /** De-duplication key (event id, inbound idempotency key, schedule slot). */
+  dedupeKey?: string;
+  createdAt: number;
+  startedAt?: number;
+  finishedAt?: number;
+  /** When a waiting run is due (delay end, retry time, approval timeout); absent = no timer. */
+  wakeAt?: number;
+  waitingOn?: WaitInfo;
+  error?: ErrorInfo;
+}
+
+/**
+ * Step statuses: `running` (an attempt started; if the process dies now the attempt is
+ * repeated on resume), `retrying` (a transient failure; next attempt at `nextAttemptAt`),
+ * `waiting` (delay or approval), `succeeded`, `failed`.
+ */
+export type StepStatus = 'running' | 'retrying' | 'waiting' | 'succeeded' | 'failed';
+
+/** One journalled step of a run. */
+export interface StepRecord {
+  runId: string;
+  /** The action's id in the definition. */
+  stepId: string;
+  /** The action's type. */
+  type: string;
+  status: StepStatus;
+  /** Rendered parameters of the last attempt (sensitive headers redacted). */
+  input?: unknown;
+  output?: unknown;
+  error?: ErrorInfo;
+  attempts: number;
+  startedAt: number;
+  finishedAt?: number;
+  /** finishedAt − startedAt, including retry waits, delays and approval waits. */
+  durationMs?: number;
+  nextAttemptAt?: number;
+}
+
+/** Filter of {@link RunStore.listRuns}. Newest first. */
+export interface RunQuery {
+  workspaceId?: string;
+  automationId?: string;
+  status?: RunStatus;
+  limit: number;
+  /** Return runs created before this run (cursor paging). */
+  beforeRunId?: string;
+}
+
+/**
+ * Durable storage of automations, runs and the step journal. Implementations: the in-memory
+ * `MemoryStore` of this package and the server's SQLite store. One engine per store at a time.
+ * Each method is atomic on its own.
+ */
+export interface RunStore {
+  /** Inserts a new automation with its version-1 definition. */
+  insertAutomation(automation: AutomationRecord): Promise<void>;
+  /** Replaces the automation row; when `version` grew, also keeps the new version's definition. */
+  updateAutomation(automation: AutomationRecord): Promise<void>;
+  getAutomation(id: string): Promise<AutomationRecord | undefined>;
+  /** The definition of one version (runs execute the version they started with). */
+  getDefinition(automationId: string, version: number): Promise<AutomationDefinition | undefined>;
+  listAutomations(workspaceId: string): Promise<AutomationRecord[]>;
+  /** Enabled automations whose trigger has `triggerType`, optionally in one workspace. */
+  listEnabledAutomations(triggerType: string, workspaceId?: string): Promise<AutomationRecord[]>;
+  /** Deletes the automation, its versions, runs, steps and schedule state. */
+  deleteAutomation(id: string): Promise<void>;
+
+  /** The last schedule slot (ms) that fired for an automation. */
+  getScheduleSlot(automationId: string): Promise<number | undefined>;
+  setScheduleSlot(automationId: string, slot: number): Promise<void>;
+
+  /**
+   * Inserts a run, unless `dedupe` is given and a run of the same automation with the same
+   * key was created at or after `dedupe.since` (ms): then returns that run and `created: false`.
+   * Check and insert are one atomic operation.
+   */
+  createRun(run: RunRecord, dedupe?: { since: number }): Promise<{ run: RunRecord; created: boolean }>;
+  getRun(id: string): Promise<RunRecord | undefined>;
+  listRuns(query: RunQuery): Promise<RunRecord[]>;
+  /** Updates fields of a run (`undefined` values clear optional fields). */
+  updateRun(id: string, patch: Partial<RunRecord>): Promise<void>;
+  /** Runs in status `queued` or `running` (interrupted), oldest first: resumed at start. */
+  listUnfinishedRuns(): Promise<RunRecord[]>;
+  /** Runs in status `waiting` with `wakeAt <= now`, soonest first, at most `limit`. */
+  listDueRuns(now: number, limit: number): Promise<RunRecord[]>;
+  /** The smallest `wakeAt` greater than `after` among waiting runs (timer planning). */
+  nextWakeAt(after: number): Promise<number | undefined>;
+  /** Runs of an automation in status queued or waiting. */
+  listPendingRuns(automationId: string): Promise<RunRecord[]>;
+
+  /** The run's journal, in the order steps first started. */
+  getSteps(runId: string): Promise<StepRecord[]>;
+  /** Inserts or replaces the step (runId, stepId). */
+  saveStep(step: StepRecord): Promise<void>;
+  /**
+   * Atomically: when the step is `waiting` and the run `waiting`, marks the step `succeeded`
+   * with `output` (finishedAt `now`) and the run `queued` without timer. Returns false otherwise
+   * (already decided, cancelled...).
+   */
+  resolveWait(runId: string, stepId: string, output: unknown, now: number): Promise<boolean>;
+}
+
+/**
+ * Given to every {@link Service} call: on whose behalf the host acts and how deep the loop is.
+ */
+export interface ServiceContext {
+  workspaceId: string;
+  /** The automation owner's user id; the host acts as this user with their role. */
+  ownerId: string;
+  automationId: string;
+  runId: string;
+  stepId: string;
+  /** The run's depth: events raised by the change must carry it (loop guard). */
+  depth: number;
+  /**
+   * `<runId>:<stepId>`. A host that records this key in the same transaction as the change
+   * (and returns the recorded output when it sees the key again) makes the action exactly-once
+   * across crashes.
+   */
+  idempotencyKey: string;
+}
+
+/** Reference to a task. */
+export interface TaskRef {
+  projectId: string;
+  taskId: string;
+}
+
+/** One side of a task date as the task actions render it. */
+export interface TaskDatePoint {
+  date: string;
+  time: string;
+  timezone: string;
+}
+
+/**
+ * The service operations task and agent actions use. The server implements them with the same
+ * domain functions as the API (same validation, events and limits). Errors with a numeric
+ * `statusCode` are classified by it (429/5xx transient, other 4xx permanent).
+ * Every method resolves to the API-shaped result, which becomes the step's output.
+ */
+export interface Service {
+  createTask(ctx: ServiceContext, p: { projectId: string; text: string; referenceTaskId?: string; placement?: string }): Promise<unknown>;
+  updateTask(ctx: ServiceContext, p: TaskRef & { text: string }): Promise<unknown>;
+  completeTask(ctx: ServiceContext, p: TaskRef): Promise<unknown>;
+  uncompleteTask(ctx: ServiceContext, p: TaskRef): Promise<unknown>;
+  deleteTask(ctx: ServiceContext, p: TaskRef): Promise<unknown>;
+  assignTask(ctx: ServiceContext, p: TaskRef & { handles: string[] }): Promise<unknown>;
+  /** `time`/`timezone` are '' when not given; a side not given is cleared. */
+  setTaskDate(ctx: ServiceContext, p: TaskRef & { start?: TaskDatePoint; end?: TaskDatePoint }): Promise<unknown>;
+  setTaskNote(ctx: ServiceContext, p: TaskRef & { type: string; value: string }): Promise<unknown>;
+  setTaskField(ctx: ServiceContext, p: TaskRef & { fieldId: string; value: string | number | boolean }): Promise<unknown>;
+  moveTask(ctx: ServiceContext, p: TaskRef & { targetTaskId: string; position: string }): Promise<unknown>;
+  /** Runs an agent command (by id or name) with `input`; records the conversation; resolves to the answer. */
+  runAgentCommand(ctx: ServiceContext, p: { agentId: string; command: string; input: string }): Promise<unknown>;
+  /**
+   * The folder holding a project followed by its ancestor folders, for folder-scoped triggers.
+   * Empty when the project is unknown.
+   */
+  projectFolders(workspaceId: string, projectId: string): Promise<string[]>;
+}
+
+/** An outbound HTTP request (HTTP Request action). */
+export interface HttpRequest {
+  method: string;
+  /** Absolute http(s) URL, query included. */
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Per-attempt timeout in ms. */
+  timeoutMs: number;
+}
+
+/** The response of an {@link HttpRequest}. Header names are lowercase. */
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The body as text (UTF-8). */
+  body: string;
+}
+
+/**
+ * Outbound HTTP. Throws on network failures and timeouts (classified transient); answers any
+ * HTTP status (the action decides). A host may refuse targets (SSRF guard) by throwing an
+ * `ActionError` with `transient: false`.
+ */
+export interface Http {
+  request(request: HttpRequest): Promise<HttpResponse>;
+}
+
+/** Where the engine reports problems it cannot attach to a run. */
+export interface Logger {
+  warn(data: Record<string, unknown>, message: string): void;
+  error(data: Record<string, unknown>, message: string): void;
+}

@@ -1,0 +1,47 @@
+/**
+ * Trigger kinds. Event triggers (task added, task completed, new comment, due date, project
+ * completed) match service events; schedule triggers fire from `Engine.tick`; webhook triggers
+ * start through `Engine.startRun` when the automation's inbound URL is called.
+ */
+import type { EventTrigger, EventTriggerType, Trigger } from '../definition';
+import type { Service } from '../ports';
+import { commentCreated } from './comment-created';
+import { projectCompleted } from './project-completed';
+import { taskAdded } from './task-added';
+import { taskCompleted } from './task-completed';
+import { taskDue } from './task-due';
+import type { EventTriggerKind, TriggerEvent } from './types';
+
+export type { TriggerEvent, EventTriggerKind } from './types';
+export { TASK_ADDED_FIELDS } from './task-added';
+export { dueSlot, nextSlot, scheduleVariables } from './schedule';
+export { webhookVariables } from './webhook';
+
+/** Event trigger kinds by event type. */
+export const EVENT_TRIGGERS: Record<EventTriggerType, EventTriggerKind> = {
+  'task.added': taskAdded,
+  'task.completed': taskCompleted,
+  'comment.created': commentCreated,
+  'task.due': taskDue,
+  'project.completed': projectCompleted,
+};
+
+/**
+ * The run variables when `trigger` matches `event`, or undefined when it does not (other type,
+ * or outside the trigger's project/folder scope). Folder scope asks the service for the
+ * project's folder chain, so a folder also covers its subfolders.
+ */
+export async function matchEvent(trigger: Trigger, event: TriggerEvent, service: Service): Promise<Record<string, unknown> | undefined> {
+  if (trigger.type !== event.type) return undefined;
+  const kind = EVENT_TRIGGERS[trigger.type as EventTriggerType];
+  if (!kind) return undefined;
+  const scope = (trigger as EventTrigger).scope;
+  const projectId = typeof event.payload.projectId === 'string' ? event.payload.projectId : undefined;
+  if (scope?.projectId !== undefined && scope.projectId !== projectId) return undefined;
+  if (scope?.folderId !== undefined) {
+    if (!projectId) return undefined;
+    const folders = await service.projectFolders(event.workspaceId, projectId);
+    if (!folders.includes(scope.folderId)) return undefined;
+  }
+  return kind.variables(event, trigger);
+}

@@ -1,0 +1,23 @@
+import type { EventTriggerKind } from './types';
+
+/** The variables of "Task added": exactly the field names of spec section 6.2 (optional ones only when set). */
+export const TASK_ADDED_FIELDS = [
+  'projectId',
+  'nodeId',
+  'nodeText',
+  'projectTitle',
+  'nodeNote',
+  'projectLink',
+  'assignees',
+  'startDate',
+  'endDate',
+] as const;
+
+/** "Task added" (event `task.added`). */
+export const taskAdded: EventTriggerKind = {
+  variables(event) {
+    const out: Record<string, unknown> = {};
+    for (const key of TASK_ADDED_FIELDS) if (event.payload[key] !== undefined) out[key] = event.payload[key];
+    return out;
+  },
+};

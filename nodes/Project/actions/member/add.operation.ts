@@ -1,0 +1,43 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { projectLocator } from '../../../shared/descriptions';
+import { idParam } from '../../../shared/params';
+import { showFor } from '../../../shared/router';
+import { taskspaceRequest, seg } from '../../../shared/transport';
+
+const properties: INodeProperties[] = [
+	projectLocator(),
+	{
+		displayName: 'Handles',
+		name: 'handles',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. alice, bob',
+		description: 'Comma-separated handles of workspace members to add to the project',
+	},
+];
+
+export const description = showFor('member', 'add', properties);
+
+/** Adds members to a project by handle (`PUT /projects/{id}/members`). */
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const projectId = idParam(this, 'projectId', i, 'Project');
+	const handles = String(this.getNodeParameter('handles', i) ?? '')
+		.split(',')
+		.map((h) => h.trim().replace(/^@/, ''))
+		.filter(Boolean);
+	if (handles.length === 0) {
+		throw new NodeOperationError(this.getNode(), 'At least one handle is required', { itemIndex: i });
+	}
+	const body = await taskspaceRequest.call(this, {
+		method: 'PUT',
+		path: `/api/v1/projects/${seg(projectId)}/members`,
+		body: { handles },
+		itemIndex: i,
+	});
+	const result: IDataObject = { ...body };
+	delete result.ok;
+	return Object.keys(result).length > 0 ? result : { projectId, added: handles };
+}

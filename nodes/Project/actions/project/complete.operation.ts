@@ -1,0 +1,20 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { projectLocator } from '../../../shared/descriptions';
+import { idParam } from '../../../shared/params';
+import { showFor } from '../../../shared/router';
+import { requestItem, seg } from '../../../shared/transport';
+
+const properties: INodeProperties[] = [projectLocator()];
+
+export const description = showFor('project', 'complete', properties);
+
+/** Marks a project completed (`POST /projects/{id}/complete`); a completed project refuses edits. */
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const projectId = idParam(this, 'projectId', i, 'Project');
+	return await requestItem.call(this, {
+		method: 'POST',
+		path: `/api/v1/projects/${seg(projectId)}/complete`,
+		itemIndex: i,
+	});
+}

@@ -1,0 +1,21 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { projectLocator, taskLocator } from '../../../shared/descriptions';
+import { idParam } from '../../../shared/params';
+import { showFor } from '../../../shared/router';
+import { requestItem, seg } from '../../../shared/transport';
+
+const properties: INodeProperties[] = [projectLocator(), taskLocator()];
+
+export const description = showFor('task', 'complete', properties);
+
+/** Marks a task completed (`POST /projects/{id}/tasks/{taskId}/complete`). */
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const projectId = idParam(this, 'projectId', i, 'Project');
+	const taskId = idParam(this, 'taskId', i, 'Task');
+	return await requestItem.call(this, {
+		method: 'POST',
+		path: `/api/v1/projects/${seg(projectId)}/tasks/${seg(taskId)}/complete`,
+		itemIndex: i,
+	});
+}

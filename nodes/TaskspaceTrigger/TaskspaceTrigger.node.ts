@@ -1,0 +1,265 @@
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
+
+import { authenticationProperty, credentialDescriptions } from '../shared/descriptions';
+import { getWorkspaces } from '../shared/loadOptions';
+import { taskspaceRequest } from '../shared/transport';
+import { SIGNATURE_HEADER, verifySignature } from './signature';
+
+/** What the trigger keeps in the workflow's static data about its registration. */
+interface RegistrationData extends IDataObject {
+	webhookId?: string;
+	secret?: string;
+	events?: string[];
+	spaceIds?: string[];
+}
+
+/** Events a signed webhook can carry (spec section 6.1). */
+const EVENTS = [
+	{ name: 'Comment Created', value: 'comment.created', description: 'A comment is added to a task' },
+	{ name: 'Project Assigned', value: 'project.assigned', description: 'A project is assigned to someone' },
+	{ name: 'Project Created', value: 'project.created', description: 'A project is created' },
+	{ name: 'Project Joined', value: 'project.joined', description: 'Someone joins a project' },
+	{ name: 'Task Assigned', value: 'task.assigned', description: 'A task is assigned to someone' },
+	{ name: 'Task Due', value: 'task.due', description: "A task's due date arrives" },
+];
+
+/** Sorted copy, for comparing sets of strings. */
+function sorted(values: unknown): string[] {
+	return Array.isArray(values) ? values.map(String).sort() : [];
+}
+
+function sameSet(a: unknown, b: unknown): boolean {
+	return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+}
+
+/** The events and workspaces the node is configured for. */
+function wanted(ctx: IHookFunctions): { events: string[]; spaceIds: string[] } {
+	return {
+		events: sorted(ctx.getNodeParameter('events', [])),
+		spaceIds: sorted(ctx.getNodeParameter('workspaceIds', [])),
+	};
+}
+
+/** HTTP status of an error thrown by the transport, or undefined. */
+function statusOf(error: unknown): string | undefined {
+	return error instanceof NodeApiError && error.httpCode ? String(error.httpCode) : undefined;
+}
+
+/** Starts a workflow for each signed Taskspace event (signed webhook registration, spec section 4.6). */
+export class TaskspaceTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Taskspace Trigger',
+		name: 'taskspaceTrigger',
+		icon: { light: 'file:../../icons/taskspace.svg', dark: 'file:../../icons/taskspace.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow when Taskspace events happen (signed webhooks)',
+		defaults: { name: 'Taskspace Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: credentialDescriptions,
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		properties: [
+			{
+				displayName:
+					'Signed webhooks need a Pro plan or above on a verified Taskspace account; otherwise activation fails with "Payment required" (HTTP 402). Taskspace only delivers to https URLs unless the service runs with TASKSPACE_WEBHOOKS_ALLOW_INSECURE=1.',
+				name: 'planNotice',
+				type: 'notice',
+				default: '',
+			},
+			authenticationProperty,
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				options: EVENTS,
+				default: [],
+				required: true,
+				description: 'Events to listen to',
+			},
+			{
+				displayName: 'Workspace Names or IDs',
+				name: 'workspaceIds',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: 'getWorkspaces' },
+				default: [],
+				description:
+					'Workspaces to listen to; leave empty for every workspace of the account. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Include Event Metadata',
+						name: 'includeMetadata',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to add the event name ("event"), the delivery ID ("deliveryId"), the event ID, workspace ID and timestamp to the output',
+					},
+				],
+			},
+		],
+	};
+
+	methods = {
+		loadOptions: { getWorkspaces },
+	};
+
+	webhookMethods = {
+		default: {
+			/**
+			 * True when this URL is registered with the configured events and workspaces and the
+			 * secret is known; false (so n8n calls `create`) when it is missing or differs.
+			 */
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				const data = this.getWorkflowStaticData('node') as RegistrationData;
+				const webhookUrl = this.getNodeWebhookUrl('default') as string;
+				if (!data.webhookId || !data.secret) return false;
+				if (data.webhookId !== webhookUrl) return false;
+				const want = wanted(this);
+				if (!sameSet(data.events, want.events) || !sameSet(data.spaceIds, want.spaceIds)) return false;
+				let registration: IDataObject;
+				try {
+					const body = await taskspaceRequest.call(this, {
+						method: 'GET',
+						path: `/api/v2/webhooks/${encodeURIComponent(data.webhookId)}`,
+					});
+					registration = (body.item ?? {}) as IDataObject;
+				} catch (error) {
+					if (statusOf(error) === '404') {
+						this.logger.debug('Taskspace webhook registration not found; it will be created', {
+							webhookId: data.webhookId,
+						});
+						delete data.webhookId;
+						delete data.secret;
+						return false;
+					}
+					throw new NodeApiError(this.getNode(), error as JsonObject);
+				}
+				return sameSet(registration.events, want.events) && sameSet(registration.spaceIds, want.spaceIds);
+			},
+
+			/** Registers (or re-registers) this URL; keeps the returned secret in static data. */
+			async create(this: IHookFunctions): Promise<boolean> {
+				const data = this.getWorkflowStaticData('node') as RegistrationData;
+				const webhookUrl = this.getNodeWebhookUrl('default') as string;
+				const want = wanted(this);
+				if (want.events.length === 0) {
+					throw new NodeApiError(this.getNode(), { message: 'No events selected' } as JsonObject, {
+						message: 'Select at least one event to listen to',
+					});
+				}
+				if (data.webhookId && data.webhookId !== webhookUrl) {
+					await taskspaceRequest
+						.call(this, { method: 'DELETE', path: `/api/v2/webhooks/${encodeURIComponent(data.webhookId)}` })
+						.catch((error: unknown) => {
+							this.logger.warn('Could not delete the previous Taskspace webhook registration', {
+								webhookId: data.webhookId,
+								error: (error as Error).message,
+							});
+						});
+				}
+				let body: IDataObject;
+				try {
+					body = await taskspaceRequest.call(this, {
+						method: 'POST',
+						path: '/api/v2/webhooks',
+						body: { targetUrl: webhookUrl, events: want.events, spaceIds: want.spaceIds },
+					});
+				} catch (error) {
+					if (statusOf(error) === '402') {
+						throw new NodeApiError(this.getNode(), error as JsonObject, {
+							message: 'Taskspace refused the webhook: signed webhooks need a Pro plan or above',
+							description:
+								'The account behind these credentials must be on the Pro, Business or Enterprise plan and verified (HTTP 402 PAYMENT_REQUIRED). Upgrade the account, or use credentials of an account that qualifies.',
+							httpCode: '402',
+						});
+					}
+					throw new NodeApiError(this.getNode(), error as JsonObject);
+				}
+				const webhook = (body.webhook ?? {}) as IDataObject;
+				data.webhookId = String(webhook.id ?? webhookUrl);
+				data.secret = String(body.secret ?? '');
+				data.events = sorted(webhook.events ?? want.events);
+				data.spaceIds = sorted(webhook.spaceIds ?? want.spaceIds);
+				return true;
+			},
+
+			/** Deletes the registration (a registration already gone counts as deleted). */
+			async delete(this: IHookFunctions): Promise<boolean> {
+				const data = this.getWorkflowStaticData('node') as RegistrationData;
+				if (!data.webhookId) return true;
+				try {
+					await taskspaceRequest.call(this, {
+						method: 'DELETE',
+						path: `/api/v2/webhooks/${encodeURIComponent(data.webhookId)}`,
+					});
+				} catch (error) {
+					if (statusOf(error) !== '404') throw new NodeApiError(this.getNode(), error as JsonObject);
+					this.logger.debug('Taskspace webhook registration was already gone', { webhookId: data.webhookId });
+				}
+				delete data.webhookId;
+				delete data.secret;
+				delete data.events;
+				delete data.spaceIds;
+				return true;
+			},
+		},
+	};
+
+	/**
+	 * Receives a delivery: verifies `X-Service-Signature` over the raw body (401 and no
+	 * execution when it is missing or wrong), then outputs the event's payload.
+	 */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const data = this.getWorkflowStaticData('node') as RegistrationData;
+		const request = this.getRequestObject();
+		const headers = this.getHeaderData() as IDataObject;
+		const rawBody = (request as unknown as { rawBody?: Buffer }).rawBody;
+		const bytes = rawBody ?? Buffer.from(JSON.stringify(request.body ?? {}));
+		if (!rawBody || !data.secret || !verifySignature(bytes, headers[SIGNATURE_HEADER], data.secret)) {
+			const response = this.getResponseObject();
+			response.status(401).json({ ok: false, error: { code: 'INVALID_SIGNATURE', message: 'Invalid signature' } });
+			return { noWebhookResponse: true };
+		}
+		const delivery = (this.getBodyData() ?? {}) as IDataObject;
+		const event = String(delivery.type ?? headers['x-service-event'] ?? '');
+		const subscribed = sorted(this.getNodeParameter('events', []));
+		if (event && !subscribed.includes(event)) {
+			return { webhookResponse: { ok: true, ignored: event } };
+		}
+		const payload = (delivery.payload ?? {}) as IDataObject;
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const json: IDataObject = { ...payload };
+		if (options.includeMetadata === true) {
+			json.event = event;
+			json.deliveryId = headers['x-service-delivery'];
+			json.eventId = delivery.id;
+			json.workspaceId = delivery.workspaceId;
+			json.timestamp = delivery.timestamp;
+		}
+		return { workflowData: [this.helpers.returnJsonArray(json)] };
+	}
+}

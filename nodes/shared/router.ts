@@ -1,0 +1,112 @@
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+/** Output items built by an operation itself (e.g. with binary data); `pairedItem` is added by the router. */
+export class ItemsResult {
+	constructor(readonly items: INodeExecutionData[]) {}
+}
+
+/** Runs one operation for input item `i` and returns the JSON (or items) to output for it. */
+export type OperationHandler = (
+	this: IExecuteFunctions,
+	i: number,
+) => Promise<IDataObject | IDataObject[] | ItemsResult>;
+
+/** One operation in its own file: its parameters and its handler. */
+export interface OperationModule {
+	description: INodeProperties[];
+	execute: OperationHandler;
+}
+
+/** Handlers by resource, then by operation. */
+export type OperationRegistry = Record<string, Record<string, OperationHandler>>;
+
+/**
+ * Adds `displayOptions` to every property (merged with any the property already has), so
+ * that an operation's file can declare its parameters once.
+ */
+export function showFor(resource: string, operation: string, properties: INodeProperties[]): INodeProperties[] {
+	const extra: IDisplayOptions = { show: { resource: [resource], operation: [operation] } };
+	return properties.map((property) => ({
+		...property,
+		displayOptions: {
+			...property.displayOptions,
+			show: { ...property.displayOptions?.show, ...extra.show },
+		},
+	}));
+}
+
+/** Turns a resource's operation modules into its handler map. */
+export function handlersOf(modules: Record<string, OperationModule>): Record<string, OperationHandler> {
+	const out: Record<string, OperationHandler> = {};
+	for (const [name, module] of Object.entries(modules)) out[name] = module.execute;
+	return out;
+}
+
+/** The error JSON an item carries when the node continues on fail. */
+function errorJson(error: unknown): IDataObject {
+	const json: IDataObject = { error: error instanceof Error ? error.message : String(error) };
+	if (error instanceof NodeApiError) {
+		const response = (error as unknown as { errorResponse?: IDataObject }).errorResponse;
+		if (response && typeof response.code === 'string') json.code = response.code;
+		if (error.httpCode) json.httpCode = error.httpCode;
+	}
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (error.description) json.description = error.description;
+	}
+	return json;
+}
+
+/**
+ * The shared `execute` of the action nodes: for each input item, dispatches on
+ * `resource` and `operation`, outputs the result with `pairedItem` pointing to the input
+ * item, and, when the node continues on fail, outputs `{error, code?, httpCode?}` for a
+ * failed item instead of stopping.
+ */
+export async function executeOperations(
+	this: IExecuteFunctions,
+	registry: OperationRegistry,
+): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const output: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		try {
+			const resource = this.getNodeParameter('resource', i) as string;
+			const operation = this.getNodeParameter('operation', i) as string;
+			const handler = registry[resource]?.[operation];
+			if (!handler) {
+				throw new NodeOperationError(
+					this.getNode(),
+					`The operation "${operation}" is not supported for "${resource}"`,
+					{ itemIndex: i },
+				);
+			}
+			const result = await handler.call(this, i);
+			const items = result instanceof ItemsResult ? result.items : this.helpers.returnJsonArray(result);
+			const executionData = this.helpers.constructExecutionMetaData(items, { itemData: { item: i } });
+			output.push(...executionData);
+		} catch (error) {
+			if (this.continueOnFail()) {
+				output.push({ json: errorJson(error), pairedItem: { item: i } });
+				continue;
+			}
+			if (error instanceof NodeApiError) {
+				error.context.itemIndex ??= i;
+				// Returns the same error: a NodeApiError is never wrapped twice.
+				throw new NodeApiError(this.getNode(), error as never);
+			}
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+		}
+	}
+	return [output];
+}
+
+/** Type helper so node classes can list their methods without importing n8n internals. */
+export type NodeMethods = NonNullable<INodeType['methods']>;

@@ -1,0 +1,200 @@
+import { transaction } from '../db/connection';
+import { sql } from '../db/statements';
+import type { Services } from '../services';
+import { BlockedTargetError, type GuardedHttp } from './guarded-http';
+import { WorkerLoop, type WorkerLog } from './loop';
+import { parseRetryAfter, retryDelayMs, verdictForStatus, type AttemptVerdict } from './retry';
+import { openSecret } from './secret-box';
+import { signPayload } from './signature';
+
+/**
+ * The delivery worker (docs/notes/webhooks.md "Delivery"): sends due `webhook_deliveries` rows,
+ * up to `config.webhooks.concurrency` at once, and records each attempt.
+ *
+ * Durability: a row is marked `sending` while its attempt is in flight and gets its outcome in
+ * one transaction afterwards. When the process dies mid-attempt, the row is still `sending`;
+ * {@link DeliveryWorker.start} puts such rows back to `pending`, so the attempt is sent again
+ * (at-least-once: receivers de-duplicate by `X-Service-Delivery`).
+ *
+ * Request: `POST <url>` with body `{"id","type","workspaceId","timestamp","payload"}` and headers
+ * `Content-Type: application/json`, `User-Agent`, `X-Service-Event`, `X-Service-Delivery`,
+ * `X-Service-Attempt` and, for signed registrations, `X-Service-Signature: sha256=<hex>` over
+ * exactly the bytes sent.
+ */
+
+/** The User-Agent of every delivery. */
+export const DELIVERY_USER_AGENT = 'Taskspace-Webhooks/1';
+
+interface DueRow {
+  id: string;
+  attempts: number;
+  event_type: string;
+  event_id: string | null;
+  workspace_id: string | null;
+  payload_json: string | null;
+  event_at: number | null;
+  url: string | null;
+  secret_sealed: string | null;
+}
+
+/** The delivery body for an event: `{id, type, workspaceId, timestamp, payload}` (payload bytes as stored). */
+export function deliveryBody(event: { id: string; type: string; workspaceId: string; createdAt: number; payloadJson: string }): string {
+  const head = JSON.stringify({ id: event.id, type: event.type, workspaceId: event.workspaceId, timestamp: new Date(event.createdAt).toISOString() });
+  return `${head.slice(0, -1)},"payload":${event.payloadJson}}`;
+}
+
+function describe(error: unknown): string {
+  const e = error as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.code ?? e.cause?.code ?? e.name ?? 'Error';
+  const message = e.cause?.message && e.cause.message !== e.message ? `${e.message ?? ''} (${e.cause.message})` : (e.message ?? String(error));
+  return `${code}: ${message}`.slice(0, 500);
+}
+
+/** Sends queued deliveries; see the module comment. */
+export class DeliveryWorker {
+  private readonly inflight = new Map<string, Promise<void>>();
+  private readonly abort = new AbortController();
+  private readonly loop: WorkerLoop;
+  private stopping = false;
+
+  constructor(
+    private readonly svc: Services,
+    private readonly http: GuardedHttp,
+    private readonly log: WorkerLog,
+  ) {
+    this.loop = new WorkerLoop('webhook delivery', () => this.step(), log);
+  }
+
+  /** Re-queues attempts a previous process left in flight, then starts sending. */
+  start(): void {
+    sql(this.svc.db, "UPDATE webhook_deliveries SET status = 'pending' WHERE status = 'sending'").run();
+    this.loop.start();
+  }
+
+  /** Looks for due deliveries now. */
+  wake(): void {
+    this.loop.wake();
+  }
+
+  /** Stops claiming, aborts attempts in flight (they stay queued) and waits for them to settle. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.loop.stop();
+    this.abort.abort();
+    await Promise.allSettled([...this.inflight.values()]);
+  }
+
+  /** Claims due rows into free slots; returns ms until the next look. */
+  private step(): number {
+    const { db, clock, config } = this.svc;
+    const free = config.webhooks.concurrency - this.inflight.size;
+    const now = clock.now();
+    if (free > 0) {
+      const claimed = transaction(db, () => {
+        const rows = sql<[number, number], DueRow>(
+          db,
+          `SELECT d.id, d.attempts, d.event_type, e.id AS event_id, e.workspace_id, e.payload_json, e.created_at AS event_at,
+                  coalesce(w.url, s.url) AS url, w.secret_sealed
+             FROM webhook_deliveries d
+             LEFT JOIN events e ON e.seq = d.event_seq
+             LEFT JOIN webhooks w ON w.id = d.webhook_id
+             LEFT JOIN webhook_subscriptions s ON s.id = d.subscription_id
+            WHERE d.status = 'pending' AND d.next_attempt_at <= ?
+            ORDER BY d.next_attempt_at LIMIT ?`,
+        ).all(now, free);
+        for (const row of rows) sql(db, "UPDATE webhook_deliveries SET status = 'sending' WHERE id = ?").run(row.id);
+        return rows;
+      });
+      for (const row of claimed) {
+        const attempt = this.attempt(row).finally(() => {
+          this.inflight.delete(row.id);
+          this.loop.wake();
+        });
+        this.inflight.set(row.id, attempt);
+      }
+      if (claimed.length === free) return config.webhooks.pollMs;
+    }
+    const next = sql<[], { at: number | null }>(db, "SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'").get()?.at;
+    return next === null || next === undefined ? config.webhooks.pollMs : Math.min(config.webhooks.pollMs, Math.max(0, next - now));
+  }
+
+  private async attempt(row: DueRow): Promise<void> {
+    const { config, clock } = this.svc;
+    const number = row.attempts + 1;
+    const started = clock.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    let verdict: AttemptVerdict;
+    let retryAfterMs: number | undefined;
+    try {
+      if (row.event_id === null || row.url === null) throw new BlockedTargetError('the event or target no longer exists');
+      const body = deliveryBody({
+        id: row.event_id,
+        type: row.event_type,
+        workspaceId: row.workspace_id!,
+        createdAt: row.event_at!,
+        payloadJson: row.payload_json!,
+      });
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'user-agent': DELIVERY_USER_AGENT,
+        'x-service-event': row.event_type,
+        'x-service-delivery': row.id,
+        'x-service-attempt': String(number),
+      };
+      if (row.secret_sealed !== null) headers['x-service-signature'] = signPayload(body, openSecret(config, row.secret_sealed));
+      const res = await this.http.request(row.url, {
+        method: 'POST',
+        headers,
+        body,
+        timeoutMs: config.webhooks.timeoutMs,
+        signal: this.abort.signal,
+      });
+      statusCode = res.statusCode;
+      verdict = verdictForStatus(statusCode);
+      if (verdict === 'retry') retryAfterMs = parseRetryAfter(res.headers['retry-after'], clock.now());
+    } catch (caught) {
+      if (this.stopping) {
+        // Shutdown interrupted the attempt: leave it queued, unrecorded, for the next start.
+        sql(this.svc.db, "UPDATE webhook_deliveries SET status = 'pending' WHERE id = ? AND status = 'sending'").run(row.id);
+        return;
+      }
+      error = describe(caught);
+      const permanent = caught instanceof BlockedTargetError || (caught as Error)?.name === 'SecretUnreadableError';
+      verdict = permanent ? 'failed' : 'retry';
+    }
+    this.record(row.id, number, started, statusCode, error, verdict, retryAfterMs);
+  }
+
+  private record(
+    id: string,
+    number: number,
+    started: number,
+    statusCode: number | null,
+    error: string | null,
+    verdict: AttemptVerdict,
+    retryAfterMs: number | undefined,
+  ): void {
+    const { db, clock, config } = this.svc;
+    const now = clock.now();
+    const final = verdict === 'retry' && number >= config.webhooks.maxAttempts ? 'failed' : verdict;
+    const status = final === 'retry' ? 'pending' : final;
+    const nextAt = final === 'retry' ? now + retryDelayMs(number, config.webhooks, Math.random(), retryAfterMs) : null;
+    transaction(db, () => {
+      const updated = sql(
+        db,
+        `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status_code = ?, last_error = ?, completed_at = ?
+          WHERE id = ? AND status = 'sending'`,
+      ).run(status, number, nextAt, statusCode, error, final === 'retry' ? null : now, id);
+      if (updated.changes === 0) return; // deleted with its webhook meanwhile
+      sql(db, 'INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error) VALUES (?, ?, ?, ?, ?, ?)').run(
+        id,
+        number,
+        started,
+        Math.max(0, now - started),
+        statusCode,
+        error,
+      );
+    });
+  }
+}

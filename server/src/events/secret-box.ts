@@ -1,0 +1,73 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config';
+
+/**
+ * Encryption at rest of webhook signing secrets (docs/notes/webhooks.md "Secrets").
+ *
+ * A signing secret must be readable to compute HMACs, so it cannot be stored as a hash. It is
+ * stored sealed with AES-256-GCM under a key that does not live in the database: the key comes
+ * from `TASKSPACE_WEBHOOKS_SECRET_KEY` (SHA-256 of the string) or, by default, from the file
+ * `<dataDir>/webhook-secrets.key` (32 random bytes, created with mode 0600 on first use). A copy
+ * of the SQLite file alone therefore does not reveal secrets.
+ *
+ * Sealed format: `v1.` + base64url(12-byte IV ‖ 16-byte tag ‖ ciphertext).
+ */
+
+/** Name of the key file inside the data directory. */
+export const SECRET_KEY_FILE = 'webhook-secrets.key';
+
+const VERSION = 'v1.';
+const keys = new Map<string, Buffer>();
+
+/** Thrown when a sealed secret cannot be opened (wrong or lost key, corrupted value). */
+export class SecretUnreadableError extends Error {
+  override name = 'SecretUnreadableError';
+}
+
+function keyFor(config: Config): Buffer {
+  const cacheKey = config.webhooks.secretKey !== undefined ? `env:${config.webhooks.secretKey}` : `file:${config.dataDir}`;
+  let key = keys.get(cacheKey);
+  if (key) return key;
+  if (config.webhooks.secretKey !== undefined) {
+    key = createHash('sha256').update(config.webhooks.secretKey, 'utf8').digest();
+  } else {
+    const file = path.join(config.dataDir, SECRET_KEY_FILE);
+    try {
+      fs.mkdirSync(config.dataDir, { recursive: true });
+      fs.writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
+    if (key.length !== 32) throw new SecretUnreadableError(`${file} does not hold a 32-byte base64 key`);
+  }
+  keys.set(cacheKey, key);
+  return key;
+}
+
+/** Seals `secret` for storage. */
+export function sealSecret(config: Config, secret: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', keyFor(config), iv);
+  const encrypted = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return VERSION + Buffer.concat([iv, cipher.getAuthTag(), encrypted]).toString('base64url');
+}
+
+/**
+ * Opens a value made by {@link sealSecret}.
+ * @throws SecretUnreadableError when the key differs from the one that sealed it or the value is corrupt.
+ */
+export function openSecret(config: Config, sealed: string): string {
+  if (!sealed.startsWith(VERSION)) throw new SecretUnreadableError('unknown sealed-secret format');
+  const raw = Buffer.from(sealed.slice(VERSION.length), 'base64url');
+  if (raw.length < 28) throw new SecretUnreadableError('sealed secret is truncated');
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', keyFor(config), raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    throw new SecretUnreadableError('the webhook secret cannot be decrypted with the configured key');
+  }
+}

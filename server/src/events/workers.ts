@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services';
+import { DeliveryWorker } from './delivery-worker';
+import { dispatchEvents } from './dispatcher';
+import { DueScheduler } from './due-scheduler';
+import { GuardedHttp, policyFromConfig } from './guarded-http';
+import { WorkerLoop, type WorkerLog } from './loop';
+
+/**
+ * The background workers of events and webhooks: the outbox dispatcher, the delivery worker and
+ * the `task.due` scheduler. They run while the server listens; everything they need is in
+ * SQLite, so a restart resumes where the last commit left off.
+ */
+
+/** Events read per dispatcher transaction. */
+const DISPATCH_BATCH = 500;
+
+/** Running workers. */
+export interface EventWorkers {
+  /** Stops every worker and waits for deliveries in flight to settle (they stay queued). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the workers. The dispatcher wakes on `svc.signals` topic `events` and at least every
+ * `TASKSPACE_WEBHOOKS_POLL_MS`; the delivery worker on `deliveries` and at each due retry.
+ */
+export function startEventWorkers(svc: Services, log: WorkerLog): EventWorkers {
+  const http = new GuardedHttp(policyFromConfig(svc.config));
+  const delivery = new DeliveryWorker(svc, http, log);
+  const dispatcher = new WorkerLoop(
+    'outbox dispatcher',
+    () => {
+      const result = dispatchEvents(svc, DISPATCH_BATCH);
+      if (result.deliveries > 0) delivery.wake();
+      return result.events === DISPATCH_BATCH ? 0 : svc.config.webhooks.pollMs;
+    },
+    log,
+  );
+  const due = new DueScheduler(svc, log, () => dispatcher.wake());
+  const unsubscribe = [svc.signals?.on('events', () => dispatcher.wake()), svc.signals?.on('deliveries', () => delivery.wake())];
+  delivery.start();
+  dispatcher.start();
+  due.start();
+  return {
+    async stop() {
+      for (const off of unsubscribe) off?.();
+      due.stop();
+      dispatcher.stop();
+      await delivery.stop();
+      await http.close();
+    },
+  };
+}
+
+/**
+ * Wires the workers into a Fastify app: start on listen, stop before close (while the database
+ * is still open), and signal `events` after every write request so deliveries go out promptly.
+ * Call before registering routes (hooks apply to routes registered after them).
+ */
+export function installEventWorkers(app: FastifyInstance, svc: Services): void {
+  let workers: EventWorkers | undefined;
+  app.addHook('onListen', async () => {
+    workers ??= startEventWorkers(svc, app.log);
+  });
+  app.addHook('preClose', async () => {
+    await workers?.stop();
+    workers = undefined;
+  });
+  app.addHook('onResponse', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') svc.signals?.notify('events');
+  });
+}

@@ -1,0 +1,111 @@
+import { request } from 'undici';
+import { ServiceError } from '../errors';
+import type { ChatCompletion, ChatMessage, CompletionOptions, ModelProvider } from './provider';
+
+/** Settings of {@link OpenAiProvider} (from `TASKSPACE_MODEL_*`, README "Model providers"). */
+export interface OpenAiSettings {
+  /** Base URL of the API without a trailing slash, e.g. `https://api.openai.com/v1`. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>`; omitted when undefined (local servers often need none). */
+  apiKey: string | undefined;
+  /** Model name sent as `model`. */
+  model: string;
+  /** Time allowed for one call, connection to last byte, in ms. */
+  timeoutMs: number;
+}
+
+/** Largest answer body read from the provider, in bytes; a larger answer is an upstream error. */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** Longest part of an upstream error message repeated to our caller, in characters. */
+const MAX_UPSTREAM_MESSAGE = 300;
+
+function upstream(message: string): ServiceError {
+  return new ServiceError(502, 'UPSTREAM_ERROR', message);
+}
+
+function upstreamMessage(text: string): string {
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    const message = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message);
+    if (typeof message === 'string' && message.trim()) return message.trim().slice(0, MAX_UPSTREAM_MESSAGE);
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return text.replace(/\s+/g, ' ').trim().slice(0, MAX_UPSTREAM_MESSAGE);
+}
+
+/**
+ * Any OpenAI-compatible chat-completions API over undici: `POST {baseUrl}/chat/completions`
+ * with `{model, messages}` (plus `response_format: {type: 'json_object'}` for JSON answers),
+ * reading `choices[0].message.content`. Every failure (unreachable, timeout, error status,
+ * unexpected body) becomes 502 UPSTREAM_ERROR with a message saying which; the API key never
+ * appears in messages.
+ */
+export class OpenAiProvider implements ModelProvider {
+  readonly type = 'openai';
+  readonly model: string;
+
+  constructor(private readonly settings: OpenAiSettings) {
+    this.model = settings.model;
+  }
+
+  async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<ChatCompletion> {
+    const { baseUrl, apiKey, timeoutMs } = this.settings;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+    const payload = {
+      model: this.model,
+      messages,
+      ...(options.json ? { response_format: { type: 'json_object' } } : {}),
+    };
+
+    let status: number;
+    let text: string;
+    try {
+      const res = await request(`${baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(payload),
+        signal,
+      });
+      status = res.statusCode;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_ANSWER_BYTES) {
+          res.body.destroy();
+          throw upstream(`the model provider's answer is larger than ${MAX_ANSWER_BYTES} bytes`);
+        }
+        chunks.push(chunk as Buffer);
+      }
+      text = Buffer.concat(chunks).toString('utf8');
+    } catch (error) {
+      if (error instanceof ServiceError) throw error;
+      if (timeout.aborted) throw upstream(`the model provider did not answer within ${timeoutMs} ms`);
+      if (options.signal?.aborted) throw upstream('the model call was cancelled');
+      const code = (error as { code?: string }).code;
+      const reason = code ?? (error instanceof Error ? error.message : String(error));
+      throw upstream(`the model provider at ${baseUrl} could not be reached (${reason})`);
+    }
+
+    if (status < 200 || status > 299) {
+      const detail = upstreamMessage(text);
+      throw upstream(`the model provider answered HTTP ${status}${detail ? `: ${detail}` : ''}`);
+    }
+    let body: { model?: unknown; choices?: { message?: { content?: unknown } }[] };
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      throw upstream('the model provider answered with a body that is not JSON');
+    }
+    const content = body?.choices?.[0]?.message?.content;
+    if (typeof content !== 'string') {
+      throw upstream('the model provider answered without choices[0].message.content');
+    }
+    return { text: content, model: typeof body.model === 'string' && body.model ? body.model : this.model };
+  }
+}

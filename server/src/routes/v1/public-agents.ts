@@ -1,0 +1,175 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { RateLimiter } from '../../auth/rate-limit';
+import { ServiceError } from '../../errors';
+import {
+  PUBLIC_MODES,
+  THEMES,
+  disablePublicAccess,
+  enablePublicAccess,
+  getPublicAgent,
+  publicAgentView,
+  updatePublicAgent,
+  type PublicAgentPreferences,
+  type PublicAgentView,
+} from '../../domain/public-agents';
+import { itemEnvelope, okOnly, params, responses } from '../../http/schemas';
+
+const str = { type: 'string' } as const;
+const preferencesSchema = {
+  type: 'object',
+  properties: {
+    mode: { type: 'string', enum: PUBLIC_MODES },
+    canCopyKnowledge: { type: 'boolean' },
+    hideBranding: { type: 'boolean' },
+    theme: { type: 'string', enum: THEMES },
+  },
+} as const;
+
+/** The public agent item. */
+export const publicAgentSchema = {
+  type: 'object',
+  required: ['id', 'space_agent_id', 'preferences'],
+  properties: { id: str, space_agent_id: str, preferences: preferencesSchema },
+} as const;
+
+const publicUrlEnvelope = {
+  type: 'object',
+  required: ['ok', 'publicUrl'],
+  properties: { ok: { type: 'boolean' }, publicUrl: { type: 'string', format: 'uri' } },
+} as const;
+
+const tags = ['agents'];
+
+/**
+ * Public access of agents under /api/v1 (spec 4.4 `publicAccess`, `public-agent`), plus our
+ * `DELETE /agents/{agentId}/publicAccess` to turn it off.
+ */
+export const publicAgentRoutes: FastifyPluginAsync = async (app) => {
+  const svc = app.services;
+
+  app.put<{ Params: { agentId: string } }>(
+    '/agents/:agentId/publicAccess',
+    { schema: { tags, summary: 'Enable public access (idempotent)', params: params('agentId'), response: responses(publicUrlEnvelope) } },
+    async (request) => ({ ok: true, ...enablePublicAccess(svc, request.actor, request.params.agentId) }),
+  );
+
+  app.delete<{ Params: { agentId: string } }>(
+    '/agents/:agentId/publicAccess',
+    { schema: { tags, summary: 'Disable public access (idempotent)', params: params('agentId'), response: responses(okOnly) } },
+    async (request) => {
+      disablePublicAccess(svc, request.actor, request.params.agentId);
+      return { ok: true };
+    },
+  );
+
+  app.get<{ Params: { agentId: string } }>(
+    '/agents/:agentId/public-agent',
+    {
+      schema: {
+        tags,
+        summary: 'The public agent and its URL (404 when public access is off)',
+        params: params('agentId'),
+        response: responses({
+          type: 'object',
+          required: ['ok', 'item', 'publicUrl'],
+          properties: { ok: { type: 'boolean' }, item: publicAgentSchema, publicUrl: { type: 'string', format: 'uri' } },
+        }),
+      },
+    },
+    async (request) => ({ ok: true, ...getPublicAgent(svc, request.actor, request.params.agentId) }),
+  );
+
+  app.patch<{ Params: { agentId: string }; Body: { preferences: Partial<PublicAgentPreferences> } }>(
+    '/agents/:agentId/public-agent',
+    {
+      schema: {
+        tags,
+        summary: 'Merge public agent preferences',
+        params: params('agentId'),
+        body: {
+          type: 'object',
+          required: ['preferences'],
+          additionalProperties: false,
+          properties: { preferences: { ...preferencesSchema, additionalProperties: false } },
+        },
+        response: responses(itemEnvelope(publicAgentSchema)),
+      },
+    },
+    async (request) => ({ ok: true, item: updatePublicAgent(svc, request.actor, request.params.agentId, request.body.preferences) }),
+  );
+};
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+const THEME_CSS: Record<PublicAgentPreferences['theme'], string> = {
+  light: ':root{color-scheme:light;--bg:#fff;--fg:#1d1d1f;--muted:#6e6e73}',
+  dark: ':root{color-scheme:dark;--bg:#1d1d1f;--fg:#f5f5f7;--muted:#a1a1a6}',
+  system:
+    ':root{color-scheme:light dark;--bg:#fff;--fg:#1d1d1f;--muted:#6e6e73}@media (prefers-color-scheme:dark){:root{--bg:#1d1d1f;--fg:#f5f5f7;--muted:#a1a1a6}}',
+};
+
+/** The HTML public page of an agent; every value is escaped. */
+export function renderPublicPage(view: PublicAgentView): string {
+  const e = escapeHtml;
+  const avatar =
+    view.avatar.type === 'image'
+      ? `<img class="avatar" src="${e(view.avatar.data.value)}" alt="" width="64" height="64">`
+      : `<span class="avatar">${e(view.avatar.data.value)}</span>`;
+  const commands = view.commands
+    .map((c) => `<li><strong>${e(c.name)}</strong>${c.prompt === undefined ? '' : `<pre>${e(c.prompt)}</pre>`}</li>`)
+    .join('');
+  const knowledge = view.knowledge
+    ? `<h2>Knowledge</h2><ul>${[
+        ...view.knowledge.projects.map((p) => `<li>Project: ${e(p.name)}</li>`),
+        ...view.knowledge.medias.map((m) => `<li>File: ${e(m.name)} (${e(m.kind)})</li>`),
+      ].join('')}</ul>`
+    : '';
+  return `<!doctype html>
+<html lang="${e(view.language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${e(view.name)}</title>
+<style>${THEME_CSS[view.preferences.theme]}body{font-family:system-ui,sans-serif;background:var(--bg);color:var(--fg);max-width:42rem;margin:2rem auto;padding:0 1rem}.avatar{font-size:3rem}pre{white-space:pre-wrap;color:var(--muted)}footer{color:var(--muted);margin-top:3rem;font-size:.85rem}</style>
+</head><body>
+<header>${avatar}<h1>${e(view.name)}</h1><p>${e(view.description)}</p></header>
+<h2>Commands</h2><ul>${commands}</ul>
+${knowledge}
+${view.preferences.hideBranding ? '' : '<footer>Made with Taskspace</footer>'}
+</body></html>
+`;
+}
+
+/** JSON when the Accept header names application/json and not text/html (browsers send text/html). */
+function wantsJson(accept: string | undefined): boolean {
+  const value = (accept ?? '').toLowerCase();
+  return value.includes('application/json') && !value.includes('text/html');
+}
+
+/**
+ * The unauthenticated public agent page `GET /public/agents/{publicId}` (registered by app.ts,
+ * outside /api/v1): HTML for browsers, the JSON view `{ok, item}` when the Accept header asks for
+ * `application/json` (and not `text/html`). Counted per caller address against the standard hourly rate limit, with
+ * the X-RateLimit-* headers.
+ */
+export const publicAgentPageRoutes: FastifyPluginAsync = async (app) => {
+  const svc = app.services;
+  const limiter = new RateLimiter(svc.clock);
+
+  app.get<{ Params: { publicId: string } }>(
+    '/public/agents/:publicId',
+    { schema: { hide: true, params: params('publicId') } },
+    async (request, reply) => {
+      const decision = limiter.hit(`ip:${request.ip}`, svc.config.rateLimits.standard);
+      reply.header('X-RateLimit-Limit', decision.limit);
+      reply.header('X-RateLimit-Remaining', decision.remaining);
+      reply.header('X-RateLimit-Reset', decision.reset);
+      if (!decision.allowed) throw new ServiceError(429, 'RATE_LIMITED', `rate limit of ${decision.limit} requests per hour exceeded`);
+      const view = publicAgentView(svc, request.params.publicId);
+      reply.header('Cache-Control', 'no-store');
+      if (wantsJson(request.headers.accept)) return { ok: true, item: view };
+      reply.header('Content-Security-Policy', "default-src 'none'; img-src https: http:; style-src 'unsafe-inline'");
+      reply.type('text/html; charset=utf-8');
+      return renderPublicPage(view);
+    },
+  );
+};

@@ -1,0 +1,32 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { enableShareLink, getShareLink } from '../../domain/share-links';
+import { itemEnvelope, params, responses } from '../../http/schemas';
+
+const shareLink = {
+  type: 'object',
+  required: ['checkUrl', 'editUrl', 'viewUrl'],
+  properties: {
+    checkUrl: { type: 'string', format: 'uri' },
+    editUrl: { type: 'string', format: 'uri' },
+    viewUrl: { type: 'string', format: 'uri' },
+  },
+} as const;
+
+const schema = { tags: ['projects'], params: params('projectId'), response: responses(itemEnvelope(shareLink)) };
+
+/** A project's share link (README "Projects: share links"). */
+export const shareLinkRoutes: FastifyPluginAsync = async (app) => {
+  const svc = app.services;
+
+  app.get<{ Params: { projectId: string } }>(
+    '/projects/:projectId/shareLink',
+    { schema: { ...schema, summary: "A project's share URLs (404 until enabled)" } },
+    async (request) => ({ ok: true, item: getShareLink(svc, request.actor, request.params.projectId) }),
+  );
+
+  app.put<{ Params: { projectId: string } }>(
+    '/projects/:projectId/shareLink',
+    { schema: { ...schema, summary: 'Enable the share link (idempotent)' } },
+    async (request) => ({ ok: true, item: enableShareLink(svc, request.actor, request.params.projectId) }),
+  );
+};

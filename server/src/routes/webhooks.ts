@@ -1,0 +1,58 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { InboundThrottle, InboundThrottledError, receiveInboundRequest } from '../domain/inbound-webhooks';
+import { ServiceError } from '../errors';
+import { params } from '../http/schemas';
+
+const errorRef = { $ref: 'ErrorEnvelope#' } as const;
+
+/**
+ * Inbound webhooks, `POST /webhooks/<webhook_id>` (spec section 4.7; docs/notes/webhooks.md
+ * "Inbound webhooks"). No API token: the unguessable URL is the credential, plus an optional
+ * bearer token per webhook. The body is read raw whatever its content type and must be a JSON
+ * object. Replies `{ok: true, requestId}`; the automation run starts asynchronously.
+ */
+export const inboundWebhookRoutes: FastifyPluginAsync = async (app) => {
+  const svc = app.services;
+  const throttle = new InboundThrottle(svc.clock, svc.config.webhooks.inboundPerMinute);
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.post<{ Params: { webhookId: string }; Body: Buffer | undefined }>(
+    '/webhooks/:webhookId',
+    {
+      schema: {
+        tags: ['inbound webhooks'],
+        summary: 'Trigger the automation that owns this URL with a JSON object body',
+        description:
+          'Send `Authorization: Bearer <token>` when the webhook requires a token. Optional `Idempotency-Key` header. ' +
+          'Throttled per URL (429 with Retry-After).',
+        security: [],
+        params: params('webhookId'),
+        response: {
+          200: { type: 'object', required: ['ok', 'requestId'], properties: { ok: { type: 'boolean' }, requestId: { type: 'string' } } },
+          400: errorRef,
+          401: errorRef,
+          404: errorRef,
+          413: errorRef,
+          429: errorRef,
+        },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const result = receiveInboundRequest(svc, throttle, {
+          webhookId: request.params.webhookId,
+          authorization: request.headers.authorization,
+          body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+          headers: request.headers,
+        });
+        return { ok: true, ...result };
+      } catch (error) {
+        if (error instanceof InboundThrottledError) reply.header('Retry-After', Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
+        if (error instanceof ServiceError && error.statusCode === 401) reply.header('WWW-Authenticate', 'Bearer');
+        throw error;
+      }
+    },
+  );
+};

@@ -1,0 +1,284 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { FormData, request } from 'undici';
+import { addUser, call, client, startServer, OWNER_TOKEN, type Reply, type TestServer } from '../helpers/server';
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** Uploads one file as multipart/form-data (field `file`) with undici's FormData. */
+async function upload(
+  server: TestServer,
+  folderId: string,
+  file: { name: string; type?: string; bytes: Buffer | string },
+  token: string = OWNER_TOKEN,
+): Promise<Reply> {
+  const form = new FormData();
+  const blob = new Blob([file.bytes], file.type === undefined ? {} : { type: file.type });
+  form.append('file', blob, file.name);
+  const res = await request(`${server.url}/api/v1/folders/${folderId}/medias`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, headers: res.headers, body: text ? JSON.parse(text) : text };
+}
+
+/** Downloads the bytes behind a media item's URL (served by `server`). */
+async function download(server: TestServer, url: string, token: string | null = OWNER_TOKEN) {
+  const res = await request(server.url + new URL(url).pathname, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return { status: res.statusCode, headers: res.headers, bytes: Buffer.from(await res.body.arrayBuffer()) };
+}
+
+function mediaFiles(server: TestServer): string[] {
+  const dir = path.join(server.dataDir, 'media');
+  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n !== '.tmp') : [];
+}
+
+function tempFiles(server: TestServer): string[] {
+  const dir = path.join(server.dataDir, 'media', '.tmp');
+  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+}
+
+function mediaRows(server: TestServer): number {
+  return (server.built.services.db.prepare('SELECT COUNT(*) AS n FROM media').get() as { n: number }).n;
+}
+
+describe('media: upload, get, list, download, delete', () => {
+  const PUBLIC = 'https://files.example.org';
+  let server: TestServer;
+  let api: ReturnType<typeof client>;
+  beforeAll(async () => {
+    server = await startServer({ env: { TASKSPACE_PUBLIC_URL: PUBLIC } });
+    api = client(server, OWNER_TOKEN);
+  });
+  afterAll(() => server.close());
+
+  test('upload answers the media item with an absolute content URL on TASKSPACE_PUBLIC_URL', async () => {
+    const res = await upload(server, server.workspaceId, { name: 'notes.txt', type: 'text/plain', bytes: 'hello media' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      ok: true,
+      item: {
+        id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+        space_id: server.workspaceId,
+        kind: 'text',
+        name: 'notes.txt',
+        contentType: 'text/plain',
+        size: 11,
+        url: `${PUBLIC}/api/v1/medias/${res.body.item.id}/content`,
+        createdAt: expect.stringMatching(ISO),
+      },
+    });
+    const got = await api.get(`/api/v1/medias/${res.body.item.id}`);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual(res.body);
+    expect(fs.readFileSync(path.join(server.dataDir, 'media', res.body.item.id), 'utf8')).toBe('hello media');
+  });
+
+  test('download streams the bytes with the stored content type, length and an attachment disposition', async () => {
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3, 255]);
+    const item = (await upload(server, server.workspaceId, { name: 'pixel ü;x.png', type: 'image/png', bytes })).body.item;
+    const res = await download(server, item.url);
+    expect(res.status).toBe(200);
+    expect(res.bytes.equals(bytes)).toBe(true);
+    expect(res.headers['content-type']).toBe('image/png');
+    expect(res.headers['content-length']).toBe(String(bytes.length));
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="pixel _;x.png"; filename*=UTF-8''pixel%20%C3%BC%3Bx.png`);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect((await download(server, item.url, null)).status).toBe(401);
+    expect((await api.get('/api/v1/medias/nope/content')).status).toBe(404);
+  });
+
+  test('kind follows the content type; octet-stream is guessed from the extension; names lose directories', async () => {
+    const cases: [string, string | undefined, string, string][] = [
+      ['a.jpg', 'image/jpeg', 'image', 'image/jpeg'],
+      ['a.mp4', 'video/mp4', 'video', 'video/mp4'],
+      ['a.mp3', 'audio/mpeg', 'audio', 'audio/mpeg'],
+      ['a.pdf', 'application/pdf', 'document', 'application/pdf'],
+      ['a.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'document', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+      ['a.odt', 'application/vnd.oasis.opendocument.text', 'document', 'application/vnd.oasis.opendocument.text'],
+      ['a.rtf', 'application/rtf', 'document', 'application/rtf'],
+      ['a.csv', 'text/CSV', 'text', 'text/csv'],
+      ['a.json', 'application/json', 'text', 'application/json'],
+      ['a.zip', 'application/zip', 'archive', 'application/zip'],
+      ['a.tgz', 'application/gzip', 'archive', 'application/gzip'],
+      ['a.bin', 'application/x-custom', 'other', 'application/x-custom'],
+      ['a.pdf', 'application/octet-stream', 'document', 'application/pdf'],
+      ['a.weird', 'application/octet-stream', 'other', 'application/octet-stream'],
+      ['A.PNG', 'not a type', 'image', 'image/png'],
+    ];
+    for (const [name, type, kind, contentType] of cases) {
+      const res = await upload(server, server.workspaceId, { name, type, bytes: 'x' });
+      expect({ name, status: res.status, kind: res.body.item.kind, contentType: res.body.item.contentType }).toEqual({ name, status: 200, kind, contentType });
+    }
+    const nested = await upload(server, server.workspaceId, { name: '../../etc/pa\u0001sswd', type: 'text/plain', bytes: 'x' });
+    expect(nested.body.item.name).toBe('passwd');
+  });
+
+  test('an empty file is accepted with size 0', async () => {
+    const res = await upload(server, server.workspaceId, { name: 'empty.txt', type: 'text/plain', bytes: '' });
+    expect(res.status).toBe(200);
+    expect(res.body.item.size).toBe(0);
+    expect((await download(server, res.body.item.url)).bytes.length).toBe(0);
+  });
+
+  test('a body that is not multipart is 415; a multipart body without a file is 400; nothing is stored', async () => {
+    const before = mediaRows(server);
+    const json = await api.post(`/api/v1/folders/${server.workspaceId}/medias`, { file: 'x' });
+    expect(json.status).toBe(415);
+    expect(json.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const none = await call(server.url, 'POST', `/api/v1/folders/${server.workspaceId}/medias`, { token: OWNER_TOKEN });
+    expect(none.status).toBe(415);
+    const octets = await call(server.url, 'POST', `/api/v1/folders/${server.workspaceId}/medias`, {
+      token: OWNER_TOKEN,
+      rawBody: Buffer.from('abc'),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    expect(octets.status).toBe(415);
+    const form = new FormData();
+    form.append('title', 'no file here');
+    const res = await request(`${server.url}/api/v1/folders/${server.workspaceId}/medias`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${OWNER_TOKEN}` },
+      body: form,
+    });
+    const body = (await res.body.json()) as any;
+    expect(res.statusCode).toBe(400);
+    expect(body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'file', reason: 'required' } });
+    expect(mediaRows(server)).toBe(before);
+  });
+
+  test('list: newest first, limit default 100 and max 500, page', async () => {
+    const folder = (await api.post(`/api/v1/workspaces/${server.workspaceId}/folders`, { name: 'Uploads' })).body.item.id;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await upload(server, folder, { name: `f${i}.txt`, type: 'text/plain', bytes: String(i) })).body.item.id);
+    const newest = [...ids].reverse();
+    const list = await api.get(`/api/v1/folders/${folder}/medias`);
+    expect(list.status).toBe(200);
+    expect(list.body.ok).toBe(true);
+    expect(list.body.items.map((m: any) => m.id)).toEqual(newest);
+    expect(list.body.items[0]).toMatchObject({ name: 'f4.txt', space_id: folder, url: `${PUBLIC}/api/v1/medias/${newest[0]}/content` });
+    expect((await api.get(`/api/v1/folders/${folder}/medias?limit=2&page=2`)).body.items.map((m: any) => m.id)).toEqual(newest.slice(2, 4));
+    expect((await api.get(`/api/v1/folders/${folder}/medias?limit=500`)).body.items).toHaveLength(5);
+    const tooBig = await api.get(`/api/v1/folders/${folder}/medias?limit=501`);
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.body.error.details).toEqual({ field: 'limit', reason: 'too_large' });
+    expect((await api.get(`/api/v1/folders/${folder}/medias?page=0`)).status).toBe(400);
+    expect((await api.get('/api/v1/folders/nope/medias')).status).toBe(404);
+  });
+
+  test('the default page size is 100', async () => {
+    const folder = (await api.post(`/api/v1/workspaces/${server.workspaceId}/folders`, { name: 'Many' })).body.item.id;
+    const db = server.built.services.db;
+    const insert = db.prepare(
+      `INSERT INTO media (id, workspace_id, folder_id, kind, name, content_type, size_bytes, storage_key, created_at)
+       VALUES (?, ?, ?, 'text', ?, 'text/plain', 0, ?, ?)`,
+    );
+    db.transaction(() => {
+      for (let i = 0; i < 101; i++) insert.run(`bulk${i}`, server.workspaceId, folder, `b${i}`, `bulk${i}`, 1000 + i);
+    })();
+    const list = await api.get(`/api/v1/folders/${folder}/medias`);
+    expect(list.body.items).toHaveLength(100);
+    expect(list.body.items[0].id).toBe('bulk100');
+    expect((await api.get(`/api/v1/folders/${folder}/medias?page=2`)).body.items.map((m: any) => m.id)).toEqual(['bulk0']);
+  });
+
+  test('delete removes the row and the bytes on disk', async () => {
+    const item = (await upload(server, server.workspaceId, { name: 'gone.txt', type: 'text/plain', bytes: 'bye' })).body.item;
+    const file = path.join(server.dataDir, 'media', item.id);
+    expect(fs.existsSync(file)).toBe(true);
+    const res = await api.delete(`/api/v1/medias/${item.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true });
+    expect(fs.existsSync(file)).toBe(false);
+    expect((await api.get(`/api/v1/medias/${item.id}`)).status).toBe(404);
+    expect((await download(server, item.url)).status).toBe(404);
+    expect((await api.delete(`/api/v1/medias/${item.id}`)).status).toBe(404);
+  });
+
+  test('bytes missing from disk are a 404 on download, not a 500', async () => {
+    const item = (await upload(server, server.workspaceId, { name: 'lost.txt', type: 'text/plain', bytes: 'x' })).body.item;
+    fs.unlinkSync(path.join(server.dataDir, 'media', item.id));
+    const res = await download(server, item.url);
+    expect(res.status).toBe(404);
+    expect((await api.delete(`/api/v1/medias/${item.id}`)).status).toBe(200);
+  });
+
+  test('media of a workspace the caller is not in are 404; Viewers read but cannot upload or delete', async () => {
+    const item = (await upload(server, server.workspaceId, { name: 'secret.txt', type: 'text/plain', bytes: 's' })).body.item;
+    const outsider = addUser(server, 'media-outsider');
+    const viewer = addUser(server, 'media-viewer', { workspaceId: server.workspaceId, role: 'Viewer' });
+    expect((await client(server, outsider).get(`/api/v1/medias/${item.id}`)).status).toBe(404);
+    expect((await download(server, item.url, outsider)).status).toBe(404);
+    expect((await upload(server, server.workspaceId, { name: 'x.txt', bytes: 'x' }, outsider)).status).toBe(404);
+    expect((await client(server, viewer).get(`/api/v1/medias/${item.id}`)).status).toBe(200);
+    expect((await download(server, item.url, viewer)).status).toBe(200);
+    expect((await upload(server, server.workspaceId, { name: 'x.txt', bytes: 'x' }, viewer)).status).toBe(403);
+    expect((await client(server, viewer).delete(`/api/v1/medias/${item.id}`)).status).toBe(403);
+  });
+
+  test('no temporary upload is left behind', () => {
+    expect(tempFiles(server)).toEqual([]);
+    const rows = server.built.services.db.prepare('SELECT storage_key FROM media WHERE id NOT LIKE ?').all('bulk%') as { storage_key: string }[];
+    expect(mediaFiles(server).sort()).toEqual(rows.map((r) => r.storage_key).sort());
+  });
+});
+
+describe('media upload limit (TASKSPACE_MEDIA_MAX_BYTES=1024)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { TASKSPACE_MEDIA_MAX_BYTES: '1024' } });
+  });
+  afterAll(() => server.close());
+
+  test('a file of exactly the limit is stored', async () => {
+    const res = await upload(server, server.workspaceId, { name: 'max.bin', type: 'application/x-max', bytes: Buffer.alloc(1024, 7) });
+    expect(res.status).toBe(200);
+    expect(res.body.item.size).toBe(1024);
+  });
+
+  test('one byte over is 413 PAYLOAD_TOO_LARGE and nothing is written', async () => {
+    const rows = mediaRows(server);
+    const files = mediaFiles(server);
+    const res = await upload(server, server.workspaceId, { name: 'big.bin', type: 'application/x-big', bytes: Buffer.alloc(1025, 7) });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({
+      ok: false,
+      error: { code: 'PAYLOAD_TOO_LARGE', message: 'the file is larger than the limit of 1024 bytes (TASKSPACE_MEDIA_MAX_BYTES)' },
+    });
+    const much = await upload(server, server.workspaceId, { name: 'huge.bin', bytes: Buffer.alloc(300_000, 1) });
+    expect(much.status).toBe(413);
+    expect(mediaRows(server)).toBe(rows);
+    expect(mediaFiles(server)).toEqual(files);
+    expect(tempFiles(server)).toEqual([]);
+  });
+
+  test('the JSON body limit does not apply to uploads below the media limit', async () => {
+    const res = await upload(server, server.workspaceId, { name: 'ok.txt', type: 'text/plain', bytes: 'x'.repeat(1000) });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('media persist across a restart', () => {
+  test('rows and bytes survive; leftover temporary uploads are swept at start', async () => {
+    const first = await startServer();
+    console.log('started');
+    const item = (await upload(first, first.workspaceId, { name: 'keep.md', type: 'text/markdown', bytes: '# Keep' })).body.item;
+    console.log('uploaded');
+    await first.close();
+    console.log('closed');
+    fs.writeFileSync(path.join(first.dataDir, 'media', '.tmp', 'crashed-upload'), 'partial');
+    const second = await startServer({ dataDir: first.dataDir });
+    console.log('second');
+    try {
+      const got = await client(second, OWNER_TOKEN).get(`/api/v1/medias/${item.id}`);
+      console.log('got');
+      expect(got.body.item).toEqual({ ...item, url: `${second.url}/api/v1/medias/${item.id}/content` });
+      expect((await download(second, got.body.item.url)).bytes.toString()).toBe('# Keep');
+      expect(tempFiles(second)).toEqual([]);
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -1,0 +1,154 @@
+import { actorForToken } from '../../server/src/auth/tokens';
+import {
+  claimInboundRequests,
+  completeInboundRequest,
+  createInboundWebhook,
+  deleteInboundWebhook,
+  getInboundWebhook,
+  releaseInboundRequest,
+  setInboundWebhookToken,
+} from '../../server/src/domain/inbound-webhooks';
+import { ServiceError } from '../../server/src/errors';
+import { addUser, call, startServer, OWNER_TOKEN, type TestServer } from '../helpers/server';
+
+/**
+ * Inbound webhooks `POST /webhooks/<id>`: intake over real sockets; the URLs are created
+ * through the exported domain API (no management route exists until the engine issue).
+ */
+
+describe('inbound webhooks', () => {
+  let server: TestServer;
+  const svc = () => server.built.services;
+  const owner = () => actorForToken(svc().db, OWNER_TOKEN)!;
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    call(server.url, 'POST', path, { rawBody: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
+
+  beforeAll(async () => {
+    server = await startServer({ env: { TASKSPACE_INBOUND_RATE_PER_MINUTE: '10' } });
+  });
+  afterAll(() => server.close());
+
+  test('creates an unguessable URL; a JSON object body is accepted and stored for the engine', async () => {
+    const hook = createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId, automationId: 'auto-1' });
+    expect(hook.id).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(Buffer.from(hook.id, 'base64url')).toHaveLength(24);
+    expect(hook.url).toBe(`${server.url}/webhooks/${hook.id}`);
+    expect(hook.token).toBeUndefined();
+
+    const res = await post(`/webhooks/${hook.id}`, { name: 'Ada', amount: 3, nested: { ok: true } }, { 'idempotency-key': 'order-17', 'x-custom': 'yes' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true, requestId: expect.any(String) });
+
+    const [claimed, ...rest] = claimInboundRequests(svc(), { limit: 10 });
+    expect(rest).toEqual([]);
+    expect(claimed).toMatchObject({
+      id: res.body.requestId,
+      webhookId: hook.id,
+      workspaceId: server.workspaceId,
+      automationId: 'auto-1',
+      body: { name: 'Ada', amount: 3, nested: { ok: true } },
+      idempotencyKey: 'order-17',
+    });
+    expect(claimed!.headers['x-custom']).toBe('yes');
+    // A claimed request is not handed out twice while leased; released, it is.
+    expect(claimInboundRequests(svc())).toEqual([]);
+    releaseInboundRequest(svc(), claimed!.id);
+    expect(claimInboundRequests(svc()).map((r) => r.id)).toEqual([claimed!.id]);
+    expect(completeInboundRequest(svc(), claimed!.id, { runId: 'run-1' })).toBe(true);
+    expect(completeInboundRequest(svc(), claimed!.id, { runId: 'run-2' })).toBe(false);
+    expect(claimInboundRequests(svc())).toEqual([]);
+  });
+
+  test('the body must be a JSON object (400), whatever the content type; unknown ids are 404', async () => {
+    // 8 calls: below the test server's rate of 10 per minute (rejected calls count too).
+    const hook = createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId });
+    const path = `/webhooks/${hook.id}`;
+    for (const [raw, type] of [
+      ['not json', 'text/plain'],
+      ['{"a":', 'application/json'],
+      ['[1,2]', 'application/json'],
+      ['"text"', 'application/json'],
+      ['null', 'application/json'],
+      ['a=1&b=2', 'application/x-www-form-urlencoded'],
+      ['', 'application/json'],
+    ]) {
+      const res = await post(path, raw!, { 'content-type': type! });
+      expect([raw, res.status, res.body.ok]).toEqual([raw, 400, false]);
+    }
+    const plain = await post(path, '{"fromText":1}', { 'content-type': 'text/plain' });
+    expect(plain.status).toBe(200);
+    const unknown = await post('/webhooks/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', { a: 1 });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('NOT_FOUND');
+    const stored = svc().db.prepare('SELECT count(*) AS n FROM inbound_requests WHERE webhook_id = ?').get(hook.id) as { n: number };
+    expect(stored.n).toBe(1);
+  });
+
+  test('a token-protected URL: 401 without a token, 401 with a wrong one, 200 with it; the token is stored hashed', async () => {
+    const hook = createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId, requireToken: true });
+    expect(hook.token).toMatch(/^whk_[A-Za-z0-9_-]{43}$/);
+    const path = `/webhooks/${hook.id}`;
+    const none = await post(path, { a: 1 });
+    expect(none.status).toBe(401);
+    expect(none.body.error).toMatchObject({ code: 'INVALID_TOKEN', details: { reason: 'missing_token' } });
+    expect(none.headers['www-authenticate']).toBe('Bearer');
+    const wrong = await post(path, { a: 1 }, { authorization: 'Bearer whk_wrong' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error.details.reason).toBe('invalid_token');
+    const right = await post(path, { a: 1 }, { authorization: `Bearer ${hook.token}` });
+    expect(right.status).toBe(200);
+
+    const row = svc().db.prepare('SELECT token_hash FROM inbound_webhooks WHERE id = ?').get(hook.id) as { token_hash: string };
+    expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.token_hash).not.toContain(hook.token);
+    const stored = svc().db.prepare('SELECT headers_json FROM inbound_requests WHERE webhook_id = ?').all(hook.id) as { headers_json: string }[];
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.headers_json).not.toContain(hook.token);
+    expect(getInboundWebhook(svc(), owner(), hook.id).requiresToken).toBe(true);
+
+    const chosen = setInboundWebhookToken(svc(), owner(), hook.id, { requireToken: true, token: 'my-own-token-1234567' });
+    expect(chosen.token).toBe('my-own-token-1234567');
+    expect((await post(path, { a: 1 }, { authorization: `Bearer ${hook.token}` })).status).toBe(401);
+    expect((await post(path, { a: 1 }, { authorization: 'Bearer my-own-token-1234567' })).status).toBe(200);
+    setInboundWebhookToken(svc(), owner(), hook.id, { requireToken: false });
+    expect((await post(path, { a: 1 })).status).toBe(200);
+  });
+
+  test('past the per-URL rate, calls get 429 with Retry-After; other URLs are unaffected', async () => {
+    const busy = createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId });
+    const calm = createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId });
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < 11; i++) {
+      last = await post(`/webhooks/${busy.id}`, { i });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([...new Array(10).fill(200), 429]);
+    expect(last!.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(last!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await post(`/webhooks/${calm.id}`, { a: 1 })).status).toBe(200);
+  });
+
+  test('management: Owner only (403/404), Pro+ verified only (402); a deleted URL answers 404', async () => {
+    const participant = addUser(server, 'inbound-part', { workspaceId: server.workspaceId, role: 'Collaborator', plan: 'pro', verified: true });
+    const outsider = addUser(server, 'inbound-out', { plan: 'pro', verified: true });
+    const free = addUser(server, 'inbound-free', { workspaceId: server.workspaceId, role: 'Owner', plan: 'free', verified: true });
+    const attempt = (token: string) => {
+      try {
+        createInboundWebhook(svc(), actorForToken(svc().db, token)!, { workspaceId: server.workspaceId });
+        return 200;
+      } catch (error) {
+        return (error as ServiceError).statusCode;
+      }
+    };
+    expect(attempt(participant)).toBe(403);
+    expect(attempt(outsider)).toBe(404);
+    expect(attempt(free)).toBe(402);
+    expect(() => createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId, token: 'short' })).toThrow(/16 to 256/);
+
+    const hook = createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId });
+    expect(() => deleteInboundWebhook(svc(), actorForToken(svc().db, participant)!, hook.id)).toThrow(/Owner/);
+    deleteInboundWebhook(svc(), owner(), hook.id);
+    expect((await post(`/webhooks/${hook.id}`, { a: 1 })).status).toBe(404);
+  });
+});
