@@ -177,13 +177,14 @@ export class Engine {
   /**
    * Validates a definition (schema, unique step ids, template syntax, cron, regexes) and
    * returns it normalized (step ids filled in).
-   * @throws EngineError 400 VALIDATION_ERROR with `details {field, reason}` of the first problem.
+   * @throws EngineError 400 VALIDATION_ERROR with `details {field, reason}` of the first problem
+   *   (`field` is a path inside the definition such as `actions[1].url`, or `definition`).
    */
   validate(definition: unknown): AutomationDefinition {
     const result = validateDefinition(definition, (t) => this.templates.check(t));
     if (!result.ok) {
       const first = result.problems[0]!;
-      throw new EngineError(400, 'VALIDATION_ERROR', first.message, { field: `definition.${first.path}`.replace(/^definition\.definition$/, 'definition'), reason: first.reason });
+      throw new EngineError(400, 'VALIDATION_ERROR', first.message, { field: first.path, reason: first.reason });
     }
     return result.definition;
   }

@@ -14,6 +14,7 @@ import { v2Routes } from './routes/v2';
 import { inboundWebhookRoutes } from './routes/webhooks';
 import { Signals } from './events/signals';
 import { installEventWorkers } from './events/workers';
+import { installAutomations } from './automations/runtime';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,6 +57,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
         ? false
         : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     bodyLimit: config.bodyLimitBytes,
+    // close() ends keep-alive connections too, so a stop never waits out an idle client.
+    forceCloseConnections: true,
     // Signed webhook ids are URL-encoded target URLs of up to 2048 characters (spec 4.6).
     routerOptions: { maxParamLength: 8192 },
     ajv: { customOptions: { allErrors: false } },
@@ -73,6 +76,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     db.close();
   });
   installEventWorkers(app, services);
+  installAutomations(app, services);
 
   await app.register(swagger, {
     openapi: {

@@ -66,8 +66,13 @@ export interface Config {
     retryMaxMs: number;
     /** Timeout of one delivery attempt in ms, connect to last body byte (`TASKSPACE_WEBHOOKS_TIMEOUT_MS`, default 10000). */
     timeoutMs: number;
-    /** Deliveries in flight at once per server (`TASKSPACE_WEBHOOKS_CONCURRENCY`, default 16). */
+    /** Deliveries in flight at once per server (`TASKSPACE_WEBHOOKS_CONCURRENCY`, default 32). */
     concurrency: number;
+    /**
+     * Deliveries in flight at once to one registration or subscription, so a slow receiver cannot
+     * hold every slot (`TASKSPACE_WEBHOOKS_CONCURRENCY_PER_TARGET`, default 8).
+     */
+    concurrencyPerTarget: number;
     /** How often the outbox and due-date workers look for work when not woken, in ms (`TASKSPACE_WEBHOOKS_POLL_MS`, default 500). */
     pollMs: number;
     /**
@@ -75,6 +80,11 @@ export interface Config {
      * (`TASKSPACE_WEBHOOKS_SECRET_KEY`). Default: a random key kept in `<dataDir>/webhook-secrets.key`.
      */
     secretKey: string | undefined;
+    /**
+     * How long finished deliveries (with their attempts) and handled inbound requests are kept,
+     * in days (`TASKSPACE_WEBHOOKS_LOG_RETENTION_DAYS`, default 30; 0 keeps them forever).
+     */
+    logRetentionDays: number;
     /**
      * How far back in ms a due time may lie and still fire when a task's date is set to a moment
      * that has already passed (`TASKSPACE_DUE_GRACE_MS`, default 86400000 = 24 hours).
@@ -173,9 +183,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryBaseMs: int(env, 'TASKSPACE_WEBHOOKS_RETRY_BASE_MS', 30000, 0),
       retryMaxMs: int(env, 'TASKSPACE_WEBHOOKS_RETRY_MAX_MS', 3600000, 0),
       timeoutMs: int(env, 'TASKSPACE_WEBHOOKS_TIMEOUT_MS', 10000, 1),
-      concurrency: int(env, 'TASKSPACE_WEBHOOKS_CONCURRENCY', 16, 1),
+      concurrency: int(env, 'TASKSPACE_WEBHOOKS_CONCURRENCY', 32, 1),
+      concurrencyPerTarget: int(env, 'TASKSPACE_WEBHOOKS_CONCURRENCY_PER_TARGET', 8, 1),
       pollMs: int(env, 'TASKSPACE_WEBHOOKS_POLL_MS', 500, 10),
       secretKey: secretKey(env),
+      logRetentionDays: int(env, 'TASKSPACE_WEBHOOKS_LOG_RETENTION_DAYS', 30, 0),
       dueGraceMs: int(env, 'TASKSPACE_DUE_GRACE_MS', 86400000, 0),
       inboundPerMinute: int(env, 'TASKSPACE_INBOUND_RATE_PER_MINUTE', 60, 1),
     },

@@ -197,3 +197,29 @@ describe('runAgentCommand, the domain function the automation engine calls', () 
     await expect(runAgentCommand(svc, owner, agent.id, { command: '' })).rejects.toMatchObject({ statusCode: 400 });
   });
 });
+
+describe('conversations across a restart', () => {
+  test('completed conversations survive; one left in_progress by a stopped process becomes failed', async () => {
+    const first = await startServer();
+    const api = client(first, OWNER_TOKEN);
+    const agent = (
+      await api.post(`/api/v1/folders/${first.workspaceId}/agents`, {
+        name: 'Restart',
+        data: { type: 'agent', data: { commands: [{ name: 'Go', prompt: 'go' }] } },
+      })
+    ).body.item;
+    const done = (await api.post(`/api/v1/agents/${agent.id}/convos`, { command: 'Go' })).body.item;
+    const stuck = (await api.post(`/api/v1/agents/${agent.id}/convos`, { command: 'Go' })).body.item;
+    // As if the process had stopped while the model was answering.
+    first.built.services.db.prepare("UPDATE conversations SET status = 'in_progress' WHERE id = ?").run(stuck.id);
+    await first.close();
+    const second = await startServer({ dataDir: first.dataDir });
+    try {
+      const api2 = client(second, OWNER_TOKEN);
+      expect((await api2.get(`/api/v1/agents/${agent.id}/convos/${done.id}`)).body.item).toEqual(done);
+      expect((await api2.get(`/api/v1/agents/${agent.id}/convos/${stuck.id}`)).body.item.status).toBe('failed');
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -24,9 +24,14 @@ async function upload(
   return { status: res.statusCode, headers: res.headers, body: text ? JSON.parse(text) : text };
 }
 
-/** Downloads the bytes behind a media item's URL (served by `server`). */
+/**
+ * Downloads the bytes behind a media item's URL (served by `server`). The connection is not
+ * kept alive: a client that has read all `content-length` bytes can finish before the server
+ * has ended the streamed response, and a server closed at that moment would wait for the
+ * keep-alive timeout.
+ */
 async function download(server: TestServer, url: string, token: string | null = OWNER_TOKEN) {
-  const res = await request(server.url + new URL(url).pathname, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const res = await request(server.url + new URL(url).pathname, { reset: true, headers: token ? { authorization: `Bearer ${token}` } : {} });
   return { status: res.statusCode, headers: res.headers, bytes: Buffer.from(await res.body.arrayBuffer()) };
 }
 
@@ -149,6 +154,26 @@ describe('media: upload, get, list, download, delete', () => {
     expect(mediaRows(server)).toBe(before);
   });
 
+  test('malformed multipart bodies are 400 and leave nothing behind; only the first file of a request is kept', async () => {
+    const before = mediaRows(server);
+    const post = (rawBody: string, contentType: string) =>
+      call(server.url, 'POST', `/api/v1/folders/${server.workspaceId}/medias`, { token: OWNER_TOKEN, rawBody, headers: { 'content-type': contentType } });
+    const noBoundary = await post('garbage', 'multipart/form-data');
+    expect(noBoundary.status).toBe(400);
+    expect(noBoundary.body.error.details).toEqual({ field: 'file', reason: 'invalid_format' });
+    const part = (name: string, file: string, bytes: string) =>
+      `--xyz\r\nContent-Disposition: form-data; name="${name}"; filename="${file}"\r\nContent-Type: text/plain\r\n\r\n${bytes}`;
+    const cut = await post(part('file', 'a.txt', 'hello'), 'multipart/form-data; boundary=xyz');
+    expect(cut.status).toBe(400);
+    expect(cut.body.error.details).toEqual({ field: 'file', reason: 'incomplete' });
+    expect(mediaRows(server)).toBe(before);
+    expect(tempFiles(server)).toEqual([]);
+    const two = await post(`${part('file', 'a.txt', 'first')}\r\n${part('other', 'b.txt', 'second')}\r\n--xyz--\r\n`, 'multipart/form-data; boundary=xyz');
+    expect(two.status).toBe(200);
+    expect(two.body.item).toMatchObject({ name: 'a.txt', size: 5 });
+    expect(mediaRows(server)).toBe(before + 1);
+  });
+
   test('list: newest first, limit default 100 and max 500, page', async () => {
     const folder = (await api.post(`/api/v1/workspaces/${server.workspaceId}/folders`, { name: 'Uploads' })).body.item.id;
     const ids: string[] = [];
@@ -263,17 +288,12 @@ describe('media upload limit (TASKSPACE_MEDIA_MAX_BYTES=1024)', () => {
 describe('media persist across a restart', () => {
   test('rows and bytes survive; leftover temporary uploads are swept at start', async () => {
     const first = await startServer();
-    console.log('started');
     const item = (await upload(first, first.workspaceId, { name: 'keep.md', type: 'text/markdown', bytes: '# Keep' })).body.item;
-    console.log('uploaded');
     await first.close();
-    console.log('closed');
     fs.writeFileSync(path.join(first.dataDir, 'media', '.tmp', 'crashed-upload'), 'partial');
     const second = await startServer({ dataDir: first.dataDir });
-    console.log('second');
     try {
       const got = await client(second, OWNER_TOKEN).get(`/api/v1/medias/${item.id}`);
-      console.log('got');
       expect(got.body.item).toEqual({ ...item, url: `${second.url}/api/v1/medias/${item.id}/content` });
       expect((await download(second, got.body.item.url)).bytes.toString()).toBe('# Keep');
       expect(tempFiles(second)).toEqual([]);

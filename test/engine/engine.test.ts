@@ -137,6 +137,28 @@ describe('engine: actions, variables and branches', () => {
     await rx.close();
   });
 
+  test('HTTP Request: form bodies, PUT, query values and text responses', async () => {
+    const rx = await receiver([{ status: 201, body: 'created' }]);
+    const { engine } = setup();
+    const a = await engine.createAutomation({
+      workspaceId: WS,
+      ownerId: OWNER,
+      definition: {
+        name: 'Form',
+        trigger: { type: 'webhook' },
+        actions: [
+          { id: 'put', type: 'http.request', method: 'PUT', url: rx.url + '/items/{{ trigger.id }}', query: { q: 'a b&c' }, body: { type: 'form', fields: { name: '{{ trigger.name }}', n: '{{ trigger.n }}' } } },
+        ],
+      },
+    });
+    const run = await engine.startRun(a.id, { id: 7, name: 'Zoë & co', n: 3 });
+    expect((await settle(engine, run.id)).status).toBe('completed');
+    expect(rx.received[0]).toMatchObject({ method: 'PUT', url: '/items/7?q=a+b%26c', body: 'name=Zo%C3%AB+%26+co&n=3' });
+    expect(rx.received[0]!.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect((await engine.getRun(run.id))!.steps[0]!.output).toMatchObject({ status: 201, body: 'created' });
+    await rx.close();
+  });
+
   test('an unknown variable fails the step (TEMPLATE_ERROR, no retry) and the run', async () => {
     const { engine, service } = setup();
     await engine.createAutomation({

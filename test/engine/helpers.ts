@@ -119,18 +119,28 @@ export interface Received {
   body: string;
 }
 
+/** One scripted answer of the receiver. */
+export interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
 /**
  * A real HTTP server on 127.0.0.1 that records requests and answers from a script: each entry
- * of `script` answers one request (the last one repeats).
+ * of `script` answers one request (the last one repeats), or `script` is a function of the request.
  */
-export async function receiver(script: { status: number; body?: unknown; headers?: Record<string, string> }[] = [{ status: 200, body: { ok: true } }]) {
+export async function receiver(script: Answer[] | ((request: Received) => Answer) = [{ status: 200, body: { ok: true } }]) {
   const received: Received[] = [];
+  const answered: { url: string; status: number }[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() });
-      const answer = script[Math.min(received.length - 1, script.length - 1)]!;
+      const request: Received = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() };
+      received.push(request);
+      const answer = typeof script === 'function' ? script(request) : script[Math.min(received.length - 1, script.length - 1)]!;
+      answered.push({ url: request.url, status: answer.status });
       const body = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
       res.writeHead(answer.status, { 'content-type': typeof answer.body === 'string' ? 'text/plain' : 'application/json', ...answer.headers });
       res.end(body);
@@ -138,5 +148,5 @@ export async function receiver(script: { status: number; body?: unknown; headers
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, received, script, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url, received, answered, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

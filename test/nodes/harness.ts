@@ -12,14 +12,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-// n8n-core reads its instance settings (encryption key, folders) from N8N_USER_FOLDER on first use.
+// n8n-core reads its instance settings (encryption key, folders) and keeps binary data under
+// N8N_USER_FOLDER: a temporary folder per test file, removed after the suite.
+let temporaryUserFolder: string | undefined;
 if (!process.env.N8N_USER_FOLDER) {
-	process.env.N8N_USER_FOLDER = fs.mkdtempSync(path.join(os.tmpdir(), 'taskspace-n8n-'));
+	temporaryUserFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'taskspace-n8n-'));
+	process.env.N8N_USER_FOLDER = temporaryUserFolder;
 }
 
 import { BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	IAuthenticateGeneric,
+	IBinaryData,
 	ICredentialDataDecryptedObject,
 	ICredentialType,
 	IDataObject,
@@ -38,6 +42,7 @@ import type {
 import { createDeferredPromise, ICredentialsHelper, Workflow } from 'n8n-workflow';
 
 import { TaskspaceApi } from '../../credentials/TaskspaceApi.credentials';
+import { startServer, type TestServer } from '../helpers/server';
 import { TaskspaceOAuth2Api } from '../../credentials/TaskspaceOAuth2Api.credentials';
 import { TaskspaceAgent } from '../../nodes/Agent/TaskspaceAgent.node';
 import { TaskspaceMedia } from '../../nodes/Media/TaskspaceMedia.node';
@@ -140,6 +145,40 @@ const { Container } = require(require.resolve('@n8n/di', { paths: [path.dirname(
 	Container: { get<T>(type: new (...args: never[]) => T): T };
 };
 
+// n8n-core internals the n8n server shuts down on exit (not part of n8n-core's index).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager') as {
+	SSHClientsManager: new () => { onShutdown(): void };
+};
+
+/**
+ * Stops what n8n-core started during executions (its SSH client sweeper interval), as the n8n
+ * server does on shutdown, so the test process can exit.
+ */
+export function shutdownN8nCore(): void {
+	Container.get(SSHClientsManager).onShutdown();
+}
+
+/**
+ * Jest setup for a suite: a fresh Taskspace server before all tests, and after all tests the
+ * server closed and n8n-core shut down. Returns a getter for the server.
+ */
+export function useTaskspaceServer(opts: { env?: Record<string, string> } = {}): () => TestServer {
+	let server: TestServer | undefined;
+	beforeAll(async () => {
+		server = await startServer(opts);
+	});
+	afterAll(async () => {
+		await server?.close();
+		shutdownN8nCore();
+		if (temporaryUserFolder) fs.rmSync(temporaryUserFolder, { recursive: true, force: true });
+	});
+	return () => {
+		if (!server) throw new Error('server not started');
+		return server;
+	};
+}
+
 let binaryReady: Promise<void> | undefined;
 
 /** Binary data kept in memory (n8n's "default" mode), as in n8n's own node tests. */
@@ -171,12 +210,19 @@ export interface RunResult {
 	run: IRun;
 }
 
+/** A one-node workflow and the "additional data" n8n passes to every context. */
+export interface Setup {
+	node: INode;
+	workflow: WorkflowType;
+	additionalData: IWorkflowExecuteAdditionalData;
+	hooks: ExecutionLifecycleHooks;
+}
+
 /**
- * Executes one node of the package with `WorkflowExecute`, feeding it `input` (default: one
- * empty item), and returns its output. Credentials point at `connection`.
+ * Builds a workflow holding one node of the package (credentials pointing at `connection`)
+ * and the additional data n8n would pass; `webhookBaseUrl` sets where webhooks live.
  */
-export async function runNode(connection: Connection, options: RunOptions): Promise<RunResult> {
-	await initBinaryData();
+export function setup(connection: Connection, options: RunOptions & { webhookBaseUrl?: string }): Setup {
 	const node: INode = {
 		id: 'node-under-test',
 		name: 'Taskspace',
@@ -210,8 +256,7 @@ export async function runNode(connection: Connection, options: RunOptions): Prom
 		updatedAt: new Date(),
 		settings: {},
 	} as never);
-	const done = createDeferredPromise<IRun>();
-	hooks.addHandler('workflowExecuteAfter', (run) => done.resolve(run));
+	const base = options.webhookBaseUrl ?? 'http://localhost:5678/webhook';
 	const additionalData = {
 		executionId: '1',
 		hooks,
@@ -220,15 +265,27 @@ export async function runNode(connection: Connection, options: RunOptions): Prom
 		}),
 		restApiUrl: 'http://localhost:5678/rest',
 		instanceBaseUrl: 'http://localhost:5678/',
-		webhookBaseUrl: 'http://localhost:5678/webhook',
-		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
-		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+		webhookBaseUrl: base,
+		webhookWaitingBaseUrl: `${base}-waiting`,
+		webhookTestBaseUrl: `${base}-test`,
 		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
 		currentNodeParameters: undefined,
 		variables: {},
 		setExecutionStatus: () => {},
 		sendDataToUI: () => {},
 	} as unknown as IWorkflowExecuteAdditionalData;
+	return { node, workflow, additionalData, hooks };
+}
+
+/**
+ * Executes one node of the package with `WorkflowExecute`, feeding it `input` (default: one
+ * empty item), and returns its output. Credentials point at `connection`.
+ */
+export async function runNode(connection: Connection, options: RunOptions): Promise<RunResult> {
+	await initBinaryData();
+	const { node, workflow, additionalData, hooks } = setup(connection, options);
+	const done = createDeferredPromise<IRun>();
+	hooks.addHandler('workflowExecuteAfter', (run) => done.resolve(run));
 	const runExecutionData: IRunExecutionData = {
 		resultData: { runData: {} },
 		executionData: {
@@ -240,7 +297,7 @@ export async function runNode(connection: Connection, options: RunOptions): Prom
 				{ node, data: { main: [options.input ?? [{ json: {} }]] }, source: null },
 			],
 		},
-	} as IRunExecutionData;
+	} as unknown as IRunExecutionData;
 	const execute = new WorkflowExecute(additionalData, 'manual', runExecutionData);
 	await execute.processRunExecutionData(workflow);
 	const run = await done.promise;
@@ -256,6 +313,11 @@ export async function runOk(connection: Connection, options: RunOptions): Promis
 		throw new Error(`node failed: ${result.error.message} (${result.error.description ?? ''})`);
 	}
 	return result.items;
+}
+
+/** The bytes of an output binary item, wherever n8n's binary data service stored them. */
+export async function binaryBytes(binary: IBinaryData): Promise<Buffer> {
+	return await Container.get(BinaryDataService).getAsBuffer(binary);
 }
 
 /** A resource locator value in ID mode. */

@@ -265,3 +265,36 @@ describe('certificates are always verified', () => {
     expect(receiver.received).toHaveLength(0);
   });
 });
+
+describe('a slow receiver cannot hold every delivery slot', () => {
+  let server: TestServer;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = await startReceiver({ respond: (req) => (req.url === '/stuck' ? 'hang' : { status: 200 }) });
+    server = await startServer({
+      env: {
+        ...FAST_RETRIES,
+        TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1',
+        TASKSPACE_WEBHOOKS_CONCURRENCY: '3',
+        TASKSPACE_WEBHOOKS_CONCURRENCY_PER_TARGET: '2',
+        TASKSPACE_WEBHOOKS_TIMEOUT_MS: '60000',
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await receiver.close();
+  });
+
+  test('with a hanging target at its per-target limit, another target still gets every event', async () => {
+    await register(server, `${receiver.url}/stuck`, ['project.created']);
+    await register(server, `${receiver.url}/healthy`, ['project.created']);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await newProject(server, `Busy ${i}`));
+    await waitFor(() => on(receiver, '/healthy').length === 5, 'all healthy deliveries');
+    expect(on(receiver, '/healthy').map((r) => r.json.payload.projectId).sort()).toEqual([...ids].sort());
+    // Both slots of the hanging target are taken (their requests reached it), and no more.
+    await waitFor(() => on(receiver, '/stuck').length === 2, 'the two hanging attempts');
+    expect(on(receiver, '/stuck')).toHaveLength(2);
+  });
+});

@@ -1,15 +1,19 @@
 import { actorForToken } from '../../server/src/auth/tokens';
+import { buildApp, type BuiltApp } from '../../server/src/app';
+import { loadConfig } from '../../server/src/config';
 import {
   claimInboundRequests,
   completeInboundRequest,
   createInboundWebhook,
   deleteInboundWebhook,
   getInboundWebhook,
+  InboundThrottle,
+  receiveInboundRequest,
   releaseInboundRequest,
   setInboundWebhookToken,
 } from '../../server/src/domain/inbound-webhooks';
 import { ServiceError } from '../../server/src/errors';
-import { addUser, call, startServer, OWNER_TOKEN, type TestServer } from '../helpers/server';
+import { addUser, call, startServer, tempDataDir, OWNER_TOKEN, type TestServer } from '../helpers/server';
 
 /**
  * Inbound webhooks `POST /webhooks/<id>`: intake over real sockets; the URLs are created
@@ -39,24 +43,11 @@ describe('inbound webhooks', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true, requestId: expect.any(String) });
 
-    const [claimed, ...rest] = claimInboundRequests(svc(), { limit: 10 });
-    expect(rest).toEqual([]);
-    expect(claimed).toMatchObject({
-      id: res.body.requestId,
-      webhookId: hook.id,
-      workspaceId: server.workspaceId,
-      automationId: 'auto-1',
-      body: { name: 'Ada', amount: 3, nested: { ok: true } },
-      idempotencyKey: 'order-17',
-    });
-    expect(claimed!.headers['x-custom']).toBe('yes');
-    // A claimed request is not handed out twice while leased; released, it is.
-    expect(claimInboundRequests(svc())).toEqual([]);
-    releaseInboundRequest(svc(), claimed!.id);
-    expect(claimInboundRequests(svc()).map((r) => r.id)).toEqual([claimed!.id]);
-    expect(completeInboundRequest(svc(), claimed!.id, { runId: 'run-1' })).toBe(true);
-    expect(completeInboundRequest(svc(), claimed!.id, { runId: 'run-2' })).toBe(false);
-    expect(claimInboundRequests(svc())).toEqual([]);
+    // Stored durably for the engine (whose consumer may already have picked it up).
+    const row = svc().db.prepare('SELECT * FROM inbound_requests WHERE id = ?').get(res.body.requestId) as Record<string, any>;
+    expect(row).toMatchObject({ webhook_id: hook.id, workspace_id: server.workspaceId, automation_id: 'auto-1', idempotency_key: 'order-17' });
+    expect(JSON.parse(row.body_json)).toEqual({ name: 'Ada', amount: 3, nested: { ok: true } });
+    expect(JSON.parse(row.headers_json)).toMatchObject({ 'x-custom': 'yes', 'idempotency-key': 'order-17' });
   });
 
   test('the body must be a JSON object (400), whatever the content type; unknown ids are 404', async () => {
@@ -150,5 +141,57 @@ describe('inbound webhooks', () => {
     expect(() => deleteInboundWebhook(svc(), actorForToken(svc().db, participant)!, hook.id)).toThrow(/Owner/);
     deleteInboundWebhook(svc(), owner(), hook.id);
     expect((await post(`/webhooks/${hook.id}`, { a: 1 })).status).toBe(404);
+  });
+});
+
+describe('the consumer hand-off (claim, release, complete), with no engine running', () => {
+  let built: BuiltApp;
+  beforeAll(async () => {
+    // Built but not listening: no background consumer competes with the test.
+    built = await buildApp({ config: loadConfig({ TASKSPACE_DATA_DIR: tempDataDir(), TASKSPACE_LOG_LEVEL: 'silent', TASKSPACE_BOOTSTRAP_TOKEN: OWNER_TOKEN }) });
+  });
+  afterAll(() => built.app.close());
+
+  test('leases requests, hands them out again after release or lease expiry, and completes once', () => {
+    const svc = built.services;
+    const owner = actorForToken(svc.db, OWNER_TOKEN)!;
+    const workspaceId = (svc.db.prepare('SELECT workspace_id FROM workspace_members WHERE user_id = ?').get(owner.userId) as { workspace_id: string }).workspace_id;
+    const hook = createInboundWebhook(svc, owner, { workspaceId, automationId: 'auto-9' });
+    const throttle = new InboundThrottle(svc.clock, 100);
+    const receive = (body: object, headers: Record<string, string> = {}) =>
+      receiveInboundRequest(svc, throttle, { webhookId: hook.id, authorization: undefined, body: Buffer.from(JSON.stringify(body)), headers }).requestId;
+    const first = receive({ n: 1 }, { 'idempotency-key': 'k-1', authorization: 'Bearer x', cookie: 'c=1', 'x-extra': 'e' });
+    const second = receive({ n: 2 });
+
+    const claimed = claimInboundRequests(svc, { limit: 1, leaseMs: 60000 });
+    expect(claimed).toEqual([
+      {
+        id: first,
+        webhookId: hook.id,
+        workspaceId,
+        automationId: 'auto-9',
+        body: { n: 1 },
+        headers: { 'idempotency-key': 'k-1', 'x-extra': 'e' },
+        idempotencyKey: 'k-1',
+        receivedAt: expect.any(Number),
+      },
+    ]);
+    expect(claimInboundRequests(svc, { limit: 10 }).map((r) => r.id)).toEqual([second]);
+    expect(claimInboundRequests(svc)).toEqual([]);
+    releaseInboundRequest(svc, first);
+    expect(claimInboundRequests(svc, { leaseMs: 0 }).map((r) => r.id)).toEqual([first]);
+    // A lease of 0 ms has expired at once: the request is claimable again.
+    expect(claimInboundRequests(svc).map((r) => r.id)).toEqual([first]);
+    expect(completeInboundRequest(svc, first, { runId: 'run-1' })).toBe(true);
+    expect(completeInboundRequest(svc, first, { runId: 'run-2' })).toBe(false);
+    expect(completeInboundRequest(svc, second, { error: 'automation disabled' })).toBe(true);
+    expect(claimInboundRequests(svc)).toEqual([]);
+    const rows = svc.db.prepare('SELECT id, status, run_id, error FROM inbound_requests ORDER BY received_at, id').all();
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { id: first, status: 'done', run_id: 'run-1', error: null },
+        { id: second, status: 'failed', run_id: null, error: 'automation disabled' },
+      ]),
+    );
   });
 });

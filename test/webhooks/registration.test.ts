@@ -64,6 +64,19 @@ describe('signed webhook registration', () => {
     expect(one.body.item.id).toBe('https://hooks.example.com/Path');
   });
 
+  test('a near-2048-character URL works as a path id (encoded, with many slashes)', async () => {
+    const api = client(server, OWNER_TOKEN);
+    const long = 'https://hooks.example.com/' + Array.from({ length: 250 }, (_, i) => `s${i}`).join('/') + '?q=' + 'é'.repeat(100);
+    const created = await api.post('/api/v2/webhooks', { targetUrl: long, events: ['task.due'] });
+    expect(created.status).toBe(200);
+    const id = created.body.webhook.id as string;
+    expect(id.length).toBeGreaterThan(1500);
+    expect(id.length).toBeLessThanOrEqual(2048);
+    expect((await api.get(`/api/v2/webhooks/${enc(id)}`)).body.item.url).toBe(id);
+    expect((await api.get(`/api/v2/webhooks/${enc(id)}/deliveries`)).body).toEqual({ ok: true, items: [] });
+    expect((await api.delete(`/api/v2/webhooks/${enc(long)}`)).status).toBe(200);
+  });
+
   test.each([
     [{ targetUrl: 'http://hooks.example.com/x', events: ['task.due'] }, 'targetUrl', 'insecure_scheme'],
     [{ targetUrl: 'ftp://hooks.example.com/x', events: ['task.due'] }, 'targetUrl', 'insecure_scheme'],

@@ -187,7 +187,7 @@ export function knowledgeText(svc: Services, agent: Agent): string {
 export function systemMessage(svc: Services, agent: Agent, command: AgentCommand): string {
   const lines = [`You are "${agent.name}", an AI agent.`];
   if (agent.data.description) lines.push(agent.data.description);
-  lines.push(`Use a ${agent.data.tone} tone and answer in the language with BCP 47 tag "${agent.data.language}".`);
+  lines.push(`Tone: ${agent.data.tone}. Answer in the language with BCP 47 tag "${agent.data.language}".`);
   if (command.mode === 'json') lines.push('Answer with one JSON object and nothing else.');
   const knowledge = knowledgeText(svc, agent);
   if (knowledge) lines.push('', 'Use this knowledge when it helps:', '', knowledge);
@@ -198,6 +198,17 @@ function titleOf(command: AgentCommand, input: string): string {
   const flat = input.replace(/\s+/g, ' ').trim();
   const title = flat ? `${command.name}: ${flat}` : command.name;
   return title.length > COMMAND_RUN_LIMITS.title ? `${title.slice(0, COMMAND_RUN_LIMITS.title - 1)}…` : title;
+}
+
+/**
+ * Marks conversations left `in_progress` by a previous process (it stopped while a model was
+ * answering) as `failed`. Call once at start, before commands run.
+ * @returns how many were marked.
+ */
+export function failInterruptedConversations(svc: Services): number {
+  return transaction(svc.db, () =>
+    sql(svc.db, "UPDATE conversations SET status = 'failed', updated_at = ? WHERE status = 'in_progress'").run(svc.clock.now()).changes,
+  );
 }
 
 /** A request to run an agent command. */

@@ -343,7 +343,7 @@ export function claimInboundRequests(svc: Services, opts: { limit?: number; leas
       `SELECT id, webhook_id, workspace_id, automation_id, body_json, headers_json, idempotency_key, received_at
          FROM inbound_requests
         WHERE status IN ('pending', 'claimed') AND (status = 'pending' OR claimed_until <= ?)
-        ORDER BY received_at, id LIMIT ?`,
+        ORDER BY received_at, rowid LIMIT ?`,
     ).all(now, limit);
     for (const row of rows) sql(svc.db, "UPDATE inbound_requests SET status = 'claimed', claimed_until = ? WHERE id = ?").run(now + leaseMs, row.id);
     return rows.map((r) => ({

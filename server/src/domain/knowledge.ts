@@ -22,9 +22,15 @@ function existsInWorkspace(db: Db, kind: KnowledgeKind, refId: string, workspace
   return sql<[string, string]>(db, `SELECT 1 FROM ${TABLES[kind]} WHERE id = ? AND workspace_id = ?`).get(refId, workspaceId) !== undefined;
 }
 
+/** Records a change of the agent's knowledge in its `updatedAt`. */
+function touch(db: Db, agentId: string, now: number): void {
+  sql(db, 'UPDATE agents SET updated_at = ? WHERE id = ?').run(now, agentId);
+}
+
 /**
  * Attaches a project or media item of the agent's workspace to its knowledge. Needs
- * Collaborator. Attaching something already attached changes nothing and succeeds.
+ * Collaborator. Attaching something already attached changes nothing and succeeds. A change
+ * moves the agent's `updatedAt`; links dropped because their project or media was deleted do not.
  * @returns the agent after the change.
  * @throws ServiceError 404 (agent, or the project/media unknown or in another workspace), 403.
  */
@@ -32,12 +38,9 @@ export function addKnowledge(svc: Services, actor: Actor, agentId: string, kind:
   return transaction(svc.db, () => {
     const agent = requireAgent(svc.db, actor, agentId, 'Collaborator', 'changing agent knowledge');
     if (!existsInWorkspace(svc.db, kind, refId, agent.workspaceId)) throw notFound(kind, refId);
-    sql(svc.db, 'INSERT OR IGNORE INTO agent_knowledge (agent_id, kind, ref_id, added_at) VALUES (?, ?, ?, ?)').run(
-      agentId,
-      kind,
-      refId,
-      svc.clock.now(),
-    );
+    const now = svc.clock.now();
+    const added = sql(svc.db, 'INSERT OR IGNORE INTO agent_knowledge (agent_id, kind, ref_id, added_at) VALUES (?, ?, ?, ?)').run(agentId, kind, refId, now);
+    if (added.changes > 0) touch(svc.db, agentId, now);
     return agentItem(svc.db, agentId);
   });
 }
@@ -53,5 +56,6 @@ export function removeKnowledge(svc: Services, actor: Actor, agentId: string, ki
     if (removed.changes === 0) {
       throw new ServiceError(404, 'NOT_FOUND', `${kind} '${refId}' is not in the knowledge of agent '${agentId}'`);
     }
+    touch(svc.db, agentId, svc.clock.now());
   });
 }

@@ -9,7 +9,8 @@ import { signPayload } from './signature';
 
 /**
  * The delivery worker (docs/notes/webhooks.md "Delivery"): sends due `webhook_deliveries` rows,
- * up to `config.webhooks.concurrency` at once, and records each attempt.
+ * oldest due first, up to `config.webhooks.concurrency` at once and `concurrencyPerTarget` to
+ * any one registration or subscription, and records each attempt.
  *
  * Durability: a row is marked `sending` while its attempt is in flight and gets its outcome in
  * one transaction afterwards. When the process dies mid-attempt, the row is still `sending`;
@@ -27,6 +28,8 @@ export const DELIVERY_USER_AGENT = 'Taskspace-Webhooks/1';
 
 interface DueRow {
   id: string;
+  /** The registration or subscription id (per-target concurrency). */
+  target: string;
   attempts: number;
   event_type: string;
   event_id: string | null;
@@ -35,6 +38,34 @@ interface DueRow {
   event_at: number | null;
   url: string | null;
   secret_sealed: string | null;
+}
+
+/** Due deliveries, oldest first: id and target. Parameters: now, JSON array of targets to skip, limit. */
+const DUE_IDS = `SELECT d.id, coalesce(d.webhook_id, d.subscription_id) AS target FROM webhook_deliveries d
+  WHERE d.status = 'pending' AND d.next_attempt_at <= ?
+    AND coalesce(d.webhook_id, d.subscription_id) NOT IN (SELECT value FROM json_each(?))
+  ORDER BY d.next_attempt_at LIMIT ?`;
+
+/** What an attempt needs, by delivery id. */
+const DUE_ROW = `SELECT d.id, coalesce(d.webhook_id, d.subscription_id) AS target, d.attempts, d.event_type,
+        e.id AS event_id, e.workspace_id, e.payload_json, e.created_at AS event_at,
+        coalesce(w.url, s.url) AS url, w.secret_sealed
+   FROM webhook_deliveries d
+   LEFT JOIN events e ON e.seq = d.event_seq
+   LEFT JOIN webhooks w ON w.id = d.webhook_id
+   LEFT JOIN webhook_subscriptions s ON s.id = d.subscription_id
+  WHERE d.id = ?`;
+
+/** One finished attempt, waiting to be written. */
+interface Outcome {
+  id: string;
+  number: number;
+  started: number;
+  now: number;
+  statusCode: number | null;
+  error: string | null;
+  status: 'pending' | 'succeeded' | 'failed';
+  nextAt: number | null;
 }
 
 /** The delivery body for an event: `{id, type, workspaceId, timestamp, payload}` (payload bytes as stored). */
@@ -53,6 +84,12 @@ function describe(error: unknown): string {
 /** Sends queued deliveries; see the module comment. */
 export class DeliveryWorker {
   private readonly inflight = new Map<string, Promise<void>>();
+  /** Finished attempts waiting to be written (see {@link DeliveryWorker.flush}). */
+  private outcomes: Outcome[] = [];
+  private flushScheduled = false;
+  private lastDeepScan = 0;
+  /** Attempts in flight per target. */
+  private readonly perTarget = new Map<string, number>();
   private readonly abort = new AbortController();
   private readonly loop: WorkerLoop;
   private stopping = false;
@@ -82,40 +119,65 @@ export class DeliveryWorker {
     this.loop.stop();
     this.abort.abort();
     await Promise.allSettled([...this.inflight.values()]);
+    this.flush();
   }
 
   /** Claims due rows into free slots; returns ms until the next look. */
   private step(): number {
     const { db, clock, config } = this.svc;
+    const poll = config.webhooks.pollMs;
     const free = config.webhooks.concurrency - this.inflight.size;
+    if (free <= 0) return poll; // a finishing attempt wakes the loop
     const now = clock.now();
-    if (free > 0) {
-      const claimed = transaction(db, () => {
-        const rows = sql<[number, number], DueRow>(
-          db,
-          `SELECT d.id, d.attempts, d.event_type, e.id AS event_id, e.workspace_id, e.payload_json, e.created_at AS event_at,
-                  coalesce(w.url, s.url) AS url, w.secret_sealed
-             FROM webhook_deliveries d
-             LEFT JOIN events e ON e.seq = d.event_seq
-             LEFT JOIN webhooks w ON w.id = d.webhook_id
-             LEFT JOIN webhook_subscriptions s ON s.id = d.subscription_id
-            WHERE d.status = 'pending' AND d.next_attempt_at <= ?
-            ORDER BY d.next_attempt_at LIMIT ?`,
-        ).all(now, free);
-        for (const row of rows) sql(db, "UPDATE webhook_deliveries SET status = 'sending' WHERE id = ?").run(row.id);
-        return rows;
-      });
-      for (const row of claimed) {
-        const attempt = this.attempt(row).finally(() => {
-          this.inflight.delete(row.id);
-          this.loop.wake();
-        });
-        this.inflight.set(row.id, attempt);
+    const limit = config.webhooks.concurrencyPerTarget;
+    const counts = new Map(this.perTarget);
+    const rows: DueRow[] = [];
+    let skipped = false;
+    const pick = (candidates: { id: string; target: string }[]) => {
+      for (const candidate of candidates) {
+        if (rows.length === free) return;
+        const n = counts.get(candidate.target) ?? 0;
+        if (n >= limit) {
+          skipped = true;
+          continue;
+        }
+        counts.set(candidate.target, n + 1);
+        rows.push(sql<[string], DueRow>(db, DUE_ROW).get(candidate.id)!);
+        sql(db, "UPDATE webhook_deliveries SET status = 'sending' WHERE id = ?").run(candidate.id);
       }
-      if (claimed.length === free) return config.webhooks.pollMs;
-    }
+    };
+    const due = (skip: string[], n: number) => sql<[number, string, number], { id: string; target: string }>(db, DUE_IDS).all(now, JSON.stringify(skip), n);
+    const more = transaction(db, () => {
+      const first = due([], free);
+      pick(first);
+      if (rows.length < free && skipped && now - this.lastDeepScan >= poll) {
+        // Targets at their concurrency limit hold the oldest due rows: look past them, at most
+        // once per poll interval (the skip can cost a scan of their backlog).
+        this.lastDeepScan = now;
+        const saturated = [...counts].filter(([, n]) => n >= limit).map(([target]) => target);
+        pick(due(saturated, free - rows.length));
+      }
+      return first.length === free && rows.length < free;
+    });
+    for (const row of rows) this.launch(row);
+    if (rows.length === free || more || skipped) return poll; // finishing attempts wake the loop
     const next = sql<[], { at: number | null }>(db, "SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'").get()?.at;
-    return next === null || next === undefined ? config.webhooks.pollMs : Math.min(config.webhooks.pollMs, Math.max(0, next - now));
+    return next === null || next === undefined ? poll : Math.min(poll, Math.max(0, next - now));
+  }
+
+  /** Starts one claimed attempt and keeps the in-flight counts. */
+  private launch(row: DueRow): void {
+    this.perTarget.set(row.target, (this.perTarget.get(row.target) ?? 0) + 1);
+    const attempt = this.attempt(row)
+      .catch((error: unknown) => this.log.error({ err: error }, 'webhook delivery attempt failed unexpectedly'))
+      .finally(() => {
+        this.inflight.delete(row.id);
+        const left = (this.perTarget.get(row.target) ?? 1) - 1;
+        if (left > 0) this.perTarget.set(row.target, left);
+        else this.perTarget.delete(row.target);
+        this.loop.wake();
+      });
+    this.inflight.set(row.id, attempt);
   }
 
   private async attempt(row: DueRow): Promise<void> {
@@ -166,6 +228,7 @@ export class DeliveryWorker {
     this.record(row.id, number, started, statusCode, error, verdict, retryAfterMs);
   }
 
+  /** Queues an attempt's outcome; outcomes are written together on the next turn of the event loop. */
   private record(
     id: string,
     number: number,
@@ -175,26 +238,46 @@ export class DeliveryWorker {
     verdict: AttemptVerdict,
     retryAfterMs: number | undefined,
   ): void {
-    const { db, clock, config } = this.svc;
+    const { clock, config } = this.svc;
     const now = clock.now();
     const final = verdict === 'retry' && number >= config.webhooks.maxAttempts ? 'failed' : verdict;
-    const status = final === 'retry' ? 'pending' : final;
     const nextAt = final === 'retry' ? now + retryDelayMs(number, config.webhooks, Math.random(), retryAfterMs) : null;
-    transaction(db, () => {
-      const updated = sql(
-        db,
-        `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status_code = ?, last_error = ?, completed_at = ?
-          WHERE id = ? AND status = 'sending'`,
-      ).run(status, number, nextAt, statusCode, error, final === 'retry' ? null : now, id);
-      if (updated.changes === 0) return; // deleted with its webhook meanwhile
-      sql(db, 'INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error) VALUES (?, ?, ?, ?, ?, ?)').run(
-        id,
-        number,
-        started,
-        Math.max(0, now - started),
-        statusCode,
-        error,
-      );
-    });
+    this.outcomes.push({ id, number, started, now, statusCode, error, status: final === 'retry' ? 'pending' : final, nextAt });
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Writes the queued outcomes in one transaction. */
+  private flush(): void {
+    this.flushScheduled = false;
+    const outcomes = this.outcomes.splice(0);
+    if (outcomes.length === 0) return;
+    const { db } = this.svc;
+    try {
+      transaction(db, () => {
+        for (const o of outcomes) {
+          const updated = sql(
+            db,
+            `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status_code = ?, last_error = ?, completed_at = ?
+              WHERE id = ? AND status = 'sending'`,
+          ).run(o.status, o.number, o.nextAt, o.statusCode, o.error, o.status === 'pending' ? null : o.now, o.id);
+          if (updated.changes === 0) continue; // deleted with its webhook meanwhile
+          sql(db, 'INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error) VALUES (?, ?, ?, ?, ?, ?)').run(
+            o.id,
+            o.number,
+            o.started,
+            Math.max(0, o.now - o.started),
+            o.statusCode,
+            o.error,
+          );
+        }
+      });
+    } catch (error) {
+      // The rows stay 'sending' and are sent again after the next start (at-least-once).
+      this.log.error({ err: error }, 'recording webhook delivery attempts failed');
+    }
+    this.loop.wake();
   }
 }

@@ -75,6 +75,9 @@ function pinnedLookup(address: string, family: number): LookupFunction {
   }) as unknown as LookupFunction;
 }
 
+/** Response bytes read past `maxResponseBytes` before the connection is dropped. */
+const MAX_DISCARDED_BYTES = 1024 * 1024;
+
 /** Keeps at most this many pinned connection pools alive. */
 const MAX_AGENTS = 64;
 
@@ -139,11 +142,18 @@ export class GuardedHttp {
     const keep = init.maxResponseBytes ?? 0;
     const chunks: Buffer[] = [];
     let kept = 0;
+    let seen = 0;
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      seen += chunk.length;
       if (kept < keep) {
         const part = chunk.subarray(0, keep - kept);
         chunks.push(part);
         kept += part.length;
+      }
+      if (seen > keep + MAX_DISCARDED_BYTES) {
+        // Enough: the status is known; do not read an endless body to its end.
+        res.body.destroy();
+        break;
       }
     }
     return { statusCode: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), address: pinned.address };

@@ -11,6 +11,7 @@ export interface WorkerLog {
  */
 export class WorkerLoop {
   private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
   private stopped = true;
 
   constructor(
@@ -34,18 +35,34 @@ export class WorkerLoop {
   /** Stops the loop; a step in progress finishes (steps are synchronous). */
   stop(): void {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.clearTimer();
+    if (this.immediate) clearImmediate(this.immediate);
+    this.immediate = undefined;
   }
 
   private schedule(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.run(), Math.max(0, ms));
+    if (ms <= 0) {
+      // Run on the next turn of the event loop (setTimeout would wait at least 1 ms).
+      if (this.immediate) return;
+      this.clearTimer();
+      this.immediate = setImmediate(() => this.run());
+      this.immediate.unref();
+      return;
+    }
+    if (this.immediate) return;
+    this.clearTimer();
+    this.timer = setTimeout(() => this.run(), ms);
     this.timer.unref();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   private run(): void {
     this.timer = undefined;
+    this.immediate = undefined;
     if (this.stopped) return;
     let delay: number;
     try {
@@ -54,6 +71,6 @@ export class WorkerLoop {
       this.log.error({ err: error, worker: this.name }, `${this.name} failed; retrying`);
       delay = this.retryMs;
     }
-    if (!this.stopped && this.timer === undefined) this.schedule(delay);
+    if (!this.stopped && this.timer === undefined && this.immediate === undefined) this.schedule(delay);
   }
 }

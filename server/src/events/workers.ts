@@ -5,15 +5,19 @@ import { dispatchEvents } from './dispatcher';
 import { DueScheduler } from './due-scheduler';
 import { GuardedHttp, policyFromConfig } from './guarded-http';
 import { WorkerLoop, type WorkerLog } from './loop';
+import { pruneExpired } from './retention';
 
 /**
- * The background workers of events and webhooks: the outbox dispatcher, the delivery worker and
- * the `task.due` scheduler. They run while the server listens; everything they need is in
+ * The background workers of events and webhooks: the outbox dispatcher, the delivery worker,
+ * the `task.due` scheduler and the log retention. They run while the server listens; everything they need is in
  * SQLite, so a restart resumes where the last commit left off.
  */
 
 /** Events read per dispatcher transaction. */
 const DISPATCH_BATCH = 500;
+
+/** How often expired log rows are pruned, in ms (more often while a backlog remains). */
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /** Running workers. */
 export interface EventWorkers {
@@ -38,14 +42,17 @@ export function startEventWorkers(svc: Services, log: WorkerLog): EventWorkers {
     log,
   );
   const due = new DueScheduler(svc, log, () => dispatcher.wake());
+  const pruner = new WorkerLoop('delivery log retention', () => (pruneExpired(svc) > 0 ? 1000 : PRUNE_EVERY_MS), log, PRUNE_EVERY_MS);
   const unsubscribe = [svc.signals?.on('events', () => dispatcher.wake()), svc.signals?.on('deliveries', () => delivery.wake())];
   delivery.start();
   dispatcher.start();
   due.start();
+  pruner.start();
   return {
     async stop() {
       for (const off of unsubscribe) off?.();
       due.stop();
+      pruner.stop();
       dispatcher.stop();
       await delivery.stop();
       await http.close();

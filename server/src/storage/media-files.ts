@@ -60,7 +60,10 @@ export async function receiveToTemp(dataDir: string, source: Readable): Promise<
   try {
     await pipeline(source, sink);
   } catch (error) {
+    // The stream opens its file asynchronously: wait until it is closed, or the unlink could run
+    // before the open and leave the file behind.
     sink.destroy();
+    if (!sink.closed) await new Promise<void>((resolve) => sink.once('close', () => resolve()));
     removeQuietly(file);
     throw error;
   }

@@ -75,6 +75,7 @@ CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE
 CREATE INDEX webhook_deliveries_sending ON webhook_deliveries(status) WHERE status = 'sending';
 CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries(webhook_id, created_at);
 CREATE INDEX webhook_deliveries_subscription ON webhook_deliveries(subscription_id);
+CREATE INDEX webhook_deliveries_completed ON webhook_deliveries(completed_at) WHERE completed_at IS NOT NULL;
 
 -- One row per finished attempt (the delivery log).
 CREATE TABLE webhook_attempts (
@@ -132,6 +133,7 @@ CREATE TABLE inbound_requests (
 );
 CREATE INDEX inbound_requests_pending ON inbound_requests(received_at) WHERE status IN ('pending', 'claimed');
 CREATE INDEX inbound_requests_webhook ON inbound_requests(webhook_id, received_at);
+CREATE INDEX inbound_requests_completed ON inbound_requests(completed_at) WHERE completed_at IS NOT NULL;
 
 -- Explicit project membership (PUT /api/v1/projects/{projectId}/members).
 CREATE TABLE project_members (

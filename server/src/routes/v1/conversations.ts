@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import {
   COMMAND_RUN_LIMITS,
+  failInterruptedConversations,
   getConversation,
   listConversations,
   runAgentCommand,
@@ -36,10 +37,12 @@ const tags = ['agents'];
 /**
  * Conversations (spec 4.4 `GET /agents/{agentId}/convos/`, `.../convos/{convoId}`) and running a
  * command (`POST /agents/{agentId}/convos`, ours). The list and the run answer with and without
- * the trailing slash the spec writes.
+ * the trailing slash the spec writes. At registration (server start), conversations a previous
+ * process left `in_progress` are marked `failed`.
  */
 export const conversationRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
+  failInterruptedConversations(svc);
 
   for (const path of ['/agents/:agentId/convos', '/agents/:agentId/convos/']) {
     const hide = path.endsWith('/');

@@ -15,4 +15,5 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(agentsRoutes);
   await app.register(mediaRoutes);
   await app.register((await import('./project-members')).projectMemberRoutes);
+  await app.register((await import('./automations')).automationsRoutes);
 };

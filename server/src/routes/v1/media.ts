@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
 import { deleteMedia, getMedia, listMedia, MEDIA_KINDS, openMediaContent, uploadMedia, type IncomingFile } from '../../domain/media';
+import { badRequest, ServiceError } from '../../errors';
 import { itemEnvelope, itemsEnvelope, okOnly, pageQuery, params, responses, type PageQuery } from '../../http/schemas';
 import { sweepTempUploads } from '../../storage/media-files';
 
@@ -55,7 +56,16 @@ export const mediaRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const openFile = async (): Promise<IncomingFile | undefined> => {
-        const part = await request.file();
+        let part;
+        try {
+          part = await request.file();
+        } catch (error) {
+          // Limit and content-type errors carry a 4xx status the error handler maps; anything
+          // else is busboy refusing the body (no boundary, broken headers).
+          const status = (error as { statusCode?: number }).statusCode;
+          if (error instanceof ServiceError || (status !== undefined && status >= 400 && status < 500)) throw error;
+          throw badRequest('file', 'invalid_format', `the multipart body is malformed: ${(error as Error).message}`);
+        }
         if (!part) return undefined;
         return {
           filename: part.filename,
@@ -95,7 +105,7 @@ export const mediaRoutes: FastifyPluginAsync = async (app) => {
       const { media, stream } = openMediaContent(svc, request.actor, request.params.mediaId);
       reply
         .type(media.contentType)
-        .header('content-length', media.size)
+        .header('content-length', String(media.size))
         .header('content-disposition', contentDisposition(media.name))
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'private, no-store');

@@ -1,0 +1,129 @@
+import { addUser, client, type TestServer } from '../helpers/server';
+import { addTasks, allTasks, newProject } from '../helpers/fixtures-tasks';
+import { automationServer, createAutomation } from './helpers';
+
+/** Every action kind, with its effect checked through the API. */
+describe('automation actions', () => {
+  let server: TestServer;
+  let api: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    server = await automationServer();
+    api = client(server, server.token);
+    addUser(server, 'ann', { workspaceId: server.workspaceId, role: 'Participant' });
+  });
+  afterAll(() => server.close());
+
+  test('task actions and an agent command act through the same logic as the API', async () => {
+    const projectId = await newProject(server, 'Actions');
+    const [a, b, c] = await addTasks(server, projectId, ['Task A', 'Task B', 'Task C']);
+    expect((await api.post(`/api/v1/projects/${projectId}/tasks/${a!.id}/complete`)).status).toBe(200);
+    const field = (await api.post(`/api/v1/projects/${projectId}/fields`, { name: 'Score', type: 'number' })).body.item;
+    const agent = (
+      await api.post(`/api/v1/folders/${server.workspaceId}/agents`, {
+        name: 'Scribe',
+        data: { type: 'agent', data: { commands: [{ id: 'sum', name: 'Summarise', prompt: 'Summarise: {{ input }}' }] } },
+      })
+    ).body.item;
+
+    const automation = await createAutomation(api, server.workspaceId, {
+      name: 'Everything',
+      trigger: { type: 'webhook' },
+      actions: [
+        { id: 'create', type: 'task.create', projectId: '{{ trigger.projectId }}', text: 'Created for {{ trigger.label }}', referenceTaskId: '{{ trigger.a }}', placement: 'afterbegin' },
+        { id: 'update', type: 'task.update', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.b }}', text: 'B updated by {{ automation.name }}' },
+        { id: 'complete', type: 'task.complete', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.b }}' },
+        { id: 'reopen', type: 'task.uncomplete', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.a }}' },
+        { id: 'assign', type: 'task.assign', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.b }}', handles: ['ann', 'owner'] },
+        {
+          id: 'date',
+          type: 'task.setDate',
+          projectId: '{{ trigger.projectId }}',
+          taskId: '{{ trigger.b }}',
+          start: { date: '2030-01-02', time: '09:00', timezone: 'Europe/Paris' },
+          end: { date: '{{ trigger.endDate }}' },
+        },
+        { id: 'note', type: 'task.setNote', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.b }}', value: 'note of run {{ run.id }}' },
+        { id: 'score', type: 'task.setField', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.b }}', fieldId: '{{ trigger.fieldId }}', value: '{{ trigger.score }}' },
+        { id: 'move', type: 'task.move', projectId: '{{ trigger.projectId }}', taskId: '{{ steps.create.id }}', targetTaskId: '{{ trigger.c }}', position: 'afterend' },
+        { id: 'drop', type: 'task.delete', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.c }}' },
+        { id: 'ask', type: 'agent.command', agentId: '{{ trigger.agentId }}', command: 'Summarise', input: 'the {{ trigger.label }} of {{ steps.update.text }}' },
+      ],
+    });
+    const payload = { projectId, a: a!.id, b: b!.id, c: c!.id, fieldId: field.id, agentId: agent.id, label: 'demo', score: 7, endDate: '2030-01-03' };
+    const res = await api.post(`/api/v1/automations/${automation.id}/test`, { payload });
+    expect(res.status).toBe(200);
+    const run = res.body.item;
+    expect(run).toMatchObject({ status: 'completed', test: true, depth: 1 });
+    expect(run.steps.map((s: any) => [s.id, s.status, s.attempts])).toEqual(
+      ['create', 'update', 'complete', 'reopen', 'assign', 'date', 'note', 'score', 'move', 'drop', 'ask'].map((id) => [id, 'succeeded', 1]),
+    );
+    const out = Object.fromEntries(run.steps.map((s: any) => [s.id, s.output]));
+    const created = out.create;
+    expect(created).toMatchObject({ text: 'Created for demo', parentId: a!.id, completed: false });
+
+    // Effects, read back through the API.
+    const tasks = await allTasks(server, projectId);
+    expect(tasks.map((t) => [t.text, t.completed])).toEqual([
+      ['Task A', false],
+      ['B updated by Everything', true],
+      ['Created for demo', false],
+    ]);
+    expect(tasks[2]!.id).toBe(created.id);
+    expect(tasks[2]!.parentId).toBeUndefined(); // moved out of A, after C (which was then deleted)
+    const base = `/api/v1/projects/${projectId}/tasks/${b!.id}`;
+    expect((await api.get(`${base}/assignees`)).body.items.map((x: any) => x.handle).sort()).toEqual(['ann', 'owner']);
+    expect((await api.get(`${base}/date`)).body.item).toMatchObject({ start: { date: '2030-01-02', time: '09:00', timezone: 'Europe/Paris' }, end: { date: '2030-01-03' } });
+    expect((await api.get(`${base}/note`)).body.item).toEqual({ type: 'text', value: `note of run ${run.id}` });
+    expect((await api.get(`${base}/fields/${field.id}`)).body.item).toEqual({ fieldId: field.id, value: 7 });
+    expect((await api.get(`/api/v1/projects/${projectId}/tasks/${c!.id}`)).status).toBe(404);
+
+    // The agent command is a conversation of the agent, visible through the convos endpoints.
+    expect(out.ask.text).toBe('[offline] Summarise: the demo of B updated by Everything');
+    const convo = await api.get(`/api/v1/agents/${agent.id}/convos/${out.ask.conversationId}`);
+    expect(convo.status).toBe(200);
+    expect(convo.body.item.data.messages.at(-1)).toEqual({ role: 'assistant', content: out.ask.text });
+  });
+
+  test('a task action refused by the service validation fails the step permanently with its error', async () => {
+    const projectId = await newProject(server, 'Refusals');
+    const automation = await createAutomation(api, server.workspaceId, {
+      name: 'Too long',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'make', type: 'task.create', projectId, text: '{{ trigger.text }}' }],
+    });
+    const res = await api.post(`/api/v1/automations/${automation.id}/test`, { payload: { text: 'x'.repeat(2001) } });
+    expect(res.body.item).toMatchObject({ status: 'failed', error: { code: 'VALIDATION_ERROR', status: 400, transient: false, stepId: 'make' } });
+    expect(res.body.item.steps[0]).toMatchObject({ status: 'failed', attempts: 1, error: { details: { field: 'tasks[0].content', reason: 'too_long' } } });
+    const other = await api.post(`/api/v1/automations/${automation.id}/test`, { payload: { text: 'line\nbreak' } });
+    expect(other.body.item.error.details.reason).toBe('contains_line_break');
+    expect(await allTasks(server, projectId)).toHaveLength(0);
+  });
+
+  test('HTTP Request: the SSRF guard refuses loopback targets without the development switch', async () => {
+    const strict = await automationServer({ TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '0' });
+    try {
+      const sapi = client(strict, strict.token);
+      const automation = await createAutomation(sapi, strict.workspaceId, {
+        name: 'SSRF',
+        trigger: { type: 'webhook' },
+        actions: [
+          { id: 'meta', type: 'http.request', method: 'GET', url: 'https://169.254.169.254/latest/meta-data' },
+        ],
+      });
+      const res = await sapi.post(`/api/v1/automations/${automation.id}/test`, {});
+      expect(res.body.item).toMatchObject({ status: 'failed', error: { code: 'BLOCKED_TARGET', transient: false } });
+      const loop = await sapi.put(`/api/v1/automations/${automation.id}`, {
+        name: 'SSRF',
+        trigger: { type: 'webhook' },
+        actions: [{ id: 'local', type: 'http.request', method: 'GET', url: `${strict.url}/healthz` }],
+      });
+      expect(loop.status).toBe(200);
+      const again = await sapi.post(`/api/v1/automations/${automation.id}/test`, {});
+      expect(again.body.item).toMatchObject({ status: 'failed', error: { code: 'BLOCKED_TARGET' } });
+      expect(again.body.item.steps[0].attempts).toBe(1);
+    } finally {
+      await strict.close();
+    }
+  });
+});

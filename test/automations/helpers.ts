@@ -1,0 +1,59 @@
+import { client, startServer, type TestServer } from '../helpers/server';
+
+export { receiver, type Received } from '../engine/helpers';
+
+/** Settings every automation suite runs with: loopback HTTP targets allowed, no inbound throttle in the way. */
+export const AUTOMATION_ENV = { TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1', TASKSPACE_INBOUND_RATE_PER_MINUTE: '100000', TASKSPACE_WEBHOOKS_POLL_MS: '100' };
+
+/** A real server with the automation settings. */
+export function automationServer(env: Record<string, string> = {}): Promise<TestServer> {
+  return startServer({ env: { ...AUTOMATION_ENV, ...env } });
+}
+
+type Api = ReturnType<typeof client>;
+
+/** Polls `fn` until it returns a truthy value (every 25 ms, at most `ms`). */
+export async function waitFor<T>(fn: () => Promise<T | false | undefined | null> | T | false | undefined | null, what: string, ms = 15000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Creates an automation through the API; throws on failure. */
+export async function createAutomation(api: Api, workspaceId: string, definition: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  const res = await api.post('/api/v1/automations', { workspaceId, ...definition, ...extra });
+  if (res.status !== 200) throw new Error(`automation create failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.item;
+}
+
+/** The runs of an automation (newest first). */
+export async function runsOf(api: Api, automationId: string, query = ''): Promise<any[]> {
+  const res = await api.get(`/api/v1/automations/${automationId}/runs?limit=100${query}`);
+  if (res.status !== 200) throw new Error(`runs failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.items;
+}
+
+const SETTLED = new Set(['completed', 'failed', 'rejected', 'cancelled', 'skipped', 'waiting']);
+
+/** Waits until the automation has `count` runs that all settled (final or waiting); returns them oldest first with steps. */
+export async function settledRuns(api: Api, automationId: string, count = 1, ms = 15000): Promise<any[]> {
+  const runs = await waitFor(async () => {
+    const list = await runsOf(api, automationId);
+    return list.length >= count && list.every((r) => SETTLED.has(r.status)) && list;
+  }, `${count} settled run(s) of ${automationId}`, ms);
+  const full = [];
+  for (const r of runs.reverse()) full.push((await api.get(`/api/v1/automations/${automationId}/runs/${r.id}`)).body.item);
+  return full;
+}
+
+/** Waits until a run has the given status; returns it with steps. */
+export async function runWithStatus(api: Api, automationId: string, runId: string, status: string, ms = 15000): Promise<any> {
+  return waitFor(async () => {
+    const res = await api.get(`/api/v1/automations/${automationId}/runs/${runId}`);
+    return res.body.item?.status === status && res.body.item;
+  }, `run ${runId} to be ${status}`, ms);
+}

@@ -1,0 +1,302 @@
+#!/usr/bin/env node
+/**
+ * `npm run test:n8n`: proves the package in a real n8n.
+ *
+ * 1. Installs n8n 1.123.81 into `.n8n-host/n8n/` (cached), builds this package, packs it
+ *    (`package-stage.mjs`) and loads the unpacked tarball through N8N_CUSTOM_EXTENSIONS.
+ * 2. Starts the Taskspace service (`server/dist/main.js`, own data folder, http loopback
+ *    webhooks allowed with TASKSPACE_WEBHOOKS_ALLOW_INSECURE=1).
+ * 3. Imports the credentials and a workflow chaining Project → Task → Agent → Media, runs it
+ *    with `n8n execute`, and checks the service's state through its API.
+ * 4. Imports and activates a Taskspace Trigger workflow, runs `n8n start`, assigns a task in
+ *    the service, and checks that exactly one n8n execution with the payload follows and
+ *    that a forged delivery is rejected with 401 without an execution.
+ * Prints the duration of each phase. Exit code 0 when everything passed.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { createHmac, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+import { ensureN8n } from './install-n8n.mjs';
+import { makeStage, pack, unpack } from './package-stage.mjs';
+import { chainWorkflow, credentialsFile, triggerWorkflow } from './workflows.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(path.join(root, 'package.json'));
+const cache = path.join(root, '.n8n-host');
+const OWNER_TOKEN = 'tsk_n8n_host_owner_token_0123456789';
+const started = Date.now();
+const timings = [];
+const children = [];
+
+function log(message) {
+	console.log(`[test:n8n ${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
+}
+
+async function phase(name, fn) {
+	const t0 = Date.now();
+	log(`${name}...`);
+	const result = await fn();
+	timings.push([name, Date.now() - t0]);
+	return result;
+}
+
+function check(condition, message) {
+	if (!condition) throw new Error(`check failed: ${message}`);
+	log(`ok - ${message}`);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(what, fn, timeoutMs = 60000, everyMs = 250) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await fn();
+		if (value) return value;
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+		await sleep(everyMs);
+	}
+}
+
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/** JSON request to the service (or any URL). */
+async function http(method, url, { token, body, headers = {}, raw } = {}) {
+	const init = { method, headers: { ...headers } };
+	if (token) init.headers.authorization = `Bearer ${token}`;
+	if (raw !== undefined) init.body = raw;
+	else if (body !== undefined) {
+		init.body = JSON.stringify(body);
+		init.headers['content-type'] = 'application/json';
+	}
+	const res = await fetch(url, init);
+	const text = await res.text();
+	let json;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = text;
+	}
+	return { status: res.status, body: json };
+}
+
+/** Spawns a long-running process, keeping its output for diagnostics. */
+function background(command, args, options) {
+	const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+	let output = '';
+	child.stdout.on('data', (d) => (output += d));
+	child.stderr.on('data', (d) => (output += d));
+	const proc = { child, output: () => output, name: path.basename(args[0] ?? command) };
+	children.push(proc);
+	return proc;
+}
+
+async function stop(proc) {
+	if (!proc || proc.child.exitCode !== null || proc.child.signalCode !== null) return;
+	const exited = new Promise((resolve) => proc.child.once('exit', resolve));
+	proc.child.kill('SIGTERM');
+	const timer = setTimeout(() => proc.child.kill('SIGKILL'), 15000);
+	await exited;
+	clearTimeout(timer);
+}
+
+function n8nCommand(n8nBin, env, args) {
+	return execFileSync(process.execPath, [n8nBin, ...args], { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+async function main() {
+	const n8nBin = await phase('install n8n (cached after the first run)', () => ensureN8n({ log }));
+
+	const extension = await phase('build, pack and unpack the package', () => {
+		execFileSync(path.join(root, 'node_modules', '.bin', 'n8n-node'), ['build'], { cwd: root, stdio: 'ignore' });
+		const { tarball } = pack(makeStage({ withDist: true }));
+		return unpack(tarball, path.join(cache, 'extension'));
+	});
+
+	const run = path.join(cache, `run-${Date.now()}`);
+	fs.mkdirSync(run, { recursive: true });
+
+	const service = await phase('start the Taskspace service', async () => {
+		execFileSync(path.join(root, 'node_modules', '.bin', 'tsc'), ['-b', 'server'], { cwd: root, stdio: 'inherit' });
+		const proc = background(process.execPath, [path.join(root, 'server', 'dist', 'main.js')], {
+			cwd: root,
+			env: {
+				...process.env,
+				PORT: '0',
+				HOST: '127.0.0.1',
+				TASKSPACE_DATA_DIR: path.join(run, 'taskspace-data'),
+				TASKSPACE_BOOTSTRAP_TOKEN: OWNER_TOKEN,
+				TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1',
+				TASKSPACE_WEBHOOKS_POLL_MS: '100',
+				TASKSPACE_LOG_LEVEL: 'warn',
+			},
+		});
+		const url = await until('the service to listen', () => /listening on (http:\/\/\S+)/.exec(proc.output())?.[1], 30000, 100);
+		return { ...proc, url };
+	});
+	const api = (method, p, body) => http(method, service.url + p, { token: OWNER_TOKEN, body });
+	const workspaceId = (await api('GET', '/api/v1/workspaces')).body.items[0].id;
+
+	const n8nPort = await freePort();
+	const n8nEnv = {
+		...process.env,
+		N8N_USER_FOLDER: path.join(run, 'n8n-user'),
+		N8N_CUSTOM_EXTENSIONS: extension,
+		N8N_PORT: String(n8nPort),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		WEBHOOK_URL: `http://127.0.0.1:${n8nPort}/`,
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		N8N_ENCRYPTION_KEY: 'taskspace-n8n-host-test-key-0123456789',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_LOG_LEVEL: 'warn',
+		DB_SQLITE_POOL_SIZE: '2',
+	};
+
+	await phase('import credentials and the chain workflow, run it with `n8n execute`', () => {
+		const files = {
+			credentials: path.join(run, 'credentials.json'),
+			chain: path.join(run, 'chain.json'),
+		};
+		fs.writeFileSync(files.credentials, JSON.stringify(credentialsFile({ baseUrl: service.url, token: OWNER_TOKEN })));
+		fs.writeFileSync(files.chain, JSON.stringify(chainWorkflow({ id: 'taskspaceChain01', workspaceId })));
+		n8nCommand(n8nBin, n8nEnv, ['import:credentials', `--input=${files.credentials}`]);
+		n8nCommand(n8nBin, n8nEnv, ['import:workflow', `--input=${files.chain}`]);
+		let output;
+		try {
+			output = n8nCommand(n8nBin, n8nEnv, ['execute', '--id=taskspaceChain01', '--rawOutput']);
+		} catch (error) {
+			throw new Error(`n8n execute failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
+		}
+		check(!/"error"\s*:|Execution was NOT successful|ERROR/i.test(output), 'n8n execute ran the chain without errors');
+	});
+
+	await phase('check the service after the chain', async () => {
+		const projects = (await api('GET', '/api/v1/me/projects?limit=500')).body.items;
+		const project = projects.find((p) => p.name === 'n8n chain');
+		check(project, 'the project made by n8n exists');
+		const tasks = (await api('GET', `/api/v1/projects/${project.id}/tasks`)).body.items;
+		check(JSON.stringify(tasks.map((t) => t.text)) === JSON.stringify(['Seed task', 'Made by n8n in n8n chain']), 'the task was appended with the expression resolved');
+		const note = (await api('GET', `/api/v1/projects/${project.id}/tasks/${tasks[1].id}/note`)).body.item;
+		check(note?.value === 'Written by the n8n host test', 'the note is set on that task');
+		const agents = (await api('GET', `/api/v1/folders/${workspaceId}/agents?limit=100`)).body.items;
+		const agent = agents.find((a) => a.name === 'n8n agent');
+		check(agent && agent.knowledge.projects.includes(project.id), 'the agent exists with the project in its knowledge');
+		const convos = (await api('GET', `/api/v1/agents/${agent.id}/convos/`)).body.items;
+		check(convos.length === 1, 'the command ran once (one conversation)');
+		const media = (await api('GET', `/api/v1/folders/${workspaceId}/medias?limit=100`)).body.items;
+		check(media.some((m) => m.name === 'conversation.json' && m.size > 0), 'the file made from the conversation was uploaded');
+	});
+
+	const webhookId = randomUUID();
+	const n8n = await phase('import and activate the trigger workflow, `n8n start`', async () => {
+		const file = path.join(run, 'trigger.json');
+		fs.writeFileSync(file, JSON.stringify(triggerWorkflow({ id: 'taskspaceTrigger1', webhookId })));
+		n8nCommand(n8nBin, n8nEnv, ['import:workflow', `--input=${file}`]);
+		n8nCommand(n8nBin, n8nEnv, ['update:workflow', '--id=taskspaceTrigger1', '--active=true']);
+		const proc = background(process.execPath, [n8nBin, 'start'], { cwd: root, env: n8nEnv });
+		await until('n8n to answer /healthz', async () => {
+			if (proc.child.exitCode !== null) throw new Error(`n8n exited:\n${proc.output()}`);
+			try {
+				return (await fetch(`http://127.0.0.1:${n8nPort}/healthz`)).ok;
+			} catch {
+				return false;
+			}
+		}, 120000, 500);
+		await until('the trigger to register its webhook', async () => {
+			const hooks = (await api('GET', '/api/v2/webhooks')).body.items ?? [];
+			return hooks.find((h) => h.url.includes(webhookId));
+		}, 60000, 500);
+		return proc;
+	});
+
+	const db = () => {
+		const Database = require('better-sqlite3');
+		return new Database(path.join(n8nEnv.N8N_USER_FOLDER, '.n8n', 'database.sqlite'), { readonly: true, fileMustExist: true });
+	};
+	const executions = () => {
+		const conn = db();
+		try {
+			return conn
+				.prepare("SELECT e.id, e.status, e.mode, d.data FROM execution_entity e LEFT JOIN execution_data d ON d.executionId = e.id WHERE e.workflowId = 'taskspaceTrigger1' ORDER BY e.id")
+				.all();
+		} finally {
+			conn.close();
+		}
+	};
+
+	await phase('assign a task: one execution with the payload; a forged delivery: 401', async () => {
+		const hook = (await api('GET', '/api/v2/webhooks')).body.items.find((h) => h.url.includes(webhookId));
+		check(JSON.stringify(hook.events) === '["task.assigned"]' && hook.spaceIds.length === 0, 'registered for task.assigned in every workspace');
+		const me = (await api('GET', '/api/v1/me')).body.item;
+		const project = (await api('POST', '/api/v1/projects', { folderId: workspaceId, contentType: 'text/markdown', content: '# Trigger test\n- Trigger me' })).body.item;
+		const [task] = (await api('GET', `/api/v1/projects/${project.id}/tasks`)).body.items;
+		await api('PUT', `/api/v1/projects/${project.id}/tasks/${task.id}/assignees`, { handles: [me.handle] });
+		const runs = await until('an n8n execution', () => {
+			const rows = executions().filter((r) => r.status === 'success');
+			return rows.length > 0 ? rows : undefined;
+		}, 60000, 500);
+		check(runs.length === 1, 'exactly one execution');
+		check(runs[0].data.includes('Trigger me') && runs[0].data.includes('task.assigned') && runs[0].data.includes(task.id), 'the execution carries the payload, the event name and the task');
+		const deliveries = (await api('GET', `/api/v2/webhooks/${encodeURIComponent(hook.id)}/deliveries`)).body.items;
+		check(deliveries.some((d) => d.status === 'succeeded' && d.lastStatusCode === 200), 'the service logged a 200 delivery');
+
+		const body = JSON.stringify({ id: 'forged', type: 'task.assigned', workspaceId, timestamp: new Date().toISOString(), payload: { nodeText: 'forged' } });
+		const forged = await http('POST', hook.url, {
+			raw: body,
+			headers: {
+				'content-type': 'application/json',
+				'x-service-event': 'task.assigned',
+				'x-service-delivery': 'forged',
+				'x-service-signature': `sha256=${createHmac('sha256', 'wrong-secret').update(body).digest('hex')}`,
+			},
+		});
+		check(forged.status === 401, `a forged delivery is rejected (HTTP ${forged.status})`);
+		const unsigned = await http('POST', hook.url, { raw: body, headers: { 'content-type': 'application/json' } });
+		check(unsigned.status === 401, `an unsigned delivery is rejected (HTTP ${unsigned.status})`);
+		await sleep(1500);
+		const all = executions();
+		check(all.length === 1 && !all.some((r) => r.data?.includes('forged')), 'no execution started for them');
+	});
+
+	await phase('stop n8n and the service', async () => {
+		await stop(n8n);
+		await stop(service);
+	});
+	fs.rmSync(run, { recursive: true, force: true });
+}
+
+main()
+	.then(() => {
+		const total = Date.now() - started;
+		console.log('\ntest:n8n passed. Durations:');
+		for (const [name, ms] of timings) console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${name}`);
+		console.log(`  ${(total / 1000).toFixed(1).padStart(7)} s  total (${total <= 15 * 60 * 1000 ? 'within' : 'OVER'} the 15-minute CI budget)`);
+	})
+	.catch(async (error) => {
+		console.error(`\ntest:n8n FAILED: ${error.stack ?? error}`);
+		for (const proc of children) {
+			console.error(`\n--- last output of ${proc.name} ---\n${proc.output().split('\n').slice(-40).join('\n')}`);
+			if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+		}
+		process.exitCode = 1;
+	});

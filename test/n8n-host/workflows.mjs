@@ -1,0 +1,111 @@
+/**
+ * The workflows `npm run test:n8n` imports into the real n8n. Node types of a package loaded
+ * through N8N_CUSTOM_EXTENSIONS are named `CUSTOM.<node name>`.
+ */
+
+const CREDENTIALS = { taskspaceApi: { id: 'taskspaceHostCred01', name: 'Taskspace (test)' } };
+
+/** A resource locator in ID mode. */
+const byId = (value) => ({ __rl: true, mode: 'id', value });
+
+function node(name, type, parameters, position, extra = {}) {
+	return { id: name.toLowerCase().replace(/\W+/g, '-'), name, type, typeVersion: 1, position, parameters, ...extra };
+}
+
+/** Chains the action nodes: Project → Task (create, note) → Agent (create, knowledge, command) → Media upload. */
+export function chainWorkflow({ id, workspaceId }) {
+	const nodes = [
+		node('Start', 'n8n-nodes-base.manualTrigger', {}, [0, 0]),
+		node('Create project', 'CUSTOM.taskspaceProject', {
+			resource: 'project',
+			operation: 'create',
+			createIn: 'folder',
+			folderId: byId(workspaceId),
+			content: '# n8n chain\n- Seed task',
+		}, [220, 0], { credentials: CREDENTIALS }),
+		node('Create task', 'CUSTOM.taskspaceTask', {
+			resource: 'task',
+			operation: 'create',
+			projectId: byId('={{ $json.id }}'),
+			content: '=Made by n8n in {{ $json.name }}',
+			contentType: 'text/plain',
+		}, [440, 0], { credentials: CREDENTIALS }),
+		node('Set note', 'CUSTOM.taskspaceTask', {
+			resource: 'note',
+			operation: 'set',
+			projectId: byId("={{ $('Create project').item.json.id }}"),
+			taskId: byId('={{ $json.id }}'),
+			value: 'Written by the n8n host test',
+			type: 'text/plain',
+		}, [660, 0], { credentials: CREDENTIALS }),
+		node('Create agent', 'CUSTOM.taskspaceAgent', {
+			resource: 'agent',
+			operation: 'create',
+			folderId: byId(workspaceId),
+			name: 'n8n agent',
+			agentData: {
+				description: 'Made from n8n',
+				commands: { command: [{ name: 'summarize', prompt: 'Summarize: {{ input }}', mode: 'default' }] },
+			},
+		}, [880, 0], { credentials: CREDENTIALS }),
+		node('Add knowledge', 'CUSTOM.taskspaceAgent', {
+			resource: 'knowledge',
+			operation: 'add',
+			agentId: byId('={{ $json.id }}'),
+			kind: 'project',
+			projectId: byId("={{ $('Create project').item.json.id }}"),
+		}, [1100, 0], { credentials: CREDENTIALS }),
+		node('Run command', 'CUSTOM.taskspaceAgent', {
+			resource: 'agent',
+			operation: 'runCommand',
+			agentId: byId('={{ $json.id }}'),
+			command: 'summarize',
+			input: "={{ $('Create task').item.json.text }}",
+		}, [1320, 0], { credentials: CREDENTIALS }),
+		{
+			id: 'to-file',
+			name: 'To file',
+			type: 'n8n-nodes-base.convertToFile',
+			typeVersion: 1.1,
+			position: [1540, 0],
+			parameters: { operation: 'toJson', mode: 'once', options: { fileName: 'conversation.json' } },
+		},
+		node('Upload media', 'CUSTOM.taskspaceMedia', {
+			resource: 'media',
+			operation: 'upload',
+			folderId: byId(workspaceId),
+			binaryPropertyName: 'data',
+			options: { fileName: 'conversation.json' },
+		}, [1760, 0], { credentials: CREDENTIALS }),
+	];
+	const connections = {};
+	for (let n = 0; n < nodes.length - 1; n++) {
+		connections[nodes[n].name] = { main: [[{ node: nodes[n + 1].name, type: 'main', index: 0 }]] };
+	}
+	return { id, name: 'Taskspace chain', active: false, nodes, connections, settings: { executionOrder: 'v1' }, pinData: {} };
+}
+
+/** The trigger on `task.assigned`, with metadata, followed by a no-op. */
+export function triggerWorkflow({ id, webhookId }) {
+	return {
+		id,
+		name: 'Taskspace trigger',
+		active: false,
+		nodes: [
+			node('On assignment', 'CUSTOM.taskspaceTrigger', {
+				events: ['task.assigned'],
+				workspaceIds: [],
+				options: { includeMetadata: true },
+			}, [0, 0], { credentials: CREDENTIALS, webhookId }),
+			{ id: 'done', name: 'Done', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} },
+		],
+		connections: { 'On assignment': { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}
+
+/** The credentials file for `n8n import:credentials` (plain data; n8n encrypts it on import). */
+export function credentialsFile({ baseUrl, token }) {
+	return [{ ...CREDENTIALS.taskspaceApi, type: 'taskspaceApi', data: { baseUrl, accessToken: token } }];
+}

@@ -1,0 +1,132 @@
+import { createHmac } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../../server/src/config';
+import { deliveryBody } from '../../server/src/events/delivery-worker';
+import { parseRetryAfter, retryDelayMs, verdictForStatus } from '../../server/src/events/retry';
+import { openSecret, sealSecret, SecretUnreadableError } from '../../server/src/events/secret-box';
+import { signPayload, verifySignature } from '../../server/src/events/signature';
+import { tempDataDir } from '../helpers/server';
+
+/** Pure parts of events and webhooks: signature check, retry schedule, secret sealing, body bytes. */
+
+describe('verifySignature', () => {
+  const secret = 'whsec_test';
+  const body = '{"id":"e1","type":"task.due","payload":{"x":"é"}}';
+  const good = 'sha256=' + createHmac('sha256', secret).update(Buffer.from(body, 'utf8')).digest('hex');
+
+  test('accepts the HMAC of the raw bytes, as a string or bytes, in either hex case', () => {
+    expect(signPayload(body, secret)).toBe(good);
+    expect(verifySignature(body, good, secret)).toBe(true);
+    expect(verifySignature(Buffer.from(body), good, secret)).toBe(true);
+    expect(verifySignature(new Uint8Array(Buffer.from(body)), [good], secret)).toBe(true);
+    expect(verifySignature(body, good.toUpperCase().replace('SHA256=', 'sha256='), secret)).toBe(true);
+  });
+
+  test.each([
+    ['a different body', body + ' ', good, secret],
+    ['a different secret', body, good, 'whsec_other'],
+    ['a missing header', body, undefined, secret],
+    ['an empty header', body, '', secret],
+    ['no prefix', body, good.slice(7), secret],
+    ['another algorithm', body, good.replace('sha256', 'sha1'), secret],
+    ['a truncated digest', body, good.slice(0, -2), secret],
+    ['non-hex digits', body, good.slice(0, -1) + 'z', secret],
+    ['an empty secret', body, 'sha256=' + createHmac('sha256', '').update(body).digest('hex'), ''],
+  ])('rejects %s', (_what, raw, header, key) => {
+    expect(verifySignature(raw, header, key)).toBe(false);
+  });
+
+  test('the module imports only node:crypto, so receivers can copy it', () => {
+    const source = fs.readFileSync(path.resolve(__dirname, '../../server/src/events/signature.ts'), 'utf8');
+    expect([...source.matchAll(/from '([^']+)'/g)].map((m) => m[1])).toEqual(['node:crypto']);
+  });
+});
+
+describe('the retry schedule', () => {
+  const settings = { maxAttempts: 10, retryBaseMs: 30000, retryMaxMs: 3600000 };
+
+  test('2xx succeeds; 408, 429 and 5xx retry; everything else fails', () => {
+    expect([200, 201, 204, 299].map(verdictForStatus)).toEqual(new Array(4).fill('succeeded'));
+    expect([408, 429, 500, 502, 503, 599].map(verdictForStatus)).toEqual(new Array(6).fill('retry'));
+    expect([100, 301, 302, 400, 401, 403, 404, 410, 422].map(verdictForStatus)).toEqual(new Array(9).fill('failed'));
+  });
+
+  test('doubles from the base with equal jitter, capped at the maximum', () => {
+    expect([1, 2, 3, 4].map((n) => retryDelayMs(n, settings, 0))).toEqual([15000, 30000, 60000, 120000]);
+    expect([1, 2, 3, 4].map((n) => retryDelayMs(n, settings, 0.999999))).toEqual([30000, 60000, 120000, 240000]);
+    expect(retryDelayMs(9, settings, 1)).toBe(3600000);
+    expect(retryDelayMs(60, settings, 0.5)).toBe(2700000);
+  });
+
+  test('Retry-After raises the wait, never past the maximum', () => {
+    expect(retryDelayMs(1, settings, 0, 90000)).toBe(90000);
+    expect(retryDelayMs(1, settings, 0, 10 * 3600000)).toBe(3600000);
+    expect(parseRetryAfter('120', 0)).toBe(120000);
+    expect(parseRetryAfter(new Date(60000).toUTCString(), 0)).toBe(60000);
+    expect(parseRetryAfter('soon', 0)).toBeUndefined();
+    expect(parseRetryAfter(undefined, 0)).toBeUndefined();
+  });
+});
+
+describe('secret sealing', () => {
+  test('round-trips under the key file, and a different key cannot open it', () => {
+    const dataDir = tempDataDir();
+    const config = loadConfig({ TASKSPACE_DATA_DIR: dataDir });
+    const sealed = sealSecret(config, 'whsec_abc');
+    expect(sealed).not.toContain('whsec_abc');
+    expect(openSecret(config, sealed)).toBe('whsec_abc');
+    expect(fs.statSync(path.join(dataDir, 'webhook-secrets.key')).mode & 0o777).toBe(0o600);
+    const other = loadConfig({ TASKSPACE_DATA_DIR: dataDir, TASKSPACE_WEBHOOKS_SECRET_KEY: 'k'.repeat(32) });
+    expect(() => openSecret(other, sealed)).toThrow(SecretUnreadableError);
+    expect(openSecret(other, sealSecret(other, 'x'))).toBe('x');
+  });
+
+  test('a short configured key is a configuration error', () => {
+    expect(() => loadConfig({ TASKSPACE_WEBHOOKS_SECRET_KEY: 'short' })).toThrow(/at least 32/);
+    expect(() => loadConfig({ TASKSPACE_WEBHOOKS_ALLOW_ADDRESSES: '10.0.0.0/99' })).toThrow(/CIDR/);
+    expect(loadConfig({ TASKSPACE_WEBHOOKS_ALLOW_ADDRESSES: '10.0.0.0/8, ::1' }).webhooks.allowAddresses).toEqual(['10.0.0.0/8', '::1']);
+  });
+});
+
+test('the delivery body embeds the stored payload bytes unchanged', () => {
+  const body = deliveryBody({ id: 'e1', type: 'task.due', workspaceId: 'w1', createdAt: 0, payloadJson: '{"b":1,"a":"x"}' });
+  expect(body).toBe('{"id":"e1","type":"task.due","workspaceId":"w1","timestamp":"1970-01-01T00:00:00.000Z","payload":{"b":1,"a":"x"}}');
+  expect(JSON.parse(body).payload).toEqual({ b: 1, a: 'x' });
+});
+
+describe('log retention', () => {
+  test('deletes finished deliveries and handled inbound requests older than the retention, never pending ones', async () => {
+    const { buildApp } = await import('../../server/src/app');
+    const { actorForToken } = await import('../../server/src/auth/tokens');
+    const { registerWebhook } = await import('../../server/src/domain/webhooks');
+    const { pruneExpired } = await import('../../server/src/events/retention');
+    let now = Date.UTC(2030, 0, 1);
+    const config = loadConfig({ TASKSPACE_DATA_DIR: tempDataDir(), TASKSPACE_LOG_LEVEL: 'silent', TASKSPACE_BOOTSTRAP_TOKEN: 'tsk_retention', TASKSPACE_WEBHOOKS_LOG_RETENTION_DAYS: '30' });
+    const built = await buildApp({ config, clock: { now: () => now } });
+    try {
+      const svc = built.services;
+      const owner = actorForToken(svc.db, 'tsk_retention')!;
+      registerWebhook(svc, owner, { targetUrl: 'https://hooks.example.com/r', events: ['task.due'] });
+      const hookId = (svc.db.prepare('SELECT id FROM webhooks').get() as { id: string }).id;
+      const insert = svc.db.prepare(
+        `INSERT INTO webhook_deliveries (id, webhook_id, event_seq, event_type, status, attempts, next_attempt_at, created_at, completed_at)
+         VALUES (?, ?, 1, 'task.due', ?, 1, ?, ?, ?)`,
+      );
+      const day = 86400000;
+      insert.run('old-done', hookId, 'succeeded', null, now - 40 * day, now - 40 * day);
+      insert.run('old-failed', hookId, 'failed', null, now - 31 * day, now - 31 * day);
+      insert.run('recent', hookId, 'succeeded', null, now - 2 * day, now - 2 * day);
+      insert.run('old-pending', hookId, 'pending', now, now - 40 * day, null);
+      svc.db.prepare('INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code) VALUES (?, 1, ?, 5, 200)').run('old-done', now - 40 * day);
+      expect(pruneExpired(svc)).toBe(2);
+      const left = (svc.db.prepare('SELECT id FROM webhook_deliveries ORDER BY id').all() as { id: string }[]).map((r) => r.id);
+      expect(left).toEqual(['old-pending', 'recent']);
+      expect(svc.db.prepare('SELECT count(*) AS n FROM webhook_attempts').get()).toEqual({ n: 0 });
+      now += 29 * day;
+      expect(pruneExpired(svc)).toBe(1);
+    } finally {
+      await built.app.close();
+    }
+  });
+});
