@@ -12,6 +12,7 @@ import { PublicLinks, type Services } from './services';
 import { v1Routes } from './routes/v1';
 import { v2Routes } from './routes/v2';
 import { inboundWebhookRoutes } from './routes/webhooks';
+import { publicAgentPageRoutes } from './routes/v1/public-agents';
 import { Signals } from './events/signals';
 import { installEventWorkers } from './events/workers';
 import { installAutomations } from './automations/runtime';
@@ -92,6 +93,6 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   await app.register(v1Routes, { prefix: '/api/v1' });
   await app.register(v2Routes, { prefix: '/api/v2' });
   await app.register(inboundWebhookRoutes);
-  await app.register((await import('./routes/v1/public-agents')).publicAgentPageRoutes);
+  await app.register(publicAgentPageRoutes);
   return { app, services, bootstrap: boot };
 }

@@ -26,6 +26,10 @@ describe('roles on project and field endpoints', () => {
   let taskId: string;
   let fieldId: string;
   let templateId: string;
+  let disposableId: string;
+  const createDisposable = async () => {
+    disposableId = (await owner.post('/api/v1/projects', { folderId: server.workspaceId, contentType: 'text/markdown', content: '# Doomed\n- t' })).body.item.id;
+  };
 
   beforeAll(async () => {
     server = await startServer();
@@ -42,6 +46,7 @@ describe('roles on project and field endpoints', () => {
     taskId = (await owner.get(`/api/v1/projects/${projectId}/tasks`)).body.items[0].id;
     fieldId = (await owner.post(`/api/v1/projects/${projectId}/fields`, { name: 'Level', type: 'number' })).body.item.id;
     await owner.put(`/api/v1/projects/${projectId}/shareLink`);
+    await createDisposable();
   });
   afterAll(() => server.close());
 
@@ -79,6 +84,7 @@ describe('roles on project and field endpoints', () => {
       reset: async () => void (await owner.post(`/api/v1/projects/${projectId}/restore`)),
     },
     { name: 'POST restore', min: 'Collaborator', method: 'post', path: () => `/api/v1/projects/${projectId}/restore` },
+    { name: 'DELETE project', min: 'Collaborator', method: 'delete', path: () => `/api/v1/projects/${disposableId}`, reset: createDisposable },
     { name: 'PUT shareLink', min: 'Collaborator', method: 'put', path: () => `/api/v1/projects/${projectId}/shareLink` },
     { name: 'GET shareLink', min: 'Collaborator', method: 'get', path: () => `/api/v1/projects/${projectId}/shareLink` },
     {

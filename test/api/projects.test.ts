@@ -88,6 +88,21 @@ describe('projects', () => {
     expect((await client(server, stranger).get(`/api/v1/projects/${created.id}`)).status).toBe(404);
   });
 
+  test('DELETE removes the project with its tasks and drops it from agents\' knowledge', async () => {
+    const created = await createProject(api, server.workspaceId, '# Doomed\n- a\n  - b');
+    const agent = (await api.post(`/api/v1/folders/${server.workspaceId}/agents`, { name: 'Reader', data: { type: 'agent', data: {} } })).body.item;
+    await api.post(`/api/v1/agents/${agent.id}/knowledge/project`, { projectId: created.id });
+    const deleted = await api.delete(`/api/v1/projects/${created.id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ ok: true });
+    expect((await api.get(`/api/v1/projects/${created.id}`)).status).toBe(404);
+    expect((await api.get(`/api/v1/projects/${created.id}/tasks`)).status).toBe(404);
+    const left = server.built.services.db.prepare('SELECT count(*) AS n FROM tasks WHERE project_id = ?').get(created.id) as { n: number };
+    expect(left.n).toBe(0);
+    expect((await api.get(`/api/v1/agents/${agent.id}`)).body.item.knowledge.projects).toEqual([]);
+    expect((await api.delete(`/api/v1/projects/${created.id}`)).status).toBe(404);
+  });
+
   test('project.created is raised with the documented payload by both creates', async () => {
     const folder = (await api.post(`/api/v1/workspaces/${server.workspaceId}/folders`, { name: 'Events' })).body.item;
     const a = await createProject(api, folder.id, '# From folder');

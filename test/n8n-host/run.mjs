@@ -254,7 +254,12 @@ async function main() {
 		const runs = await until('an n8n execution', () => {
 			const rows = executions().filter((r) => r.status === 'success');
 			return rows.length > 0 ? rows : undefined;
-		}, 60000, 500);
+		}, 60000, 500).catch(async (error) => {
+			const log = (await api('GET', `/api/v2/webhooks/${encodeURIComponent(hook.id)}/deliveries`)).body;
+			console.error('deliveries:', JSON.stringify(log, null, 1));
+			console.error('executions:', JSON.stringify(executions().map((r) => ({ ...r, data: r.data?.slice(0, 2000) }))));
+			throw error;
+		});
 		check(runs.length === 1, 'exactly one execution');
 		check(runs[0].data.includes('Trigger me') && runs[0].data.includes('task.assigned') && runs[0].data.includes(task.id), 'the execution carries the payload, the event name and the task');
 		const deliveries = (await api('GET', `/api/v2/webhooks/${encodeURIComponent(hook.id)}/deliveries`)).body.items;

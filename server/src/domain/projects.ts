@@ -216,6 +216,19 @@ export function restoreProject(svc: Services, actor: Actor, projectId: string): 
 }
 
 /**
+ * `DELETE /api/v1/projects/{projectId}` (Collaborator; an extension: the spec has no delete):
+ * removes the project with its tasks, add-ons, comments, fields and share link, and drops it from
+ * agents' knowledge. Completed projects and templates can be deleted too.
+ * @throws ServiceError 404 unknown project (or outside the caller's workspaces), 403 below Collaborator.
+ */
+export function deleteProject(svc: Services, actor: Actor, projectId: string): void {
+  transaction(svc.db, () => {
+    requireProject(svc.db, actor, projectId, 'Collaborator', { action: 'deleting a project' });
+    sql(svc.db, 'DELETE FROM projects WHERE id = ?').run(projectId);
+  });
+}
+
+/**
  * `GET /api/v1/folders/{folderId}/projects` (Viewer): the folder's projects (templates
  * excluded), oldest first; all of them, or one page when `page` is given.
  * @throws ServiceError 404 unknown folder.

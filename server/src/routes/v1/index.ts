@@ -5,6 +5,8 @@ import { projectsRoutes } from './projects';
 import { tasksRoutes } from './tasks';
 import { agentsRoutes } from './agents';
 import { mediaRoutes } from './media';
+import { projectMemberRoutes } from './project-members';
+import { automationsRoutes } from './automations';
 
 /** Everything under /api/v1: bearer authentication and rate limiting, then one plugin per resource. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -14,6 +16,6 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(tasksRoutes);
   await app.register(agentsRoutes);
   await app.register(mediaRoutes);
-  await app.register((await import('./project-members')).projectMemberRoutes);
-  await app.register((await import('./automations')).automationsRoutes);
+  await app.register(projectMemberRoutes);
+  await app.register(automationsRoutes);
 };

@@ -5,6 +5,7 @@ import {
   completeProject,
   createProject,
   createWorkspaceProject,
+  deleteProject,
   getProject,
   listFolderProjects,
   listFolderTemplates,
@@ -18,6 +19,7 @@ import {
   itemEnvelope,
   itemsEnvelope,
   nonEmptyString,
+  okOnly,
   pageQuery,
   params,
   responses,
@@ -152,6 +154,15 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => ({ ok: true, item: copyProject(svc, request.actor, request.params.projectId, request.body) }),
+  );
+
+  app.delete<{ Params: { projectId: string } }>(
+    '/projects/:projectId',
+    { schema: { tags, summary: 'Delete a project with its tasks', params: params('projectId'), response: responses(okOnly) } },
+    async (request) => {
+      deleteProject(svc, request.actor, request.params.projectId);
+      return { ok: true };
+    },
   );
 
   app.post<{ Params: { projectId: string } }>(
