@@ -521,8 +521,13 @@ export type ValidationResult = { ok: true; definition: AutomationDefinition } | 
 const ajv = new Ajv({ allErrors: false, strict: false, verbose: true });
 const schemaCheck = ajv.compile(AUTOMATION_SCHEMA);
 
-const REASONS: Record<string, string> = {
+/**
+ * The machine-readable `reason` for each JSON-schema (ajv) keyword, shared with the server's
+ * request validation so both report failures the same way (README "Errors").
+ */
+export const SCHEMA_REASONS: Readonly<Record<string, string>> = {
   required: 'required',
+  format: 'invalid_format',
   type: 'invalid_type',
   enum: 'invalid_value',
   const: 'invalid_value',
@@ -553,7 +558,7 @@ function problemOf(error: ErrorObject): DefinitionProblem {
     (error.params as { additionalProperty?: string }).additionalProperty;
   if (extra) segments.push(extra);
   const path = pathOf(segments) || 'definition';
-  return { path, reason: REASONS[error.keyword] ?? error.keyword, message: `${path} ${error.message ?? 'is invalid'}` };
+  return { path, reason: SCHEMA_REASONS[error.keyword] ?? error.keyword, message: `${path} ${error.message ?? 'is invalid'}` };
 }
 
 /**

@@ -27,6 +27,7 @@ export {
 } from './engine';
 export {
   AUTOMATION_SCHEMA,
+  SCHEMA_REASONS,
   validateDefinition,
   walkActions,
   TRIGGER_TYPES,

@@ -29,6 +29,8 @@ export interface Links {
   base(): string;
   /** `base()` + `path` (which starts with '/'). */
   url(path: string): string;
+  /** The absolute API link of a project, as event payloads carry it (`projectLink`). */
+  project(projectId: string): string;
 }
 
 /** Links from a fixed base, or from the address once the server listens. */
@@ -49,5 +51,9 @@ export class PublicLinks implements Links {
 
   url(path: string): string {
     return this.base() + path;
+  }
+
+  project(projectId: string): string {
+    return this.url('/api/v1/projects/' + projectId);
   }
 }

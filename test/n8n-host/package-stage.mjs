@@ -100,9 +100,15 @@ export function makeStage({ withDist }) {
 	return stage;
 }
 
-/** Runs `n8n-node lint` in `dir`; returns its exit status. */
+/**
+ * Runs `n8n-node lint` in `dir`; returns its exit status. NODE_ENV is dropped: under
+ * NODE_ENV=test, eslint-plugin-n8n-nodes-base swaps real file names for fixtures of its own
+ * tests and reports nonsense (as happens when jest runs this script).
+ */
 function lint(dir, extra = []) {
-	const result = spawnSync(bin('n8n-node'), ['lint', ...extra], { cwd: dir, stdio: 'inherit', env: process.env });
+	const env = { ...process.env };
+	delete env.NODE_ENV;
+	const result = spawnSync(bin('n8n-node'), ['lint', ...extra], { cwd: dir, stdio: 'inherit', env });
 	return result.status ?? 1;
 }
 

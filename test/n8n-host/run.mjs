@@ -210,9 +210,9 @@ async function main() {
 	const webhookId = randomUUID();
 	const n8n = await phase('import and activate the trigger workflow, `n8n start`', async () => {
 		const file = path.join(run, 'trigger.json');
-		fs.writeFileSync(file, JSON.stringify(triggerWorkflow({ id: 'taskspaceTrigger1', webhookId })));
+		fs.writeFileSync(file, JSON.stringify(triggerWorkflow({ id: 'taskspaceTrig001', webhookId })));
 		n8nCommand(n8nBin, n8nEnv, ['import:workflow', `--input=${file}`]);
-		n8nCommand(n8nBin, n8nEnv, ['update:workflow', '--id=taskspaceTrigger1', '--active=true']);
+		n8nCommand(n8nBin, n8nEnv, ['update:workflow', '--id=taskspaceTrig001', '--active=true']);
 		const proc = background(process.execPath, [n8nBin, 'start'], { cwd: root, env: n8nEnv });
 		await until('n8n to answer /healthz', async () => {
 			if (proc.child.exitCode !== null) throw new Error(`n8n exited:\n${proc.output()}`);
@@ -237,7 +237,7 @@ async function main() {
 		const conn = db();
 		try {
 			return conn
-				.prepare("SELECT e.id, e.status, e.mode, d.data FROM execution_entity e LEFT JOIN execution_data d ON d.executionId = e.id WHERE e.workflowId = 'taskspaceTrigger1' ORDER BY e.id")
+				.prepare("SELECT e.id, e.status, e.mode, d.data FROM execution_entity e LEFT JOIN execution_data d ON d.executionId = e.id WHERE e.workflowId = 'taskspaceTrig001' ORDER BY e.id")
 				.all();
 		} finally {
 			conn.close();

@@ -5,7 +5,6 @@ import { sql } from '../db/statements';
 import { badRequest, notFound } from '../errors';
 import { appendEvent } from '../events/outbox';
 import type { Services } from '../services';
-import { projectLink } from './projects';
 
 /**
  * Explicit project membership (`PUT /api/v1/projects/{projectId}/members`,
@@ -70,7 +69,7 @@ export function addProjectMembers(svc: Services, actor: Actor, projectId: string
       if (!user) throw badRequest('handles', 'not_a_member', `'${handle}' is not a member of this project's workspace`);
       return user;
     });
-    const base = { projectId: project.id, projectTitle: project.name, projectLink: projectLink(svc, project.id), folderId: project.folderId };
+    const base = { projectId: project.id, projectTitle: project.name, projectLink: svc.links.project(project.id), folderId: project.folderId };
     for (const user of users) {
       const added = sql(
         db,

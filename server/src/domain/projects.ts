@@ -69,11 +69,6 @@ export function pageBounds(page: PageRequest): [limit: number, offset: number] {
   return [page.limit, Math.min((page.page - 1) * page.limit, Number.MAX_SAFE_INTEGER)];
 }
 
-/** The absolute API link of a project, as carried by event payloads (`projectLink`). */
-export function projectLink(svc: Services, projectId: string): string {
-  return svc.links.url('/api/v1/projects/' + projectId);
-}
-
 /** Loads a project by id without access checks (callers check first). @throws ServiceError 404. */
 export function loadProject(db: Db, projectId: string): Project {
   const row = sql<[string], ProjectRow>(db, `SELECT ${COLUMNS} FROM projects p WHERE p.id = ?`).get(projectId);
@@ -113,7 +108,7 @@ export function insertProject(svc: Services, actor: Actor, folder: Pick<FolderAc
     {
       type: 'project.created',
       workspaceId: folder.workspaceId,
-      payload: { projectId: id, projectTitle: input.name, projectLink: projectLink(svc, id), folderId: folder.id, createdBy: actor.handle },
+      payload: { projectId: id, projectTitle: input.name, projectLink: svc.links.project(id), folderId: folder.id, createdBy: actor.handle },
       depth: actor.depth,
     },
     now,
@@ -187,7 +182,7 @@ export function completeProject(svc: Services, actor: Actor, projectId: string):
           payload: {
             projectId,
             projectTitle: access.name,
-            projectLink: projectLink(svc, projectId),
+            projectLink: svc.links.project(projectId),
             completedBy: actor.handle,
             completedAt: new Date(now).toISOString(),
           },

@@ -147,11 +147,6 @@ export function checkEnum<T extends string>(field: string, value: unknown, allow
   return value as T;
 }
 
-/** Absolute API link of a project (event payloads' `projectLink`). */
-export function projectLink(svc: Services, projectId: string): string {
-  return svc.links.url('/api/v1/projects/' + projectId);
-}
-
 /** The keys every task event payload starts with (README "Events"). */
 export interface TaskEventBase {
   projectId: string;
@@ -166,7 +161,7 @@ export function taskEventBase(svc: Services, project: ProjectAccess, task: { id:
   return {
     projectId: project.id,
     projectTitle: project.name,
-    projectLink: projectLink(svc, project.id),
+    projectLink: svc.links.project(project.id),
     nodeId: task.id,
     nodeText: task.text,
   };

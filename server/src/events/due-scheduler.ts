@@ -57,7 +57,7 @@ function payloadOf(svc: Services, task: DueTask, now: number): Record<string, un
   const payload: Record<string, unknown> = {
     projectId: task.project_id,
     projectTitle: task.project_name,
-    projectLink: svc.links.url('/api/v1/projects/' + task.project_id),
+    projectLink: svc.links.project(task.project_id),
     nodeId: task.id,
     nodeText: task.text,
   };

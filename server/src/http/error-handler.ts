@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { SCHEMA_REASONS } from '@taskspace/engine';
 import { ServiceError, type ErrorCode } from '../errors';
 import { NO_LINE_BREAKS } from './schemas';
 
@@ -9,23 +10,6 @@ interface AjvError {
   params: Record<string, unknown>;
 }
 
-const REASONS: Record<string, string> = {
-  required: 'required',
-  maxLength: 'too_long',
-  minLength: 'too_short',
-  maxItems: 'too_many',
-  minItems: 'too_few',
-  maximum: 'too_large',
-  minimum: 'too_small',
-  type: 'invalid_type',
-  enum: 'invalid_value',
-  const: 'invalid_value',
-  format: 'invalid_format',
-  pattern: 'invalid_format',
-  additionalProperties: 'unknown_field',
-  anyOf: 'invalid_value',
-  oneOf: 'invalid_value',
-};
 
 /** `/tasks/0/content` → `tasks[0].content`, prefixed by the missing property where there is one. */
 function fieldOf(error: AjvError, context: string | undefined): string {
@@ -48,7 +32,7 @@ export function validationError(error: AjvError, context: string | undefined): S
       reason: 'contains_line_break',
     });
   }
-  const reason = REASONS[error.keyword] ?? error.keyword;
+  const reason = SCHEMA_REASONS[error.keyword] ?? error.keyword;
   let message = `${field} ${error.message ?? 'is invalid'}`;
   if (error.keyword === 'required') message = `${field} is required`;
   if (error.keyword === 'enum') message = `${field} must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
