@@ -140,13 +140,11 @@ class CredentialsHelper extends ICredentialsHelper {
 }
 
 /** n8n-core's own dependency-injection container (its copy of @n8n/di, not another one in the tree). */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { Container } = require(require.resolve('@n8n/di', { paths: [path.dirname(require.resolve('n8n-core'))] })) as {
 	Container: { get<T>(type: new (...args: never[]) => T): T };
 };
 
 // n8n-core internals the n8n server shuts down on exit (not part of n8n-core's index).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager') as {
 	SSHClientsManager: new () => { onShutdown(): void };
 };
