@@ -62,7 +62,7 @@ describe('Taskspace Project node', () => {
 		expect((await api().get(`/api/v1/projects/${inWorkspace.json.id}`)).body.item.name).toBe('Via workspace');
 	});
 
-	test('project › get (by URL, e.g. an event projectLink), copy, complete, restore', async () => {
+	test('project › get (by URL, e.g. an event projectLink), copy, complete, restore, delete', async () => {
 		const source = await newProject('# Source\n- a\n  - b');
 		const [got] = await runOk(server(), {
 			type: PROJECT,
@@ -89,6 +89,10 @@ describe('Taskspace Project node', () => {
 		expect((await api().get(`/api/v1/projects/${source.id}`)).body.item.completed).toBe(true);
 		await runOk(server(), { type: PROJECT, parameters: { resource: 'project', operation: 'restore', projectId: byId(source.id) } });
 		expect((await api().get(`/api/v1/projects/${source.id}`)).body.item.completed).toBe(false);
+
+		const [deleted] = await runOk(server(), { type: PROJECT, parameters: { resource: 'project', operation: 'delete', projectId: byId(copy.json.id) } });
+		expect(deleted.json).toEqual({ deleted: true, projectId: copy.json.id });
+		expect((await api().get(`/api/v1/projects/${copy.json.id}`)).status).toBe(404);
 	});
 
 	test('project › create from template; template › get many', async () => {

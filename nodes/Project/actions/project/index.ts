@@ -5,11 +5,12 @@ import * as complete from './complete.operation';
 import * as copy from './copy.operation';
 import * as create from './create.operation';
 import * as createFromTemplate from './createFromTemplate.operation';
+import * as del from './delete.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 import * as restore from './restore.operation';
 
-const operations = { complete, copy, create, createFromTemplate, get, getMany, restore };
+const operations = { complete, copy, create, createFromTemplate, delete: del, get, getMany, restore };
 
 /** Handlers of the Project resource by operation. */
 export const handlers = handlersOf(operations);
@@ -31,6 +32,7 @@ export const description: INodeProperties[] = [
 				value: 'createFromTemplate',
 				action: 'Create a project from a template',
 			},
+			{ name: 'Delete', value: 'delete', action: 'Delete a project', description: 'Delete a project with all its tasks' },
 			{ name: 'Get', value: 'get', action: 'Get a project' },
 			{ name: 'Get Many', value: 'getMany', action: 'Get many projects', description: 'List the projects of a folder, or mine' },
 			{ name: 'Restore', value: 'restore', action: 'Restore a project', description: 'Reopen a completed project' },
