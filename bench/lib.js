@@ -1,10 +1,12 @@
 'use strict';
-// Shared bench helpers: child-process servers, autocannon runs, JSON requests.
-const { spawn } = require('node:child_process');
+// Shared bench helpers: child-process servers, autocannon runs, JSON requests, the loopback
+// receiver of the automation benches and their closed-loop measurement.
+const { fork, spawn } = require('node:child_process');
 const fs = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const autocannon = require('autocannon');
 const { request } = require('undici');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -30,7 +32,7 @@ function startProcess(script, env = {}) {
   });
 }
 
-/** Starts the built Taskspace server on a fresh data directory; `env` adds settings. */
+/** Starts the built Taskspace server on a fresh data directory (removed by `stop()`); `env` adds settings. */
 async function startTaskspace(env = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskspace-bench-'));
   const server = await startProcess(path.join(ROOT, 'server/dist/main.js'), {
@@ -41,7 +43,11 @@ async function startTaskspace(env = {}) {
     TASKSPACE_BOOTSTRAP_TOKEN: OWNER_TOKEN,
     ...env,
   });
-  return { ...server, dataDir, token: OWNER_TOKEN };
+  const stop = async () => {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { ...server, stop, dataDir, token: OWNER_TOKEN };
 }
 
 /** Starts the bare Fastify baseline. */
@@ -49,11 +55,15 @@ function startBare() {
   return startProcess(path.join(__dirname, 'bare-server.js'));
 }
 
-/** One JSON request; resolves the parsed body, throwing on a non-2xx status. */
-async function api(base, method, urlPath, token, body) {
-  const headers = { authorization: `Bearer ${token}` };
+/**
+ * One JSON request; resolves the parsed body, throwing on a non-2xx status. `token` (optional)
+ * is sent as a bearer token; `dispatcher` (optional) is an undici Agent to reuse connections.
+ */
+async function api(base, method, urlPath, token, body, dispatcher) {
+  const headers = {};
+  if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await request(base + urlPath, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await request(base + urlPath, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), dispatcher });
   const text = await res.body.text();
   if (res.statusCode >= 300) throw new Error(`${method} ${urlPath} -> ${res.statusCode} ${text}`);
   return text ? JSON.parse(text) : undefined;
@@ -61,6 +71,7 @@ async function api(base, method, urlPath, token, body) {
 
 /** Runs autocannon and returns mean requests/second, failing on any non-2xx reply. */
 async function load(opts) {
+  const autocannon = require('autocannon');
   const result = await autocannon({ connections: 10, duration: Number(process.env.BENCH_SECONDS || 5), ...opts });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${opts.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
@@ -72,4 +83,126 @@ function row(name, value, baseline) {
   return `${name.padEnd(44)} ${value.toFixed(0).padStart(9)} req/s ${ratio ? `  ratio ${ratio}` : ''}`;
 }
 
-module.exports = { startTaskspace, startBare, startProcess, api, load, row, OWNER_TOKEN, ROOT };
+/** A TCP port free on 127.0.0.1 right now (closed again before it resolves). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// ---- loopback receiver (child process) --------------------------------------------------------
+// The HTTP Request step of the automation benches posts to it. It answers 200 with
+// `{ok: true, n, task}` (`n` counts requests, `task` echoes the body's `task`), so a branch can
+// test the response. It runs in its own process so its work is not charged to the measured server.
+function receiverMain() {
+  let n = 0;
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      n++;
+      let body = {};
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+      } catch {
+        res.writeHead(400, { 'content-type': 'application/json' }).end('{"ok":false}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: true, n, task: body.task }));
+    });
+  });
+  server.keepAliveTimeout = 10000;
+  server.listen(0, '127.0.0.1', () => process.send({ url: `http://127.0.0.1:${server.address().port}` }));
+  process.on('disconnect', () => process.exit(0));
+}
+
+/** Forks the loopback receiver; resolves `{url, stop}` (`stop()` resolves once it has exited). */
+function startReceiver() {
+  const child = fork(__filename, ['--receiver'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`receiver exited with ${code}`)));
+    child.once('message', (m) =>
+      resolve({
+        url: m.url,
+        stop: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      }),
+    );
+  });
+}
+
+// ---- closed-loop measurement ------------------------------------------------------------------
+/** The `p`th percentile (0-100) of an ascending array; NaN when it is empty. */
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/**
+ * `callers` concurrent callers, each calling `once(seq)` again as soon as its previous call has
+ * resolved, until `ms` have passed (a closed loop: throughput and latency come from the same
+ * calls). `once` resolves true for a finished run, false for a failed one; `seq` counts from 1
+ * across callers. Resolves `{runs, failed, seconds, perSecond, p50, p99}` (latencies in ms,
+ * measured around each `once`).
+ */
+async function closedLoop({ callers, ms, once }) {
+  const latencies = [];
+  let failed = 0;
+  let seq = 0;
+  const until = Date.now() + ms;
+  const caller = async () => {
+    while (Date.now() < until) {
+      const started = process.hrtime.bigint();
+      if (!(await once(++seq))) failed++;
+      latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+  };
+  const t0 = Date.now();
+  await Promise.all(Array.from({ length: callers }, caller));
+  const seconds = (Date.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { runs: latencies.length, failed, seconds, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+/**
+ * The automation benches' measurement: a 1 s warm-up with `callers`, then one caller for
+ * min(2 s, BENCH_SECONDS), then `callers` for BENCH_SECONDS (default 5). Throws when any run
+ * failed. Resolves `{seconds, loaded, single}` (each a `closedLoop` result).
+ */
+async function measureRuns({ callers, once }) {
+  const seconds = Number(process.env.BENCH_SECONDS || 5);
+  await closedLoop({ callers, ms: 1000, once });
+  const single = await closedLoop({ callers: 1, ms: Math.min(2000, seconds * 1000), once });
+  const loaded = await closedLoop({ callers, ms: seconds * 1000, once });
+  if (loaded.failed + single.failed > 0) throw new Error(`${loaded.failed + single.failed} runs did not complete`);
+  return { seconds, loaded, single };
+}
+
+module.exports = {
+  startTaskspace,
+  startBare,
+  startProcess,
+  startReceiver,
+  api,
+  load,
+  row,
+  freePort,
+  percentile,
+  closedLoop,
+  measureRuns,
+  OWNER_TOKEN,
+  ROOT,
+};
+
+if (require.main === module && process.argv.includes('--receiver')) receiverMain();

@@ -1,6 +1,8 @@
 'use strict';
 // `npm run bench`: every scenario, each printing requests (or events, or runs) per second and
 // its ratio to a baseline measured in the same run. BENCH_SECONDS sets each load's duration.
+// automations.js also runs the same workflow in a real n8n when one is installed in its cache (test/n8n-host/install-n8n.mjs)
+// (bench/n8n.js; `npm run test:n8n` installs it, BENCH_N8N=0 skips it) and prints the ratio.
 const fs = require('node:fs');
 const path = require('node:path');
 

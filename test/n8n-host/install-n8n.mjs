@@ -1,18 +1,19 @@
 #!/usr/bin/env node
 /**
- * Installs a real n8n (1.123.81, the newest line that runs on Node 20) into
- * `.n8n-host/n8n/`, outside the package's own dependencies, and reuses it on later runs.
+ * Installs a real n8n (1.123.81, the newest line that runs on Node 20) into a per-user cache,
+ * `~/.cache/taskspace/n8n-<version>/` (or `TASKSPACE_N8N_DIR`), outside the package's own
+ * dependencies, and reuses it on later runs and from other clones.
  * Overrides: `xlsx` 0.18.5 (the registry copy n8n pins is not on npm) and `isolated-vm`
  * 5.0.4 (6+ needs Node 22). Prints the n8n binary path.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const N8N_VERSION = process.env.TASKSPACE_N8N_VERSION ?? '1.123.81';
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const n8nDir = path.join(root, '.n8n-host', 'n8n');
+export const n8nDir = path.resolve(process.env.TASKSPACE_N8N_DIR || path.join(os.homedir(), '.cache', 'taskspace', `n8n-${N8N_VERSION}`));
 export const n8nBin = path.join(n8nDir, 'node_modules', 'n8n', 'bin', 'n8n');
 
 /** The installed n8n version, or undefined. */
@@ -27,7 +28,7 @@ function installedVersion() {
 /** Installs n8n unless the cached copy already has the wanted version; returns the binary path. */
 export function ensureN8n({ log = console.log } = {}) {
 	if (installedVersion() === N8N_VERSION && fs.existsSync(n8nBin)) {
-		log(`n8n ${N8N_VERSION}: cached in ${path.relative(root, n8nDir)}`);
+		log(`n8n ${N8N_VERSION}: cached in ${n8nDir}`);
 		return n8nBin;
 	}
 	fs.mkdirSync(n8nDir, { recursive: true });
@@ -40,7 +41,7 @@ export function ensureN8n({ log = console.log } = {}) {
 	};
 	fs.writeFileSync(path.join(n8nDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 	const started = Date.now();
-	log(`installing n8n ${N8N_VERSION} into ${path.relative(root, n8nDir)} (a few minutes)...`);
+	log(`installing n8n ${N8N_VERSION} into ${n8nDir} (a few minutes)...`);
 	execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--yes'], {
 		cwd: n8nDir,
 		stdio: 'inherit',

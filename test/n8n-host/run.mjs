@@ -2,7 +2,7 @@
 /**
  * `npm run test:n8n`: proves the package in a real n8n.
  *
- * 1. Installs n8n 1.123.81 into `.n8n-host/n8n/` (cached), builds this package, packs it
+ * 1. Installs n8n 1.123.81 into the per-user cache of install-n8n.mjs (once), builds this package, packs it
  *    (`package-stage.mjs`) and loads the unpacked tarball through N8N_CUSTOM_EXTENSIONS.
  * 2. Starts the Taskspace service (`server/dist/main.js`, own data folder, http loopback
  *    webhooks allowed with TASKSPACE_WEBHOOKS_ALLOW_INSECURE=1).
