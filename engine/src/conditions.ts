@@ -1,5 +1,5 @@
 /**
- * Branch conditions: any-of groups of all-of rules (docs/notes/automations.md "Branch").
+ * Branch conditions: any-of groups of all-of rules (README "Automations", "Actions").
  *
  * Operands are templates evaluated with {@link Templates.evaluate}, so `{{ steps.fetch.status }}`
  * is the number 200. Comparison rules:

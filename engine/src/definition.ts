@@ -1,6 +1,6 @@
 /**
  * The automation definition: one trigger plus an ordered list of actions, stored as JSON and
- * validated against {@link AUTOMATION_SCHEMA} (README "Automations", docs/notes/automations.md).
+ * validated against {@link AUTOMATION_SCHEMA} (README "Automations", README "Automations").
  *
  * Every string field marked "template" is a Liquid template rendered against the run's
  * variables (see `templates.ts`). A template that is exactly one output tag, such as

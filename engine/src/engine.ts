@@ -1,7 +1,7 @@
 /**
  * The automation engine: matches trigger events to automations, creates runs, executes them
  * with a concurrency limit (FIFO queue), wakes delays, retries and approval timeouts, fires
- * schedules, and takes approval decisions (docs/notes/automations.md).
+ * schedules, and takes approval decisions (README "Automations").
  */
 import { randomBytes } from 'node:crypto';
 import type { ApprovalDecision } from './actions/control';

@@ -1,6 +1,6 @@
 /**
  * Walks a run's action list, journalling every step through the store before the next one
- * starts (docs/notes/automations.md "Durable runs").
+ * starts (README "Automations", "Durability").
  *
  * Resuming is replay: the executor walks the definition from the top; a step the journal shows
  * `succeeded` is not run again, its recorded output is put back into `steps.<id>` (and a

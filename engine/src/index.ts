@@ -8,7 +8,7 @@
  * `const engine = createEngine({store, service, http}); await engine.start();`,
  * `engine.createAutomation(...)`, `engine.submit(event)` for service events,
  * `engine.startRun(id, body)` for webhooks, `engine.decide(...)` for approvals.
- * See docs/notes/automations.md.
+ * See README "Automations".
  * @packageDocumentation
  */
 export const ENGINE_VERSION = '0.1.0';

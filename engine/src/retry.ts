@@ -4,7 +4,7 @@ import type { ActionType, RetryPolicy } from './definition';
 export type ResolvedRetry = Required<RetryPolicy>;
 
 /**
- * Default retry policy per action kind (docs/notes/automations.md "Retries"). Only transient
+ * Default retry policy per action kind (README "Automations", "Retries"). Only transient
  * failures are retried: network errors, timeouts, HTTP 5xx and 429.
  * - `http.request`: 5 attempts, 1 s, ×2, at most 60 s apart (1 s, 2 s, 4 s, 8 s);
  * - `agent.command`: 3 attempts, 2 s, ×2, at most 60 s;

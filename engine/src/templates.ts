@@ -1,6 +1,6 @@
 /**
  * Liquid templates (LiquidJS) over a run's variables: `trigger`, `steps.<id>`, `run` and
- * `automation` (docs/notes/automations.md "Variables").
+ * `automation` (README "Automations", "Variables").
  *
  * Strict: an unknown variable or property (`{{ trigger.nope }}`) and an unknown filter are
  * errors, reported as a permanent step error `TEMPLATE_ERROR`, never rendered as empty.

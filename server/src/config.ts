@@ -40,7 +40,7 @@ export interface Config {
     /** Timeout of one model call in ms (`TASKSPACE_MODEL_TIMEOUT_MS`, default 60000). */
     timeoutMs: number;
   };
-  /** Webhook and outbound-HTTP settings (README "Webhooks"). */
+  /** Webhook and outbound-HTTP settings (README "Events and webhooks"). */
   webhooks: {
     /**
      * Development switch: allow http targets and loopback/private addresses for signed webhooks,

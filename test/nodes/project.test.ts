@@ -90,7 +90,7 @@ describe('Taskspace Project node', () => {
 		await runOk(server(), { type: PROJECT, parameters: { resource: 'project', operation: 'restore', projectId: byId(source.id) } });
 		expect((await api().get(`/api/v1/projects/${source.id}`)).body.item.completed).toBe(false);
 
-		const [deleted] = await runOk(server(), { type: PROJECT, parameters: { resource: 'project', operation: 'delete', projectId: byId(copy.json.id) } });
+		const [deleted] = await runOk(server(), { type: PROJECT, parameters: { resource: 'project', operation: 'delete', projectId: byId(String(copy.json.id)) } });
 		expect(deleted.json).toEqual({ deleted: true, projectId: copy.json.id });
 		expect((await api().get(`/api/v1/projects/${copy.json.id}`)).status).toBe(404);
 	});

@@ -21,7 +21,7 @@ import type { Services } from '../services';
 import type { AutomationRuntime } from './runtime';
 
 /**
- * Automation management (docs/notes/automations.md "API"): the domain functions behind
+ * Automation management (README "Automations", "API"): the domain functions behind
  * `/api/v1/automations`. Owner of the workspace manages (create, update, enable, disable,
  * delete, test, cancel); any member reads automations and runs; approvals are decided by the
  * approval's listed approvers (members) or, without a list, by members with the Participant

@@ -10,7 +10,7 @@ import { DomainServiceAdapter } from './service-adapter';
 import { SqliteRunStore } from './sqlite-store';
 
 /**
- * The automation runtime of the server (docs/notes/automations.md): the engine over SQLite, the
+ * The automation runtime of the server (README "Automations"): the engine over SQLite, the
  * in-process service and the guarded HTTP client, plus two consumers that feed it:
  *
  * - the outbox consumer reads `events` after its own persisted cursor (`outbox_cursors` row

@@ -7,7 +7,7 @@ import { newId } from '../ids';
 import type { Services } from '../services';
 
 /**
- * Agents (spec sections 2, 4.3 and 4.4; docs/notes/agents-media.md): create, generate from a
+ * Agents (spec sections 2, 4.3 and 4.4; README "Agents, conversations, media and model providers"): create, generate from a
  * prompt, list, get, update (PATCH merges `data` key by key) and delete.
  */
 

@@ -12,7 +12,7 @@ import { mediaForKnowledge } from './media';
 
 /**
  * Conversations (spec 4.4 `GET /agents/{agentId}/convos[/{convoId}]`) and running an agent
- * command (`POST /agents/{agentId}/convos`, ours; docs/notes/agents-media.md), which records
+ * command (`POST /agents/{agentId}/convos`, ours; README "Agents, conversations, media and model providers"), which records
  * one conversation per run. The automation engine runs commands through {@link runAgentCommand}.
  */
 

@@ -11,7 +11,7 @@ import type { Services } from '../services';
 import { requireWebhookPlan } from './webhooks';
 
 /**
- * Inbound webhooks, `POST /webhooks/<id>` (spec sections 4.7, 5.3, 6.3; docs/notes/webhooks.md
+ * Inbound webhooks, `POST /webhooks/<id>` (spec sections 4.7, 5.3, 6.3; README "Events and webhooks"
  * "Inbound webhooks").
  *
  * Management (for the automation engine's trigger setup): {@link createInboundWebhook},

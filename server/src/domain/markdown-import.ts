@@ -8,7 +8,7 @@ import { PATH_SEPARATOR } from './task-tree';
 
 /**
  * Turns the `content` of a project-create body into a project name and a tree of tasks
- * (spec section 4.2 `POST /api/v1/projects`; README "Projects: content import"), and inserts
+ * (spec section 4.2 `POST /api/v1/projects`; README "Projects, templates, share links and custom fields", "Creating from content"), and inserts
  * that tree into a new project.
  *
  * `text/markdown` (parsed with markdown-it):

@@ -17,7 +17,7 @@ import {
 
 /**
  * Media (spec 4.3 `GET /folders/{folderId}/medias`, 4.5; plus upload and download;
- * docs/notes/agents-media.md). Bytes live under `<dataDir>/media/` (storage/media-files.ts).
+ * README "Agents, conversations, media and model providers"). Bytes live under `<dataDir>/media/` (storage/media-files.ts).
  */
 
 /** Media kinds, derived from the content type (see {@link kindOf}). */

@@ -8,7 +8,7 @@ import type { Services } from '../services';
 
 /**
  * Explicit project membership (`PUT /api/v1/projects/{projectId}/members`,
- * `DELETE .../members/{handle}`; docs/notes/webhooks.md "Project members").
+ * `DELETE .../members/{handle}`; README "Events and webhooks", "Project members").
  *
  * Workspace members can already see every project of the workspace; explicit membership records
  * who is assigned to / has joined a project, and raises:

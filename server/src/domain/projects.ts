@@ -11,7 +11,7 @@ import { listWorkspaceMembers } from './workspaces';
 
 /**
  * Projects (spec section 4.2, the folder lists of 4.3, `GET /api/v1/me/projects`;
- * README "Projects"). Copy and from-template live in `project-copy.ts`, share links in
+ * README "Projects, templates, share links and custom fields"). Copy and from-template live in `project-copy.ts`, share links in
  * `share-links.ts`, custom fields in `fields.ts`.
  */
 

@@ -9,7 +9,7 @@ import { agentItem, type AgentAvatar, type CommandMode } from './agents';
 import { mediaForKnowledge, type MediaKind } from './media';
 
 /**
- * Public agent access (spec 4.4 `publicAccess`, `public-agent`; docs/notes/agents-media.md).
+ * Public agent access (spec 4.4 `publicAccess`, `public-agent`; README "Agents, conversations, media and model providers").
  * Enabling gives the agent a public page at `/public/agents/{publicId}` (an unguessable id,
  * not the agent id); disabling (our `DELETE .../publicAccess`) removes it.
  */

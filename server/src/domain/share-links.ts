@@ -7,7 +7,7 @@ import { newSecret } from '../ids';
 import type { Services } from '../services';
 
 /**
- * Project share links (spec section 4.2 `shareLink`; README "Projects: share links").
+ * Project share links (spec section 4.2 `shareLink`; README "Projects, templates, share links and custom fields", "Share links").
  * Enabling gives the project a random token (192 bits) once; the three URLs are capability
  * links built from the public base URL:
  * `viewUrl` = `/share/<token>/view` (read only), `editUrl` = `/share/<token>/edit`

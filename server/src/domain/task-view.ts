@@ -147,7 +147,7 @@ export function checkEnum<T extends string>(field: string, value: unknown, allow
   return value as T;
 }
 
-/** The keys every task event payload starts with (README "Events"). */
+/** The keys every task event payload starts with (README "Events and webhooks"). */
 export interface TaskEventBase {
   projectId: string;
   projectTitle: string;

@@ -9,7 +9,7 @@ import { newId, newSecret } from '../ids';
 import type { Services } from '../services';
 
 /**
- * Signed webhook registration (spec sections 4.6, 6.1, 8; docs/notes/webhooks.md).
+ * Signed webhook registration (spec sections 4.6, 6.1, 8; README "Events and webhooks").
  * Registrations belong to an account, not to a workspace. Their public id is the target URL.
  */
 
@@ -193,7 +193,7 @@ export interface WebhookInput {
 /**
  * Registers a signed webhook, or replaces the events and scope of the caller's registration of
  * the same URL, with a new secret (spec section 4.6). Any member of a workspace may scope a
- * webhook to it (docs/notes/webhooks.md "Permissions").
+ * webhook to it (README "Events and webhooks", "Signed webhooks").
  * @returns the registration and its secret; the secret is never shown again.
  * @throws ServiceError 402 by plan; 400 for an invalid URL, events or spaceIds (`not_found` for
  *         a workspace the caller is not a member of) or past 100 combinations (`too_many_combinations`).

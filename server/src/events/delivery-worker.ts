@@ -8,7 +8,7 @@ import { openSecret } from './secret-box';
 import { signPayload } from './signature';
 
 /**
- * The delivery worker (docs/notes/webhooks.md "Delivery"): sends due `webhook_deliveries` rows,
+ * The delivery worker (README "Events and webhooks", "Delivery"): sends due `webhook_deliveries` rows,
  * oldest due first, up to `config.webhooks.concurrency` at once and `concurrencyPerTarget` to
  * any one registration or subscription, and records each attempt.
  *

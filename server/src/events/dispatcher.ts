@@ -6,7 +6,7 @@ import type { Services } from '../services';
 import { readCursor, WEBHOOK_CURSOR, writeCursor } from './cursors';
 
 /**
- * The outbox dispatcher (docs/notes/webhooks.md "Dispatch"): reads `events` in `seq` order after
+ * The outbox dispatcher (README "Events and webhooks", "Guarantees"): reads `events` in `seq` order after
  * its persisted cursor and, in one transaction with the cursor advance, queues one
  * `webhook_deliveries` row per matching signed registration and legacy subscription.
  *

@@ -6,7 +6,7 @@ import { WorkerLoop, type WorkerLog } from './loop';
 import { appendEvent } from './outbox';
 
 /**
- * The `task.due` scheduler (docs/notes/webhooks.md "task.due").
+ * The `task.due` scheduler (README "Events and webhooks", "task.due").
  *
  * Each (task, due time) fires at most once, recorded in `task_due_fired` in the same transaction
  * as the event. A scan covers due times in (lower, now], where lower = min(the previous scan's
@@ -52,7 +52,7 @@ function assigneesOf(svc: Services, taskId: string): { handle: string }[] {
   ).all(taskId);
 }
 
-/** The `task.due` payload of a task row (shape in docs/notes/webhooks.md). */
+/** The `task.due` payload of a task row (shape in README "Events and webhooks"). */
 function payloadOf(svc: Services, task: DueTask, now: number): Record<string, unknown> {
   const payload: Record<string, unknown> = {
     projectId: task.project_id,

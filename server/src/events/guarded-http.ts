@@ -8,7 +8,7 @@ import { allowListOf, checkAddress, type AddressPolicy } from './ssrf';
 
 /**
  * Outbound HTTP that guards against server-side request forgery (spec section 6.1 rule 4;
- * docs/notes/webhooks.md "SSRF guard"). Used by webhook delivery; the automation engine's HTTP
+ * README "Events and webhooks", "SSRF guard"). Used by webhook delivery; the automation engine's HTTP
  * port can reuse it.
  *
  * Per request: the URL's scheme is checked (https, or http under the development switch); the

@@ -3,7 +3,7 @@ import { sql } from '../db/statements';
 import type { Services } from '../services';
 
 /**
- * Retention of the delivery log and the inbound request queue (docs/notes/webhooks.md
+ * Retention of the delivery log and the inbound request queue (README "Events and webhooks"
  * "Delivery log"): finished deliveries (succeeded or failed, with their attempts) and handled
  * inbound requests (done or failed) older than `TASKSPACE_WEBHOOKS_LOG_RETENTION_DAYS` are
  * deleted, in batches so no transaction holds the database long. Pending work is never deleted.

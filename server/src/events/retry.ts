@@ -1,5 +1,5 @@
 /**
- * The delivery retry rules (docs/notes/webhooks.md "Retries").
+ * The delivery retry rules (README "Events and webhooks", "Retries").
  *
  * - 2xx: succeeded. 408, 429 and 5xx, network errors and timeouts: retried.
  *   Any other status (1xx, 3xx as redirects are not followed, other 4xx) and targets refused

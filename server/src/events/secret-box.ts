@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Config } from '../config';
 
 /**
- * Encryption at rest of webhook signing secrets (docs/notes/webhooks.md "Secrets").
+ * Encryption at rest of webhook signing secrets (README "Events and webhooks", "Secrets").
  *
  * A signing secret must be readable to compute HMACs, so it cannot be stored as a hash. It is
  * stored sealed with AES-256-GCM under a key that does not live in the database: the key comes

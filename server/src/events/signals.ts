@@ -1,5 +1,5 @@
 /**
- * In-process wake-ups for background workers (docs/notes/webhooks.md "Dispatch").
+ * In-process wake-ups for background workers (README "Events and webhooks", "Guarantees").
  *
  * Workers always poll (`TASKSPACE_WEBHOOKS_POLL_MS`), so a missed signal only delays work; a
  * signal makes them look at once. Topics:

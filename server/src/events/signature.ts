@@ -1,5 +1,5 @@
 /**
- * Webhook signatures (spec section 6.1, rule 3; docs/notes/webhooks.md "Verifying a delivery").
+ * Webhook signatures (spec section 6.1, rule 3; README "Events and webhooks", "Verifying a delivery").
  *
  * This file imports only `node:crypto` so that receivers (and the n8n trigger node) can copy it
  * as is, without depending on the server.

@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * The SSRF guard's address rules (spec section 6.1 rule 4; docs/notes/webhooks.md "SSRF guard").
+ * The SSRF guard's address rules (spec section 6.1 rule 4; README "Events and webhooks", "SSRF guard").
  *
  * Every outbound delivery resolves its host once per attempt, checks every resolved address
  * here, and connects only to the address it checked (see `guarded-http.ts`). Categories:

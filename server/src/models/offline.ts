@@ -28,7 +28,7 @@ function earliest(text: string, candidates: [RegExp, string][]): string | undefi
 }
 
 /**
- * The agent the offline provider "generates" from a description (docs/notes/agents-media.md):
+ * The agent the offline provider "generates" from a description (README "Agents, conversations, media and model providers"):
  * - name: the first sentence, at most 60 characters cut at a word, first letter upper-cased;
  * - description: the whole text with runs of whitespace collapsed to one space;
  * - tone: the tone word ({@link TONES}) appearing first in the text, else `neutral`;

@@ -1,6 +1,6 @@
 /**
  * The model-provider interface behind agent generation and agent commands
- * (README "Model providers"; docs/notes/agents-media.md).
+ * (README "Model providers"; README "Agents, conversations, media and model providers").
  */
 
 /** One chat message. */

@@ -6,7 +6,7 @@ import { params } from '../http/schemas';
 const errorRef = { $ref: 'ErrorEnvelope#' } as const;
 
 /**
- * Inbound webhooks, `POST /webhooks/<webhook_id>` (spec section 4.7; docs/notes/webhooks.md
+ * Inbound webhooks, `POST /webhooks/<webhook_id>` (spec section 4.7; README "Events and webhooks"
  * "Inbound webhooks"). No API token: the unguessable URL is the credential, plus an optional
  * bearer token per webhook. The body is read raw whatever its content type and must be a JSON
  * object. Replies `{ok: true, requestId}`; the automation run starts asynchronously.

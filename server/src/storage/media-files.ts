@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { newId } from '../ids';
 
 /**
- * Media bytes on disk (docs/notes/agents-media.md): one file per media item at
+ * Media bytes on disk (README "Agents, conversations, media and model providers"): one file per media item at
  * `<dataDir>/media/<storageKey>`. Uploads are streamed to `<dataDir>/media/.tmp/` first and
  * renamed into place (same directory tree, so the rename is atomic) only when the database
  * row is written.

@@ -1,7 +1,7 @@
 import type { Migration } from '../migrate';
 
 /**
- * Events and webhooks (docs/notes/webhooks.md): signed registrations and legacy subscriptions,
+ * Events and webhooks (README "Events and webhooks"): signed registrations and legacy subscriptions,
  * the durable delivery queue with its attempt log, outbox cursors, the due-date watermark,
  * inbound webhooks with their request queue, and explicit project membership.
  */

@@ -1,7 +1,7 @@
 import type { Migration } from '../migrate';
 
 /**
- * Automations (docs/notes/automations.md): definitions with their versions, runs with the step
+ * Automations (README "Automations"): definitions with their versions, runs with the step
  * journal, the effects ledger that makes task actions exactly-once, and schedule state.
  */
 export const m003Automations: Migration = {

@@ -47,7 +47,7 @@ const avatar = {
   },
 } as const;
 
-/** AgentData as written by clients: every key optional (docs/notes/agents-media.md lists defaults). */
+/** AgentData as written by clients: every key optional (README "Agents, conversations, media and model providers" lists defaults). */
 const agentDataInput = {
   type: 'object',
   additionalProperties: false,
@@ -63,7 +63,7 @@ const agentDataInput = {
 
 const str = { type: 'string' } as const;
 
-/** The agent item (docs/notes/agents-media.md "Agents"). */
+/** The agent item (README "Agents, conversations, media and model providers", "Agents"). */
 export const agentSchema = {
   type: 'object',
   required: ['id', 'name', 'space_id', 'type', 'data', 'knowledge', 'createdAt', 'updatedAt'],

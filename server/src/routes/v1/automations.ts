@@ -103,7 +103,7 @@ async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
 }
 
 /**
- * `/api/v1/automations` (docs/notes/automations.md "API"): management (Owner), runs (any member),
+ * `/api/v1/automations` (README "Automations", "API"): management (Owner), runs (any member),
  * approvals, test runs, and the published definition schema.
  */
 export const automationsRoutes: FastifyPluginAsync = async (app) => {

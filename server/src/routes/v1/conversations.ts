@@ -11,7 +11,7 @@ import { itemEnvelope, itemsEnvelope, pageQuery, params, responses, type PageQue
 
 const str = { type: 'string' } as const;
 
-/** The conversation item (docs/notes/agents-media.md "Conversations"). */
+/** The conversation item (README "Running a command and conversations"). */
 export const conversationSchema = {
   type: 'object',
   required: ['id', 'space_agent_id', 'title', 'status', 'data', 'createdAt', 'updatedAt'],

@@ -7,7 +7,7 @@ import { sweepTempUploads } from '../../storage/media-files';
 
 const str = { type: 'string' } as const;
 
-/** The media item (docs/notes/agents-media.md "Media"). */
+/** The media item (README "Agents, conversations, media and model providers", "Media"). */
 export const mediaSchema = {
   type: 'object',
   required: ['id', 'space_id', 'kind', 'name', 'contentType', 'size', 'url', 'createdAt'],

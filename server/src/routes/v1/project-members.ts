@@ -5,7 +5,7 @@ import { itemsEnvelope, okOnly, params, responses, singleLine } from '../../http
 const member = { type: 'object', properties: { handle: { type: 'string' }, displayName: { type: 'string' } } } as const;
 
 /**
- * Explicit project membership (docs/notes/webhooks.md "Project members"): add members
+ * Explicit project membership (README "Events and webhooks", "Project members"): add members
  * (raising `project.assigned` / `project.joined`) and remove one. Listing stays
  * `GET /api/v1/projects/{projectId}/members` (projects routes).
  */

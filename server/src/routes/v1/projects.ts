@@ -28,7 +28,7 @@ import {
 import { fieldsRoutes } from './fields';
 import { shareLinkRoutes } from './share-links';
 
-/** The project item (README "Projects"). */
+/** The project item (README "Projects, templates, share links and custom fields"). */
 export const projectSchema = {
   type: 'object',
   required: ['id', 'name', 'folderId', 'workspaceId', 'completed', 'completedAt', 'isTemplate', 'createdAt'],

@@ -14,7 +14,7 @@ const shareLink = {
 
 const schema = { tags: ['projects'], params: params('projectId'), response: responses(itemEnvelope(shareLink)) };
 
-/** A project's share link (README "Projects: share links"). */
+/** A project's share link (README "Projects, templates, share links and custom fields", "Share links"). */
 export const shareLinkRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
 

@@ -70,7 +70,7 @@ const deliveriesQuery = {
   properties: { ...pageQuery(20).properties, status: { type: 'string', enum: ['pending', 'sending', 'succeeded', 'failed'] } },
 } as const;
 
-/** `/api/v2/webhooks` (spec section 4.6; docs/notes/webhooks.md). */
+/** `/api/v2/webhooks` (spec section 4.6; README "Events and webhooks"). */
 export const webhookRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
   const tags = ['webhooks'];
