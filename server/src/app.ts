@@ -13,6 +13,7 @@ import { v1Routes } from './routes/v1';
 import { v2Routes } from './routes/v2';
 import { inboundWebhookRoutes } from './routes/webhooks';
 import { publicAgentPageRoutes } from './routes/v1/public-agents';
+import { sharePageRoutes } from './routes/share-pages';
 import { Signals } from './events/signals';
 import { installEventWorkers } from './events/workers';
 import { installAutomations } from './automations/runtime';
@@ -94,5 +95,6 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   await app.register(v2Routes, { prefix: '/api/v2' });
   await app.register(inboundWebhookRoutes);
   await app.register(publicAgentPageRoutes);
+  await app.register(sharePageRoutes);
   return { app, services, bootstrap: boot };
 }

@@ -86,6 +86,13 @@ describe('roles on project and field endpoints', () => {
     { name: 'POST restore', min: 'Collaborator', method: 'post', path: () => `/api/v1/projects/${projectId}/restore` },
     { name: 'DELETE project', min: 'Collaborator', method: 'delete', path: () => `/api/v1/projects/${disposableId}`, reset: createDisposable },
     { name: 'PUT shareLink', min: 'Collaborator', method: 'put', path: () => `/api/v1/projects/${projectId}/shareLink` },
+    {
+      name: 'DELETE shareLink',
+      min: 'Collaborator',
+      method: 'delete',
+      path: () => `/api/v1/projects/${projectId}/shareLink`,
+      reset: async () => void (await owner.put(`/api/v1/projects/${projectId}/shareLink`)),
+    },
     { name: 'GET shareLink', min: 'Collaborator', method: 'get', path: () => `/api/v1/projects/${projectId}/shareLink` },
     {
       name: 'POST field',

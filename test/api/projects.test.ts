@@ -1,4 +1,4 @@
-import { addUser, client, runCli, startServer, OWNER_TOKEN, type TestServer } from '../helpers/server';
+import { addUser, call, client, runCli, startServer, OWNER_TOKEN, type TestServer } from '../helpers/server';
 
 type Api = ReturnType<typeof client>;
 
@@ -302,6 +302,42 @@ describe('projects', () => {
       const otherLink = (await api.put(`/api/v1/projects/${other.id}/shareLink`)).body.item;
       expect(otherLink.viewUrl).not.toBe(item.viewUrl);
       expect((await api.put('/api/v1/projects/nope/shareLink')).status).toBe(404);
+    });
+
+    test('the URLs open a read-only view without an account; DELETE revokes them', async () => {
+      const project = await createProject(api, server.workspaceId, '# Road <trip>\n- [x] Pack\n  - Snacks & drinks\n- Drive');
+      const link = (await api.put(`/api/v1/projects/${project.id}/shareLink`)).body.item;
+      const path = (url: string) => new URL(url).pathname;
+      const json = await call(server.url, 'GET', path(link.viewUrl), { headers: { accept: 'application/json' } });
+      expect(json.status).toBe(200);
+      expect(json.headers['x-ratelimit-limit']).toBe('1000');
+      expect(json.body.item).toMatchObject({
+        mode: 'view',
+        project: { name: 'Road <trip>', completed: false },
+        truncated: false,
+        tasks: [
+          { text: 'Pack', completed: true, depth: 0 },
+          { text: 'Snacks & drinks', completed: false, depth: 1 },
+          { text: 'Drive', completed: false, depth: 0 },
+        ],
+      });
+      expect((await call(server.url, 'GET', path(link.checkUrl), { headers: { accept: 'application/json' } })).body.item.mode).toBe('check');
+      const html = await call(server.url, 'GET', path(link.editUrl), { headers: { accept: 'text/html' } });
+      expect(html.headers['content-type']).toContain('text/html');
+      expect(html.body).toContain('<title>Road &lt;trip&gt;</title>');
+      expect(html.body).toContain('Snacks &amp; drinks');
+      expect((await call(server.url, 'GET', path(link.viewUrl).replace(/view$/, 'admin'))).status).toBe(400);
+
+      const viewer = addUser(server, 'share-viewer', { workspaceId: server.workspaceId, role: 'Viewer' });
+      expect((await client(server, viewer).delete(`/api/v1/projects/${project.id}/shareLink`)).status).toBe(403);
+      expect((await api.delete(`/api/v1/projects/${project.id}/shareLink`)).body).toEqual({ ok: true });
+      expect((await api.delete(`/api/v1/projects/${project.id}/shareLink`)).status).toBe(200);
+      const gone = await call(server.url, 'GET', path(link.viewUrl), { headers: { accept: 'application/json' } });
+      expect(gone.status).toBe(404);
+      expect(gone.body.error.code).toBe('NOT_FOUND');
+      expect((await api.get(`/api/v1/projects/${project.id}/shareLink`)).status).toBe(404);
+      const again = (await api.put(`/api/v1/projects/${project.id}/shareLink`)).body.item;
+      expect(again.viewUrl).not.toBe(link.viewUrl);
     });
 
     test('URLs honour TASKSPACE_PUBLIC_URL', async () => {

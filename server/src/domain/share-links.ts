@@ -5,6 +5,7 @@ import { sql } from '../db/statements';
 import { ServiceError } from '../errors';
 import { newSecret } from '../ids';
 import type { Services } from '../services';
+import { PATH_SEPARATOR } from './task-tree';
 
 /**
  * Project share links (spec section 4.2 `shareLink`; README "Projects, templates, share links and custom fields", "Share links").
@@ -66,4 +67,64 @@ export function getShareLink(svc: Services, actor: Actor, projectId: string): Sh
   const token = tokenOf(svc, projectId);
   if (token === null) throw new ServiceError(404, 'NOT_FOUND', 'share link not enabled');
   return toLink(svc, token);
+}
+
+/**
+ * `DELETE /api/v1/projects/{projectId}/shareLink` (Collaborator; an extension: the spec cannot
+ * revoke a link once shared): forgets the token, so the three URLs stop working at once.
+ * Enabling again issues new URLs. Idempotent; allowed on completed projects (revoking access is
+ * not an edit).
+ * @throws ServiceError 404, 403.
+ */
+export function disableShareLink(svc: Services, actor: Actor, projectId: string): void {
+  transaction(svc.db, () => {
+    requireProject(svc.db, actor, projectId, 'Collaborator', { action: 'disabling the share link' });
+    sql(svc.db, 'UPDATE projects SET share_token = NULL, updated_at = ? WHERE id = ?').run(svc.clock.now(), projectId);
+  });
+}
+
+/** The share modes of spec section 4.2's three URLs. */
+export const SHARE_MODES = ['view', 'edit', 'check'] as const;
+export type ShareMode = (typeof SHARE_MODES)[number];
+
+/** Most tasks a shared view lists; a longer project is cut there and marked `truncated`. */
+export const SHARED_VIEW_MAX_TASKS = 5000;
+
+/** What a share URL shows: the project and its tasks in document order, read only. */
+export interface SharedProjectView {
+  mode: ShareMode;
+  project: { name: string; completed: boolean };
+  /** `depth` is 0 for blocks, 1 for their subtasks, and so on. */
+  tasks: { id: string; text: string; completed: boolean; depth: number }[];
+  truncated: boolean;
+}
+
+/**
+ * The read-only view behind a share URL (`/share/<token>/<mode>`, no account needed: the token
+ * is the capability). Every mode shows the same read-only view; editing and ticking tasks off
+ * through a share link need the web app, which this service does not include.
+ * @throws ServiceError 404 for an unknown or revoked token.
+ */
+export function sharedProjectView(svc: Services, token: string, mode: ShareMode): SharedProjectView {
+  const project = sql<[string], { id: string; name: string; completed_at: number | null }>(
+    svc.db,
+    'SELECT id, name, completed_at FROM projects WHERE share_token = ?',
+  ).get(token);
+  if (!project) throw new ServiceError(404, 'NOT_FOUND', 'this share link does not exist or was disabled');
+  const rows = sql<[string, number], { id: string; text: string; completed: number; path: string }>(
+    svc.db,
+    'SELECT id, text, completed, path FROM tasks WHERE project_id = ? ORDER BY path LIMIT ?',
+  ).all(project.id, SHARED_VIEW_MAX_TASKS + 1);
+  const truncated = rows.length > SHARED_VIEW_MAX_TASKS;
+  return {
+    mode,
+    project: { name: project.name, completed: project.completed_at !== null },
+    tasks: rows.slice(0, SHARED_VIEW_MAX_TASKS).map((r) => ({
+      id: r.id,
+      text: r.text,
+      completed: r.completed === 1,
+      depth: r.path.split(PATH_SEPARATOR).length - 1,
+    })),
+    truncated,
+  };
 }

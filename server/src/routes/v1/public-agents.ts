@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { RateLimiter } from '../../auth/rate-limit';
-import { ServiceError } from '../../errors';
+import { escapeHtml, publicPageGuard, sendHtml, wantsJson } from '../../http/public-pages';
 import {
   PUBLIC_MODES,
   THEMES,
@@ -99,10 +98,6 @@ export const publicAgentRoutes: FastifyPluginAsync = async (app) => {
   );
 };
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
 const THEME_CSS: Record<PublicAgentPreferences['theme'], string> = {
   light: ':root{color-scheme:light;--bg:#fff;--fg:#1d1d1f;--muted:#6e6e73}',
   dark: ':root{color-scheme:dark;--bg:#1d1d1f;--fg:#f5f5f7;--muted:#a1a1a6}',
@@ -139,12 +134,6 @@ ${view.preferences.hideBranding ? '' : '<footer>Made with Taskspace</footer>'}
 `;
 }
 
-/** JSON when the Accept header names application/json and not text/html (browsers send text/html). */
-function wantsJson(accept: string | undefined): boolean {
-  const value = (accept ?? '').toLowerCase();
-  return value.includes('application/json') && !value.includes('text/html');
-}
-
 /**
  * The unauthenticated public agent page `GET /public/agents/{publicId}` (registered by app.ts,
  * outside /api/v1): HTML for browsers, the JSON view `{ok, item}` when the Accept header asks for
@@ -153,23 +142,16 @@ function wantsJson(accept: string | undefined): boolean {
  */
 export const publicAgentPageRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
-  const limiter = new RateLimiter(svc.clock);
+  const guard = publicPageGuard(svc);
 
   app.get<{ Params: { publicId: string } }>(
     '/public/agents/:publicId',
     { schema: { hide: true, params: params('publicId') } },
     async (request, reply) => {
-      const decision = limiter.hit(`ip:${request.ip}`, svc.config.rateLimits.standard);
-      reply.header('X-RateLimit-Limit', decision.limit);
-      reply.header('X-RateLimit-Remaining', decision.remaining);
-      reply.header('X-RateLimit-Reset', decision.reset);
-      if (!decision.allowed) throw new ServiceError(429, 'RATE_LIMITED', `rate limit of ${decision.limit} requests per hour exceeded`);
+      guard(request, reply);
       const view = publicAgentView(svc, request.params.publicId);
-      reply.header('Cache-Control', 'no-store');
       if (wantsJson(request.headers.accept)) return { ok: true, item: view };
-      reply.header('Content-Security-Policy', "default-src 'none'; img-src https: http:; style-src 'unsafe-inline'");
-      reply.type('text/html; charset=utf-8');
-      return renderPublicPage(view);
+      return sendHtml(reply, renderPublicPage(view));
     },
   );
 };

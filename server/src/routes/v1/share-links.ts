@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { enableShareLink, getShareLink } from '../../domain/share-links';
-import { itemEnvelope, params, responses } from '../../http/schemas';
+import { disableShareLink, enableShareLink, getShareLink } from '../../domain/share-links';
+import { itemEnvelope, okOnly, params, responses } from '../../http/schemas';
 
 const shareLink = {
   type: 'object',
@@ -28,5 +28,14 @@ export const shareLinkRoutes: FastifyPluginAsync = async (app) => {
     '/projects/:projectId/shareLink',
     { schema: { ...schema, summary: 'Enable the share link (idempotent)' } },
     async (request) => ({ ok: true, item: enableShareLink(svc, request.actor, request.params.projectId) }),
+  );
+
+  app.delete<{ Params: { projectId: string } }>(
+    '/projects/:projectId/shareLink',
+    { schema: { tags: ['projects'], params: params('projectId'), response: responses(okOnly), summary: 'Disable the share link: its URLs stop working (idempotent)' } },
+    async (request) => {
+      disableShareLink(svc, request.actor, request.params.projectId);
+      return { ok: true };
+    },
   );
 };
