@@ -178,6 +178,13 @@ describe('Taskspace Project node', () => {
 			parameters: { resource: 'shareLink', operation: 'get', projectId: byId(project.id) },
 		});
 		expect(String(link.json.viewUrl)).toMatch(/^http/);
+		const [disabled] = await runOk(server(), {
+			type: PROJECT,
+			parameters: { resource: 'shareLink', operation: 'disable', projectId: byId(project.id) },
+		});
+		expect(disabled.json).toEqual({ disabled: true, projectId: project.id });
+		expect((await api().get(`/api/v1/projects/${project.id}/shareLink`)).status).toBe(404);
+		await api().put(`/api/v1/projects/${project.id}/shareLink`);
 
 		const blocks = await runOk(server(), {
 			type: PROJECT,
