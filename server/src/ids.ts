@@ -6,11 +6,15 @@ export function newTaskId(): string {
 }
 
 /**
- * A random URL-safe id for every other resource: 16 random bytes (128 bits)
- * as 22 base64url characters.
+ * A random URL-safe id for every other resource: 16 random bytes as 22 base64url characters,
+ * never starting with '-' (drawn again when it would), so an id is always safe as a
+ * command-line argument (`taskspace member add <workspaceId> ...`). Secrets use {@link newSecret}.
  */
 export function newId(): string {
-  return randomBytes(16).toString('base64url');
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (id[0] !== '-') return id;
+  }
 }
 
 /** A secret of `bytes` random bytes as base64url (default 32 bytes = 256 bits). */

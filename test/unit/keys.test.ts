@@ -46,3 +46,12 @@ describe('fractional rank keys', () => {
     expect(() => keyBetween('b', 'a')).toThrow(/out of order/);
   });
 });
+
+describe('ids', () => {
+  test('resource ids are 22 url-safe characters and never start with "-" (CLI arguments)', () => {
+    const { newId } = require('../../server/src/ids') as typeof import('../../server/src/ids');
+    const ids = Array.from({ length: 20000 }, () => newId());
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
