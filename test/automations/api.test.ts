@@ -50,6 +50,21 @@ describe('automations API', () => {
     expect((await api.get(`/api/v1/automations/${created.id}/runs`)).status).toBe(404);
   });
 
+  test('a disabled automation\'s inbound URL answers 409 AUTOMATION_DISABLED and stores nothing; enabled again, it accepts', async () => {
+    const a = await createAutomation(api, server.workspaceId, { name: 'Pausable', trigger: { type: 'webhook' }, actions: [] });
+    const path = new URL(a.webhook.url).pathname;
+    const pending = () => (server.built.services.db.prepare('SELECT count(*) AS n FROM inbound_requests WHERE webhook_id = ?').get(path.split('/').pop()) as { n: number }).n;
+    await api.post(`/api/v1/automations/${a.id}/disable`);
+    const refused = await call(server.url, 'POST', path, { body: { x: 1 } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('AUTOMATION_DISABLED');
+    expect(pending()).toBe(0);
+    await api.post(`/api/v1/automations/${a.id}/enable`);
+    const accepted = await call(server.url, 'POST', path, { body: { x: 1 } });
+    expect(accepted.status).toBe(200);
+    expect(pending()).toBe(1);
+  });
+
   test('invalid definitions are 400 with the field and reason; nothing is created', async () => {
     const before = (await api.get(`/api/v1/automations?workspaceId=${server.workspaceId}`)).body.items.length;
     const cases: [Record<string, unknown>, string, string][] = [

@@ -60,6 +60,8 @@ interface InboundRow {
   automation_id: string | null;
   token_hash: string | null;
   created_at: number;
+  /** The owning automation's `enabled` (1/0), or null when it has none (read by the intake only). */
+  automation_enabled?: number | null;
 }
 
 function toInbound(svc: Services, row: InboundRow): InboundWebhook {
@@ -246,19 +248,28 @@ function tokenMatches(presented: string | undefined, storedHash: string): boolea
 
 /**
  * Accepts one inbound call (spec section 4.7): 404 unknown id; 401 INVALID_TOKEN when a token is
- * required and missing or wrong; 429 RATE_LIMITED past the per-URL throttle (with
+ * required and missing or wrong; 409 AUTOMATION_DISABLED when the owning automation is disabled;
+ * 429 RATE_LIMITED past the per-URL throttle (with
  * `retryAfterMs` on the error); 400 when the body is not a JSON object or the Idempotency-Key is
  * too long. The request is stored as `pending` for the engine and `svc.signals` is notified.
  * @returns the stored request's id.
  */
 export function receiveInboundRequest(svc: Services, throttle: InboundThrottle, call: InboundCall): { requestId: string } {
-  const hook = findRow(svc, call.webhookId);
+  // The owning automation's enabled flag comes from the engine's own table, its single source of truth.
+  const hook = sql<[string], InboundRow>(
+    svc.db,
+    `SELECT w.id, w.workspace_id, w.automation_id, w.token_hash, w.created_at, a.enabled AS automation_enabled
+       FROM inbound_webhooks w LEFT JOIN automations a ON a.id = w.automation_id WHERE w.id = ?`,
+  ).get(call.webhookId);
   if (!hook) throw notFound('webhook', call.webhookId);
   if (hook.token_hash !== null && !tokenMatches(call.authorization, hook.token_hash)) {
     throw new ServiceError(401, 'INVALID_TOKEN', call.authorization ? 'the webhook token is wrong' : 'this webhook requires a bearer token', {
       field: 'authorization',
       reason: call.authorization ? 'invalid_token' : 'missing_token',
     });
+  }
+  if (hook.automation_enabled === 0) {
+    throw new ServiceError(409, 'AUTOMATION_DISABLED', 'the automation behind this webhook is disabled; enable it to accept calls');
   }
   const waitMs = throttle.take(hook.id);
   if (waitMs > 0) throw new InboundThrottledError(waitMs);

@@ -34,6 +34,7 @@ export const inboundWebhookRoutes: FastifyPluginAsync = async (app) => {
           400: errorRef,
           401: errorRef,
           404: errorRef,
+          409: errorRef,
           413: errorRef,
           429: errorRef,
         },
