@@ -1,6 +1,6 @@
 import { addUser, call, client, type TestServer } from '../helpers/server';
 import { newProject } from '../helpers/fixtures-tasks';
-import { automationServer, createAutomation, runsOf, runWithStatus, settledRuns } from './helpers';
+import { automationServer, createAutomation, runsOf, runWithStatus, settledRuns, waitFor } from './helpers';
 
 /** The management API: CRUD, versions, enable/disable, validation, roles, plan rule, runs. */
 describe('automations API', () => {
@@ -63,6 +63,26 @@ describe('automations API', () => {
     const accepted = await call(server.url, 'POST', path, { body: { x: 1 } });
     expect(accepted.status).toBe(200);
     expect(pending()).toBe(1);
+  });
+
+  test('runs?requestId= finds the run an inbound call started; a repeated Idempotency-Key maps to the first run', async () => {
+    const a = await createAutomation(api, server.workspaceId, { name: 'Traceable', trigger: { type: 'webhook' }, actions: [] });
+    const path = new URL(a.webhook.url).pathname;
+    const send = async (key: string) =>
+      (await call(server.url, 'POST', path, { body: { lead: key }, headers: { 'idempotency-key': key } })).body.requestId as string;
+    const first = await send('k1');
+    const repeat = await send('k1');
+    const other = await send('k2');
+    const byRequest = (requestId: string) =>
+      waitFor(async () => {
+        const items = (await api.get(`/api/v1/automations/${a.id}/runs?requestId=${requestId}`)).body.items;
+        return items.length === 1 ? items[0] : undefined;
+      }, `the run of ${requestId}`);
+    const [run1, run1again, run2] = [await byRequest(first), await byRequest(repeat), await byRequest(other)];
+    expect(run1.id).toBe(run1again.id);
+    expect(run2.id).not.toBe(run1.id);
+    expect(run1.trigger).toMatchObject({ type: 'webhook', variables: { lead: 'k1' } });
+    expect((await api.get(`/api/v1/automations/${a.id}/runs?requestId=unknown`)).body.items).toEqual([]);
   });
 
   test('invalid definitions are 400 with the field and reason; nothing is created', async () => {

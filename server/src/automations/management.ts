@@ -14,7 +14,7 @@ import { roleAtLeast, type Role } from '../auth/roles';
 import type { Actor } from '../auth/tokens';
 import { isoTime } from '../clock';
 import { sql } from '../db/statements';
-import { createInboundWebhook, deleteInboundWebhook, getInboundWebhook, setInboundWebhookToken } from '../domain/inbound-webhooks';
+import { createInboundWebhook, deleteInboundWebhook, getInboundWebhook, runIdOfInboundRequest, setInboundWebhookToken } from '../domain/inbound-webhooks';
 import { forbidden, notFound, ServiceError } from '../errors';
 import { newId } from '../ids';
 import type { Services } from '../services';
@@ -305,11 +305,19 @@ export interface RunListQuery {
   limit: number;
   /** Runs created before this run id (cursor). */
   before?: string;
+  /** Only the run started by this inbound request (the `requestId` the webhook intake returned). */
+  requestId?: string;
 }
 
 /** An automation's runs, newest first, without steps (any member). @throws ServiceError 404. */
 export async function listRuns(svc: Services, rt: AutomationRuntime, actor: Actor, automationId: string, query: RunListQuery): Promise<RunItem[]> {
   await requireAutomation(svc, rt, actor, automationId, 'Viewer', 'reading runs');
+  if (query.requestId !== undefined) {
+    const runId = runIdOfInboundRequest(svc, automationId, query.requestId);
+    const found = runId === undefined ? undefined : await rt.engine.getRun(runId);
+    if (!found || (query.status !== undefined && found.run.status !== query.status)) return [];
+    return [runItem(found.run)];
+  }
   const q: Parameters<AutomationRuntime['engine']['listRuns']>[0] = { automationId, limit: query.limit };
   if (query.status !== undefined) q.status = query.status;
   if (query.before !== undefined) q.beforeRunId = query.before;

@@ -392,3 +392,17 @@ export function releaseInboundRequest(svc: Services, requestId: string): void {
     sql(svc.db, "UPDATE inbound_requests SET status = 'pending', claimed_until = NULL WHERE id = ? AND status = 'claimed'").run(requestId),
   );
 }
+
+/**
+ * The run an accepted inbound request started (`requestId` from the intake's reply), for
+ * `GET /api/v1/automations/{id}/runs?requestId=`. A call that repeated an Idempotency-Key maps
+ * to the run of the first call. Undefined while the request waits for the engine, when it started
+ * no run, or when the id is not a request of that automation.
+ */
+export function runIdOfInboundRequest(svc: Services, automationId: string, requestId: string): string | undefined {
+  const row = sql<[string, string], { run_id: string | null }>(
+    svc.db,
+    'SELECT run_id FROM inbound_requests WHERE id = ? AND automation_id = ?',
+  ).get(requestId, automationId);
+  return row?.run_id ?? undefined;
+}

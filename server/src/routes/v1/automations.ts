@@ -212,7 +212,7 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
     async (request) => ({ ok: true, item: await testRun(svc, rt, request.actor, request.params.automationId, request.body?.payload ?? {}) }),
   );
 
-  app.get<{ Params: { automationId: string }; Querystring: { status?: RunStatus; limit: number; before?: string } }>(
+  app.get<{ Params: { automationId: string }; Querystring: { status?: RunStatus; limit: number; before?: string; requestId?: string } }>(
     '/automations/:automationId/runs',
     {
       schema: {
@@ -225,6 +225,7 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
             status: { type: 'string', enum: RUN_STATUSES },
             limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
             before: { type: 'string', minLength: 1 },
+            requestId: { type: 'string', minLength: 1, description: 'only the run started by this inbound request (the intake reply\'s requestId)' },
           },
         },
         response: responses(itemsEnvelope(run)),
