@@ -525,6 +525,42 @@ describe('cursor lists: tasks and blocks', () => {
   });
 });
 
+describe('list pages are never stale', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  test('every task write shows in the very next read of both lists (pages are cached per project change)', async () => {
+    const api = client(server, server.token);
+    const projectId = await newProject(server);
+    const [a, b] = await addTasks(server, projectId, ['A', 'B']);
+    const tasks = async () => (await api.get(`/api/v1/projects/${projectId}/tasks?limit=10`)).body.items.map((t: ApiTask) => `${t.text}${t.completed ? '✓' : ''}`);
+    const blocks = async () => (await api.get(`/api/v1/projects/${projectId}/blocks`)).body.items.map((t: ApiTask) => t.text);
+    const after = async () => (await api.get(`/api/v1/projects/${projectId}/tasks?after=${a!.id}`)).body.items.map((t: ApiTask) => t.text);
+    const base = `/api/v1/projects/${projectId}/tasks/`;
+    const steps: [string, () => Promise<unknown>, string[], string[], string[]][] = [
+      ['read twice', async () => undefined, ['A', 'B'], ['A', 'B'], ['B']],
+      ['create', () => api.post(base, { tasks: [{ contentType: 'text/plain', content: 'C' }] }), ['A', 'B', 'C'], ['A', 'B', 'C'], ['B', 'C']],
+      ['update', () => api.put(`${base}${b!.id}`, { contentType: 'text/plain', content: 'B2' }), ['A', 'B2', 'C'], ['A', 'B2', 'C'], ['B2', 'C']],
+      ['complete', () => api.post(`${base}${b!.id}/complete`), ['A', 'B2✓', 'C'], ['A', 'B2', 'C'], ['B2', 'C']],
+      ['move', () => api.put(`${base}${b!.id}/move`, { target: { taskId: a!.id, position: 'afterbegin' } }), ['A', 'B2✓', 'C'], ['A', 'C'], ['B2', 'C']],
+      ['uncomplete', () => api.post(`${base}${b!.id}/uncomplete`), ['A', 'B2', 'C'], ['A', 'C'], ['B2', 'C']],
+      ['delete', () => api.delete(`${base}${b!.id}`), ['A', 'C'], ['A', 'C'], ['C']],
+    ];
+    for (const [name, write, wantTasks, wantBlocks, wantAfter] of steps) {
+      await tasks();
+      await blocks();
+      await after();
+      await write();
+      expect({ name, tasks: await tasks(), blocks: await blocks(), after: await after() }).toEqual({ name, tasks: wantTasks, blocks: wantBlocks, after: wantAfter });
+    }
+    const cursorGone = await api.get(`/api/v1/projects/${projectId}/tasks?after=${b!.id}`);
+    expect(cursorGone.status).toBe(400);
+  });
+});
+
 describe('persistence', () => {
   test('tasks, their order, completion and add-ons survive a restart on the same data directory', async () => {
     const first = await startServer();

@@ -1,5 +1,6 @@
 import type { Db } from '../db/connection';
 import { sql } from '../db/statements';
+import { projectChanged } from '../domain/project-versions';
 import { forbidden, notFound, ServiceError } from '../errors';
 import type { Actor } from './tokens';
 import { roleAtLeast, type Role } from './roles';
@@ -88,10 +89,12 @@ export interface ProjectAccessRow {
 /**
  * Applies the project access rules to a row selected with {@link PROJECT_ACCESS_COLUMNS}
  * (undefined: no such project). With `mutation`, a completed project is refused with 409
- * PROJECT_COMPLETED (restore it first).
+ * PROJECT_COMPLETED (restore it first), and an allowed write counts as a change of the project
+ * ({@link projectChanged}), which invalidates cached views of it.
  * @throws ServiceError 404 when unknown or outside the caller's workspaces, 403 when the role is too low, 409 as described.
  */
 export function projectAccessFromRow(
+  db: Db,
   row: ProjectAccessRow | undefined,
   projectId: string,
   min: Role,
@@ -101,6 +104,7 @@ export function projectAccessFromRow(
   if (opts.mutation && row!.completedAt !== null) {
     throw new ServiceError(409, 'PROJECT_COMPLETED', `project '${projectId}' is completed; restore it before editing`);
   }
+  if (opts.mutation) projectChanged(db, projectId);
   const { id, workspaceId, folderId, name, isTemplate, completedAt } = row!;
   return { id, workspaceId, folderId, name, isTemplate: isTemplate === 1, completedAt, role };
 }
@@ -122,7 +126,7 @@ export function requireProject(
        FROM projects p LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ?
       WHERE p.id = ?`,
   ).get(actor.userId, projectId);
-  return projectAccessFromRow(row, projectId, min, opts);
+  return projectAccessFromRow(db, row, projectId, min, opts);
 }
 
 /** The workspace id and caller's role for a row of `table` (agents or media). */

@@ -7,6 +7,7 @@ import { badRequest } from '../errors';
 import { newTaskId } from '../ids';
 import type { Services } from '../services';
 import { assigneesOf } from './assignees';
+import { projectVersion } from './project-versions';
 import { moveSubtree, POSITIONS, slotAtEnd, slotFor, subtreeEnd, type Position, type Slot } from './task-tree';
 import {
   checkEnum,
@@ -294,12 +295,41 @@ export function listTasks(svc: Services, actor: Actor, projectId: string, cursor
   const { db } = svc;
   const limit = pageLimit(cursor);
   requireProject(db, actor, projectId, 'Viewer');
-  let key: { op: '>' | '<'; value: string } | undefined;
-  if (cursor.after !== undefined) key = { op: '>', value: cursorTask(db, projectId, 'after', cursor.after).path };
-  else if (cursor.before !== undefined) key = { op: '<', value: cursorTask(db, projectId, 'before', cursor.before).path };
-  return listPage(db, '', 'path', key, projectId, limit).map((r) =>
-    r[1] === null ? { id: r[0], text: r[2], completed: r[3] === 1 } : { id: r[0], text: r[2], completed: r[3] === 1, parentId: r[1] },
-  );
+  return cachedPage(db, 'tasks', projectId, cursor, limit, () => {
+    let key: { op: '>' | '<'; value: string } | undefined;
+    if (cursor.after !== undefined) key = { op: '>', value: cursorTask(db, projectId, 'after', cursor.after).path };
+    else if (cursor.before !== undefined) key = { op: '<', value: cursorTask(db, projectId, 'before', cursor.before).path };
+    return listPage(db, '', 'path', key, projectId, limit).map((r) =>
+      r[1] === null ? { id: r[0], text: r[2], completed: r[3] === 1 } : { id: r[0], text: r[2], completed: r[3] === 1, parentId: r[1] },
+    );
+  });
+}
+
+/** Most pages {@link cachedPage} keeps per database before it starts afresh. */
+const PAGE_CACHE_SIZE = 2000;
+
+const pageCaches = new WeakMap<Db, Map<string, { version: number; items: readonly (Task | Block)[] }>>();
+
+/**
+ * A list page from the cache when the project has not changed since it was read
+ * ({@link projectVersion}: every task write's access check counts a change), else `read()`,
+ * remembered. Only successful reads are kept, so a page found for a cursor proves that cursor
+ * was valid at this version. Call after the caller's access check.
+ */
+function cachedPage<T extends Task | Block>(db: Db, list: 'tasks' | 'blocks', projectId: string, cursor: Cursor, limit: number, read: () => T[]): T[] {
+  let cache = pageCaches.get(db);
+  if (!cache) {
+    cache = new Map();
+    pageCaches.set(db, cache);
+  }
+  const key = `${list}|${projectId}|${cursor.after ?? ''}|${cursor.before ?? ''}|${limit}`;
+  const version = projectVersion(db, projectId);
+  const hit = cache.get(key);
+  if (hit && hit.version === version) return hit.items as T[];
+  const items = read();
+  if (cache.size >= PAGE_CACHE_SIZE) cache.clear();
+  cache.set(key, { version, items });
+  return items;
 }
 
 /** The rank of a block used as a cursor. @throws ServiceError 400 `not_found` or `not_a_block`. */
@@ -323,8 +353,10 @@ export function listBlocks(svc: Services, actor: Actor, projectId: string, curso
   const { db } = svc;
   const limit = pageLimit(cursor);
   requireProject(db, actor, projectId, 'Viewer');
-  let key: { op: '>' | '<'; value: string } | undefined;
-  if (cursor.after !== undefined) key = { op: '>', value: blockCursor(db, projectId, 'after', cursor.after) };
-  else if (cursor.before !== undefined) key = { op: '<', value: blockCursor(db, projectId, 'before', cursor.before) };
-  return listPage(db, 'AND parent_id IS NULL', 'rank', key, projectId, limit).map((r) => ({ id: r[0], text: r[2], completed: r[3] === 1 }));
+  return cachedPage(db, 'blocks', projectId, cursor, limit, () => {
+    let key: { op: '>' | '<'; value: string } | undefined;
+    if (cursor.after !== undefined) key = { op: '>', value: blockCursor(db, projectId, 'after', cursor.after) };
+    else if (cursor.before !== undefined) key = { op: '<', value: blockCursor(db, projectId, 'before', cursor.before) };
+    return listPage(db, 'AND parent_id IS NULL', 'rank', key, projectId, limit).map((r) => ({ id: r[0], text: r[2], completed: r[3] === 1 }));
+  });
 }
