@@ -93,6 +93,18 @@ describe('auth, errors, discovery and the admin CLI', () => {
     expect(runCli(server.dataDir, 'frobnicate').code).toBe(2);
   });
 
+  test('the `taskspace` bin runs the CLI as a process against the data directory', () => {
+    const bin = require('node:path').resolve(__dirname, '../../server/bin/taskspace.js');
+    const run = (...args: string[]) =>
+      require('node:child_process').spawnSync(process.execPath, [bin, ...args], { env: { ...process.env, TASKSPACE_DATA_DIR: server.dataDir }, encoding: 'utf8' });
+    const listed = run('user', 'list');
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toContain('@owner\tplan=enterprise');
+    const usage = run('frobnicate');
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toContain('Usage: taskspace');
+  });
+
   test('the OpenAPI document describes the routes', async () => {
     const res = await call(server.url, 'GET', '/openapi.json');
     expect(res.status).toBe(200);

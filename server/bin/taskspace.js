@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+'use strict';
+// `npx taskspace`: the admin CLI (server/src/cli.ts). This file exists before the TypeScript build,
+// so npm can link the bin at install time; the install's `prepare` step builds dist/.
+let cli;
+try {
+  cli = require('../dist/cli.js');
+} catch (error) {
+  if (error && error.code === 'MODULE_NOT_FOUND') {
+    process.stderr.write('taskspace: the server is not built yet; run `npm run build:service` (or `npm start`) first\n');
+    process.exit(1);
+  }
+  throw error;
+}
+process.exitCode = cli.main(process.argv.slice(2));
