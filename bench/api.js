@@ -1,7 +1,7 @@
 'use strict';
 // API throughput: GET task, GET tasks list (1,000-task project) and POST create task, each
 // beside the bare Fastify baseline in the same run.
-const { startTaskspace, startBare, api, load, row } = require('./lib');
+const { startTaskspace, startBare, api, load, row, runIfMain } = require('./lib');
 
 async function run() {
   const bare = await startBare();
@@ -41,4 +41,4 @@ async function run() {
 }
 
 module.exports = { run };
-if (require.main === module) run().catch((e) => { console.error(e); process.exit(1); });
+runIfMain(module, run);

@@ -21,7 +21,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { Agent } = require('undici');
-const { api, measureRuns, startReceiver, OWNER_TOKEN, ROOT } = require('./lib');
+const { api, measureRuns, runIfMain, startReceiver, OWNER_TOKEN, ROOT } = require('./lib');
 const n8n = require('./n8n');
 
 const dist = (p) => require(path.join(ROOT, 'server/dist', p));
@@ -145,12 +145,4 @@ async function run() {
 
 module.exports = { run };
 
-if (require.main === module) {
-  run().then(
-    () => process.exit(0),
-    (error) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(module, run);

@@ -189,7 +189,20 @@ async function measureRuns({ callers, once }) {
   return { seconds, loaded, single };
 }
 
+/** Runs a scenario's `run()` when its file is started directly (`node bench/<file>.js`); exits 1 on failure. */
+function runIfMain(mod, run) {
+  if (require.main !== mod) return;
+  run().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
+
 module.exports = {
+  runIfMain,
   startTaskspace,
   startBare,
   startProcess,

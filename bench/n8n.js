@@ -26,7 +26,7 @@ const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { promisify } = require('node:util');
 const { Agent, request } = require('undici');
-const { freePort, measureRuns, startReceiver, ROOT } = require('./lib');
+const { freePort, measureRuns, runIfMain, startReceiver, ROOT } = require('./lib');
 
 const CALLERS = 10;
 const WORKFLOW_ID = 'taskspaceBench01';
@@ -281,12 +281,4 @@ async function run() {
 
 module.exports = { run };
 
-if (require.main === module) {
-  run().then(
-    () => process.exit(0),
-    (error) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(module, run);
