@@ -5,6 +5,7 @@ import { sql } from '../db/statements';
 import { badRequest } from '../errors';
 import { newId } from '../ids';
 import type { Services } from '../services';
+import { checkPageLimit, type MAX_PAGE_SIZE } from './paging';
 import { checkText, raiseEvent, requireTask, taskEventBase } from './task-view';
 
 /**
@@ -17,7 +18,6 @@ export const MAX_COMMENT_LENGTH = 10000;
 
 /** Default and largest page size of the comments list. */
 export const COMMENTS_DEFAULT_LIMIT = 20;
-export const COMMENTS_MAX_LIMIT = 500;
 
 /** A comment as the API returns it. */
 export interface Comment {
@@ -81,7 +81,7 @@ interface CommentRow {
 /**
  * One page of a task's comments, oldest first (Viewer). `page` is 1-based; a page past the end
  * is empty.
- * @throws ServiceError 400 for a limit outside 1..{@link COMMENTS_MAX_LIMIT} or a page below 1;
+ * @throws ServiceError 400 for a limit outside 1..{@link MAX_PAGE_SIZE} or a page below 1;
  *   404 for an unknown project or task.
  */
 export function listComments(
@@ -93,9 +93,7 @@ export function listComments(
 ): Comment[] {
   const limit = paging.limit ?? COMMENTS_DEFAULT_LIMIT;
   const page = paging.page ?? 1;
-  if (!Number.isInteger(limit) || limit < 1 || limit > COMMENTS_MAX_LIMIT) {
-    throw badRequest('limit', 'invalid_value', `limit must be an integer from 1 to ${COMMENTS_MAX_LIMIT}`);
-  }
+  checkPageLimit(limit);
   if (!Number.isInteger(page) || page < 1) throw badRequest('page', 'invalid_value', 'page must be an integer from 1');
   const { task } = requireTask(svc.db, actor, projectId, taskId, 'Viewer');
   const offset = (page - 1) * limit;

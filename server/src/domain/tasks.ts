@@ -7,6 +7,7 @@ import { badRequest } from '../errors';
 import { newTaskId } from '../ids';
 import type { Services } from '../services';
 import { assigneesOf } from './assignees';
+import { checkPageLimit, type MAX_PAGE_SIZE } from './paging';
 import { projectVersion } from './project-versions';
 import { moveSubtree, POSITIONS, slotAtEnd, slotFor, subtreeEnd, type Position, type Slot } from './task-tree';
 import {
@@ -40,7 +41,6 @@ export const MAX_TASKS_PER_CREATE = 100;
 
 /** Default and largest page size of the cursor lists (spec section 8; README "Pagination"). */
 export const CURSOR_DEFAULT_LIMIT = 100;
-export const CURSOR_MAX_LIMIT = 500;
 
 /** The content of a task, as created or updated. */
 export interface TaskContent {
@@ -242,14 +242,10 @@ function cursorTask(db: Db, projectId: string, field: 'after' | 'before', id: st
 
 /**
  * The page size of a cursor request (default {@link CURSOR_DEFAULT_LIMIT}).
- * @throws ServiceError 400 for a limit outside 1..{@link CURSOR_MAX_LIMIT} or both cursors.
+ * @throws ServiceError 400 for a limit outside 1..{@link MAX_PAGE_SIZE} or both cursors.
  */
 function pageLimit(cursor: Cursor): number {
-  const limit = cursor.limit ?? CURSOR_DEFAULT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > CURSOR_MAX_LIMIT) {
-    const reason = !Number.isInteger(limit) ? 'invalid_type' : limit < 1 ? 'too_small' : 'too_large';
-    throw badRequest('limit', reason, `limit must be an integer from 1 to ${CURSOR_MAX_LIMIT}`);
-  }
+  const limit = checkPageLimit(cursor.limit ?? CURSOR_DEFAULT_LIMIT);
   if (cursor.after !== undefined && cursor.before !== undefined) {
     throw badRequest('before', 'conflicts_with_after', 'give either after or before, not both');
   }

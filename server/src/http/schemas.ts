@@ -6,8 +6,8 @@
 /** The pattern that forbids CR and LF (spec section 8). The error mapper reports it as `contains_line_break`. */
 export const NO_LINE_BREAKS = '^[^\\r\\n]*$';
 
-/** Largest page size accepted by every list endpoint (README "Pagination"). */
-export const MAX_PAGE_SIZE = 500;
+export { MAX_PAGE_SIZE } from '../domain/paging';
+import { MAX_PAGE_SIZE } from '../domain/paging';
 
 /** A string of 1..`max` characters without CR or LF. */
 export function singleLine(max?: number) {
