@@ -5,6 +5,7 @@ import { sql } from '../db/statements';
 import { badRequest, ServiceError } from '../errors';
 import { newId } from '../ids';
 import type { Services } from '../services';
+import { pageWindow } from './paging';
 
 /**
  * Agents (spec sections 2, 4.3 and 4.4; README "Agents, conversations, media and model providers"): create, generate from a
@@ -298,7 +299,7 @@ export function listAgents(svc: Services, actor: Actor, folderId: string, page: 
     svc.db,
     `SELECT ${AGENT_COLUMNS} FROM agents WHERE folder_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
   )
-    .all(folderId, page.limit, (page.page - 1) * page.limit)
+    .all(folderId, ...pageWindow(page))
     .map((row) => toAgent(svc.db, row));
 }
 

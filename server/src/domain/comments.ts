@@ -5,7 +5,7 @@ import { sql } from '../db/statements';
 import { badRequest } from '../errors';
 import { newId } from '../ids';
 import type { Services } from '../services';
-import { checkPageLimit, type MAX_PAGE_SIZE } from './paging';
+import { pageWindow, type MAX_PAGE_SIZE } from './paging';
 import { checkText, raiseEvent, requireTask, taskEventBase } from './task-view';
 
 /**
@@ -93,11 +93,8 @@ export function listComments(
 ): Comment[] {
   const limit = paging.limit ?? COMMENTS_DEFAULT_LIMIT;
   const page = paging.page ?? 1;
-  checkPageLimit(limit);
-  if (!Number.isInteger(page) || page < 1) throw badRequest('page', 'invalid_value', 'page must be an integer from 1');
+  const [, offset] = pageWindow({ limit, page });
   const { task } = requireTask(svc.db, actor, projectId, taskId, 'Viewer');
-  const offset = (page - 1) * limit;
-  if (offset > Number.MAX_SAFE_INTEGER) return [];
   return sql<[string, number, number], CommentRow>(
     svc.db,
     `SELECT c.id, c.task_id AS taskId, c.text, u.handle, u.display_name AS displayName, c.created_at AS createdAt

@@ -6,6 +6,7 @@ import { badRequest, notFound, ServiceError } from '../errors';
 import { newId } from '../ids';
 import type { ChatMessage } from '../models/provider';
 import type { Services } from '../services';
+import { pageWindow } from './paging';
 import { readMediaPrefix } from '../storage/media-files';
 import { agentItem, type Agent, type AgentCommand } from './agents';
 import { mediaForKnowledge } from './media';
@@ -93,7 +94,7 @@ export function listConversations(svc: Services, actor: Actor, agentId: string, 
     svc.db,
     `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE agent_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
   )
-    .all(agentId, page.limit, (page.page - 1) * page.limit)
+    .all(agentId, ...pageWindow(page))
     .map(toConversation);
 }
 

@@ -6,6 +6,7 @@ import { sql } from '../db/statements';
 import { badRequest, ServiceError } from '../errors';
 import { newId } from '../ids';
 import type { Services } from '../services';
+import { pageWindow } from './paging';
 import {
   commitTemp,
   mediaPath,
@@ -248,7 +249,7 @@ export function listMedia(svc: Services, actor: Actor, folderId: string, page: {
     svc.db,
     `SELECT ${MEDIA_COLUMNS} FROM media WHERE folder_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
   )
-    .all(folderId, page.limit, (page.page - 1) * page.limit)
+    .all(folderId, ...pageWindow(page))
     .map((row) => toMedia(svc, row));
 }
 

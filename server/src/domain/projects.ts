@@ -6,6 +6,8 @@ import { notFound } from '../errors';
 import { appendEvent } from '../events/outbox';
 import { newId } from '../ids';
 import type { Services } from '../services';
+import { pageWindow, type PageRequest } from './paging';
+export type { PageRequest } from './paging';
 import { insertImportedTasks, parseProjectContent, type ContentType } from './markdown-import';
 import { listWorkspaceMembers } from './workspaces';
 
@@ -31,14 +33,6 @@ export interface Project {
   createdAt: string;
 }
 
-/** A page of a page-based list (spec section 8: page numbers start at 1). */
-export interface PageRequest {
-  /** Items per page, 1..500. */
-  limit: number;
-  /** Page number, from 1. */
-  page: number;
-}
-
 interface ProjectRow {
   id: string;
   name: string;
@@ -62,11 +56,6 @@ function toProject(row: ProjectRow): Project {
     isTemplate: row.is_template === 1,
     createdAt: new Date(row.created_at).toISOString(),
   };
-}
-
-/** SQLite LIMIT/OFFSET for a page; an absurd page number just yields an empty page. */
-export function pageBounds(page: PageRequest): [limit: number, offset: number] {
-  return [page.limit, Math.min((page.page - 1) * page.limit, Number.MAX_SAFE_INTEGER)];
 }
 
 /** Loads a project by id without access checks (callers check first). @throws ServiceError 404. */
@@ -230,7 +219,7 @@ export function deleteProject(svc: Services, actor: Actor, projectId: string): v
  */
 export function listFolderProjects(svc: Services, actor: Actor, folderId: string, page?: PageRequest): Project[] {
   requireFolder(svc.db, actor, folderId, 'Viewer');
-  const [limit, offset] = page ? pageBounds(page) : [-1, 0];
+  const [limit, offset] = page ? pageWindow(page) : [-1, 0];
   return sql<[string, number, number], ProjectRow>(
     svc.db,
     `SELECT ${COLUMNS} FROM projects p WHERE p.folder_id = ? AND p.is_template = 0 ORDER BY p.created_at, p.rowid LIMIT ? OFFSET ?`,
@@ -249,7 +238,7 @@ export function listFolderTemplates(svc: Services, actor: Actor, folderId: strin
     svc.db,
     `SELECT ${COLUMNS} FROM projects p WHERE p.folder_id = ? AND p.is_template = 1 ORDER BY p.created_at, p.rowid LIMIT ? OFFSET ?`,
   )
-    .all(folderId, ...pageBounds(page))
+    .all(folderId, ...pageWindow(page))
     .map(toProject);
 }
 
@@ -263,7 +252,7 @@ export function listMyProjects(svc: Services, actor: Actor, page: PageRequest): 
     `SELECT ${COLUMNS} FROM projects p JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ?
       WHERE p.is_template = 0 ORDER BY p.created_at, p.rowid LIMIT ? OFFSET ?`,
   )
-    .all(actor.userId, ...pageBounds(page))
+    .all(actor.userId, ...pageWindow(page))
     .map(toProject);
 }
 
@@ -281,6 +270,6 @@ export interface ProjectMember {
  */
 export function listProjectMembers(svc: Services, actor: Actor, projectId: string, page: PageRequest): ProjectMember[] {
   const access = requireProject(svc.db, actor, projectId, 'Viewer');
-  const [limit, offset] = pageBounds(page);
+  const [limit, offset] = pageWindow(page);
   return listWorkspaceMembers(svc.db, access.workspaceId, limit, offset);
 }

@@ -7,6 +7,7 @@ import { sealSecret } from '../events/secret-box';
 import { allowListOf, checkTargetUrl } from '../events/ssrf';
 import { newId, newSecret } from '../ids';
 import type { Services } from '../services';
+import { pageWindow } from './paging';
 
 /**
  * Signed webhook registration (spec sections 4.6, 6.1, 8; README "Events and webhooks").
@@ -317,7 +318,7 @@ export function listWebhookDeliveries(svc: Services, actor: Actor, id: string, q
        FROM webhook_deliveries d LEFT JOIN events e ON e.seq = d.event_seq
       WHERE d.webhook_id = ? AND (? IS NULL OR d.status = ?)
       ORDER BY d.created_at DESC, d.event_seq DESC LIMIT ? OFFSET ?`,
-  ).all(hook.id, query.status ?? null, query.status ?? null, query.limit, (query.page - 1) * query.limit);
+  ).all(hook.id, query.status ?? null, query.status ?? null, ...pageWindow(query));
   const attempts = new Map<string, DeliveryAttempt[]>();
   if (rows.length > 0) {
     const found = sql<[string], { delivery_id: string; attempt: number; started_at: number; duration_ms: number; status_code: number | null; error: string | null }>(

@@ -6,8 +6,8 @@
 /** The pattern that forbids CR and LF (spec section 8). The error mapper reports it as `contains_line_break`. */
 export const NO_LINE_BREAKS = '^[^\\r\\n]*$';
 
-export { MAX_PAGE_SIZE } from '../domain/paging';
-import { MAX_PAGE_SIZE } from '../domain/paging';
+export { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from '../domain/paging';
+import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from '../domain/paging';
 
 /** A string of 1..`max` characters without CR or LF. */
 export function singleLine(max?: number) {
@@ -74,13 +74,13 @@ export function responses(ok: object, extra: Record<number, object> = {}) {
   return { 200: ok, ...commonErrors, ...extra };
 }
 
-/** Page-based list query: `limit` (default per endpoint, max {@link MAX_PAGE_SIZE}) and `page` (default 1). */
+/** Page-based list query: `limit` (default per endpoint, max {@link MAX_PAGE_SIZE}) and `page` (1..{@link MAX_PAGE_NUMBER}, default 1). */
 export function pageQuery(defaultLimit: number) {
   return {
     type: 'object',
     properties: {
       limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: defaultLimit },
-      page: { type: 'integer', minimum: 1, default: 1 },
+      page: { type: 'integer', minimum: 1, maximum: MAX_PAGE_NUMBER, default: 1 },
     },
   } as const;
 }

@@ -15,6 +15,7 @@ import {
   type PageRequest,
 } from '../../domain/projects';
 import {
+  MAX_PAGE_NUMBER,
   MAX_PAGE_SIZE,
   itemEnvelope,
   itemsEnvelope,
@@ -215,7 +216,7 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
           type: 'object',
           properties: {
             limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
-            page: { type: 'integer', minimum: 1, default: 1 },
+            page: { type: 'integer', minimum: 1, maximum: MAX_PAGE_NUMBER, default: 1 },
           },
         },
         response: many,
