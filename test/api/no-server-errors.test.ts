@@ -1,5 +1,5 @@
 import { FormData } from 'undici';
-import { call, client, startServer, OWNER_TOKEN, type TestServer } from '../helpers/server';
+import { addUser, call, client, startServer, OWNER_TOKEN, type TestServer } from '../helpers/server';
 
 /**
  * "No client input may produce a 500": every operation of the OpenAPI document, with real ids
@@ -10,6 +10,7 @@ import { call, client, startServer, OWNER_TOKEN, type TestServer } from '../help
 describe('no client input produces a server error', () => {
   let server: TestServer;
   let ids: Record<string, string>;
+  let viewer: string;
 
   beforeAll(async () => {
     server = await startServer({ env: { TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1', TASKSPACE_INBOUND_RATE_PER_MINUTE: '100000' } });
@@ -47,9 +48,18 @@ describe('no client input produces a server error', () => {
       assigneeHandle: 'owner',
       handle: 'owner',
     };
+    viewer = addUser(server, 'sweeper', { workspaceId: server.workspaceId, role: 'Viewer' });
   });
   afterAll(() => server.close());
 
+  /** Bodies sent as JSON, plus a few with other content types. */
+  const odd: [string, string][] = [
+    ['text/plain', '{"name":"x"}'],
+    ['application/x-www-form-urlencoded', 'name=x&tasks=1'],
+    ['multipart/form-data; boundary=zz', '--zz\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc'],
+    ['multipart/form-data', 'garbage'],
+    ['application/json', '['.repeat(5000) + ']'.repeat(5000)],
+  ];
   const bodies: (string | undefined)[] = [
     undefined,
     '',
@@ -73,12 +83,16 @@ describe('no client input produces a server error', () => {
       for (const method of Object.keys(operations)) {
         for (const real of [true, false]) {
           const path = template.replace(/\{(\w+)\}/g, (_, name: string) => (real ? ids[name] ?? 'x' : encodeURIComponent('nope/%..\u00e9')));
-          for (const body of bodies) {
-            for (const query of body === undefined ? queries : ['']) {
+          const cases: [string | undefined, string | undefined, string][] = [
+            ...bodies.flatMap((body) => (body === undefined ? queries : ['']).map((q) => [body, body === undefined ? undefined : 'application/json', q] as [string | undefined, string | undefined, string])),
+            ...odd.map(([type, body]) => [body, type, ''] as [string, string, string]),
+          ];
+          for (const [body, type, query] of cases) {
+            for (const token of real ? [OWNER_TOKEN, viewer] : [OWNER_TOKEN]) {
               const res = await call(server.url, method.toUpperCase(), path + query, {
-                token: OWNER_TOKEN,
+                token,
                 rawBody: body,
-                headers: body === undefined ? {} : { 'content-type': 'application/json' },
+                headers: type === undefined ? {} : { 'content-type': type },
               });
               sent++;
               if (res.status >= 500) failures.push(`${method.toUpperCase()} ${path}${query} ${body ?? '(no body)'} -> ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
@@ -88,7 +102,7 @@ describe('no client input produces a server error', () => {
         }
       }
     }
-    expect(sent).toBeGreaterThan(1500);
+    expect(sent).toBeGreaterThan(3000);
     expect(failures).toEqual([]);
   }, 120000);
 });
