@@ -401,13 +401,13 @@ describe('projects', () => {
       expect((await api.get('/api/v1/folders/nope/project-templates')).status).toBe(404);
     });
 
-    test('members: the workspace members by handle, default page 20, paging and bounds', async () => {
+    test('members: the workspace members by handle, flagged when explicit project members; default page 20, paging and bounds', async () => {
       for (let i = 0; i < 21; i++) addUser(server, `member${String(i).padStart(2, '0')}`, { workspaceId: server.workspaceId, role: 'Viewer' });
       const path = `/api/v1/projects/${projects[0].id}/members`;
       const first = await api.get(path);
       expect(first.status).toBe(200);
       expect(first.body.items).toHaveLength(20);
-      expect(first.body.items[0]).toEqual({ handle: expect.any(String), displayName: expect.any(String) });
+      expect(first.body.items[0]).toEqual({ handle: expect.any(String), displayName: expect.any(String), projectMember: false });
       const all = (await api.get(`${path}?limit=500`)).body.items as { handle: string }[];
       expect(all.length).toBeGreaterThan(21);
       expect(all.map((m) => m.handle)).toContain(owner.handle);
@@ -419,6 +419,9 @@ describe('projects', () => {
       expect((await api.get(`${path}?limit=501`)).status).toBe(400);
       expect((await api.get(`${path}?page=0`)).status).toBe(400);
       expect((await api.get('/api/v1/projects/nope/members')).status).toBe(404);
+      await api.put(path, { handles: ['member03'] });
+      const flagged = (await api.get(`${path}?limit=500`)).body.items.filter((m: { projectMember: boolean }) => m.projectMember);
+      expect(flagged).toEqual([{ handle: 'member03', displayName: 'member03', projectMember: true }]);
     });
 
     test("me/projects: the caller's non-template projects across their workspaces, paged", async () => {

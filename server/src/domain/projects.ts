@@ -9,7 +9,6 @@ import type { Services } from '../services';
 import { pageWindow, type PageRequest } from './paging';
 export type { PageRequest } from './paging';
 import { insertImportedTasks, parseProjectContent, type ContentType } from './markdown-import';
-import { listWorkspaceMembers } from './workspaces';
 
 /**
  * Projects (spec section 4.2, the folder lists of 4.3, `GET /api/v1/me/projects`;
@@ -256,20 +255,33 @@ export function listMyProjects(svc: Services, actor: Actor, page: PageRequest): 
     .map(toProject);
 }
 
-/** A project member as listed (spec section 2, Member). */
+/** A person with access to a project (spec section 4.2 members). */
 export interface ProjectMember {
   handle: string;
   displayName: string;
+  /**
+   * True when the person was added to the project explicitly (`PUT /projects/{id}/members`:
+   * assigned by someone or joined themselves); every workspace member can see the project either way.
+   */
+  projectMember: boolean;
 }
 
 /**
- * `GET /api/v1/projects/{projectId}/members` (Viewer): everyone who can see the project,
- * which today is the members of its workspace, ordered by handle. Project-level membership
- * (if added later) extends this function.
- * @throws ServiceError 404.
+ * `GET /api/v1/projects/{projectId}/members` (Viewer): everyone with access to the project (the
+ * members of its workspace) by handle, each flagged when explicitly a member of the project.
+ * @throws ServiceError 404 / 403; 400 for a page out of range.
  */
 export function listProjectMembers(svc: Services, actor: Actor, projectId: string, page: PageRequest): ProjectMember[] {
   const access = requireProject(svc.db, actor, projectId, 'Viewer');
-  const [limit, offset] = pageWindow(page);
-  return listWorkspaceMembers(svc.db, access.workspaceId, limit, offset);
+  return sql<[string, string, number, number], { handle: string; displayName: string; projectMember: number }>(
+    svc.db,
+    `SELECT u.handle, u.display_name AS displayName, (pm.user_id IS NOT NULL) AS projectMember
+       FROM workspace_members m
+       JOIN users u ON u.id = m.user_id
+       LEFT JOIN project_members pm ON pm.project_id = ? AND pm.user_id = m.user_id
+      WHERE m.workspace_id = ?
+      ORDER BY u.handle COLLATE NOCASE LIMIT ? OFFSET ?`,
+  )
+    .all(projectId, access.workspaceId, ...pageWindow(page))
+    .map((row) => ({ handle: row.handle, displayName: row.displayName, projectMember: row.projectMember === 1 }));
 }

@@ -52,17 +52,3 @@ export function setWorkspaceMember(db: Db, workspaceId: string, handle: string, 
      ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role`,
   ).run(workspaceId, user.id, role, now);
 }
-
-/** Members of a workspace as `{handle, displayName}`, ordered by handle, with paging. */
-export function listWorkspaceMembers(
-  db: Db,
-  workspaceId: string,
-  limit: number,
-  offset: number,
-): { handle: string; displayName: string }[] {
-  return sql<[string, number, number], { handle: string; displayName: string }>(
-    db,
-    `SELECT u.handle, u.display_name AS displayName FROM workspace_members m JOIN users u ON u.id = m.user_id
-      WHERE m.workspace_id = ? ORDER BY u.handle COLLATE NOCASE LIMIT ? OFFSET ?`,
-  ).all(workspaceId, limit, offset);
-}

@@ -47,8 +47,8 @@ export const projectSchema = {
 
 const member = {
   type: 'object',
-  required: ['handle', 'displayName'],
-  properties: { handle: { type: 'string' }, displayName: { type: 'string' } },
+  required: ['handle', 'displayName', 'projectMember'],
+  properties: { handle: { type: 'string' }, displayName: { type: 'string' }, projectMember: { type: 'boolean' } },
 } as const;
 
 /** Largest `content`, in characters (the default body limit is 1 MiB, so larger bodies get 413 first). */
