@@ -6,6 +6,7 @@ import { openDatabase } from './db/connection';
 import { bootstrap, type BootstrapResult } from './bootstrap';
 import { acceptEmptyJsonBodies, installErrorHandling } from './http/error-handler';
 import { errorEnvelope } from './http/schemas';
+import { serializeRequest } from './http/log';
 import { createModelProvider } from './models';
 import type { ModelProvider } from './models/provider';
 import { PublicLinks, type Services } from './services';
@@ -57,7 +58,11 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     logger:
       config.logLevel === 'silent'
         ? false
-        : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers.cookie'],
+            serializers: { req: serializeRequest },
+          },
     bodyLimit: config.bodyLimitBytes,
     // close() ends keep-alive connections too, so a stop never waits out an idle client.
     forceCloseConnections: true,

@@ -1,4 +1,4 @@
-import { addUser, client, type TestServer } from '../helpers/server';
+import { addUser, client, runCli, type TestServer } from '../helpers/server';
 import { addTasks, allTasks, newProject } from '../helpers/fixtures-tasks';
 import { automationServer, createAutomation } from './helpers';
 
@@ -98,6 +98,31 @@ describe('automation actions', () => {
     const other = await api.post(`/api/v1/automations/${automation.id}/test`, { payload: { text: 'line\nbreak' } });
     expect(other.body.item.error.details.reason).toBe('contains_line_break');
     expect(await allTasks(server, projectId)).toHaveLength(0);
+  });
+
+  test("projects and agents of the owner's other workspaces are out of an automation's reach (404, nothing written)", async () => {
+    const made = runCli(server.dataDir, 'workspace', 'create', 'Elsewhere', '--owner', 'owner');
+    const otherWorkspace = /created workspace (\S+)/.exec(made.out)![1]!;
+    const foreignProject = await newProject(server, 'Foreign', otherWorkspace);
+    const foreignAgent = (
+      await api.post(`/api/v1/folders/${otherWorkspace}/agents`, { name: 'Far', data: { type: 'agent', data: { commands: [{ name: 'c', prompt: 'p' }] } } })
+    ).body.item;
+    const automation = await createAutomation(api, server.workspaceId, {
+      name: 'Reach',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'make', type: 'task.create', projectId: '{{ trigger.projectId }}', text: 'injected' }],
+    });
+    const res = await api.post(`/api/v1/automations/${automation.id}/test`, { payload: { projectId: foreignProject } });
+    expect(res.body.item).toMatchObject({ status: 'failed', error: { code: 'NOT_FOUND', status: 404, transient: false, stepId: 'make' } });
+    expect(await allTasks(server, foreignProject)).toHaveLength(0);
+    const agentRun = await createAutomation(api, server.workspaceId, {
+      name: 'Ask far',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'ask', type: 'agent.command', agentId: foreignAgent.id, command: 'c', input: 'x' }],
+    });
+    const asked = await api.post(`/api/v1/automations/${agentRun.id}/test`, { payload: {} });
+    expect(asked.body.item).toMatchObject({ status: 'failed', error: { code: 'NOT_FOUND', stepId: 'ask' } });
+    expect((await api.get(`/api/v1/agents/${foreignAgent.id}/convos`)).body.items).toEqual([]);
   });
 
   test('HTTP Request: the SSRF guard refuses loopback targets without the development switch', async () => {

@@ -9,7 +9,7 @@ import { setNote, type NoteWriteType } from '../domain/notes';
 import { setTaskDate, type DatePointInput } from '../domain/task-dates';
 import { createTasks, deleteTask, moveTask, setTaskCompleted, updateTask } from '../domain/tasks';
 import type { Position } from '../domain/task-tree';
-import { ServiceError } from '../errors';
+import { notFound, ServiceError } from '../errors';
 import type { Services } from '../services';
 
 /**
@@ -36,8 +36,19 @@ export class DomainServiceAdapter implements Service {
     return { ...row, verified: row.verified === 1, depth: ctx.depth };
   }
 
-  /** Runs a domain write once per (run, step) and wakes the event workers. */
-  private once<T>(ctx: ServiceContext, change: (actor: Actor) => T): T {
+  /**
+   * Refuses a project or agent outside the automation's own workspace, even one its owner can
+   * reach elsewhere: ids often come from templated trigger data (an inbound webhook body), and a
+   * run's outputs are readable by every member of the automation's workspace.
+   * @throws ServiceError 404 (a permanent step failure) for an unknown or foreign resource.
+   */
+  private inWorkspace(ctx: ServiceContext, table: 'projects' | 'agents', id: string): void {
+    const row = sql<[string], { workspace_id: string }>(this.svc.db, `SELECT workspace_id FROM ${table} WHERE id = ?`).get(id);
+    if (!row || row.workspace_id !== ctx.workspaceId) throw notFound(table === 'projects' ? 'project' : 'agent', id);
+  }
+
+  /** Runs a domain write on a project of the automation's workspace once per (run, step) and wakes the event workers. */
+  private once<T>(ctx: ServiceContext, projectId: string, change: (actor: Actor) => T): T {
     const { db } = this.svc;
     const result = transaction(db, () => {
       const prior = sql<[string, string], { output_json: string }>(db, 'SELECT output_json FROM automation_effects WHERE run_id = ? AND step_id = ?').get(
@@ -45,6 +56,7 @@ export class DomainServiceAdapter implements Service {
         ctx.stepId,
       );
       if (prior) return JSON.parse(prior.output_json) as T;
+      this.inWorkspace(ctx, 'projects', projectId);
       const out = change(this.actor(ctx));
       sql(db, 'INSERT INTO automation_effects (run_id, step_id, output_json, created_at) VALUES (?, ?, ?, ?)').run(
         ctx.runId,
@@ -59,7 +71,7 @@ export class DomainServiceAdapter implements Service {
   }
 
   async createTask(ctx: ServiceContext, p: { projectId: string; text: string; referenceTaskId?: string; placement?: string }) {
-    return this.once(ctx, (actor) => {
+    return this.once(ctx, p.projectId, (actor) => {
       const [task] = createTasks(this.svc, actor, p.projectId, [
         { contentType: 'text/markdown', content: p.text, taskId: p.referenceTaskId ?? null, placement: p.placement as Position | undefined },
       ]);
@@ -68,51 +80,52 @@ export class DomainServiceAdapter implements Service {
   }
 
   async updateTask(ctx: ServiceContext, p: { projectId: string; taskId: string; text: string }) {
-    return this.once(ctx, (actor) => updateTask(this.svc, actor, p.projectId, p.taskId, { contentType: 'text/markdown', content: p.text }));
+    return this.once(ctx, p.projectId, (actor) => updateTask(this.svc, actor, p.projectId, p.taskId, { contentType: 'text/markdown', content: p.text }));
   }
 
   async completeTask(ctx: ServiceContext, p: { projectId: string; taskId: string }) {
-    return this.once(ctx, (actor) => setTaskCompleted(this.svc, actor, p.projectId, p.taskId, true));
+    return this.once(ctx, p.projectId, (actor) => setTaskCompleted(this.svc, actor, p.projectId, p.taskId, true));
   }
 
   async uncompleteTask(ctx: ServiceContext, p: { projectId: string; taskId: string }) {
-    return this.once(ctx, (actor) => setTaskCompleted(this.svc, actor, p.projectId, p.taskId, false));
+    return this.once(ctx, p.projectId, (actor) => setTaskCompleted(this.svc, actor, p.projectId, p.taskId, false));
   }
 
   async deleteTask(ctx: ServiceContext, p: { projectId: string; taskId: string }) {
-    return this.once(ctx, (actor) => {
+    return this.once(ctx, p.projectId, (actor) => {
       deleteTask(this.svc, actor, p.projectId, p.taskId);
       return { deleted: true, taskId: p.taskId };
     });
   }
 
   async assignTask(ctx: ServiceContext, p: { projectId: string; taskId: string; handles: string[] }) {
-    return this.once(ctx, (actor) => setAssignees(this.svc, actor, p.projectId, p.taskId, p.handles));
+    return this.once(ctx, p.projectId, (actor) => setAssignees(this.svc, actor, p.projectId, p.taskId, p.handles));
   }
 
   async setTaskDate(ctx: ServiceContext, p: { projectId: string; taskId: string; start?: TaskDatePoint; end?: TaskDatePoint }) {
     const side = (point: TaskDatePoint | undefined): DatePointInput | null =>
       point ? { date: point.date, time: point.time || null, timezone: point.timezone || null } : null;
-    return this.once(ctx, (actor) => setTaskDate(this.svc, actor, p.projectId, p.taskId, { start: side(p.start), end: side(p.end) }));
+    return this.once(ctx, p.projectId, (actor) => setTaskDate(this.svc, actor, p.projectId, p.taskId, { start: side(p.start), end: side(p.end) }));
   }
 
   async setTaskNote(ctx: ServiceContext, p: { projectId: string; taskId: string; type: string; value: string }) {
-    return this.once(ctx, (actor) => setNote(this.svc, actor, p.projectId, p.taskId, { type: p.type as NoteWriteType, value: p.value }));
+    return this.once(ctx, p.projectId, (actor) => setNote(this.svc, actor, p.projectId, p.taskId, { type: p.type as NoteWriteType, value: p.value }));
   }
 
   async setTaskField(ctx: ServiceContext, p: { projectId: string; taskId: string; fieldId: string; value: string | number | boolean }) {
-    return this.once(ctx, (actor) => {
+    return this.once(ctx, p.projectId, (actor) => {
       setTaskFieldValue(this.svc, actor, p.projectId, p.taskId, p.fieldId, p.value);
       return { taskId: p.taskId, fieldId: p.fieldId, value: p.value };
     });
   }
 
   async moveTask(ctx: ServiceContext, p: { projectId: string; taskId: string; targetTaskId: string; position: string }) {
-    return this.once(ctx, (actor) => moveTask(this.svc, actor, p.projectId, p.taskId, { taskId: p.targetTaskId, position: p.position as Position }));
+    return this.once(ctx, p.projectId, (actor) => moveTask(this.svc, actor, p.projectId, p.taskId, { taskId: p.targetTaskId, position: p.position as Position }));
   }
 
   /** Output: `{text, conversationId, conversation}` (text = the model's answer). */
   async runAgentCommand(ctx: ServiceContext, p: { agentId: string; command: string; input: string }) {
+    this.inWorkspace(ctx, 'agents', p.agentId);
     const conversation = await runAgentCommand(this.svc, this.actor(ctx), p.agentId, { command: p.command, input: p.input });
     const answer = [...conversation.data.messages].reverse().find((m) => m.role === 'assistant');
     return { text: answer?.content ?? '', conversationId: conversation.id, conversation };
