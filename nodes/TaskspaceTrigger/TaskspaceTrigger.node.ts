@@ -11,7 +11,7 @@ import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialDescriptions } from '../shared/descriptions';
 import { getWorkspaces } from '../shared/loadOptions';
-import { taskspaceRequest } from '../shared/transport';
+import { requestItem, seg, taskspaceRequest } from '../shared/transport';
 import { SIGNATURE_HEADER, verifySignature } from './signature';
 
 /** What the trigger keeps in the workflow's static data about its registration. */
@@ -142,11 +142,10 @@ export class TaskspaceTrigger implements INodeType {
 				if (!sameSet(data.events, want.events) || !sameSet(data.spaceIds, want.spaceIds)) return false;
 				let registration: IDataObject;
 				try {
-					const body = await taskspaceRequest.call(this, {
+					registration = await requestItem.call(this, {
 						method: 'GET',
-						path: `/api/v2/webhooks/${encodeURIComponent(data.webhookId)}`,
+						path: `/api/v2/webhooks/${seg(data.webhookId)}`,
 					});
-					registration = (body.item ?? {}) as IDataObject;
 				} catch (error) {
 					if (statusOf(error) === '404') {
 						this.logger.debug('Taskspace webhook registration not found; it will be created', {
@@ -173,7 +172,7 @@ export class TaskspaceTrigger implements INodeType {
 				}
 				if (data.webhookId && data.webhookId !== webhookUrl) {
 					await taskspaceRequest
-						.call(this, { method: 'DELETE', path: `/api/v2/webhooks/${encodeURIComponent(data.webhookId)}` })
+						.call(this, { method: 'DELETE', path: `/api/v2/webhooks/${seg(data.webhookId)}` })
 						.catch((error: unknown) => {
 							this.logger.warn('Could not delete the previous Taskspace webhook registration', {
 								webhookId: data.webhookId,
@@ -214,7 +213,7 @@ export class TaskspaceTrigger implements INodeType {
 				try {
 					await taskspaceRequest.call(this, {
 						method: 'DELETE',
-						path: `/api/v2/webhooks/${encodeURIComponent(data.webhookId)}`,
+						path: `/api/v2/webhooks/${seg(data.webhookId)}`,
 					});
 				} catch (error) {
 					if (statusOf(error) !== '404') throw new NodeApiError(this.getNode(), error as JsonObject);
@@ -238,8 +237,7 @@ export class TaskspaceTrigger implements INodeType {
 		const request = this.getRequestObject();
 		const headers = this.getHeaderData() as IDataObject;
 		const rawBody = (request as unknown as { rawBody?: Buffer }).rawBody;
-		const bytes = rawBody ?? Buffer.from(JSON.stringify(request.body ?? {}));
-		if (!rawBody || !data.secret || !verifySignature(bytes, headers[SIGNATURE_HEADER], data.secret)) {
+		if (!rawBody || !data.secret || !verifySignature(rawBody, headers[SIGNATURE_HEADER], data.secret)) {
 			const response = this.getResponseObject();
 			response.status(401).json({ ok: false, error: { code: 'INVALID_SIGNATURE', message: 'Invalid signature' } });
 			return { noWebhookResponse: true };

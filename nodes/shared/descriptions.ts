@@ -182,6 +182,15 @@ export function returnAllAndLimit(max = 500): INodeProperties[] {
 	];
 }
 
+/** The id of a media file (Media operations; Agent knowledge of kind media). */
+export const mediaIdProperty: INodeProperties = {
+	displayName: 'Media ID',
+	name: 'mediaId',
+	type: 'string',
+	default: '',
+	required: true,
+};
+
 /** Content type of task and project content. */
 export const contentTypeProperty: INodeProperties = {
 	displayName: 'Content Type',

@@ -1,5 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
+import { getWorkspaces } from './loadOptions';
+import { getAllPages } from './paging';
 import { currentId } from './params';
 import { requestItems, seg } from './transport';
 
@@ -15,12 +17,12 @@ function matches(label: string, filter?: string): boolean {
 
 /** Every folder of every workspace of the caller (`GET /workspaces`, then their folders). */
 async function allFolders(ctx: ILoadOptionsFunctions): Promise<Array<Named & { workspaceName: string }>> {
-	const workspaces = (await requestItems.call(ctx, { method: 'GET', path: '/api/v1/workspaces' })) as Named[];
+	const workspaces = await getWorkspaces.call(ctx);
 	const out: Array<Named & { workspaceName: string }> = [];
 	for (const workspace of workspaces) {
 		const folders = (await requestItems.call(ctx, {
 			method: 'GET',
-			path: `/api/v1/workspaces/${seg(workspace.id)}/folders`,
+			path: `/api/v1/workspaces/${seg(String(workspace.value))}/folders`,
 		})) as Array<Named & { isHome?: boolean }>;
 		for (const folder of folders) out.push({ ...folder, workspaceName: workspace.name });
 	}
@@ -29,10 +31,8 @@ async function allFolders(ctx: ILoadOptionsFunctions): Promise<Array<Named & { w
 
 /** Workspaces of the caller, filtered by name. */
 export async function searchWorkspaces(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const workspaces = (await requestItems.call(this, { method: 'GET', path: '/api/v1/workspaces' })) as Named[];
-	return {
-		results: workspaces.filter((w) => matches(w.name, filter)).map((w) => ({ name: w.name, value: w.id })),
-	};
+	const workspaces = await getWorkspaces.call(this);
+	return { results: workspaces.filter((w) => matches(w.name, filter)) };
 }
 
 /** Folders of all workspaces, shown as "Workspace / Folder" (the home folder as "Workspace (home)"). */
@@ -95,11 +95,7 @@ export async function searchAgents(this: ILoadOptionsFunctions, filter?: string)
 	const folders = await allFolders(this);
 	const results: INodeListSearchItems[] = [];
 	for (const folder of folders) {
-		const agents = (await requestItems.call(this, {
-			method: 'GET',
-			path: `/api/v1/folders/${seg(folder.id)}/agents`,
-			qs: { limit: 500, page: 1 },
-		})) as Named[];
+		const agents = (await getAllPages.call(this, `/api/v1/folders/${seg(folder.id)}/agents`, Infinity)) as Named[];
 		const where = folder.isHome ? folder.workspaceName : `${folder.workspaceName} / ${folder.name}`;
 		for (const agent of agents) {
 			const name = `${agent.name} (${where})`;

@@ -45,7 +45,10 @@ export async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePr
 	return templates.map((t) => ({ name: t.name, value: t.id }));
 }
 
-/** The caller's workspaces (for the trigger's workspace filter). */
+/**
+ * The caller's workspaces as name/value options (`GET /workspaces`): the trigger's
+ * workspace filter, and the workspace and folder list searches.
+ */
 export async function getWorkspaces(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const workspaces = (await requestItems.call(this, { method: 'GET', path: '/api/v1/workspaces' })) as Array<{
 		id: string;

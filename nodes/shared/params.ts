@@ -14,13 +14,18 @@ export function collectionParam(ctx: IExecuteFunctions, name: string, i: number)
 	return (ctx.getNodeParameter(name, i, {}) as IDataObject) ?? {};
 }
 
-/** Removes keys whose value is `undefined`, `null` or `''`. */
-export function compact<T extends IDataObject>(object: T): T {
-	const out: IDataObject = {};
-	for (const [key, value] of Object.entries(object)) {
-		if (value !== undefined && value !== null && value !== '') out[key] = value;
-	}
-	return out as T;
+/** One member handle as typed or picked: trimmed, without a leading `@`. */
+export function handleOf(value: unknown): string {
+	return String(value ?? '').trim().replace(/^@/, '');
+}
+
+/**
+ * Member handles from a parameter: an array (multi-options), or a comma-separated string
+ * (text field or expression); each one trimmed and without a leading `@`, empty ones dropped.
+ */
+export function handlesOf(value: unknown): string[] {
+	const list = Array.isArray(value) ? value : String(value ?? '').split(',');
+	return list.map((h) => handleOf(String(h))).filter(Boolean);
 }
 
 /** In list search and load options: the id picked in a resource locator of the node, or '' when unset. */

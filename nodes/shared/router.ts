@@ -4,9 +4,10 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
-	INodeType,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { serviceErrorCode } from './errors';
 
 /** Output items built by an operation itself (e.g. with binary data); `pairedItem` is added by the router. */
 export class ItemsResult {
@@ -53,11 +54,9 @@ export function handlersOf(modules: Record<string, OperationModule>): Record<str
 /** The error JSON an item carries when the node continues on fail. */
 function errorJson(error: unknown): IDataObject {
 	const json: IDataObject = { error: error instanceof Error ? error.message : String(error) };
-	if (error instanceof NodeApiError) {
-		const response = (error as unknown as { errorResponse?: IDataObject }).errorResponse;
-		if (response && typeof response.code === 'string') json.code = response.code;
-		if (error.httpCode) json.httpCode = error.httpCode;
-	}
+	const code = serviceErrorCode(error);
+	if (code !== undefined) json.code = code;
+	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		if (error.description) json.description = error.description;
 	}
@@ -107,6 +106,3 @@ export async function executeOperations(
 	}
 	return [output];
 }
-
-/** Type helper so node classes can list their methods without importing n8n internals. */
-export type NodeMethods = NonNullable<INodeType['methods']>;

@@ -319,6 +319,28 @@ describe('Taskspace Task node › errors', () => {
 		expect(okay.error).toBeUndefined();
 	});
 
+	test('custom field value › an empty field id fails early for get, set and delete', async () => {
+		const projectId = await newProject('# Blank\n- Row');
+		const { Row } = await taskIds(projectId);
+		for (const operation of ['get', 'set', 'delete']) {
+			const result = await runNode(server(), {
+				type: TASK,
+				input: [{ json: { fieldId: '  ' } }],
+				parameters: {
+					resource: 'fieldValue',
+					operation,
+					projectId: byId(projectId),
+					taskId: byId(Row),
+					fieldId: '={{ $json.fieldId }}',
+					valueType: 'string',
+					value: 'x',
+				},
+			});
+			expect(result.error?.name).toBe('NodeOperationError');
+			expect(result.error?.message).toBe('Field is required');
+		}
+	});
+
 	test('API failures become NodeApiError with the HTTP status and the service code and message', async () => {
 		const missing = await runNode(server(), {
 			type: TASK,

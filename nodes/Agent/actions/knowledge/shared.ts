@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { mediaIdProperty as mediaId } from '../../../shared/descriptions';
+
 /** Which kind of knowledge an operation attaches or detaches. */
 export const knowledgeKindProperty: INodeProperties = {
 	displayName: 'Knowledge Type',
@@ -14,10 +16,6 @@ export const knowledgeKindProperty: INodeProperties = {
 
 /** The media id, for media knowledge. */
 export const mediaIdProperty: INodeProperties = {
-	displayName: 'Media ID',
-	name: 'mediaId',
-	type: 'string',
-	default: '',
-	required: true,
+	...mediaId,
 	displayOptions: { show: { kind: ['media'] } },
 };

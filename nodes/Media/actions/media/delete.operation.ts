@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { mediaIdProperty } from '../../../shared/descriptions';
 import { idParam } from '../../../shared/params';
 import { showFor } from '../../../shared/router';
 import { seg, taskspaceRequest } from '../../../shared/transport';
-import { mediaIdProperty } from './shared';
 
 const properties: INodeProperties[] = [mediaIdProperty];
 

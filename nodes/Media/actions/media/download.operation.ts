@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { mediaIdProperty } from '../../../shared/descriptions';
 import { idParam } from '../../../shared/params';
 import { ItemsResult, showFor } from '../../../shared/router';
 import { requestBytes, requestItem, seg } from '../../../shared/transport';
-import { mediaIdProperty } from './shared';
 
 const properties: INodeProperties[] = [
 	mediaIdProperty,

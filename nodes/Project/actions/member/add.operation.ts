@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { projectLocator } from '../../../shared/descriptions';
-import { idParam } from '../../../shared/params';
+import { handlesOf, idParam } from '../../../shared/params';
 import { showFor } from '../../../shared/router';
 import { taskspaceRequest, seg } from '../../../shared/transport';
 
@@ -24,10 +24,7 @@ export const description = showFor('member', 'add', properties);
 /** Adds members to a project by handle (`PUT /projects/{id}/members`). */
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const projectId = idParam(this, 'projectId', i, 'Project');
-	const handles = String(this.getNodeParameter('handles', i) ?? '')
-		.split(',')
-		.map((h) => h.trim().replace(/^@/, ''))
-		.filter(Boolean);
+	const handles = handlesOf(this.getNodeParameter('handles', i));
 	if (handles.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'At least one handle is required', { itemIndex: i });
 	}

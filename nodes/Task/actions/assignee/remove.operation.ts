@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { projectLocator, taskLocator } from '../../../shared/descriptions';
-import { idParam } from '../../../shared/params';
+import { handleOf, idParam } from '../../../shared/params';
 import { showFor } from '../../../shared/router';
 import { requestItem, seg } from '../../../shared/transport';
 import { checkText } from '../../../shared/validation';
@@ -27,7 +27,7 @@ export const description = showFor('assignee', 'remove', properties);
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const projectId = idParam(this, 'projectId', i, 'Project');
 	const taskId = idParam(this, 'taskId', i, 'Task');
-	const handle = checkText(this, i, 'Assignee', String(this.getNodeParameter('handle', i) ?? '').trim().replace(/^@/, ''));
+	const handle = checkText(this, i, 'Assignee', handleOf(this.getNodeParameter('handle', i)));
 	return await requestItem.call(this, {
 		method: 'DELETE',
 		path: `/api/v1/projects/${seg(projectId)}/tasks/${seg(taskId)}/assignees/${seg(handle)}`,

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { projectLocator, taskLocator } from '../../../shared/descriptions';
-import { idParam } from '../../../shared/params';
+import { handlesOf, idParam } from '../../../shared/params';
 import { showFor } from '../../../shared/router';
 import { requestItem, seg } from '../../../shared/transport';
 
@@ -20,12 +20,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = showFor('assignee', 'set', properties);
-
-/** Handles from the parameter: an array, or a comma-separated string from an expression. */
-function handlesOf(value: unknown): string[] {
-	const list = Array.isArray(value) ? value : String(value ?? '').split(',');
-	return list.map((h) => String(h).trim().replace(/^@/, '')).filter(Boolean);
-}
 
 /** Sets a task's assignees (`PUT .../tasks/{taskId}/assignees {handles}`); returns the task. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {

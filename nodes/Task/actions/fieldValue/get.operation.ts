@@ -14,7 +14,7 @@ export const description = showFor('fieldValue', 'get', properties);
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const projectId = idParam(this, 'projectId', i, 'Project');
 	const taskId = idParam(this, 'taskId', i, 'Task');
-	const fieldId = String(this.getNodeParameter('fieldId', i) ?? '').trim();
+	const fieldId = idParam(this, 'fieldId', i, 'Field');
 	return await requestItem.call(this, {
 		method: 'GET',
 		path: `/api/v1/projects/${seg(projectId)}/tasks/${seg(taskId)}/fields/${seg(fieldId)}`,

@@ -53,7 +53,7 @@ export const description = showFor('fieldValue', 'set', properties);
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const projectId = idParam(this, 'projectId', i, 'Project');
 	const taskId = idParam(this, 'taskId', i, 'Task');
-	const fieldId = checkText(this, i, 'Field', String(this.getNodeParameter('fieldId', i) ?? '').trim());
+	const fieldId = idParam(this, 'fieldId', i, 'Field');
 	let value: string | number | boolean;
 	const valueType = this.getNodeParameter('valueType', i) as string;
 	if (valueType === 'boolean') {
