@@ -12,7 +12,7 @@
  *   an unknown variable counts as empty here (and only here);
  * - gt, lt, gte, lte: numerically when both sides are numbers, otherwise by string order.
  */
-import { regexOf, type Conditions, type Operator, type Rule } from './definition';
+import { regexOf, type Conditions, type Operator, type Pattern, type Rule } from './definition';
 import { ActionError } from './errors';
 import type { Scope, Templates } from './templates';
 
@@ -73,7 +73,7 @@ export function compare(left: unknown, operator: Operator, right: unknown): bool
     case 'ends_with':
       return asString(left).endsWith(asString(right));
     case 'matches': {
-      let re: RegExp;
+      let re: Pattern;
       try {
         re = regexOf(asString(right));
       } catch (error) {

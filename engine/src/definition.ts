@@ -1,6 +1,6 @@
 /**
  * The automation definition: one trigger plus an ordered list of actions, stored as JSON and
- * validated against {@link AUTOMATION_SCHEMA} (README "Automations", README "Automations").
+ * validated against {@link AUTOMATION_SCHEMA} (README "Automations").
  *
  * Every string field marked "template" is a Liquid template rendered against the run's
  * variables (see `templates.ts`). A template that is exactly one output tag, such as
@@ -8,6 +8,7 @@
  * becoming a string.
  */
 import Ajv, { type ErrorObject } from 'ajv';
+import { RE2JS } from 're2js';
 import { Cron } from 'croner';
 
 /** Trigger kinds that come from service events (the outbox). */
@@ -683,11 +684,26 @@ export function validateDefinition(input: unknown, checkTemplate?: (template: st
   return problems.length > 0 ? { ok: false, problems } : { ok: true, definition };
 }
 
+/** A compiled `matches` pattern. */
+export interface Pattern {
+  /** True when the pattern matches somewhere in `text`. */
+  test(text: string): boolean;
+}
+
 /**
- * The RegExp of a `matches` operand: `/source/flags` or a bare source (no flags).
- * @throws SyntaxError when the pattern is invalid.
+ * The pattern of a `matches` operand: `/source/flags` (flags `i`, `m`, `s`; `g`, `u`, `y`, `d`
+ * are accepted and ignored) or a bare source. Compiled with RE2 (re2js), which matches in time
+ * linear in the text, so a pattern cannot stall the server however the text is crafted (texts
+ * often come from inbound webhook bodies). RE2 has no backreferences or lookarounds.
+ * @throws Error when the pattern is invalid or uses what RE2 does not support.
  */
-export function regexOf(pattern: string): RegExp {
+export function regexOf(pattern: string): Pattern {
   const literal = /^\/(.*)\/([dgimsuy]*)$/s.exec(pattern);
-  return literal ? new RegExp(literal[1]!, literal[2]!.replace('g', '')) : new RegExp(pattern);
+  const source = literal ? literal[1]! : pattern;
+  const flags = literal ? literal[2]! : '';
+  const compiled = RE2JS.compile(
+    source,
+    (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0) | (flags.includes('s') ? RE2JS.DOTALL : 0),
+  );
+  return { test: (text) => compiled.matcher(text).find() };
 }

@@ -249,14 +249,6 @@ export class Engine {
     return next;
   }
 
-  /** Replaces host data of an automation without a new version. @throws EngineError 404. */
-  async setMeta(id: string, meta: Record<string, unknown>): Promise<AutomationRecord> {
-    const current = await this.mustGet(id);
-    const next = { ...current, meta, updatedAt: this.clock.now() };
-    await this.store.updateAutomation(next);
-    return next;
-  }
-
   /**
    * Enables or disables an automation. Disabling cancels its queued and waiting runs (and
    * stops its executing runs at their next step). Enabling a schedule starts from the next

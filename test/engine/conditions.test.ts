@@ -58,6 +58,10 @@ describe('condition operators', () => {
 
   test('a bad regular expression is a permanent INVALID_REGEX error', () => {
     expect(() => compare('x', 'matches', '(')).toThrow(expect.objectContaining({ code: 'INVALID_REGEX', transient: false }));
+    // RE2 matching is linear: a pattern that backtracks catastrophically in JavaScript finishes at once.
+    expect(compare('a'.repeat(30000) + '!', 'matches', '^(a+)+$')).toBe(false);
+    expect(compare('line one\nLINE two', 'matches', '/^line two$/im')).toBe(true);
+    expect(() => compare('aa', 'matches', '(a)\\1')).toThrow(expect.objectContaining({ code: 'INVALID_REGEX' }));
   });
 });
 
