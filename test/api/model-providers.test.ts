@@ -249,16 +249,17 @@ describe('openai provider timeouts, missing keys and unreachable services', () =
     expect(fake.seen[0]!.authorization).toBeUndefined();
   });
 
-  test('an unreachable service is a 502 naming the base URL, never the key', async () => {
+  test('an unreachable service is a 502 naming the origin only, never the key or credentials in the base URL', async () => {
     const dead = new FakeChatService();
     const base = await dead.start();
     await dead.stop();
-    const other = await startServer({ env: openaiEnv(base, { TASKSPACE_MODEL_API_KEY: 'sk-secret' }) });
+    const withCredentials = base.replace('http://', 'http://user:pa55word@') + '/tok3n-path';
+    const other = await startServer({ env: openaiEnv(withCredentials, { TASKSPACE_MODEL_API_KEY: 'sk-secret' }) });
     try {
       const res = await client(other, OWNER_TOKEN).post(`/api/v1/folders/${other.workspaceId}/agent-generate`, { text: 'x' });
       expect(res.status).toBe(502);
-      expect(res.body.error).toEqual({ code: 'UPSTREAM_ERROR', message: `the model provider at ${base} could not be reached (ECONNREFUSED)` });
-      expect(JSON.stringify(res.body)).not.toContain('sk-secret');
+      expect(res.body.error).toEqual({ code: 'UPSTREAM_ERROR', message: `the model provider at ${new URL(base).origin} could not be reached (ECONNREFUSED)` });
+      for (const secret of ['sk-secret', 'pa55word', 'tok3n-path']) expect(JSON.stringify(res.body)).not.toContain(secret);
     } finally {
       await other.close();
     }

@@ -33,7 +33,7 @@ describe('inbound webhooks', () => {
   afterAll(() => server.close());
 
   test('creates an unguessable URL; a JSON object body is accepted and stored for the engine', async () => {
-    const hook = createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId, automationId: 'auto-1' });
+    const hook = createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId });
     expect(hook.id).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(Buffer.from(hook.id, 'base64url')).toHaveLength(24);
     expect(hook.url).toBe(`${server.url}/webhooks/${hook.id}`);
@@ -45,9 +45,15 @@ describe('inbound webhooks', () => {
 
     // Stored durably for the engine (whose consumer may already have picked it up).
     const row = svc().db.prepare('SELECT * FROM inbound_requests WHERE id = ?').get(res.body.requestId) as Record<string, any>;
-    expect(row).toMatchObject({ webhook_id: hook.id, workspace_id: server.workspaceId, automation_id: 'auto-1', idempotency_key: 'order-17' });
+    expect(row).toMatchObject({ webhook_id: hook.id, workspace_id: server.workspaceId, automation_id: null, idempotency_key: 'order-17' });
     expect(JSON.parse(row.body_json)).toEqual({ name: 'Ada', amount: 3, nested: { ok: true } });
     expect(JSON.parse(row.headers_json)).toMatchObject({ 'x-custom': 'yes', 'idempotency-key': 'order-17' });
+
+    // A URL made for an automation that does not exist (left behind by a crash) takes nothing.
+    const orphan = createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId, automationId: 'gone' });
+    const refused = await post(`/webhooks/${orphan.id}`, { a: 1 });
+    expect(refused.status).toBe(404);
+    expect(svc().db.prepare('SELECT count(*) AS n FROM inbound_requests WHERE webhook_id = ?').get(orphan.id)).toEqual({ n: 0 });
   });
 
   test('the body must be a JSON object (400), whatever the content type; unknown ids are 404', async () => {
@@ -156,7 +162,7 @@ describe('the consumer hand-off (claim, release, complete), with no engine runni
     const svc = built.services;
     const owner = actorForToken(svc.db, OWNER_TOKEN)!;
     const workspaceId = (svc.db.prepare('SELECT workspace_id FROM workspace_members WHERE user_id = ?').get(owner.userId) as { workspace_id: string }).workspace_id;
-    const hook = createInboundWebhook(svc, owner, { workspaceId, automationId: 'auto-9' });
+    const hook = createInboundWebhook(svc, owner, { workspaceId });
     const throttle = new InboundThrottle(svc.clock, 100);
     const receive = (body: object, headers: Record<string, string> = {}) =>
       receiveInboundRequest(svc, throttle, { webhookId: hook.id, authorization: undefined, body: Buffer.from(JSON.stringify(body)), headers }).requestId;
@@ -169,7 +175,7 @@ describe('the consumer hand-off (claim, release, complete), with no engine runni
         id: first,
         webhookId: hook.id,
         workspaceId,
-        automationId: 'auto-9',
+        automationId: null,
         body: { n: 1 },
         headers: { 'idempotency-key': 'k-1', 'x-extra': 'e' },
         idempotencyKey: 'k-1',

@@ -1,5 +1,4 @@
 import {
-  EngineError,
   FINAL_STATUSES,
   type ApprovalInput,
   type AutomationDefinition,
@@ -16,6 +15,7 @@ import { isoTime } from '../clock';
 import { sql } from '../db/statements';
 import { createInboundWebhook, deleteInboundWebhook, getInboundWebhook, runIdOfInboundRequest, setInboundWebhookToken } from '../domain/inbound-webhooks';
 import { forbidden, notFound, ServiceError } from '../errors';
+import { fromEngineError } from './engine-errors';
 import { newId } from '../ids';
 import type { Services } from '../services';
 import type { AutomationRuntime } from './runtime';
@@ -92,16 +92,12 @@ export interface AutomationInput {
 }
 
 /** Maps an engine error to the service's error envelope. */
-function serviceError(error: unknown): unknown {
-  if (error instanceof EngineError) return new ServiceError(error.status, error.code, error.message, error.details);
-  return error;
-}
 
 async function engineCall<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    throw serviceError(error);
+    throw fromEngineError(error);
   }
 }
 
@@ -151,7 +147,7 @@ function validate(rt: AutomationRuntime, definition: unknown): AutomationDefinit
   try {
     return rt.engine.validate(definition);
   } catch (error) {
-    throw serviceError(error);
+    throw fromEngineError(error);
   }
 }
 

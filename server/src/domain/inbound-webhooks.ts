@@ -15,7 +15,7 @@ import { requireWebhookPlan } from './webhooks';
  * "Inbound webhooks").
  *
  * Management (for the automation engine's trigger setup): {@link createInboundWebhook},
- * {@link setInboundWebhookToken}, {@link getInboundWebhook}, {@link listInboundWebhooks},
+ * {@link setInboundWebhookToken}, {@link getInboundWebhook},
  * {@link deleteInboundWebhook}: Owner of the workspace; creating or enabling a token also needs
  * a Pro+ verified account (402).
  *
@@ -169,20 +169,6 @@ export function getInboundWebhook(svc: Services, actor: Actor, id: string): Inbo
 }
 
 /**
- * A workspace's inbound webhooks, oldest first (Owner).
- * @throws ServiceError 404 / 403 as for every workspace resource.
- */
-export function listInboundWebhooks(svc: Services, actor: Actor, workspaceId: string): InboundWebhook[] {
-  requireWorkspace(svc.db, actor, workspaceId, 'Owner', 'listing inbound webhooks');
-  return sql<[string], InboundRow>(
-    svc.db,
-    'SELECT id, workspace_id, automation_id, token_hash, created_at FROM inbound_webhooks WHERE workspace_id = ? ORDER BY created_at, id',
-  )
-    .all(workspaceId)
-    .map((row) => toInbound(svc, row));
-}
-
-/**
  * Deletes an inbound webhook and its unconsumed requests; the URL answers 404 afterwards.
  * Always allowed to the Owner, whatever the plan.
  * @throws ServiceError 404 / 403.
@@ -261,7 +247,8 @@ export function receiveInboundRequest(svc: Services, throttle: InboundThrottle, 
     `SELECT w.id, w.workspace_id, w.automation_id, w.token_hash, w.created_at, a.enabled AS automation_enabled
        FROM inbound_webhooks w LEFT JOIN automations a ON a.id = w.automation_id WHERE w.id = ?`,
   ).get(call.webhookId);
-  if (!hook) throw notFound('webhook', call.webhookId);
+  // A URL whose automation is gone (e.g. a crash between creating the URL and the automation) is unknown.
+  if (!hook || (hook.automation_id !== null && hook.automation_enabled === null)) throw notFound('webhook', call.webhookId);
   if (hook.token_hash !== null && !tokenMatches(call.authorization, hook.token_hash)) {
     throw new ServiceError(401, 'INVALID_TOKEN', call.authorization ? 'the webhook token is wrong' : 'this webhook requires a bearer token', {
       field: 'authorization',

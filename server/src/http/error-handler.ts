@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { SCHEMA_REASONS } from '@taskspace/engine';
+import { fromEngineError } from '../automations/engine-errors';
 import { ServiceError, type ErrorCode } from '../errors';
 import { NO_LINE_BREAKS } from './schemas';
 
@@ -53,7 +54,8 @@ const FASTIFY_CODES: Record<string, [number, ErrorCode, string]> = {
 
 /** Maps any thrown error to a {@link ServiceError}; unknown errors become 500 INTERNAL_ERROR. */
 export function toServiceError(error: FastifyError | ServiceError | Error): ServiceError {
-  if (error instanceof ServiceError) return error;
+  const converted = fromEngineError(error);
+  if (converted instanceof ServiceError) return converted;
   const fe = error as FastifyError & { validation?: AjvError[]; validationContext?: string };
   if (fe.validation && fe.validation.length > 0) return validationError(fe.validation[0]!, fe.validationContext);
   const known = fe.code ? FASTIFY_CODES[fe.code] : undefined;

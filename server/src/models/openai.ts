@@ -89,7 +89,8 @@ export class OpenAiProvider implements ModelProvider {
       if (options.signal?.aborted) throw upstream('the model call was cancelled');
       const code = (error as { code?: string }).code;
       const reason = code ?? (error instanceof Error ? error.message : String(error));
-      throw upstream(`the model provider at ${baseUrl} could not be reached (${reason})`);
+      // The origin only: a base URL may carry credentials (user:password@) or tokens in its path.
+      throw upstream(`the model provider at ${originOf(baseUrl)} could not be reached (${reason})`);
     }
 
     if (status < 200 || status > 299) {
@@ -107,5 +108,14 @@ export class OpenAiProvider implements ModelProvider {
       throw upstream('the model provider answered without choices[0].message.content');
     }
     return { text: content, model: typeof body.model === 'string' && body.model ? body.model : this.model };
+  }
+}
+
+/** Scheme, host and port of a URL, nothing that could hold a credential. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'the configured base URL';
   }
 }
