@@ -1,11 +1,12 @@
 import type { Actor } from '../auth/tokens';
 import { requireAgent, requireFolder } from '../auth/access';
+import { isoTime } from '../clock';
 import { transaction, type Db } from '../db/connection';
 import { sql } from '../db/statements';
 import { badRequest, ServiceError } from '../errors';
 import { newId } from '../ids';
 import type { Services } from '../services';
-import { pageWindow } from './paging';
+import { pageWindow, type PageRequest } from './paging';
 
 /**
  * Agents (spec sections 2, 4.3 and 4.4; README "Agents, conversations, media and model providers"): create, generate from a
@@ -148,32 +149,42 @@ interface AgentRow {
 
 const AGENT_COLUMNS = 'id, folder_id, workspace_id, name, type, data_json, created_at, updated_at';
 
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
+/** The knowledge of each agent in `agentIds` (one query): attached project and media ids, oldest first. */
+function knowledgeOfAgents(db: Db, agentIds: readonly string[]): Map<string, Agent['knowledge']> {
+  const byAgent = new Map<string, Agent['knowledge']>(agentIds.map((id) => [id, { projects: [], medias: [] }]));
+  const rows = sql<[string], { agent_id: string; kind: 'project' | 'media'; ref_id: string }>(
+    db,
+    `SELECT agent_id, kind, ref_id FROM agent_knowledge
+      WHERE agent_id IN (SELECT value FROM json_each(?)) ORDER BY added_at, rowid`,
+  ).all(JSON.stringify(agentIds));
+  for (const row of rows) {
+    const knowledge = byAgent.get(row.agent_id)!;
+    (row.kind === 'project' ? knowledge.projects : knowledge.medias).push(row.ref_id);
+  }
+  return byAgent;
 }
 
 /** The knowledge of an agent: attached project and media ids, oldest first. */
 export function knowledgeOf(db: Db, agentId: string): Agent['knowledge'] {
-  const rows = sql<[string], { kind: 'project' | 'media'; ref_id: string }>(
-    db,
-    'SELECT kind, ref_id FROM agent_knowledge WHERE agent_id = ? ORDER BY added_at, rowid',
-  ).all(agentId);
-  return {
-    projects: rows.filter((r) => r.kind === 'project').map((r) => r.ref_id),
-    medias: rows.filter((r) => r.kind === 'media').map((r) => r.ref_id),
-  };
+  return knowledgeOfAgents(db, [agentId]).get(agentId)!;
 }
 
-function toAgent(db: Db, row: AgentRow): Agent {
+/** The API items of agent rows, their knowledge loaded with one query. */
+function toAgents(db: Db, rows: AgentRow[]): Agent[] {
+  const knowledge = knowledgeOfAgents(db, rows.map((row) => row.id));
+  return rows.map((row) => toAgent(row, knowledge.get(row.id)!));
+}
+
+function toAgent(row: AgentRow, knowledge: Agent['knowledge']): Agent {
   return {
     id: row.id,
     name: row.name,
     space_id: row.folder_id,
     type: row.type,
     data: { ...defaultAgentData(), ...(JSON.parse(row.data_json) as Partial<AgentData>) },
-    knowledge: knowledgeOf(db, row.id),
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
+    knowledge,
+    createdAt: isoTime(row.created_at),
+    updatedAt: isoTime(row.updated_at),
   };
 }
 
@@ -189,7 +200,7 @@ function agentRow(db: Db, agentId: string): AgentRow | undefined {
 export function agentItem(db: Db, agentId: string): Agent {
   const row = agentRow(db, agentId);
   if (!row) throw new ServiceError(404, 'NOT_FOUND', `agent '${agentId}' not found`);
-  return toAgent(db, row);
+  return toAgent(row, knowledgeOf(db, row.id));
 }
 
 /**
@@ -293,14 +304,13 @@ export function createAgent(svc: Services, actor: Actor, folderId: string, input
  * @param page 1-based page of `limit` items.
  * @throws ServiceError 404, 403.
  */
-export function listAgents(svc: Services, actor: Actor, folderId: string, page: { limit: number; page: number }): Agent[] {
+export function listAgents(svc: Services, actor: Actor, folderId: string, page: PageRequest): Agent[] {
   requireFolder(svc.db, actor, folderId, 'Viewer');
-  return sql<[string, number, number], AgentRow>(
+  const rows = sql<[string, number, number], AgentRow>(
     svc.db,
     `SELECT ${AGENT_COLUMNS} FROM agents WHERE folder_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
-  )
-    .all(folderId, ...pageWindow(page))
-    .map((row) => toAgent(svc.db, row));
+  ).all(folderId, ...pageWindow(page));
+  return toAgents(svc.db, rows);
 }
 
 /**
@@ -322,8 +332,8 @@ export function updateAgent(svc: Services, actor: Actor, agentId: string, patch:
   return transaction(svc.db, () => {
     requireAgent(svc.db, actor, agentId, 'Collaborator', 'updating an agent');
     const row = agentRow(svc.db, agentId)!;
-    if (patch.name === undefined && patch.data === undefined) return toAgent(svc.db, row);
-    const current = toAgent(svc.db, row);
+    const current = toAgent(row, knowledgeOf(svc.db, row.id));
+    if (patch.name === undefined && patch.data === undefined) return current;
     const data = mergeAgentData(current.data, patch.data, 'data');
     sql(svc.db, 'UPDATE agents SET name = ?, data_json = ?, updated_at = ? WHERE id = ?').run(
       patch.name ?? row.name,

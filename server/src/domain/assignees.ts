@@ -3,6 +3,7 @@ import { transaction, type Db } from '../db/connection';
 import { sql } from '../db/statements';
 import { badRequest } from '../errors';
 import type { Services } from '../services';
+import { checkHandleList, membersByHandle } from './member-handles';
 import { raiseEvent, requireTask, taskEventBase, toTask, touchTask, type Task } from './task-view';
 
 /**
@@ -50,24 +51,10 @@ export function setAssignees(svc: Services, actor: Actor, projectId: string, tas
   const { db, clock } = svc;
   if (!Array.isArray(handles)) throw badRequest('handles', 'invalid_type', 'handles must be an array of handles');
   if (handles.length > MAX_ASSIGNEES) throw badRequest('handles', 'too_many', `at most ${MAX_ASSIGNEES} handles`);
-  const seen = new Set<string>();
-  for (const handle of handles) {
-    if (typeof handle !== 'string' || handle.length === 0) throw badRequest('handles', 'invalid_value', 'every handle must be a non-empty string');
-    const key = handle.toLowerCase();
-    if (seen.has(key)) throw badRequest('handles', 'duplicate', `'${handle}' is named more than once`);
-    seen.add(key);
-  }
+  checkHandleList(handles);
   return transaction(db, () => {
     const { project, task } = requireTask(db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'assigning a task' });
-    const wanted = new Map<string, string>();
-    for (const handle of handles) {
-      const user = sql<[string, string], { id: string; handle: string }>(
-        db,
-        `SELECT u.id, u.handle FROM users u JOIN workspace_members m ON m.user_id = u.id AND m.workspace_id = ? WHERE u.handle = ?`,
-      ).get(project.workspaceId, handle);
-      if (!user) throw badRequest('handles', 'not_a_member', `'${handle}' is not a member of this project's workspace`);
-      wanted.set(user.id, user.handle);
-    }
+    const wanted = new Map(membersByHandle(db, project.workspaceId, handles).map((user) => [user.id, user.handle]));
     const current = new Set(
       sql<[string], { userId: string }>(db, 'SELECT user_id AS userId FROM task_assignees WHERE task_id = ?')
         .all(task.id)

@@ -167,12 +167,20 @@ export function knowledgeText(svc: Services, agent: Agent): string {
   for (const projectId of agent.knowledge.projects) {
     const project = sql<[string], { name: string }>(svc.db, 'SELECT name FROM projects WHERE id = ?').get(projectId);
     if (!project) continue;
+    // Tasks are read only until the budget is spent, however large the project.
+    const lines = [`## Project: ${project.name}`];
+    let length = lines[0]!.length;
     const tasks = sql<[string], { text: string; path: string; completed: number }>(
       svc.db,
       'SELECT text, path, completed FROM tasks WHERE project_id = ? ORDER BY path',
-    ).all(projectId);
-    const lines = tasks.map((t) => `${'  '.repeat(t.path.split('.').length - 1)}- ${t.completed ? '[x] ' : ''}${t.text}`);
-    budget = take(parts, [`## Project: ${project.name}`, ...lines].join('\n'), budget);
+    ).iterate(projectId);
+    for (const t of tasks) {
+      if (length > budget) break;
+      const line = `${'  '.repeat(t.path.split('.').length - 1)}- ${t.completed ? '[x] ' : ''}${t.text}`;
+      lines.push(line);
+      length += line.length + 1;
+    }
+    budget = take(parts, lines.join('\n'), budget);
   }
   for (const media of mediaForKnowledge(svc, agent.knowledge.medias)) {
     let text = `## File: ${media.name} (${media.kind}, ${media.contentType}, ${media.size} bytes)`;
@@ -238,15 +246,18 @@ export async function runAgentCommand(svc: Services, actor: Actor, agentId: stri
   if (typeof input !== 'string') throw badRequest('input', 'invalid_type', 'input must be a string');
   if (input.length > COMMAND_RUN_LIMITS.input) throw badRequest('input', 'too_long', `input is at most ${COMMAND_RUN_LIMITS.input} characters`);
 
+  // The messages are read (knowledge can mean whole projects and files) before the write lock is taken.
+  requireAgent(db, actor, agentId, 'Participant', 'running an agent command');
+  const agent = agentItem(db, agentId);
+  const command = findCommand(agent, run.command);
+  if (!command) throw new ServiceError(404, 'NOT_FOUND', `agent '${agentId}' has no command with id or name '${run.command}'`);
+  const messages: ChatMessage[] = [
+    { role: 'system', content: systemMessage(svc, agent, command) },
+    { role: 'user', content: renderPrompt(agent, command.prompt, input) },
+  ];
   const started = transaction(db, () => {
+    // Checked again under the lock: the agent may have been deleted meanwhile (a 404, not a foreign-key failure).
     requireAgent(db, actor, agentId, 'Participant', 'running an agent command');
-    const agent = agentItem(db, agentId);
-    const command = findCommand(agent, run.command);
-    if (!command) throw new ServiceError(404, 'NOT_FOUND', `agent '${agentId}' has no command with id or name '${run.command}'`);
-    const messages: ChatMessage[] = [
-      { role: 'system', content: systemMessage(svc, agent, command) },
-      { role: 'user', content: renderPrompt(agent, command.prompt, input) },
-    ];
     const id = newId();
     const now = svc.clock.now();
     sql(

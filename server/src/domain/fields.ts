@@ -5,6 +5,8 @@ import { sql } from '../db/statements';
 import { badRequest, conflict, notFound } from '../errors';
 import { newId } from '../ids';
 import type { Services } from '../services';
+import { isCalendarDate } from './task-dates';
+import { characterCount, requireTask, touchTask } from './task-view';
 
 /**
  * Custom fields of a project and their values on tasks (spec sections 4.1 field endpoints and
@@ -111,7 +113,6 @@ export function listFields(svc: Services, actor: Actor, projectId: string): Fiel
 }
 
 const NUMERIC = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function invalidType(type: FieldType, expected: string): never {
   throw badRequest('value', 'invalid_type', `a ${type} field takes ${expected}`);
@@ -144,7 +145,7 @@ export function normalizeFieldValue(field: Pick<FieldDefinition, 'data'>, value:
     }
     case 'text':
       if (typeof value !== 'string') return invalidType(type, 'a string');
-      if (value.length > MAX_TEXT_VALUE && [...value].length > MAX_TEXT_VALUE) {
+      if (value.length > MAX_TEXT_VALUE && characterCount(value) > MAX_TEXT_VALUE) {
         throw badRequest('value', 'too_long', `a text value has at most ${MAX_TEXT_VALUE} characters`);
       }
       return value;
@@ -156,10 +157,7 @@ export function normalizeFieldValue(field: Pick<FieldDefinition, 'data'>, value:
       return value;
     case 'date': {
       if (typeof value !== 'string') return invalidType(type, "a date string 'YYYY-MM-DD'");
-      const match = ISO_DATE.exec(value);
-      const date = new Date(0);
-      if (match) date.setUTCFullYear(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-      if (!match || date.toISOString().slice(0, 10) !== value) {
+      if (!isCalendarDate(value)) {
         throw badRequest('value', 'invalid_value', `'${value.slice(0, 40)}' is not a calendar date 'YYYY-MM-DD'`);
       }
       return value;
@@ -167,10 +165,8 @@ export function normalizeFieldValue(field: Pick<FieldDefinition, 'data'>, value:
   }
 }
 
-/** Resolves the task and field of a value request, both in `projectId`. @throws ServiceError 404. */
-function target(db: Db, projectId: string, taskId: string, fieldId: string): FieldRow {
-  const task = sql<[string, string], { id: string }>(db, 'SELECT id FROM tasks WHERE id = ? AND project_id = ?').get(taskId, projectId);
-  if (!task) throw notFound('task', taskId);
+/** The field `fieldId` of `projectId`. @throws ServiceError 404. */
+function requireField(db: Db, projectId: string, fieldId: string): FieldRow {
   const field = sql<[string, string], FieldRow>(
     db,
     'SELECT id, project_id, name, type, options_json FROM fields WHERE id = ? AND project_id = ?',
@@ -190,8 +186,8 @@ export function getTaskFieldValue(
   taskId: string,
   fieldId: string,
 ): { fieldId: string; value: FieldValue | null } {
-  requireProject(svc.db, actor, projectId, 'Viewer');
-  target(svc.db, projectId, taskId, fieldId);
+  requireTask(svc.db, actor, projectId, taskId, 'Viewer');
+  requireField(svc.db, projectId, fieldId);
   const row = sql<[string, string], { value_json: string }>(
     svc.db,
     'SELECT value_json FROM task_field_values WHERE task_id = ? AND field_id = ?',
@@ -206,15 +202,15 @@ export function getTaskFieldValue(
  */
 export function setTaskFieldValue(svc: Services, actor: Actor, projectId: string, taskId: string, fieldId: string, value: unknown): void {
   transaction(svc.db, () => {
-    requireProject(svc.db, actor, projectId, 'Participant', { mutation: true, action: 'setting a field value' });
-    const field = target(svc.db, projectId, taskId, fieldId);
+    requireTask(svc.db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'setting a field value' });
+    const field = requireField(svc.db, projectId, fieldId);
     const normalized = normalizeFieldValue(toDefinition(field), value);
     sql(
       svc.db,
       `INSERT INTO task_field_values (task_id, field_id, value_json) VALUES (?, ?, ?)
        ON CONFLICT (task_id, field_id) DO UPDATE SET value_json = excluded.value_json`,
     ).run(taskId, fieldId, JSON.stringify(normalized));
-    sql(svc.db, 'UPDATE tasks SET updated_at = ? WHERE id = ?').run(svc.clock.now(), taskId);
+    touchTask(svc.db, taskId, svc.clock.now());
   });
 }
 
@@ -225,10 +221,10 @@ export function setTaskFieldValue(svc: Services, actor: Actor, projectId: string
  */
 export function clearTaskFieldValue(svc: Services, actor: Actor, projectId: string, taskId: string, fieldId: string): void {
   transaction(svc.db, () => {
-    requireProject(svc.db, actor, projectId, 'Participant', { mutation: true, action: 'clearing a field value' });
-    target(svc.db, projectId, taskId, fieldId);
+    requireTask(svc.db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'clearing a field value' });
+    requireField(svc.db, projectId, fieldId);
     const removed = sql(svc.db, 'DELETE FROM task_field_values WHERE task_id = ? AND field_id = ?').run(taskId, fieldId);
-    if (removed.changes > 0) sql(svc.db, 'UPDATE tasks SET updated_at = ? WHERE id = ?').run(svc.clock.now(), taskId);
+    if (removed.changes > 0) touchTask(svc.db, taskId, svc.clock.now());
   });
 }
 

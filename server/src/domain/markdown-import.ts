@@ -5,6 +5,8 @@ import { badRequest } from '../errors';
 import { newTaskId } from '../ids';
 import { keyBetween } from './rank';
 import { PATH_SEPARATOR } from './task-tree';
+import { MAX_CONTENT_LENGTH, type ContentType } from './tasks';
+import { characterCount } from './task-view';
 
 /**
  * Turns the `content` of a project-create body into a project name and a tree of tasks
@@ -29,17 +31,13 @@ import { PATH_SEPARATOR } from './task-tree';
  * a top-level task.
  */
 
-/** Content types accepted by project creation. */
-export const CONTENT_TYPES = ['text/markdown', 'text/plain'] as const;
-/** One of {@link CONTENT_TYPES}. */
-export type ContentType = (typeof CONTENT_TYPES)[number];
+/** Content types accepted by project creation: the task content types. */
+export { CONTENT_TYPES, type ContentType } from './tasks';
 
 /** Name given to a project whose content has no heading (markdown) or no non-empty line (plain text). */
 export const UNTITLED_PROJECT = 'Untitled project';
 /** Longest project name, in characters (also the limit of `projectTitle`). */
 export const MAX_PROJECT_NAME = 200;
-/** Longest task text, in characters (spec section 8, the task `content` limit). */
-export const MAX_TASK_TEXT = 2000;
 /** Most tasks one content import may create. */
 export const MAX_IMPORTED_TASKS = 10_000;
 
@@ -66,11 +64,6 @@ const markdown = new MarkdownIt('default', { html: false, linkify: false, typogr
 const MAX_NESTING = (markdown.options as { maxNesting?: number }).maxNesting ?? 100;
 const TASK_MARKER = /^\[([ xX])\](?:\s+|$)/;
 
-/** Length in characters (code points), the unit of every text limit. */
-function charLength(text: string): number {
-  return text.length <= MAX_TASK_TEXT / 2 ? text.length : [...text].length;
-}
-
 /** Collapses line breaks (and the blanks around them) into single spaces and trims. */
 function oneLine(text: string): string {
   return text.replace(/[ \t]*(?:\r\n|\r|\n)[ \t]*/g, ' ').trim();
@@ -79,7 +72,7 @@ function oneLine(text: string): string {
 function projectName(text: string): string {
   const name = oneLine(text);
   if (name === '') return UNTITLED_PROJECT;
-  if ([...name].length > MAX_PROJECT_NAME) {
+  if (name.length > MAX_PROJECT_NAME && characterCount(name) > MAX_PROJECT_NAME) {
     throw badRequest('content', 'title_too_long', `the project name (first heading or line) is longer than ${MAX_PROJECT_NAME} characters`);
   }
   return name;
@@ -91,8 +84,8 @@ class Budget {
 
   /** A new task node for `text`, counted against the limits. */
   task(text: string, completed = false): ImportedTask {
-    if (charLength(text) > MAX_TASK_TEXT) {
-      throw badRequest('content', 'task_too_long', `a task is longer than ${MAX_TASK_TEXT} characters: '${text.slice(0, 40)}…'`);
+    if (text.length > MAX_CONTENT_LENGTH && characterCount(text) > MAX_CONTENT_LENGTH) {
+      throw badRequest('content', 'task_too_long', `a task is longer than ${MAX_CONTENT_LENGTH} characters: '${text.slice(0, 40)}…'`);
     }
     this.count++;
     if (this.count > MAX_IMPORTED_TASKS) {
@@ -225,7 +218,7 @@ function parsePlain(content: string): ParsedContent {
  * Parses project content into a name and a task tree (rules in this module's header).
  * Pure: touches no storage.
  * @throws ServiceError 400 (field `content`) with reason `task_too_long` (a task over
- *   {@link MAX_TASK_TEXT} characters), `title_too_long` (a name over {@link MAX_PROJECT_NAME}
+ *   {@link MAX_CONTENT_LENGTH} characters), `title_too_long` (a name over {@link MAX_PROJECT_NAME}
  *   characters), `too_many_tasks` (over {@link MAX_IMPORTED_TASKS} tasks) or `too_deep`
  *   (markdown nested past markdown-it's limit: more than 48 levels of lists).
  */

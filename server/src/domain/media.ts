@@ -6,7 +6,7 @@ import { sql } from '../db/statements';
 import { badRequest, ServiceError } from '../errors';
 import { newId } from '../ids';
 import type { Services } from '../services';
-import { pageWindow } from './paging';
+import { pageWindow, type PageRequest } from './paging';
 import {
   commitTemp,
   mediaPath,
@@ -243,7 +243,7 @@ function tooLarge(max: number): ServiceError {
  * The media of a folder, newest first (spec 4.3 `GET /folders/{folderId}/medias`). Needs Viewer.
  * @throws ServiceError 404, 403.
  */
-export function listMedia(svc: Services, actor: Actor, folderId: string, page: { limit: number; page: number }): Media[] {
+export function listMedia(svc: Services, actor: Actor, folderId: string, page: PageRequest): Media[] {
   requireFolder(svc.db, actor, folderId, 'Viewer');
   return sql<[string, number, number], MediaRow>(
     svc.db,
@@ -290,10 +290,17 @@ export function deleteMedia(svc: Services, actor: Actor, mediaId: string): void 
   removeMediaFile(svc.config.dataDir, storageKey);
 }
 
-/** Storage key, kind, name and content type of media items, for agent knowledge. No access check. */
+/**
+ * Storage key, kind, name and content type of media items (in the order of `mediaIds`, unknown
+ * ids skipped, one query), for agent knowledge. No access check.
+ */
 export function mediaForKnowledge(svc: Services, mediaIds: string[]): { id: string; name: string; kind: MediaKind; contentType: string; size: number; storageKey: string }[] {
+  const rows = sql<[string], MediaRow>(svc.db, `SELECT ${MEDIA_COLUMNS} FROM media WHERE id IN (SELECT value FROM json_each(?))`).all(
+    JSON.stringify(mediaIds),
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
   return mediaIds
-    .map((id) => sql<[string], MediaRow>(svc.db, `SELECT ${MEDIA_COLUMNS} FROM media WHERE id = ?`).get(id))
+    .map((id) => byId.get(id))
     .filter((row): row is MediaRow => row !== undefined)
     .map((row) => ({ id: row.id, name: row.name, kind: row.kind, contentType: row.content_type, size: row.size_bytes, storageKey: row.storage_key }));
 }

@@ -5,6 +5,7 @@ import { sql } from '../db/statements';
 import { badRequest, notFound } from '../errors';
 import { appendEvent } from '../events/outbox';
 import type { Services } from '../services';
+import { checkHandleList, membersByHandle } from './member-handles';
 
 /**
  * Explicit project membership (`PUT /api/v1/projects/{projectId}/members`,
@@ -46,12 +47,7 @@ export function explicitProjectMembers(svc: Services, projectId: string): Explic
 export function addProjectMembers(svc: Services, actor: Actor, projectId: string, handles: string[]): ExplicitProjectMember[] {
   if (handles.length === 0) throw badRequest('handles', 'too_few', 'handles must name at least one member');
   if (handles.length > MAX_MEMBER_HANDLES) throw badRequest('handles', 'too_many', `at most ${MAX_MEMBER_HANDLES} handles`);
-  const seen = new Set<string>();
-  for (const handle of handles) {
-    const key = handle.toLowerCase();
-    if (seen.has(key)) throw badRequest('handles', 'duplicate', `'${handle}' is named more than once`);
-    seen.add(key);
-  }
+  checkHandleList(handles);
   const onlySelf = handles.every((h) => h.toLowerCase() === actor.handle.toLowerCase());
   const { db } = svc;
   return transaction(db, () => {
@@ -60,15 +56,7 @@ export function addProjectMembers(svc: Services, actor: Actor, projectId: string
       action: onlySelf ? 'joining a project' : 'adding project members',
     });
     const now = svc.clock.now();
-    const users = handles.map((handle) => {
-      const user = sql<[string, string], { id: string; handle: string; displayName: string }>(
-        db,
-        `SELECT u.id, u.handle, u.display_name AS displayName
-           FROM users u JOIN workspace_members m ON m.user_id = u.id AND m.workspace_id = ? WHERE u.handle = ?`,
-      ).get(project.workspaceId, handle);
-      if (!user) throw badRequest('handles', 'not_a_member', `'${handle}' is not a member of this project's workspace`);
-      return user;
-    });
+    const users = membersByHandle(db, project.workspaceId, handles);
     const base = { projectId: project.id, projectTitle: project.name, projectLink: svc.links.project(project.id), folderId: project.folderId };
     for (const user of users) {
       const added = sql(

@@ -161,6 +161,15 @@ export interface PublicAgentView {
   preferences: PublicAgentPreferences;
 }
 
+/** `{id, name}` of the projects `projectIds` (in that order, unknown ids skipped), loaded with one query. */
+function projectNames(db: Db, projectIds: string[]): { id: string; name: string }[] {
+  const rows = sql<[string], { id: string; name: string }>(db, 'SELECT id, name FROM projects WHERE id IN (SELECT value FROM json_each(?))').all(
+    JSON.stringify(projectIds),
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return projectIds.map((id) => byId.get(id)).filter((p): p is { id: string; name: string } => p !== undefined);
+}
+
 /**
  * The public page of an agent, for anyone holding its public id (no authentication).
  * @throws ServiceError 404 when no agent is public under that id.
@@ -182,9 +191,7 @@ export function publicAgentView(svc: Services, publicId: string): PublicAgentVie
   };
   if (preferences.canCopyKnowledge) {
     view.knowledge = {
-      projects: agent.knowledge.projects
-        .map((id) => sql<[string], { id: string; name: string }>(svc.db, 'SELECT id, name FROM projects WHERE id = ?').get(id))
-        .filter((p): p is { id: string; name: string } => p !== undefined),
+      projects: projectNames(svc.db, agent.knowledge.projects),
       medias: mediaForKnowledge(svc, agent.knowledge.medias).map((m) => ({ id: m.id, name: m.name, kind: m.kind })),
     };
   }

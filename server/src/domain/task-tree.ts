@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection';
 import { sql } from '../db/statements';
-import { badRequest, notFound } from '../errors';
+import { badRequest } from '../errors';
 import { keyBetween } from './rank';
 
 /**
@@ -80,42 +80,55 @@ export function slotFor(db: Db, projectId: string, referenceId: string | undefin
   if (referenceId === undefined) return slotAtEnd(db, projectId, null);
   const ref = treeRow(db, projectId, referenceId);
   if (!ref) throw badRequest(field, 'not_found', `reference task '${referenceId}' is not in this project`);
+  return slotBeside(db, projectId, ref, position);
+}
+
+/** The slot at `position` relative to the loaded reference row `ref`. */
+function slotBeside(db: Db, projectId: string, ref: TreeRow, position: Position): Slot {
+  // A path is the parent's path, PATH_SEPARATOR, then the task's rank (or just the rank for a
+  // block), so both possible parents' path prefixes follow from `ref.path`.
+  const siblingPrefix = ref.path.slice(0, ref.path.length - ref.rank.length);
+  const childPrefix = ref.path + PATH_SEPARATOR;
   let parentId: string | null;
   let rank: string;
+  let prefix: string;
   switch (position) {
     case 'beforebegin':
       parentId = ref.parent_id;
       rank = keyBetween(neighbour(db, projectId, parentId, ref.rank, 'prev'), ref.rank);
+      prefix = siblingPrefix;
       break;
     case 'afterend':
       parentId = ref.parent_id;
       rank = keyBetween(ref.rank, neighbour(db, projectId, parentId, ref.rank, 'next'));
+      prefix = siblingPrefix;
       break;
     case 'afterbegin':
       parentId = ref.id;
       rank = keyBetween(null, neighbour(db, projectId, parentId, null, 'next'));
+      prefix = childPrefix;
       break;
     case 'beforeend':
       parentId = ref.id;
       rank = keyBetween(neighbour(db, projectId, parentId, null, 'prev'), null);
+      prefix = childPrefix;
       break;
   }
-  return { parentId, rank, path: parentPath(db, projectId, parentId) + rank };
+  return { parentId, rank, path: prefix + rank };
 }
 
 /**
- * Moves a task (with its subtree) to `position` relative to `referenceId`. Call inside a transaction.
- * @throws ServiceError 404 for an unknown task, 400 for an unknown reference or a move into its own subtree.
+ * Moves a task (with its subtree) to `position` relative to `referenceId`. Call inside a
+ * transaction, with the task as loaded by the caller's access check (`requireTask`).
+ * @throws ServiceError 400 for an unknown reference or a move into its own subtree.
  */
-export function moveSubtree(db: Db, projectId: string, taskId: string, referenceId: string, position: Position): Slot {
-  const task = treeRow(db, projectId, taskId);
-  if (!task) throw notFound('task', taskId);
+export function moveSubtree(db: Db, projectId: string, task: { id: string; path: string }, referenceId: string, position: Position): Slot {
   const ref = treeRow(db, projectId, referenceId);
   if (!ref) throw badRequest('target.taskId', 'not_found', `reference task '${referenceId}' is not in this project`);
   if (ref.id === task.id || ref.path.startsWith(task.path + PATH_SEPARATOR)) {
     throw badRequest('target.taskId', 'inside_moved_task', 'a task cannot be moved relative to itself or into its own subtree');
   }
-  const slot = slotFor(db, projectId, referenceId, position, 'target.taskId');
+  const slot = slotBeside(db, projectId, ref, position);
   const oldPrefix = task.path;
   // Rewrite the subtree's paths: the moved task's own, then every descendant's prefix.
   sql(db, 'UPDATE tasks SET parent_id = ?, rank = ?, path = ? WHERE id = ?').run(slot.parentId, slot.rank, slot.path, task.id);

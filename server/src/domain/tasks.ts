@@ -18,6 +18,7 @@ import {
   requireTask,
   taskEventBase,
   toTask,
+  touchTask,
   type Block,
   type Task,
   type TaskRow,
@@ -33,7 +34,7 @@ import {
 export const CONTENT_TYPES = ['text/markdown', 'text/plain'] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];
 
-/** Longest task content, in characters (spec section 8). */
+/** Longest task content, in characters (spec section 8); also the limit of each imported task (domain/markdown-import.ts). */
 export const MAX_CONTENT_LENGTH = 2000;
 
 /** Most tasks one create request may carry. */
@@ -180,8 +181,8 @@ export function moveTask(
   const position = checkEnum('target.position', target.position, POSITIONS);
   return transaction(db, () => {
     const { task } = requireTask(db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'moving a task' });
-    const slot = moveSubtree(db, projectId, task.id, target.taskId, position);
-    sql(db, 'UPDATE tasks SET updated_at = ? WHERE id = ?').run(clock.now(), task.id);
+    const slot = moveSubtree(db, projectId, task, target.taskId, position);
+    touchTask(db, task.id, clock.now());
     return toTask({ ...task, parentId: slot.parentId, path: slot.path });
   });
 }

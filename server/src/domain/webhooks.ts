@@ -4,7 +4,8 @@ import { transaction } from '../db/connection';
 import { sql } from '../db/statements';
 import { badRequest, notFound, ServiceError } from '../errors';
 import { sealSecret } from '../events/secret-box';
-import { allowListOf, checkTargetUrl } from '../events/ssrf';
+import { policyFromConfig } from '../events/guarded-http';
+import { checkTargetUrl } from '../events/ssrf';
 import { newId, newSecret } from '../ids';
 import type { Services } from '../services';
 import { pageWindow } from './paging';
@@ -106,8 +107,7 @@ export function requireWebhookPlan(actor: Actor): void {
  */
 export function validateTargetUrl(svc: Services, raw: string, field = 'targetUrl'): string {
   if (raw.length > MAX_TARGET_URL_LENGTH) throw badRequest(field, 'too_long', `${field} must be at most ${MAX_TARGET_URL_LENGTH} characters`);
-  const policy = { allowInsecure: svc.config.webhooks.allowInsecure, allowList: allowListOf(svc.config.webhooks.allowAddresses) };
-  const checked = checkTargetUrl(raw, policy);
+  const checked = checkTargetUrl(raw, policyFromConfig(svc.config));
   if (!(checked instanceof URL)) throw badRequest(field, checked.reason, checked.message);
   if (checked.href.length > MAX_TARGET_URL_LENGTH) {
     throw badRequest(field, 'too_long', `${field} must be at most ${MAX_TARGET_URL_LENGTH} characters once URL-encoded`);

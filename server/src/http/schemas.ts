@@ -8,6 +8,7 @@ export const NO_LINE_BREAKS = '^[^\\r\\n]*$';
 
 export { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from '../domain/paging';
 import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from '../domain/paging';
+import { CURSOR_DEFAULT_LIMIT } from '../domain/tasks';
 
 /** A string of 1..`max` characters without CR or LF. */
 export function singleLine(max?: number) {
@@ -91,11 +92,11 @@ export interface PageQuery {
   page: number;
 }
 
-/** Cursor list query: `limit` (default 100) and `after`/`before` task ids (spec section 4.2). */
+/** Cursor list query: `limit` (default {@link CURSOR_DEFAULT_LIMIT}) and `after`/`before` task ids (spec section 4.2). */
 export const cursorQuery = {
   type: 'object',
   properties: {
-    limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 100 },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: CURSOR_DEFAULT_LIMIT },
     after: { type: 'string', format: 'uuid' },
     before: { type: 'string', format: 'uuid' },
   },

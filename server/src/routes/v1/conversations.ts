@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import {
   COMMAND_RUN_LIMITS,
+  CONVERSATION_STATUSES,
   failInterruptedConversations,
   getConversation,
   listConversations,
@@ -19,7 +20,7 @@ export const conversationSchema = {
     id: str,
     space_agent_id: str,
     title: str,
-    status: { type: 'string', enum: ['in_progress', 'completed', 'failed'] },
+    status: { type: 'string', enum: CONVERSATION_STATUSES },
     data: {
       type: 'object',
       properties: {

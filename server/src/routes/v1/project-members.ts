@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { addProjectMembers, removeProjectMember } from '../../domain/project-members';
+import { addProjectMembers, MAX_MEMBER_HANDLES, removeProjectMember } from '../../domain/project-members';
 import { itemsEnvelope, okOnly, params, responses, singleLine } from '../../http/schemas';
 
 const member = { type: 'object', properties: { handle: { type: 'string' }, displayName: { type: 'string' } } } as const;
@@ -26,7 +26,7 @@ export const projectMemberRoutes: FastifyPluginAsync = async (app) => {
         body: {
           type: 'object',
           required: ['handles'],
-          properties: { handles: { type: 'array', minItems: 1, maxItems: 100, items: singleLine(39) } },
+          properties: { handles: { type: 'array', minItems: 1, maxItems: MAX_MEMBER_HANDLES, items: singleLine(39) } },
         },
         response: responses(itemsEnvelope(member), { 409: { $ref: 'ErrorEnvelope#' } }),
       },
