@@ -1,6 +1,8 @@
 import { client, startServer, type TestServer } from '../helpers/server';
+import { waitFor } from '../helpers/wait';
 
 export { receiver, type Received } from '../engine/helpers';
+export { sleep, waitFor } from '../helpers/wait';
 
 /** Settings every automation suite runs with: loopback HTTP targets allowed, no inbound throttle in the way. */
 export const AUTOMATION_ENV = { TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1', TASKSPACE_INBOUND_RATE_PER_MINUTE: '100000', TASKSPACE_WEBHOOKS_POLL_MS: '100' };
@@ -11,17 +13,6 @@ export function automationServer(env: Record<string, string> = {}): Promise<Test
 }
 
 type Api = ReturnType<typeof client>;
-
-/** Polls `fn` until it returns a truthy value (every 25 ms, at most `ms`). */
-export async function waitFor<T>(fn: () => Promise<T | false | undefined | null> | T | false | undefined | null, what: string, ms = 15000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** Creates an automation through the API; throws on failure. */
 export async function createAutomation(api: Api, workspaceId: string, definition: Record<string, unknown>, extra: Record<string, unknown> = {}) {

@@ -63,16 +63,21 @@ describe('automation triggers', () => {
 
   test('due date: a date that has just passed fires once', async () => {
     const a = await createAutomation(api, server.workspaceId, { name: 'On due', trigger: { type: 'task.due', scope: { folderId: server.workspaceId } }, actions: [] });
-    const [task] = await addTasks(server, projectId, ['Pay rent']);
-    const now = new Date(Date.now() - 60_000);
-    const date = now.toISOString().slice(0, 10);
-    const time = now.toISOString().slice(11, 16);
-    expect((await api.put(`/api/v1/projects/${projectId}/tasks/${task!.id}/date`, { start: { date, time, timezone: 'UTC' }, end: { date, time, timezone: 'UTC' } })).status).toBe(200);
+    const [task, witness] = await addTasks(server, projectId, ['Pay rent', 'Due witness']);
+    const justPassed = async (taskId: string) => {
+      const now = new Date(Date.now() - 60_000);
+      const date = now.toISOString().slice(0, 10);
+      const time = now.toISOString().slice(11, 16);
+      expect((await api.put(`/api/v1/projects/${projectId}/tasks/${taskId}/date`, { start: { date, time, timezone: 'UTC' }, end: { date, time, timezone: 'UTC' } })).status).toBe(200);
+    };
+    await justPassed(task!.id);
     const [run] = await settledRuns(api, a.id);
     expect(run.trigger.type).toBe('task.due');
     expect(run.trigger.variables).toMatchObject({ projectId, nodeId: task!.id, nodeText: 'Pay rent' });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await runsOf(api, a.id)).toHaveLength(1);
+    // Witness: a second due date, set only now, fires on a later scan; by then a repeat of the first would show.
+    await justPassed(witness!.id);
+    const runs = await settledRuns(api, a.id, 2);
+    expect(runs.map((r) => r.trigger.variables.nodeId)).toEqual([task!.id, witness!.id]);
     await api.post(`/api/v1/automations/${a.id}/disable`);
   });
 
@@ -86,8 +91,11 @@ describe('automation triggers', () => {
     expect((await api.post(`/api/v1/projects/${inside}/complete`)).status).toBe(200);
     const [run] = await settledRuns(api, a.id);
     expect(run.trigger.variables).toMatchObject({ projectId: inside, projectTitle: 'Inside', completedBy: 'owner' });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await runsOf(api, a.id)).toHaveLength(1);
+    // Witness: a project completed later directly in the scoped folder; once its run exists, the outside one had its chance.
+    const witness = (await api.post('/api/v1/projects', { folderId: parent, contentType: 'text/markdown', content: '# Witness' })).body.item.id;
+    expect((await api.post(`/api/v1/projects/${witness}/complete`)).status).toBe(200);
+    const runs = await settledRuns(api, a.id, 2);
+    expect(runs.map((r) => r.trigger.variables.projectId)).toEqual([inside, witness]);
     await api.post(`/api/v1/automations/${a.id}/disable`);
   });
 
@@ -115,19 +123,17 @@ describe('automation triggers', () => {
     const body = { name: 'Ada', contact: { email: 'ada@example.com' }, n: 2 };
     expect((await call(server.url, 'POST', path, { body })).status).toBe(401);
     expect((await call(server.url, 'POST', path, { body, headers: { authorization: 'Bearer wrong-token-1234567' } })).status).toBe(401);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(await runsOf(api, a.id)).toHaveLength(0);
 
     const auth = { authorization: `Bearer ${a.webhook.token}`, 'idempotency-key': 'lead-1' };
     for (let i = 0; i < 3; i++) expect((await call(server.url, 'POST', path, { body, headers: auth })).status).toBe(200);
     const [run] = await settledRuns(api, a.id);
     expect(run.trigger).toMatchObject({ type: 'webhook', variables: body });
     expect(run.steps[0].output.text).toBe('Lead Ada <ada@example.com>');
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await runsOf(api, a.id)).toHaveLength(1);
-    // without the key every call is its own run
+    // without the key every call is its own run; this later run is also the witness that the
+    // rejected calls and the repeated keyed calls above added no run of their own
     await call(server.url, 'POST', path, { body: { name: 'Bob', contact: {} }, headers: { authorization: auth.authorization } });
     const runs = await settledRuns(api, a.id, 2);
+    expect(runs.map((r) => r.trigger.variables.name)).toEqual(['Ada', 'Bob']);
     expect(runs[1]).toMatchObject({ status: 'failed', error: { code: 'TEMPLATE_ERROR' } });
     // the token is shown only once
     const again = await api.get(`/api/v1/automations/${a.id}`);
@@ -152,9 +158,13 @@ describe('automation triggers', () => {
       [6, 'skipped'],
     ]);
     expect(runs[5].error.code).toBe('DEPTH_LIMIT');
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await runsOf(api, a.id)).toHaveLength(6);
+    // Witness: a second seed starts a second chain; once it has stopped too, a continuation of the
+    // first chain (a 7th run, a 7th task) would show.
+    await addTasks(server, loopProject, ['witness']);
+    const all = await settledRuns(api, a.id, 12);
+    const chain = [1, 2, 3, 4, 5, 6].map((d) => [d, d === 6 ? 'skipped' : 'completed']);
+    expect(all.map((r) => [r.depth, r.status])).toEqual([...chain, ...chain]);
     const tasks = (await api.get(`/api/v1/projects/${loopProject}/tasks`)).body.items;
-    expect(tasks).toHaveLength(6);
+    expect(tasks).toHaveLength(12);
   });
 });

@@ -1,4 +1,5 @@
 import { createEngine, fetchHttp, MemoryStore, type Engine, type RunRecord } from '../../engine/src';
+import { waitFor } from '../helpers/wait';
 import { MemService, receiver, TestClock } from './helpers';
 
 const WS = 'ws1';
@@ -446,13 +447,19 @@ describe('engine: durability of the journal', () => {
     // Run A waits on the delay; run B is interrupted inside step "three" (its call never returns).
     const runA = await first.engine.startRun(a.id, { v: 'a' });
     expect((await settle(first.engine, runA.id)).status).toBe('waiting');
-    let release: () => void = () => undefined;
-    service.gate = (p) => (p.text.startsWith('three') ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve());
+    const releases: (() => void)[] = [];
+    const held: string[] = [];
+    service.gate = (p) => {
+      if (!p.text.startsWith('three')) return Promise.resolve();
+      held.push(p.text);
+      return new Promise<void>((resolve) => releases.push(resolve));
+    };
     const runB = await first.engine.startRun(a.id, { v: 'b' });
     await settle(first.engine, runB.id);
     clock.advance(5 * 60_000);
     await first.engine.tick();
-    await new Promise((r) => setTimeout(r, 50));
+    // Run B's step "three" is inside its (held) service call; the journal records the step before calling.
+    await waitFor(() => held.includes('three after t2'), "run B's step three to reach the service");
     const mid = (await first.engine.getRun(runB.id))!;
     expect(mid.run.status).toBe('running');
     expect(mid.steps.map((s) => [s.stepId, s.status])).toEqual([
@@ -484,7 +491,7 @@ describe('engine: durability of the journal', () => {
     expect(newCreates.sort()).toEqual(['three after t1', 'three after t2'].sort());
     const three = (await second.engine.getRun(runB.id))!.steps.find((s) => s.stepId === 'three')!;
     expect(three.attempts).toBe(2);
-    release();
+    for (const release of releases) release();
     await rx.close();
   });
 
@@ -546,7 +553,8 @@ describe('engine: concurrency limit', () => {
     });
     for (let i = 1; i <= 6; i++) await engine.submit(taskAdded(`c${i}`, { nodeText: `run ${i}` }));
     const started = () => service.calls.map((c) => (c.params as { text: string }).text);
-    await new Promise((r) => setTimeout(r, 20));
+    // Both admitted runs are held inside their service call; the other four can only be queued.
+    await waitFor(() => releases.length === 2, 'the first two runs to reach the service');
     expect(started()).toEqual(['run 1', 'run 2']);
     expect(engine.load()).toEqual({ active: 2, queued: 4 });
     for (let i = 0; i < 6; i++) {

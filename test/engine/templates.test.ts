@@ -37,11 +37,13 @@ describe('templates', () => {
     expect(() => t.render('{{ nothing }}', scope)).toThrow(/undefined variable: nothing/);
     expect(() => t.render('{{ steps.other.status }}', scope)).toThrow(/undefined variable/);
     expect(() => t.evaluate('{{ trigger.nested.missing }}', scope)).toThrow(/undefined variable/);
+    let error: unknown;
     try {
       t.render('{{ trigger.nope }}', scope);
-    } catch (error) {
-      expect(error).toMatchObject({ name: 'ActionError', code: 'TEMPLATE_ERROR', transient: false });
+    } catch (caught) {
+      error = caught;
     }
+    expect(error).toMatchObject({ name: 'ActionError', code: 'TEMPLATE_ERROR', transient: false });
   });
 
   test('an unknown filter or bad syntax is reported by check() and fails rendering', () => {

@@ -294,7 +294,12 @@ describe('a slow receiver cannot hold every delivery slot', () => {
     await waitFor(() => on(receiver, '/healthy').length === 5, 'all healthy deliveries');
     expect(on(receiver, '/healthy').map((r) => r.json.payload.projectId).sort()).toEqual([...ids].sort());
     // Both slots of the hanging target are taken (their requests reached it), and no more.
-    await waitFor(() => on(receiver, '/stuck').length === 2, 'the two hanging attempts');
+    await waitFor(() => on(receiver, '/stuck').length >= 2, 'the two hanging attempts');
+    // Witness: one more event. Its healthy delivery needs the last free slot, which the queued
+    // (older) deliveries to the hanging target would take first if its limit did not hold.
+    ids.push(await newProject(server, 'Witness'));
+    await waitFor(() => on(receiver, '/healthy').length === 6, 'the witness delivery');
+    expect(on(receiver, '/healthy').map((r) => r.json.payload.projectId).sort()).toEqual([...ids].sort());
     expect(on(receiver, '/stuck')).toHaveLength(2);
   });
 });

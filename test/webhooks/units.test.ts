@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../server/src/config';
 import { deliveryBody } from '../../server/src/events/delivery-worker';
+import { WorkerLoop } from '../../server/src/events/loop';
 import { parseRetryAfter, retryDelayMs, verdictForStatus } from '../../server/src/events/retry';
 import { openSecret, sealSecret, SecretUnreadableError } from '../../server/src/events/secret-box';
 import { signPayload, verifySignature } from '../../server/src/events/signature';
@@ -128,5 +129,68 @@ describe('log retention', () => {
     } finally {
       await built.app.close();
     }
+  });
+});
+
+describe('WorkerLoop', () => {
+  const log = { error: jest.fn(), warn: jest.fn() };
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+  test('an async step never overlaps itself; a wake-up during it runs one more step; stop waits for it', async () => {
+    let active = 0;
+    let maxActive = 0;
+    let steps = 0;
+    let release: (() => void) | undefined;
+    const loop = new WorkerLoop(
+      'test',
+      async () => {
+        steps++;
+        active++;
+        maxActive = Math.max(maxActive, active);
+        await new Promise<void>((resolve) => (release = resolve));
+        active--;
+        return 60_000;
+      },
+      log,
+    );
+    loop.start();
+    await tick();
+    expect(steps).toBe(1);
+    loop.wake();
+    loop.wake();
+    await tick();
+    expect(steps).toBe(1);
+    release!();
+    await tick();
+    await tick();
+    expect(steps).toBe(2);
+    const stopped = loop.stop();
+    let done = false;
+    void stopped.then(() => (done = true));
+    await tick();
+    expect(done).toBe(false);
+    release!();
+    await stopped;
+    expect(maxActive).toBe(1);
+    expect(steps).toBe(2);
+  });
+
+  test('a rejecting step is logged and retried', async () => {
+    const errors = jest.fn();
+    let steps = 0;
+    const loop = new WorkerLoop(
+      'failing',
+      async () => {
+        steps++;
+        throw new Error('boom');
+      },
+      { error: errors, warn: jest.fn() },
+      1,
+    );
+    loop.start();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await loop.stop();
+    expect(steps).toBeGreaterThan(1);
+    expect(errors).toHaveBeenCalledWith(expect.objectContaining({ worker: 'failing' }), 'failing failed; retrying');
   });
 });
