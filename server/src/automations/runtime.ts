@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { transaction } from '../db/connection';
 import { claimInboundRequests, completeInboundRequest, releaseInboundRequest, type InboundRequest } from '../domain/inbound-webhooks';
 import { readCursor, writeCursor } from '../events/cursors';
+import { WorkerLoop, type WorkerLog } from '../events/loop';
 import { readEvents } from '../events/outbox';
 import type { Services } from '../services';
 import { GuardedHttpAdapter } from './http-adapter';
@@ -20,13 +21,12 @@ import { SqliteRunStore } from './sqlite-store';
  *   automation's run, de-duplicated by the `Idempotency-Key` header (24 h) or else by the
  *   request id, then marks the request done with the run id.
  *
- * Both wake on `svc.signals` and poll every {@link POLL_MS} as a fallback.
+ * Both run on a {@link WorkerLoop}: they wake on `svc.signals` and poll every
+ * `config.webhooks.pollMs` (`TASKSPACE_WEBHOOKS_POLL_MS`) as a fallback.
  */
 
 /** Cursor name of the automation engine's outbox reader. */
 export const AUTOMATION_CURSOR = 'automations';
-/** Fallback polling interval of the consumers, in ms. */
-export const POLL_MS = 500;
 /** Events or inbound requests handled per batch. */
 const BATCH = 200;
 /** Lease of a claimed inbound request, in ms: unfinished claims become claimable again after it. */
@@ -39,73 +39,19 @@ declare module 'fastify' {
   }
 }
 
-/** An async loop that runs `step` until it reports no more work, then sleeps until woken or polled. */
-class Pump {
-  private running = false;
-  private again = false;
-  private stopped = true;
-  private timer: NodeJS.Timeout | undefined;
-  private current: Promise<void> | undefined;
-
-  constructor(
-    private readonly step: () => Promise<boolean>,
-    private readonly onError: (error: unknown) => void,
-  ) {}
-
-  start(): void {
-    this.stopped = false;
-    this.wake();
-  }
-
-  wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
-    this.current = this.loop().finally(() => {
-      this.running = false;
-      if (!this.stopped) {
-        if (this.timer) clearTimeout(this.timer);
-        this.timer = setTimeout(() => this.wake(), this.again ? 0 : POLL_MS);
-        this.timer.unref();
-        this.again = false;
-      }
-    });
-  }
-
-  private async loop(): Promise<void> {
-    try {
-      do {
-        this.again = false;
-        while (!this.stopped && (await this.step()));
-      } while (this.again && !this.stopped);
-    } catch (error) {
-      this.onError(error);
-    }
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.current;
-  }
-}
-
 /** The engine and its consumers, as decorated on the app (`app.automations`). */
 export class AutomationRuntime {
   readonly engine: Engine;
   readonly store: SqliteRunStore;
   private readonly http: GuardedHttpAdapter;
-  private readonly events: Pump;
-  private readonly inbound: Pump;
+  private readonly events: WorkerLoop;
+  private readonly inbound: WorkerLoop;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly settledListeners = new Set<(run: RunRecord) => void>();
 
   constructor(
     private readonly svc: Services,
-    log: { warn(o: object, m: string): void; error(o: object, m: string): void },
+    log: WorkerLog,
   ) {
     this.store = new SqliteRunStore(svc.db);
     this.http = new GuardedHttpAdapter(svc.config);
@@ -119,8 +65,10 @@ export class AutomationRuntime {
         for (const listener of this.settledListeners) listener(run);
       },
     });
-    this.events = new Pump(() => this.consumeEvents(), (error) => log.error({ err: error }, 'automation outbox consumer failed'));
-    this.inbound = new Pump(() => this.consumeInbound(), (error) => log.error({ err: error }, 'automation inbound consumer failed'));
+    const poll = svc.config.webhooks.pollMs;
+    // A step handles one batch: again at once while batches come full, else after the poll interval.
+    this.events = new WorkerLoop('automation outbox consumer', async () => ((await this.consumeEvents()) ? 0 : poll), log, poll);
+    this.inbound = new WorkerLoop('automation inbound consumer', async () => ((await this.consumeInbound()) ? 0 : poll), log, poll);
   }
 
   /** Listens to runs settling (final status or waiting); returns the function that removes the listener. */

@@ -116,7 +116,7 @@ export class DeliveryWorker {
   /** Stops claiming, aborts attempts in flight (they stay queued) and waits for them to settle. */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.loop.stop();
+    void this.loop.stop();
     this.abort.abort();
     await Promise.allSettled([...this.inflight.values()]);
     this.flush();
@@ -147,7 +147,9 @@ export class DeliveryWorker {
       }
     };
     const due = (skip: string[], n: number) => sql<[number, string, number], { id: string; target: string }>(db, DUE_IDS).all(now, JSON.stringify(skip), n);
-    const more = transaction(db, () => {
+    // Look before taking the write lock: an idle poll must not open a write transaction.
+    const anyDue = sql<[number], { id: string }>(db, "SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? LIMIT 1").get(now);
+    const more = anyDue === undefined ? false : transaction(db, () => {
       const first = due([], free);
       pick(first);
       if (rows.length < free && skipped && now - this.lastDeepScan >= poll) {

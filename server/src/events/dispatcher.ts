@@ -27,11 +27,14 @@ interface EventHead {
 }
 
 /**
- * Handles up to `limit` events after the cursor.
+ * Handles up to `limit` events after the cursor (no write transaction when there are none).
  * @returns how many events were read and how many deliveries were queued.
  */
 export function dispatchEvents(svc: Services, limit = 500): { events: number; deliveries: number } {
   const { db } = svc;
+  // Look before taking the write lock: an idle poll must not open a write transaction.
+  const pending = sql<[number], { seq: number }>(db, 'SELECT seq FROM events WHERE seq > ? LIMIT 1').get(readCursor(db, WEBHOOK_CURSOR));
+  if (pending === undefined) return { events: 0, deliveries: 0 };
   return transaction(db, () => {
     const after = readCursor(db, WEBHOOK_CURSOR);
     const events = sql<[number, number], EventHead>(

@@ -10,7 +10,9 @@ import { appendEvent } from './outbox';
  *
  * Each (task, due time) fires at most once, recorded in `task_due_fired` in the same transaction
  * as the event. A scan covers due times in (lower, now], where lower = min(the previous scan's
- * time, now − `TASKSPACE_DUE_GRACE_MS`), skipping pairs already fired. Hence:
+ * time, now − `TASKSPACE_DUE_GRACE_MS`), skipping pairs already fired. The scan time is kept in
+ * memory and persisted (`due_scheduler_state`) only with a scan that did work or at most every
+ * {@link DUE_STATE_PERSIST_MS}; after a restart the scan resumes from the persisted time. Hence:
  * - a due time fires when it arrives (within one poll interval);
  * - due times that passed while the server was down fire on the next start;
  * - a date set to a moment already passed fires at once if it lies within the grace window
@@ -72,25 +74,52 @@ function payloadOf(svc: Services, task: DueTask, now: number): Record<string, un
 }
 
 /**
- * Fires the due times that have arrived, up to `limit` tasks, in one transaction.
- * Safe to call at any time; the result says when to call again.
+ * How often an idle scheduler persists its scan position, in ms. Between persists a restart
+ * rescans from the last persisted position; `task_due_fired` keeps such rescans from firing twice.
  */
-export function fireDueTasks(svc: Services, limit = 200): DueScan {
+export const DUE_STATE_PERSIST_MS = 60_000;
+
+/** The in-process scan position: the time of the last complete scan (persisted at most every {@link DUE_STATE_PERSIST_MS}). */
+export interface DueScanPosition {
+  scannedUntil?: number;
+}
+
+const DUE_TASKS = `SELECT t.id, t.due_at, t.text, t.note_value, t.parent_id, t.completed, t.start_date, t.end_date,
+        p.id AS project_id, p.name AS project_name, p.workspace_id, p.is_template
+   FROM tasks t JOIN projects p ON p.id = t.project_id
+  WHERE t.due_at > ? AND t.due_at <= ?
+    AND NOT EXISTS (SELECT 1 FROM task_due_fired f WHERE f.task_id = t.id AND f.due_at = t.due_at)
+  ORDER BY t.due_at, t.id LIMIT ?`;
+
+function scannedUntil(svc: Services): number | undefined {
+  return sql<[], { scanned_until: number }>(svc.db, 'SELECT scanned_until FROM due_scheduler_state WHERE id = 1').get()?.scanned_until;
+}
+
+function nextDueAfter(svc: Services, now: number): number | null {
+  return sql<[number], { at: number | null }>(svc.db, 'SELECT min(due_at) AS at FROM tasks WHERE due_at > ?').get(now)?.at ?? null;
+}
+
+/**
+ * Fires the due times that have arrived, up to `limit` tasks, in one transaction.
+ * Safe to call at any time; the result says when to call again. A scan with nothing due opens
+ * no write transaction, except to persist the scan position (first scan of a database, then at
+ * most every {@link DUE_STATE_PERSIST_MS}); `position` carries the unpersisted position between scans.
+ */
+export function fireDueTasks(svc: Services, limit = 200, position: DueScanPosition = {}): DueScan {
   const { db } = svc;
   const now = svc.clock.now();
   const grace = svc.config.webhooks.dueGraceMs;
-  return transaction(db, () => {
-    const state = sql<[], { scanned_until: number }>(db, 'SELECT scanned_until FROM due_scheduler_state WHERE id = 1').get();
-    const lower = Math.min(state?.scanned_until ?? now, now - grace);
-    const due = sql<[number, number, number], DueTask>(
-      db,
-      `SELECT t.id, t.due_at, t.text, t.note_value, t.parent_id, t.completed, t.start_date, t.end_date,
-              p.id AS project_id, p.name AS project_name, p.workspace_id, p.is_template
-         FROM tasks t JOIN projects p ON p.id = t.project_id
-        WHERE t.due_at > ? AND t.due_at <= ?
-          AND NOT EXISTS (SELECT 1 FROM task_due_fired f WHERE f.task_id = t.id AND f.due_at = t.due_at)
-        ORDER BY t.due_at, t.id LIMIT ?`,
-    ).all(lower, now, limit);
+  // Look before taking the write lock.
+  const persisted = scannedUntil(svc);
+  const lowerOf = (stored: number | undefined) => Math.min(position.scannedUntil ?? stored ?? now, now - grace);
+  const anyDue = sql<[number, number, number], DueTask>(db, DUE_TASKS).get(lowerOf(persisted), now, 1) !== undefined;
+  if (!anyDue && persisted !== undefined && now - persisted < DUE_STATE_PERSIST_MS) {
+    position.scannedUntil = now;
+    return { fired: 0, more: false, nextDueAt: nextDueAfter(svc, now) };
+  }
+  const scan = transaction(db, () => {
+    const stored = scannedUntil(svc);
+    const due = sql<[number, number, number], DueTask>(db, DUE_TASKS).all(lowerOf(stored), now, limit);
     let fired = 0;
     for (const task of due) {
       const fires = task.completed === 0 && task.is_template === 0;
@@ -101,16 +130,20 @@ export function fireDueTasks(svc: Services, limit = 200): DueScan {
     const more = due.length === limit;
     if (!more) {
       sql(db, 'INSERT INTO due_scheduler_state (id, scanned_until) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET scanned_until = excluded.scanned_until').run(now);
-      sql(db, 'DELETE FROM task_due_fired WHERE due_at <= ?').run(lower);
+      // Pairs at or below the lower bound from the persisted position are never scanned again,
+      // not even after a restart (later lower bounds are higher).
+      sql(db, 'DELETE FROM task_due_fired WHERE due_at <= ?').run(Math.min(stored ?? now, now - grace));
     }
-    const next = sql<[number], { at: number | null }>(db, 'SELECT min(due_at) AS at FROM tasks WHERE due_at > ?').get(now)?.at ?? null;
-    return { fired, more, nextDueAt: next };
+    return { fired, more, nextDueAt: nextDueAfter(svc, now) };
   });
+  if (!scan.more) position.scannedUntil = now;
+  return scan;
 }
 
 /** Runs {@link fireDueTasks} in the background: at each due time, at least every poll interval. */
 export class DueScheduler {
   private readonly loop: WorkerLoop;
+  private readonly position: DueScanPosition = {};
 
   constructor(
     private readonly svc: Services,
@@ -125,12 +158,12 @@ export class DueScheduler {
     this.loop.start();
   }
 
-  stop(): void {
-    this.loop.stop();
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private step(): number {
-    const scan = fireDueTasks(this.svc);
+    const scan = fireDueTasks(this.svc, undefined, this.position);
     if (scan.fired > 0) this.onFired();
     if (scan.more) return 0;
     const poll = this.svc.config.webhooks.pollMs;

@@ -4,7 +4,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import type { Config } from '../config';
-import { allowListOf, checkAddress, type AddressPolicy } from './ssrf';
+import { allowListOf, checkAddress, checkTargetUrl, type AddressPolicy, type UrlRefusal } from './ssrf';
 
 /**
  * Outbound HTTP that guards against server-side request forgery (spec section 6.1 rule 4;
@@ -59,13 +59,40 @@ export type Resolver = (hostname: string) => Promise<{ address: string; family: 
 
 const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
-/** Builds the guard's policy from configuration, reading the CA file once. */
-export function policyFromConfig(config: Config): AddressPolicy & { ca: string | undefined } {
-  return {
-    allowInsecure: config.webhooks.allowInsecure,
-    allowList: allowListOf(config.webhooks.allowAddresses),
-    ca: config.webhooks.caFile ? fs.readFileSync(config.webhooks.caFile, 'utf8') : undefined,
-  };
+/** The guard's policy: who may be connected to, and extra CAs (PEM). */
+export type GuardPolicy = AddressPolicy & { ca: string | undefined };
+
+const policies = new WeakMap<Config, GuardPolicy>();
+
+/**
+ * The guard's policy for a configuration, built once per config object (allow list and CA file
+ * read on first use) and shared by delivery, the automation HTTP port and URL validation.
+ */
+export function policyFromConfig(config: Config): GuardPolicy {
+  let policy = policies.get(config);
+  if (!policy) {
+    policy = {
+      allowInsecure: config.webhooks.allowInsecure,
+      allowList: allowListOf(config.webhooks.allowAddresses),
+      ca: config.webhooks.caFile ? fs.readFileSync(config.webhooks.caFile, 'utf8') : undefined,
+    };
+    policies.set(config, policy);
+  }
+  return policy;
+}
+
+/** The guard's error for a URL {@link checkTargetUrl} refused. */
+function refusedUrl(url: URL, refusal: UrlRefusal): BlockedTargetError {
+  switch (refusal.reason) {
+    case 'insecure_scheme':
+      return new BlockedTargetError(`${url.protocol} targets are not allowed (https only)`);
+    case 'credentials_not_allowed':
+      return new BlockedTargetError('URLs with credentials are not allowed');
+    case 'blocked_address':
+      return new BlockedTargetError(`${refusal.address} resolves to ${refusal.address}, a ${refusal.category} address`, refusal.address);
+    default:
+      return new BlockedTargetError(refusal.message);
+  }
 }
 
 function pinnedLookup(address: string, family: number): LookupFunction {
@@ -103,10 +130,9 @@ export class GuardedHttp {
    * @throws BlockedTargetError when the scheme or any address is refused; DNS errors as thrown by `dns.lookup`.
    */
   async pin(url: URL): Promise<{ address: string; family: number }> {
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && this.policy.allowInsecure)) {
-      throw new BlockedTargetError(`${url.protocol} targets are not allowed (https only)`);
-    }
-    if (url.username || url.password) throw new BlockedTargetError('URLs with credentials are not allowed');
+    // Scheme, credentials and IP literals: the same checks as at registration.
+    const checked = checkTargetUrl(url.href, this.policy);
+    if (!(checked instanceof URL)) throw refusedUrl(url, checked);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const literal = isIP(host);
     const addresses = literal !== 0 ? [{ address: host, family: literal }] : await this.resolve(host);

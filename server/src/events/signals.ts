@@ -4,10 +4,9 @@
  * Workers always poll (`TASKSPACE_WEBHOOKS_POLL_MS`), so a missed signal only delays work; a
  * signal makes them look at once. Topics:
  * - `events`: new rows may be in the outbox (raised after every API write request).
- * - `deliveries`: new webhook deliveries are queued.
  * - `inbound`: an inbound webhook request was accepted (for the automation engine).
  */
-export type SignalTopic = 'events' | 'deliveries' | 'inbound';
+export type SignalTopic = 'events' | 'inbound';
 
 /** A tiny topic-based notifier. Listeners run on a later tick, at most once per burst of notifications. */
 export class Signals {

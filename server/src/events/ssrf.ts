@@ -165,6 +165,9 @@ export interface UrlRefusal {
   /** The `details.reason` of the 400: invalid_format, insecure_scheme, credentials_not_allowed, blocked_address. */
   reason: string;
   message: string;
+  /** For `blocked_address`: the refused IP literal and its category. */
+  address?: string;
+  category?: AddressCategory;
 }
 
 /**
@@ -197,7 +200,12 @@ export function checkTargetUrl(raw: string, policy: AddressPolicy): URL | UrlRef
   if (isIP(host) !== 0) {
     const verdict = checkAddress(policy, host);
     if (!verdict.allowed) {
-      return { reason: 'blocked_address', message: `targetUrl points to a ${verdict.category} address, which webhooks may not reach` };
+      return {
+        reason: 'blocked_address',
+        message: `targetUrl points to a ${verdict.category} address, which webhooks may not reach`,
+        address: host,
+        category: verdict.category,
+      };
     }
   }
   return url;

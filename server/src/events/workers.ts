@@ -27,7 +27,8 @@ export interface EventWorkers {
 
 /**
  * Starts the workers. The dispatcher wakes on `svc.signals` topic `events` and at least every
- * `TASKSPACE_WEBHOOKS_POLL_MS`; the delivery worker on `deliveries` and at each due retry.
+ * `TASKSPACE_WEBHOOKS_POLL_MS`; the delivery worker when the dispatcher queued deliveries, when an
+ * attempt finishes and at each due retry.
  */
 export function startEventWorkers(svc: Services, log: WorkerLog): EventWorkers {
   const http = new GuardedHttp(policyFromConfig(svc.config));
@@ -43,7 +44,7 @@ export function startEventWorkers(svc: Services, log: WorkerLog): EventWorkers {
   );
   const due = new DueScheduler(svc, log, () => dispatcher.wake());
   const pruner = new WorkerLoop('delivery log retention', () => (pruneExpired(svc) > 0 ? 1000 : PRUNE_EVERY_MS), log, PRUNE_EVERY_MS);
-  const unsubscribe = [svc.signals?.on('events', () => dispatcher.wake()), svc.signals?.on('deliveries', () => delivery.wake())];
+  const unsubscribe = [svc.signals?.on('events', () => dispatcher.wake())];
   delivery.start();
   dispatcher.start();
   due.start();
@@ -51,9 +52,9 @@ export function startEventWorkers(svc: Services, log: WorkerLog): EventWorkers {
   return {
     async stop() {
       for (const off of unsubscribe) off?.();
-      due.stop();
-      pruner.stop();
-      dispatcher.stop();
+      await due.stop();
+      await pruner.stop();
+      await dispatcher.stop();
       await delivery.stop();
       await http.close();
     },
