@@ -8,4 +8,7 @@ module.exports = {
   },
   testTimeout: 30000,
   maxWorkers: 2,
+  // One temporary folder per run, removed at the end: tests leave nothing in the system temp directory.
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
 };

@@ -12,7 +12,17 @@ import { RE2JS } from 're2js';
 import { Cron } from 'croner';
 
 /** Trigger kinds that come from service events (the outbox). */
-export const EVENT_TRIGGER_TYPES = ['task.added', 'task.completed', 'comment.created', 'task.due', 'project.completed'] as const;
+export const EVENT_TRIGGER_TYPES = [
+  'task.added',
+  'task.completed',
+  'task.assigned',
+  'comment.created',
+  'task.due',
+  'project.created',
+  'project.completed',
+  'project.assigned',
+  'project.joined',
+] as const;
 /** Every trigger kind. */
 export const TRIGGER_TYPES = [...EVENT_TRIGGER_TYPES, 'schedule', 'webhook'] as const;
 
@@ -208,6 +218,16 @@ export interface AgentCommandAction extends ActionBase {
   input?: string;
 }
 
+/**
+ * Computes named values for later steps (`steps.<id>.<name>`). Values are any JSON whose strings
+ * are templates; a single output tag keeps its type (numbers, lists, objects).
+ */
+export interface SetAction extends ActionBase {
+  type: 'set';
+  /** Names (letters, digits, `_`; starting with a letter or `_`) to values. */
+  values: Record<string, unknown>;
+}
+
 /** Condition operators (README "Automations"). Ordering operators compare numerically when both sides are numbers. */
 export const OPERATORS = [
   'equals',
@@ -267,6 +287,25 @@ export interface ApprovalAction extends ActionBase {
   else?: Action[];
 }
 
+/** Default and largest `maxIterations` of a loop. */
+export const LOOP_LIMITS = { defaultMaxIterations: 1000, maxIterations: 10_000 } as const;
+
+/**
+ * Runs `actions` once per item of a list, in order. Inside, templates see `loop.item`,
+ * `loop.index` (0-based) and `loop.count`, and `steps.<id>` of the current iteration. Each
+ * iteration is journalled on its own (keys `<loopId>[<index>].<stepId>`), so a resumed run does
+ * not repeat finished iterations. Output: `{count, iterations}`, one object per iteration mapping
+ * the loop's direct actions' ids to their outputs.
+ */
+export interface LoopAction extends ActionBase {
+  type: 'loop';
+  /** A list, or a template yielding one (a single output tag such as `{{ trigger.items }}`, or JSON text). */
+  items: string | unknown[];
+  /** More items than this fail the step with `LOOP_LIMIT` (default 1000, at most 10,000). */
+  maxIterations?: number;
+  actions: Action[];
+}
+
 /** Waits for a duration (sum of the unit fields) or until a time (template yielding an ISO 8601 timestamp). */
 export interface DelayAction extends ActionBase {
   type: 'delay';
@@ -278,7 +317,7 @@ export interface DelayAction extends ActionBase {
 }
 
 /** Every action kind. */
-export type Action = TaskAction | HttpRequestAction | AgentCommandAction | BranchAction | ApprovalAction | DelayAction;
+export type Action = TaskAction | HttpRequestAction | AgentCommandAction | SetAction | BranchAction | ApprovalAction | DelayAction | LoopAction;
 /** The `type` of every action kind. */
 export type ActionType = Action['type'];
 
@@ -427,9 +466,11 @@ export const AUTOMATION_SCHEMA = {
             'task.move',
             'http.request',
             'agent.command',
+            'set',
             'branch',
             'approval',
             'delay',
+            'loop',
           ],
         },
       },
@@ -481,6 +522,15 @@ export const AUTOMATION_SCHEMA = {
           failOnHttpError: { type: 'boolean' },
         }),
         action('agent.command', ['agentId', 'command'], { agentId: templ, command: templ, input: templ }),
+        action('set', ['values'], {
+          values: {
+            type: 'object',
+            minProperties: 1,
+            maxProperties: 100,
+            propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' },
+            additionalProperties: {},
+          },
+        }),
         action('branch', ['conditions'], { conditions: { $ref: '#/definitions/conditions' }, then: actionList, else: actionList }),
         action('approval', [], {
           message: templ,
@@ -490,6 +540,11 @@ export const AUTOMATION_SCHEMA = {
           onReject: { enum: ['end', 'else'] },
           then: actionList,
           else: actionList,
+        }),
+        action('loop', ['items', 'actions'], {
+          items: { anyOf: [templ, { type: 'array', maxItems: LOOP_LIMITS.maxIterations }] },
+          maxIterations: { type: 'integer', minimum: 1, maximum: LOOP_LIMITS.maxIterations },
+          actions: actionList,
         }),
         action(
           'delay',
@@ -544,6 +599,8 @@ export const SCHEMA_REASONS: Readonly<Record<string, string>> = {
   minimum: 'too_small',
   exclusiveMinimum: 'too_small',
   maxProperties: 'too_many',
+  minProperties: 'too_few',
+  propertyNames: 'invalid_format',
 };
 
 function pathOf(segments: (string | number)[]): string {
@@ -559,7 +616,9 @@ function problemOf(error: ErrorObject): DefinitionProblem {
     (error.params as { additionalProperty?: string }).additionalProperty;
   if (extra) segments.push(extra);
   const path = pathOf(segments) || 'definition';
-  return { path, reason: SCHEMA_REASONS[error.keyword] ?? error.keyword, message: `${path} ${error.message ?? 'is invalid'}` };
+  const name = error.propertyName;
+  const message = name === undefined ? `${path} ${error.message ?? 'is invalid'}` : `${path}: the name '${name}' ${error.message ?? 'is invalid'}`;
+  return { path, reason: SCHEMA_REASONS[error.keyword] ?? error.keyword, message };
 }
 
 /**
@@ -578,6 +637,14 @@ function bestProblem(errors: ErrorObject[]): DefinitionProblem {
   return problemOf(errors.find((e) => e.keyword !== 'if') ?? errors[0]!);
 }
 
+/**
+ * The action id of a journal key: keys inside loop iterations are `<loopKey>[<index>].<id>`
+ * (step ids hold no dots), top-level keys are the id itself.
+ */
+export function actionIdOf(stepKey: string): string {
+  return stepKey.slice(stepKey.lastIndexOf('.') + 1);
+}
+
 /** Calls `visit` for every action of the tree in document order, with its path. */
 export function walkActions(actions: Action[], visit: (action: Action, path: (string | number)[]) => void, prefix: (string | number)[] = ['actions']): void {
   actions.forEach((a, i) => {
@@ -587,6 +654,7 @@ export function walkActions(actions: Action[], visit: (action: Action, path: (st
       if (a.then) walkActions(a.then, visit, [...path, 'then']);
       if (a.else) walkActions(a.else, visit, [...path, 'else']);
     }
+    if (a.type === 'loop') walkActions(a.actions, visit, [...path, 'actions']);
   });
 }
 
@@ -617,6 +685,7 @@ export function validateDefinition(input: unknown, checkTemplate?: (template: st
         all.push(rec);
         if (Array.isArray(rec.then)) collect(rec.then);
         if (Array.isArray(rec.else)) collect(rec.else);
+        if (Array.isArray(rec.actions)) collect(rec.actions);
       }
     };
     collect(raw.actions);
@@ -646,6 +715,7 @@ export function validateDefinition(input: unknown, checkTemplate?: (template: st
     };
     for (const [key, value] of Object.entries(a)) {
       if (key === 'id' || key === 'type' || key === 'name' || key === 'retry' || key === 'then' || key === 'else' || key === 'approvers') continue;
+      if (a.type === 'loop' && key === 'actions') continue;
       check(value, [...path, key]);
     }
     if (a.type === 'delay' && a.until !== undefined && [a.seconds, a.minutes, a.hours, a.days].some((v) => v !== undefined)) {

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ApprovalDecision } from './actions/control';
-import { validateDefinition, walkActions, type Action, type ApprovalAction, type AutomationDefinition, type ScheduleTrigger } from './definition';
+import { actionIdOf, validateDefinition, walkActions, type Action, type ApprovalAction, type AutomationDefinition, type ScheduleTrigger } from './definition';
 import { Executor } from './executor';
 import {
   FINAL_STATUSES,
@@ -56,6 +56,8 @@ export interface EngineOptions {
   maxTickIntervalMs?: number;
   /** Id generator for automations and runs (default: 128 random bits, base64url). */
   newId?: () => string;
+  /** Source of retry jitter, a number in [0, 1) (default `Math.random`; tests pass `() => 0` for full, exact delays). */
+  random?: () => number;
   logger?: Logger;
   templates?: TemplateOptions;
   /** Called whenever a run settles (reaches a final status or starts waiting). */
@@ -166,6 +168,7 @@ export class Engine {
       service: this.service,
       http: options.http,
       clock: this.clock,
+      random: options.random ?? Math.random,
       templates: this.templates,
       isCancelled: (id) => this.cancelRequested.has(id),
       isStopping: () => this.stopping,
@@ -355,11 +358,12 @@ export class Engine {
   }
 
   /**
-   * Starts a run of one automation with the given trigger variables: a webhook call (every
-   * top-level body field becomes a variable) or a test run with a sample payload.
+   * Starts a run of one automation: a webhook call (`variables` is the body, any JSON value; see
+   * `webhookVariables`) or a test run with a sample payload (for other trigger kinds an object
+   * whose fields become the variables).
    * @throws EngineError 404 (unknown automation), 409 (disabled, unless `test`).
    */
-  async startRun(automationId: string, variables: Record<string, unknown>, opts: StartRunOptions = {}): Promise<RunRecord> {
+  async startRun(automationId: string, variables: unknown, opts: StartRunOptions = {}): Promise<RunRecord> {
     const automation = await this.mustGet(automationId);
     if (!automation.enabled && !opts.test) throw new EngineError(409, 'CONFLICT', `automation '${automationId}' is disabled`);
     const window = opts.dedupeWindowMs ?? this.dedupeWindowMs;
@@ -369,7 +373,8 @@ export class Engine {
       runOpts.since = this.clock.now() - window;
     }
     const type = opts.triggerType ?? automation.definition.trigger.type;
-    const trigger: RunRecord['trigger'] = { type, variables: type === 'webhook' ? webhookVariables(variables) : { ...variables } };
+    const fields = variables !== null && typeof variables === 'object' && !Array.isArray(variables) ? { ...(variables as Record<string, unknown>) } : {};
+    const trigger: RunRecord['trigger'] = { type, variables: type === 'webhook' ? webhookVariables(variables) : fields };
     if (opts.sourceId !== undefined) trigger.eventId = opts.sourceId;
     return this.newRun(automation, trigger, runOpts);
   }
@@ -399,9 +404,10 @@ export class Engine {
       throw new EngineError(409, 'CONFLICT', `run '${runId}' is not waiting for an approval (status ${run.status})`);
     }
     const stepId = run.waitingOn.stepId;
+    const actionId = actionIdOf(stepId);
     let action: Action | undefined;
     walkActions((await this.definitionOf(run)).actions, (a) => {
-      if (a.id === stepId) action = a;
+      if (a.id === actionId) action = a;
     });
     const approvers = ((action as ApprovalAction | undefined)?.approvers ?? []).map((h) => h.replace(/^@/, '').toLowerCase());
     if (approvers.length > 0 && !approvers.includes(by.handle.toLowerCase())) {

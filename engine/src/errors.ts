@@ -2,6 +2,7 @@
  * Step failures. An action fails by throwing; the executor classifies the error as transient
  * (retried with backoff) or permanent (the step and the run fail at once).
  */
+import { isTransientStatus } from './retry';
 
 /** A failure as recorded in the journal (step and run `error`). */
 export interface ErrorInfo {
@@ -60,8 +61,8 @@ const NETWORK_CODES = new Set([
 /**
  * Classifies anything thrown by an action:
  * - {@link ActionError}: as it says;
- * - an error with a numeric `statusCode` or `status` (e.g. the server's ServiceError): 429 and
- *   5xx are transient, anything else permanent; its `code` and `details` are kept;
+ * - an error with a numeric `statusCode` or `status` (e.g. the server's ServiceError): 408, 429
+ *   and 5xx are transient ({@link isTransientStatus}), anything else permanent; its `code` and `details` are kept;
  * - network error codes (ECONNREFUSED, ECONNRESET, ETIMEDOUT, undici socket/timeouts) and
  *   `AbortError`/`TimeoutError`: transient;
  * - anything else: permanent (`ACTION_FAILED`).
@@ -81,7 +82,7 @@ export function classifyError(error: unknown): ErrorInfo & { retryAfterMs?: numb
     const info: ErrorInfo = {
       code: typeof e.code === 'string' ? e.code : 'ACTION_FAILED',
       message,
-      transient: status === 429 || status >= 500,
+      transient: isTransientStatus(status),
       status,
     };
     if (e.details !== undefined) info.details = e.details;

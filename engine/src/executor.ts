@@ -11,9 +11,9 @@
  */
 import type { ActionContext } from './actions';
 import { WORK_ACTIONS } from './actions';
-import { approvalInput, delayUntil, type ApprovalDecision, type ApprovalInput } from './actions/control';
+import { approvalInput, delayUntil, loopItems, type ApprovalDecision, type ApprovalInput, type LoopInput } from './actions/control';
 import { evaluateConditions, type ConditionResult } from './conditions';
-import type { Action, ApprovalAction, AutomationDefinition, BranchAction, DelayAction } from './definition';
+import type { Action, ApprovalAction, AutomationDefinition, BranchAction, DelayAction, LoopAction } from './definition';
 import { classifyError, type ErrorInfo } from './errors';
 import type { Clock, Http, RunRecord, RunStatus, RunStore, Service, StepRecord, WaitInfo } from './ports';
 import { backoffMs, retryPolicy } from './retry';
@@ -25,6 +25,8 @@ export interface ExecutorDeps {
   service: Service;
   http: Http;
   clock: Clock;
+  /** Source of retry jitter, a number in [0, 1) (see `backoffMs`). */
+  random: () => number;
   templates: Templates;
   /** True when the run was cancelled while executing: stop at the next step boundary. */
   isCancelled(runId: string): boolean;
@@ -45,6 +47,17 @@ interface RunState {
   run: RunRecord;
   scope: Scope;
   journal: Map<string, StepRecord>;
+  /** Journal key prefix of the actions being walked: '' at the top, `<loopKey>[<index>].` inside a loop iteration. */
+  prefix: string;
+}
+
+/**
+ * The journal key of an action in the current walk: its id at the top level, and
+ * `<loop key>[<index>].<id>` inside loop iterations (e.g. `each[2].create`), so that every
+ * iteration is journalled on its own and a resumed run skips the iterations that finished.
+ */
+function stepKey(st: RunState, action: Action): string {
+  return st.prefix + action.id;
 }
 
 /** The result of one execution of a run: its new status, or `interrupted` (engine stopping). */
@@ -76,6 +89,7 @@ export class Executor {
     const state: RunState = {
       run,
       journal: new Map(steps.map((s) => [s.stepId, s])),
+      prefix: '',
       scope: {
         trigger: run.trigger.variables,
         steps: {},
@@ -121,12 +135,12 @@ export class Executor {
 
   private async step(action: Action, st: RunState): Promise<Outcome> {
     if (this.deps.isStopping()) return { kind: 'interrupted' };
-    const rec = st.journal.get(action.id);
+    const rec = st.journal.get(stepKey(st, action));
     if (rec?.status === 'succeeded') {
       st.scope.steps[action.id] = rec.output;
       return this.descend(action, rec.output, st);
     }
-    if (rec?.status === 'failed') return { kind: 'end', status: 'failed', error: { ...rec.error!, stepId: action.id } };
+    if (rec?.status === 'failed') return { kind: 'end', status: 'failed', error: { ...rec.error!, stepId: stepKey(st, action) } };
     if (this.deps.isCancelled(st.run.id)) return { kind: 'end', status: 'cancelled' };
     switch (action.type) {
       case 'branch':
@@ -135,6 +149,8 @@ export class Executor {
         return this.approval(action, rec, st);
       case 'delay':
         return this.delay(action, rec, st);
+      case 'loop':
+        return this.loop(action, rec, st);
       default:
         return this.work(action, rec, st);
     }
@@ -164,7 +180,7 @@ export class Executor {
     const at = this.deps.clock.now();
     await this.record(st, {
       runId: st.run.id,
-      stepId: action.id,
+      stepId: stepKey(st, action),
       type: action.type,
       status: 'failed',
       error: info,
@@ -173,7 +189,7 @@ export class Executor {
       finishedAt: at,
       durationMs: at - startedAt,
     });
-    return { kind: 'end', status: 'failed', error: { ...info, stepId: action.id } };
+    return { kind: 'end', status: 'failed', error: { ...info, stepId: stepKey(st, action) } };
   }
 
   private async succeed(action: Action, st: RunState, base: Omit<StepRecord, 'status' | 'output'>, output: unknown): Promise<void> {
@@ -195,13 +211,13 @@ export class Executor {
       return this.failEarly(action, st, error, 1, now);
     }
     const { evaluated, ...output } = result;
-    await this.succeed(action, st, { runId: st.run.id, stepId: action.id, type: action.type, input: { rules: evaluated }, attempts: 1, startedAt: now }, output);
+    await this.succeed(action, st, { runId: st.run.id, stepId: stepKey(st, action), type: action.type, input: { rules: evaluated }, attempts: 1, startedAt: now }, output);
     return this.descend(action, output, st);
   }
 
   private async approval(action: ApprovalAction, rec: StepRecord | undefined, st: RunState): Promise<Outcome> {
     const now = this.deps.clock.now();
-    const waitingOn: WaitInfo = { kind: 'approval', stepId: action.id };
+    const waitingOn: WaitInfo = { kind: 'approval', stepId: stepKey(st, action) };
     if (!rec) {
       let input: ApprovalInput;
       try {
@@ -209,7 +225,7 @@ export class Executor {
       } catch (error) {
         return this.failEarly(action, st, error, 1, now);
       }
-      await this.record(st, { runId: st.run.id, stepId: action.id, type: action.type, status: 'waiting', input, attempts: 1, startedAt: now });
+      await this.record(st, { runId: st.run.id, stepId: stepKey(st, action), type: action.type, status: 'waiting', input, attempts: 1, startedAt: now });
       return { kind: 'suspend', wakeAt: input.timeoutAt, waitingOn };
     }
     const input = rec.input as ApprovalInput;
@@ -236,7 +252,7 @@ export class Executor {
       } catch (error) {
         return this.failEarly(action, st, error, 1, now);
       }
-      step = { runId: st.run.id, stepId: action.id, type: action.type, status: 'waiting', input: { until: iso(until) }, attempts: 1, startedAt: now };
+      step = { runId: st.run.id, stepId: stepKey(st, action), type: action.type, status: 'waiting', input: { until: iso(until) }, attempts: 1, startedAt: now };
       if (until > now) await this.record(st, step);
     }
     const until = Date.parse((step.input as { until: string }).until);
@@ -244,14 +260,62 @@ export class Executor {
       await this.succeed(action, st, step, { until: iso(until), resumedAt: iso(now) });
       return CONTINUE;
     }
-    return { kind: 'suspend', wakeAt: until, waitingOn: { kind: 'delay', stepId: action.id } };
+    return { kind: 'suspend', wakeAt: until, waitingOn: { kind: 'delay', stepId: stepKey(st, action) } };
+  }
+
+  /**
+   * A loop: journals its items once (a resumed run iterates the same list), then walks its
+   * actions once per item under the keys `<key>[<index>].` with `loop` in scope. Iterations whose
+   * steps all succeeded are replayed from the journal, not run again. A step failing inside an
+   * iteration fails the loop step and the run.
+   */
+  private async loop(action: LoopAction, rec: StepRecord | undefined, st: RunState): Promise<Outcome> {
+    const key = stepKey(st, action);
+    let step = rec;
+    if (!step) {
+      const now = this.deps.clock.now();
+      let items: unknown[];
+      try {
+        items = loopItems(action, st.scope, this.deps.templates);
+      } catch (error) {
+        return this.failEarly(action, st, error, 1, now);
+      }
+      const input: LoopInput = { count: items.length, items: plain(items) as unknown[] };
+      step = { runId: st.run.id, stepId: key, type: action.type, status: 'running', input, attempts: 1, startedAt: now };
+      await this.record(st, step);
+    }
+    const { items } = step.input as LoopInput;
+    const outer = { prefix: st.prefix, loop: st.scope.loop, steps: st.scope.steps };
+    const iterations: Record<string, unknown>[] = [];
+    let outcome: Outcome = CONTINUE;
+    try {
+      for (let index = 0; index < items.length && outcome.kind === 'continue'; index++) {
+        st.prefix = `${key}[${index}].`;
+        st.scope.loop = { item: items[index], index, count: items.length };
+        st.scope.steps = { ...outer.steps };
+        outcome = await this.walk(action.actions, st);
+        if (outcome.kind === 'continue') iterations.push(Object.fromEntries(action.actions.map((a) => [a.id, st.scope.steps[a.id] ?? null])));
+      }
+    } finally {
+      st.prefix = outer.prefix;
+      st.scope.steps = outer.steps;
+      if (outer.loop === undefined) delete st.scope.loop;
+      else st.scope.loop = outer.loop;
+    }
+    if (outcome.kind === 'end' && outcome.status === 'failed') {
+      const at = this.deps.clock.now();
+      await this.record(st, { ...step, status: 'failed', error: outcome.error, finishedAt: at, durationMs: at - step.startedAt });
+    }
+    if (outcome.kind !== 'continue') return outcome;
+    await this.succeed(action, st, step, { count: items.length, iterations });
+    return CONTINUE;
   }
 
   private async work(action: Action, rec: StepRecord | undefined, st: RunState): Promise<Outcome> {
     const { clock, templates } = this.deps;
     const now = clock.now();
     if (rec?.status === 'retrying' && rec.nextAttemptAt !== undefined && rec.nextAttemptAt > now) {
-      return { kind: 'suspend', wakeAt: rec.nextAttemptAt, waitingOn: { kind: 'retry', stepId: action.id } };
+      return { kind: 'suspend', wakeAt: rec.nextAttemptAt, waitingOn: { kind: 'retry', stepId: stepKey(st, action) } };
     }
     const kind = WORK_ACTIONS[action.type]!;
     const attempt = (rec?.attempts ?? 0) + 1;
@@ -264,7 +328,7 @@ export class Executor {
     }
     const running: StepRecord = {
       runId: st.run.id,
-      stepId: action.id,
+      stepId: stepKey(st, action),
       type: action.type,
       status: 'running',
       input: plain(kind.journalInput ? kind.journalInput(params) : params),
@@ -284,9 +348,9 @@ export class Executor {
         ownerId: st.run.ownerId,
         automationId: st.run.automationId,
         runId: st.run.id,
-        stepId: action.id,
+        stepId: stepKey(st, action),
         depth: st.run.depth,
-        idempotencyKey: `${st.run.id}:${action.id}`,
+        idempotencyKey: `${st.run.id}:${stepKey(st, action)}`,
       },
     };
     let output: unknown;
@@ -299,12 +363,12 @@ export class Executor {
       const policy = retryPolicy(action.type, action.retry);
       const at = clock.now();
       if (info.transient && attempt < policy.maxAttempts) {
-        const nextAttemptAt = at + backoffMs(policy, attempt, retryAfter);
+        const nextAttemptAt = at + backoffMs(policy, attempt, retryAfter, this.deps.random());
         await this.record(st, { ...running, status: 'retrying', error: info, nextAttemptAt });
-        return { kind: 'suspend', wakeAt: nextAttemptAt, waitingOn: { kind: 'retry', stepId: action.id } };
+        return { kind: 'suspend', wakeAt: nextAttemptAt, waitingOn: { kind: 'retry', stepId: stepKey(st, action) } };
       }
       await this.record(st, { ...running, status: 'failed', error: info, finishedAt: at, durationMs: at - startedAt });
-      return { kind: 'end', status: 'failed', error: { ...info, stepId: action.id } };
+      return { kind: 'end', status: 'failed', error: { ...info, stepId: stepKey(st, action) } };
     }
     await this.succeed(action, st, running, output);
     return CONTINUE;

@@ -30,6 +30,8 @@ export {
   SCHEMA_REASONS,
   validateDefinition,
   walkActions,
+  actionIdOf,
+  LOOP_LIMITS,
   TRIGGER_TYPES,
   EVENT_TRIGGER_TYPES,
   OPERATORS,
@@ -48,6 +50,8 @@ export {
   type EventTrigger,
   type EventTriggerType,
   type HttpRequestAction,
+  type SetAction,
+  type LoopAction,
   type Operator,
   type RetryPolicy,
   type Rule,
@@ -60,11 +64,12 @@ export {
   type WebhookTrigger,
 } from './definition';
 export { ActionError, classifyError, permanent, type ErrorInfo } from './errors';
-export { DEFAULT_RETRY, backoffMs, retryPolicy, type ResolvedRetry } from './retry';
+export { DEFAULT_RETRY, backoffMs, isTransientStatus, parseRetryAfter, retryPolicy, type ResolvedRetry } from './retry';
 export { Templates, type Scope, type TemplateOptions } from './templates';
 export { compare, evaluateConditions, type ConditionResult, type EvaluatedRule } from './conditions';
 export { TASK_ADDED_FIELDS, dueSlot, nextSlot, type TriggerEvent } from './triggers';
-export { DEFAULT_HTTP_TIMEOUT_MS, REDACTED_HEADERS, type ApprovalDecision, type ApprovalInput } from './actions';
+export { DEFAULT_HTTP_TIMEOUT_MS, type ApprovalDecision, type ApprovalInput } from './actions';
+export { REDACTED, isCredentialName, redactActions, redactHeaders, redactUrl, type RedactedActions } from './redaction';
 export { MemoryStore } from './memory-store';
 export { fetchHttp, type FetchHttpOptions } from './fetch-http';
 export {

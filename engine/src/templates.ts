@@ -2,8 +2,12 @@
  * Liquid templates (LiquidJS) over a run's variables: `trigger`, `steps.<id>`, `run` and
  * `automation` (README "Automations", "Variables").
  *
- * Strict: an unknown variable or property (`{{ trigger.nope }}`) and an unknown filter are
- * errors, reported as a permanent step error `TEMPLATE_ERROR`, never rendered as empty.
+ * Strict where it protects, forgiving where a value is optional: a bare unknown variable or
+ * property (`{{ trigger.nope }}`) and an unknown filter are errors, reported as a permanent step
+ * error `TEMPLATE_ERROR` naming the variable, never rendered as empty; but a missing value may be
+ * tested (`{% if x %}`, `{% unless x %}`, LiquidJS `lenientIf`) or given a fallback
+ * (`{{ x | default: "none" }}`), which is how optional webhook fields and an approval's optional
+ * comment are written.
  * Objects and arrays output as JSON. A template that is exactly one output tag keeps its
  * value's type when used as a value (JSON bodies, field values, conditions).
  */
@@ -16,6 +20,8 @@ export interface Scope {
   steps: Record<string, unknown>;
   run: Record<string, unknown>;
   automation: Record<string, unknown>;
+  /** Inside a loop iteration: the current item, its 0-based index and the number of items. */
+  loop?: { item: unknown; index: number; count: number };
 }
 
 type Compiled = { kind: 'literal'; text: string } | { kind: 'value'; value: Value } | { kind: 'text'; templates: Template[] };
@@ -40,6 +46,7 @@ export class Templates {
     this.cacheSize = options.cacheSize ?? 2000;
     this.liquid = new Liquid({
       strictVariables: true,
+      lenientIf: true,
       strictFilters: true,
       ownPropertyOnly: true,
       parseLimit: 100_000,

@@ -100,3 +100,30 @@ export function toServiceDate(
 	if (allDay || time === undefined) return { date };
 	return { date, time, timezone: zone };
 }
+
+/** The UTC instant (ms) of wall-clock `date` `time` in `zone` (two rounds settle DST edges). */
+function instantOf(date: string, time: string, zone: string): number {
+	const [year, month, day] = date.split('-').map(Number);
+	const [hour, minute] = time.split(':').map(Number);
+	const wall = Date.UTC(year, month - 1, day, hour, minute);
+	let instant = wall;
+	for (let round = 0; round < 2; round++) {
+		const seen = wallClock(instant, zone);
+		const [y, mo, d] = seen.date.split('-').map(Number);
+		const [h, mi] = seen.time.split(':').map(Number);
+		instant += wall - Date.UTC(y, mo - 1, d, h, mi);
+	}
+	return instant;
+}
+
+/**
+ * Converts an n8n date value into an ISO 8601 instant for the service's filters: an instant
+ * stays itself; a date (its midnight) or a wall-clock date-time is read in `zone` (the
+ * workflow's timezone). Throws a `NodeOperationError` for anything else.
+ */
+export function toInstant(ctx: IExecuteFunctions, i: number, label: string, value: unknown, zone: string): string {
+	const text = asText(value);
+	if (ZONED_DATE_TIME.test(text) && !Number.isNaN(Date.parse(text))) return new Date(Date.parse(text)).toISOString();
+	const point = toServiceDate(ctx, i, label, text, zone);
+	return new Date(instantOf(point.date, point.time ?? '00:00', zone)).toISOString();
+}

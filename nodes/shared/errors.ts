@@ -19,13 +19,15 @@ export function serviceErrorOf(body: unknown): ServiceErrorBody | undefined {
 /**
  * Builds the `NodeApiError` for a failed HTTP response: it carries the HTTP status
  * (`httpCode`), the service's message as the error message, and the service's code (plus
- * the validation field and reason when present) as the description.
+ * the validation field and reason when present, and for a 429 the `Retry-After` wait) as the
+ * description.
  */
 export function serviceApiError(
 	node: INode,
 	status: number,
 	body: unknown,
 	itemIndex?: number,
+	retryAfter?: string,
 ): NodeApiError {
 	const envelope = serviceErrorOf(body);
 	const code = envelope?.code ?? `HTTP_${status}`;
@@ -38,6 +40,9 @@ export function serviceApiError(
 	if (details?.reason) parts.push(`reason: ${details.reason}`);
 	if (status === 402) {
 		parts.push('this needs a Pro plan or above on a verified Taskspace account');
+	}
+	if (status === 429 && retryAfter) {
+		parts.push(/^\d+$/.test(retryAfter) ? `retry after ${retryAfter} seconds (Retry-After)` : `retry after ${retryAfter} (Retry-After)`);
 	}
 	const response: JsonObject = { code, message, httpCode: String(status) };
 	if (details) response.details = details as JsonObject;

@@ -47,7 +47,7 @@ export async function searchFolders(this: ILoadOptionsFunctions, filter?: string
 	return { results };
 }
 
-/** The caller's projects (`GET /me/projects`, one page of 100 per scroll), filtered by name. */
+/** The caller's projects (`GET /me/projects`, one page of 100 per scroll), searched by name on the service. */
 export async function searchProjects(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -58,15 +58,15 @@ export async function searchProjects(
 	const projects = (await requestItems.call(this, {
 		method: 'GET',
 		path: '/api/v1/me/projects',
-		qs: { limit, page },
+		qs: filter ? { limit, page, search: filter } : { limit, page },
 	})) as Named[];
 	return {
-		results: projects.filter((p) => matches(p.name, filter)).map((p) => ({ name: p.name, value: p.id })),
+		results: projects.map((p) => ({ name: p.name, value: p.id })),
 		paginationToken: projects.length === limit ? String(page + 1) : undefined,
 	};
 }
 
-/** Tasks of the selected project in document order (cursor paging), filtered by text. */
+/** Tasks of the selected project in document order (cursor paging), searched by text on the service. */
 export async function searchTasks(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -77,30 +77,26 @@ export async function searchTasks(
 	const limit = 200;
 	const qs: IDataObject = { limit };
 	if (paginationToken) qs.after = paginationToken;
+	if (filter) qs.search = filter;
 	const tasks = (await requestItems.call(this, {
 		method: 'GET',
 		path: `/api/v1/projects/${seg(projectId)}/tasks`,
 		qs,
 	})) as Array<{ id: string; text: string; completed?: boolean }>;
 	return {
-		results: tasks
-			.filter((t) => matches(t.text, filter))
-			.map((t) => ({ name: `${t.completed ? '✓ ' : ''}${t.text || '(empty)'}`, value: t.id })),
+		results: tasks.map((t) => ({ name: `${t.completed ? '✓ ' : ''}${t.text || '(empty)'}`, value: t.id })),
 		paginationToken: tasks.length === limit ? tasks[tasks.length - 1].id : undefined,
 	};
 }
 
-/** Agents of every folder the caller can see, shown as "Agent (Folder)". */
+/** Agents of every folder the caller can see, searched by name on the service, shown as "Agent (Folder)". */
 export async function searchAgents(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const folders = await allFolders(this);
 	const results: INodeListSearchItems[] = [];
 	for (const folder of folders) {
-		const agents = (await getAllPages.call(this, `/api/v1/folders/${seg(folder.id)}/agents`, Infinity)) as Named[];
+		const agents = (await getAllPages.call(this, `/api/v1/folders/${seg(folder.id)}/agents`, Infinity, filter ? { search: filter } : {})) as Named[];
 		const where = folder.isHome ? folder.workspaceName : `${folder.workspaceName} / ${folder.name}`;
-		for (const agent of agents) {
-			const name = `${agent.name} (${where})`;
-			if (matches(name, filter)) results.push({ name, value: agent.id });
-		}
+		for (const agent of agents) results.push({ name: `${agent.name} (${where})`, value: agent.id });
 	}
 	return { results };
 }

@@ -43,7 +43,8 @@ export async function getAllPages(
 /**
  * Reads a cursor list (`limit` with `after` or `before`, ids of tasks). Forwards from
  * `after` (or the start) it continues after the last id received; with `before` it walks
- * backwards, each time before the first id received, and keeps document order.
+ * backwards, each time before the first id received, and keeps document order. `filters`
+ * are sent with every page.
  */
 export async function getAllCursor(
 	this: TaskspaceContext,
@@ -51,6 +52,7 @@ export async function getAllCursor(
 	wanted: number,
 	cursor: { after?: string; before?: string } = {},
 	itemIndex?: number,
+	filters: IDataObject = {},
 ): Promise<IDataObject[]> {
 	const backwards = Boolean(cursor.before);
 	let results: IDataObject[] = [];
@@ -58,7 +60,7 @@ export async function getAllCursor(
 	let before = cursor.before;
 	while (results.length < wanted) {
 		const limit = Math.min(MAX_PAGE_SIZE, wanted - results.length);
-		const qs: IDataObject = { limit };
+		const qs: IDataObject = { ...filters, limit };
 		if (backwards) qs.before = before;
 		else if (after) qs.after = after;
 		const items = await requestItems.call(this, { method: 'GET', path, qs, itemIndex });

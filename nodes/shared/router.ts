@@ -63,11 +63,25 @@ function errorJson(error: unknown): IDataObject {
 	return json;
 }
 
+/** The failure as the n8n error n8n-core routes: API errors stay NodeApiError, anything else becomes a NodeOperationError. */
+function nodeError(this: IExecuteFunctions, error: unknown, i: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError) {
+		error.context.itemIndex ??= i;
+		// Returns the same error: a NodeApiError is never wrapped twice.
+		return new NodeApiError(this.getNode(), error as never);
+	}
+	if (error instanceof NodeOperationError) return error;
+	return new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+}
+
 /**
  * The shared `execute` of the action nodes: for each input item, dispatches on
  * `resource` and `operation`, outputs the result with `pairedItem` pointing to the input
- * item, and, when the node continues on fail, outputs `{error, code?, httpCode?}` for a
- * failed item instead of stopping.
+ * item, and, when the node continues on fail, outputs a failed item instead of stopping:
+ * - "Continue (using error output)": the item carries the n8n error itself, which is what makes
+ *   n8n route it to the error output (n8n shows it there as `{error: <message>}`, merged with
+ *   the input item);
+ * - "Continue" (regular output): `{error, code?, httpCode?, description?}` on the main output.
  */
 export async function executeOperations(
 	this: IExecuteFunctions,
@@ -92,16 +106,13 @@ export async function executeOperations(
 			const executionData = this.helpers.constructExecutionMetaData(items, { itemData: { item: i } });
 			output.push(...executionData);
 		} catch (error) {
+			const failure = nodeError.call(this, error, i);
 			if (this.continueOnFail()) {
-				output.push({ json: errorJson(error), pairedItem: { item: i } });
+				const routed = this.getNode().onError === 'continueErrorOutput';
+				output.push(routed ? { json: errorJson(error), error: failure, pairedItem: { item: i } } : { json: errorJson(error), pairedItem: { item: i } });
 				continue;
 			}
-			if (error instanceof NodeApiError) {
-				error.context.itemIndex ??= i;
-				// Returns the same error: a NodeApiError is never wrapped twice.
-				throw new NodeApiError(this.getNode(), error as never);
-			}
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+			throw failure;
 		}
 	}
 	return [output];

@@ -105,7 +105,8 @@ export async function taskspaceRequest(this: TaskspaceContext, request: ApiReque
 		}
 	}
 	if (!ok) {
-		throw serviceApiError(this.getNode(), response.statusCode, body, request.itemIndex);
+		const retryAfter = response.headers?.['retry-after'];
+		throw serviceApiError(this.getNode(), response.statusCode, body, request.itemIndex, retryAfter === undefined ? undefined : String(retryAfter));
 	}
 	return (body ?? {}) as IDataObject;
 }

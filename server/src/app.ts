@@ -1,10 +1,14 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
+import cookie from '@fastify/cookie';
+import { installApiDocs } from './http/api-docs';
 import type { Config } from './config';
 import { systemClock, type Clock } from './clock';
 import { openDatabase } from './db/connection';
+import { lockDataDir } from './db/data-dir-lock';
 import { bootstrap, type BootstrapResult } from './bootstrap';
-import { acceptEmptyJsonBodies, installErrorHandling } from './http/error-handler';
+import { envelopeForFrameworkErrors, installJsonBodyParser, installErrorHandling, refuseTextBodies } from './http/error-handler';
+import { installRequestMetering, RequestMeter } from './auth/hook';
 import { errorEnvelope } from './http/schemas';
 import { serializeRequest } from './http/log';
 import { createModelProvider } from './models';
@@ -15,6 +19,9 @@ import { v2Routes } from './routes/v2';
 import { inboundWebhookRoutes } from './routes/webhooks';
 import { publicAgentPageRoutes } from './routes/v1/public-agents';
 import { sharePageRoutes } from './routes/share-pages';
+import { webAppRoutes } from './http/web-app';
+import { accountRoutes } from './routes/accounts';
+import { authSessionRoutes } from './routes/auth-sessions';
 import { Signals } from './events/signals';
 import { installEventWorkers } from './events/workers';
 import { installAutomations } from './automations/runtime';
@@ -23,6 +30,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Storage, settings, time, models and links shared by every route plugin. */
     services: Services;
+    /** The request meter: rate budgets, credentials and the token cache (see `auth/hook.ts`). */
+    meter: RequestMeter;
   }
 }
 
@@ -49,10 +58,19 @@ export interface BuiltApp {
 export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
-  const db = openDatabase(config.dataDir);
+  // One server per data directory: a second one is refused before it touches anything.
+  const lock = lockDataDir(config.dataDir);
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(config.dataDir);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const links = new PublicLinks(config.publicUrl);
   const services: Services = { db, config, clock, models: options.models ?? createModelProvider(config), links, signals: new Signals() };
-  const boot = bootstrap(db, clock.now(), config.bootstrapToken);
+  const boot = bootstrap(db, clock.now(), config.bootstrapToken, config.accounts.bootstrapPassword);
+  const meter = new RequestMeter(services);
 
   const app = Fastify({
     logger:
@@ -64,16 +82,25 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
             serializers: { req: serializeRequest },
           },
     bodyLimit: config.bodyLimitBytes,
+    // A client that stops sending mid-request is answered 408 and cut off (docs "Configuration").
+    requestTimeout: config.requestTimeoutMs,
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, Math.ceil(config.headersTimeoutMs / 2)) },
     // close() ends keep-alive connections too, so a stop never waits out an idle client.
     forceCloseConnections: true,
     // Signed webhook ids are URL-encoded target URLs of up to 2048 characters (spec 4.6).
     routerOptions: { maxParamLength: 8192 },
-    ajv: { customOptions: { allErrors: false } },
+    // removeAdditional: false makes `additionalProperties: false` reject unknown body fields (400, reason unknown_field) instead of silently dropping them.
+    ajv: { customOptions: { allErrors: false, removeAdditional: false } },
+    ...envelopeForFrameworkErrors(meter),
   });
   app.decorate('services', services);
+  app.decorate('meter', meter);
   app.decorateRequest('actor', null as never);
+  await app.register(cookie);
   installErrorHandling(app);
-  acceptEmptyJsonBodies(app);
+  installRequestMetering(app, meter);
+  installJsonBodyParser(app, config.jsonMaxDepth);
+  refuseTextBodies(app);
   app.addSchema(errorEnvelope);
   app.addHook('onListen', async () => {
     const address = app.server.address();
@@ -81,6 +108,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   });
   app.addHook('onClose', async () => {
     db.close();
+    lock.release();
   });
   installEventWorkers(app, services);
   installAutomations(app, services);
@@ -94,12 +122,17 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
+  await installApiDocs(app);
+  // Reported, not counted: probes may call it more often than the anonymous budget allows.
+  app.get('/healthz', { schema: { hide: true }, config: { rateLimit: 'uncounted' } }, async () => ({ ok: true }));
 
   await app.register(v1Routes, { prefix: '/api/v1' });
   await app.register(v2Routes, { prefix: '/api/v2' });
   await app.register(inboundWebhookRoutes);
   await app.register(publicAgentPageRoutes);
   await app.register(sharePageRoutes);
+  await app.register(accountRoutes);
+  await app.register(authSessionRoutes);
+  await app.register(webAppRoutes, { webDir: config.webDir });
   return { app, services, bootstrap: boot };
 }

@@ -1,21 +1,29 @@
 #!/usr/bin/env node
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
-import { openDatabase, transaction, type Db } from './db/connection';
+import { DB_FILE, openDatabase, transaction, type Db } from './db/connection';
 import { createAccessToken, listAccessTokens, revokeAccessToken } from './auth/tokens';
 import { createUser, getUserByHandle, updateUser, PLANS, RATE_TIERS, type Plan, type RateTier } from './domain/users';
 import { createWorkspace, listWorkspacesOf, setWorkspaceMember } from './domain/workspaces';
 import { ROLES } from './auth/roles';
 import { ServiceError } from './errors';
 import { sql } from './db/statements';
+import { readFileSync } from 'node:fs';
+import { checkPasswordPolicy, hashPasswordSync } from './accounts/passwords';
+import { setEmail, setPasswordHash } from './accounts/credentials';
 
 const USAGE = `Usage: taskspace <command> [options]
 
 Administers the service's SQLite file directly (safe while the server runs).
-Data directory: --data-dir, else TASKSPACE_DATA_DIR, else ./.data
+Data directory: --data-dir DIR, else TASKSPACE_DATA_DIR, else ./.data (relative to the current
+folder). The database must exist: the first start of the server (npm start) creates it.
+A handle may be written with or without its leading @ (owner or @owner).
 
 Commands:
-  user create <handle> [--display-name NAME] [--plan PLAN] [--tier TIER] [--verified]
+  user create <handle> [--display-name NAME] [--email EMAIL] [--plan PLAN] [--tier TIER] [--verified]
+  user set-password <handle>              reads the new password from stdin (first line), never from arguments
   user update <handle> [--plan PLAN] [--tier TIER] [--verified | --unverified]
   user list
   workspace create <name> --owner <handle>
@@ -30,22 +38,56 @@ Plans: ${PLANS.join(', ')}. Tiers: ${RATE_TIERS.join(', ')}. Roles: ${ROLES.join
 
 type Out = (line: string) => void;
 
-function run(db: Db, argv: string[], out: Out): void {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      'data-dir': { type: 'string' },
-      'display-name': { type: 'string' },
-      plan: { type: 'string' },
-      tier: { type: 'string' },
-      verified: { type: 'boolean' },
-      unverified: { type: 'boolean' },
-      owner: { type: 'string' },
-      user: { type: 'string' },
-      name: { type: 'string' },
-    },
-  });
+const OPTIONS = {
+  'data-dir': { type: 'string' },
+  'display-name': { type: 'string' },
+  plan: { type: 'string' },
+  tier: { type: 'string' },
+  verified: { type: 'boolean' },
+  unverified: { type: 'boolean' },
+  owner: { type: 'string' },
+  user: { type: 'string' },
+  name: { type: 'string' },
+  email: { type: 'string' },
+} as const;
+
+type Parsed = ReturnType<typeof parseCommandLine>;
+
+/** Every `<group> <command>` the CLI knows. */
+const COMMANDS = new Set([
+  'user create',
+  'user set-password',
+  'user update',
+  'user list',
+  'workspace create',
+  'workspace list',
+  'member add',
+  'token create',
+  'token list',
+  'token revoke',
+]);
+
+function parseCommandLine(argv: string[]) {
+  return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+}
+
+/** A handle as typed on the command line: `@ann` and `ann` name the same user (the banner prints `@owner`). */
+function handleArg(value: string): string;
+function handleArg(value: string | undefined): string | undefined;
+function handleArg(value: string | undefined): string | undefined {
+  return value?.startsWith('@') ? value.slice(1) : value;
+}
+
+/** Reads a secret (a password) from outside the argument list; the first line, without its end. */
+export type ReadSecret = () => string;
+
+/** Reads the first line of standard input (a pipe or a terminal; the input is not echoed by us). */
+function readStdinLine(): string {
+  return readFileSync(0, 'utf8').split(/\r?\n/)[0] ?? '';
+}
+
+function run(db: Db, parsed: Parsed, out: Out, readSecret: ReadSecret): void {
+  const { values, positionals } = parsed;
   const [group, command, ...rest] = positionals;
   const now = Date.now();
   const need = (n: number) => {
@@ -54,25 +96,37 @@ function run(db: Db, argv: string[], out: Out): void {
   switch (`${group} ${command}`) {
     case 'user create': {
       need(1);
-      const user = createUser(
-        db,
-        {
-          handle: rest[0]!,
-          displayName: values['display-name'],
-          plan: values.plan as Plan | undefined,
-          rateTier: values.tier as RateTier | undefined,
-          verified: values.verified ?? false,
-        },
-        now,
-      );
+      const user = transaction(db, () => {
+        const created = createUser(
+          db,
+          {
+            handle: handleArg(rest[0]!),
+            displayName: values['display-name'],
+            plan: values.plan as Plan | undefined,
+            rateTier: values.tier as RateTier | undefined,
+            verified: values.verified ?? false,
+          },
+          now,
+        );
+        if (values.email) setEmail(db, created.id, values.email);
+        return created;
+      });
       out(`created user @${user.handle} (${user.id}) plan=${user.plan} tier=${user.rateTier} verified=${user.verified}`);
       return;
     }
     case 'user update': {
       need(1);
       const verified = values.verified ? true : values.unverified ? false : undefined;
-      const user = updateUser(db, rest[0]!, { plan: values.plan, rateTier: values.tier, verified });
+      const user = updateUser(db, handleArg(rest[0]!), { plan: values.plan, rateTier: values.tier, verified });
       out(`updated user @${user.handle}: plan=${user.plan} tier=${user.rateTier} verified=${user.verified}`);
+      return;
+    }
+    case 'user set-password': {
+      need(1);
+      const user = getUserByHandle(db, handleArg(rest[0]!));
+      const password = checkPasswordPolicy(readSecret());
+      setPasswordHash(db, user.id, hashPasswordSync(password));
+      out(`password set for @${user.handle}`);
       return;
     }
     case 'user list': {
@@ -86,27 +140,27 @@ function run(db: Db, argv: string[], out: Out): void {
     case 'workspace create': {
       need(1);
       if (!values.owner) throw new UsageError('--owner is required');
-      const owner = getUserByHandle(db, values.owner);
+      const owner = getUserByHandle(db, handleArg(values.owner));
       const ws = transaction(db, () => createWorkspace(db, rest[0]!, owner.id, now));
       out(`created workspace ${ws.id} '${ws.name}' owned by @${owner.handle}`);
       return;
     }
     case 'workspace list': {
       const rows = values.user
-        ? listWorkspacesOf(db, getUserByHandle(db, values.user).id)
+        ? listWorkspacesOf(db, getUserByHandle(db, handleArg(values.user)).id)
         : sql<[], { id: string; name: string }>(db, 'SELECT id, name FROM workspaces ORDER BY created_at').all();
       for (const r of rows) out(`${r.id}\t${r.name}`);
       return;
     }
     case 'member add': {
       need(3);
-      setWorkspaceMember(db, rest[0]!, rest[1]!, rest[2]!, now);
-      out(`@${rest[1]} is now ${rest[2]} of workspace ${rest[0]}`);
+      setWorkspaceMember(db, rest[0]!, handleArg(rest[1]!), rest[2]!, now);
+      out(`@${handleArg(rest[1]!)} is now ${rest[2]} of workspace ${rest[0]}`);
       return;
     }
     case 'token create': {
       need(1);
-      const user = getUserByHandle(db, rest[0]!);
+      const user = getUserByHandle(db, handleArg(rest[0]!));
       const { id, token } = createAccessToken(db, user.id, values.name ?? 'cli', now);
       out(`token id: ${id}`);
       out(`token (shown once): ${token}`);
@@ -114,7 +168,7 @@ function run(db: Db, argv: string[], out: Out): void {
     }
     case 'token list': {
       need(1);
-      const user = getUserByHandle(db, rest[0]!);
+      const user = getUserByHandle(db, handleArg(rest[0]!));
       for (const t of listAccessTokens(db, user.id)) {
         out(`${t.id}\t${t.name}\tcreated=${new Date(t.createdAt).toISOString()}\t${t.revokedAt ? 'revoked' : 'active'}`);
       }
@@ -136,17 +190,50 @@ class UsageError extends Error {}
 /**
  * Runs one CLI command against the data directory and returns its exit code
  * (0 ok, 1 failed, 2 usage).
+ *
+ * The data directory is `--data-dir DIR`, else `TASKSPACE_DATA_DIR`, else `./.data`; its absolute
+ * path is written to `err` first. Every command needs an existing database there: the CLI never
+ * creates one (the server's first start does), so a command run from the wrong folder fails with 1
+ * and a message naming the directory instead of silently creating an empty database.
  */
-export function main(argv: string[], env: NodeJS.ProcessEnv = process.env, out: Out = (l) => process.stdout.write(l + '\n'), err: Out = (l) => process.stderr.write(l + '\n')): number {
+export function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  out: Out = (l) => process.stdout.write(l + '\n'),
+  err: Out = (l) => process.stderr.write(l + '\n'),
+  readSecret: ReadSecret = readStdinLine,
+): number {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     out(USAGE);
     return argv.length === 0 ? 2 : 0;
   }
-  const dirIndex = argv.indexOf('--data-dir');
-  const config = loadConfig(dirIndex >= 0 && argv[dirIndex + 1] ? { ...env, TASKSPACE_DATA_DIR: argv[dirIndex + 1] } : env);
+  let parsed: Parsed;
+  try {
+    parsed = parseCommandLine(argv);
+  } catch (error) {
+    err(`taskspace: ${(error as Error).message}`);
+    return 1;
+  }
+  if (!COMMANDS.has(parsed.positionals.slice(0, 2).join(' '))) {
+    err(USAGE);
+    return 2;
+  }
+  const dataDirOption = parsed.values['data-dir'];
+  const config = loadConfig(dataDirOption ? { ...env, TASKSPACE_DATA_DIR: dataDirOption } : env);
+  err(`taskspace: data directory ${config.dataDir}`);
+  const file = path.join(config.dataDir, DB_FILE);
+  if (!fs.existsSync(file)) {
+    err(
+      `taskspace: no Taskspace database in ${config.dataDir} (looked for ${DB_FILE}). ` +
+        'Point at the service\'s data directory with --data-dir DIR or TASKSPACE_DATA_DIR=DIR ' +
+        '(the server uses ./.data of the folder it was started from unless TASKSPACE_DATA_DIR is set); ' +
+        'a new database is created by the first start of the server (npm start), never by this CLI.',
+    );
+    return 1;
+  }
   const db = openDatabase(config.dataDir);
   try {
-    run(db, argv, out);
+    run(db, parsed, out, readSecret);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
@@ -154,7 +241,7 @@ export function main(argv: string[], env: NodeJS.ProcessEnv = process.env, out: 
       err(USAGE);
       return 2;
     }
-    if (error instanceof ServiceError || (error instanceof Error && (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')) {
+    if (error instanceof ServiceError) {
       err(`taskspace: ${error.message}`);
       return 1;
     }

@@ -5,6 +5,16 @@ import path from 'node:path';
  * Every setting of the service, read once from the environment (README "Configuration").
  * Nothing else in the server reads `process.env`.
  */
+/** Accounts and sessions (issue 10). */
+export interface AccountsConfig {
+  /** Password given to the bootstrap owner on first start (`TASKSPACE_BOOTSTRAP_PASSWORD`); no setup link is needed then. */
+  bootstrapPassword: string | undefined;
+  /** A session ends after this long without a request, in ms (`TASKSPACE_SESSION_IDLE_MINUTES`, default 10080 = 7 days). */
+  sessionIdleMs: number;
+  /** A session ends this long after sign-in whatever its use, in ms (`TASKSPACE_SESSION_MAX_DAYS`, default 30). */
+  sessionMaxMs: number;
+}
+
 export interface Config {
   /** TCP port to listen on (`PORT`, default 8787; 0 picks a free port). */
   port: number;
@@ -19,10 +29,29 @@ export interface Config {
   publicUrl: string | undefined;
   /** Personal access token given to the bootstrap owner on first start (`TASKSPACE_BOOTSTRAP_TOKEN`). */
   bootstrapToken: string | undefined;
+  /** Sign-in settings (docs "Accounts and sign-in"). */
+  accounts: AccountsConfig;
   /** pino log level (`TASKSPACE_LOG_LEVEL`, default info; `silent` turns logging off). */
   logLevel: string;
   /** Requests per hour per account by rate tier; 0 = unlimited (`TASKSPACE_RATE_LIMIT_*`). */
   rateLimits: { standard: number; premium: number; enterprise: number };
+  /**
+   * Folder of the built web app served at `/` (`TASKSPACE_WEB_DIR`, default the repository's
+   * `web/dist`, which `npm start` builds).
+   */
+  webDir: string;
+  /**
+   * Longest time to receive a whole request, headers and body, in ms (`TASKSPACE_REQUEST_TIMEOUT_MS`,
+   * default 120000); a client still sending then gets 408 and the connection is closed.
+   */
+  requestTimeoutMs: number;
+  /** Longest time to receive a request's headers, in ms (`TASKSPACE_HEADERS_TIMEOUT_MS`, default 30000, at most the request timeout). */
+  headersTimeoutMs: number;
+  /**
+   * Deepest nesting of a JSON request body, inbound webhook calls included
+   * (`TASKSPACE_JSON_MAX_DEPTH`, default 100 levels of objects and arrays); deeper is 400.
+   */
+  jsonMaxDepth: number;
   /** Largest request body in bytes, uploads excluded (`TASKSPACE_BODY_LIMIT_BYTES`, default 1 MiB). */
   bodyLimitBytes: number;
   /** Largest media upload in bytes (`TASKSPACE_MEDIA_MAX_BYTES`, default 25 MiB). */
@@ -154,6 +183,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new ConfigError(`TASKSPACE_PUBLIC_URL must be an absolute URL, got '${publicUrl}'`);
     }
   }
+  const requestTimeoutMs = int(env, 'TASKSPACE_REQUEST_TIMEOUT_MS', 120_000, 100);
+  const headersTimeoutMs = int(env, 'TASKSPACE_HEADERS_TIMEOUT_MS', Math.min(30_000, requestTimeoutMs), 100);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`TASKSPACE_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed TASKSPACE_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
+  const bootstrapPassword = env.TASKSPACE_BOOTSTRAP_PASSWORD;
+  if (bootstrapPassword && [...bootstrapPassword].length < 10) {
+    throw new ConfigError('TASKSPACE_BOOTSTRAP_PASSWORD must have at least 10 characters');
+  }
   return {
     port: int(env, 'PORT', 8787),
     host: env.HOST || '127.0.0.1',
@@ -161,11 +199,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: publicUrl ? publicUrl.replace(/\/+$/, '') : undefined,
     bootstrapToken: env.TASKSPACE_BOOTSTRAP_TOKEN || undefined,
     logLevel: env.TASKSPACE_LOG_LEVEL || 'info',
+    accounts: {
+      bootstrapPassword: env.TASKSPACE_BOOTSTRAP_PASSWORD || undefined,
+      sessionIdleMs: int(env, 'TASKSPACE_SESSION_IDLE_MINUTES', 7 * 24 * 60, 1) * 60000,
+      sessionMaxMs: int(env, 'TASKSPACE_SESSION_MAX_DAYS', 30, 1) * 86400000,
+    },
     rateLimits: {
       standard: int(env, 'TASKSPACE_RATE_LIMIT_STANDARD', 1000),
       premium: int(env, 'TASKSPACE_RATE_LIMIT_PREMIUM', 5000),
       enterprise: int(env, 'TASKSPACE_RATE_LIMIT_ENTERPRISE', 0),
     },
+    webDir: path.resolve(env.TASKSPACE_WEB_DIR || path.join(__dirname, '../../web/dist')),
+    requestTimeoutMs,
+    headersTimeoutMs,
+    jsonMaxDepth: int(env, 'TASKSPACE_JSON_MAX_DEPTH', 100, 2),
     bodyLimitBytes: int(env, 'TASKSPACE_BODY_LIMIT_BYTES', 1024 * 1024, 1024),
     mediaMaxBytes: int(env, 'TASKSPACE_MEDIA_MAX_BYTES', 25 * 1024 * 1024, 1),
     model: {

@@ -1,13 +1,16 @@
 /**
  * One error family for the whole service (README "Errors"). Domain code throws
  * {@link ServiceError}; the app maps it once to the envelope
- * `{ ok: false, error: { code, message, details? } }`.
+ * `{ ok: false, code, message, error: { code, message, details? } }` ({@link ServiceError.toBody},
+ * the only place an error body is built).
  */
 
 /** Details of a validation failure: which field and why (spec section 7.2). */
 export interface ErrorDetails {
   field: string;
   reason: string;
+  /** For INSUFFICIENT_SCOPE: the scope the request needs. */
+  scope?: string;
 }
 
 /** Machine-readable error codes. The README lists each with its HTTP status. */
@@ -17,6 +20,9 @@ export type ErrorCode =
   | 'INVALID_TOKEN'
   | 'PAYMENT_REQUIRED'
   | 'FORBIDDEN'
+  | 'CSRF_REJECTED'
+  | 'INSUFFICIENT_SCOPE'
+  | 'INVALID_CREDENTIALS'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'CONFLICT'
@@ -24,9 +30,21 @@ export type ErrorCode =
   | 'AUTOMATION_DISABLED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'BAD_REQUEST'
+  | 'REQUEST_TIMEOUT'
+  | 'URI_TOO_LONG'
+  | 'HEADERS_TOO_LARGE'
   | 'RATE_LIMITED'
   | 'UPSTREAM_ERROR'
   | 'INTERNAL_ERROR';
+
+/** The error envelope: every 4xx/5xx body has this shape. */
+export interface ErrorBody {
+  ok: false;
+  code: ErrorCode;
+  message: string;
+  error: { code: ErrorCode; message: string; details?: ErrorDetails };
+}
 
 /** An error with an HTTP status, a stable code, a human message and optional field details. */
 export class ServiceError extends Error {
@@ -41,14 +59,15 @@ export class ServiceError extends Error {
     this.name = 'ServiceError';
   }
 
-  /** The JSON body sent to the client. */
-  toBody(): { ok: false; error: { code: ErrorCode; message: string; details?: ErrorDetails } } {
-    const error: { code: ErrorCode; message: string; details?: ErrorDetails } = {
-      code: this.code,
-      message: this.message,
-    };
+  /**
+   * The JSON body sent to the client, the one error envelope (README "Errors"): `code` and
+   * `message` at the top level, as clients of the real service read them, and again under
+   * `error` with the optional `details`.
+   */
+  toBody(): ErrorBody {
+    const error: ErrorBody['error'] = { code: this.code, message: this.message };
     if (this.details) error.details = this.details;
-    return { ok: false, error };
+    return { ok: false, code: this.code, message: this.message, error };
   }
 }
 

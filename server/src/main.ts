@@ -1,5 +1,6 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { DataDirLockedError } from './db/data-dir-lock';
 
 /** `npm start`: reads the environment, starts the service and prints its URL (and, on first start, the owner's token). */
 async function main(): Promise<void> {
@@ -13,7 +14,17 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const { app, services, bootstrap } = await buildApp({ config });
+  let built;
+  try {
+    built = await buildApp({ config });
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      process.stderr.write(`taskspace: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const { app, services, bootstrap } = built;
   await app.listen({ port: config.port, host: config.host });
   const base = services.links.base();
   process.stdout.write(`Taskspace is listening on ${base} (data in ${config.dataDir})\n`);
@@ -23,6 +34,9 @@ async function main(): Promise<void> {
         (config.bootstrapToken
           ? 'The owner\'s personal access token is the one set in TASKSPACE_BOOTSTRAP_TOKEN.\n'
           : `Personal access token (shown once, store it now):\n\n  ${bootstrap.token}\n\n`) +
+        (bootstrap.setupToken
+          ? `Set the owner's password within 24 hours (one-time link):\n\n  ${base}/setup?token=${bootstrap.setupToken}\n\n`
+          : "The owner's password is the one set in TASKSPACE_BOOTSTRAP_PASSWORD.\n") +
         `Try: curl -H "Authorization: Bearer <token>" ${base}/api/v1/workspaces\n`,
     );
   }

@@ -43,10 +43,11 @@ describe('agents: create, list, get, update, delete', () => {
         data: {
           commands: [],
           description: '',
-          tone: 'neutral',
+          tone: 'friendly',
           avatar: { type: 'emoji', data: { value: '🤖' } },
           knowledgeEnabled: true,
           language: 'en',
+          inputPlaceholder: '',
         },
         knowledge: { projects: [], medias: [] },
         createdAt: expect.stringMatching(ISO),
@@ -84,6 +85,7 @@ describe('agents: create, list, get, update, delete', () => {
       avatar: { type: 'image', data: { value: 'https://example.com/a.png' } },
       knowledgeEnabled: false,
       language: 'pt-BR',
+      inputPlaceholder: '',
     });
     const got = await api.get(`/api/v1/agents/${item.id}`);
     expect(got.status).toBe(200);
@@ -208,7 +210,7 @@ describe('agents: create, list, get, update, delete', () => {
     expect(first.status).toBe(200);
     expect(first.body.ok).toBe(true);
     expect(first.body.items.map((a: any) => a.name)).toEqual(newest.slice(0, 20));
-    expect(first.body.items[0]).toMatchObject({ space_id: listFolder, data: { tone: 'neutral' } });
+    expect(first.body.items[0]).toMatchObject({ space_id: listFolder, data: { tone: 'friendly' } });
     const second = await api.get(`/api/v1/folders/${listFolder}/agents?page=2`);
     expect(second.body.items.map((a: any) => a.name)).toEqual(newest.slice(20));
     const small = await api.get(`/api/v1/folders/${listFolder}/agents?limit=5&page=3`);
@@ -296,6 +298,7 @@ describe('agent generation with the offline provider', () => {
           avatar: { type: 'emoji', data: { value: '🤖' } },
           knowledgeEnabled: true,
           language: 'fr',
+          inputPlaceholder: '',
         },
         knowledge: { projects: [], medias: [] },
         createdAt: expect.stringMatching(ISO),
@@ -309,7 +312,7 @@ describe('agent generation with the offline provider', () => {
     const text = 'summarise the weekly status reports of every team into a short digest for management';
     const res = await api.post(`/api/v1/folders/${server.workspaceId}/agent-generate`, { text });
     expect(res.body.item.name).toBe('Summarise the weekly status reports of every team into a');
-    expect(res.body.item.data).toMatchObject({ tone: 'neutral', language: 'en', description: text });
+    expect(res.body.item.data).toMatchObject({ tone: 'friendly', language: 'en', description: text });
   });
 
   test('text limits: required, 1..4000 characters, not only whitespace', async () => {
@@ -383,7 +386,7 @@ describe('public agents', () => {
       },
     });
     const next = await api.patch(`/api/v1/agents/${agent.id}/public-agent`, { preferences: { mode: 'chat' } });
-    expect(next.body.item.preferences).toEqual({ mode: 'chat', canCopyKnowledge: false, hideBranding: true, theme: 'dark' });
+    expect(next.body.item.preferences).toEqual({ mode: 'chatbot', canCopyKnowledge: false, hideBranding: true, theme: 'dark' });
     const patch = (body: unknown) => api.patch(`/api/v1/agents/${agent.id}/public-agent`, body);
     expect400(await patch({}), 'preferences', 'required');
     expect400(await patch({ preferences: { mode: 'kiosk' } }), 'preferences.mode', 'invalid_value');
@@ -410,7 +413,7 @@ describe('public agents', () => {
         id: publicUrl.split('/').pop(),
         name: 'Helper <b>',
         description: 'Helps & more',
-        tone: 'neutral',
+        tone: 'friendly',
         language: 'en',
         avatar: { type: 'emoji', data: { value: '🤖' } },
         commands: [{ name: 'Secret', mode: 'default', prompt: 'the secret prompt' }],

@@ -51,9 +51,9 @@ describe('running agent commands and reading conversations (offline provider)', 
         id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
         space_agent_id: agent.id,
         title: 'Summarise: the {{ input }} meeting',
-        status: 'completed',
+        status: 'idle',
         data: {
-          llm: { type: 'offline', name: 'taskspace-offline-1' },
+          llm: { type: 'openai', name: 'taskspace-offline-1' },
           messages: [
             { role: 'user', content: prompt },
             { role: 'assistant', content: `[offline] ${prompt}` },
@@ -126,7 +126,7 @@ describe('running agent commands and reading conversations (offline provider)', 
     expect(list.status).toBe(200);
     expect(list.body.ok).toBe(true);
     expect(list.body.items.map((c: any) => c.id)).toEqual(newest.slice(0, 20));
-    expect(list.body.items[0]).toMatchObject({ space_agent_id: id, status: 'completed', title: 'N: 21' });
+    expect(list.body.items[0]).toMatchObject({ space_agent_id: id, status: 'idle', title: 'N: 21' });
     const slash = await api.get(`/api/v1/agents/${id}/convos/?page=2`);
     expect(slash.status).toBe(200);
     expect(slash.body.items.map((c: any) => c.id)).toEqual(newest.slice(20));
@@ -217,7 +217,7 @@ describe('conversations across a restart', () => {
     try {
       const api2 = client(second, OWNER_TOKEN);
       expect((await api2.get(`/api/v1/agents/${agent.id}/convos/${done.id}`)).body.item).toEqual(done);
-      expect((await api2.get(`/api/v1/agents/${agent.id}/convos/${stuck.id}`)).body.item.status).toBe('failed');
+      expect((await api2.get(`/api/v1/agents/${agent.id}/convos/${stuck.id}`)).body.item.status).toBe('requires_review');
     } finally {
       await second.close();
     }

@@ -188,7 +188,7 @@ describe('custom fields and task field values', () => {
     ];
     for (const [path, message] of cases) {
       for (const res of [await api.get(path), await api.put(path, { value: 'v' }), await api.delete(path)]) {
-        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: { ok: false, error: { code: 'NOT_FOUND', message } } });
+        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: { ok: false, code: 'NOT_FOUND', message, error: { code: 'NOT_FOUND', message } } });
       }
     }
   });

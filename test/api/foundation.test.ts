@@ -12,6 +12,8 @@ describe('auth, errors, discovery and the admin CLI', () => {
     expect(res.status).toBe(401);
     expect(res.body).toEqual({
       ok: false,
+      code: 'INVALID_TOKEN',
+      message: 'missing bearer token',
       error: { code: 'INVALID_TOKEN', message: 'missing bearer token', details: { field: 'authorization', reason: 'missing_token' } },
     });
     expect(res.headers['x-ratelimit-limit']).toBe('1000');

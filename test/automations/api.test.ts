@@ -25,6 +25,7 @@ describe('automations API', () => {
     expect(res.status).toBe(200);
     expect(res.body.$schema).toContain('draft-07');
     expect(res.body.definitions.action).toBeDefined();
+    expect(res.body.definitions.action.properties.type.enum).toEqual(expect.arrayContaining(['set', 'branch', 'approval', 'delay', 'http.request']));
     const doc = await call(server.url, 'GET', '/openapi.json');
     expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/api/v1/automations', '/api/v1/automations/{automationId}/runs/{runId}/approve']));
   });

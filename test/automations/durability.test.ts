@@ -2,8 +2,8 @@ import { call, client, spawnServer, tempDataDir, type ChildServer } from '../hel
 import { AUTOMATION_ENV, receiver, runsOf, waitFor } from './helpers';
 
 /**
- * Durability: the server is killed with SIGKILL while runs wait on a delay, an approval and the
- * backoff of a failing HTTP step; after a restart on the same data directory every run finishes
+ * Durability: the server is killed with SIGKILL while runs wait on a delay, an approval, the
+ * backoff of a failing HTTP step and a delay in the middle of a loop; after a restart on the same data directory every run finishes
  * exactly once and no step is repeated or lost. Needs `npx tsc -b server` (npm test does it).
  */
 describe('durable runs across SIGKILL', () => {
@@ -14,7 +14,7 @@ describe('durable runs across SIGKILL', () => {
     await second?.stop();
   });
 
-  test('delay, approval and a failing-then-recovering HTTP step each finish exactly once after a kill -9', async () => {
+  test('delay, approval, a failing-then-recovering HTTP step and a loop each finish exactly once after a kill -9', async () => {
     let flakyUp = false;
     // /flaky answers 503 until flakyUp; everything else 200.
     const rx = await receiver((r) => ({ status: r.url === '/flaky' && !flakyUp ? 503 : 200, body: { ok: true } }));
@@ -44,6 +44,24 @@ describe('durable runs across SIGKILL', () => {
       { id: 'call', type: 'http.request', method: 'GET', url: `${rx.url}/flaky`, retry: { maxAttempts: 6, initialDelayMs: 1500, factor: 1 } },
       { id: 'make', type: 'task.create', projectId, text: 'flaky recovered with {{ steps.call.status }}' },
     ]);
+    // A loop killed in the middle: iteration 0 done, iteration 1 waiting on its delay, iteration 2 not started.
+    const looped = await make('Looped', [
+      {
+        id: 'each',
+        type: 'loop',
+        items: '{{ trigger.items }}',
+        actions: [
+          { id: 'make', type: 'task.create', projectId, text: 'item {{ loop.item }}' },
+          { id: 'ping', type: 'http.request', method: 'POST', url: `${rx.url}/loop/{{ loop.index }}` },
+          {
+            id: 'slow',
+            type: 'branch',
+            conditions: { anyOf: [{ allOf: [{ left: '{{ loop.index }}', operator: 'equals', right: 1 }] }] },
+            then: [{ id: 'pause', type: 'delay', seconds: 4 }],
+          },
+        ],
+      },
+    ]);
     for (const a of [delayed, approved, flaky]) {
       expect((await call(first.url, 'POST', new URL(a.webhook.url).pathname, { body: { n: 1 } })).status).toBe(200);
     }
@@ -52,6 +70,12 @@ describe('durable runs across SIGKILL', () => {
         const [run] = await runsOf(api, a.id);
         return run?.status === 'waiting' && run.waitingFor?.kind === kind && run;
       }, `${a.name} waiting on ${kind}`);
+    expect((await call(first.url, 'POST', new URL(looped.webhook.url).pathname, { body: { items: ['a', 'b', 'c'] } })).status).toBe(200);
+    const loopRun = await waitFor(async () => {
+      const [run] = await runsOf(api, looped.id);
+      return run?.waitingFor?.stepId === 'each[1].pause' && run;
+    }, 'the loop waiting in its second iteration');
+    expect((await api.get(`/api/v1/automations/${looped.id}/runs/${loopRun.id}`)).body.item.steps.some((s: any) => s.id.startsWith('each[2]'))).toBe(false);
     const delayRun = await waitingOn(delayed, 'delay');
     const approvalRun = await waitingOn(approved, 'approval');
     const flakyRun = await waitingOn(flaky, 'retry');
@@ -77,9 +101,12 @@ describe('durable runs across SIGKILL', () => {
     const d = await finished(delayed, delayRun.id);
     const p = await finished(approved, approvalRun.id);
     const f = await finished(flaky, flakyRun.id);
+    const l = await finished(looped, loopRun.id);
 
     // Exactly one run each; every step once, in order.
-    for (const a of [delayed, approved, flaky]) expect(await runsOf(api, a.id)).toHaveLength(1);
+    for (const a of [delayed, approved, flaky, looped]) expect(await runsOf(api, a.id)).toHaveLength(1);
+    expect(l.steps.filter((s: any) => s.id !== 'each').every((s: any) => s.attempts === 1)).toBe(true);
+    expect(l.steps.find((s: any) => s.id === 'each').output.count).toBe(3);
     expect(d.steps.map((s: any) => s.id)).toEqual(['before', 'wait', 'after', 'ping']);
     expect(d.steps[0].output).toEqual(beforeKill[0].output);
     expect(d.steps.every((s: any) => s.attempts === 1)).toBe(true);
@@ -97,10 +124,11 @@ describe('durable runs across SIGKILL', () => {
     expect(count('/delay-done')).toBe(1);
     expect(count('/pre-approval')).toBe(1);
     expect(count('/flaky')).toBe(1);
+    expect(['/loop/0', '/loop/1', '/loop/2'].map((path) => count(path))).toEqual([1, 1, 1]);
     expect(count('/flaky', 503)).toBe(f.steps[0].attempts - 1);
     expect(JSON.parse(rx.received.find((r) => r.url === '/delay-done')!.body)).toEqual({ task: d.steps[2].output.id });
     const tasks = (await api.get(`/api/v1/projects/${projectId}/tasks`)).body.items.map((t: any) => t.text).sort();
-    expect(tasks).toEqual(['after delay of ' + d.steps[0].output.id, 'approved by owner', 'before delay', 'flaky recovered with 200'].sort());
+    expect(tasks).toEqual(['after delay of ' + d.steps[0].output.id, 'approved by owner', 'before delay', 'flaky recovered with 200', 'item a', 'item b', 'item c'].sort());
     await rx.close();
   }, 60000);
 });

@@ -1,4 +1,4 @@
-import { call, client, type TestServer } from '../helpers/server';
+import { addUser, call, client, type TestServer } from '../helpers/server';
 import { addTasks, newProject } from '../helpers/fixtures-tasks';
 import { automationServer, createAutomation, runsOf, settledRuns, waitFor } from './helpers';
 
@@ -166,5 +166,71 @@ describe('automation triggers', () => {
     expect(all.map((r) => [r.depth, r.status])).toEqual([...chain, ...chain]);
     const tasks = (await api.get(`/api/v1/projects/${loopProject}/tasks`)).body.items;
     expect(tasks).toHaveLength(12);
+  });
+});
+
+describe('triggers for the remaining service events', () => {
+  let server: TestServer;
+  let api: ReturnType<typeof client>;
+  beforeAll(async () => {
+    server = await automationServer();
+    api = client(server, server.token);
+  });
+  afterAll(() => server.close());
+
+  test('task.assigned, project.created, project.assigned and project.joined start runs with the event fields', async () => {
+    const pia = addUser(server, 'pia', { workspaceId: server.workspaceId, role: 'Participant' });
+    const automations: Record<string, any> = {};
+    for (const type of ['task.assigned', 'project.created', 'project.assigned', 'project.joined']) {
+      automations[type] = await createAutomation(api, server.workspaceId, { name: `On ${type}`, trigger: { type }, actions: [] });
+    }
+    const projectId = await newProject(server, 'Events');
+    const [task] = await addTasks(server, projectId, ['Call the bank']);
+    expect((await api.put(`/api/v1/projects/${projectId}/tasks/${task!.id}/assignees`, { handles: ['pia'] })).status).toBe(200);
+    expect((await api.put(`/api/v1/projects/${projectId}/members`, { handles: ['pia'] })).status).toBe(200);
+    expect((await client(server, pia).put(`/api/v1/projects/${projectId}/members`, { handles: ['pia', 'owner'] })).status).toBe(403);
+    expect((await api.put(`/api/v1/projects/${projectId}/members`, { handles: ['owner'] })).status).toBe(200);
+
+    const link = `${server.url}/api/v1/projects/${projectId}`;
+    const [created] = await settledRuns(api, automations['project.created'].id);
+    expect(created.trigger).toMatchObject({ type: 'project.created', variables: { projectId, projectTitle: 'Events', projectLink: link, createdBy: 'owner' } });
+    const [assignedTask] = await settledRuns(api, automations['task.assigned'].id);
+    expect(assignedTask.trigger.variables).toMatchObject({ projectId, nodeId: task!.id, nodeText: 'Call the bank', added: [{ handle: 'pia' }], assignedBy: 'owner' });
+    const [assigned] = await settledRuns(api, automations['project.assigned'].id);
+    expect(assigned.trigger.variables).toMatchObject({ projectId, handle: 'pia', assignedBy: 'owner' });
+    const [joined] = await settledRuns(api, automations['project.joined'].id);
+    expect(joined.trigger.variables).toMatchObject({ projectId, handle: 'owner' });
+    expect(joined.trigger.variables.assignedBy).toBeUndefined();
+    for (const a of Object.values(automations)) expect(await runsOf(api, a.id)).toHaveLength(1);
+  });
+});
+
+describe('webhook bodies beyond JSON objects', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await automationServer();
+  });
+  afterAll(() => server.close());
+
+  test('an array is trigger.body (a loop can walk it), a scalar too, and a form spreads its fields like an object', async () => {
+    const api = client(server, server.token);
+    const automation = await createAutomation(api, server.workspaceId, {
+      name: 'Any body',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'kind', type: 'set', values: { body: '{{ trigger.body }}', name: '{{ trigger.name | default: "-" }}' } }],
+    });
+    const path = new URL(automation.webhook.url).pathname;
+    expect((await call(server.url, 'POST', path, { body: [{ sku: 'a' }, { sku: 'b' }] })).status).toBe(200);
+    expect((await call(server.url, 'POST', path, { body: 42 })).status).toBe(200);
+    expect((await call(server.url, 'POST', path, { rawBody: 'name=Ada&tag=x&tag=y', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(200);
+    expect((await call(server.url, 'POST', path, { body: { name: 'Grace', body: 'kept' } })).status).toBe(200);
+    const runs = await settledRuns(api, automation.id, 4);
+    expect(runs.map((r: any) => r.steps[0].output)).toEqual([
+      { body: [{ sku: 'a' }, { sku: 'b' }], name: '-' },
+      { body: 42, name: '-' },
+      { body: { name: 'Ada', tag: ['x', 'y'] }, name: 'Ada' },
+      { body: 'kept', name: 'Grace' },
+    ]);
+    expect(runs[2].trigger.variables).toEqual({ body: { name: 'Ada', tag: ['x', 'y'] }, name: 'Ada', tag: ['x', 'y'] });
   });
 });

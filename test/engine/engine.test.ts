@@ -9,7 +9,8 @@ function setup(opts: { store?: MemoryStore; service?: MemService; clock?: TestCl
   const store = opts.store ?? new MemoryStore();
   const service = opts.service ?? new MemService();
   const clock = opts.clock ?? new TestClock();
-  const engine = createEngine({ store, service, http: fetchHttp(), clock, autoTick: false, maxConcurrentRuns: opts.maxConcurrentRuns });
+  // random: () => 0 takes the full backoff ceiling, so retry times are exact.
+  const engine = createEngine({ store, service, http: fetchHttp(), clock, autoTick: false, maxConcurrentRuns: opts.maxConcurrentRuns, random: () => 0 });
   return { store, service, clock, engine };
 }
 
@@ -208,7 +209,7 @@ describe('engine: actions, variables and branches', () => {
     clock.advance(2 * 3600_000);
     const r3 = await engine.startRun(a.id, { x: 3 }, { dedupeKey: 'k1' });
     expect(r3.id).not.toBe(r1.id);
-    expect(r3.trigger.variables).toEqual({ x: 3 });
+    expect(r3.trigger.variables).toEqual({ body: { x: 3 }, x: 3 });
     await engine.idle();
   });
 

@@ -46,6 +46,17 @@ describe('templates', () => {
     expect(error).toMatchObject({ name: 'ActionError', code: 'TEMPLATE_ERROR', transient: false });
   });
 
+  test('optional values: default, if and unless forgive a missing key; a bare one stays an error', () => {
+    expect(t.render('{{ trigger.comment | default: "none" }}', scope)).toBe('none');
+    expect(t.evaluate('{{ trigger.comment | default: "none" }}', scope)).toBe('none');
+    expect(t.evaluate('{{ trigger.missing.deep | default: 3 }}', scope)).toBe(3);
+    expect(t.render('{{ trigger.nodeText | default: "none" }}', scope)).toBe('Write report');
+    expect(t.render('{% if trigger.comment %}c={{ trigger.comment }}{% else %}no comment{% endif %}', scope)).toBe('no comment');
+    expect(t.render('{% unless trigger.comment %}none{% endunless %}', scope)).toBe('none');
+    expect(t.render('{% if trigger.count %}{{ trigger.count }}{% endif %}', scope)).toBe('3');
+    expect(() => t.render('{% if trigger.count %}{{ trigger.comment }}{% endif %}', scope)).toThrow(/undefined variable: trigger.comment/);
+  });
+
   test('an unknown filter or bad syntax is reported by check() and fails rendering', () => {
     expect(t.check('{{ trigger.nodeText | shout }}')).toMatch(/undefined filter: shout/);
     expect(t.check('{{ trigger.nodeText ')).toMatch(/not closed/);

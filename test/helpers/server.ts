@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'undici';
 import { buildApp, type BuiltApp } from '../../server/src/app';
 import { loadConfig } from '../../server/src/config';
+import type { Clock } from '../../server/src/clock';
 import { main as cli } from '../../server/src/cli';
 
 /** Token of the bootstrap owner in every test server. */
@@ -22,16 +23,20 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A fresh temporary data directory. */
+/**
+ * A fresh temporary data directory. Under jest it is made inside the run's temporary folder
+ * (`os.tmpdir()` points there, see helpers/temp-run.ts), which the global teardown removes with
+ * everything in it; it is kept until then, so a test can restart a server on the same directory.
+ */
 export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'taskspace-test-'));
 }
 
 /**
  * Starts the real server in-process on port 0. `env` overrides configuration variables;
- * `dataDir` reuses an existing data directory (a restart on the same file).
+ * `dataDir` reuses an existing data directory (a restart on the same file); `clock` replaces the wall clock.
  */
-export async function startServer(opts: { env?: Record<string, string>; dataDir?: string } = {}): Promise<TestServer> {
+export async function startServer(opts: { env?: Record<string, string>; dataDir?: string; clock?: Clock } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
   const config = loadConfig({
     TASKSPACE_DATA_DIR: dataDir,
@@ -41,7 +46,7 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
     TASKSPACE_BOOTSTRAP_TOKEN: OWNER_TOKEN,
     ...opts.env,
   });
-  const built = await buildApp({ config });
+  const built = await buildApp({ config, clock: opts.clock });
   await built.app.listen({ port: 0, host: '127.0.0.1' });
   const address = built.app.server.address();
   if (!address || typeof address !== 'object') throw new Error('server did not bind');

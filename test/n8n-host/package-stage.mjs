@@ -136,7 +136,25 @@ export function unpack(tarball, into = path.join(cache, 'packed')) {
 	return path.join(into, 'package');
 }
 
-function main(argv) {
+/**
+ * Runs n8n's community package scanner (`@n8n/scan-community-package`, the checks n8n applies
+ * before a community package is verified) on the unpacked tarball in `dir`. Its CLI downloads a
+ * published version by name; its exported `analyzePackage` scans a local folder, which is what a
+ * check before publishing needs. Returns true when it passes; prints the findings otherwise.
+ */
+async function scan(dir) {
+	const { analyzePackage } = await import('@n8n/scan-community-package/scanner/scanner.mjs');
+	const result = await analyzePackage(dir);
+	if (result.passed) {
+		console.log('community package scanner: passed');
+		return true;
+	}
+	console.error(`community package scanner: ${result.message}`);
+	if (result.details) console.error(result.details);
+	return false;
+}
+
+async function main(argv) {
 	const [command, ...rest] = argv;
 	if (command === 'lint') {
 		const status = lint(makeStage({ withDist: false }), rest);
@@ -163,6 +181,9 @@ function main(argv) {
 		fs.copyFileSync(path.join(root, 'eslint.config.mjs'), path.join(packed, 'eslint.config.mjs'));
 		fs.symlinkSync(path.join(root, 'node_modules'), path.join(packed, 'node_modules'));
 		if (lint(packed) !== 0) { console.error('the packed package fails `n8n-node lint`'); failed = true; }
+		fs.rmSync(path.join(packed, 'node_modules'));
+		fs.rmSync(path.join(packed, 'eslint.config.mjs'));
+		if (!(await scan(packed))) { console.error('the packed package fails the community package scanner'); failed = true; }
 		if (!failed) console.log('pack check passed');
 		return failed ? 1 : 0;
 	}
@@ -171,5 +192,5 @@ function main(argv) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-	process.exitCode = main(process.argv.slice(2));
+	process.exitCode = await main(process.argv.slice(2));
 }

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 
 import { ensureN8n } from './install-n8n.mjs';
 import { makeStage, pack, unpack } from './package-stage.mjs';
-import { chainWorkflow, credentialsFile, triggerWorkflow } from './workflows.mjs';
+import { chainWorkflow, credentialsFile, routingWorkflow, triggerWorkflow } from './workflows.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(path.join(root, 'package.json'));
@@ -203,8 +203,29 @@ async function main() {
 		check(agent && agent.knowledge.projects.includes(project.id), 'the agent exists with the project in its knowledge');
 		const convos = (await api('GET', `/api/v1/agents/${agent.id}/convos/`)).body.items;
 		check(convos.length === 1, 'the command ran once (one conversation)');
+		const convo = (await api('GET', `/api/v1/agents/${agent.id}/convos/${convos[0].id}`)).body.item;
+		const prompt = convo.data.messages.find((m) => m.role === 'user')?.content ?? '';
+		check(prompt.includes('Summarize: Made by n8n in n8n chain'), 'the [[input]] placeholder set in n8n was filled with the input by the service');
 		const media = (await api('GET', `/api/v1/folders/${workspaceId}/medias?limit=100`)).body.items;
 		check(media.some((m) => m.name === 'conversation.json' && m.size > 0), 'the file made from the conversation was uploaded');
+	});
+
+	await phase('error output and comment paging: run the routing workflow, check the service', async () => {
+		const project = (await api('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# n8n routing\n- good\n- bad' })).body.item;
+		const [good] = (await api('GET', `/api/v1/projects/${project.id}/tasks`)).body.items;
+		for (let n = 1; n <= 25; n++) await api('POST', `/api/v1/projects/${project.id}/tasks/${good.id}/comments`, { text: `comment ${n}` });
+		const file = path.join(run, 'routing.json');
+		fs.writeFileSync(file, JSON.stringify(routingWorkflow({ id: 'taskspaceRouting1', projectId: project.id, taskId: good.id })));
+		n8nCommand(n8nBin, n8nEnv, ['import:workflow', `--input=${file}`]);
+		try {
+			n8nCommand(n8nBin, n8nEnv, ['execute', '--id=taskspaceRouting1', '--rawOutput']);
+		} catch (error) {
+			throw new Error(`n8n execute failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
+		}
+		const texts = (await api('GET', `/api/v1/projects/${project.id}/tasks`)).body.items.map((t) => t.text).sort();
+		check(texts.includes('routed ok: good') && !texts.includes('routed ok: bad'), 'the item that succeeded went to the main output');
+		check(texts.filter((t) => t === 'routed error').length === 1, 'the failed item went to the error output (Continue using error output)');
+		check(texts.includes('comments: 25'), 'Comment → Get Many with Return All read all 25 comments (past the page of 20)');
 	});
 
 	const webhookId = randomUUID();
@@ -284,6 +305,32 @@ async function main() {
 		const all = executions();
 		check(all.length === 2 && all[0].data?.includes('Trigger me') && all[1].data?.includes('Witness me'), `exactly one execution for the first assignment, then the witness (${all.length} in all)`);
 		check(!all.some((r) => r.data?.includes('forged')), 'no execution started for the forged or unsigned deliveries');
+	});
+
+	await phase("list search in the n8n editor: a project past the first page is found on the service", async () => {
+		for (let n = 0; n < 120; n++) await api('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/plain', content: n === 119 ? 'Needle in n8n' : `Hay ${n}` });
+		const n8nUrl = `http://127.0.0.1:${n8nPort}`;
+		const browser = { 'browser-id': 'taskspace-host-test' };
+		const setup = await fetch(`${n8nUrl}/rest/owner/setup`, {
+			method: 'POST',
+			headers: { ...browser, 'content-type': 'application/json' },
+			body: JSON.stringify({ email: 'owner@taskspace.test', firstName: 'Test', lastName: 'Owner', password: 'Taskspace-Host-1' }),
+		});
+		check(setup.ok, `the n8n owner is set up (HTTP ${setup.status})`);
+		const cookie = (setup.headers.getSetCookie?.() ?? []).map((c) => c.split(';')[0]).join('; ');
+		const res = await http('POST', `${n8nUrl}/rest/dynamic-node-parameters/resource-locator-results`, {
+			headers: { ...browser, cookie },
+			body: {
+				path: 'parameters.projectId',
+				nodeTypeAndVersion: { name: 'CUSTOM.taskspaceProject', version: 1 },
+				methodName: 'searchProjects',
+				currentNodeParameters: { authentication: 'accessToken', resource: 'project', operation: 'get' },
+				credentials: { taskspaceApi: { id: 'taskspaceHostCred01', name: 'Taskspace (test)' } },
+				filter: 'needle',
+			},
+		});
+		const names = (res.body?.data?.results ?? []).map((r) => r.name);
+		check(JSON.stringify(names) === '["Needle in n8n"]', `the editor's list search finds the project on the second page (HTTP ${res.status}: ${JSON.stringify(names)})`);
 	});
 
 	await phase('stop n8n and the service', async () => {

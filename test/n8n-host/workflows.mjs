@@ -45,7 +45,7 @@ export function chainWorkflow({ id, workspaceId }) {
 			name: 'n8n agent',
 			agentData: {
 				description: 'Made from n8n',
-				commands: { command: [{ name: 'summarize', prompt: 'Summarize: {{ input }}', mode: 'default' }] },
+				commands: { command: [{ name: 'summarize', prompt: 'Summarize: [[input]]', mode: 'default' }] },
 			},
 		}, [880, 0], { credentials: CREDENTIALS }),
 		node('Add knowledge', 'CUSTOM.taskspaceAgent', {
@@ -83,6 +83,38 @@ export function chainWorkflow({ id, workspaceId }) {
 		connections[nodes[n].name] = { main: [[{ node: nodes[n + 1].name, type: 'main', index: 0 }]] };
 	}
 	return { id, name: 'Taskspace chain', active: false, nodes, connections, settings: { executionOrder: 'v1' }, pinData: {} };
+}
+
+/**
+ * "Continue (using error output)" and paging in a real n8n: the tasks of `projectId` ('good' and
+ * 'bad') are read, each is fetched again ('bad' by an id that does not exist), and the main and
+ * error outputs each write a marker task; the comments of `taskId` are read with Return All and
+ * their count written once.
+ */
+export function routingWorkflow({ id, projectId, taskId }) {
+	const missing = '00000000-0000-4000-8000-000000000000';
+	const nodes = [
+		node('Start', 'n8n-nodes-base.manualTrigger', {}, [0, 0]),
+		node('Read tasks', 'CUSTOM.taskspaceTask', { resource: 'task', operation: 'getMany', projectId: byId(projectId), returnAll: true }, [220, 0], { credentials: CREDENTIALS }),
+		node('Fetch again', 'CUSTOM.taskspaceTask', {
+			resource: 'task',
+			operation: 'get',
+			projectId: byId(projectId),
+			taskId: byId(`={{ $json.text === 'bad' ? '${missing}' : $json.id }}`),
+		}, [440, 0], { credentials: CREDENTIALS, onError: 'continueErrorOutput' }),
+		node('Routed ok', 'CUSTOM.taskspaceTask', { resource: 'task', operation: 'create', projectId: byId(projectId), content: '=routed ok: {{ $json.text }}', contentType: 'text/plain' }, [660, -100], { credentials: CREDENTIALS }),
+		node('Routed error', 'CUSTOM.taskspaceTask', { resource: 'task', operation: 'create', projectId: byId(projectId), content: 'routed error', contentType: 'text/plain' }, [660, 100], { credentials: CREDENTIALS }),
+		node('Read comments', 'CUSTOM.taskspaceTask', { resource: 'comment', operation: 'getMany', projectId: byId(projectId), taskId: byId(taskId), returnAll: true }, [220, 300], { credentials: CREDENTIALS }),
+		node('Count comments', 'CUSTOM.taskspaceTask', { resource: 'task', operation: 'create', projectId: byId(projectId), content: '=comments: {{ $input.all().length }}', contentType: 'text/plain' }, [440, 300], { credentials: CREDENTIALS, executeOnce: true }),
+	];
+	const to = (name) => [{ node: name, type: 'main', index: 0 }];
+	const connections = {
+		Start: { main: [[...to('Read tasks'), ...to('Read comments')]] },
+		'Read tasks': { main: [to('Fetch again')] },
+		'Fetch again': { main: [to('Routed ok'), to('Routed error')] },
+		'Read comments': { main: [to('Count comments')] },
+	};
+	return { id, name: 'Taskspace routing', active: false, nodes, connections, settings: { executionOrder: 'v1' }, pinData: {} };
 }
 
 /** The trigger on `task.assigned`, with metadata, followed by a no-op. */

@@ -18,7 +18,8 @@ async function createAgent(name: string): Promise<string> {
 				tone: 'friendly',
 				language: 'en',
 				avatar: '🤖',
-				commands: { command: [{ name: 'summarize', prompt: 'Summarize: {{ input }}', mode: 'default' }] },
+				inputPlaceholder: 'Paste the text',
+				commands: { command: [{ name: 'summarize', prompt: 'Summarize: {{ input }}', mode: 'plan-and-execute-v1' }] },
 			},
 		},
 	});
@@ -32,9 +33,15 @@ describe('Taskspace Agent node', () => {
 		expect(stored).toMatchObject({
 			name: 'Summarizer',
 			space_id: server().workspaceId,
-			data: { description: 'Summarises things', tone: 'friendly', language: 'en', avatar: { type: 'emoji', data: { value: '🤖' } } },
+			data: {
+				description: 'Summarises things',
+				tone: 'friendly',
+				language: 'en',
+				inputPlaceholder: 'Paste the text',
+				avatar: { type: 'emoji', data: { value: '🤖' } },
+			},
 		});
-		expect(stored.data.commands.map((c: { name: string }) => c.name)).toEqual(['summarize']);
+		expect(stored.data.commands.map((c: { name: string; mode: string }) => [c.name, c.mode])).toEqual([['summarize', 'plan-and-execute-v1']]);
 
 		const [got] = await runOk(server(), {
 			type: AGENT,
@@ -89,6 +96,33 @@ describe('Taskspace Agent node', () => {
 		expect((await api().get(`/api/v1/agents/${agentId}/convos/${convo.json.id}`)).body.item.id).toBe(convo.json.id);
 	});
 
+	test('agent › the [[input]] placeholder survives the editor and is filled by the service; Simplify returns the answer', async () => {
+		const [agent] = await runOk(server(), {
+			type: AGENT,
+			parameters: {
+				resource: 'agent',
+				operation: 'create',
+				folderId: byId(server().workspaceId),
+				name: 'Bracket',
+				agentData: { commands: { command: [{ name: 'echo', prompt: 'Check [[input]] twice', mode: 'default' }] } },
+			},
+		});
+		const [full] = await runOk(server(), {
+			type: AGENT,
+			parameters: { resource: 'agent', operation: 'runCommand', agentId: byId(String(agent.json.id)), command: 'echo', input: 'the invoice' },
+		});
+		const messages = (full.json.data as { messages: { role: string; content: string }[] }).messages;
+		expect(messages.find((m) => m.role === 'user')!.content).toContain('Check the invoice twice');
+		const [simple] = await runOk(server(), {
+			type: AGENT,
+			parameters: { resource: 'agent', operation: 'runCommand', agentId: byId(String(agent.json.id)), command: 'echo', input: 'the invoice', simplify: true },
+		});
+		expect(Object.keys(simple.json).sort()).toEqual(['agentId', 'answer', 'conversationId', 'status']);
+		expect(simple.json).toMatchObject({ agentId: agent.json.id, status: 'idle' });
+		expect(typeof simple.json.answer).toBe('string');
+		expect(simple.json.answer).toBe(messages.find((m) => m.role === 'assistant')!.content.replace(/the invoice/g, 'the invoice'));
+	});
+
 	test('public access › enable, get, update, disable', async () => {
 		const agentId = await createAgent('Public');
 		const base = { resource: 'publicAccess', agentId: byId(agentId) };
@@ -96,10 +130,10 @@ describe('Taskspace Agent node', () => {
 		expect(String(enabled.json.publicUrl)).toMatch(/^http/);
 		await runOk(server(), {
 			type: AGENT,
-			parameters: { ...base, operation: 'update', preferences: { theme: 'dark', hideBranding: true } },
+			parameters: { ...base, operation: 'update', preferences: { theme: 'auto', mode: 'chatbot', hideBranding: true } },
 		});
 		const [got] = await runOk(server(), { type: AGENT, parameters: { ...base, operation: 'get' } });
-		expect(got.json).toMatchObject({ space_agent_id: agentId, preferences: { theme: 'dark', hideBranding: true }, publicUrl: enabled.json.publicUrl });
+		expect(got.json).toMatchObject({ space_agent_id: agentId, preferences: { theme: 'auto', mode: 'chatbot', hideBranding: true }, publicUrl: enabled.json.publicUrl });
 		await runOk(server(), { type: AGENT, parameters: { ...base, operation: 'disable' } });
 		expect((await api().get(`/api/v1/agents/${agentId}/public-agent`)).status).toBe(404);
 	});

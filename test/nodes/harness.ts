@@ -45,6 +45,7 @@ import { TaskspaceApi } from '../../credentials/TaskspaceApi.credentials';
 import { startServer, type TestServer } from '../helpers/server';
 import { TaskspaceOAuth2Api } from '../../credentials/TaskspaceOAuth2Api.credentials';
 import { TaskspaceAgent } from '../../nodes/Agent/TaskspaceAgent.node';
+import { TaskspaceAutomation } from '../../nodes/Automation/TaskspaceAutomation.node';
 import { TaskspaceMedia } from '../../nodes/Media/TaskspaceMedia.node';
 import { TaskspaceProject } from '../../nodes/Project/TaskspaceProject.node';
 import { TaskspaceTask } from '../../nodes/Task/TaskspaceTask.node';
@@ -56,6 +57,7 @@ export const NODE_TYPES: Record<string, INodeType> = {
 	'n8n-nodes-taskspace.taskspaceTask': new TaskspaceTask(),
 	'n8n-nodes-taskspace.taskspaceAgent': new TaskspaceAgent(),
 	'n8n-nodes-taskspace.taskspaceMedia': new TaskspaceMedia(),
+	'n8n-nodes-taskspace.taskspaceAutomation': new TaskspaceAutomation(),
 	'n8n-nodes-taskspace.taskspaceTrigger': new TaskspaceTrigger(),
 };
 
@@ -197,6 +199,8 @@ export interface RunOptions {
 	parameters: INodeParameters;
 	input?: INodeExecutionData[];
 	continueOnFail?: boolean;
+	/** n8n's "On Error" setting of the node. */
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 	/** Workflow timezone (settings.timezone). */
 	timezone?: string;
 }
@@ -204,6 +208,8 @@ export interface RunOptions {
 /** What a run produced: the node's output items, or the error that stopped it. */
 export interface RunResult {
 	items: INodeExecutionData[];
+	/** Items n8n routed to the node's error output (with `onError: 'continueErrorOutput'`). */
+	errorItems: INodeExecutionData[];
 	error?: Error & { httpCode?: string | null; description?: string | null; context?: IDataObject };
 	run: IRun;
 }
@@ -232,6 +238,7 @@ export function setup(connection: Connection, options: RunOptions & { webhookBas
 			taskspaceApi: { id: '1', name: 'Taskspace' },
 		},
 		continueOnFail: options.continueOnFail ?? false,
+		...(options.onError ? { onError: options.onError } : {}),
 	};
 	const workflow = new Workflow({
 		id: 'test',
@@ -301,7 +308,8 @@ export async function runNode(connection: Connection, options: RunOptions): Prom
 	const run = await done.promise;
 	const task = run.data.resultData.runData[node.name]?.[0];
 	const items = (task?.data?.main?.[0] ?? []) as INodeExecutionData[];
-	return { items, error: (task?.error ?? run.data.resultData.error) as RunResult['error'], run };
+	const errorItems = (task?.data?.main?.[1] ?? []) as INodeExecutionData[];
+	return { items, errorItems, error: (task?.error ?? run.data.resultData.error) as RunResult['error'], run };
 }
 
 /** Runs a node and fails the test with the node's error if it stopped. */

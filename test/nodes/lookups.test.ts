@@ -76,4 +76,16 @@ describe('resource locator list search and load options', () => {
 		const agents = await methods(AGENT).listSearch!.searchAgents.call(lookup(AGENT, {}), 'scout');
 		expect(agents.results).toEqual([{ name: 'Scout (My workspace / Research)', value: agent.body.item.id }]);
 	});
+
+	test('search runs on the service: a project on page 6 and a task past the first 200 are found', async () => {
+		for (let n = 0; n < 520; n++) {
+			await api().post(`/api/v1/workspaces/${server().workspaceId}/projects`, { contentType: 'text/plain', content: n === 519 ? 'Needle project' : `Hay ${n}` });
+		}
+		const ctx = lookup(PROJECT, {});
+		const found = await methods(PROJECT).listSearch!.searchProjects.call(ctx, 'needle');
+		expect(found.results.map((r) => r.name)).toEqual(['Needle project']);
+		const big = (await api().post(`/api/v1/workspaces/${server().workspaceId}/projects`, { contentType: 'text/plain', content: 'Big\n' + Array.from({ length: 450 }, (_, n) => (n === 449 ? 'the needle task' : `straw ${n}`)).join('\n') })).body.item;
+		const tasks = await methods(TASK).listSearch!.searchTasks.call(lookup(TASK, { projectId: byId(big.id) }), 'NEEDLE');
+		expect(tasks.results.map((r) => r.name)).toEqual(['the needle task']);
+	});
 });

@@ -207,12 +207,19 @@ describe('Taskspace Project node', () => {
 	test('member › add makes a workspace member a project member', async () => {
 		const { addUser } = await import('../helpers/server');
 		addUser(server(), 'dana', { workspaceId: server().workspaceId, role: 'Participant' });
+		addUser(server(), 'eli', { workspaceId: server().workspaceId, role: 'Participant' });
 		const project = await newProject('# Shared');
 		const result = await runNode(server(), {
 			type: PROJECT,
-			parameters: { resource: 'member', operation: 'add', projectId: byId(project.id), handles: '@dana' },
+			parameters: { resource: 'member', operation: 'add', projectId: byId(project.id), handles: '@dana, ELI' },
 		});
 		expect(result.error).toBeUndefined();
+		// One item per member added, each paired with the input item.
+		expect(result.items.map((i) => i.json)).toEqual([
+			{ handle: 'dana', displayName: 'dana', projectId: project.id },
+			{ handle: 'eli', displayName: 'eli', projectId: project.id },
+		]);
+		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
 		const members = await api().get(`/api/v1/projects/${project.id}/members?limit=100`);
 		expect(members.body.items.map((m: { handle: string }) => m.handle)).toContain('dana');
 	});

@@ -288,6 +288,38 @@ describe('Taskspace Task node › add-ons', () => {
 		const api1 = await api().get(`/api/v1/projects/${projectId}/tasks/${Topic}/comments`);
 		expect(api1.body.items).toHaveLength(1);
 	});
+
+	test('task › get many with filters: search, completed, assignee, due before and after', async () => {
+		addUser(server(), 'fay', { workspaceId: server().workspaceId, role: 'Participant' });
+		const projectId = await newProject('# Filters\n- Call bank\n- [x] Call back\n- Write report');
+		const ids = await taskIds(projectId);
+		await api().put(`/api/v1/projects/${projectId}/tasks/${ids['Call bank']}/assignees`, { handles: ['fay'] });
+		await api().put(`/api/v1/projects/${projectId}/tasks/${ids['Write report']}/date`, { end: { date: '2026-05-01', time: '09:00', timezone: 'Europe/Berlin' } });
+		const run = async (filters: Record<string, string | boolean>) =>
+			(await runOk(server(), { type: TASK, timezone: 'Europe/Berlin', parameters: { resource: 'task', operation: 'getMany', projectId: byId(projectId), returnAll: true, filters } })).map(
+				(t) => t.json.text,
+			);
+		expect(await run({ search: 'call' })).toEqual(['Call bank', 'Call back']);
+		expect(await run({ search: 'call', completed: false })).toEqual(['Call bank']);
+		expect(await run({ assignee: '@fay' })).toEqual(['Call bank']);
+		// 09:00 in Berlin is 07:00 UTC: due before 09:00 local excludes it, 09:01 includes it.
+		expect(await run({ dueBefore: '2026-05-01T09:00:00' })).toEqual([]);
+		expect(await run({ dueBefore: '2026-05-01T09:01:00' })).toEqual(['Write report']);
+		expect(await run({ dueAfter: '2026-05-01' })).toEqual(['Write report']);
+		expect(await run({ dueAfter: '2026-05-02' })).toEqual([]);
+	});
+
+	test('comment › get many pages past the service default of 20: Return All and Limit', async () => {
+		const projectId = await newProject('# Busy\n- Thread');
+		const { Thread } = await taskIds(projectId);
+		for (let n = 1; n <= 27; n++) expect((await api().post(`/api/v1/projects/${projectId}/tasks/${Thread}/comments`, { text: `c${n}` })).status).toBe(200);
+		const base = { resource: 'comment', operation: 'getMany', projectId: byId(projectId), taskId: byId(Thread) };
+		const all = await runOk(server(), { type: TASK, parameters: { ...base, returnAll: true } });
+		expect(all).toHaveLength(27);
+		expect(new Set(all.map((c) => c.json.text)).size).toBe(27);
+		expect(await runOk(server(), { type: TASK, parameters: { ...base, returnAll: false, limit: 25 } })).toHaveLength(25);
+		expect(await runOk(server(), { type: TASK, parameters: base })).toHaveLength(27);
+	});
 });
 
 describe('Taskspace Task node › errors', () => {
@@ -368,5 +400,27 @@ describe('Taskspace Task node › errors', () => {
 		expect(typeof result.items[0].json.error).toBe('string');
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(await texts(projectId)).toEqual([]);
+	});
+
+	test('"Continue (using error output)" routes API and validation failures to the error output, successes to the main one', async () => {
+		const projectId = await newProject('# Routed');
+		const result = await runNode(server(), {
+			type: TASK,
+			onError: 'continueErrorOutput',
+			input: [{ json: { text: 'fine' } }, { json: { text: '' } }, { json: { text: 'also fine' } }],
+			parameters: { resource: 'task', operation: 'create', projectId: byId(projectId), content: '={{ $json.text }}', contentType: 'text/plain' },
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => i.json.text)).toEqual(['fine', 'also fine']);
+		expect(result.errorItems).toHaveLength(1);
+		expect(typeof result.errorItems[0]!.json.error).toBe('string');
+		const missing = await runNode(server(), {
+			type: TASK,
+			onError: 'continueErrorOutput',
+			parameters: { resource: 'task', operation: 'get', projectId: byId(projectId), taskId: byId('00000000-0000-4000-8000-000000000000') },
+		});
+		expect(missing.items).toEqual([]);
+		expect(missing.errorItems).toHaveLength(1);
+		expect(missing.errorItems[0]!.json.error).toMatch(/not found/);
 	});
 });

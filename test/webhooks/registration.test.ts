@@ -96,7 +96,7 @@ describe('signed webhook registration', () => {
     expect(res.body).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: { field, reason } } });
   });
 
-  test.each(['https://127.0.0.1/x', 'https://10.0.0.1/x', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/x', 'https://[::ffff:127.0.0.1]/x'])(
+  test.each(['https://127.0.0.1/x', 'https://10.0.0.1/x', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/x', 'https://[::ffff:127.0.0.1]/x', 'https://[::ffff:0:7f00:1]/x', 'https://[::ffff:0:a9fe:a9fe]/x'])(
     'refuses the blocked address %s at registration',
     async (targetUrl) => {
       const res = await client(server, OWNER_TOKEN).post('/api/v2/webhooks', { targetUrl, events: ['task.due'] });

@@ -14,6 +14,11 @@ test.each([
   ['::1', 'loopback'],
   ['::ffff:127.0.0.1', 'loopback'],
   ['::ffff:7f00:1', 'loopback'],
+  ['::ffff:0:7f00:1', 'loopback'],
+  ['::ffff:0:127.0.0.1', 'loopback'],
+  ['[::ffff:0:a00:1]', 'private'],
+  ['::ffff:0:169.254.169.254', 'link-local'],
+  ['::ffff:0:808:808', 'public'],
   ['[::ffff:127.0.0.1]', 'loopback'],
   ['10.0.0.1', 'private'],
   ['172.20.1.1', 'private'],
@@ -74,6 +79,7 @@ describe('guarded requests are refused before connecting', () => {
     () => 'https://169.254.169.254/latest/meta-data/',
     () => `https://[::1]:${v6.port}/hook`,
     () => `https://[::ffff:127.0.0.1]:${v4.port}/hook`,
+    () => `https://[::ffff:0:7f00:1]:${v4.port}/hook`,
     () => `https://localhost:${v4.port}/hook`,
   ])('target #%# is refused', async (target) => {
     const http = new GuardedHttp(strict);

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { loadConfig } from '../../server/src/config';
 import { deliveryBody } from '../../server/src/events/delivery-worker';
 import { WorkerLoop } from '../../server/src/events/loop';
-import { parseRetryAfter, retryDelayMs, verdictForStatus } from '../../server/src/events/retry';
+import { backoffMs, parseRetryAfter } from '@taskspace/engine';
+import { deliveryDelayMs, verdictForStatus } from '../../server/src/events/retry';
 import { openSecret, sealSecret, SecretUnreadableError } from '../../server/src/events/secret-box';
 import { signPayload, verifySignature } from '../../server/src/events/signature';
 import { tempDataDir } from '../helpers/server';
@@ -53,19 +54,33 @@ describe('the retry schedule', () => {
     expect([100, 301, 302, 400, 401, 403, 404, 410, 422].map(verdictForStatus)).toEqual(new Array(9).fill('failed'));
   });
 
-  test('doubles from the base with equal jitter, capped at the maximum', () => {
-    expect([1, 2, 3, 4].map((n) => retryDelayMs(n, settings, 0))).toEqual([15000, 30000, 60000, 120000]);
-    expect([1, 2, 3, 4].map((n) => retryDelayMs(n, settings, 0.999999))).toEqual([30000, 60000, 120000, 240000]);
-    expect(retryDelayMs(9, settings, 1)).toBe(3600000);
-    expect(retryDelayMs(60, settings, 0.5)).toBe(2700000);
+  test('deliveries double from the base with equal jitter, capped at the maximum', () => {
+    // random 0 takes the full ceiling; values near 1 take half of it.
+    expect([1, 2, 3, 4].map((n) => deliveryDelayMs(n, settings, 0))).toEqual([30000, 60000, 120000, 240000]);
+    expect([1, 2, 3, 4].map((n) => deliveryDelayMs(n, settings, 0.999999))).toEqual([15000, 30000, 60000, 120000]);
+    expect(deliveryDelayMs(9, settings, 0)).toBe(3600000);
+    expect(deliveryDelayMs(60, settings, 0.5)).toBe(2700000);
+  });
+
+  test('automation steps use the same backoff: any factor, jitter within [ceiling/2, ceiling]', () => {
+    const policy = { initialDelayMs: 1000, factor: 3, maxDelayMs: 60000 };
+    expect([1, 2, 3, 4, 5].map((n) => backoffMs(policy, n, undefined, 0))).toEqual([1000, 3000, 9000, 27000, 60000]);
+    for (const random of [0, 0.25, 0.5, 0.75, 0.999999]) {
+      const delay = backoffMs(policy, 3, undefined, random);
+      expect(delay).toBeGreaterThanOrEqual(4500);
+      expect(delay).toBeLessThanOrEqual(9000);
+    }
   });
 
   test('Retry-After raises the wait, never past the maximum', () => {
-    expect(retryDelayMs(1, settings, 0, 90000)).toBe(90000);
-    expect(retryDelayMs(1, settings, 0, 10 * 3600000)).toBe(3600000);
+    expect(deliveryDelayMs(1, settings, 0, 90000)).toBe(90000);
+    expect(deliveryDelayMs(1, settings, 0, 10 * 3600000)).toBe(3600000);
     expect(parseRetryAfter('120', 0)).toBe(120000);
+    expect(parseRetryAfter(' 7 ', 0)).toBe(7000);
     expect(parseRetryAfter(new Date(60000).toUTCString(), 0)).toBe(60000);
+    expect(parseRetryAfter(new Date(0).toUTCString(), 60000)).toBe(0);
     expect(parseRetryAfter('soon', 0)).toBeUndefined();
+    expect(parseRetryAfter('-5', 0)).toBeUndefined();
     expect(parseRetryAfter(undefined, 0)).toBeUndefined();
   });
 });

@@ -1,9 +1,9 @@
 /**
  * The control-flow actions, which the executor runs itself: branch (conditions), approval
- * (waits for a decision) and delay (waits for a time). This module computes their inputs and
+ * (waits for a decision), delay (waits for a time) and loop (walks its actions per item). This module computes their inputs and
  * outputs; the executor journals them and suspends the run.
  */
-import type { ApprovalAction, DelayAction } from '../definition';
+import { LOOP_LIMITS, type ApprovalAction, type DelayAction, type LoopAction } from '../definition';
 import { permanent } from '../errors';
 import type { Scope, Templates } from '../templates';
 
@@ -51,4 +51,34 @@ export function delayUntil(a: DelayAction, scope: Scope, templates: Templates, n
   }
   const ms = ((a.days ?? 0) * 24 * 60 + (a.hours ?? 0) * 60 + (a.minutes ?? 0)) * 60_000 + (a.seconds ?? 0) * 1000;
   return now + Math.round(ms);
+}
+
+/** The journalled input of a loop: the items it iterates, fixed when the loop starts. */
+export interface LoopInput {
+  count: number;
+  items: unknown[];
+}
+
+/**
+ * The items of a loop: `items` evaluated (a single output tag keeps its list; text that is a
+ * JSON array is parsed).
+ * @throws ActionError INVALID_INPUT when it is not a list; LOOP_LIMIT when it has more than
+ * `maxIterations` items (both permanent).
+ */
+export function loopItems(a: LoopAction, scope: Scope, templates: Templates): unknown[] {
+  let value = typeof a.items === 'string' ? templates.evaluate(a.items, scope) : templates.renderValue(a.items, scope);
+  if (typeof value === 'string' && value.trim().startsWith('[')) {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      // reported below as not a list
+    }
+  }
+  if (!Array.isArray(value)) {
+    const kind = value === null ? 'null' : typeof value;
+    throw permanent('INVALID_INPUT', `loop items must be a list, got ${kind}`, { field: 'items' });
+  }
+  const max = a.maxIterations ?? LOOP_LIMITS.defaultMaxIterations;
+  if (value.length > max) throw permanent('LOOP_LIMIT', `loop items has ${value.length} entries, more than maxIterations (${max})`, { field: 'items' });
+  return value;
 }

@@ -2,30 +2,22 @@
  * HTTP Request: GET, POST, PUT, DELETE with templated URL, query, headers and a JSON or form
  * body, through the host's {@link Http} port (the server's applies the SSRF guard).
  * Output: `{status, headers, body}`; `body` is parsed when the response is JSON.
- * With `failOnHttpError` (default true), 5xx and 429 are transient failures (retried, honouring
- * `Retry-After`) and other 4xx permanent ones.
+ * With `failOnHttpError` (default true), 408, 429 and 5xx are transient failures (retried on the
+ * shared policy of `retry.ts`, honouring `Retry-After`) and other 4xx permanent ones.
  */
 import type { HttpRequestAction } from '../definition';
 import { ActionError, permanent } from '../errors';
 import type { HttpRequest } from '../ports';
+import { redactHeaders, redactUrl } from '../redaction';
+import { isTransientStatus, parseRetryAfter } from '../retry';
 import type { ActionKind } from './types';
 
 /** Default per-attempt timeout of an HTTP request, in ms. */
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
 
-/** Header names whose values the journal replaces with `[redacted]`. */
-export const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'x-auth-token']);
 
 /** Longest response body text kept in a failed step's error details, in characters. */
 const ERROR_BODY_CHARS = 2000;
-
-function retryAfterMs(value: string | undefined, now: number): number | undefined {
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
 
 function parseBody(contentType: string | undefined, text: string): unknown {
   if (contentType && /[/+]json\b/i.test(contentType) && text !== '') {
@@ -71,22 +63,22 @@ export const HTTP_ACTION: ActionKind<HttpRequestAction, HttpRequest> = {
     return request;
   },
 
+  // The journal hides credentials with the shared rule of `redaction.ts`.
   journalInput(p) {
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(p.headers)) headers[k] = REDACTED_HEADERS.has(k) ? '[redacted]' : v;
+    const headers = redactHeaders(p.headers);
     let body: unknown = p.body;
     if (p.body !== undefined && (p.headers['content-type'] ?? '').includes('json')) body = parseBody('application/json', p.body);
-    return { method: p.method, url: p.url, headers, ...(body === undefined ? {} : { body }) };
+    return { method: p.method, url: redactUrl(p.url), headers, ...(body === undefined ? {} : { body }) };
   },
 
   async execute(ctx, p, a) {
     const response = await ctx.http.request(p);
     const output = { status: response.status, headers: response.headers, body: parseBody(response.headers['content-type'], response.body) };
     if (a.failOnHttpError !== false && response.status >= 400) {
-      const transient = response.status >= 500 || response.status === 429;
+      const transient = isTransientStatus(response.status);
       const details = { status: response.status, body: response.body.slice(0, ERROR_BODY_CHARS) };
       const extra: { status: number; details: unknown; retryAfterMs?: number } = { status: response.status, details };
-      const after = retryAfterMs(response.headers['retry-after'], ctx.clock.now());
+      const after = parseRetryAfter(response.headers['retry-after'], ctx.clock.now());
       if (after !== undefined) extra.retryAfterMs = after;
       throw new ActionError('HTTP_STATUS', `${p.method} ${p.url} answered ${response.status}`, transient, extra);
     }

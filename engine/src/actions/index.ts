@@ -2,16 +2,18 @@
 import type { Action } from '../definition';
 import { AGENT_ACTION } from './agent';
 import { HTTP_ACTION } from './http';
+import { SET_ACTION } from './set';
 import { TASK_ACTIONS } from './task';
 import type { ActionKind } from './types';
 
 export type { ActionContext, ActionKind } from './types';
-export { DEFAULT_HTTP_TIMEOUT_MS, REDACTED_HEADERS } from './http';
+export { DEFAULT_HTTP_TIMEOUT_MS } from './http';
 export type { ApprovalDecision, ApprovalInput } from './control';
 
-/** The kinds that do work: every task action, `http.request` and `agent.command`. */
+/** The kinds that do work: every task action, `http.request`, `agent.command` and `set`. */
 export const WORK_ACTIONS: Record<string, ActionKind<Action, unknown>> = {
   ...TASK_ACTIONS,
   'http.request': HTTP_ACTION as unknown as ActionKind<Action, unknown>,
   'agent.command': AGENT_ACTION as unknown as ActionKind<Action, unknown>,
+  set: SET_ACTION as unknown as ActionKind<Action, unknown>,
 };

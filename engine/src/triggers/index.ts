@@ -1,15 +1,12 @@
 /**
- * Trigger kinds. Event triggers (task added, task completed, new comment, due date, project
- * completed) match service events; schedule triggers fire from `Engine.tick`; webhook triggers
+ * Trigger kinds. Event triggers (task added, completed or assigned, new comment, due date,
+ * project created, completed, assigned or joined) match service events; schedule triggers fire from `Engine.tick`; webhook triggers
  * start through `Engine.startRun` when the automation's inbound URL is called.
  */
 import type { EventTrigger, EventTriggerType, Trigger } from '../definition';
 import type { Service } from '../ports';
-import { commentCreated } from './comment-created';
-import { projectCompleted } from './project-completed';
+import { eventPayload } from './event-payload';
 import { taskAdded } from './task-added';
-import { taskCompleted } from './task-completed';
-import { taskDue } from './task-due';
 import type { EventTriggerKind, TriggerEvent } from './types';
 
 export type { TriggerEvent, EventTriggerKind } from './types';
@@ -20,10 +17,14 @@ export { webhookVariables } from './webhook';
 /** Event trigger kinds by event type. */
 export const EVENT_TRIGGERS: Record<EventTriggerType, EventTriggerKind> = {
   'task.added': taskAdded,
-  'task.completed': taskCompleted,
-  'comment.created': commentCreated,
-  'task.due': taskDue,
-  'project.completed': projectCompleted,
+  'task.completed': eventPayload,
+  'comment.created': eventPayload,
+  'task.due': eventPayload,
+  'task.assigned': eventPayload,
+  'project.completed': eventPayload,
+  'project.created': eventPayload,
+  'project.assigned': eventPayload,
+  'project.joined': eventPayload,
 };
 
 /**

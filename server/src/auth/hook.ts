@@ -1,17 +1,43 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors';
 import type { Services } from '../services';
-import { RateLimiter } from './rate-limit';
+import { RateLimiter, type RateDecision } from './rate-limit';
+import { sql } from '../db/statements';
 import { ActorCache, type Actor } from './tokens';
+import { sessionAuth } from '../accounts/session-auth';
+
+/**
+ * How a route takes part in the hourly request budget (route option `config.rateLimit`):
+ * - absent: counted, against the account on `/api` with a valid token, else against the caller's address;
+ * - `'uncounted'`: the caller address's budget is reported in the headers but not spent (health probes);
+ * - `'per-url'`: the route reports a limit of its own in the X-RateLimit-* headers (inbound webhooks).
+ */
+export type RatePolicy = 'uncounted' | 'per-url';
+
+/**
+ * How a route under `/api` authenticates (route option `config.auth`): absent, it needs a valid
+ * credential (bearer token, else the session cookie); `'none'`, it takes none and is counted
+ * against the caller's address (sign-in, the setup link, accepting an invitation as a new account).
+ */
+export type AuthPolicy = 'none';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The authenticated caller; set by the bearer-token hook on /api routes. */
+    /** The authenticated caller; set by the request meter on /api routes. */
     actor: Actor;
+  }
+  interface FastifyContextConfig {
+    /** See {@link RatePolicy}. */
+    rateLimit?: RatePolicy;
+    /** See {@link AuthPolicy}. */
+    auth?: AuthPolicy;
   }
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** Paths behind the bearer token: `/api`, `/api/…`, `/api?…`. */
+const API_PATH = /^\/api(?:[/?]|$)/;
 
 /** Requests per hour for a rate tier (0 = unlimited). Unknown tiers get the standard limit. */
 export function limitForTier(services: Services, tier: string): number {
@@ -19,49 +45,152 @@ export function limitForTier(services: Services, tier: string): number {
   return tier === 'premium' ? limits.premium : tier === 'enterprise' ? limits.enterprise : limits.standard;
 }
 
-/**
- * Builds the onRequest hook for bearer-authenticated API routes (spec section 5.1, 8):
- * resolves the token, counts the request against the account's hourly limit (or the caller
- * address's standard limit when unauthenticated), sets the X-RateLimit-* headers, and rejects
- * with 429 RATE_LIMITED or 401 INVALID_TOKEN. Every call for the same `services` returns the same
- * hook, so all API versions share one budget per account.
- */
-export function bearerAuth(services: Services): BearerHook {
-  let hook = hooks.get(services);
-  if (!hook) {
-    hook = createBearerAuth(services);
-    hooks.set(services, hook);
-  }
-  return hook;
+/** The X-RateLimit-* headers of a decision (spec section 8), by name. */
+export function rateLimitHeaders(decision: Pick<RateDecision, 'limit' | 'remaining' | 'reset'>): Record<string, number> {
+  return { 'X-RateLimit-Limit': decision.limit, 'X-RateLimit-Remaining': decision.remaining, 'X-RateLimit-Reset': decision.reset };
 }
 
-type BearerHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+/** Something headers can be set on: a Fastify reply. */
+interface HeaderSink {
+  header(name: string, value: number | string): unknown;
+}
 
-/** One hook per server, so /api/v1 and /api/v2 share one rate-limit budget and one token cache. */
-const hooks = new WeakMap<Services, BearerHook>();
+/** How often a token's `last_used_at` is written at most, in ms. */
+const TOKEN_TOUCH_INTERVAL_MS = 60_000;
 
-function createBearerAuth(services: Services): BearerHook {
-  const limiter = new RateLimiter(services.clock);
-  const actors = new ActorCache(services.db);
-  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const match = BEARER.exec(request.headers.authorization ?? '');
-    const actor = match ? actors.lookup(match[1]!) : undefined;
-    const decision = actor
-      ? limiter.hit(`u:${actor.userId}`, limitForTier(services, actor.rateTier))
-      : limiter.hit(`ip:${request.ip}`, services.config.rateLimits.standard);
-    reply.header('X-RateLimit-Limit', decision.limit);
-    reply.header('X-RateLimit-Remaining', decision.remaining);
-    reply.header('X-RateLimit-Reset', decision.reset);
-    if (!decision.allowed) {
-      reply.header('Retry-After', Math.max(1, decision.reset - Math.floor(services.clock.now() / 1000)));
-      throw new ServiceError(429, 'RATE_LIMITED', `rate limit of ${decision.limit} requests per hour exceeded`);
+/**
+ * Refuses a write (any method but GET/HEAD/OPTIONS) by a credential without the `write` scope.
+ * @throws ServiceError 403 INSUFFICIENT_SCOPE, `details.scope` naming the scope needed.
+ */
+export function requireScopeFor(method: string, actor: Actor): void {
+  if (!actor.scopes || method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || actor.scopes.includes('write')) return;
+  throw new ServiceError(403, 'INSUFFICIENT_SCOPE', "this credential lacks the 'write' scope this request needs", {
+    field: 'authorization',
+    reason: 'insufficient_scope',
+    scope: 'write',
+  });
+}
+
+/**
+ * The one hourly request budget of a server and its credential check (spec sections 5.1 and 8;
+ * docs "Authentication", "Rate limits"): `/api` requests with a valid credential — a bearer token
+ * (personal access token), else the session cookie (CSRF-checked) — count against the account's
+ * tier limit, every other request against the caller's address at the standard limit (the
+ * anonymous budget). One meter per server (it holds the token cache), so every API version,
+ * public page and unknown route spends the same budgets.
+ */
+export class RequestMeter {
+  private readonly limiter: RateLimiter;
+  private readonly actors: ActorCache;
+
+  constructor(private readonly services: Services) {
+    this.limiter = new RateLimiter(services.clock);
+    this.actors = new ActorCache(services.db);
+  }
+
+  /** Drops the cached token → account lookups; call after revoking tokens or members in-process. */
+  forgetCachedTokens(): void {
+    this.actors.clear();
+  }
+
+  /**
+   * Counts `request` (unless its route is `'uncounted'` or `'per-url'`), sets the X-RateLimit-*
+   * headers on `reply`, and sets `request.actor` for a valid token on `/api`.
+   * @returns the refusal to send instead of the route's answer: 429 RATE_LIMITED (with
+   * `Retry-After` set) past the limit, else 401 INVALID_TOKEN on `/api` without a valid token;
+   * `undefined` when the request may proceed.
+   */
+  admit(request: FastifyRequest, reply: HeaderSink): ServiceError | undefined {
+    const policy = request.routeOptions?.config?.rateLimit;
+    if (policy === 'per-url') return undefined;
+    if (policy === 'uncounted') {
+      this.report(reply, this.peekAddress(request.ip));
+      return undefined;
     }
-    if (!actor) {
-      throw new ServiceError(401, 'INVALID_TOKEN', match ? 'the access token is invalid or revoked' : 'missing bearer token', {
-        field: 'authorization',
-        reason: match ? 'invalid_token' : 'missing_token',
-      });
+    const api = API_PATH.test(request.url) && request.routeOptions?.config?.auth !== 'none';
+    const match = api ? BEARER.exec(request.headers.authorization ?? '') : null;
+    // Without an Authorization header, a browser session cookie authenticates (CSRF-checked).
+    let session: ReturnType<typeof sessionAuth>;
+    try {
+      session = api && request.headers.authorization === undefined ? sessionAuth(this.services, request) : undefined;
+    } catch (error) {
+      if (error instanceof ServiceError) return error;
+      throw error;
+    }
+    const found = match ? this.actors.lookup(match[1]!) : session?.actor;
+    const now = this.services.clock.now();
+    const expired = found?.tokenExpiresAt != null && found.tokenExpiresAt <= now;
+    const actor = expired ? undefined : found;
+    const decision = actor
+      ? this.limiter.hit(`u:${actor.userId}`, limitForTier(this.services, actor.rateTier))
+      : this.limiter.hit(`ip:${request.ip}`, this.services.config.rateLimits.standard);
+    this.report(reply, decision);
+    if (!decision.allowed) {
+      reply.header('Retry-After', Math.max(1, decision.reset - Math.floor(now / 1000)));
+      return new ServiceError(429, 'RATE_LIMITED', `rate limit of ${decision.limit} requests per hour exceeded`);
+    }
+    if (!api) return undefined;
+    if (expired) return new ServiceError(401, 'INVALID_TOKEN', 'the access token has expired', { field: 'authorization', reason: 'token_expired' });
+    if (!actor && session) {
+      return new ServiceError(401, 'INVALID_TOKEN', 'the session has ended; sign in again', { field: 'cookie', reason: 'session_expired' });
+    }
+    if (!actor) return missingToken(match !== null);
+    if (actor.tokenId) this.touchToken(actor.tokenId, now);
+    try {
+      requireScopeFor(request.method, actor);
+    } catch (error) {
+      return error as ServiceError;
     }
     request.actor = actor;
+    return undefined;
+  }
+
+  private touchToken(tokenId: string, now: number): void {
+    sql(this.services.db, 'UPDATE access_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)').run(
+      now,
+      tokenId,
+      now - TOKEN_TOUCH_INTERVAL_MS,
+    );
+  }
+
+  /** The anonymous budget of `address` as the headers would report it, without counting a request. */
+  peekAddress(address: string): RateDecision {
+    return this.limiter.peek(`ip:${address}`, this.services.config.rateLimits.standard);
+  }
+
+  private report(reply: HeaderSink, decision: RateDecision): void {
+    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) reply.header(name, value);
+  }
+}
+
+function missingToken(presented: boolean): ServiceError {
+  return new ServiceError(401, 'INVALID_TOKEN', presented ? 'the access token is invalid or revoked' : 'missing bearer token', {
+    field: 'authorization',
+    reason: presented ? 'invalid_token' : 'missing_token',
+  });
+}
+
+/**
+ * Installs `meter` as the first onRequest hook of the whole app, so every routed request,
+ * unknown routes and wrong methods included, is counted and carries the headers before any
+ * other work. Requests refused by Fastify's router before hooks run go through the
+ * `frameworkErrors` option instead (http/error-handler.ts), which calls the same meter.
+ */
+export function installRequestMetering(app: FastifyInstance, meter: RequestMeter): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const refusal = meter.admit(request, reply);
+    if (refusal) throw refusal;
+  });
+}
+
+/**
+ * The onRequest hook of bearer-authenticated route plugins (`/api/v1`, `/api/v2`): 401 when the
+ * request meter found no valid token. The meter, installed app-wide, already authenticated and
+ * counted the request; this guard keeps the route plugins safe on their own.
+ * @throws ServiceError 401 INVALID_TOKEN.
+ */
+export function bearerAuth(): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  return async (request) => {
+    if (!request.actor) throw missingToken(BEARER.test(request.headers.authorization ?? ''));
   };
 }

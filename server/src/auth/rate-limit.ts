@@ -29,6 +29,15 @@ export class RateLimiter {
 
   /** Counts one request for `key` against `limit` per hour (0 = unlimited). */
   hit(key: string, limit: number): RateDecision {
+    return this.decide(key, limit, 1);
+  }
+
+  /** What {@link hit} would report for `key` before this request, without counting anything. */
+  peek(key: string, limit: number): RateDecision {
+    return this.decide(key, limit, 0);
+  }
+
+  private decide(key: string, limit: number, cost: 0 | 1): RateDecision {
     const now = this.clock.now();
     const windowStart = now - (now % RATE_WINDOW_MS);
     if (windowStart !== this.windowStart) {
@@ -37,8 +46,8 @@ export class RateLimiter {
     }
     const reset = Math.floor((windowStart + RATE_WINDOW_MS) / 1000);
     if (limit === 0) return { allowed: true, limit: UNLIMITED_REPORTED, remaining: UNLIMITED_REPORTED, reset };
-    const used = (this.counts.get(key) ?? 0) + 1;
-    this.counts.set(key, used);
+    const used = (this.counts.get(key) ?? 0) + cost;
+    if (cost > 0) this.counts.set(key, used);
     return { allowed: used <= limit, limit, remaining: Math.max(0, limit - used), reset };
   }
 }

@@ -11,20 +11,27 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-/** A stored token's metadata (never the token itself). */
+/** Scopes of a personal access token: `read` allows GET/HEAD only, `write` everything. */
+export const TOKEN_SCOPES = ['read', 'write'] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+/** A stored token's metadata (never the token itself). Times in ms since the epoch. */
 export interface AccessTokenInfo {
   id: string;
   userId: string;
   name: string;
+  scope: TokenScope;
   createdAt: number;
   lastUsedAt: number | null;
+  /** When the token stops working; null = never. */
+  expiresAt: number | null;
   revokedAt: number | null;
 }
 
 /**
  * Creates a personal access token for `userId` and returns it with its id. The token is shown
  * to the caller once and stored only as its hash. `fixedToken` (the bootstrap token) replaces
- * the random value.
+ * the random value. `options.scope` defaults to `write`; `options.expiresAt` (ms) to never.
  */
 export function createAccessToken(
   db: Db,
@@ -32,15 +39,18 @@ export function createAccessToken(
   name: string,
   now: number,
   fixedToken?: string,
+  options: { scope?: TokenScope; expiresAt?: number | null } = {},
 ): { id: string; token: string } {
   const token = fixedToken ?? TOKEN_PREFIX + newSecret(32);
   const id = newId();
-  sql(db, 'INSERT INTO access_tokens (id, user_id, name, token_hash, created_at) VALUES (?, ?, ?, ?, ?)').run(
+  sql(db, 'INSERT INTO access_tokens (id, user_id, name, token_hash, created_at, scope, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
     id,
     userId,
     name,
     hashToken(token),
     now,
+    options.scope ?? 'write',
+    options.expiresAt ?? null,
   );
   return { id, token };
 }
@@ -50,23 +60,37 @@ export function revokeAccessToken(db: Db, tokenId: string, now: number): boolean
   return sql(db, 'UPDATE access_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, tokenId).changes === 1;
 }
 
+/** Columns of an {@link AccessTokenInfo}. */
+export const INFO_COLUMNS = `id, user_id AS userId, name, scope, created_at AS createdAt, last_used_at AS lastUsedAt,
+  expires_at AS expiresAt, revoked_at AS revokedAt`;
+
 /** Lists a user's tokens, newest first. */
 export function listAccessTokens(db: Db, userId: string): AccessTokenInfo[] {
   return sql<[string], AccessTokenInfo>(
     db,
-    `SELECT id, user_id AS userId, name, created_at AS createdAt, last_used_at AS lastUsedAt, revoked_at AS revokedAt
-       FROM access_tokens WHERE user_id = ? ORDER BY created_at DESC`,
+    `SELECT ${INFO_COLUMNS} FROM access_tokens WHERE user_id = ? ORDER BY created_at DESC`,
   ).all(userId);
 }
 
 /** The authenticated caller of a request. */
 export interface Actor {
+  // The same roles and checks apply whatever the credential; only `scopes` narrows what it may do.
   userId: string;
   handle: string;
   displayName: string;
   plan: string;
   rateTier: string;
   verified: boolean;
+  /**
+   * What the credential may do: `read` (GET/HEAD only) and/or `write`. Undefined means every
+   * scope (sessions, unscoped personal tokens, automations). OAuth tokens will set their granted scopes.
+   */
+  scopes?: readonly string[];
+  /** Set for a personal access token: its id and when it expires (ms; null = never). */
+  tokenId?: string;
+  tokenExpiresAt?: number | null;
+  /** Set when the request was authenticated by a browser session cookie: that session's id. */
+  sessionId?: string;
   /**
    * Set when an automation acts for this user: how many automation runs led to this change.
    * Events raised carry it so the engine can stop loops (README "Automations").
@@ -75,6 +99,9 @@ export interface Actor {
 }
 
 interface ActorRow {
+  tokenId: string;
+  tokenExpiresAt: number | null;
+  scope: TokenScope;
   userId: string;
   handle: string;
   displayName: string;
@@ -91,11 +118,13 @@ export function actorForToken(db: Db, token: string): Actor | undefined {
 function actorForHash(db: Db, tokenHash: string): Actor | undefined {
   const row = sql<[string], ActorRow>(
     db,
-    `SELECT u.id AS userId, u.handle, u.display_name AS displayName, u.plan, u.rate_tier AS rateTier, u.verified
+    `SELECT t.id AS tokenId, t.expires_at AS tokenExpiresAt, t.scope, u.id AS userId, u.handle, u.display_name AS displayName, u.plan, u.rate_tier AS rateTier, u.verified
        FROM access_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
   ).get(tokenHash);
-  return row ? { ...row, verified: row.verified === 1 } : undefined;
+  if (!row) return undefined;
+  const { scope, ...rest } = row;
+  return { ...rest, verified: row.verified === 1, scopes: scope === 'read' ? ['read'] : ['read', 'write'] };
 }
 
 /** Most accounts an {@link ActorCache} remembers before it starts afresh. */

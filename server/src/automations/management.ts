@@ -1,5 +1,6 @@
 import {
   FINAL_STATUSES,
+  redactActions,
   type ApprovalInput,
   type AutomationDefinition,
   type AutomationRecord,
@@ -48,6 +49,12 @@ export interface AutomationItem extends AutomationDefinition {
   createdAt: string;
   updatedAt: string;
   webhook?: AutomationWebhook;
+  /**
+   * For readers other than the workspace Owner: the paths of credential values hidden as
+   * `[redacted]` (header, query, form and JSON body fields with credential names; docs
+   * "Automations"). Absent when nothing was hidden. Move such values into secrets.
+   */
+  redacted?: string[];
 }
 
 /** A journalled step as the API returns it. Times ISO 8601, durations in ms. */
@@ -120,6 +127,11 @@ function toItem(svc: Services, actor: Actor, role: Role, a: AutomationRecord, to
     createdAt: isoTime(a.createdAt),
     updatedAt: isoTime(a.updatedAt),
   };
+  if (role !== 'Owner') {
+    const { actions, redacted } = redactActions(item.actions);
+    item.actions = actions;
+    if (redacted.length > 0) item.redacted = redacted;
+  }
   const webhookId = webhookIdOf(a);
   if (webhookId && role === 'Owner') {
     const hook = getInboundWebhook(svc, actor, webhookId);

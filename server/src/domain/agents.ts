@@ -1,3 +1,4 @@
+import { likeClause, likeContains } from '../db/like';
 import type { Actor } from '../auth/tokens';
 import { requireAgent, requireFolder } from '../auth/access';
 import { isoTime } from '../clock';
@@ -7,22 +8,53 @@ import { badRequest, ServiceError } from '../errors';
 import { newId } from '../ids';
 import type { Services } from '../services';
 import { pageWindow, type PageRequest } from './paging';
+import { agentTemplateData, type AgentTemplateType } from './agent-templates';
 
 /**
  * Agents (spec sections 2, 4.3 and 4.4; README "Agents, conversations, media and model providers"): create, generate from a
  * prompt, list, get, update (PATCH merges `data` key by key) and delete.
  */
 
-/** Allowed `data.tone` values. The spec shows `authoritative`; the rest are ours. */
-export const TONES = ['authoritative', 'friendly', 'professional', 'casual', 'formal', 'neutral', 'empathetic', 'playful'] as const;
+/**
+ * Allowed `data.tone` values: exactly the tones of the real service's public API, so that clients
+ * generated from it can read every agent back (README "Agents").
+ */
+export const TONES = [
+  'authoritative', 'clinical', 'cold', 'confident', 'cynical', 'emotional', 'empathetic', 'formal', 'friendly', 'humourous',
+  'informal', 'ironic', 'optimistic', 'pessimistic', 'playful', 'sarcastic', 'serious', 'sympathetic', 'tentative', 'warm',
+  'creative', 'inspiring', 'casual',
+] as const;
 /** One of {@link TONES}. */
 export type Tone = (typeof TONES)[number];
 
 /**
- * Allowed command `mode` values: `default` answers in plain text; `json` asks the model for one
+ * Tones we documented before that are not in {@link TONES}, and the tone each now means. They
+ * are still accepted on input and stored agents holding them are returned with the mapped tone.
+ */
+export const LEGACY_TONES: Readonly<Record<string, Tone>> = { neutral: 'friendly', professional: 'formal' };
+
+/**
+ * The tone of a new agent: `friendly`, the general-purpose assistant voice (the old default
+ * `neutral` is not a tone those clients accept, and `neutral` agents read back as `friendly`).
+ */
+export const DEFAULT_TONE: Tone = 'friendly';
+
+/** Every tone a body may carry: {@link TONES} plus the keys of {@link LEGACY_TONES}. */
+export const ACCEPTED_TONES: readonly string[] = [...TONES, ...Object.keys(LEGACY_TONES)];
+
+/** `tone` as one of {@link TONES}: legacy tones mapped, anything unknown as {@link DEFAULT_TONE}. */
+export function normalizeTone(tone: unknown): Tone {
+  if ((TONES as readonly unknown[]).includes(tone)) return tone as Tone;
+  return (typeof tone === 'string' && LEGACY_TONES[tone]) || DEFAULT_TONE;
+}
+
+/**
+ * Allowed command `mode` values: `default` answers in plain text; `plan-and-execute-v1` and
+ * `plan-and-execute-v2` (the real service's planning modes) answer in plain text after the model
+ * is told to plan the steps first and then carry them out; `json` (ours) asks the model for one
  * JSON object (OpenAI `response_format: json_object`), for automations that parse the answer.
  */
-export const COMMAND_MODES = ['default', 'json'] as const;
+export const COMMAND_MODES = ['default', 'plan-and-execute-v1', 'plan-and-execute-v2', 'json'] as const;
 /** One of {@link COMMAND_MODES}. */
 export type CommandMode = (typeof COMMAND_MODES)[number];
 
@@ -43,6 +75,7 @@ export const AGENT_LIMITS = {
   emoji: 32,
   imageUrl: 2048,
   language: 35,
+  inputPlaceholder: 200,
   /** Agent-generation prompt (`text`). */
   generationText: 4000,
 } as const;
@@ -75,6 +108,8 @@ export interface AgentData {
   avatar: AgentAvatar;
   knowledgeEnabled: boolean;
   language: string;
+  /** The hint shown in the agent's input box (single line, at most {@link AGENT_LIMITS.inputPlaceholder}). */
+  inputPlaceholder: string;
 }
 
 /** An agent as the API returns it. Timestamps are ISO 8601. */
@@ -107,12 +142,16 @@ export interface AgentDataInput {
   avatar?: AgentAvatar;
   knowledgeEnabled?: boolean;
   language?: string;
+  inputPlaceholder?: string;
 }
 
-/** Body of `POST /folders/{folderId}/agents` (spec 4.3). */
+/**
+ * Body of `POST /folders/{folderId}/agents` (spec 4.3). With `data.type: 'template'` and
+ * `data.template.type`, the agent starts from that built-in template (agent-templates.ts).
+ */
 export interface AgentCreateInput {
   name: string;
-  data?: { type?: string; data?: AgentDataInput };
+  data?: { type?: string; data?: AgentDataInput; template?: { type: AgentTemplateType } };
 }
 
 /** Body of `PATCH /agents/{agentId}` (spec 4.4). */
@@ -123,16 +162,19 @@ export interface AgentPatchInput {
 
 /** The agent `type` used when a create body gives none, and for generated agents. */
 export const DEFAULT_AGENT_TYPE = 'agent';
+/** The `data.type` of a create body that starts from a built-in template (`data.template.type`). */
+export const TEMPLATE_AGENT_TYPE = 'template';
 
 /** Values of absent AgentData fields. */
 export function defaultAgentData(): AgentData {
   return {
     commands: [],
     description: '',
-    tone: 'neutral',
+    tone: DEFAULT_TONE,
     avatar: { type: 'emoji', data: { value: '🤖' } },
     knowledgeEnabled: true,
     language: 'en',
+    inputPlaceholder: '',
   };
 }
 
@@ -176,12 +218,14 @@ function toAgents(db: Db, rows: AgentRow[]): Agent[] {
 }
 
 function toAgent(row: AgentRow, knowledge: Agent['knowledge']): Agent {
+  const data = { ...defaultAgentData(), ...(JSON.parse(row.data_json) as Partial<AgentData>) };
+  data.tone = normalizeTone(data.tone);
   return {
     id: row.id,
     name: row.name,
     space_id: row.folder_id,
     type: row.type,
-    data: { ...defaultAgentData(), ...(JSON.parse(row.data_json) as Partial<AgentData>) },
+    data,
     knowledge,
     createdAt: isoTime(row.created_at),
     updatedAt: isoTime(row.updated_at),
@@ -256,13 +300,14 @@ function mergeAgentData(base: AgentData, input: AgentDataInput | undefined, fiel
   const next: AgentData = { ...base };
   if (input.commands !== undefined) next.commands = normalizeCommands(input.commands, `${field}.commands`);
   if (input.description !== undefined) next.description = input.description;
-  if (input.tone !== undefined) next.tone = input.tone;
+  if (input.tone !== undefined) next.tone = normalizeTone(input.tone);
   if (input.avatar !== undefined) {
     checkAvatar(input.avatar, `${field}.avatar`);
     next.avatar = { type: input.avatar.type, data: { value: input.avatar.data.value } };
   }
   if (input.knowledgeEnabled !== undefined) next.knowledgeEnabled = input.knowledgeEnabled;
   if (input.language !== undefined) next.language = input.language;
+  if (input.inputPlaceholder !== undefined) next.inputPlaceholder = input.inputPlaceholder;
   return next;
 }
 
@@ -294,7 +339,15 @@ function insertAgent(
 export function createAgent(svc: Services, actor: Actor, folderId: string, input: AgentCreateInput): Agent {
   return transaction(svc.db, () => {
     const folder = requireFolder(svc.db, actor, folderId, 'Collaborator', 'creating an agent');
-    const data = mergeAgentData(defaultAgentData(), input.data?.data, 'data.data');
+    const template = input.data?.template;
+    if (template && input.data?.type !== TEMPLATE_AGENT_TYPE) {
+      throw badRequest('data.type', 'invalid_value', `data.type must be '${TEMPLATE_AGENT_TYPE}' when data.template is given`);
+    }
+    if (!template && input.data?.type === TEMPLATE_AGENT_TYPE) {
+      throw badRequest('data.template', 'required', `data.template is required when data.type is '${TEMPLATE_AGENT_TYPE}'`);
+    }
+    const preset = template ? mergeAgentData(defaultAgentData(), agentTemplateData(template.type), 'data.template') : defaultAgentData();
+    const data = mergeAgentData(preset, input.data?.data, 'data.data');
     return insertAgent(svc, actor, folder, input.name, input.data?.type ?? DEFAULT_AGENT_TYPE, data);
   });
 }
@@ -304,12 +357,13 @@ export function createAgent(svc: Services, actor: Actor, folderId: string, input
  * @param page 1-based page of `limit` items.
  * @throws ServiceError 404, 403.
  */
-export function listAgents(svc: Services, actor: Actor, folderId: string, page: PageRequest): Agent[] {
+export function listAgents(svc: Services, actor: Actor, folderId: string, page: PageRequest, search?: string): Agent[] {
   requireFolder(svc.db, actor, folderId, 'Viewer');
-  const rows = sql<[string, number, number], AgentRow>(
+  const named = search === undefined ? '' : `AND ${likeClause('name')}`;
+  const rows = sql<unknown[], AgentRow>(
     svc.db,
-    `SELECT ${AGENT_COLUMNS} FROM agents WHERE folder_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
-  ).all(folderId, ...pageWindow(page));
+    `SELECT ${AGENT_COLUMNS} FROM agents WHERE folder_id = ? ${named} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+  ).all(folderId, ...(search === undefined ? [] : [likeContains(search)]), ...pageWindow(page));
   return toAgents(svc.db, rows);
 }
 
@@ -416,7 +470,7 @@ export function agentFromModel(raw: Record<string, unknown>, text: string): { na
   const name = oneLine(raw.name, AGENT_LIMITS.name) || nameFromText(text);
   if (typeof raw.description === 'string') data.description = raw.description.trim().slice(0, AGENT_LIMITS.description);
   const tone = oneLine(raw.tone, 50).toLowerCase();
-  if ((TONES as readonly string[]).includes(tone)) data.tone = tone as Tone;
+  if (ACCEPTED_TONES.includes(tone)) data.tone = normalizeTone(tone);
   const language = oneLine(raw.language, AGENT_LIMITS.language);
   if (new RegExp(LANGUAGE_PATTERN).test(language)) data.language = language;
   const avatar = typeof raw.avatar === 'object' && raw.avatar ? (raw.avatar as { data?: { value?: unknown } }).data?.value : raw.avatar;

@@ -17,10 +17,36 @@ import { mediaForKnowledge } from './media';
  * one conversation per run. The automation engine runs commands through {@link runAgentCommand}.
  */
 
-/** Conversation statuses: `in_progress` while the model answers, then `completed` or `failed`. */
-export const CONVERSATION_STATUSES = ['in_progress', 'completed', 'failed'] as const;
+/**
+ * Conversation statuses as the API reports them (the real service's values): `in_progress` while
+ * the model answers, `idle` once answered, `requires_review` when the run failed (the provider
+ * errored, timed out or the process stopped mid-answer) and a person should look at it.
+ */
+export const CONVERSATION_STATUSES = ['in_progress', 'idle', 'requires_review'] as const;
 /** One of {@link CONVERSATION_STATUSES}. */
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+
+/** The status stored in the `conversations` table (unchanged since 001). */
+type StoredConversationStatus = 'in_progress' | 'completed' | 'failed';
+
+/** The API status of a stored status: `completed` → `idle`, `failed` → `requires_review`. */
+const API_STATUS: Readonly<Record<StoredConversationStatus, ConversationStatus>> = {
+  in_progress: 'in_progress',
+  completed: 'idle',
+  failed: 'requires_review',
+};
+
+/** Model provider kinds the API reports as `data.llm.type`. */
+export const LLM_TYPES = ['openai', 'anthropic'] as const;
+
+/**
+ * The reported `data.llm.type` of a provider kind: `anthropic` as itself, every other kind as
+ * `openai` (our providers speak the OpenAI chat-completions protocol; the offline provider is
+ * reported as `openai` and told apart by its model name `taskspace-offline-1`).
+ */
+export function reportedLlmType(type: string): (typeof LLM_TYPES)[number] {
+  return type === 'anthropic' ? 'anthropic' : 'openai';
+}
 
 /** Limits of a command run, in characters. */
 export const COMMAND_RUN_LIMITS = {
@@ -42,7 +68,7 @@ export interface Conversation {
   title: string;
   status: ConversationStatus;
   data: {
-    /** The provider kind (`offline`, `openai`) and model name that answered. */
+    /** The provider kind (`openai` or `anthropic`, see {@link reportedLlmType}) and model name that answered. */
     llm: { type: string; name: string };
     /** The rendered command prompt (`user`) and, once answered, the answer (`assistant`). */
     messages: { role: ChatMessage['role']; content: string }[];
@@ -55,7 +81,7 @@ interface ConversationRow {
   id: string;
   agent_id: string;
   title: string;
-  status: ConversationStatus;
+  status: StoredConversationStatus;
   llm_type: string;
   llm_name: string;
   messages_json: string;
@@ -70,8 +96,8 @@ function toConversation(row: ConversationRow): Conversation {
     id: row.id,
     space_agent_id: row.agent_id,
     title: row.title,
-    status: row.status,
-    data: { llm: { type: row.llm_type, name: row.llm_name }, messages: JSON.parse(row.messages_json) as Conversation['data']['messages'] },
+    status: API_STATUS[row.status],
+    data: { llm: { type: reportedLlmType(row.llm_type), name: row.llm_name }, messages: JSON.parse(row.messages_json) as Conversation['data']['messages'] },
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
@@ -132,14 +158,16 @@ function placeholders(agent: Agent, input: string): Record<string, string> {
 /**
  * Renders a command prompt: each `{{ input }}`, `{{ agent.name }}`, `{{ agent.description }}`,
  * `{{ agent.tone }}` and `{{ agent.language }}` (spaces inside the braces optional) is replaced by
- * its value in one pass (values are not rendered again); other `{{ ... }}` stay as written. When
- * the prompt has no `{{ input }}` and the input is not empty, the input is appended after a
- * blank line.
+ * its value in one pass (values are not rendered again); other `{{ ... }}` stay as written. Each
+ * placeholder may also be written with square brackets, `[[input]]`, which tools that evaluate
+ * `{{ … }}` themselves (the n8n editor) leave alone. When the prompt has no input placeholder
+ * and the input is not empty, the input is appended after a blank line.
  */
 export function renderPrompt(agent: Agent, prompt: string, input: string): string {
   const values = placeholders(agent, input);
   let usedInput = false;
-  const rendered = prompt.replace(/\{\{\s*([a-z.]+)\s*\}\}/g, (whole, name: string) => {
+  const rendered = prompt.replace(/\{\{\s*([a-z.]+)\s*\}\}|\[\[\s*([a-z.]+)\s*\]\]/g, (whole, braced: string | undefined, bracketed: string | undefined) => {
+    const name = braced ?? bracketed ?? '';
     if (!(name in values)) return whole;
     if (name === 'input') usedInput = true;
     return values[name]!;
@@ -198,6 +226,7 @@ export function systemMessage(svc: Services, agent: Agent, command: AgentCommand
   if (agent.data.description) lines.push(agent.data.description);
   lines.push(`Tone: ${agent.data.tone}. Answer in the language with BCP 47 tag "${agent.data.language}".`);
   if (command.mode === 'json') lines.push('Answer with one JSON object and nothing else.');
+  if (command.mode.startsWith('plan-and-execute')) lines.push('First write a short numbered plan, then carry out each step and give the result.');
   const knowledge = knowledgeText(svc, agent);
   if (knowledge) lines.push('', 'Use this knowledge when it helps:', '', knowledge);
   return lines.join('\n');

@@ -196,6 +196,22 @@ export function getTaskFieldValue(
 }
 
 /**
+ * `GET .../tasks/{taskId}/fields` (Viewer): the task's value for every field of its project, in
+ * field creation order (the order of the fields list), value null where the task has none.
+ * @throws ServiceError 404 for an unknown project or task (or one outside the caller's workspaces).
+ */
+export function listTaskFieldValues(svc: Services, actor: Actor, projectId: string, taskId: string): { fieldId: string; value: FieldValue | null }[] {
+  requireTask(svc.db, actor, projectId, taskId, 'Viewer');
+  const rows = sql<[string, string], { fieldId: string; value_json: string | null }>(
+    svc.db,
+    `SELECT f.id AS fieldId, v.value_json FROM fields f
+       LEFT JOIN task_field_values v ON v.field_id = f.id AND v.task_id = ?
+      WHERE f.project_id = ? ORDER BY f.created_at, f.rowid`,
+  ).all(taskId, projectId);
+  return rows.map((row) => ({ fieldId: row.fieldId, value: row.value_json === null ? null : (JSON.parse(row.value_json) as FieldValue) }));
+}
+
+/**
  * `PUT .../tasks/{taskId}/fields/{fieldId}` (Participant): sets a task's value for a field,
  * normalized by {@link normalizeFieldValue}.
  * @throws ServiceError 404, 403, 409 PROJECT_COMPLETED, 400 for a value the field does not take.

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { redactHeaders } from '@taskspace/engine';
 import { requireWorkspace } from '../auth/access';
 import { hashToken, type Actor } from '../auth/tokens';
 import type { Clock } from '../clock';
@@ -7,6 +8,7 @@ import { transaction } from '../db/connection';
 import { sql } from '../db/statements';
 import { badRequest, notFound, ServiceError } from '../errors';
 import { newId, newSecret } from '../ids';
+import { assertJsonDepth } from '../json-depth';
 import type { Services } from '../services';
 import { requireWebhookPlan } from './webhooks';
 
@@ -36,8 +38,33 @@ export const INBOUND_ID_BYTES = 24;
 /** Prefix of generated inbound webhook tokens. */
 export const INBOUND_TOKEN_PREFIX = 'whk_';
 
-/** Headers never stored with a request. */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+
+/**
+ * The body of an inbound call: form fields for `application/x-www-form-urlencoded` (a repeated
+ * field becomes a list), otherwise any JSON value (object, array, string, number, boolean, null).
+ * @throws ServiceError 400 INVALID_JSON (field `body`), or `too_deep` past `maxDepth` levels.
+ */
+export function inboundBody(raw: Buffer, contentType: string | string[] | undefined, maxDepth: number): unknown {
+  const text = raw.toString('utf8');
+  const type = (Array.isArray(contentType) ? contentType[0] : contentType)?.split(';')[0]?.trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded') {
+    const fields: Record<string, string | string[]> = {};
+    for (const [key, value] of new URLSearchParams(text)) {
+      const seen = fields[key];
+      fields[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+    }
+    return fields;
+  }
+  assertJsonDepth(text, maxDepth);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ServiceError(400, 'INVALID_JSON', 'the body must be JSON (or a form, with Content-Type application/x-www-form-urlencoded)', {
+      field: 'body',
+      reason: 'invalid_json',
+    });
+  }
+}
 
 /** Longest accepted `Idempotency-Key` header, in characters. */
 export const MAX_IDEMPOTENCY_KEY = 255;
@@ -206,6 +233,20 @@ export class InboundThrottle {
     return Math.ceil((1 - bucket.tokens) / rate);
   }
 
+  /**
+   * The bucket of `key` as the X-RateLimit-* headers report it, without taking a request:
+   * `limit` per minute, whole `remaining` calls, and `reset`, the time (whole seconds since the
+   * epoch) at which the bucket is full again. An unseen key reports a full bucket.
+   */
+  state(key: string): { limit: number; remaining: number; reset: number } {
+    const now = this.clock.now();
+    const rate = this.perMinute / 60000;
+    const bucket = this.buckets.get(key);
+    const tokens = bucket ? Math.min(this.perMinute, bucket.tokens + (now - bucket.at) * rate) : this.perMinute;
+    const fullAt = rate > 0 ? now + (this.perMinute - tokens) / rate : now;
+    return { limit: this.perMinute, remaining: Math.floor(tokens), reset: Math.ceil(fullAt / 1000) };
+  }
+
   private sweep(now: number, rate: number): void {
     for (const [key, b] of this.buckets) if (b.tokens + (now - b.at) * rate >= this.perMinute) this.buckets.delete(key);
   }
@@ -218,7 +259,7 @@ export interface InboundCall {
   authorization: string | undefined;
   /** The raw body bytes. */
   body: Buffer;
-  /** All request headers (secret ones are dropped before storage). */
+  /** All request headers (credential ones are stored redacted, see `redactHeaders`). */
   headers: Record<string, string | string[] | undefined>;
 }
 
@@ -261,25 +302,18 @@ export function receiveInboundRequest(svc: Services, throttle: InboundThrottle, 
   const waitMs = throttle.take(hook.id);
   if (waitMs > 0) throw new InboundThrottledError(waitMs);
 
-  let body: unknown;
-  try {
-    body = JSON.parse(call.body.toString('utf8'));
-  } catch {
-    throw new ServiceError(400, 'INVALID_JSON', 'the body must be a JSON object', { field: 'body', reason: 'invalid_json' });
-  }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw badRequest('body', 'invalid_type', 'the body must be a JSON object');
-  }
+  const body = inboundBody(call.body, call.headers['content-type'], svc.config.jsonMaxDepth);
   const rawKey = call.headers['idempotency-key'];
   const idempotencyKey = Array.isArray(rawKey) ? rawKey[0] : rawKey;
   if (idempotencyKey !== undefined && idempotencyKey.length > MAX_IDEMPOTENCY_KEY) {
     throw badRequest('Idempotency-Key', 'too_long', `the Idempotency-Key header must be at most ${MAX_IDEMPOTENCY_KEY} characters`);
   }
-  const headers: Record<string, string> = {};
+  // Recorded with the shared redaction rule: credential headers keep their name, never their value.
+  const received: Record<string, string> = {};
   for (const [name, value] of Object.entries(call.headers)) {
-    if (value === undefined || SECRET_HEADERS.has(name)) continue;
-    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    if (value !== undefined) received[name] = Array.isArray(value) ? value.join(', ') : value;
   }
+  const headers = redactHeaders(received);
   const requestId = newId();
   transaction(svc.db, () =>
     sql(
@@ -305,9 +339,9 @@ export interface InboundRequest {
   webhookId: string;
   workspaceId: string;
   automationId: string | null;
-  /** The JSON object body: each top-level field becomes a variable of the run (spec 4.7). */
-  body: Record<string, unknown>;
-  /** Request headers (lowercase names), without Authorization and Cookie. */
+  /** The body: any JSON value, or a form's fields (see `inboundBody` and the engine's `webhookVariables`). */
+  body: unknown;
+  /** Request headers (lowercase names); credential values read `[redacted]`. */
   headers: Record<string, string>;
   /** The `Idempotency-Key` header, when sent. */
   idempotencyKey: string | null;
@@ -349,7 +383,7 @@ export function claimInboundRequests(svc: Services, opts: { limit?: number; leas
       webhookId: r.webhook_id,
       workspaceId: r.workspace_id,
       automationId: r.automation_id,
-      body: JSON.parse(r.body_json) as Record<string, unknown>,
+      body: JSON.parse(r.body_json) as unknown,
       headers: JSON.parse(r.headers_json) as Record<string, string>,
       idempotencyKey: r.idempotency_key,
       receivedAt: r.received_at,

@@ -1,3 +1,4 @@
+import { raiseTaskAddedForProject } from './bulk-task-events';
 import { requireFolder, requireProject, type FolderAccess, type ProjectAccess } from '../auth/access';
 import type { Actor } from '../auth/tokens';
 import { transaction, type Db } from '../db/connection';
@@ -118,6 +119,7 @@ function duplicate(svc: Services, actor: Actor, source: ProjectAccess, folder: F
     userId: actor.userId,
     now,
   });
+  raiseTaskAddedForProject(svc, actor, project, now);
   return project;
 }
 

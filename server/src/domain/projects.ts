@@ -1,3 +1,4 @@
+import { likeClause, likeContains } from '../db/like';
 import { requireFolder, requireProject, requireWorkspace, type FolderAccess } from '../auth/access';
 import type { Actor } from '../auth/tokens';
 import { transaction, type Db } from '../db/connection';
@@ -8,6 +9,7 @@ import { newId } from '../ids';
 import type { Services } from '../services';
 import { pageWindow, type PageRequest } from './paging';
 export type { PageRequest } from './paging';
+import { raiseTaskAddedForProject } from './bulk-task-events';
 import { insertImportedTasks, parseProjectContent, type ContentType } from './markdown-import';
 
 /**
@@ -120,6 +122,7 @@ function createIn(svc: Services, actor: Actor, resolve: () => Pick<FolderAccess,
     const now = svc.clock.now();
     const project = insertProject(svc, actor, folder, { name: parsed.name, isTemplate: input.isTemplate === true }, now);
     insertImportedTasks(svc.db, project.id, parsed.tasks, { userId: actor.userId, now, contentType: input.contentType });
+    raiseTaskAddedForProject(svc, actor, project, now);
     return project;
   });
 }
@@ -216,15 +219,21 @@ export function deleteProject(svc: Services, actor: Actor, projectId: string): v
  * excluded), oldest first; all of them, or one page when `page` is given.
  * @throws ServiceError 404 unknown folder.
  */
-export function listFolderProjects(svc: Services, actor: Actor, folderId: string, page?: PageRequest): Project[] {
+export function listFolderProjects(svc: Services, actor: Actor, folderId: string, page?: PageRequest, search?: string): Project[] {
   requireFolder(svc.db, actor, folderId, 'Viewer');
   const [limit, offset] = page ? pageWindow(page) : [-1, 0];
-  return sql<[string, number, number], ProjectRow>(
+  const named = nameFilter(search);
+  return sql<unknown[], ProjectRow>(
     svc.db,
-    `SELECT ${COLUMNS} FROM projects p WHERE p.folder_id = ? AND p.is_template = 0 ORDER BY p.created_at, p.rowid LIMIT ? OFFSET ?`,
+    `SELECT ${COLUMNS} FROM projects p WHERE p.folder_id = ? AND p.is_template = 0 ${named.sql} ORDER BY p.created_at, p.rowid LIMIT ? OFFSET ?`,
   )
-    .all(folderId, limit, offset)
+    .all(folderId, ...named.params, limit, offset)
     .map(toProject);
+}
+
+/** The `AND p.name LIKE …` condition of a `search` filter (case-insensitive substring), or nothing. */
+function nameFilter(search: string | undefined): { sql: string; params: string[] } {
+  return search === undefined ? { sql: '', params: [] } : { sql: `AND ${likeClause('p.name')}`, params: [likeContains(search)] };
 }
 
 /**
@@ -245,13 +254,14 @@ export function listFolderTemplates(svc: Services, actor: Actor, folderId: strin
  * `GET /api/v1/me/projects`: the projects (templates excluded) of every workspace the caller
  * belongs to, oldest first.
  */
-export function listMyProjects(svc: Services, actor: Actor, page: PageRequest): Project[] {
-  return sql<[string, number, number], ProjectRow>(
+export function listMyProjects(svc: Services, actor: Actor, page: PageRequest, search?: string): Project[] {
+  const named = nameFilter(search);
+  return sql<unknown[], ProjectRow>(
     svc.db,
     `SELECT ${COLUMNS} FROM projects p JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ?
-      WHERE p.is_template = 0 ORDER BY p.created_at, p.rowid LIMIT ? OFFSET ?`,
+      WHERE p.is_template = 0 ${named.sql} ORDER BY p.created_at, p.rowid LIMIT ? OFFSET ?`,
   )
-    .all(actor.userId, ...pageWindow(page))
+    .all(actor.userId, ...named.params, ...pageWindow(page))
     .map(toProject);
 }
 

@@ -15,12 +15,31 @@ import { mediaForKnowledge, type MediaKind } from './media';
  */
 
 /**
- * Public page modes: `template` shows the whole configuration, command prompts included, so
- * visitors can recreate the agent; `chat` shows the agent's identity and command names only.
+ * Public page modes (the real service's values): `template` shows the whole configuration,
+ * command prompts included, so visitors can recreate the agent; `chatbot` shows the agent's
+ * identity and command names only.
  */
-export const PUBLIC_MODES = ['template', 'chat'] as const;
-/** Public page themes. */
-export const THEMES = ['light', 'dark', 'system'] as const;
+export const PUBLIC_MODES = ['template', 'chatbot'] as const;
+/** Public page themes; `auto` follows the visitor's system setting. */
+export const THEMES = ['light', 'dark', 'auto'] as const;
+
+/** Values we documented before, still accepted on input and mapped on read: `chat` → `chatbot`, `system` → `auto`. */
+export const LEGACY_PREFERENCE_VALUES = { mode: { chat: 'chatbot' }, theme: { system: 'auto' } } as const;
+
+/** Every `preferences.mode` a body may carry. */
+export const ACCEPTED_PUBLIC_MODES: readonly string[] = [...PUBLIC_MODES, ...Object.keys(LEGACY_PREFERENCE_VALUES.mode)];
+/** Every `preferences.theme` a body may carry. */
+export const ACCEPTED_THEMES: readonly string[] = [...THEMES, ...Object.keys(LEGACY_PREFERENCE_VALUES.theme)];
+
+/** `preferences` with legacy `mode`/`theme` values replaced by the current ones. */
+export function normalizePreferences<T extends { mode?: string; theme?: string }>(preferences: T): T {
+  const out = { ...preferences };
+  const legacyMode = LEGACY_PREFERENCE_VALUES.mode as Record<string, string>;
+  const legacyTheme = LEGACY_PREFERENCE_VALUES.theme as Record<string, string>;
+  if (out.mode !== undefined && legacyMode[out.mode]) out.mode = legacyMode[out.mode];
+  if (out.theme !== undefined && legacyTheme[out.theme]) out.theme = legacyTheme[out.theme];
+  return out;
+}
 
 /** Preferences of a public agent. */
 export interface PublicAgentPreferences {
@@ -60,7 +79,7 @@ function toPublicAgent(row: PublicRow): PublicAgent {
   return {
     id: row.id,
     space_agent_id: row.agent_id,
-    preferences: { ...defaultPreferences(), ...(JSON.parse(row.preferences_json) as Partial<PublicAgentPreferences>) },
+    preferences: normalizePreferences({ ...defaultPreferences(), ...(JSON.parse(row.preferences_json) as Partial<PublicAgentPreferences>) }),
   };
 }
 
@@ -138,8 +157,9 @@ export function updatePublicAgent(
     const row = publicRow(svc.db, agentId);
     if (!row) throw notEnabled(agentId);
     const merged = { ...toPublicAgent(row).preferences };
+    const wanted = normalizePreferences(preferences);
     for (const key of Object.keys(merged) as (keyof PublicAgentPreferences)[]) {
-      if (preferences[key] !== undefined) (merged as Record<string, unknown>)[key] = preferences[key];
+      if (wanted[key] !== undefined) (merged as Record<string, unknown>)[key] = wanted[key];
     }
     sql(svc.db, 'UPDATE public_agents SET preferences_json = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(merged), svc.clock.now(), row.id);
     return toPublicAgent(publicRow(svc.db, agentId)!);

@@ -1,3 +1,4 @@
+import { likeClause, likeContains } from '../db/like';
 import { requireProject } from '../auth/access';
 import type { Actor } from '../auth/tokens';
 import { isoTime } from '../clock';
@@ -63,6 +64,46 @@ export interface Cursor {
   limit?: number;
   after?: string;
   before?: string;
+}
+
+/**
+ * Filters of the task list, combined with AND: `search` (text contains, case-insensitive),
+ * `completed`, `assignee` (handle, `@` optional), `dueBefore` (due strictly before) and
+ * `dueAfter` (due at or after), both ISO 8601 dates or date-times (a date is its midnight UTC).
+ */
+export interface TaskFilter {
+  search?: string;
+  completed?: boolean;
+  assignee?: string;
+  dueBefore?: string;
+  dueAfter?: string;
+}
+
+/** The SQL conditions and parameters of a task filter (an empty string when none is set). */
+function filterClause(filter: TaskFilter): { sql: string; params: (string | number)[] } {
+  const parts: string[] = [];
+  const params: (string | number)[] = [];
+  if (filter.search !== undefined) {
+    parts.push(likeClause('text'));
+    params.push(likeContains(filter.search));
+  }
+  if (filter.completed !== undefined) {
+    parts.push('completed = ?');
+    params.push(filter.completed ? 1 : 0);
+  }
+  if (filter.assignee !== undefined) {
+    parts.push('EXISTS (SELECT 1 FROM task_assignees a JOIN users u ON u.id = a.user_id WHERE a.task_id = tasks.id AND u.handle = ?)');
+    params.push(filter.assignee.replace(/^@/, ''));
+  }
+  if (filter.dueBefore !== undefined) {
+    parts.push('due_at < ?');
+    params.push(Date.parse(filter.dueBefore));
+  }
+  if (filter.dueAfter !== undefined) {
+    parts.push('due_at >= ?');
+    params.push(Date.parse(filter.dueAfter));
+  }
+  return { sql: parts.map((p) => `AND ${p}`).join(' '), params };
 }
 
 function checkContent(field: string, input: TaskContent): void {
@@ -267,13 +308,22 @@ function listStatement<P extends unknown[]>(db: Db, text: string) {
   return sql<P, ListRow>(db, text).raw(true);
 }
 
-/** A page of list rows in ascending order: first page, after `key` or before `key`. */
-function listPage(db: Db, from: string, order: string, key: { op: '>' | '<'; value: string } | undefined, projectId: string, limit: number): ListRow[] {
-  const select = `SELECT id, parent_id, text, completed FROM tasks WHERE project_id = ? ${from}`;
-  if (!key) return listStatement<[string, number]>(db, `${select} ORDER BY ${order} LIMIT ?`).all(projectId, limit);
+/** A page of list rows in ascending order: first page, after `key` or before `key`; `where` narrows it. */
+function listPage(
+  db: Db,
+  from: string,
+  order: string,
+  key: { op: '>' | '<'; value: string } | undefined,
+  projectId: string,
+  limit: number,
+  where: { sql: string; params: (string | number)[] } = { sql: '', params: [] },
+): ListRow[] {
+  const select = `SELECT id, parent_id, text, completed FROM tasks WHERE project_id = ? ${from} ${where.sql}`;
+  if (!key) return listStatement<unknown[]>(db, `${select} ORDER BY ${order} LIMIT ?`).all(projectId, ...where.params, limit);
   const direction = key.op === '>' ? 'ASC' : 'DESC';
-  const rows = listStatement<[string, string, number]>(db, `${select} AND ${order} ${key.op} ? ORDER BY ${order} ${direction} LIMIT ?`).all(
+  const rows = listStatement<unknown[]>(db, `${select} AND ${order} ${key.op} ? ORDER BY ${order} ${direction} LIMIT ?`).all(
     projectId,
+    ...where.params,
     key.value,
     limit,
   );
@@ -283,23 +333,25 @@ function listPage(db: Db, from: string, order: string, key: { op: '>' | '<'; val
 /**
  * One page of a project's tasks in document order (a task, then its subtasks, then its next
  * sibling), subtasks included (Viewer; spec section 4.2). `after`/`before` are task ids of the
- * project; the page is the `limit` tasks right after or right before that task. One range of the
- * (project_id, path) index.
+ * project; the page is the `limit` tasks right after or right before that task that match
+ * `filter` (the cursor task itself need not match). One range of the (project_id, path) index.
  * @throws ServiceError 400 for both cursors (field `before`, reason `conflicts_with_after`), an
  *   unknown cursor task (reason `not_found`) or a limit outside 1..500; 404 for an unknown project.
  */
-export function listTasks(svc: Services, actor: Actor, projectId: string, cursor: Cursor): Task[] {
+export function listTasks(svc: Services, actor: Actor, projectId: string, cursor: Cursor, filter: TaskFilter = {}): Task[] {
   const { db } = svc;
   const limit = pageLimit(cursor);
   requireProject(db, actor, projectId, 'Viewer');
-  return cachedPage(db, 'tasks', projectId, cursor, limit, () => {
+  const read = () => {
     let key: { op: '>' | '<'; value: string } | undefined;
     if (cursor.after !== undefined) key = { op: '>', value: cursorTask(db, projectId, 'after', cursor.after).path };
     else if (cursor.before !== undefined) key = { op: '<', value: cursorTask(db, projectId, 'before', cursor.before).path };
-    return listPage(db, '', 'path', key, projectId, limit).map((r) =>
+    return listPage(db, '', 'path', key, projectId, limit, filterClause(filter)).map((r) =>
       r[1] === null ? { id: r[0], text: r[2], completed: r[3] === 1 } : { id: r[0], text: r[2], completed: r[3] === 1, parentId: r[1] },
     );
-  });
+  };
+  // Filtered pages are read directly; the cache holds the unfiltered ones the outline reads.
+  return Object.values(filter).some((v) => v !== undefined) ? read() : cachedPage(db, 'tasks', projectId, cursor, limit, read);
 }
 
 /** Most pages {@link cachedPage} keeps per database before it starts afresh. */

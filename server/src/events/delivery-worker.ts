@@ -3,7 +3,8 @@ import { sql } from '../db/statements';
 import type { Services } from '../services';
 import { BlockedTargetError, type GuardedHttp } from './guarded-http';
 import { WorkerLoop, type WorkerLog } from './loop';
-import { parseRetryAfter, retryDelayMs, verdictForStatus, type AttemptVerdict } from './retry';
+import { parseRetryAfter } from '@taskspace/engine';
+import { deliveryDelayMs, verdictForStatus, type AttemptVerdict } from './retry';
 import { openSecret } from './secret-box';
 import { signPayload } from './signature';
 
@@ -243,7 +244,7 @@ export class DeliveryWorker {
     const { clock, config } = this.svc;
     const now = clock.now();
     const final = verdict === 'retry' && number >= config.webhooks.maxAttempts ? 'failed' : verdict;
-    const nextAt = final === 'retry' ? now + retryDelayMs(number, config.webhooks, Math.random(), retryAfterMs) : null;
+    const nextAt = final === 'retry' ? now + deliveryDelayMs(number, config.webhooks, Math.random(), retryAfterMs) : null;
     this.outcomes.push({ id, number, started, now, statusCode, error, status: final === 'retry' ? 'pending' : final, nextAt });
     if (!this.flushScheduled) {
       this.flushScheduled = true;

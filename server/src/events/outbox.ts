@@ -76,3 +76,24 @@ export function readEvents(db: Db, afterSeq: number, limit: number): DomainEvent
     depth: r.depth,
   }));
 }
+
+/** Rows per multi-row INSERT of {@link appendEvents} (6 parameters each, well under SQLite's limit). */
+const EVENT_BATCH_ROWS = 200;
+
+/**
+ * Appends many events of one change to the outbox, in order, with multi-row INSERTs of up to
+ * {@link EVENT_BATCH_ROWS} rows (a 10,000-task import writes 50 statements, not 10,000). Call
+ * inside the transaction of the change, like {@link appendEvent}.
+ */
+export function appendEvents(
+  db: Db,
+  events: readonly { type: EventType; workspaceId: string; payload: Record<string, unknown>; depth?: number }[],
+  now: number,
+): void {
+  for (let start = 0; start < events.length; start += EVENT_BATCH_ROWS) {
+    const batch = events.slice(start, start + EVENT_BATCH_ROWS);
+    const values = batch.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
+    const args = batch.flatMap((e) => [newId(), e.type, e.workspaceId, JSON.stringify(e.payload), e.depth ?? 0, now]);
+    sql(db, `INSERT INTO events (id, type, workspace_id, payload_json, depth, created_at) VALUES ${values}`).run(...args);
+  }
+}

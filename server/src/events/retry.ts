@@ -1,14 +1,17 @@
 /**
- * The delivery retry rules (README "Events and webhooks", "Retries").
+ * The delivery verdicts (docs "Webhooks", "Retries"). The backoff, the transient statuses and
+ * `Retry-After` parsing are the one policy of `@taskspace/engine` (`retry.ts`), shared with
+ * automation steps.
  *
  * - 2xx: succeeded. 408, 429 and 5xx, network errors and timeouts: retried.
  *   Any other status (1xx, 3xx as redirects are not followed, other 4xx) and targets refused
  *   by the SSRF guard: failed at once.
- * - After failed attempt n (1-based) the next attempt waits a random delay in [d/2, d] with
- *   d = min(retryMaxMs, retryBaseMs × 2^(n−1)) ("equal jitter"). A `Retry-After` header on a
- *   408/429/503 raises the wait to at least that, still capped at retryMaxMs.
+ * - After failed attempt n (1-based) the next attempt waits `backoffMs` with the base
+ *   `retryBaseMs`, factor 2 and ceiling `retryMaxMs`: a random delay in [d/2, d], raised by a
+ *   receiver's `Retry-After`.
  * - After `maxAttempts` attempts the delivery is failed.
  */
+import { backoffMs, isTransientStatus } from '@taskspace/engine';
 
 /** What to do after an attempt. */
 export type AttemptVerdict = 'succeeded' | 'retry' | 'failed';
@@ -16,11 +19,10 @@ export type AttemptVerdict = 'succeeded' | 'retry' | 'failed';
 /** The verdict for a received HTTP status. */
 export function verdictForStatus(statusCode: number): AttemptVerdict {
   if (statusCode >= 200 && statusCode < 300) return 'succeeded';
-  if (statusCode === 408 || statusCode === 429 || statusCode >= 500) return 'retry';
-  return 'failed';
+  return isTransientStatus(statusCode) ? 'retry' : 'failed';
 }
 
-/** Retry settings (from `config.webhooks`). */
+/** Retry settings (from `config.webhooks`), in ms. */
 export interface RetrySettings {
   maxAttempts: number;
   retryBaseMs: number;
@@ -28,22 +30,11 @@ export interface RetrySettings {
 }
 
 /**
- * Delay in ms before the attempt after failed attempt `attempt` (1-based).
- * @param random a number in [0, 1) (default Math.random).
+ * Delay in ms before the delivery attempt after failed attempt `attempt` (1-based): the shared
+ * policy with factor 2.
+ * @param random a number in [0, 1) (0 gives the full delay).
  * @param retryAfterMs the receiver's Retry-After, in ms, when it sent one.
  */
-export function retryDelayMs(attempt: number, settings: RetrySettings, random = Math.random(), retryAfterMs?: number): number {
-  const exponential = settings.retryBaseMs * 2 ** Math.min(attempt - 1, 40);
-  const ceiling = Math.min(settings.retryMaxMs, exponential);
-  const jittered = Math.round(ceiling / 2 + (random * ceiling) / 2);
-  return Math.min(settings.retryMaxMs, Math.max(jittered, retryAfterMs ?? 0));
-}
-
-/** Parses a `Retry-After` header (seconds or an HTTP date) into ms from `now`, or undefined. */
-export function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
-  const raw = Array.isArray(value) ? value[0] : value;
-  if (!raw) return undefined;
-  if (/^\d+$/.test(raw.trim())) return Number(raw.trim()) * 1000;
-  const at = Date.parse(raw);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+export function deliveryDelayMs(attempt: number, settings: RetrySettings, random: number, retryAfterMs?: number): number {
+  return backoffMs({ initialDelayMs: settings.retryBaseMs, factor: 2, maxDelayMs: settings.retryMaxMs }, attempt, retryAfterMs, random);
 }

@@ -13,8 +13,8 @@ import { BlockList, isIP } from 'node:net';
  *   `metadata` (fd00:ec2::254, 100.100.100.200) and `reserved` (0/8, unspecified, multicast,
  *   documentation and benchmark ranges, 240/4, broadcast, IPv4-compatible ::/96, 6to4, Teredo,
  *   site-local): always refused.
- * - IPv4-mapped (::ffff:a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) addresses are judged by the IPv4
- *   address they carry.
+ * - IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d, RFC 2765) and NAT64
+ *   (64:ff9b::a.b.c.d) addresses are judged by the IPv4 address they carry.
  * - `TASKSPACE_WEBHOOKS_ALLOW_ADDRESSES` lists addresses/ranges that are allowed regardless.
  */
 
@@ -95,13 +95,18 @@ export function ipv6Groups(address: string): number[] | undefined {
   return [...left, ...new Array<number>(zeros).fill(0), ...right];
 }
 
-/** The IPv4 address carried by an IPv4-mapped (::ffff:0:0/96) or NAT64 (64:ff9b::/96) address. */
+/**
+ * The IPv4 address carried by an IPv4-mapped (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96)
+ * or NAT64 (64:ff9b::/96) address.
+ */
 export function embeddedIPv4(address: string): string | undefined {
   const g = ipv6Groups(address);
   if (!g) return undefined;
-  const mapped = g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff;
+  const zeroPrefix = g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0;
+  const mapped = zeroPrefix && g[4] === 0 && g[5] === 0xffff;
+  const translated = zeroPrefix && g[4] === 0xffff && g[5] === 0;
   const nat64 = g[0] === 0x64 && g[1] === 0xff9b && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0;
-  if (!mapped && !nat64) return undefined;
+  if (!mapped && !translated && !nat64) return undefined;
   return `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
 }
 

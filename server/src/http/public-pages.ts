@@ -1,11 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RateLimiter } from '../auth/rate-limit';
-import { ServiceError } from '../errors';
-import type { Services } from '../services';
 
 /**
  * What the unauthenticated pages (public agents, shared projects) have in common: HTML escaping,
- * JSON-or-HTML negotiation and a per-address hourly rate limit.
+ * JSON-or-HTML negotiation and no caching. Their requests count against the caller address's
+ * anonymous hourly budget like every request without an API token (auth/hook.ts, `RequestMeter`).
  */
 
 /** `text` with the five HTML special characters escaped. */
@@ -23,19 +21,14 @@ export function wantsJson(accept: string | undefined): boolean {
 export const PUBLIC_PAGE_CSP = "default-src 'none'; img-src https: http:; style-src 'unsafe-inline'";
 
 /**
- * A guard for one group of public pages: counts each request against the standard hourly limit
- * of the caller's address, sets the X-RateLimit-* headers and `Cache-Control: no-store`.
- * @throws ServiceError 429 RATE_LIMITED past the limit.
+ * A guard for one group of public pages: sets `Cache-Control: no-store`. Counting, the
+ * X-RateLimit-* headers and 429 with `Retry-After` come from the app-wide request meter, which
+ * has run before the route.
  */
-export function publicPageGuard(svc: Services): (request: FastifyRequest, reply: FastifyReply) => void {
-  const limiter = new RateLimiter(svc.clock);
-  return (request, reply) => {
-    const decision = limiter.hit(`ip:${request.ip}`, svc.config.rateLimits.standard);
-    reply.header('X-RateLimit-Limit', decision.limit);
-    reply.header('X-RateLimit-Remaining', decision.remaining);
-    reply.header('X-RateLimit-Reset', decision.reset);
+export function publicPageGuard(): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  // Async, so that it also works as an onRequest hook (a sync hook would have to call `done`).
+  return async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    if (!decision.allowed) throw new ServiceError(429, 'RATE_LIMITED', `rate limit of ${decision.limit} requests per hour exceeded`);
   };
 }
 

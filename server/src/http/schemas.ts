@@ -18,13 +18,18 @@ export function singleLine(max?: number) {
 /** A non-empty string. */
 export const nonEmptyString = { type: 'string', minLength: 1 } as const;
 
-/** The error envelope (README "Errors"). */
+/**
+ * The error envelope (README "Errors"): `code` and `message` at the top level (as clients of the
+ * real service read them) and the same two, with `details` for validation failures, under `error`.
+ */
 export const errorEnvelope = {
   $id: 'ErrorEnvelope',
   type: 'object',
-  required: ['ok', 'error'],
+  required: ['ok', 'code', 'message', 'error'],
   properties: {
     ok: { type: 'boolean', const: false },
+    code: { type: 'string', description: 'Machine-readable error code, e.g. VALIDATION_ERROR (same as error.code)' },
+    message: { type: 'string', description: 'Human-readable message (same as error.message)' },
     error: {
       type: 'object',
       required: ['code', 'message'],
@@ -33,7 +38,7 @@ export const errorEnvelope = {
         message: { type: 'string' },
         details: {
           type: 'object',
-          properties: { field: { type: 'string' }, reason: { type: 'string' } },
+          properties: { field: { type: 'string' }, reason: { type: 'string' }, scope: { type: 'string' } },
         },
       },
     },
@@ -86,6 +91,21 @@ export function pageQuery(defaultLimit: number) {
   } as const;
 }
 
+/** Longest `search` text filter, in characters. */
+export const MAX_SEARCH_LENGTH = 200;
+
+/**
+ * The `search` query parameter of the project, task and agent lists: a case-insensitive
+ * substring of the name (projects, agents) or text (tasks), 1..200 characters.
+ */
+export const searchParam = { type: 'string', minLength: 1, maxLength: MAX_SEARCH_LENGTH } as const;
+
+/** A page query with the `search` text filter. */
+export function searchablePageQuery(defaultLimit: number) {
+  const base = pageQuery(defaultLimit);
+  return { ...base, properties: { ...base.properties, search: searchParam } } as const;
+}
+
 /** The parsed page query. */
 export interface PageQuery {
   limit: number;
@@ -107,6 +127,36 @@ export interface CursorQuery {
   limit: number;
   after?: string;
   before?: string;
+}
+
+/** ISO 8601 date (`2026-05-01`) or date-time (`2026-05-01T09:00:00Z`), for the due-date filters. */
+const dateOrDateTime = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$' } as const;
+
+/**
+ * The query of the task list: the cursor plus filters, all optional and combined with AND
+ * (docs "API notes", "Cursor lists"): `search` (text contains, case-insensitive), `completed`,
+ * `assignee` (a handle, `@` optional), `dueBefore` (due strictly before) and `dueAfter` (due at
+ * or after; a date means its midnight UTC). Tasks without a due date never match a due filter.
+ */
+export const taskListQuery = {
+  type: 'object',
+  properties: {
+    ...cursorQuery.properties,
+    search: searchParam,
+    completed: { type: 'boolean' },
+    assignee: { type: 'string', minLength: 1, maxLength: 101 },
+    dueBefore: dateOrDateTime,
+    dueAfter: dateOrDateTime,
+  },
+} as const;
+
+/** The parsed task list query. */
+export interface TaskListQuery extends CursorQuery {
+  search?: string;
+  completed?: boolean;
+  assignee?: string;
+  dueBefore?: string;
+  dueAfter?: string;
 }
 
 /** Path parameters schema for the given names, each a non-empty string. */

@@ -1,4 +1,4 @@
-import { nameFromText, TONES } from '../domain/agents';
+import { ACCEPTED_TONES, DEFAULT_TONE, nameFromText } from '../domain/agents';
 import type { ChatCompletion, ChatMessage, CompletionOptions, ModelProvider } from './provider';
 
 /** The offline provider's model name (a conversation's `data.llm.name`). */
@@ -31,7 +31,7 @@ function earliest(text: string, candidates: [RegExp, string][]): string | undefi
  * The agent the offline provider "generates" from a description (README "Agents, conversations, media and model providers"):
  * - name: the first sentence, at most 60 characters cut at a word, first letter upper-cased;
  * - description: the whole text with runs of whitespace collapsed to one space;
- * - tone: the tone word ({@link TONES}) appearing first in the text, else `neutral`;
+ * - tone: the tone word ({@link ACCEPTED_TONES}: a legacy word such as `professional` is mapped later) appearing first in the text, else {@link DEFAULT_TONE} (`friendly`);
  * - language: the first language named in the text (English, French, German, Spanish, Italian,
  *   Portuguese, Dutch, Japanese, Chinese), else `en`;
  * - avatar: 🤖; knowledgeEnabled: true;
@@ -40,7 +40,7 @@ function earliest(text: string, candidates: [RegExp, string][]): string | undefi
  */
 export function offlineAgent(text: string): Record<string, unknown> {
   const description = text.replace(/\s+/g, ' ').trim();
-  const tone = earliest(text, TONES.map((t) => [new RegExp(`\\b${t}\\b`, 'i'), t] as [RegExp, string])) ?? 'neutral';
+  const tone = earliest(text, ACCEPTED_TONES.map((t) => [new RegExp(`\\b${t}\\b`, 'i'), t] as [RegExp, string])) ?? DEFAULT_TONE;
   return {
     name: nameFromText(text),
     description,

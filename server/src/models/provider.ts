@@ -37,7 +37,7 @@ export interface CompletionOptions {
 
 /** A chat-completions model. */
 export interface ModelProvider {
-  /** Provider kind, reported as a conversation's `data.llm.type` (`openai` or `offline`). */
+  /** Provider kind (`openai` or `offline`), stored with each conversation; the API reports it as `data.llm.type` through `reportedLlmType` (`offline` as `openai`). */
   readonly type: string;
   /** Model name, reported as `data.llm.name`. */
   readonly model: string;

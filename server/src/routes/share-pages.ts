@@ -31,7 +31,7 @@ ${view.truncated ? `<p>Only the first ${view.tasks.length} tasks are shown.</p>`
  */
 export const sharePageRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
-  const guard = publicPageGuard(svc);
+  const guard = publicPageGuard();
 
   app.get<{ Params: { token: string; mode: ShareMode } }>(
     '/share/:token/:mode',
@@ -46,7 +46,7 @@ export const sharePageRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request, reply) => {
-      guard(request, reply);
+      void guard(request, reply);
       const view = sharedProjectView(svc, request.params.token, request.params.mode);
       if (wantsJson(request.headers.accept)) return { ok: true, item: view };
       return sendHtml(reply, renderSharedProject(view));

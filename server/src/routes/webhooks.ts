@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { InboundThrottle, InboundThrottledError, receiveInboundRequest } from '../domain/inbound-webhooks';
+import { rateLimitHeaders } from '../auth/hook';
 import { ServiceError } from '../errors';
 import { params } from '../http/schemas';
 
@@ -8,8 +9,11 @@ const errorRef = { $ref: 'ErrorEnvelope#' } as const;
 /**
  * Inbound webhooks, `POST /webhooks/<webhook_id>` (spec section 4.7; README "Events and webhooks"
  * "Inbound webhooks"). No API token: the unguessable URL is the credential, plus an optional
- * bearer token per webhook. The body is read raw whatever its content type and must be a JSON
- * object. Replies `{ok: true, requestId}`; the automation run starts asynchronously.
+ * bearer token per webhook. The body is read raw whatever its content type: a form when sent as
+ * `application/x-www-form-urlencoded`, else any JSON value. Replies `{ok: true, requestId}`; the automation run starts asynchronously.
+ * Not counted in the hourly request budget: every answer's X-RateLimit-* headers report this
+ * URL's own throttle (`TASKSPACE_INBOUND_RATE_PER_MINUTE`), set before the body is read so that
+ * 413 and 400 carry them too.
  */
 export const inboundWebhookRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
@@ -17,13 +21,17 @@ export const inboundWebhookRoutes: FastifyPluginAsync = async (app) => {
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.addHook('onRequest', async (request, reply) => {
+    reply.headers(rateLimitHeaders(throttle.state((request.params as { webhookId: string }).webhookId)));
+  });
 
   app.post<{ Params: { webhookId: string }; Body: Buffer | undefined }>(
     '/webhooks/:webhookId',
     {
+      config: { rateLimit: 'per-url' },
       schema: {
         tags: ['inbound webhooks'],
-        summary: 'Trigger the automation that owns this URL with a JSON object body',
+        summary: 'Trigger the automation that owns this URL with a JSON or form body',
         description:
           'Send `Authorization: Bearer <token>` when the webhook requires a token. Optional `Idempotency-Key` header. ' +
           'Throttled per URL (429 with Retry-After).',
@@ -53,6 +61,8 @@ export const inboundWebhookRoutes: FastifyPluginAsync = async (app) => {
         if (error instanceof InboundThrottledError) reply.header('Retry-After', Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
         if (error instanceof ServiceError && error.statusCode === 401) reply.header('WWW-Authenticate', 'Bearer');
         throw error;
+      } finally {
+        reply.headers(rateLimitHeaders(throttle.state(request.params.webhookId)));
       }
     },
   );

@@ -2,8 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { checkText } from '../../../shared/validation';
 
-/** Tones the service accepts for `data.tone`. */
-const TONES = ['authoritative', 'casual', 'empathetic', 'formal', 'friendly', 'neutral', 'playful', 'professional'];
+/** Tones the service accepts for `data.tone` (the real service's list), alphabetical. */
+const TONES = [
+	'authoritative', 'casual', 'clinical', 'cold', 'confident', 'creative', 'cynical', 'emotional', 'empathetic', 'formal',
+	'friendly', 'humourous', 'informal', 'inspiring', 'ironic', 'optimistic', 'pessimistic', 'playful', 'sarcastic', 'serious',
+	'sympathetic', 'tentative', 'warm',
+];
 
 /** The AgentData fields (spec section 2), all optional; `name` gives the collection's parameter name. */
 export function agentDataFields(name: string, displayName: string): INodeProperties {
@@ -43,7 +47,8 @@ export function agentDataFields(name: string, displayName: string): INodePropert
 								typeOptions: { rows: 3 },
 								default: '',
 								required: true,
-								description: 'Instructions; {{ input }} is replaced by the input given when the command runs',
+								description: 'Instructions; [[input]] is replaced by the input given when the command runs',
+								hint: 'Write [[input]] where the input goes. The editor evaluates {{ … }} itself, so {{ input }} typed here would be lost.',
 							},
 							{
 								displayName: 'Answer Mode',
@@ -51,6 +56,8 @@ export function agentDataFields(name: string, displayName: string): INodePropert
 								type: 'options',
 								options: [
 									{ name: 'Text', value: 'default' },
+									{ name: 'Plan and Execute (V1)', value: 'plan-and-execute-v1' },
+									{ name: 'Plan and Execute (V2)', value: 'plan-and-execute-v2' },
 									{ name: 'JSON Object', value: 'json' },
 								],
 								default: 'default',
@@ -67,6 +74,13 @@ export function agentDataFields(name: string, displayName: string): INodePropert
 				],
 			},
 			{ displayName: 'Description', name: 'description', type: 'string', typeOptions: { rows: 2 }, default: '' },
+			{
+				displayName: 'Input Placeholder',
+				name: 'inputPlaceholder',
+				type: 'string',
+				default: '',
+				description: "The hint shown in the agent's input box (one line, at most 200 characters)",
+			},
 			{
 				displayName: 'Knowledge Enabled',
 				name: 'knowledgeEnabled',
@@ -86,7 +100,7 @@ export function agentDataFields(name: string, displayName: string): INodePropert
 				name: 'tone',
 				type: 'options',
 				options: TONES.map((tone) => ({ name: tone[0].toUpperCase() + tone.slice(1), value: tone })),
-				default: 'professional',
+				default: 'friendly',
 			},
 		],
 	};
@@ -95,7 +109,7 @@ export function agentDataFields(name: string, displayName: string): INodePropert
 /** Builds AgentData from the collection's values (only the keys the user set). */
 export function agentDataOf(ctx: IExecuteFunctions, i: number, fields: IDataObject): IDataObject {
 	const data: IDataObject = {};
-	for (const key of ['description', 'tone', 'language', 'knowledgeEnabled'] as const) {
+	for (const key of ['description', 'tone', 'language', 'knowledgeEnabled', 'inputPlaceholder'] as const) {
 		if (fields[key] !== undefined && fields[key] !== '') data[key] = fields[key];
 	}
 	if (typeof fields.avatar === 'string' && fields.avatar.trim() !== '') {

@@ -34,7 +34,7 @@ const properties: INodeProperties[] = [
 				name: 'mode',
 				type: 'options',
 				options: [
-					{ name: 'Chat', value: 'chat' },
+					{ name: 'Chatbot', value: 'chatbot' },
 					{ name: 'Template', value: 'template' },
 				],
 				default: 'template',
@@ -44,9 +44,9 @@ const properties: INodeProperties[] = [
 				name: 'theme',
 				type: 'options',
 				options: [
+					{ name: 'Auto (Follow the Visitor)', value: 'auto' },
 					{ name: 'Dark', value: 'dark' },
 					{ name: 'Light', value: 'light' },
-					{ name: 'System', value: 'system' },
 				],
 				default: 'light',
 			},

@@ -21,8 +21,11 @@ const properties: INodeProperties[] = [
 
 export const description = showFor('member', 'add', properties);
 
-/** Adds members to a project by handle (`PUT /projects/{id}/members`). */
-export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+/**
+ * Adds members to a project by handle (`PUT /projects/{id}/members`) and outputs one item per
+ * member named in the input (`{handle, displayName, projectId}`), as n8n lists do.
+ */
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
 	const projectId = idParam(this, 'projectId', i, 'Project');
 	const handles = handlesOf(this.getNodeParameter('handles', i));
 	if (handles.length === 0) {
@@ -34,7 +37,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 		body: { handles },
 		itemIndex: i,
 	});
-	const result: IDataObject = { ...body };
-	delete result.ok;
-	return Object.keys(result).length > 0 ? result : { projectId, added: handles };
+	const wanted = new Set(handles.map((h) => h.toLowerCase()));
+	const members = Array.isArray(body.items) ? (body.items as IDataObject[]) : [];
+	return members.filter((m) => wanted.has(String(m.handle).toLowerCase())).map((m) => ({ ...m, projectId }));
 }

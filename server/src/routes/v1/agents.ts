@@ -5,7 +5,7 @@ import {
   COMMAND_ID_PATTERN,
   COMMAND_MODES,
   LANGUAGE_PATTERN,
-  TONES,
+  ACCEPTED_TONES,
   createAgent,
   deleteAgent,
   generateAgent,
@@ -16,7 +16,8 @@ import {
   type AgentPatchInput,
 } from '../../domain/agents';
 import { addKnowledge, removeKnowledge } from '../../domain/knowledge';
-import { itemEnvelope, itemsEnvelope, okOnly, pageQuery, params, responses, singleLine, type PageQuery } from '../../http/schemas';
+import { AGENT_TEMPLATE_TYPES } from '../../domain/agent-templates';
+import { NO_LINE_BREAKS, itemEnvelope, itemsEnvelope, okOnly, params, searchablePageQuery, responses, singleLine, type PageQuery } from '../../http/schemas';
 import { conversationRoutes } from './conversations';
 import { publicAgentRoutes } from './public-agents';
 
@@ -54,10 +55,11 @@ const agentDataInput = {
   properties: {
     commands: { type: 'array', maxItems: AGENT_LIMITS.commands, items: command },
     description: { type: 'string', maxLength: AGENT_LIMITS.description },
-    tone: { type: 'string', enum: TONES },
+    tone: { type: 'string', enum: ACCEPTED_TONES, description: 'One of the 23 tones; neutral and professional are accepted and mapped (README "Agents")' },
     avatar,
     knowledgeEnabled: { type: 'boolean' },
     language: { type: 'string', maxLength: AGENT_LIMITS.language, pattern: LANGUAGE_PATTERN },
+    inputPlaceholder: { type: 'string', maxLength: AGENT_LIMITS.inputPlaceholder, pattern: NO_LINE_BREAKS },
   },
 } as const;
 
@@ -84,6 +86,7 @@ export const agentSchema = {
         avatar: { type: 'object', properties: { type: str, data: { type: 'object', properties: { value: str } } } },
         knowledgeEnabled: { type: 'boolean' },
         language: str,
+        inputPlaceholder: str,
       },
     },
     knowledge: {
@@ -122,7 +125,17 @@ export const agentsRoutes: FastifyPluginAsync = async (app) => {
             data: {
               type: 'object',
               additionalProperties: false,
-              properties: { type: singleLine(AGENT_LIMITS.type), data: agentDataInput },
+              properties: {
+                type: singleLine(AGENT_LIMITS.type),
+                data: agentDataInput,
+                template: {
+                  type: 'object',
+                  required: ['type'],
+                  additionalProperties: false,
+                  description: "A built-in template to start from (with type: 'template')",
+                  properties: { type: { type: 'string', enum: AGENT_TEMPLATE_TYPES } },
+                },
+              },
             },
           },
         },
@@ -132,18 +145,21 @@ export const agentsRoutes: FastifyPluginAsync = async (app) => {
     async (request) => ({ ok: true, item: createAgent(svc, request.actor, request.params.folderId, request.body) }),
   );
 
-  app.get<{ Params: { folderId: string }; Querystring: PageQuery }>(
+  app.get<{ Params: { folderId: string }; Querystring: PageQuery & { search?: string } }>(
     '/folders/:folderId/agents',
     {
       schema: {
         tags,
-        summary: "A folder's agents, newest first",
+        summary: "A folder's agents, newest first; `search` filters by name (case-insensitive substring)",
         params: params('folderId'),
-        querystring: pageQuery(20),
+        querystring: searchablePageQuery(20),
         response: responses(itemsEnvelope(agentSchema)),
       },
     },
-    async (request) => ({ ok: true, items: listAgents(svc, request.actor, request.params.folderId, request.query) }),
+    async (request) => {
+      const { search, ...page } = request.query;
+      return { ok: true, items: listAgents(svc, request.actor, request.params.folderId, page, search) };
+    },
   );
 
   app.post<{ Params: { folderId: string }; Body: { text: string } }>(
@@ -207,7 +223,7 @@ export const agentsRoutes: FastifyPluginAsync = async (app) => {
           tags,
           summary: `Attach a ${kind} to an agent's knowledge`,
           params: params('agentId'),
-          body: { type: 'object', required: [key], properties: { [key]: { type: 'string', minLength: 1 } } },
+          body: { type: 'object', required: [key], additionalProperties: false, properties: { [key]: { type: 'string', minLength: 1 } } },
           response: one,
         },
       },

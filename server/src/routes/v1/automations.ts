@@ -81,6 +81,7 @@ const run = {
 const definitionBody = {
   type: 'object',
   required: ['name', 'trigger', 'actions'],
+  additionalProperties: false,
   properties: {
     name: { type: 'string' },
     description: { type: 'string' },

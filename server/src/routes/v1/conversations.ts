@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import {
   COMMAND_RUN_LIMITS,
   CONVERSATION_STATUSES,
+  LLM_TYPES,
   failInterruptedConversations,
   getConversation,
   listConversations,
@@ -24,7 +25,7 @@ export const conversationSchema = {
     data: {
       type: 'object',
       properties: {
-        llm: { type: 'object', properties: { type: str, name: str } },
+        llm: { type: 'object', properties: { type: { type: 'string', enum: LLM_TYPES }, name: str } },
         messages: { type: 'array', items: { type: 'object', properties: { role: str, content: str } } },
       },
     },

@@ -7,6 +7,7 @@ import {
   clearTaskFieldValue,
   createField,
   getTaskFieldValue,
+  listTaskFieldValues,
   listFields,
   setTaskFieldValue,
   type NewField,
@@ -82,6 +83,19 @@ export const fieldsRoutes: FastifyPluginAsync = async (app) => {
     async (request) => ({ ok: true, items: listFields(svc, request.actor, request.params.projectId) }),
   );
 
+  app.get<{ Params: Omit<ValueParams, 'fieldId'> }>(
+    '/projects/:projectId/tasks/:taskId/fields',
+    {
+      schema: {
+        tags,
+        summary: "A task's value for every field of its project (null where unset), in field order",
+        params: params('projectId', 'taskId'),
+        response: responses(itemsEnvelope(fieldValue)),
+      },
+    },
+    async (request) => ({ ok: true, items: listTaskFieldValues(svc, request.actor, request.params.projectId, request.params.taskId) }),
+  );
+
   app.get<{ Params: ValueParams }>(
     '/projects/:projectId/tasks/:taskId/fields/:fieldId',
     { schema: { tags, summary: "A task's value for a field", params: valueParams, response: responses(itemEnvelope(fieldValue)) } },
@@ -101,6 +115,7 @@ export const fieldsRoutes: FastifyPluginAsync = async (app) => {
         body: {
           type: 'object',
           required: ['value'],
+          additionalProperties: false,
           properties: {
             // Untyped on purpose: ajv's type coercion would turn null into 0 or ""; the domain checks the type.
             value: { description: 'number, string (min length 1) or, for boolean fields, true/false' },

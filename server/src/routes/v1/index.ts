@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { bearerAuth } from '../../auth/hook';
+import { closeBodylessRoutes } from '../../http/closed-bodies';
 import { workspacesRoutes } from './workspaces';
 import { projectsRoutes } from './projects';
 import { tasksRoutes } from './tasks';
@@ -7,10 +8,13 @@ import { agentsRoutes } from './agents';
 import { mediaRoutes } from './media';
 import { projectMemberRoutes } from './project-members';
 import { automationsRoutes } from './automations';
+import { accessTokenRoutes } from './access-tokens';
+import { membersRoutes } from './members';
 
-/** Everything under /api/v1: bearer authentication and rate limiting, then one plugin per resource. */
+/** Everything under /api/v1: the bearer-token guard (the app-wide request meter has authenticated and counted the request), then one plugin per resource. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
-  app.addHook('onRequest', bearerAuth(app.services));
+  app.addHook('onRequest', bearerAuth());
+  closeBodylessRoutes(app);
   await app.register(workspacesRoutes);
   await app.register(projectsRoutes);
   await app.register(tasksRoutes);
@@ -18,4 +22,6 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(mediaRoutes);
   await app.register(projectMemberRoutes);
   await app.register(automationsRoutes);
+  await app.register(accessTokenRoutes);
+  await app.register(membersRoutes);
 };

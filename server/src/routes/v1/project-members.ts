@@ -26,6 +26,7 @@ export const projectMemberRoutes: FastifyPluginAsync = async (app) => {
         body: {
           type: 'object',
           required: ['handles'],
+          additionalProperties: false,
           properties: { handles: { type: 'array', minItems: 1, maxItems: MAX_MEMBER_HANDLES, items: singleLine(39) } },
         },
         response: responses(itemsEnvelope(member), { 409: { $ref: 'ErrorEnvelope#' } }),

@@ -23,6 +23,8 @@ import {
   okOnly,
   pageQuery,
   params,
+  searchablePageQuery,
+  searchParam,
   responses,
   singleLine,
 } from '../../http/schemas';
@@ -192,40 +194,44 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
     async (request) => ({ ok: true, items: listProjectMembers(svc, request.actor, request.params.projectId, request.query) }),
   );
 
-  app.get<{ Querystring: PageRequest }>(
+  app.get<{ Querystring: PageRequest & { search?: string } }>(
     '/me/projects',
     {
       schema: {
         tags,
-        summary: "The caller's projects across their workspaces (templates excluded)",
-        querystring: pageQuery(20),
+        summary: "The caller's projects across their workspaces (templates excluded); `search` filters by name",
+        querystring: searchablePageQuery(20),
         response: many,
       },
     },
-    async (request) => ({ ok: true, items: listMyProjects(svc, request.actor, request.query) }),
+    async (request) => {
+      const { search, ...page } = request.query;
+      return { ok: true, items: listMyProjects(svc, request.actor, page, search) };
+    },
   );
 
-  app.get<{ Params: { folderId: string }; Querystring: { limit?: number; page: number } }>(
+  app.get<{ Params: { folderId: string }; Querystring: { limit?: number; page: number; search?: string } }>(
     '/folders/:folderId/projects',
     {
       schema: {
         tags,
-        summary: "A folder's projects (templates excluded); all of them unless limit is given",
+        summary: "A folder's projects (templates excluded); all of them unless limit is given; `search` filters by name",
         params: params('folderId'),
         querystring: {
           type: 'object',
           properties: {
             limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
             page: { type: 'integer', minimum: 1, maximum: MAX_PAGE_NUMBER, default: 1 },
+            search: searchParam,
           },
         },
         response: many,
       },
     },
     async (request) => {
-      const { limit, page } = request.query;
+      const { limit, page, search } = request.query;
       const paging = limit === undefined ? undefined : { limit, page };
-      return { ok: true, items: listFolderProjects(svc, request.actor, request.params.folderId, paging) };
+      return { ok: true, items: listFolderProjects(svc, request.actor, request.params.folderId, paging, search) };
     },
   );
 

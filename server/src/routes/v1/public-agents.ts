@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { escapeHtml, publicPageGuard, sendHtml, wantsJson } from '../../http/public-pages';
 import {
-  PUBLIC_MODES,
-  THEMES,
+  ACCEPTED_PUBLIC_MODES,
+  ACCEPTED_THEMES,
   disablePublicAccess,
   enablePublicAccess,
   getPublicAgent,
@@ -17,10 +17,10 @@ const str = { type: 'string' } as const;
 const preferencesSchema = {
   type: 'object',
   properties: {
-    mode: { type: 'string', enum: PUBLIC_MODES },
+    mode: { type: 'string', enum: ACCEPTED_PUBLIC_MODES, description: 'template or chatbot (chat is accepted as chatbot)' },
     canCopyKnowledge: { type: 'boolean' },
     hideBranding: { type: 'boolean' },
-    theme: { type: 'string', enum: THEMES },
+    theme: { type: 'string', enum: ACCEPTED_THEMES, description: 'light, dark or auto (system is accepted as auto)' },
   },
 } as const;
 
@@ -29,6 +29,37 @@ export const publicAgentSchema = {
   type: 'object',
   required: ['id', 'space_agent_id', 'preferences'],
   properties: { id: str, space_agent_id: str, preferences: preferencesSchema },
+} as const;
+
+/**
+ * What anyone holding a public id sees (the JSON of the public page): no agent id, folder,
+ * workspace or knowledge ids; prompts only in `template` mode, knowledge names only with
+ * `canCopyKnowledge`.
+ */
+export const publicAgentViewSchema = {
+  type: 'object',
+  required: ['id', 'name', 'description', 'tone', 'language', 'avatar', 'commands', 'preferences'],
+  properties: {
+    id: { type: 'string', description: 'The public id (not the agent id)' },
+    name: str,
+    description: str,
+    tone: str,
+    language: str,
+    avatar: { type: 'object', properties: { type: str, data: { type: 'object', properties: { value: str } } } },
+    commands: {
+      type: 'array',
+      items: { type: 'object', required: ['name', 'mode'], properties: { name: str, mode: str, prompt: { type: 'string', description: 'template mode only' } } },
+    },
+    knowledge: {
+      type: 'object',
+      description: 'Only when preferences.canCopyKnowledge',
+      properties: {
+        projects: { type: 'array', items: { type: 'object', properties: { id: str, name: str } } },
+        medias: { type: 'array', items: { type: 'object', properties: { id: str, name: str, kind: str } } },
+      },
+    },
+    preferences: preferencesSchema,
+  },
 } as const;
 
 const publicUrlEnvelope = {
@@ -78,6 +109,19 @@ export const publicAgentRoutes: FastifyPluginAsync = async (app) => {
     async (request) => ({ ok: true, ...getPublicAgent(svc, request.actor, request.params.agentId) }),
   );
 
+  app.get<{ Params: { publicAgentId: string } }>(
+    '/public-agents/:publicAgentId',
+    {
+      schema: {
+        tags,
+        summary: 'A public agent by its public id, as its public page shows it (any authenticated caller)',
+        params: params('publicAgentId'),
+        response: responses(itemEnvelope(publicAgentViewSchema)),
+      },
+    },
+    async (request) => ({ ok: true, item: publicAgentView(svc, request.params.publicAgentId) }),
+  );
+
   app.patch<{ Params: { agentId: string }; Body: { preferences: Partial<PublicAgentPreferences> } }>(
     '/agents/:agentId/public-agent',
     {
@@ -101,7 +145,7 @@ export const publicAgentRoutes: FastifyPluginAsync = async (app) => {
 const THEME_CSS: Record<PublicAgentPreferences['theme'], string> = {
   light: ':root{color-scheme:light;--bg:#fff;--fg:#1d1d1f;--muted:#6e6e73}',
   dark: ':root{color-scheme:dark;--bg:#1d1d1f;--fg:#f5f5f7;--muted:#a1a1a6}',
-  system:
+  auto:
     ':root{color-scheme:light dark;--bg:#fff;--fg:#1d1d1f;--muted:#6e6e73}@media (prefers-color-scheme:dark){:root{--bg:#1d1d1f;--fg:#f5f5f7;--muted:#a1a1a6}}',
 };
 
@@ -142,13 +186,13 @@ ${view.preferences.hideBranding ? '' : '<footer>Made with Taskspace</footer>'}
  */
 export const publicAgentPageRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
-  const guard = publicPageGuard(svc);
+  const guard = publicPageGuard();
 
   app.get<{ Params: { publicId: string } }>(
     '/public/agents/:publicId',
     { schema: { hide: true, params: params('publicId') } },
     async (request, reply) => {
-      guard(request, reply);
+      void guard(request, reply);
       const view = publicAgentView(svc, request.params.publicId);
       if (wantsJson(request.headers.accept)) return { ok: true, item: view };
       return sendHtml(reply, renderPublicPage(view));

@@ -15,7 +15,7 @@ import {
   type NewTask,
   type TaskContent,
 } from '../../domain/tasks';
-import { cursorQuery, itemEnvelope, itemsEnvelope, okOnly, params, responses, singleLine, type CursorQuery } from '../../http/schemas';
+import { cursorQuery, itemEnvelope, itemsEnvelope, okOnly, params, responses, singleLine, taskListQuery, type CursorQuery, type TaskListQuery } from '../../http/schemas';
 import { taskAssigneesRoutes } from './task-assignees';
 import { taskDatesRoutes } from './task-dates';
 import { taskNotesRoutes } from './task-notes';
@@ -45,7 +45,11 @@ const createBody = {
         additionalProperties: false,
         properties: {
           ...contentProperties,
-          taskId: { ...taskIdSchema, nullable: true, description: 'Reference task; absent or null appends at the end of the project' },
+          taskId: {
+            ...taskIdSchema,
+            nullable: true,
+            description: 'Reference task; absent, null or the string "null" appends at the end of the project',
+          },
           placement: { type: 'string', enum: POSITIONS, description: 'Position relative to taskId; default afterend' },
         },
       },
@@ -75,24 +79,39 @@ const moveBody = {
 } as const;
 
 /**
+ * Clients generated from the real service's API document send `taskId: "null"` (the string) to
+ * mean the project root; it is treated like an absent `taskId` (README "Tasks").
+ */
+async function rootReferenceAsAbsent(request: FastifyRequest): Promise<void> {
+  const tasks = (request.body as { tasks?: unknown } | undefined)?.tasks;
+  if (!Array.isArray(tasks)) return;
+  for (const task of tasks) {
+    if (task && typeof task === 'object' && (task as { taskId?: unknown }).taskId === 'null') delete (task as { taskId?: unknown }).taskId;
+  }
+}
+
+/**
  * Tasks (spec section 4.1) and a project's cursor lists of blocks and tasks (section 4.2),
  * plus the task add-on plugins: assignees, date, note and comments.
  */
 export const tasksRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
 
-  app.get<{ Params: { projectId: string }; Querystring: CursorQuery }>(
+  app.get<{ Params: { projectId: string }; Querystring: TaskListQuery }>(
     '/projects/:projectId/tasks',
     {
       schema: {
         tags,
-        summary: "A page of a project's tasks in document order, subtasks included",
+        summary: "A page of a project's tasks in document order, subtasks included; optional filters search, completed, assignee, dueBefore, dueAfter",
         params: projectParams,
-        querystring: cursorQuery,
+        querystring: taskListQuery,
         response: responses(itemsEnvelope(taskSchema)),
       },
     },
-    async (request) => ({ ok: true, items: listTasks(svc, request.actor, request.params.projectId, request.query) }),
+    async (request) => {
+      const { limit, after, before, ...filter } = request.query;
+      return { ok: true, items: listTasks(svc, request.actor, request.params.projectId, { limit, after, before }, filter) };
+    },
   );
 
   app.get<{ Params: { projectId: string }; Querystring: CursorQuery }>(
@@ -110,6 +129,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
   );
 
   const create = (hide: boolean) => ({
+    preValidation: rootReferenceAsAbsent,
     schema: {
       tags,
       hide,

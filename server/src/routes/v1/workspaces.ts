@@ -7,10 +7,12 @@ import { itemEnvelope, itemsEnvelope, params, responses, singleLine } from '../.
 
 const workspace = {
   type: 'object',
+  required: ['id', 'name', 'role'],
   properties: { id: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' } },
 } as const;
 const folder = {
   type: 'object',
+  required: ['id', 'name', 'workspaceId', 'parentId', 'isHome'],
   properties: {
     id: { type: 'string' },
     name: { type: 'string' },

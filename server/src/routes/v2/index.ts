@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { bearerAuth } from '../../auth/hook';
+import { closeBodylessRoutes } from '../../http/closed-bodies';
 import { subscriptionRoutes } from './subscriptions';
 import { webhookRoutes } from './webhooks';
 
@@ -8,7 +9,8 @@ import { webhookRoutes } from './webhooks';
  * legacy subscriptions, behind the same bearer-token and rate-limit hook as /api/v1.
  */
 export const v2Routes: FastifyPluginAsync = async (app) => {
-  app.addHook('onRequest', bearerAuth(app.services));
+  app.addHook('onRequest', bearerAuth());
+  closeBodylessRoutes(app);
   await app.register(webhookRoutes);
   await app.register(subscriptionRoutes);
 };

@@ -19,6 +19,7 @@ export const subscriptionRoutes: FastifyPluginAsync = async (app) => {
         body: {
           type: 'object',
           required: ['targetUrl', 'triggerType'],
+          additionalProperties: false,
           properties: {
             targetUrl: { type: 'string', minLength: 1, maxLength: MAX_TARGET_URL_LENGTH },
             triggerType: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] },
@@ -40,7 +41,7 @@ export const subscriptionRoutes: FastifyPluginAsync = async (app) => {
         tags,
         deprecated: true,
         summary: 'Deprecated: remove a legacy subscription (always allowed)',
-        body: { type: 'object', required: ['hookId'], properties: { hookId: { type: 'string', minLength: 1 } } },
+        body: { type: 'object', required: ['hookId'], additionalProperties: false, properties: { hookId: { type: 'string', minLength: 1 } } },
         response: responses({ type: 'object', required: ['ok', 'deleted'], properties: { ok: { type: 'boolean' }, deleted: { type: 'boolean' } } }),
       },
     },

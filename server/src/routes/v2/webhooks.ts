@@ -58,6 +58,7 @@ const deliverySchema = {
 const registerBody = {
   type: 'object',
   required: ['targetUrl', 'events'],
+  additionalProperties: false,
   properties: {
     targetUrl: { type: 'string', minLength: 1, maxLength: MAX_TARGET_URL_LENGTH, description: 'https URL, at most 2048 characters.' },
     events: { type: 'array', minItems: 1, items: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] } },

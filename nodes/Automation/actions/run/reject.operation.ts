@@ -1,0 +1,11 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { showFor } from '../../../shared/router';
+import { decide, decisionProperties } from './decide';
+
+export const description = showFor('run', 'reject', decisionProperties);
+
+/** Rejects the approval a run waits on. */
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	return await decide.call(this, i, 'reject');
+}

@@ -1,0 +1,173 @@
+import type { Db } from '../db/connection';
+import { sql } from '../db/statements';
+import { badRequest, conflict, notFound, forbidden } from '../errors';
+import { newId, newSecret } from '../ids';
+import { hashToken } from '../auth/tokens';
+import { ROLES, isRole, type Role } from '../auth/roles';
+import { HANDLE_PATTERN } from '../domain/users';
+import { EMAIL_PATTERN } from './credentials';
+
+/** How long an invitation link stays valid, in ms: 7 days. */
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** An invitation as Owners see it (never its token). Times in ms since the epoch. */
+export interface Invitation {
+  id: string;
+  workspaceId: string;
+  role: Role;
+  email: string | null;
+  handle: string | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
+const COLUMNS = 'id, workspace_id AS workspaceId, role, email, handle, created_at AS createdAt, expires_at AS expiresAt';
+
+/**
+ * Invites a person (by email or by handle, exactly one) to a workspace with a role. Returns the
+ * invitation and its token (256 random bits; only its hash is stored), valid once for
+ * {@link INVITATION_TTL_MS}.
+ * @throws ServiceError 400 for a bad role, email or handle, or when both or neither are given.
+ */
+export function createInvitation(
+  db: Db,
+  input: { workspaceId: string; role: unknown; email?: string; handle?: string; invitedBy: string },
+  now: number,
+): { invitation: Invitation; token: string } {
+  if (typeof input.role !== 'string' || !isRole(input.role)) throw badRequest('role', 'invalid_value', `role must be one of ${ROLES.join(', ')}`);
+  if ((input.email === undefined) === (input.handle === undefined)) {
+    throw badRequest('email', 'email_or_handle', 'give exactly one of email and handle');
+  }
+  if (input.email !== undefined && (input.email.length > 254 || !EMAIL_PATTERN.test(input.email))) {
+    throw badRequest('email', 'invalid_format', `invalid email '${input.email}'`);
+  }
+  if (input.handle !== undefined && !HANDLE_PATTERN.test(input.handle)) throw badRequest('handle', 'invalid_format', `invalid handle '${input.handle}'`);
+  const token = newSecret(32);
+  const invitation: Invitation = {
+    id: newId(),
+    workspaceId: input.workspaceId,
+    role: input.role,
+    email: input.email ?? null,
+    handle: input.handle ?? null,
+    createdAt: now,
+    expiresAt: now + INVITATION_TTL_MS,
+  };
+  sql(
+    db,
+    `INSERT INTO invitations (id, workspace_id, role, email, handle, token_hash, invited_by, created_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(invitation.id, invitation.workspaceId, invitation.role, invitation.email, invitation.handle, hashToken(token), input.invitedBy, now, invitation.expiresAt);
+  return { invitation, token };
+}
+
+/** A workspace's pending invitations (not accepted, revoked or expired), newest first. */
+export function listInvitations(db: Db, workspaceId: string, now: number): Invitation[] {
+  return sql<[string, number], Invitation>(
+    db,
+    `SELECT ${COLUMNS} FROM invitations
+      WHERE workspace_id = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at DESC`,
+  ).all(workspaceId, now);
+}
+
+/** Withdraws a pending invitation. Returns false when the workspace has no such pending invitation. */
+export function revokeInvitation(db: Db, workspaceId: string, invitationId: string, now: number): boolean {
+  return (
+    sql(db, 'UPDATE invitations SET revoked_at = ? WHERE id = ? AND workspace_id = ? AND accepted_at IS NULL AND revoked_at IS NULL')
+      .run(now, invitationId, workspaceId).changes === 1
+  );
+}
+
+/**
+ * The usable invitation behind `token`.
+ * @throws ServiceError 400 VALIDATION_ERROR, field `token`, reason `invalid_link`, `link_used` or `link_expired`.
+ */
+export function checkInvitation(db: Db, token: unknown, now: number): Invitation {
+  const row =
+    typeof token === 'string' && token
+      ? sql<[string], Invitation & { acceptedAt: number | null; revokedAt: number | null }>(
+          db,
+          `SELECT ${COLUMNS}, accepted_at AS acceptedAt, revoked_at AS revokedAt FROM invitations WHERE token_hash = ?`,
+        ).get(hashToken(token))
+      : undefined;
+  if (!row || row.revokedAt !== null) throw badRequest('token', 'invalid_link', 'this invitation is not valid');
+  if (row.acceptedAt !== null) throw badRequest('token', 'link_used', 'this invitation has already been used');
+  if (row.expiresAt <= now) throw badRequest('token', 'link_expired', 'this invitation has expired; ask for a new one');
+  const { acceptedAt: _a, revokedAt: _r, ...invitation } = row;
+  return invitation;
+}
+
+/**
+ * Accepts an invitation for an existing account `userId` (the caller runs this in a transaction):
+ * makes them a member with the invited role (an existing member's role is raised to it, never
+ * lowered) and marks the invitation used.
+ * @throws ServiceError 400 as {@link checkInvitation}; 403 when the invitation names another handle.
+ */
+export function acceptInvitation(db: Db, token: unknown, user: { id: string; handle: string }, now: number): Invitation {
+  const invitation = checkInvitation(db, token, now);
+  if (invitation.handle !== null && invitation.handle.toLowerCase() !== user.handle.toLowerCase()) {
+    throw forbidden(`this invitation is for @${invitation.handle}`);
+  }
+  const current = sql<[string, string], { role: Role }>(db, 'SELECT role FROM workspace_members WHERE workspace_id = ? AND user_id = ?').get(
+    invitation.workspaceId,
+    user.id,
+  );
+  if (current && ROLES.indexOf(current.role) >= ROLES.indexOf(invitation.role)) {
+    // Already a member with this role or above: the invitation is used up without a change.
+  } else {
+    sql(
+      db,
+      `INSERT INTO workspace_members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role`,
+    ).run(invitation.workspaceId, user.id, invitation.role, now);
+  }
+  sql(db, 'UPDATE invitations SET accepted_at = ?, accepted_by = ? WHERE id = ?').run(now, user.id, invitation.id);
+  return invitation;
+}
+
+/** Members of a workspace with their roles, by handle. */
+export function listMembers(db: Db, workspaceId: string): { userId: string; handle: string; displayName: string; role: Role }[] {
+  return sql<[string], { userId: string; handle: string; displayName: string; role: Role }>(
+    db,
+    `SELECT u.id AS userId, u.handle, u.display_name AS displayName, m.role
+       FROM workspace_members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? ORDER BY u.handle`,
+  ).all(workspaceId);
+}
+
+function ownerCount(db: Db, workspaceId: string): number {
+  return sql<[string], number>(db, "SELECT COUNT(*) FROM workspace_members WHERE workspace_id = ? AND role = 'Owner'").pluck().get(workspaceId)!;
+}
+
+function memberRole(db: Db, workspaceId: string, handle: string): { userId: string; role: Role } {
+  const row = sql<[string, string], { userId: string; role: Role }>(
+    db,
+    'SELECT m.user_id AS userId, m.role FROM workspace_members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? AND u.handle = ?',
+  ).get(workspaceId, handle);
+  if (!row) throw notFound('member', handle);
+  return row;
+}
+
+/**
+ * Changes a member's role (run in a transaction).
+ * @throws ServiceError 400 for an unknown role, 404 for a non-member, 409 when it would leave the workspace without an Owner.
+ */
+export function changeMemberRole(db: Db, workspaceId: string, handle: string, role: unknown): void {
+  if (typeof role !== 'string' || !isRole(role)) throw badRequest('role', 'invalid_value', `role must be one of ${ROLES.join(', ')}`);
+  const member = memberRole(db, workspaceId, handle);
+  if (member.role === 'Owner' && role !== 'Owner' && ownerCount(db, workspaceId) === 1) {
+    throw conflict('a workspace keeps at least one Owner', { field: 'role', reason: 'last_owner' });
+  }
+  sql(db, 'UPDATE workspace_members SET role = ? WHERE workspace_id = ? AND user_id = ?').run(role, workspaceId, member.userId);
+}
+
+/**
+ * Removes a member (run in a transaction); their access ends with their next request, since roles
+ * are read on every request.
+ * @throws ServiceError 404 for a non-member, 409 for the last Owner.
+ */
+export function removeMember(db: Db, workspaceId: string, handle: string): void {
+  const member = memberRole(db, workspaceId, handle);
+  if (member.role === 'Owner' && ownerCount(db, workspaceId) === 1) {
+    throw conflict('a workspace keeps at least one Owner', { field: 'handle', reason: 'last_owner' });
+  }
+  sql(db, 'DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ?').run(workspaceId, member.userId);
+}

@@ -1,0 +1,39 @@
+import type { Db } from '../db/connection';
+import { sql } from '../db/statements';
+import { INFO_COLUMNS, type AccessTokenInfo } from '../auth/tokens';
+
+/**
+ * Personal access token management beyond the CLI (docs "Personal access tokens"): who may see
+ * and revoke which token. A token's owner always may; an Owner of a workspace may for every
+ * member of that workspace.
+ */
+
+/** Live (unrevoked) tokens of every member of a workspace, newest first, with each member's handle. */
+export function listWorkspaceTokens(db: Db, workspaceId: string): (AccessTokenInfo & { handle: string })[] {
+  return sql<[string], AccessTokenInfo & { handle: string }>(
+    db,
+    `SELECT t.id, t.user_id AS userId, t.name, t.scope, t.created_at AS createdAt, t.last_used_at AS lastUsedAt,
+            t.expires_at AS expiresAt, t.revoked_at AS revokedAt, u.handle
+       FROM access_tokens t JOIN users u ON u.id = t.user_id
+      WHERE t.revoked_at IS NULL AND t.user_id IN (SELECT user_id FROM workspace_members WHERE workspace_id = ?)
+      ORDER BY t.created_at DESC`,
+  ).all(workspaceId);
+}
+
+/** A token's metadata by id, revoked or not. */
+export function getTokenInfo(db: Db, tokenId: string): AccessTokenInfo | undefined {
+  return sql<[string], AccessTokenInfo>(db, `SELECT ${INFO_COLUMNS} FROM access_tokens WHERE id = ?`).get(tokenId);
+}
+
+/** Whether `ownerId` is an Owner of some workspace `memberId` belongs to. */
+export function ownsWorkspaceOf(db: Db, ownerId: string, memberId: string): boolean {
+  return (
+    sql<[string, string], number>(
+      db,
+      `SELECT 1 FROM workspace_members o JOIN workspace_members m ON m.workspace_id = o.workspace_id
+        WHERE o.user_id = ? AND o.role = 'Owner' AND m.user_id = ? LIMIT 1`,
+    )
+      .pluck()
+      .get(ownerId, memberId) !== undefined
+  );
+}

@@ -1,0 +1,96 @@
+import type { Db } from '../db/connection';
+import { sql } from '../db/statements';
+import { newId, newSecret } from '../ids';
+import { hashToken, type Actor } from '../auth/tokens';
+
+/** Name of the session cookie. */
+export const SESSION_COOKIE = 'taskspace_session';
+
+/** A session's last-use time is written at most this often, in ms, so reads stay read-only. */
+export const SESSION_TOUCH_INTERVAL_MS = 60_000;
+
+/** Lifetimes of a session, in ms (configuration `accounts.sessionIdleMs` / `sessionMaxMs`). */
+export interface SessionLifetimes {
+  sessionIdleMs: number;
+  sessionMaxMs: number;
+}
+
+/** A session as listed to its owner (never the cookie value). */
+export interface SessionInfo {
+  id: string;
+  userAgent: string | null;
+  createdAt: number;
+  lastUsedAt: number;
+  /** When the session ends at the latest (absolute expiry), ms since the epoch. */
+  expiresAt: number;
+}
+
+/**
+ * Starts a session for `userId`. The cookie value is 256 random bits (base64url); only its
+ * SHA-256 hash is stored. The session ends after `sessionIdleMs` without use or `sessionMaxMs`
+ * after now, whichever comes first.
+ */
+export function createSession(db: Db, userId: string, now: number, lifetimes: SessionLifetimes, userAgent?: string): { id: string; secret: string; expiresAt: number } {
+  const id = newId();
+  const secret = newSecret(32);
+  const expiresAt = now + lifetimes.sessionMaxMs;
+  sql(
+    db,
+    'INSERT INTO sessions (id, user_id, secret_hash, user_agent, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ).run(id, userId, hashToken(secret), userAgent ? userAgent.slice(0, 300) : null, now, now, expiresAt);
+  return { id, secret, expiresAt };
+}
+
+interface SessionActorRow {
+  sessionId: string;
+  lastUsedAt: number;
+  userId: string;
+  handle: string;
+  displayName: string;
+  plan: string;
+  rateTier: string;
+  verified: number;
+}
+
+/**
+ * The account behind a session cookie value, or undefined when the session is unknown, revoked,
+ * idle for longer than `sessionIdleMs` or past its absolute expiry. Records the use (at most once
+ * per {@link SESSION_TOUCH_INTERVAL_MS}).
+ */
+export function actorForSession(db: Db, secret: string, now: number, lifetimes: SessionLifetimes): Actor | undefined {
+  const row = sql<[string], SessionActorRow>(
+    db,
+    `SELECT s.id AS sessionId, s.last_used_at AS lastUsedAt, s.expires_at AS expiresAt,
+            u.id AS userId, u.handle, u.display_name AS displayName, u.plan, u.rate_tier AS rateTier, u.verified
+       FROM sessions s JOIN users u ON u.id = s.user_id
+      WHERE s.secret_hash = ? AND s.revoked_at IS NULL`,
+  ).get(hashToken(secret)) as (SessionActorRow & { expiresAt: number }) | undefined;
+  if (!row || row.expiresAt <= now || row.lastUsedAt + lifetimes.sessionIdleMs <= now) return undefined;
+  if (now - row.lastUsedAt >= SESSION_TOUCH_INTERVAL_MS) {
+    sql(db, 'UPDATE sessions SET last_used_at = ? WHERE id = ?').run(now, row.sessionId);
+  }
+  const { sessionId, userId, handle, displayName, plan, rateTier, verified } = row;
+  return { userId, handle, displayName, plan, rateTier, verified: verified === 1, sessionId };
+}
+
+/** A user's live sessions (not revoked, not expired), newest first. */
+export function listSessions(db: Db, userId: string, now: number, lifetimes: SessionLifetimes): SessionInfo[] {
+  return sql<[string, number, number], SessionInfo>(
+    db,
+    `SELECT id, user_agent AS userAgent, created_at AS createdAt, last_used_at AS lastUsedAt, expires_at AS expiresAt
+       FROM sessions WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ? AND last_used_at > ?
+      ORDER BY created_at DESC`,
+  ).all(userId, now, now - lifetimes.sessionIdleMs);
+}
+
+/** Ends one of `userId`'s sessions. Returns false when it has no live session `sessionId`. */
+export function revokeSession(db: Db, userId: string, sessionId: string, now: number): boolean {
+  return (
+    sql(db, 'UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL').run(now, sessionId, userId).changes === 1
+  );
+}
+
+/** Ends every session of `userId` except `keepId` (when given); returns how many ended. */
+export function revokeOtherSessions(db: Db, userId: string, keepId: string | undefined, now: number): number {
+  return sql(db, 'UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND id <> ?').run(now, userId, keepId ?? '').changes;
+}

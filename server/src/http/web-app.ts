@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+
+/**
+ * The paths of the web app's screens (web/src/router.tsx): each answers the app's index.html,
+ * which then renders the screen. Every other path keeps its API meaning (unknown ones stay JSON
+ * 404s), so API clients never receive HTML.
+ */
+export const WEB_APP_ROUTES = [
+  '/',
+  '/sign-in',
+  '/projects/:projectId',
+  '/folders/:folderId/new-project',
+  '/automations',
+  '/automations/new',
+  '/automations/:automationId',
+  '/automations/:automationId/edit',
+  '/automations/:automationId/runs/:runId',
+  '/approvals',
+  '/media',
+  '/settings/webhooks',
+  '/settings/webhooks/:webhookId',
+] as const;
+
+/**
+ * The Content-Security-Policy of the web app: scripts, styles and API calls from the service's
+ * own origin only (no inline scripts or styles), no framing, no plugins.
+ */
+const WEB_APP_CSP = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  connectSrc: ["'self'"],
+  fontSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
+/** One year, in seconds: hashed asset names change with their content. */
+const ASSET_MAX_AGE_S = 365 * 24 * 3600;
+
+/**
+ * Serves the built web app (docs "Web app"): hashed files under `/assets/` with a year-long
+ * immutable cache, and index.html (never cached) for each of {@link WEB_APP_ROUTES}, all with
+ * the security headers of `@fastify/helmet` and a strict CSP. When the app is not built the
+ * screens answer 503 with how to build it.
+ */
+export const webAppRoutes: FastifyPluginAsync<{ webDir: string }> = async (app, { webDir }) => {
+  await app.register(helmet, { contentSecurityPolicy: { useDefaults: false, directives: WEB_APP_CSP }, crossOriginEmbedderPolicy: false });
+  const indexFile = path.join(webDir, 'index.html');
+  const built = fs.existsSync(indexFile);
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: path.join(webDir, 'assets'),
+      prefix: '/assets/',
+      index: false,
+      wildcard: true,
+      cacheControl: true,
+      maxAge: ASSET_MAX_AGE_S * 1000,
+      immutable: true,
+    });
+  }
+  const index = built ? fs.readFileSync(indexFile, 'utf8') : undefined;
+  const sendIndex = (reply: FastifyReply) => {
+    if (index === undefined) {
+      return reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .header('Cache-Control', 'no-store')
+        .send('The Taskspace web app is not built. Run `npm start` (it builds it) or `npm run build -w web`.\n');
+    }
+    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(index);
+  };
+  for (const url of WEB_APP_ROUTES) app.get(url, { schema: { hide: true } }, async (_request, reply) => sendIndex(reply));
+};

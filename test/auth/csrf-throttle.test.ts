@@ -1,0 +1,113 @@
+import { request } from 'undici';
+import { call, startServer, type TestServer } from '../helpers/server';
+
+const PASSWORD = 'owner password 1';
+
+async function cookieFor(server: TestServer): Promise<string> {
+  const res = await call(server.url, 'POST', '/api/v1/auth/sign-in', { body: { login: 'owner', password: PASSWORD } });
+  return ([] as string[]).concat(res.headers['set-cookie']!).find((c) => c.startsWith('taskspace_session='))!.split(';')[0]!;
+}
+
+function folderCount(server: TestServer): number {
+  return server.built.services.db.prepare('SELECT COUNT(*) FROM folders').pluck().get() as number;
+}
+
+describe('CSRF protection of cookie-authenticated writes', () => {
+  let server: TestServer;
+  let cookie: string;
+  beforeAll(async () => {
+    server = await startServer({ env: { TASKSPACE_BOOTSTRAP_PASSWORD: PASSWORD } });
+    cookie = await cookieFor(server);
+  });
+  afterAll(() => server.close());
+
+  const path = () => `/api/v1/workspaces/${server.workspaceId}/folders`;
+
+  it('refuses a cross-site sign-in (login CSRF); same-origin pages and scripts without Origin sign in', async () => {
+    const body = { login: 'owner', password: PASSWORD };
+    const forged = await call(server.url, 'POST', '/api/v1/auth/sign-in', { body, headers: { origin: 'https://evil.example' } });
+    expect(forged.status).toBe(403);
+    expect(forged.body.error).toMatchObject({ code: 'CSRF_REJECTED', details: { field: 'origin', reason: 'cross_origin' } });
+    expect(forged.headers['set-cookie']).toBeUndefined();
+    const viaReferer = await call(server.url, 'POST', '/api/v1/auth/sign-in', { body, headers: { referer: 'https://evil.example/login' } });
+    expect(viaReferer.status).toBe(403);
+    expect((await call(server.url, 'POST', '/api/v1/auth/sign-in', { body, headers: { origin: server.url } })).status).toBe(200);
+    expect((await call(server.url, 'POST', '/api/v1/auth/sign-in', { body })).status).toBe(200);
+  });
+
+  it('refuses a forged cross-site form post', async () => {
+    const before = folderCount(server);
+    const res = await request(server.url + path(), {
+      method: 'POST',
+      headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=pwned',
+    });
+    const body = (await res.body.json()) as { ok: boolean; error: { code: string; details: unknown } };
+    expect(res.statusCode).toBe(403);
+    expect(body.error.code).toBe('CSRF_REJECTED');
+    expect(body.error.details).toEqual({ field: 'origin', reason: 'cross_origin' });
+    expect(folderCount(server)).toBe(before);
+  });
+
+  it('refuses a forged fetch with JSON from another origin, and one with no Origin or Referer', async () => {
+    const before = folderCount(server);
+    const forged = await call(server.url, 'POST', path(), { headers: { cookie, origin: 'http://127.0.0.1:1' }, body: { name: 'pwned' } });
+    expect(forged.status).toBe(403);
+    expect(forged.body.error.code).toBe('CSRF_REJECTED');
+    const bare = await call(server.url, 'POST', path(), { headers: { cookie }, body: { name: 'pwned' } });
+    expect(bare.status).toBe(403);
+    expect(bare.body.error.details).toEqual({ field: 'referer', reason: 'missing_origin' });
+    const badReferer = await call(server.url, 'POST', path(), { headers: { cookie, referer: 'https://evil.example/page' }, body: { name: 'pwned' } });
+    expect(badReferer.status).toBe(403);
+    expect(folderCount(server)).toBe(before);
+  });
+
+  it('accepts same-origin writes (Origin or Referer), cookie reads, and bearer writes without Origin', async () => {
+    const byOrigin = await call(server.url, 'POST', path(), { headers: { cookie, origin: server.url }, body: { name: 'a' } });
+    expect(byOrigin.status).toBe(200);
+    const byReferer = await call(server.url, 'POST', path(), { headers: { cookie, referer: `${server.url}/app/x` }, body: { name: 'b' } });
+    expect(byReferer.status).toBe(200);
+    expect((await call(server.url, 'GET', path(), { headers: { cookie } })).status).toBe(200);
+    const bearer = await call(server.url, 'POST', path(), { token: server.token, headers: { origin: 'https://evil.example' }, body: { name: 'c' } });
+    expect(bearer.status).toBe(200);
+    const names = server.built.services.db.prepare("SELECT name FROM folders WHERE name IN ('a', 'b', 'c')").pluck().all();
+    expect(names.sort()).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('sign-in throttling', () => {
+  it('refuses with 429 and Retry-After after 5 failures per account, then allows after the window', async () => {
+    let now = Date.parse('2026-05-01T00:00:00Z');
+    const server = await startServer({ clock: { now: () => now }, env: { TASKSPACE_BOOTSTRAP_PASSWORD: PASSWORD } });
+    try {
+      for (let i = 0; i < 5; i += 1) {
+        expect((await call(server.url, 'POST', '/api/v1/auth/sign-in', { body: { login: 'owner', password: 'wrong password' } })).status).toBe(401);
+      }
+      const blocked = await call(server.url, 'POST', '/api/v1/auth/sign-in', { body: { login: 'Owner', password: PASSWORD } });
+      expect(blocked.status).toBe(429);
+      expect(blocked.body.error.code).toBe('RATE_LIMITED');
+      expect(Number(blocked.headers['retry-after'])).toBe(15 * 60);
+      // Another account from the same address is not blocked yet (the address allows 20 failures).
+      expect((await call(server.url, 'POST', '/api/v1/auth/sign-in', { body: { login: 'someone', password: 'wrong password' } })).status).toBe(401);
+
+      now += 15 * 60 * 1000;
+      expect((await call(server.url, 'POST', '/api/v1/auth/sign-in', { body: { login: 'owner', password: PASSWORD } })).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('limits one address to 20 failures across accounts', async () => {
+    const server = await startServer({ env: { TASKSPACE_BOOTSTRAP_PASSWORD: PASSWORD } });
+    try {
+      for (let i = 0; i < 20; i += 1) {
+        expect((await call(server.url, 'POST', '/api/v1/auth/sign-in', { body: { login: `user${i}`, password: 'wrong password' } })).status).toBe(401);
+      }
+      const blocked = await call(server.url, 'POST', '/api/v1/auth/sign-in', { body: { login: 'owner', password: PASSWORD } });
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+/**
+ * Builds the web app when its sources changed since the last build (`npm start` and `npm test`
+ * call it, so a fresh clone serves the app with nothing extra to run). The fingerprint of the
+ * sources is kept in dist/.source-hash. `--force` always builds.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+
+const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const inputs = ['index.html', 'vite.config.ts', 'package.json', 'tsconfig.json', 'src', 'public'];
+
+function files(entry) {
+  const full = path.join(web, entry);
+  if (!fs.existsSync(full)) return [];
+  if (fs.statSync(full).isFile()) return [entry];
+  return fs.readdirSync(full).sort().flatMap((name) => files(path.join(entry, name)));
+}
+
+const hash = createHash('sha256');
+for (const file of inputs.flatMap(files)) hash.update(file).update('\0').update(fs.readFileSync(path.join(web, file))).update('\0');
+const fingerprint = hash.digest('hex');
+const stamp = path.join(web, 'dist', '.source-hash');
+if (!process.argv.includes('--force') && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === fingerprint) {
+  process.exit(0);
+}
+console.log('building the web app (web/)…');
+await build({ root: web, logLevel: 'warn', configFile: path.join(web, 'vite.config.ts') });
+fs.writeFileSync(stamp, fingerprint);

@@ -1,0 +1,92 @@
+import { ItemTable } from '../components/ItemTable';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { useWorkspaces } from '../api/queries';
+import { useAutomations, useRuns, useSetEnabled } from './queries';
+import { StatusBadge } from './StatusBadge';
+import type { Automation } from './types';
+
+function LastRun({ automationId }: { automationId: string }) {
+  const runs = useRuns(automationId, 1);
+  const last = runs.data?.[0];
+  return last ? (
+    <Link to={`/automations/${automationId}/runs/${last.id}`}>
+      <StatusBadge status={last.status} />
+    </Link>
+  ) : (
+    <StatusBadge status="never" />
+  );
+}
+
+function Row({ automation, owner }: { automation: Automation; owner: boolean }) {
+  const setEnabled = useSetEnabled();
+  // Optimistic: the switch moves at once and moves back if the service refuses.
+  const [enabled, setLocal] = useState(automation.enabled);
+  useEffect(() => setLocal(automation.enabled), [automation.enabled]);
+  return (
+    <tr>
+      <td>
+        <Link to={`/automations/${automation.id}`}>{automation.name}</Link>
+        <div className="muted small">
+          {automation.trigger.type} · v{automation.version}
+        </div>
+      </td>
+      <td>
+        <label className="switch">
+          <input
+            type="checkbox"
+            role="switch"
+            checked={enabled}
+            disabled={!owner || setEnabled.isPending}
+            onChange={(e) => {
+              const next = e.target.checked;
+              setLocal(next);
+              setEnabled.mutate({ automationId: automation.id, enabled: next }, { onError: () => setLocal(!next) });
+            }}
+            aria-label={`${automation.name} enabled`}
+          />
+          {enabled ? 'On' : 'Off'}
+        </label>
+      </td>
+      <td>
+        <LastRun automationId={automation.id} />
+      </td>
+    </tr>
+  );
+}
+
+function WorkspaceAutomations({ workspaceId, name, owner }: { workspaceId: string; name: string; owner: boolean }) {
+  const automations = useAutomations(workspaceId);
+  return (
+    <section aria-label={`Automations of ${name}`}>
+      <div className="row">
+        <h2>{name}</h2>
+        {owner && (
+          <Link className="button" to={`/automations/new?workspaceId=${encodeURIComponent(workspaceId)}`}>
+            New automation
+          </Link>
+        )}
+      </div>
+      {automations.isError && <p className="error">{automations.error.message}</p>}
+      <ItemTable
+        items={automations.data}
+        empty="No automations yet."
+        columns={['Automation', 'Enabled', 'Last run']}
+        row={(a) => <Row key={a.id} automation={a} owner={owner} />}
+      />
+    </section>
+  );
+}
+
+/** Every automation of the caller's workspaces, with its on/off switch and last run. */
+export function AutomationsList() {
+  const workspaces = useWorkspaces();
+  return (
+    <section>
+      <h1>Automations</h1>
+      {workspaces.data?.map((w) => (
+        <WorkspaceAutomations key={w.id} workspaceId={w.id} name={w.name} owner={w.role === 'Owner'} />
+      ))}
+    </section>
+  );
+}

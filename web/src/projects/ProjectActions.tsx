@@ -1,0 +1,94 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError, unwrap } from '../api/client';
+
+interface Project {
+  id: string;
+  name: string;
+  folderId: string;
+  completed: boolean;
+}
+
+/** A project's actions for Collaborators: copy, complete or restore, share link, delete. */
+export function ProjectActions({ project }: { project: Project }) {
+  const queries = useQueryClient();
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(null);
+  const path = { params: { path: { projectId: project.id } } };
+  const share = useQuery({
+    queryKey: ['share', project.id],
+    retry: false,
+    queryFn: async () => {
+      const res = await api.GET('/api/v1/projects/{projectId}/shareLink', path);
+      return res.response.status === 404 ? null : unwrap(res).item;
+    },
+  });
+  const act = useMutation({
+    mutationFn: async (action: 'copy' | 'complete' | 'restore' | 'share' | 'unshare' | 'delete') => {
+      switch (action) {
+        case 'copy':
+          return unwrap(await api.POST('/api/v1/projects/{projectId}/copy', { ...path, body: { folderId: project.folderId, projectTitle: `Copy of ${project.name}`.slice(0, 200) } })).item;
+        case 'complete':
+          return unwrap(await api.POST('/api/v1/projects/{projectId}/complete', path)).item;
+        case 'restore':
+          return unwrap(await api.POST('/api/v1/projects/{projectId}/restore', path)).item;
+        case 'share':
+          return unwrap(await api.PUT('/api/v1/projects/{projectId}/shareLink', path));
+        case 'unshare':
+          return unwrap(await api.DELETE('/api/v1/projects/{projectId}/shareLink', path));
+        case 'delete':
+          return unwrap(await api.DELETE('/api/v1/projects/{projectId}', path));
+      }
+    },
+    onMutate: () => setError(null),
+    onError: (e) => setError(e instanceof ApiError ? e.message : 'Something went wrong'),
+    onSuccess: (result, action) => {
+      void queries.invalidateQueries({ queryKey: ['projects', project.folderId] });
+      void queries.invalidateQueries({ queryKey: ['project', project.id] });
+      void queries.invalidateQueries({ queryKey: ['share', project.id] });
+      if (action === 'copy' && result && typeof result === 'object' && 'id' in result) navigate(`/projects/${String(result.id)}`);
+      if (action === 'delete') navigate('/');
+    },
+  });
+  return (
+    <div className="project-actions">
+      <div className="row" role="group" aria-label="Project actions">
+        <button type="button" className="secondary" onClick={() => act.mutate('copy')}>
+          Copy
+        </button>
+        <button type="button" className="secondary" onClick={() => act.mutate(project.completed ? 'restore' : 'complete')}>
+          {project.completed ? 'Restore' : 'Complete project'}
+        </button>
+        {share.data ? (
+          <button type="button" className="secondary" onClick={() => act.mutate('unshare')}>
+            Revoke share link
+          </button>
+        ) : (
+          <button type="button" className="secondary" onClick={() => act.mutate('share')} disabled={project.completed}>
+            Share link
+          </button>
+        )}
+        <button
+          type="button"
+          className="secondary danger"
+          onClick={() => {
+            if (window.confirm(`Delete "${project.name}" with all its tasks?`)) act.mutate('delete');
+          }}
+        >
+          Delete
+        </button>
+      </div>
+      {share.data && (
+        <p className="small">
+          Read-only link: <a href={share.data.viewUrl}>{share.data.viewUrl}</a>
+        </p>
+      )}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

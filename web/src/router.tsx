@@ -1,0 +1,44 @@
+import { lazy, Suspense } from 'react';
+import { createBrowserRouter } from 'react-router';
+import { Layout } from './routes/Layout';
+import { Home } from './routes/Home';
+import { ProjectOutline } from './routes/ProjectOutline';
+import { SignIn } from './routes/SignIn';
+import { AutomationsList } from './automations/AutomationsList';
+import { AutomationDetail } from './automations/AutomationDetail';
+import { RunTimeline } from './automations/RunTimeline';
+import { Approvals } from './automations/Approvals';
+import { WebhookDeliveries, Webhooks } from './webhooks/Webhooks';
+import { Media } from './media/Media';
+import { NewProject } from './projects/NewProject';
+
+// The builder carries the form generator and its validator: loaded only when opened.
+const Builder = lazy(() => import('./automations/Builder'));
+const builder = (
+  <Suspense fallback={<p className="muted">Loading the builder…</p>}>
+    <Builder />
+  </Suspense>
+);
+
+/** Every screen of the app. The service answers index.html for these paths. */
+export const router = createBrowserRouter([
+  { path: '/sign-in', element: <SignIn /> },
+  {
+    path: '/',
+    element: <Layout />,
+    children: [
+      { index: true, element: <Home /> },
+      { path: 'projects/:projectId', element: <ProjectOutline /> },
+      { path: 'folders/:folderId/new-project', element: <NewProject /> },
+      { path: 'automations', element: <AutomationsList /> },
+      { path: 'automations/new', element: builder },
+      { path: 'automations/:automationId', element: <AutomationDetail /> },
+      { path: 'automations/:automationId/edit', element: builder },
+      { path: 'automations/:automationId/runs/:runId', element: <RunTimeline /> },
+      { path: 'approvals', element: <Approvals /> },
+      { path: 'media', element: <Media /> },
+      { path: 'settings/webhooks', element: <Webhooks /> },
+      { path: 'settings/webhooks/:webhookId', element: <WebhookDeliveries /> },
+    ],
+  },
+]);

@@ -1,0 +1,163 @@
+import { ItemTable } from '../components/ItemTable';
+import { useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError, unwrap } from '../api/client';
+
+const EVENTS = ['task.due', 'task.assigned', 'comment.created', 'project.created', 'project.assigned', 'project.joined'] as const;
+
+interface Webhook {
+  id: string;
+  url: string;
+  events: string[];
+  spaceIds: string[];
+  createdAt: string;
+}
+
+interface Delivery {
+  id: string;
+  event: string;
+  status: string;
+  attemptCount: number;
+  createdAt: string;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  attempts: { number: number; at: string; durationMs: number; statusCode: number | null; error: string | null }[];
+}
+
+function useWebhooks() {
+  return useQuery({ queryKey: ['webhooks'], queryFn: async () => unwrap(await api.GET('/api/v2/webhooks')).items as unknown as Webhook[] });
+}
+
+/** Register a signed webhook; the secret is shown once, right here. */
+function Register() {
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<string[]>(['task.assigned']);
+  const [secret, setSecret] = useState<string | null>(null);
+  const queries = useQueryClient();
+  const register = useMutation({
+    mutationFn: async () => unwrap(await api.POST('/api/v2/webhooks', { body: { targetUrl: url, events } as never })) as unknown as { secret: string },
+    onSuccess: (res) => {
+      setSecret(res.secret);
+      setUrl('');
+      void queries.invalidateQueries({ queryKey: ['webhooks'] });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setSecret(null);
+    register.mutate();
+  };
+  return (
+    <form onSubmit={submit} className="card wide" aria-labelledby="register-title">
+      <h2 id="register-title">Register a webhook</h2>
+      <label>
+        Target URL
+        <input type="url" required value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/hooks/taskspace" />
+      </label>
+      <fieldset>
+        <legend>Events</legend>
+        {EVENTS.map((ev) => (
+          <label key={ev} className="check">
+            <input
+              type="checkbox"
+              checked={events.includes(ev)}
+              onChange={(e) => setEvents(e.target.checked ? [...events, ev] : events.filter((x) => x !== ev))}
+            />
+            {ev}
+          </label>
+        ))}
+      </fieldset>
+      {register.error && (
+        <p role="alert" className="error">
+          {register.error instanceof ApiError ? register.error.message : 'Could not register'}
+        </p>
+      )}
+      {secret && (
+        <p role="status" className="secret">
+          Signing secret (shown once — store it now): <code>{secret}</code>
+        </p>
+      )}
+      <button type="submit" disabled={register.isPending || events.length === 0}>
+        Register
+      </button>
+    </form>
+  );
+}
+
+/** Signed webhook registrations of the signed-in account, with their delivery logs. */
+export function Webhooks() {
+  const webhooks = useWebhooks();
+  const queries = useQueryClient();
+  const remove = useMutation({
+    mutationFn: async (id: string) => unwrap(await api.DELETE('/api/v2/webhooks/{id}', { params: { path: { id } } })),
+    onSettled: () => queries.invalidateQueries({ queryKey: ['webhooks'] }),
+  });
+  return (
+    <section aria-labelledby="webhooks-title">
+      <h1 id="webhooks-title">Webhooks</h1>
+      <Register />
+      <h2>Registrations</h2>
+      <ItemTable
+        items={webhooks.data}
+        empty="No webhooks yet."
+        columns={['Target', 'Events', 'Actions']}
+        row={(w) => (
+          <tr key={w.id}>
+            <td>
+              <Link to={`/settings/webhooks/${encodeURIComponent(w.id)}`}>{w.url}</Link>
+            </td>
+            <td>{w.events.join(', ')}</td>
+            <td>
+              <button type="button" className="secondary" onClick={() => remove.mutate(w.id)} aria-label={`Delete webhook ${w.url}`}>
+                Delete
+              </button>
+            </td>
+          </tr>
+        )}
+      />
+    </section>
+  );
+}
+
+/** One registration's delivery log: each delivery's attempts, status codes and errors. */
+export function WebhookDeliveries() {
+  const { webhookId = '' } = useParams();
+  const deliveries = useQuery({
+    queryKey: ['deliveries', webhookId],
+    refetchInterval: 3000,
+    queryFn: async () =>
+      unwrap(await api.GET('/api/v2/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query: { limit: 100 } as never } }))
+        .items as unknown as Delivery[],
+  });
+  return (
+    <section aria-labelledby="deliveries-title">
+      <p>
+        <Link to="/settings/webhooks">← Webhooks</Link>
+      </p>
+      <h1 id="deliveries-title">Deliveries to {decodeURIComponent(webhookId)}</h1>
+      {deliveries.isError && <p className="error">{deliveries.error.message}</p>}
+      {deliveries.data?.length === 0 && <p className="muted">Nothing delivered yet.</p>}
+      <ol className="timeline">
+        {deliveries.data?.map((d) => (
+          <li key={d.id} className="step">
+            <div className="row">
+              <strong>{d.event}</strong>
+              <span className={`badge badge-${d.status}`}>{d.status}</span>
+              <span className="muted small">
+                {d.attemptCount} attempt{d.attemptCount === 1 ? '' : 's'} · {new Date(d.createdAt).toLocaleString()}
+              </span>
+            </div>
+            <ul className="small">
+              {d.attempts.map((a) => (
+                <li key={a.number}>
+                  #{a.number} {a.statusCode ?? '—'} in {a.durationMs} ms{a.error ? ` — ${a.error}` : ''}
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
