@@ -14,15 +14,11 @@ import { serializeRequest } from './http/log';
 import { createModelProvider } from './models';
 import type { ModelProvider } from './models/provider';
 import { PublicLinks, type Services } from './services';
-import { v1Routes } from './routes/v1';
-import { v2Routes } from './routes/v2';
-import { inboundWebhookRoutes } from './routes/webhooks';
-import { publicAgentPageRoutes } from './routes/v1/public-agents';
-import { sharePageRoutes } from './routes/share-pages';
-import { webAppRoutes } from './http/web-app';
-import { accountRoutes } from './routes/accounts';
-import { authSessionRoutes } from './routes/auth-sessions';
+import { registerRoutes } from './route-table';
 import { Signals } from './events/signals';
+import { policyFromConfig } from './events/guarded-http';
+import { SecretBox } from './events/secret-box';
+import { TaskPageCache } from './domain/task-page-cache';
 import { installEventWorkers } from './events/workers';
 import { installAutomations } from './automations/runtime';
 
@@ -68,7 +64,17 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     throw error;
   }
   const links = new PublicLinks(config.publicUrl);
-  const services: Services = { db, config, clock, models: options.models ?? createModelProvider(config), links, signals: new Signals() };
+  const services: Services = {
+    db,
+    config,
+    clock,
+    models: options.models ?? createModelProvider(config),
+    links,
+    signals: new Signals(),
+    addressPolicy: policyFromConfig(config),
+    secretBox: new SecretBox(config),
+    taskPages: new TaskPageCache(),
+  };
   const boot = bootstrap(db, clock.now(), config.bootstrapToken, config.accounts.bootstrapPassword);
   const meter = new RequestMeter(services);
 
@@ -126,13 +132,6 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   // Reported, not counted: probes may call it more often than the anonymous budget allows.
   app.get('/healthz', { schema: { hide: true }, config: { rateLimit: 'uncounted' } }, async () => ({ ok: true }));
 
-  await app.register(v1Routes, { prefix: '/api/v1' });
-  await app.register(v2Routes, { prefix: '/api/v2' });
-  await app.register(inboundWebhookRoutes);
-  await app.register(publicAgentPageRoutes);
-  await app.register(sharePageRoutes);
-  await app.register(accountRoutes);
-  await app.register(authSessionRoutes);
-  await app.register(webAppRoutes, { webDir: config.webDir });
+  await registerRoutes(app);
   return { app, services, bootstrap: boot };
 }

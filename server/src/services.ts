@@ -3,10 +3,15 @@ import type { Clock } from './clock';
 import type { Signals } from './events/signals';
 import type { Db } from './db/connection';
 import type { ModelProvider } from './models/provider';
+import type { GuardPolicy } from './events/guarded-http';
+import type { SecretBox } from './events/secret-box';
+import type { TaskPageCache } from './domain/task-page-cache';
+import type { Block, Task } from './domain/task-view';
 
 /**
  * Everything a domain function may need besides its arguments: storage, settings, time, the
- * model provider and link building. Built once per server by `buildApp`; the engine's adapter
+ * model provider, link building and the app's caches. Built once per server by `buildApp` (the
+ * composition root: no module holds state of its own, so two apps in one process share nothing); the engine's adapter
  * reuses the same object so automation actions go through the same logic as the API.
  */
 export interface Services {
@@ -21,6 +26,12 @@ export interface Services {
    * the engine's inbound consumer). Workers also poll, so code may skip notifying.
    */
   signals?: Signals;
+  /** Who outbound HTTP may reach (SSRF guard), built once from the configuration. */
+  addressPolicy: GuardPolicy;
+  /** Encryption at rest of webhook signing secrets, with the app's key. */
+  secretBox: SecretBox;
+  /** Recently read task list pages, checked against `projects.version`. */
+  taskPages: TaskPageCache<Task | Block>;
 }
 
 /** Absolute link building. */

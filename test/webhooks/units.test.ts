@@ -6,7 +6,7 @@ import { deliveryBody } from '../../server/src/events/delivery-worker';
 import { WorkerLoop } from '../../server/src/events/loop';
 import { backoffMs, parseRetryAfter } from '@taskspace/engine';
 import { deliveryDelayMs, verdictForStatus } from '../../server/src/events/retry';
-import { openSecret, sealSecret, SecretUnreadableError } from '../../server/src/events/secret-box';
+import { SecretBox, SecretUnreadableError } from '../../server/src/events/secret-box';
 import { signPayload, verifySignature } from '../../server/src/events/signature';
 import { tempDataDir } from '../helpers/server';
 
@@ -89,13 +89,16 @@ describe('secret sealing', () => {
   test('round-trips under the key file, and a different key cannot open it', () => {
     const dataDir = tempDataDir();
     const config = loadConfig({ TASKSPACE_DATA_DIR: dataDir });
-    const sealed = sealSecret(config, 'whsec_abc');
+    const box = new SecretBox(config);
+    const sealed = box.seal('whsec_abc');
     expect(sealed).not.toContain('whsec_abc');
-    expect(openSecret(config, sealed)).toBe('whsec_abc');
+    expect(box.open(sealed)).toBe('whsec_abc');
+    expect(new SecretBox(config).open(sealed)).toBe('whsec_abc');
     expect(fs.statSync(path.join(dataDir, 'webhook-secrets.key')).mode & 0o777).toBe(0o600);
     const other = loadConfig({ TASKSPACE_DATA_DIR: dataDir, TASKSPACE_WEBHOOKS_SECRET_KEY: 'k'.repeat(32) });
-    expect(() => openSecret(other, sealed)).toThrow(SecretUnreadableError);
-    expect(openSecret(other, sealSecret(other, 'x'))).toBe('x');
+    const otherBox = new SecretBox(other);
+    expect(() => otherBox.open(sealed)).toThrow(SecretUnreadableError);
+    expect(otherBox.open(otherBox.seal('x'))).toBe('x');
   });
 
   test('a short configured key is a configuration error', () => {

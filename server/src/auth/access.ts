@@ -1,6 +1,5 @@
 import type { Db } from '../db/connection';
 import { sql } from '../db/statements';
-import { projectChanged } from '../domain/project-versions';
 import { forbidden, notFound, ServiceError } from '../errors';
 import type { Actor } from './tokens';
 import { roleAtLeast, type Role } from './roles';
@@ -66,6 +65,8 @@ export interface ProjectAccess {
   isTemplate: boolean;
   completedAt: number | null;
   role: Role;
+  /** The project's change counter (`projects.version`, bumped by the database on every task change). */
+  version: number;
 }
 
 /**
@@ -73,7 +74,7 @@ export interface ProjectAccess {
  * `projects p LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ?`.
  */
 export const PROJECT_ACCESS_COLUMNS =
-  'p.id, p.workspace_id AS workspaceId, p.folder_id AS folderId, p.name, p.is_template AS isTemplate, p.completed_at AS completedAt, m.role';
+  'p.id, p.workspace_id AS workspaceId, p.folder_id AS folderId, p.name, p.is_template AS isTemplate, p.completed_at AS completedAt, p.version, m.role';
 
 /** A row selected with {@link PROJECT_ACCESS_COLUMNS}. */
 export interface ProjectAccessRow {
@@ -83,18 +84,17 @@ export interface ProjectAccessRow {
   name: string;
   isTemplate: number;
   completedAt: number | null;
+  version: number;
   role: Role | null;
 }
 
 /**
  * Applies the project access rules to a row selected with {@link PROJECT_ACCESS_COLUMNS}
  * (undefined: no such project). With `mutation`, a completed project is refused with 409
- * PROJECT_COMPLETED (restore it first), and an allowed write counts as a change of the project
- * ({@link projectChanged}), which invalidates cached views of it.
+ * PROJECT_COMPLETED (restore it first).
  * @throws ServiceError 404 when unknown or outside the caller's workspaces, 403 when the role is too low, 409 as described.
  */
 export function projectAccessFromRow(
-  db: Db,
   row: ProjectAccessRow | undefined,
   projectId: string,
   min: Role,
@@ -104,9 +104,8 @@ export function projectAccessFromRow(
   if (opts.mutation && row!.completedAt !== null) {
     throw new ServiceError(409, 'PROJECT_COMPLETED', `project '${projectId}' is completed; restore it before editing`);
   }
-  if (opts.mutation) projectChanged(db, projectId);
-  const { id, workspaceId, folderId, name, isTemplate, completedAt } = row!;
-  return { id, workspaceId, folderId, name, isTemplate: isTemplate === 1, completedAt, role };
+  const { id, workspaceId, folderId, name, isTemplate, completedAt, version } = row!;
+  return { id, workspaceId, folderId, name, isTemplate: isTemplate === 1, completedAt, role, version };
 }
 
 /**
@@ -126,7 +125,7 @@ export function requireProject(
        FROM projects p LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ?
       WHERE p.id = ?`,
   ).get(actor.userId, projectId);
-  return projectAccessFromRow(db, row, projectId, min, opts);
+  return projectAccessFromRow(row, projectId, min, opts);
 }
 
 /** The workspace id and caller's role for a row of `table` (agents or media). */

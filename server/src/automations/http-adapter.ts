@@ -1,6 +1,5 @@
 import { ActionError, type Http, type HttpRequest, type HttpResponse } from '@taskspace/engine';
-import { BlockedTargetError, GuardedHttp, policyFromConfig } from '../events/guarded-http';
-import type { Config } from '../config';
+import { BlockedTargetError, GuardedHttp, type GuardPolicy } from '../events/guarded-http';
 
 /** Largest response body an HTTP Request action accepts, in bytes (1 MiB); larger fails the step (permanent). */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -15,8 +14,9 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024;
 export class GuardedHttpAdapter implements Http {
   private readonly guarded: GuardedHttp;
 
-  constructor(config: Config) {
-    this.guarded = new GuardedHttp(policyFromConfig(config));
+  /** @param policy the app's address policy (`Services.addressPolicy`). */
+  constructor(policy: GuardPolicy) {
+    this.guarded = new GuardedHttp(policy);
   }
 
   async request(req: HttpRequest): Promise<HttpResponse> {

@@ -54,7 +54,7 @@ export class AutomationRuntime {
     log: WorkerLog,
   ) {
     this.store = new SqliteRunStore(svc.db);
-    this.http = new GuardedHttpAdapter(svc.config);
+    this.http = new GuardedHttpAdapter(svc.addressPolicy);
     this.engine = createEngine({
       store: this.store,
       service: new DomainServiceAdapter(svc),

@@ -3,8 +3,14 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from './migrate';
 
-/** The SQLite connection type used across the server. */
-export type Db = Database.Database;
+/**
+ * The SQLite connection used across the server. It carries its own prepared-statement cache
+ * ({@link sql} in db/statements.ts), so two apps in one process share nothing.
+ */
+export class Db extends Database {
+  /** Prepared statements by SQL text, prepared on first use. */
+  readonly statements: Map<string, Database.Statement<unknown[], unknown>> = new Map();
+}
 
 /** File name of the embedded database inside the data directory. */
 export const DB_FILE = 'taskspace.sqlite';
@@ -16,7 +22,7 @@ export const DB_FILE = 'taskspace.sqlite';
  */
 export function openDatabase(dataDir: string): Db {
   fs.mkdirSync(dataDir, { recursive: true });
-  const db = new Database(path.join(dataDir, DB_FILE));
+  const db = new Db(path.join(dataDir, DB_FILE));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

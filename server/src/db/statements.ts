@@ -1,24 +1,15 @@
 import type Database from 'better-sqlite3';
-
-const caches = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+import type { Db } from './connection';
 
 /**
- * A prepared statement for `text` on `db`, prepared once and reused (better-sqlite3 statements
- * are cheap to run but not to prepare).
+ * A prepared statement for `text` on `db`, prepared once per connection and reused
+ * (better-sqlite3 statements are cheap to run but not to prepare).
  */
-export function sql<P extends unknown[] | {} = unknown[], R = unknown>(
-  db: Database.Database,
-  text: string,
-): Database.Statement<P, R> {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
-  let statement = cache.get(text);
+export function sql<P extends unknown[] | {} = unknown[], R = unknown>(db: Db, text: string): Database.Statement<P, R> {
+  let statement = db.statements.get(text);
   if (!statement) {
     statement = db.prepare(text);
-    cache.set(text, statement);
+    db.statements.set(text, statement);
   }
   return statement as unknown as Database.Statement<P, R>;
 }

@@ -95,7 +95,7 @@ export function requireTask(
        LEFT JOIN tasks t ON t.id = ? AND t.project_id = p.id
       WHERE p.id = ?`,
   ).get(actor.userId, taskId, projectId);
-  const project = projectAccessFromRow(db, row, projectId, min, opts);
+  const project = projectAccessFromRow(row, projectId, min, opts);
   if (row!.taskId === null) throw notFound('task', taskId);
   const task = { id: row!.taskId, parentId: row!.taskParentId, text: row!.taskText!, completed: row!.taskCompleted!, path: row!.taskPath! };
   return { project, task };

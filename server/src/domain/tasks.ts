@@ -9,7 +9,6 @@ import { newTaskId } from '../ids';
 import type { Services } from '../services';
 import { assigneesOf } from './assignees';
 import { checkPageLimit, type MAX_PAGE_SIZE } from './paging';
-import { projectVersion } from './project-versions';
 import { moveSubtree, POSITIONS, slotAtEnd, slotFor, subtreeEnd, type Position, type Slot } from './task-tree';
 import {
   checkEnum,
@@ -341,7 +340,7 @@ function listPage(
 export function listTasks(svc: Services, actor: Actor, projectId: string, cursor: Cursor, filter: TaskFilter = {}): Task[] {
   const { db } = svc;
   const limit = pageLimit(cursor);
-  requireProject(db, actor, projectId, 'Viewer');
+  const { version } = requireProject(db, actor, projectId, 'Viewer');
   const read = () => {
     let key: { op: '>' | '<'; value: string } | undefined;
     if (cursor.after !== undefined) key = { op: '>', value: cursorTask(db, projectId, 'after', cursor.after).path };
@@ -351,34 +350,12 @@ export function listTasks(svc: Services, actor: Actor, projectId: string, cursor
     );
   };
   // Filtered pages are read directly; the cache holds the unfiltered ones the outline reads.
-  return Object.values(filter).some((v) => v !== undefined) ? read() : cachedPage(db, 'tasks', projectId, cursor, limit, read);
+  return Object.values(filter).some((v) => v !== undefined) ? read() : cachedPage(svc, 'tasks', version, projectId, cursor, limit, read);
 }
 
-/** Most pages {@link cachedPage} keeps per database before it starts afresh. */
-const PAGE_CACHE_SIZE = 2000;
-
-const pageCaches = new WeakMap<Db, Map<string, { version: number; items: readonly (Task | Block)[] }>>();
-
-/**
- * A list page from the cache when the project has not changed since it was read
- * ({@link projectVersion}: every task write's access check counts a change), else `read()`,
- * remembered. Only successful reads are kept, so a page found for a cursor proves that cursor
- * was valid at this version. Call after the caller's access check.
- */
-function cachedPage<T extends Task | Block>(db: Db, list: 'tasks' | 'blocks', projectId: string, cursor: Cursor, limit: number, read: () => T[]): T[] {
-  let cache = pageCaches.get(db);
-  if (!cache) {
-    cache = new Map();
-    pageCaches.set(db, cache);
-  }
-  const key = `${list}|${projectId}|${cursor.after ?? ''}|${cursor.before ?? ''}|${limit}`;
-  const version = projectVersion(db, projectId);
-  const hit = cache.get(key);
-  if (hit && hit.version === version) return hit.items as T[];
-  const items = read();
-  if (cache.size >= PAGE_CACHE_SIZE) cache.clear();
-  cache.set(key, { version, items });
-  return items;
+/** A list page through the app's page cache, keyed by list, project, cursor and size. */
+function cachedPage<T extends Task | Block>(svc: Services, list: 'tasks' | 'blocks', version: number, projectId: string, cursor: Cursor, limit: number, read: () => T[]): T[] {
+  return svc.taskPages.page(`${list}|${projectId}|${cursor.after ?? ''}|${cursor.before ?? ''}|${limit}`, version, read);
 }
 
 /** The rank of a block used as a cursor. @throws ServiceError 400 `not_found` or `not_a_block`. */
@@ -401,8 +378,8 @@ function blockCursor(db: Db, projectId: string, field: 'after' | 'before', id: s
 export function listBlocks(svc: Services, actor: Actor, projectId: string, cursor: Cursor): Block[] {
   const { db } = svc;
   const limit = pageLimit(cursor);
-  requireProject(db, actor, projectId, 'Viewer');
-  return cachedPage(db, 'blocks', projectId, cursor, limit, () => {
+  const { version } = requireProject(db, actor, projectId, 'Viewer');
+  return cachedPage(svc, 'blocks', version, projectId, cursor, limit, () => {
     let key: { op: '>' | '<'; value: string } | undefined;
     if (cursor.after !== undefined) key = { op: '>', value: blockCursor(db, projectId, 'after', cursor.after) };
     else if (cursor.before !== undefined) key = { op: '<', value: blockCursor(db, projectId, 'before', cursor.before) };

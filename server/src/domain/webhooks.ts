@@ -3,8 +3,6 @@ import { isoTime } from '../clock';
 import { transaction } from '../db/connection';
 import { sql } from '../db/statements';
 import { badRequest, notFound, ServiceError } from '../errors';
-import { sealSecret } from '../events/secret-box';
-import { policyFromConfig } from '../events/guarded-http';
 import { checkTargetUrl } from '../events/ssrf';
 import { newId, newSecret } from '../ids';
 import type { Services } from '../services';
@@ -107,7 +105,7 @@ export function requireWebhookPlan(actor: Actor): void {
  */
 export function validateTargetUrl(svc: Services, raw: string, field = 'targetUrl'): string {
   if (raw.length > MAX_TARGET_URL_LENGTH) throw badRequest(field, 'too_long', `${field} must be at most ${MAX_TARGET_URL_LENGTH} characters`);
-  const checked = checkTargetUrl(raw, policyFromConfig(svc.config));
+  const checked = checkTargetUrl(raw, svc.addressPolicy);
   if (!(checked instanceof URL)) throw badRequest(field, checked.reason, checked.message);
   if (checked.href.length > MAX_TARGET_URL_LENGTH) {
     throw badRequest(field, 'too_long', `${field} must be at most ${MAX_TARGET_URL_LENGTH} characters once URL-encoded`);
@@ -226,7 +224,7 @@ export function registerWebhook(svc: Services, actor: Actor, input: WebhookInput
     }
     const existing = findRow(svc, actor.userId, url);
     const id = existing?.id ?? newId();
-    const sealed = sealSecret(svc.config, secret);
+    const sealed = svc.secretBox.seal(secret);
     if (existing) {
       sql(svc.db, 'UPDATE webhooks SET events_json = ?, space_ids_json = ?, all_spaces = ?, secret_sealed = ?, updated_at = ? WHERE id = ?').run(
         JSON.stringify(events),

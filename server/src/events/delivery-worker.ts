@@ -5,7 +5,6 @@ import { BlockedTargetError, type GuardedHttp } from './guarded-http';
 import { WorkerLoop, type WorkerLog } from './loop';
 import { parseRetryAfter } from '@taskspace/engine';
 import { deliveryDelayMs, verdictForStatus, type AttemptVerdict } from './retry';
-import { openSecret } from './secret-box';
 import { signPayload } from './signature';
 
 /**
@@ -207,7 +206,7 @@ export class DeliveryWorker {
         'x-service-delivery': row.id,
         'x-service-attempt': String(number),
       };
-      if (row.secret_sealed !== null) headers['x-service-signature'] = signPayload(body, openSecret(config, row.secret_sealed));
+      if (row.secret_sealed !== null) headers['x-service-signature'] = signPayload(body, this.svc.secretBox.open(row.secret_sealed));
       const res = await this.http.request(row.url, {
         method: 'POST',
         headers,

@@ -62,23 +62,17 @@ const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, 
 /** The guard's policy: who may be connected to, and extra CAs (PEM). */
 export type GuardPolicy = AddressPolicy & { ca: string | undefined };
 
-const policies = new WeakMap<Config, GuardPolicy>();
-
 /**
- * The guard's policy for a configuration, built once per config object (allow list and CA file
- * read on first use) and shared by delivery, the automation HTTP port and URL validation.
+ * The guard's policy for a configuration (reads the CA file). `buildApp` builds it once and
+ * shares it (`Services.addressPolicy`) with delivery, the automation HTTP port and URL validation.
+ * @throws the file system error when `TASKSPACE_WEBHOOKS_CA_FILE` cannot be read.
  */
 export function policyFromConfig(config: Config): GuardPolicy {
-  let policy = policies.get(config);
-  if (!policy) {
-    policy = {
-      allowInsecure: config.webhooks.allowInsecure,
-      allowList: allowListOf(config.webhooks.allowAddresses),
-      ca: config.webhooks.caFile ? fs.readFileSync(config.webhooks.caFile, 'utf8') : undefined,
-    };
-    policies.set(config, policy);
-  }
-  return policy;
+  return {
+    allowInsecure: config.webhooks.allowInsecure,
+    allowList: allowListOf(config.webhooks.allowAddresses),
+    ca: config.webhooks.caFile ? fs.readFileSync(config.webhooks.caFile, 'utf8') : undefined,
+  };
 }
 
 /** The guard's error for a URL {@link checkTargetUrl} refused. */

@@ -19,17 +19,19 @@ import type { Config } from '../config';
 export const SECRET_KEY_FILE = 'webhook-secrets.key';
 
 const VERSION = 'v1.';
-const keys = new Map<string, Buffer>();
 
 /** Thrown when a sealed secret cannot be opened (wrong or lost key, corrupted value). */
 export class SecretUnreadableError extends Error {
   override name = 'SecretUnreadableError';
 }
 
-function keyFor(config: Config): Buffer {
-  const cacheKey = config.webhooks.secretKey !== undefined ? `env:${config.webhooks.secretKey}` : `file:${config.dataDir}`;
-  let key = keys.get(cacheKey);
-  if (key) return key;
+/**
+ * The key of `config`: SHA-256 of `TASKSPACE_WEBHOOKS_SECRET_KEY`, or the key file in the data
+ * directory (created on first use).
+ * @throws SecretUnreadableError when the key file does not hold a 32-byte base64 key.
+ */
+function loadKey(config: Config): Buffer {
+  let key: Buffer;
   if (config.webhooks.secretKey !== undefined) {
     key = createHash('sha256').update(config.webhooks.secretKey, 'utf8').digest();
   } else {
@@ -43,31 +45,42 @@ function keyFor(config: Config): Buffer {
     key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
     if (key.length !== 32) throw new SecretUnreadableError(`${file} does not hold a 32-byte base64 key`);
   }
-  keys.set(cacheKey, key);
   return key;
 }
 
-/** Seals `secret` for storage. */
-export function sealSecret(config: Config, secret: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', keyFor(config), iv);
-  const encrypted = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return VERSION + Buffer.concat([iv, cipher.getAuthTag(), encrypted]).toString('base64url');
-}
+/** Seals and opens secrets with the app's key, loaded on first use and kept by this instance. */
+export class SecretBox {
+  private key: Buffer | undefined;
 
-/**
- * Opens a value made by {@link sealSecret}.
- * @throws SecretUnreadableError when the key differs from the one that sealed it or the value is corrupt.
- */
-export function openSecret(config: Config, sealed: string): string {
-  if (!sealed.startsWith(VERSION)) throw new SecretUnreadableError('unknown sealed-secret format');
-  const raw = Buffer.from(sealed.slice(VERSION.length), 'base64url');
-  if (raw.length < 28) throw new SecretUnreadableError('sealed secret is truncated');
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', keyFor(config), raw.subarray(0, 12));
-    decipher.setAuthTag(raw.subarray(12, 28));
-    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
-  } catch {
-    throw new SecretUnreadableError('the webhook secret cannot be decrypted with the configured key');
+  constructor(private readonly config: Config) {}
+
+  private keyOf(): Buffer {
+    this.key ??= loadKey(this.config);
+    return this.key;
+  }
+
+  /** Seals `secret` (UTF-8) for storage. @throws SecretUnreadableError when the key file is invalid. */
+  seal(secret: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.keyOf(), iv);
+    const encrypted = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+    return VERSION + Buffer.concat([iv, cipher.getAuthTag(), encrypted]).toString('base64url');
+  }
+
+  /**
+   * Opens a value made by {@link SecretBox.seal}.
+   * @throws SecretUnreadableError when the key differs from the one that sealed it or the value is corrupt.
+   */
+  open(sealed: string): string {
+    if (!sealed.startsWith(VERSION)) throw new SecretUnreadableError('unknown sealed-secret format');
+    const raw = Buffer.from(sealed.slice(VERSION.length), 'base64url');
+    if (raw.length < 28) throw new SecretUnreadableError('sealed secret is truncated');
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.keyOf(), raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    } catch {
+      throw new SecretUnreadableError('the webhook secret cannot be decrypted with the configured key');
+    }
   }
 }

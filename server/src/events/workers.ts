@@ -3,7 +3,7 @@ import type { Services } from '../services';
 import { DeliveryWorker } from './delivery-worker';
 import { dispatchEvents } from './dispatcher';
 import { DueScheduler } from './due-scheduler';
-import { GuardedHttp, policyFromConfig } from './guarded-http';
+import { GuardedHttp } from './guarded-http';
 import { WorkerLoop, type WorkerLog } from './loop';
 import { pruneExpired } from './retention';
 
@@ -31,7 +31,7 @@ export interface EventWorkers {
  * attempt finishes and at each due retry.
  */
 export function startEventWorkers(svc: Services, log: WorkerLog): EventWorkers {
-  const http = new GuardedHttp(policyFromConfig(svc.config));
+  const http = new GuardedHttp(svc.addressPolicy);
   const delivery = new DeliveryWorker(svc, http, log);
   const dispatcher = new WorkerLoop(
     'outbox dispatcher',

@@ -51,7 +51,8 @@ const ASSET_MAX_AGE_S = 365 * 24 * 3600;
  * the security headers of `@fastify/helmet` and a strict CSP. When the app is not built the
  * screens answer 503 with how to build it.
  */
-export const webAppRoutes: FastifyPluginAsync<{ webDir: string }> = async (app, { webDir }) => {
+export const webAppRoutes: FastifyPluginAsync = async (app) => {
+  const { webDir } = app.services.config;
   await app.register(helmet, { contentSecurityPolicy: { useDefaults: false, directives: WEB_APP_CSP }, crossOriginEmbedderPolicy: false });
   const indexFile = path.join(webDir, 'index.html');
   const built = fs.existsSync(indexFile);

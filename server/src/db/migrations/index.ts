@@ -5,9 +5,10 @@ import { m003Automations } from './003_automations';
 import { m004TaskParentIndex } from './004_task_parent_index';
 import { m006AgentKnowledgeCleanup } from './006_agent_knowledge_cleanup';
 import { m010Accounts } from './010_accounts';
+import { m013ProjectVersion } from './013_project_version';
 
 /**
  * Every schema migration, in order. Add a file `NNN_name.ts` exporting a {@link Migration}
  * and list it here; never edit one that has shipped.
  */
-export const migrations: Migration[] = [m001Initial, m002Webhooks, m003Automations, m004TaskParentIndex, m006AgentKnowledgeCleanup, m010Accounts];
+export const migrations: Migration[] = [m001Initial, m002Webhooks, m003Automations, m004TaskParentIndex, m006AgentKnowledgeCleanup, m010Accounts, m013ProjectVersion];

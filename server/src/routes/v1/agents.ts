@@ -18,8 +18,6 @@ import {
 import { addKnowledge, removeKnowledge } from '../../domain/knowledge';
 import { AGENT_TEMPLATE_TYPES } from '../../domain/agent-templates';
 import { NO_LINE_BREAKS, itemEnvelope, itemsEnvelope, okOnly, params, searchablePageQuery, responses, singleLine, type PageQuery } from '../../http/schemas';
-import { conversationRoutes } from './conversations';
-import { publicAgentRoutes } from './public-agents';
 
 const command = {
   type: 'object',
@@ -246,6 +244,4 @@ export const agentsRoutes: FastifyPluginAsync = async (app) => {
     );
   }
 
-  await app.register(publicAgentRoutes);
-  await app.register(conversationRoutes);
 };

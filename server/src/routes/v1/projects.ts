@@ -28,8 +28,6 @@ import {
   responses,
   singleLine,
 } from '../../http/schemas';
-import { fieldsRoutes } from './fields';
-import { shareLinkRoutes } from './share-links';
 
 /** The project item (README "Projects, templates, share links and custom fields"). */
 export const projectSchema = {
@@ -249,6 +247,4 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
     async (request) => ({ ok: true, items: listFolderTemplates(svc, request.actor, request.params.folderId, request.query) }),
   );
 
-  await app.register(fieldsRoutes);
-  await app.register(shareLinkRoutes);
 };

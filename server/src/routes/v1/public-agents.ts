@@ -179,7 +179,7 @@ ${view.preferences.hideBranding ? '' : '<footer>Made with Taskspace</footer>'}
 }
 
 /**
- * The unauthenticated public agent page `GET /public/agents/{publicId}` (registered by app.ts,
+ * The unauthenticated public agent page `GET /public/agents/{publicId}` (the public group of route-table.ts,
  * outside /api/v1): HTML for browsers, the JSON view `{ok, item}` when the Accept header asks for
  * `application/json` (and not `text/html`). Counted per caller address against the standard hourly rate limit, with
  * the X-RateLimit-* headers.

@@ -16,10 +16,6 @@ import {
   type TaskContent,
 } from '../../domain/tasks';
 import { cursorQuery, itemEnvelope, itemsEnvelope, okOnly, params, responses, singleLine, taskListQuery, type CursorQuery, type TaskListQuery } from '../../http/schemas';
-import { taskAssigneesRoutes } from './task-assignees';
-import { taskDatesRoutes } from './task-dates';
-import { taskNotesRoutes } from './task-notes';
-import { commentsRoutes } from './comments';
 import { blockSchema, taskIdSchema, taskSchema, type TaskParams } from './task-schemas';
 
 const tags = ['tasks'];
@@ -209,8 +205,4 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
     }),
   );
 
-  await app.register(taskAssigneesRoutes);
-  await app.register(taskDatesRoutes);
-  await app.register(taskNotesRoutes);
-  await app.register(commentsRoutes);
 };
