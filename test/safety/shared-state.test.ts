@@ -54,6 +54,18 @@ test('no module of the server or the engine holds state of its own', () => {
   expect(MODULE_STATE.test("const SAFE = new Set(['GET', 'HEAD']);")).toBe(false);
 });
 
+test('routes neither open transactions nor check access: the service functions they call do', () => {
+  const routeFiles = ['server/src/routes', 'server/src/http'].flatMap((dir) => sourceFiles(path.join(__dirname, '..', '..', dir)));
+  expect(routeFiles.length).toBeGreaterThan(10);
+  const found = routeFiles.flatMap((file) =>
+    fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .flatMap((line, index) => (/\b(?:transaction|require(?:Workspace|Folder|Project|Task))\(/.test(line) ? [`${path.basename(file)}:${index + 1}: ${line.trim()}`] : [])),
+  );
+  expect(found).toEqual([]);
+});
+
 describe('caches are correct in the data', () => {
   let server: TestServer;
   let other: TestServer;

@@ -1,4 +1,7 @@
-import type { Db } from '../db/connection';
+import { transaction, type Db } from '../db/connection';
+import type { Actor } from '../auth/tokens';
+import type { Services } from '../services';
+import { revokeOtherSessions } from './sessions';
 import { sql } from '../db/statements';
 import { badRequest, conflict } from '../errors';
 
@@ -42,4 +45,15 @@ export function setEmail(db: Db, userId: string, email: string | null): void {
   const other = email === null ? undefined : sql<[string, string], { id: string }>(db, 'SELECT id FROM users WHERE email = ? AND id <> ?').get(email, userId);
   if (other) throw conflict(`email '${email}' is taken`, { field: 'email', reason: 'taken' });
   sql(db, 'UPDATE users SET email = ? WHERE id = ?').run(email, userId);
+}
+
+/**
+ * Sets the caller's new password (already hashed) and ends their other sessions, in one
+ * transaction (docs "Accounts and sign-in": a password change signs out everywhere else).
+ */
+export function replacePassword(svc: Services, actor: Actor, passwordHash: string): void {
+  transaction(svc.db, () => {
+    setPasswordHash(svc.db, actor.userId, passwordHash);
+    revokeOtherSessions(svc.db, actor.userId, actor.sessionId, svc.clock.now());
+  });
 }

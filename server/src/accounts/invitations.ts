@@ -1,4 +1,7 @@
-import type { Db } from '../db/connection';
+import { transaction, type Db } from '../db/connection';
+import { requireWorkspace } from '../auth/access';
+import type { Actor } from '../auth/tokens';
+import type { Services } from '../services';
 import { sql } from '../db/statements';
 import { badRequest, conflict, notFound, forbidden } from '../errors';
 import { newId, newSecret } from '../ids';
@@ -24,16 +27,20 @@ export interface Invitation {
 const COLUMNS = 'id, workspace_id AS workspaceId, role, email, handle, created_at AS createdAt, expires_at AS expiresAt';
 
 /**
- * Invites a person (by email or by handle, exactly one) to a workspace with a role. Returns the
- * invitation and its token (256 random bits; only its hash is stored), valid once for
- * {@link INVITATION_TTL_MS}.
- * @throws ServiceError 400 for a bad role, email or handle, or when both or neither are given.
+ * Owners: invite a person (by email or by handle, exactly one) to a workspace with a role.
+ * Returns the invitation and its token (256 random bits; only its hash is stored), valid once
+ * for {@link INVITATION_TTL_MS}.
+ * @throws ServiceError 400 for a bad role, email or handle, or when both or neither are given;
+ *   403/404 from the workspace access check.
  */
 export function createInvitation(
-  db: Db,
-  input: { workspaceId: string; role: unknown; email?: string; handle?: string; invitedBy: string },
-  now: number,
+  svc: Services,
+  actor: Actor,
+  input: { workspaceId: string; role: unknown; email?: string; handle?: string },
 ): { invitation: Invitation; token: string } {
+  const { db } = svc;
+  const now = svc.clock.now();
+  requireWorkspace(db, actor, input.workspaceId, 'Owner', 'inviting');
   if (typeof input.role !== 'string' || !isRole(input.role)) throw badRequest('role', 'invalid_value', `role must be one of ${ROLES.join(', ')}`);
   if ((input.email === undefined) === (input.handle === undefined)) {
     throw badRequest('email', 'email_or_handle', 'give exactly one of email and handle');
@@ -56,25 +63,34 @@ export function createInvitation(
     db,
     `INSERT INTO invitations (id, workspace_id, role, email, handle, token_hash, invited_by, created_at, expires_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(invitation.id, invitation.workspaceId, invitation.role, invitation.email, invitation.handle, hashToken(token), input.invitedBy, now, invitation.expiresAt);
+  ).run(invitation.id, invitation.workspaceId, invitation.role, invitation.email, invitation.handle, hashToken(token), actor.userId, now, invitation.expiresAt);
   return { invitation, token };
 }
 
-/** A workspace's pending invitations (not accepted, revoked or expired), newest first. */
-export function listInvitations(db: Db, workspaceId: string, now: number): Invitation[] {
+/** Owners: a workspace's pending invitations (not accepted, revoked or expired), newest first. @throws ServiceError 403/404 from the access check. */
+export function listInvitations(svc: Services, actor: Actor, workspaceId: string): Invitation[] {
+  requireWorkspace(svc.db, actor, workspaceId, 'Owner', 'listing invitations');
+  const now = svc.clock.now();
   return sql<[string, number], Invitation>(
-    db,
+    svc.db,
     `SELECT ${COLUMNS} FROM invitations
       WHERE workspace_id = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at DESC`,
   ).all(workspaceId, now);
 }
 
-/** Withdraws a pending invitation. Returns false when the workspace has no such pending invitation. */
-export function revokeInvitation(db: Db, workspaceId: string, invitationId: string, now: number): boolean {
-  return (
-    sql(db, 'UPDATE invitations SET revoked_at = ? WHERE id = ? AND workspace_id = ? AND accepted_at IS NULL AND revoked_at IS NULL')
-      .run(now, invitationId, workspaceId).changes === 1
-  );
+/**
+ * Owners: withdraw a pending invitation.
+ * @throws ServiceError 404 when the workspace has no such pending invitation; 403/404 from the access check.
+ */
+export function revokeInvitation(svc: Services, actor: Actor, workspaceId: string, invitationId: string): void {
+  const { db } = svc;
+  requireWorkspace(db, actor, workspaceId, 'Owner', 'withdrawing invitations');
+  const changes = sql(db, 'UPDATE invitations SET revoked_at = ? WHERE id = ? AND workspace_id = ? AND accepted_at IS NULL AND revoked_at IS NULL').run(
+    svc.clock.now(),
+    invitationId,
+    workspaceId,
+  ).changes;
+  if (changes !== 1) throw notFound('invitation', invitationId);
 }
 
 /**
@@ -97,12 +113,20 @@ export function checkInvitation(db: Db, token: unknown, now: number): Invitation
 }
 
 /**
+ * The signed-in account joins the workspace of the invitation behind `token` (one transaction).
+ * @throws ServiceError as {@link joinWithInvitation}.
+ */
+export function acceptInvitation(svc: Services, actor: Actor, token: unknown): Invitation {
+  return transaction(svc.db, () => joinWithInvitation(svc.db, token, { id: actor.userId, handle: actor.handle }, svc.clock.now()));
+}
+
+/**
  * Accepts an invitation for an existing account `userId` (the caller runs this in a transaction):
  * makes them a member with the invited role (an existing member's role is raised to it, never
  * lowered) and marks the invitation used.
  * @throws ServiceError 400 as {@link checkInvitation}; 403 when the invitation names another handle.
  */
-export function acceptInvitation(db: Db, token: unknown, user: { id: string; handle: string }, now: number): Invitation {
+export function joinWithInvitation(db: Db, token: unknown, user: { id: string; handle: string }, now: number): Invitation {
   const invitation = checkInvitation(db, token, now);
   if (invitation.handle !== null && invitation.handle.toLowerCase() !== user.handle.toLowerCase()) {
     throw forbidden(`this invitation is for @${invitation.handle}`);
@@ -124,10 +148,11 @@ export function acceptInvitation(db: Db, token: unknown, user: { id: string; han
   return invitation;
 }
 
-/** Members of a workspace with their roles, by handle. */
-export function listMembers(db: Db, workspaceId: string): { userId: string; handle: string; displayName: string; role: Role }[] {
+/** Members of a workspace with their roles, by handle (Viewer). @throws ServiceError 403/404 from the access check. */
+export function listMembers(svc: Services, actor: Actor, workspaceId: string): { userId: string; handle: string; displayName: string; role: Role }[] {
+  requireWorkspace(svc.db, actor, workspaceId, 'Viewer');
   return sql<[string], { userId: string; handle: string; displayName: string; role: Role }>(
-    db,
+    svc.db,
     `SELECT u.id AS userId, u.handle, u.display_name AS displayName, m.role
        FROM workspace_members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? ORDER BY u.handle`,
   ).all(workspaceId);
@@ -147,27 +172,36 @@ function memberRole(db: Db, workspaceId: string, handle: string): { userId: stri
 }
 
 /**
- * Changes a member's role (run in a transaction).
- * @throws ServiceError 400 for an unknown role, 404 for a non-member, 409 when it would leave the workspace without an Owner.
+ * Owners: change a member's role (one transaction).
+ * @throws ServiceError 400 for an unknown role, 404 for a non-member, 409 when it would leave the
+ *   workspace without an Owner; 403/404 from the access check.
  */
-export function changeMemberRole(db: Db, workspaceId: string, handle: string, role: unknown): void {
-  if (typeof role !== 'string' || !isRole(role)) throw badRequest('role', 'invalid_value', `role must be one of ${ROLES.join(', ')}`);
-  const member = memberRole(db, workspaceId, handle);
-  if (member.role === 'Owner' && role !== 'Owner' && ownerCount(db, workspaceId) === 1) {
-    throw conflict('a workspace keeps at least one Owner', { field: 'role', reason: 'last_owner' });
-  }
-  sql(db, 'UPDATE workspace_members SET role = ? WHERE workspace_id = ? AND user_id = ?').run(role, workspaceId, member.userId);
+export function changeMemberRole(svc: Services, actor: Actor, workspaceId: string, handle: string, role: unknown): void {
+  const { db } = svc;
+  transaction(db, () => {
+    requireWorkspace(db, actor, workspaceId, 'Owner', 'changing roles');
+    if (typeof role !== 'string' || !isRole(role)) throw badRequest('role', 'invalid_value', `role must be one of ${ROLES.join(', ')}`);
+    const member = memberRole(db, workspaceId, handle);
+    if (member.role === 'Owner' && role !== 'Owner' && ownerCount(db, workspaceId) === 1) {
+      throw conflict('a workspace keeps at least one Owner', { field: 'role', reason: 'last_owner' });
+    }
+    sql(db, 'UPDATE workspace_members SET role = ? WHERE workspace_id = ? AND user_id = ?').run(role, workspaceId, member.userId);
+  });
 }
 
 /**
- * Removes a member (run in a transaction); their access ends with their next request, since roles
- * are read on every request.
- * @throws ServiceError 404 for a non-member, 409 for the last Owner.
+ * Owners: remove a member (one transaction); their access ends with their next request, since
+ * roles are read on every request.
+ * @throws ServiceError 404 for a non-member, 409 for the last Owner; 403/404 from the access check.
  */
-export function removeMember(db: Db, workspaceId: string, handle: string): void {
-  const member = memberRole(db, workspaceId, handle);
-  if (member.role === 'Owner' && ownerCount(db, workspaceId) === 1) {
-    throw conflict('a workspace keeps at least one Owner', { field: 'handle', reason: 'last_owner' });
-  }
-  sql(db, 'DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ?').run(workspaceId, member.userId);
+export function removeMember(svc: Services, actor: Actor, workspaceId: string, handle: string): void {
+  const { db } = svc;
+  transaction(db, () => {
+    requireWorkspace(db, actor, workspaceId, 'Owner', 'removing members');
+    const member = memberRole(db, workspaceId, handle);
+    if (member.role === 'Owner' && ownerCount(db, workspaceId) === 1) {
+      throw conflict('a workspace keeps at least one Owner', { field: 'handle', reason: 'last_owner' });
+    }
+    sql(db, 'DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ?').run(workspaceId, member.userId);
+  });
 }

@@ -1,4 +1,7 @@
-import type { Db } from '../db/connection';
+import { transaction, type Db } from '../db/connection';
+import { requireWorkspace } from '../auth/access';
+import type { Actor } from '../auth/tokens';
+import type { Services } from '../services';
 import { sql } from '../db/statements';
 import { badRequest } from '../errors';
 import { newId } from '../ids';
@@ -23,10 +26,14 @@ function toFolder(row: FolderRow): Folder {
   return { id: row.id, name: row.name, workspaceId: row.workspace_id, parentId: row.parent_id, isHome: row.id === row.workspace_id };
 }
 
-/** The folders of a workspace: the home folder first, then the others by name. */
-export function listFolders(db: Db, workspaceId: string): Folder[] {
+/**
+ * The folders of a workspace: the home folder first, then the others by name (Viewer).
+ * @throws ServiceError 403/404 from the workspace access check.
+ */
+export function listFolders(svc: Services, actor: Actor, workspaceId: string): Folder[] {
+  requireWorkspace(svc.db, actor, workspaceId, 'Viewer');
   return sql<[string], FolderRow>(
-    db,
+    svc.db,
     `SELECT id, name, workspace_id, parent_id FROM folders WHERE workspace_id = ?
       ORDER BY (id = workspace_id) DESC, name COLLATE NOCASE, id`,
   )
@@ -35,8 +42,17 @@ export function listFolders(db: Db, workspaceId: string): Folder[] {
 }
 
 /**
- * Creates a folder in a workspace, under `parentId` (default: the home folder).
- * Call inside a transaction.
+ * Creates a folder in a workspace (Collaborator), under `parentId` (default: the home folder).
+ * @throws ServiceError 400 when the parent is not a folder of that workspace; 403/404 from the access check.
+ */
+export function addFolder(svc: Services, actor: Actor, workspaceId: string, input: { name: string; parentId?: string }): Folder {
+  requireWorkspace(svc.db, actor, workspaceId, 'Collaborator', 'creating a folder');
+  return transaction(svc.db, () => createFolder(svc.db, workspaceId, input.name, input.parentId, svc.clock.now()));
+}
+
+/**
+ * Creates a folder in a workspace, under `parentId` (default: the home folder). No access
+ * check: for {@link addFolder} and for callers that checked already. Call inside a transaction.
  * @throws ServiceError 400 when the parent is not a folder of that workspace.
  */
 export function createFolder(db: Db, workspaceId: string, name: string, parentId: string | undefined, now: number): Folder {

@@ -1,10 +1,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { completeSetup, checkSetupLink } from '../accounts/setup-links';
-import { acceptInvitation, checkInvitation } from '../accounts/invitations';
-import { credentialsOf, setEmail, setPasswordHash } from '../accounts/credentials';
-import { PASSWORD_MIN_LENGTH, checkPasswordPolicy, hashPassword } from '../accounts/passwords';
-import { createUser } from '../domain/users';
-import { transaction } from '../db/connection';
+import { signUpWithInvitation } from '../accounts/sign-up';
+import { credentialsOf } from '../accounts/credentials';
+import { PASSWORD_MIN_LENGTH } from '../accounts/passwords';
 import { ServiceError } from '../errors';
 import { escapeHtml, publicPageGuard } from '../http/public-pages';
 import { itemEnvelope, okOnly, responses } from '../http/schemas';
@@ -125,18 +123,7 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      const { token, handle, password, displayName } = request.body;
-      checkInvitation(db, token, clock.now());
-      const hash = await hashPassword(checkPasswordPolicy(password));
-      const item = transaction(db, () => {
-        const now = clock.now();
-        const invitation = checkInvitation(db, token, now);
-        const user = createUser(db, { handle, displayName }, now);
-        if (invitation.email) setEmail(db, user.id, invitation.email);
-        setPasswordHash(db, user.id, hash);
-        acceptInvitation(db, token, user, now);
-        return { userId: user.id, handle: user.handle, workspaceId: invitation.workspaceId, role: invitation.role };
-      });
+      const item = await signUpWithInvitation(app.services, request.body);
       return { ok: true, item };
     },
   );

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerAuth } from '../auth/hook';
 import { isoTime } from '../clock';
-import { transaction } from '../db/connection';
 import { ServiceError, badRequest, notFound } from '../errors';
-import { credentialsOf, findCredentials, setPasswordHash } from '../accounts/credentials';
+import { credentialsOf, findCredentials, replacePassword } from '../accounts/credentials';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from '../accounts/passwords';
-import { SESSION_COOKIE, createSession, listSessions, revokeOtherSessions, revokeSession } from '../accounts/sessions';
+import { SESSION_COOKIE, createSession, listSessions, revokeSession } from '../accounts/sessions';
 import { SignInThrottle } from '../accounts/sign-in-throttle';
 import { refuseCrossSiteSignIn } from '../accounts/session-auth';
 import { publicPageGuard } from '../http/public-pages';
@@ -157,10 +156,7 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
         throw badRequest('currentPassword', 'incorrect', 'the current password is wrong');
       }
       const hash = await hashPassword(checkPasswordPolicy(request.body.newPassword, 'newPassword'));
-      transaction(db, () => {
-        setPasswordHash(db, actor.userId, hash);
-        revokeOtherSessions(db, actor.userId, actor.sessionId, clock.now());
-      });
+      replacePassword(app.services, actor, hash);
       return { ok: true };
     },
   );

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { requireWorkspace } from '../../auth/access';
-import { TOKEN_SCOPES, createAccessToken, listAccessTokens, revokeAccessToken, type AccessTokenInfo, type TokenScope } from '../../auth/tokens';
-import { getTokenInfo, listWorkspaceTokens, ownsWorkspaceOf } from '../../accounts/personal-tokens';
+import { TOKEN_SCOPES, createAccessToken, listAccessTokens, type AccessTokenInfo, type TokenScope } from '../../auth/tokens';
+import { getTokenInfo, listWorkspaceTokens, revokeTokenAs } from '../../accounts/personal-tokens';
 import { isoTime } from '../../clock';
-import { badRequest, notFound } from '../../errors';
+import { badRequest } from '../../errors';
 import { itemEnvelope, itemsEnvelope, okOnly, params, responses, singleLine } from '../../http/schemas';
 
 const tokenInfo = {
@@ -97,9 +96,9 @@ export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      requireWorkspace(db, request.actor, request.params.workspaceId, 'Owner', "listing members' tokens");
+      const items = listWorkspaceTokens(app.services, request.actor, request.params.workspaceId);
       const now = clock.now();
-      return { ok: true, items: listWorkspaceTokens(db, request.params.workspaceId).map((t) => present(t, now, t.handle)) };
+      return { ok: true, items: items.map((t) => present(t, now, t.handle)) };
     },
   );
 
@@ -114,10 +113,7 @@ export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      const { actor } = request;
-      const info = getTokenInfo(db, request.params.tokenId);
-      const allowed = info && info.revokedAt === null && (info.userId === actor.userId || ownsWorkspaceOf(db, actor.userId, info.userId));
-      if (!allowed || !revokeAccessToken(db, info.id, clock.now())) throw notFound('token', request.params.tokenId);
+      revokeTokenAs(app.services, request.actor, request.params.tokenId);
       app.meter.forgetCachedTokens();
       return { ok: true };
     },

@@ -1,9 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { requireWorkspace } from '../../auth/access';
 import { ROLES } from '../../auth/roles';
 import { isoTime } from '../../clock';
-import { transaction } from '../../db/connection';
-import { notFound } from '../../errors';
 import {
   acceptInvitation,
   changeMemberRole,
@@ -45,14 +42,14 @@ function present(i: Invitation) {
  * accepts an invitation with its token.
  */
 export const membersRoutes: FastifyPluginAsync = async (app) => {
-  const { db, clock, links } = app.services;
+  const svc = app.services;
+  const { links } = svc;
 
   app.get<{ Params: { workspaceId: string } }>(
     '/workspaces/:workspaceId/members',
     { schema: { tags: ['members'], summary: "A workspace's members and roles", params: params('workspaceId'), response: responses(itemsEnvelope(member)) } },
     async (request) => {
-      requireWorkspace(db, request.actor, request.params.workspaceId, 'Viewer');
-      return { ok: true, items: listMembers(db, request.params.workspaceId) };
+      return { ok: true, items: listMembers(svc, request.actor, request.params.workspaceId) };
     },
   );
 
@@ -69,10 +66,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { workspaceId, handle } = request.params;
-      transaction(db, () => {
-        requireWorkspace(db, request.actor, workspaceId, 'Owner', 'changing roles');
-        changeMemberRole(db, workspaceId, handle, request.body.role);
-      });
+      changeMemberRole(svc, request.actor, workspaceId, handle, request.body.role);
       return { ok: true };
     },
   );
@@ -89,10 +83,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { workspaceId, handle } = request.params;
-      transaction(db, () => {
-        requireWorkspace(db, request.actor, workspaceId, 'Owner', 'removing members');
-        removeMember(db, workspaceId, handle);
-      });
+      removeMember(svc, request.actor, workspaceId, handle);
       return { ok: true };
     },
   );
@@ -114,9 +105,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      const { workspaceId } = request.params;
-      requireWorkspace(db, request.actor, workspaceId, 'Owner', 'inviting');
-      const { invitation: created, token } = createInvitation(db, { ...request.body, workspaceId, invitedBy: request.actor.userId }, clock.now());
+      const { invitation: created, token } = createInvitation(svc, request.actor, { ...request.body, workspaceId: request.params.workspaceId });
       return { ok: true, item: { ...present(created), token, url: links.url(`/invite?token=${token}`) } };
     },
   );
@@ -125,8 +114,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
     '/workspaces/:workspaceId/invitations',
     { schema: { tags: ['members'], summary: 'Owners: pending invitations', params: params('workspaceId'), response: responses(itemsEnvelope(invitation)) } },
     async (request) => {
-      requireWorkspace(db, request.actor, request.params.workspaceId, 'Owner', 'listing invitations');
-      return { ok: true, items: listInvitations(db, request.params.workspaceId, clock.now()).map(present) };
+      return { ok: true, items: listInvitations(svc, request.actor, request.params.workspaceId).map(present) };
     },
   );
 
@@ -134,9 +122,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
     '/workspaces/:workspaceId/invitations/:invitationId',
     { schema: { tags: ['members'], summary: 'Owners: withdraw an invitation', params: params('workspaceId', 'invitationId'), response: responses(okOnly) } },
     async (request) => {
-      const { workspaceId, invitationId } = request.params;
-      requireWorkspace(db, request.actor, workspaceId, 'Owner', 'withdrawing invitations');
-      if (!revokeInvitation(db, workspaceId, invitationId, clock.now())) throw notFound('invitation', invitationId);
+      revokeInvitation(svc, request.actor, request.params.workspaceId, request.params.invitationId);
       return { ok: true };
     },
   );
@@ -152,9 +138,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      const accepted = transaction(db, () =>
-        acceptInvitation(db, request.body.token, { id: request.actor.userId, handle: request.actor.handle }, clock.now()),
-      );
+      const accepted = acceptInvitation(svc, request.actor, request.body.token);
       return { ok: true, item: { workspaceId: accepted.workspaceId, role: accepted.role } };
     },
   );

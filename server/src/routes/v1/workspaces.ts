@@ -1,7 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { requireWorkspace } from '../../auth/access';
-import { transaction } from '../../db/connection';
-import { createFolder, listFolders } from '../../domain/folders';
+import { addFolder, listFolders } from '../../domain/folders';
 import { listWorkspacesOf } from '../../domain/workspaces';
 import { itemEnvelope, itemsEnvelope, params, responses, singleLine } from '../../http/schemas';
 
@@ -35,7 +33,7 @@ const me = {
 
 /** Discovery: the caller, their workspaces and the folders inside each (README "API notes"). */
 export const workspacesRoutes: FastifyPluginAsync = async (app) => {
-  const { db, clock } = app.services;
+  const { db } = app.services;
 
   app.get('/me', { schema: { tags: ['workspaces'], summary: 'The authenticated account', response: responses(itemEnvelope(me)) } }, async (request) => {
     const { userId, handle, displayName, plan, rateTier, verified } = request.actor;
@@ -59,8 +57,7 @@ export const workspacesRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      requireWorkspace(db, request.actor, request.params.workspaceId, 'Viewer');
-      return { ok: true, items: listFolders(db, request.params.workspaceId) };
+      return { ok: true, items: listFolders(app.services, request.actor, request.params.workspaceId) };
     },
   );
 
@@ -81,10 +78,7 @@ export const workspacesRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      const { workspaceId } = request.params;
-      requireWorkspace(db, request.actor, workspaceId, 'Collaborator', 'creating a folder');
-      const item = transaction(db, () => createFolder(db, workspaceId, request.body.name, request.body.parentId, clock.now()));
-      return { ok: true, item };
+      return { ok: true, item: addFolder(app.services, request.actor, request.params.workspaceId, request.body) };
     },
   );
 };
