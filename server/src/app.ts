@@ -3,9 +3,9 @@ import swagger from '@fastify/swagger';
 import cookie from '@fastify/cookie';
 import { installApiDocs } from './http/api-docs';
 import type { Config } from './config';
-import { systemClock, type Clock } from './clock';
-import { openDatabase } from './db/connection';
-import { lockDataDir } from './db/data-dir-lock';
+import { systemClock, type Clock } from './platform/clock';
+import { openDatabase } from './platform/db/connection';
+import { lockDataDir } from './platform/db/data-dir-lock';
 import { bootstrap, type BootstrapResult } from './bootstrap';
 import { envelopeForFrameworkErrors, installJsonBodyParser, installErrorHandling, refuseTextBodies } from './http/error-handler';
 import { installRequestMetering, RequestMeter } from './auth/hook';
@@ -15,12 +15,12 @@ import { createModelProvider } from './models';
 import type { ModelProvider } from './models/provider';
 import { PublicLinks, type Services } from './services';
 import { registerRoutes } from './route-table';
-import { Signals } from './events/signals';
-import { policyFromConfig } from './events/guarded-http';
-import { SecretBox } from './events/secret-box';
-import { TaskPageCache } from './domain/task-page-cache';
-import { installEventWorkers } from './events/workers';
-import { installAutomations } from './automations/runtime';
+import { Signals } from './platform/signals';
+import { policyFromConfig } from './platform/guarded-http';
+import { SecretBox } from './platform/secret-box';
+import { TaskPageCache } from './modules/tasks/page-cache';
+import { installEventWorkers } from './modules/events/workers';
+import { installAutomations } from './modules/automations/runtime';
 
 declare module 'fastify' {
   interface FastifyInstance {

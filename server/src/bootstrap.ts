@@ -1,8 +1,8 @@
-import type { Db } from './db/connection';
-import { transaction } from './db/connection';
+import type { Db } from './platform/db/connection';
+import { transaction } from './platform/db/connection';
 import { createAccessToken } from './auth/tokens';
-import { countUsers, createUser } from './domain/users';
-import { createWorkspace } from './domain/workspaces';
+import { countUsers, createUser } from './modules/users/service';
+import { createWorkspace } from './modules/workspaces/service';
 import { checkPasswordPolicy, hashPasswordSync } from './accounts/passwords';
 import { setPasswordHash } from './accounts/credentials';
 import { createSetupLink } from './accounts/setup-links';

@@ -5,4 +5,4 @@
 export { buildApp, type BuildOptions, type BuiltApp } from './app';
 export { loadConfig, type Config, ConfigError } from './config';
 export type { Services } from './services';
-export { verifySignature, signPayload, SIGNATURE_HEADER } from './events/signature';
+export { verifySignature, signPayload, SIGNATURE_HEADER } from './modules/webhooks/signature';

@@ -1,6 +1,6 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { DataDirLockedError } from './db/data-dir-lock';
+import { DataDirLockedError } from './platform/db/data-dir-lock';
 
 /** `npm start`: reads the environment, starts the service and prints its URL (and, on first start, the owner's token). */
 async function main(): Promise<void> {

@@ -1,29 +1,30 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { bearerAuth } from './auth/hook';
 import { closeBodylessRoutes } from './http/closed-bodies';
-import { workspacesRoutes } from './routes/v1/workspaces';
-import { membersRoutes } from './routes/v1/members';
-import { accessTokenRoutes } from './routes/v1/access-tokens';
-import { projectsRoutes } from './routes/v1/projects';
-import { projectMemberRoutes } from './routes/v1/project-members';
-import { fieldsRoutes } from './routes/v1/fields';
-import { shareLinkRoutes } from './routes/v1/share-links';
-import { tasksRoutes } from './routes/v1/tasks';
-import { taskAssigneesRoutes } from './routes/v1/task-assignees';
-import { taskDatesRoutes } from './routes/v1/task-dates';
-import { taskNotesRoutes } from './routes/v1/task-notes';
-import { commentsRoutes } from './routes/v1/comments';
-import { agentsRoutes } from './routes/v1/agents';
-import { publicAgentPageRoutes, publicAgentRoutes } from './routes/v1/public-agents';
-import { conversationRoutes } from './routes/v1/conversations';
-import { mediaRoutes } from './routes/v1/media';
-import { automationsRoutes } from './routes/v1/automations';
-import { webhookRoutes } from './routes/v2/webhooks';
-import { subscriptionRoutes } from './routes/v2/subscriptions';
-import { inboundWebhookRoutes } from './routes/webhooks';
-import { sharePageRoutes } from './routes/share-pages';
-import { accountRoutes } from './routes/accounts';
-import { authSessionRoutes } from './routes/auth-sessions';
+import { workspacesRoutes } from './modules/workspaces/routes';
+import { foldersRoutes } from './modules/folders/routes';
+import { membersRoutes } from './accounts/member-routes';
+import { accessTokenRoutes } from './accounts/token-routes';
+import { projectsRoutes } from './modules/projects/routes';
+import { projectMemberRoutes } from './modules/projects/member-routes';
+import { fieldsRoutes } from './modules/fields/routes';
+import { shareLinkRoutes } from './modules/share-links/routes';
+import { tasksRoutes } from './modules/tasks/routes';
+import { taskAssigneesRoutes } from './modules/tasks/assignee-routes';
+import { taskDatesRoutes } from './modules/tasks/date-routes';
+import { taskNotesRoutes } from './modules/tasks/note-routes';
+import { commentsRoutes } from './modules/comments/routes';
+import { agentsRoutes } from './modules/agents/routes';
+import { publicAgentPageRoutes, publicAgentRoutes } from './modules/public-agents/routes';
+import { conversationRoutes } from './modules/conversations/routes';
+import { mediaRoutes } from './modules/media/routes';
+import { automationsRoutes } from './modules/automations/routes';
+import { webhookRoutes } from './modules/webhooks/routes';
+import { subscriptionRoutes } from './modules/webhooks/subscription-routes';
+import { inboundWebhookRoutes } from './modules/automations/inbound-routes';
+import { sharePageRoutes } from './modules/share-links/pages';
+import { accountRoutes } from './accounts/setup-routes';
+import { authSessionRoutes } from './accounts/session-routes';
 import { webAppRoutes } from './http/web-app';
 
 /** A group of route plugins under one prefix; `api` groups sit behind the bearer/session guard. */
@@ -44,6 +45,7 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
     api: true,
     plugins: [
       workspacesRoutes,
+      foldersRoutes,
       membersRoutes,
       accessTokenRoutes,
       projectsRoutes,

@@ -1,12 +1,12 @@
 import type { Config } from './config';
-import type { Clock } from './clock';
-import type { Signals } from './events/signals';
-import type { Db } from './db/connection';
+import type { Clock } from './platform/clock';
+import type { Signals } from './platform/signals';
+import type { Db } from './platform/db/connection';
 import type { ModelProvider } from './models/provider';
-import type { GuardPolicy } from './events/guarded-http';
-import type { SecretBox } from './events/secret-box';
-import type { TaskPageCache } from './domain/task-page-cache';
-import type { Block, Task } from './domain/task-view';
+import type { GuardPolicy } from './platform/guarded-http';
+import type { SecretBox } from './platform/secret-box';
+import type { TaskPageCache } from './modules/tasks/page-cache';
+import type { Block, Task } from './modules/tasks/records';
 
 /**
  * Everything a domain function may need besides its arguments: storage, settings, time, the

@@ -171,7 +171,7 @@ describe('runAgentCommand, the domain function the automation engine calls', () 
   afterAll(() => server.close());
 
   test('gives the same result as the API and applies the same rules', async () => {
-    const { runAgentCommand } = await import('../../server/src/domain/conversations');
+    const { runAgentCommand } = await import('../../server/src/modules/conversations/service');
     const { actorForToken } = await import('../../server/src/auth/tokens');
     const api = client(server, OWNER_TOKEN);
     const agent = (

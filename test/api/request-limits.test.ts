@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { call, client, startServer, type TestServer } from '../helpers/server';
-import { jsonDepth } from '../../server/src/json-depth';
+import { jsonDepth } from '../../server/src/http/json-depth';
 
 /** Request limits (docs "Configuration", "API notes"): JSON nesting depth and request/header timeouts. */
 describe('JSON nesting depth', () => {

@@ -1,5 +1,5 @@
 import { hashPassword, hashPasswordSync, verifyPassword } from '../../server/src/accounts/passwords';
-import { openDatabase } from '../../server/src/db/connection';
+import { openDatabase } from '../../server/src/platform/db/connection';
 import { main as cli } from '../../server/src/cli';
 import { tempDataDir } from '../helpers/server';
 

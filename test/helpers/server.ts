@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'undici';
 import { buildApp, type BuiltApp } from '../../server/src/app';
 import { loadConfig } from '../../server/src/config';
-import type { Clock } from '../../server/src/clock';
+import type { Clock } from '../../server/src/platform/clock';
 import { main as cli } from '../../server/src/cli';
 
 /** Token of the bootstrap owner in every test server. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { buildApp } from '../../server/src/app';
 import { loadConfig } from '../../server/src/config';
-import { DataDirLockedError } from '../../server/src/db/data-dir-lock';
+import { DataDirLockedError } from '../../server/src/platform/db/data-dir-lock';
 import { call, runCli, spawnServer, startServer, tempDataDir, OWNER_TOKEN, type ChildServer } from '../helpers/server';
 
 /** One server per data directory (docs "Operations"): a second one is refused, the CLI is not, a kill -9 leaves no stale lock. */

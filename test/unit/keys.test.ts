@@ -1,4 +1,4 @@
-import { keyBetween } from '../../server/src/domain/rank';
+import { keyBetween } from '../../server/src/modules/tasks/rank';
 
 describe('fractional rank keys', () => {
   test('appending keeps keys short and ordered', () => {
@@ -49,7 +49,7 @@ describe('fractional rank keys', () => {
 
 describe('ids', () => {
   test('resource ids are 22 url-safe characters and never start with "-" (CLI arguments)', () => {
-    const { newId } = require('../../server/src/ids') as typeof import('../../server/src/ids');
+    const { newId } = require('../../server/src/platform/ids') as typeof import('../../server/src/platform/ids');
     const ids = Array.from({ length: 20000 }, () => newId());
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/);
     expect(new Set(ids).size).toBe(ids.length);

@@ -11,7 +11,7 @@ import {
   receiveInboundRequest,
   releaseInboundRequest,
   setInboundWebhookToken,
-} from '../../server/src/domain/inbound-webhooks';
+} from '../../server/src/modules/automations/inbound';
 import { ServiceError } from '../../server/src/errors';
 import { addUser, call, startServer, tempDataDir, OWNER_TOKEN, type TestServer } from '../helpers/server';
 

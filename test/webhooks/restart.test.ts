@@ -15,7 +15,7 @@ describe('a SIGKILLed server loses no queued delivery', () => {
   let child: ChildServer | undefined;
   beforeAll(async () => {
     // spawnServer runs server/dist: `npm test` builds it first; alone, run `npx tsc -b server`.
-    if (!fs.existsSync(path.join(ROOT, 'server/dist/events/delivery-worker.js'))) {
+    if (!fs.existsSync(path.join(ROOT, 'server/dist/modules/webhooks/delivery-worker.js'))) {
       throw new Error('server/dist is missing the webhook worker: run `npx tsc -b server` before this suite');
     }
     receiver = await startReceiver({ respond: () => 'hang' });

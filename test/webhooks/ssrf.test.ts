@@ -1,5 +1,5 @@
-import { BlockedTargetError, GuardedHttp } from '../../server/src/events/guarded-http';
-import { allowListOf, checkAddress, classifyAddress } from '../../server/src/events/ssrf';
+import { BlockedTargetError, GuardedHttp } from '../../server/src/platform/guarded-http';
+import { allowListOf, checkAddress, classifyAddress } from '../../server/src/platform/ssrf';
 import { client, startServer, OWNER_TOKEN, type TestServer } from '../helpers/server';
 import { startReceiver, waitFor, type Receiver } from './receiver';
 

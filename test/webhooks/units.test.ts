@@ -2,12 +2,12 @@ import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../server/src/config';
-import { deliveryBody } from '../../server/src/events/delivery-worker';
-import { WorkerLoop } from '../../server/src/events/loop';
+import { deliveryBody } from '../../server/src/modules/webhooks/delivery-worker';
+import { WorkerLoop } from '../../server/src/platform/worker-loop';
 import { backoffMs, parseRetryAfter } from '@taskspace/engine';
-import { deliveryDelayMs, verdictForStatus } from '../../server/src/events/retry';
-import { SecretBox, SecretUnreadableError } from '../../server/src/events/secret-box';
-import { signPayload, verifySignature } from '../../server/src/events/signature';
+import { deliveryDelayMs, verdictForStatus } from '../../server/src/modules/webhooks/delivery-verdicts';
+import { SecretBox, SecretUnreadableError } from '../../server/src/platform/secret-box';
+import { signPayload, verifySignature } from '../../server/src/modules/webhooks/signature';
 import { tempDataDir } from '../helpers/server';
 
 /** Pure parts of events and webhooks: signature check, retry schedule, secret sealing, body bytes. */
@@ -40,7 +40,7 @@ describe('verifySignature', () => {
   });
 
   test('the module imports only node:crypto, so receivers can copy it', () => {
-    const source = fs.readFileSync(path.resolve(__dirname, '../../server/src/events/signature.ts'), 'utf8');
+    const source = fs.readFileSync(path.resolve(__dirname, '../../server/src/modules/webhooks/signature.ts'), 'utf8');
     expect([...source.matchAll(/from '([^']+)'/g)].map((m) => m[1])).toEqual(['node:crypto']);
   });
 });
@@ -118,8 +118,8 @@ describe('log retention', () => {
   test('deletes finished deliveries and handled inbound requests older than the retention, never pending ones', async () => {
     const { buildApp } = await import('../../server/src/app');
     const { actorForToken } = await import('../../server/src/auth/tokens');
-    const { registerWebhook } = await import('../../server/src/domain/webhooks');
-    const { pruneExpired } = await import('../../server/src/events/retention');
+    const { registerWebhook } = await import('../../server/src/modules/webhooks/service');
+    const { pruneExpired } = await import('../../server/src/modules/events/retention');
     let now = Date.UTC(2030, 0, 1);
     const config = loadConfig({ TASKSPACE_DATA_DIR: tempDataDir(), TASKSPACE_LOG_LEVEL: 'silent', TASKSPACE_BOOTSTRAP_TOKEN: 'tsk_retention', TASKSPACE_WEBHOOKS_LOG_RETENTION_DAYS: '30' });
     const built = await buildApp({ config, clock: { now: () => now } });

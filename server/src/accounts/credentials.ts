@@ -1,8 +1,8 @@
-import { transaction, type Db } from '../db/connection';
+import { transaction, type Db } from '../platform/db/connection';
 import type { Actor } from '../auth/tokens';
 import type { Services } from '../services';
 import { revokeOtherSessions } from './sessions';
-import { sql } from '../db/statements';
+import { sql } from '../platform/db/statements';
 import { badRequest, conflict } from '../errors';
 
 /** Loose email syntax check: one '@', something either side, no spaces; at most 254 characters. */

@@ -1,13 +1,13 @@
-import { transaction, type Db } from '../db/connection';
+import { transaction, type Db } from '../platform/db/connection';
 import { requireWorkspace } from '../auth/access';
 import type { Actor } from '../auth/tokens';
 import type { Services } from '../services';
-import { sql } from '../db/statements';
+import { sql } from '../platform/db/statements';
 import { badRequest, conflict, notFound, forbidden } from '../errors';
-import { newId, newSecret } from '../ids';
+import { newId, newSecret } from '../platform/ids';
 import { hashToken } from '../auth/tokens';
 import { ROLES, isRole, type Role } from '../auth/roles';
-import { HANDLE_PATTERN } from '../domain/users';
+import { HANDLE_PATTERN } from '../modules/users/service';
 import { EMAIL_PATTERN } from './credentials';
 
 /** How long an invitation link stays valid, in ms: 7 days. */

@@ -1,5 +1,5 @@
-import type { Db } from '../db/connection';
-import { sql } from '../db/statements';
+import type { Db } from '../platform/db/connection';
+import { sql } from '../platform/db/statements';
 import { INFO_COLUMNS, revokeAccessToken, type AccessTokenInfo, type Actor } from '../auth/tokens';
 import { requireWorkspace } from '../auth/access';
 import { notFound } from '../errors';

@@ -1,6 +1,6 @@
-import type { Db } from '../db/connection';
-import { sql } from '../db/statements';
-import { newId, newSecret } from '../ids';
+import type { Db } from '../platform/db/connection';
+import { sql } from '../platform/db/statements';
+import { newId, newSecret } from '../platform/ids';
 import { hashToken, type Actor } from '../auth/tokens';
 
 /** Name of the session cookie. */

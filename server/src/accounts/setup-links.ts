@@ -1,8 +1,8 @@
-import type { Db } from '../db/connection';
-import { transaction } from '../db/connection';
-import { sql } from '../db/statements';
+import type { Db } from '../platform/db/connection';
+import { transaction } from '../platform/db/connection';
+import { sql } from '../platform/db/statements';
 import { badRequest } from '../errors';
-import { newId, newSecret } from '../ids';
+import { newId, newSecret } from '../platform/ids';
 import { hashToken } from '../auth/tokens';
 import { checkPasswordPolicy, hashPassword } from './passwords';
 import { setPasswordHash } from './credentials';

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock';
+import type { Clock } from '../platform/clock';
 
 /** Failed sign-ins allowed per account within {@link SIGN_IN_WINDOW_MS}. */
 export const SIGN_IN_MAX_FAILURES_PER_ACCOUNT = 5;

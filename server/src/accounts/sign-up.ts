@@ -1,5 +1,5 @@
-import { transaction } from '../db/connection';
-import { createUser } from '../domain/users';
+import { transaction } from '../platform/db/connection';
+import { createUser } from '../modules/users/service';
 import type { Services } from '../services';
 import { checkInvitation, joinWithInvitation } from './invitations';
 import { setEmail, setPasswordHash } from './credentials';

@@ -1,5 +1,5 @@
-import type { Db } from '../db/connection';
-import { sql } from '../db/statements';
+import type { Db } from '../platform/db/connection';
+import { sql } from '../platform/db/statements';
 import { forbidden, notFound, ServiceError } from '../errors';
 import type { Actor } from './tokens';
 import { roleAtLeast, type Role } from './roles';

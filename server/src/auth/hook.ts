@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors';
 import type { Services } from '../services';
 import { RateLimiter, type RateDecision } from './rate-limit';
-import { sql } from '../db/statements';
+import { sql } from '../platform/db/statements';
 import { ActorCache, type Actor } from './tokens';
 import { sessionAuth } from '../accounts/session-auth';
 

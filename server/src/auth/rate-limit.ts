@@ -1,4 +1,4 @@
-import type { Clock } from '../clock';
+import type { Clock } from '../platform/clock';
 
 /** One-hour fixed windows, aligned to the hour (UTC). */
 export const RATE_WINDOW_MS = 60 * 60 * 1000;

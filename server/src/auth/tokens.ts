@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../db/connection';
-import { sql } from '../db/statements';
-import { newId, newSecret } from '../ids';
+import type { Db } from '../platform/db/connection';
+import { sql } from '../platform/db/statements';
+import { newId, newSecret } from '../platform/ids';
 
 /** Prefix of every personal access token, so leaked tokens are easy to recognise and scan for. */
 export const TOKEN_PREFIX = 'tsk_';

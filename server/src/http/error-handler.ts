@@ -3,9 +3,9 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { SCHEMA_REASONS } from '@taskspace/engine';
 import { rateLimitHeaders, type RequestMeter } from '../auth/hook';
-import { fromEngineError } from '../automations/engine-errors';
+import { fromEngineError } from '../modules/automations/engine-errors';
 import { ServiceError, type ErrorCode } from '../errors';
-import { assertJsonDepth } from '../json-depth';
+import { assertJsonDepth } from './json-depth';
 import { NO_LINE_BREAKS } from './schemas';
 
 interface AjvError {

@@ -6,9 +6,9 @@
 /** The pattern that forbids CR and LF (spec section 8). The error mapper reports it as `contains_line_break`. */
 export const NO_LINE_BREAKS = '^[^\\r\\n]*$';
 
-export { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from '../domain/paging';
-import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from '../domain/paging';
-import { CURSOR_DEFAULT_LIMIT } from '../domain/tasks';
+export { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from '../platform/paging';
+import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from '../platform/paging';
+import { CURSOR_DEFAULT_LIMIT } from '../modules/tasks/service';
 
 /** A string of 1..`max` characters without CR or LF. */
 export function singleLine(max?: number) {

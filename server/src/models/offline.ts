@@ -1,4 +1,4 @@
-import { ACCEPTED_TONES, DEFAULT_TONE, nameFromText } from '../domain/agents';
+import { ACCEPTED_TONES, DEFAULT_TONE, nameFromText } from '../modules/agents/service';
 import type { ChatCompletion, ChatMessage, CompletionOptions, ModelProvider } from './provider';
 
 /** The offline provider's model name (a conversation's `data.llm.name`). */

@@ -1,0 +1,163 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerAuth } from '../auth/hook';
+import { isoTime } from '../platform/clock';
+import { ServiceError, badRequest, notFound } from '../errors';
+import { credentialsOf, findCredentials, replacePassword } from './credentials';
+import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords';
+import { SESSION_COOKIE, createSession, listSessions, revokeSession } from './sessions';
+import { SignInThrottle } from './sign-in-throttle';
+import { refuseCrossSiteSignIn } from './session-auth';
+import { publicPageGuard } from '../http/public-pages';
+import { itemEnvelope, itemsEnvelope, okOnly, params, responses } from '../http/schemas';
+
+const signedIn = {
+  type: 'object',
+  properties: {
+    sessionId: { type: 'string' },
+    expiresAt: { type: 'string', format: 'date-time' },
+    user: { type: 'object', properties: { id: { type: 'string' }, handle: { type: 'string' }, displayName: { type: 'string' } } },
+  },
+} as const;
+
+const session = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    userAgent: { type: 'string', nullable: true },
+    createdAt: { type: 'string', format: 'date-time' },
+    lastUsedAt: { type: 'string', format: 'date-time' },
+    expiresAt: { type: 'string', format: 'date-time' },
+    current: { type: 'boolean' },
+  },
+} as const;
+
+const GENERIC_FAILURE = 'wrong login or password';
+
+/**
+ * Browser sign-in (docs "Accounts and sign-in"): `POST /api/v1/auth/sign-in`, `sign-out`,
+ * `GET`/`DELETE /api/v1/auth/sessions[/:id]` and `POST /api/v1/auth/password`. Registered outside
+ * the v1 plugin so sign-in needs no credential; the other routes authenticate with the same hook
+ * as the API (bearer token, else the session cookie, CSRF-checked).
+ */
+export const authSessionRoutes: FastifyPluginAsync = async (app) => {
+  const services = app.services;
+  const { db, clock, config } = services;
+  const auth = bearerAuth();
+  const noStore = publicPageGuard();
+  const throttle = new SignInThrottle(clock);
+  const secure = (config.publicUrl ?? '').startsWith('https:');
+  const cookieOptions = { httpOnly: true, sameSite: 'lax' as const, path: '/', secure };
+
+  function refuseThrottled(reply: FastifyReply, login: string, address: string): void {
+    const wait = throttle.retryAfter(login, address);
+    if (wait > 0) {
+      reply.header('Retry-After', wait);
+      throw new ServiceError(429, 'RATE_LIMITED', `too many failed sign-in attempts; try again in ${wait} seconds`);
+    }
+  }
+
+  app.post<{ Body: { login: string; password: string } }>(
+    '/api/v1/auth/sign-in',
+    {
+      // No credential: the request meter counts it against the caller's address.
+      config: { auth: 'none' },
+      onRequest: noStore,
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with handle or email and password; sets the session cookie',
+        security: [],
+        body: {
+          type: 'object',
+          required: ['login', 'password'],
+          additionalProperties: false,
+          properties: { login: { type: 'string', minLength: 1, maxLength: 254 }, password: { type: 'string', maxLength: 4096 } },
+        },
+        response: responses(itemEnvelope(signedIn)),
+      },
+    },
+    async (request, reply) => {
+      const { login, password } = request.body;
+      refuseCrossSiteSignIn(services, request);
+      refuseThrottled(reply, login, request.ip);
+      const creds = findCredentials(db, login);
+      const ok = await verifyPassword(password, creds?.passwordHash);
+      if (!ok || !creds) {
+        throttle.fail(login, request.ip);
+        throw new ServiceError(401, 'INVALID_CREDENTIALS', GENERIC_FAILURE);
+      }
+      throttle.succeed(login);
+      const now = clock.now();
+      const created = createSession(db, creds.userId, now, config.accounts, request.headers['user-agent']);
+      reply.setCookie(SESSION_COOKIE, created.secret, { ...cookieOptions, maxAge: Math.floor(config.accounts.sessionMaxMs / 1000) });
+      const user = db.prepare('SELECT id, handle, display_name AS displayName FROM users WHERE id = ?').get(creds.userId);
+      return { ok: true, item: { sessionId: created.id, expiresAt: isoTime(created.expiresAt), user } };
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/sign-out',
+    { onRequest: auth, schema: { tags: ['auth'], summary: 'End the current session and clear its cookie', response: responses(okOnly) } },
+    async (request, reply) => {
+      if (request.actor.sessionId) revokeSession(db, request.actor.userId, request.actor.sessionId, clock.now());
+      reply.clearCookie(SESSION_COOKIE, cookieOptions);
+      return { ok: true };
+    },
+  );
+
+  app.get(
+    '/api/v1/auth/sessions',
+    { onRequest: auth, schema: { tags: ['auth'], summary: 'My live sessions; `current` marks this one', response: responses(itemsEnvelope(session)) } },
+    async (request) => {
+      const now = clock.now();
+      const items = listSessions(db, request.actor.userId, now, config.accounts).map((s) => ({
+        id: s.id,
+        userAgent: s.userAgent,
+        createdAt: isoTime(s.createdAt),
+        lastUsedAt: isoTime(s.lastUsedAt),
+        expiresAt: isoTime(Math.min(s.expiresAt, s.lastUsedAt + config.accounts.sessionIdleMs)),
+        current: s.id === request.actor.sessionId,
+      }));
+      return { ok: true, items };
+    },
+  );
+
+  app.delete<{ Params: { sessionId: string } }>(
+    '/api/v1/auth/sessions/:sessionId',
+    { onRequest: auth, schema: { tags: ['auth'], summary: 'End one of my sessions', params: params('sessionId'), response: responses(okOnly) } },
+    async (request, reply) => {
+      if (!revokeSession(db, request.actor.userId, request.params.sessionId, clock.now())) throw notFound('session', request.params.sessionId);
+      if (request.params.sessionId === request.actor.sessionId) reply.clearCookie(SESSION_COOKIE, cookieOptions);
+      return { ok: true };
+    },
+  );
+
+  app.post<{ Body: { currentPassword: string; newPassword: string } }>(
+    '/api/v1/auth/password',
+    {
+      onRequest: auth,
+      schema: {
+        tags: ['auth'],
+        summary: 'Change my password; ends my other sessions',
+        body: {
+          type: 'object',
+          required: ['currentPassword', 'newPassword'],
+          additionalProperties: false,
+          properties: { currentPassword: { type: 'string', maxLength: 4096 }, newPassword: { type: 'string', maxLength: 4096 } },
+        },
+        response: responses(okOnly),
+      },
+    },
+    async (request, reply) => {
+      const { actor } = request;
+      refuseThrottled(reply, actor.handle, request.ip);
+      const creds = credentialsOf(db, actor.userId)!;
+      if (!(await verifyPassword(request.body.currentPassword, creds.passwordHash))) {
+        throttle.fail(actor.handle, request.ip);
+        throw badRequest('currentPassword', 'incorrect', 'the current password is wrong');
+      }
+      const hash = await hashPassword(checkPasswordPolicy(request.body.newPassword, 'newPassword'));
+      replacePassword(app.services, actor, hash);
+      return { ok: true };
+    },
+  );
+};

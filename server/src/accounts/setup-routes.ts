@@ -1,0 +1,130 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { completeSetup, checkSetupLink } from './setup-links';
+import { signUpWithInvitation } from './sign-up';
+import { credentialsOf } from './credentials';
+import { PASSWORD_MIN_LENGTH } from './passwords';
+import { ServiceError } from '../errors';
+import { escapeHtml, publicPageGuard } from '../http/public-pages';
+import { itemEnvelope, okOnly, responses } from '../http/schemas';
+
+/** The setup pages' policy: no scripts, inline styles, forms post only to this origin. */
+const SETUP_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
+
+function page(reply: FastifyReply, status: number, title: string, body: string): string {
+  reply.code(status);
+  reply.header('Content-Security-Policy', SETUP_PAGE_CSP);
+  reply.header('Referrer-Policy', 'no-referrer');
+  reply.type('text/html; charset=utf-8');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · Taskspace</title>
+<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}label,input,button{display:block;width:100%;margin:.4rem 0}input{padding:.5rem}button{padding:.6rem}</style></head>
+<body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+}
+
+function form(token: string, handle: string, error?: string): string {
+  return (
+    `<p>Choose the password of <strong>@${escapeHtml(handle)}</strong> (at least ${PASSWORD_MIN_LENGTH} characters).</p>` +
+    (error ? `<p role="alert"><strong>${escapeHtml(error)}</strong></p>` : '') +
+    `<form method="post" action="/setup"><input type="hidden" name="token" value="${escapeHtml(token)}">` +
+    `<input type="text" name="username" autocomplete="username" value="${escapeHtml(handle)}" hidden>` +
+    `<label for="password">Password</label><input id="password" type="password" name="password" autocomplete="new-password" minlength="${PASSWORD_MIN_LENGTH}" required>` +
+    `<button type="submit">Set password</button></form>`
+  );
+}
+
+/**
+ * Account routes outside the bearer-authenticated API plugins (docs "Accounts and sign-in"):
+ * the first-start setup link page (`GET`/`POST /setup`, minimal server-rendered HTML, to be
+ * replaced by the web app), `POST /api/v1/auth/setup {token, password}` and
+ * `POST /api/v1/auth/invitations/accept {token, handle, password, displayName?}` (a new account
+ * joins through an invitation). Every route is
+ * limited per caller address like the public pages.
+ */
+export const accountRoutes: FastifyPluginAsync = async (app) => {
+  const { db, clock } = app.services;
+  const guard = publicPageGuard();
+
+  // The setup form posts application/x-www-form-urlencoded; this parser exists only inside this plugin.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.get<{ Querystring: { token?: string } }>('/setup', { schema: { hide: true }, onRequest: guard }, async (request, reply) => {
+    const token = request.query.token ?? '';
+    try {
+      const userId = checkSetupLink(db, token, clock.now());
+      return page(reply, 200, 'Set your password', form(token, credentialsOf(db, userId)!.handle));
+    } catch (error) {
+      if (error instanceof ServiceError) return page(reply, error.statusCode, 'Setup link', `<p>${escapeHtml(error.message)}</p>`);
+      throw error;
+    }
+  });
+
+  app.post<{ Body: { token?: string; password?: string } }>('/setup', { schema: { hide: true }, onRequest: guard }, async (request, reply) => {
+    const body = (request.body ?? {}) as { token?: unknown; password?: unknown };
+    try {
+      await completeSetup(db, body.token, body.password, clock);
+      return page(reply, 200, 'Password set', '<p>Your password is set. You can now sign in.</p>');
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      if (error.details?.field === 'password' && typeof body.token === 'string') {
+        const userId = checkSetupLink(db, body.token, clock.now());
+        return page(reply, 400, 'Set your password', form(body.token, credentialsOf(db, userId)!.handle, error.message));
+      }
+      return page(reply, error.statusCode, 'Setup link', `<p>${escapeHtml(error.message)}</p>`);
+    }
+  });
+
+  app.post(
+    '/api/v1/auth/setup',
+    {
+      config: { auth: 'none' },
+      onRequest: guard,
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a password with a one-time setup link token',
+        security: [],
+        body: {
+          type: 'object',
+          required: ['token', 'password'],
+          additionalProperties: false,
+          properties: { token: { type: 'string', maxLength: 200 }, password: { type: 'string', maxLength: 4096 } },
+        },
+        response: responses(okOnly),
+      },
+    },
+    async (request) => {
+      const { token, password } = request.body as { token: string; password: string };
+      await completeSetup(db, token, password, clock);
+      return { ok: true };
+    },
+  );
+
+  app.post<{ Body: { token: string; handle: string; password: string; displayName?: string } }>(
+    '/api/v1/auth/invitations/accept',
+    {
+      config: { auth: 'none' },
+      onRequest: guard,
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account and join the workspace with an invitation token',
+        security: [],
+        body: {
+          type: 'object',
+          required: ['token', 'handle', 'password'],
+          additionalProperties: false,
+          properties: {
+            token: { type: 'string', maxLength: 200 },
+            handle: { type: 'string', maxLength: 39 },
+            password: { type: 'string', maxLength: 4096 },
+            displayName: { type: 'string', maxLength: 100, pattern: '^[^\\r\\n]*$' },
+          },
+        },
+        response: responses(itemEnvelope({ type: 'object', properties: { userId: { type: 'string' }, handle: { type: 'string' }, workspaceId: { type: 'string' }, role: { type: 'string' } } })),
+      },
+    },
+    async (request) => {
+      const item = await signUpWithInvitation(app.services, request.body);
+      return { ok: true, item };
+    },
+  );
+};

@@ -1,0 +1,121 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { TOKEN_SCOPES, createAccessToken, listAccessTokens, type AccessTokenInfo, type TokenScope } from '../auth/tokens';
+import { getTokenInfo, listWorkspaceTokens, revokeTokenAs } from './personal-tokens';
+import { isoTime } from '../platform/clock';
+import { badRequest } from '../errors';
+import { itemEnvelope, itemsEnvelope, okOnly, params, responses, singleLine } from '../http/schemas';
+
+const tokenInfo = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    scope: { type: 'string', enum: [...TOKEN_SCOPES] },
+    createdAt: { type: 'string', format: 'date-time' },
+    lastUsedAt: { type: 'string', format: 'date-time', nullable: true },
+    expiresAt: { type: 'string', format: 'date-time', nullable: true },
+    expired: { type: 'boolean' },
+    user: { type: 'object', properties: { id: { type: 'string' }, handle: { type: 'string' } } },
+  },
+} as const;
+
+const createdToken = {
+  type: 'object',
+  properties: { ...tokenInfo.properties, token: { type: 'string' } },
+} as const;
+
+function present(t: AccessTokenInfo, now: number, handle?: string) {
+  return {
+    id: t.id,
+    name: t.name,
+    scope: t.scope,
+    createdAt: isoTime(t.createdAt),
+    lastUsedAt: t.lastUsedAt === null ? null : isoTime(t.lastUsedAt),
+    expiresAt: t.expiresAt === null ? null : isoTime(t.expiresAt),
+    expired: t.expiresAt !== null && t.expiresAt <= now,
+    ...(handle ? { user: { id: t.userId, handle } } : {}),
+  };
+}
+
+/**
+ * Personal access tokens over the API (docs "Personal access tokens"): create (shown once),
+ * list and revoke my tokens; Owners list and revoke the tokens of their workspace's members.
+ */
+export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
+  const { db, clock } = app.services;
+
+  app.post<{ Body: { name: string; scope?: TokenScope; expiresAt?: string } }>(
+    '/tokens',
+    {
+      schema: {
+        tags: ['tokens'],
+        summary: 'Create a personal access token for me; the token is in this reply only',
+        body: {
+          type: 'object',
+          required: ['name'],
+          additionalProperties: false,
+          properties: {
+            name: { ...singleLine(100), minLength: 1 },
+            scope: { type: 'string', enum: [...TOKEN_SCOPES] },
+            expiresAt: { type: 'string', format: 'date-time' },
+          },
+        },
+        response: responses(itemEnvelope(createdToken)),
+      },
+    },
+    async (request) => {
+      const now = clock.now();
+      const { name, scope, expiresAt } = request.body;
+      const expiry = expiresAt === undefined ? null : Date.parse(expiresAt);
+      if (expiry !== null && !(expiry > now)) throw badRequest('expiresAt', 'in_past', 'expiresAt must be in the future');
+      const { id, token } = createAccessToken(db, request.actor.userId, name.trim(), now, undefined, { scope, expiresAt: expiry });
+      return { ok: true, item: { ...present(getTokenInfo(db, id)!, now), token } };
+    },
+  );
+
+  app.get(
+    '/tokens',
+    { schema: { tags: ['tokens'], summary: 'My live personal access tokens (never the token itself)', response: responses(itemsEnvelope(tokenInfo)) } },
+    async (request) => {
+      const now = clock.now();
+      const items = listAccessTokens(db, request.actor.userId)
+        .filter((t) => t.revokedAt === null)
+        .map((t) => present(t, now));
+      return { ok: true, items };
+    },
+  );
+
+  app.get<{ Params: { workspaceId: string } }>(
+    '/workspaces/:workspaceId/tokens',
+    {
+      schema: {
+        tags: ['tokens'],
+        summary: "Owners: the live personal access tokens of every member of the workspace",
+        params: params('workspaceId'),
+        response: responses(itemsEnvelope(tokenInfo)),
+      },
+    },
+    async (request) => {
+      const items = listWorkspaceTokens(app.services, request.actor, request.params.workspaceId);
+      const now = clock.now();
+      return { ok: true, items: items.map((t) => present(t, now, t.handle)) };
+    },
+  );
+
+  app.delete<{ Params: { tokenId: string } }>(
+    '/tokens/:tokenId',
+    {
+      schema: {
+        tags: ['tokens'],
+        summary: "Revoke one of my tokens, or (Owners) a member's token",
+        params: params('tokenId'),
+        response: responses(okOnly),
+      },
+    },
+    async (request) => {
+      revokeTokenAs(app.services, request.actor, request.params.tokenId);
+      app.meter.forgetCachedTokens();
+      return { ok: true };
+    },
+  );
+};

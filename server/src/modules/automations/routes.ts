@@ -1,0 +1,281 @@
+import { AUTOMATION_SCHEMA, type RunStatus } from '@taskspace/engine';
+import type { FastifyPluginAsync } from 'fastify';
+import {
+  cancelRun,
+  createAutomation,
+  decideRun,
+  deleteAutomation,
+  getAutomation,
+  getRun,
+  listAutomations,
+  listRuns,
+  setAutomationEnabled,
+  testRun,
+  updateAutomation,
+} from './service';
+import { itemEnvelope, itemsEnvelope, okOnly, params, responses } from '../../http/schemas';
+
+const anyObject = { type: 'object', additionalProperties: true } as const;
+const RUN_STATUSES = ['queued', 'running', 'waiting', 'completed', 'failed', 'rejected', 'cancelled', 'skipped'] as const;
+
+const automation = {
+  type: 'object',
+  additionalProperties: true,
+  properties: {
+    id: { type: 'string' },
+    workspaceId: { type: 'string' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    enabled: { type: 'boolean' },
+    version: { type: 'integer' },
+    trigger: anyObject,
+    actions: { type: 'array', items: anyObject },
+    owner: { type: 'object', properties: { handle: { type: 'string' } } },
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+    webhook: {
+      type: 'object',
+      properties: { id: { type: 'string' }, url: { type: 'string' }, requiresToken: { type: 'boolean' }, token: { type: 'string' } },
+    },
+  },
+} as const;
+
+const errorInfo = anyObject;
+const step = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    type: { type: 'string' },
+    status: { type: 'string' },
+    input: {},
+    output: {},
+    error: errorInfo,
+    attempts: { type: 'integer' },
+    startedAt: { type: 'string' },
+    finishedAt: { type: 'string' },
+    durationMs: { type: 'integer' },
+    nextAttemptAt: { type: 'string' },
+  },
+} as const;
+const run = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    automationId: { type: 'string' },
+    version: { type: 'integer' },
+    status: { type: 'string', enum: RUN_STATUSES },
+    test: { type: 'boolean' },
+    depth: { type: 'integer' },
+    trigger: anyObject,
+    createdAt: { type: 'string' },
+    startedAt: { type: 'string' },
+    finishedAt: { type: 'string' },
+    wakeAt: { type: 'string' },
+    waitingFor: anyObject,
+    error: errorInfo,
+    steps: { type: 'array', items: step },
+  },
+} as const;
+
+/** The definition part of a create/update body (validated in full against the published schema). */
+const definitionBody = {
+  type: 'object',
+  required: ['name', 'trigger', 'actions'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string' },
+    description: { type: 'string' },
+    trigger: anyObject,
+    actions: { type: 'array', items: anyObject },
+  },
+} as const;
+
+const decisionBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { comment: { type: 'string', maxLength: 2000 } },
+} as const;
+
+type Definition = { name: string; description?: string; trigger: object; actions: object[] };
+
+/** Lets a body-less POST through an optional-body schema: the body becomes `{}` before validation. */
+async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}
+
+/**
+ * `/api/v1/automations` (README "Automations", "API"): management (Owner), runs (any member),
+ * approvals, test runs, and the published definition schema.
+ */
+export const automationsRoutes: FastifyPluginAsync = async (app) => {
+  const svc = app.services;
+  const rt = app.automations;
+  const tags = ['automations'];
+
+  app.get('/automations/schema', { schema: { tags, summary: 'The JSON schema of an automation definition', response: { 200: anyObject } } }, async () => AUTOMATION_SCHEMA);
+
+  app.get<{ Querystring: { workspaceId: string } }>(
+    '/automations',
+    {
+      schema: {
+        tags,
+        summary: "A workspace's automations (any member)",
+        querystring: { type: 'object', required: ['workspaceId'], properties: { workspaceId: { type: 'string', minLength: 1 } } },
+        response: responses(itemsEnvelope(automation)),
+      },
+    },
+    async (request) => ({ ok: true, items: await listAutomations(svc, rt, request.actor, request.query.workspaceId) }),
+  );
+
+  app.post<{ Body: Definition & { workspaceId: string; enabled?: boolean } }>(
+    '/automations',
+    {
+      schema: {
+        tags,
+        summary: 'Create an automation (Owner)',
+        description: 'Body: `workspaceId`, optional `enabled` (default true), and the definition (`name`, `description`, `trigger`, `actions`; see GET /automations/schema).',
+        body: {
+          ...definitionBody,
+          required: ['workspaceId', ...definitionBody.required],
+          properties: { ...definitionBody.properties, workspaceId: { type: 'string', minLength: 1 }, enabled: { type: 'boolean' } },
+        },
+        response: responses(itemEnvelope(automation), { 402: { $ref: 'ErrorEnvelope#' } }),
+      },
+    },
+    async (request) => {
+      const { workspaceId, enabled, ...definition } = request.body;
+      const input: Parameters<typeof createAutomation>[3] = { workspaceId, definition };
+      if (enabled !== undefined) input.enabled = enabled;
+      return { ok: true, item: await createAutomation(svc, rt, request.actor, input) };
+    },
+  );
+
+  app.get<{ Params: { automationId: string } }>(
+    '/automations/:automationId',
+    { schema: { tags, summary: 'One automation (any member)', params: params('automationId'), response: responses(itemEnvelope(automation)) } },
+    async (request) => ({ ok: true, item: await getAutomation(svc, rt, request.actor, request.params.automationId) }),
+  );
+
+  app.put<{ Params: { automationId: string }; Body: Definition }>(
+    '/automations/:automationId',
+    {
+      schema: {
+        tags,
+        summary: 'Replace the definition: a new version (Owner)',
+        params: params('automationId'),
+        body: definitionBody,
+        response: responses(itemEnvelope(automation), { 402: { $ref: 'ErrorEnvelope#' } }),
+      },
+    },
+    async (request) => ({ ok: true, item: await updateAutomation(svc, rt, request.actor, request.params.automationId, request.body) }),
+  );
+
+  app.delete<{ Params: { automationId: string } }>(
+    '/automations/:automationId',
+    { schema: { tags, summary: 'Delete an automation with its runs (Owner)', params: params('automationId'), response: responses(okOnly) } },
+    async (request) => {
+      await deleteAutomation(svc, rt, request.actor, request.params.automationId);
+      return { ok: true };
+    },
+  );
+
+  for (const [verb, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    app.post<{ Params: { automationId: string } }>(
+      `/automations/:automationId/${verb}`,
+      {
+        schema: {
+          tags,
+          summary: enabled ? 'Enable an automation (Owner)' : 'Disable an automation; cancels its waiting runs (Owner)',
+          params: params('automationId'),
+          response: responses(itemEnvelope(automation)),
+        },
+      },
+      async (request) => ({ ok: true, item: await setAutomationEnabled(svc, rt, request.actor, request.params.automationId, enabled) }),
+    );
+  }
+
+  app.post<{ Params: { automationId: string }; Body: { payload?: Record<string, unknown> } | undefined }>(
+    '/automations/:automationId/test',
+    {
+      preValidation: emptyBodyAsObject,
+      schema: {
+        tags,
+        summary: 'Run with a sample trigger payload (Owner); actions run for real',
+        description: 'Waits up to 10 s for the run to finish or wait, then returns it with its steps.',
+        params: params('automationId'),
+        body: { type: 'object', additionalProperties: false, properties: { payload: anyObject } },
+        response: responses(itemEnvelope(run)),
+      },
+    },
+    async (request) => ({ ok: true, item: await testRun(svc, rt, request.actor, request.params.automationId, request.body?.payload ?? {}) }),
+  );
+
+  app.get<{ Params: { automationId: string }; Querystring: { status?: RunStatus; limit: number; before?: string; requestId?: string } }>(
+    '/automations/:automationId/runs',
+    {
+      schema: {
+        tags,
+        summary: "An automation's runs, newest first (any member)",
+        params: params('automationId'),
+        querystring: {
+          type: 'object',
+          properties: {
+            status: { type: 'string', enum: RUN_STATUSES },
+            limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            before: { type: 'string', minLength: 1 },
+            requestId: { type: 'string', minLength: 1, description: 'only the run started by this inbound request (the intake reply\'s requestId)' },
+          },
+        },
+        response: responses(itemsEnvelope(run)),
+      },
+    },
+    async (request) => ({ ok: true, items: await listRuns(svc, rt, request.actor, request.params.automationId, request.query) }),
+  );
+
+  app.get<{ Params: { automationId: string; runId: string } }>(
+    '/automations/:automationId/runs/:runId',
+    {
+      schema: {
+        tags,
+        summary: "One run with each step's input, output, error, attempts and duration (any member)",
+        params: params('automationId', 'runId'),
+        response: responses(itemEnvelope(run)),
+      },
+    },
+    async (request) => ({ ok: true, item: await getRun(svc, rt, request.actor, request.params.automationId, request.params.runId) }),
+  );
+
+  for (const [verb, approve] of [
+    ['approve', true],
+    ['reject', false],
+  ] as const) {
+    app.post<{ Params: { automationId: string; runId: string }; Body: { comment?: string } | undefined }>(
+      `/automations/:automationId/runs/:runId/${verb}`,
+      {
+        preValidation: emptyBodyAsObject,
+        schema: {
+          tags,
+          summary: `${approve ? 'Approve' : 'Reject'} the approval a run waits on (approvers, or Participant and above)`,
+          params: params('automationId', 'runId'),
+          body: decisionBody,
+          response: responses(itemEnvelope(run), { 409: { $ref: 'ErrorEnvelope#' } }),
+        },
+      },
+      async (request) => ({
+        ok: true,
+        item: await decideRun(svc, rt, request.actor, request.params.automationId, request.params.runId, approve, request.body?.comment),
+      }),
+    );
+  }
+
+  app.post<{ Params: { automationId: string; runId: string } }>(
+    '/automations/:automationId/runs/:runId/cancel',
+    {
+      schema: { tags, summary: 'Cancel a run that has not finished (Owner)', params: params('automationId', 'runId'), response: responses(itemEnvelope(run)) },
+    },
+    async (request) => ({ ok: true, item: await cancelRun(svc, rt, request.actor, request.params.automationId, request.params.runId) }),
+  );
+};

@@ -1,0 +1,320 @@
+import type { Actor } from '../../auth/tokens';
+import { requireAgent } from '../../auth/access';
+import { transaction, type Db } from '../../platform/db/connection';
+import { sql } from '../../platform/db/statements';
+import { badRequest, notFound, ServiceError } from '../../errors';
+import { newId } from '../../platform/ids';
+import type { ChatMessage } from '../../models/provider';
+import type { Services } from '../../services';
+import { pageWindow } from '../../platform/paging';
+import { readMediaPrefix } from '../media/files';
+import { agentItem, type Agent, type AgentCommand } from '../agents/service';
+import { mediaForKnowledge } from '../media/service';
+
+/**
+ * Conversations (spec 4.4 `GET /agents/{agentId}/convos[/{convoId}]`) and running an agent
+ * command (`POST /agents/{agentId}/convos`, ours; README "Agents, conversations, media and model providers"), which records
+ * one conversation per run. The automation engine runs commands through {@link runAgentCommand}.
+ */
+
+/**
+ * Conversation statuses as the API reports them (the real service's values): `in_progress` while
+ * the model answers, `idle` once answered, `requires_review` when the run failed (the provider
+ * errored, timed out or the process stopped mid-answer) and a person should look at it.
+ */
+export const CONVERSATION_STATUSES = ['in_progress', 'idle', 'requires_review'] as const;
+/** One of {@link CONVERSATION_STATUSES}. */
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+
+/** The status stored in the `conversations` table (unchanged since 001). */
+type StoredConversationStatus = 'in_progress' | 'completed' | 'failed';
+
+/** The API status of a stored status: `completed` → `idle`, `failed` → `requires_review`. */
+const API_STATUS: Readonly<Record<StoredConversationStatus, ConversationStatus>> = {
+  in_progress: 'in_progress',
+  completed: 'idle',
+  failed: 'requires_review',
+};
+
+/** Model provider kinds the API reports as `data.llm.type`. */
+export const LLM_TYPES = ['openai', 'anthropic'] as const;
+
+/**
+ * The reported `data.llm.type` of a provider kind: `anthropic` as itself, every other kind as
+ * `openai` (our providers speak the OpenAI chat-completions protocol; the offline provider is
+ * reported as `openai` and told apart by its model name `taskspace-offline-1`).
+ */
+export function reportedLlmType(type: string): (typeof LLM_TYPES)[number] {
+  return type === 'anthropic' ? 'anthropic' : 'openai';
+}
+
+/** Limits of a command run, in characters. */
+export const COMMAND_RUN_LIMITS = {
+  /** `command`: a command id or name. */
+  command: 200,
+  /** `input`. */
+  input: 20000,
+  /** Knowledge text put into the system message. */
+  knowledge: 20000,
+  /** Conversation title. */
+  title: 120,
+} as const;
+
+/** A conversation as the API returns it. Timestamps are ISO 8601. */
+export interface Conversation {
+  id: string;
+  /** The agent's id. */
+  space_agent_id: string;
+  title: string;
+  status: ConversationStatus;
+  data: {
+    /** The provider kind (`openai` or `anthropic`, see {@link reportedLlmType}) and model name that answered. */
+    llm: { type: string; name: string };
+    /** The rendered command prompt (`user`) and, once answered, the answer (`assistant`). */
+    messages: { role: ChatMessage['role']; content: string }[];
+  };
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface ConversationRow {
+  id: string;
+  agent_id: string;
+  title: string;
+  status: StoredConversationStatus;
+  llm_type: string;
+  llm_name: string;
+  messages_json: string;
+  created_at: number;
+  updated_at: number;
+}
+
+const CONVERSATION_COLUMNS = 'id, agent_id, title, status, llm_type, llm_name, messages_json, created_at, updated_at';
+
+function toConversation(row: ConversationRow): Conversation {
+  return {
+    id: row.id,
+    space_agent_id: row.agent_id,
+    title: row.title,
+    status: API_STATUS[row.status],
+    data: { llm: { type: reportedLlmType(row.llm_type), name: row.llm_name }, messages: JSON.parse(row.messages_json) as Conversation['data']['messages'] },
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+function conversationRow(db: Db, agentId: string, convoId: string): ConversationRow | undefined {
+  return sql<[string, string], ConversationRow>(db, `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ? AND agent_id = ?`).get(
+    convoId,
+    agentId,
+  );
+}
+
+/**
+ * An agent's conversations, newest first (spec 4.4 `GET /agents/{agentId}/convos/`). Needs Viewer.
+ * @throws ServiceError 404, 403.
+ */
+export function listConversations(svc: Services, actor: Actor, agentId: string, page: { limit: number; page: number }): Conversation[] {
+  requireAgent(svc.db, actor, agentId, 'Viewer');
+  return sql<[string, number, number], ConversationRow>(
+    svc.db,
+    `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE agent_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+  )
+    .all(agentId, ...pageWindow(page))
+    .map(toConversation);
+}
+
+/**
+ * One conversation of an agent (spec 4.4 `GET /agents/{agentId}/convos/{convoId}`). Needs Viewer.
+ * @throws ServiceError 404 (agent unknown/outside the caller's workspaces, or no such conversation of that agent).
+ */
+export function getConversation(svc: Services, actor: Actor, agentId: string, convoId: string): Conversation {
+  requireAgent(svc.db, actor, agentId, 'Viewer');
+  const row = conversationRow(svc.db, agentId, convoId);
+  if (!row) throw notFound('conversation', convoId);
+  return toConversation(row);
+}
+
+/**
+ * The command named by `ref`: the command with that id, else the one with that name (trimmed,
+ * case-insensitive).
+ */
+export function findCommand(agent: Agent, ref: string): AgentCommand | undefined {
+  const key = ref.trim().toLowerCase();
+  return agent.data.commands.find((c) => c.id === ref) ?? agent.data.commands.find((c) => c.name.trim().toLowerCase() === key);
+}
+
+/** The placeholders a command prompt may use, with their values. */
+function placeholders(agent: Agent, input: string): Record<string, string> {
+  return {
+    input,
+    'agent.name': agent.name,
+    'agent.description': agent.data.description,
+    'agent.tone': agent.data.tone,
+    'agent.language': agent.data.language,
+  };
+}
+
+/**
+ * Renders a command prompt: each `{{ input }}`, `{{ agent.name }}`, `{{ agent.description }}`,
+ * `{{ agent.tone }}` and `{{ agent.language }}` (spaces inside the braces optional) is replaced by
+ * its value in one pass (values are not rendered again); other `{{ ... }}` stay as written. Each
+ * placeholder may also be written with square brackets, `[[input]]`, which tools that evaluate
+ * `{{ … }}` themselves (the n8n editor) leave alone. When the prompt has no input placeholder
+ * and the input is not empty, the input is appended after a blank line.
+ */
+export function renderPrompt(agent: Agent, prompt: string, input: string): string {
+  const values = placeholders(agent, input);
+  let usedInput = false;
+  const rendered = prompt.replace(/\{\{\s*([a-z.]+)\s*\}\}|\[\[\s*([a-z.]+)\s*\]\]/g, (whole, braced: string | undefined, bracketed: string | undefined) => {
+    const name = braced ?? bracketed ?? '';
+    if (!(name in values)) return whole;
+    if (name === 'input') usedInput = true;
+    return values[name]!;
+  });
+  return !usedInput && input ? `${rendered}\n\n${input}` : rendered;
+}
+
+/** Appends `text` to `parts` within `budget` characters; returns the budget left. */
+function take(parts: string[], text: string, budget: number): number {
+  if (budget <= 0) return 0;
+  parts.push(text.length > budget ? `${text.slice(0, budget)}…` : text);
+  return budget - Math.min(text.length, budget);
+}
+
+/**
+ * The knowledge text of an agent (when `knowledgeEnabled`): each project as its name and its
+ * tasks in document order (two spaces of indent per level, `[x]` for completed ones), then each
+ * media item as its name and kind, with the content of `text` media; at most
+ * {@link COMMAND_RUN_LIMITS.knowledge} characters in all.
+ */
+export function knowledgeText(svc: Services, agent: Agent): string {
+  if (!agent.data.knowledgeEnabled) return '';
+  const parts: string[] = [];
+  let budget: number = COMMAND_RUN_LIMITS.knowledge;
+  for (const projectId of agent.knowledge.projects) {
+    const project = sql<[string], { name: string }>(svc.db, 'SELECT name FROM projects WHERE id = ?').get(projectId);
+    if (!project) continue;
+    // Tasks are read only until the budget is spent, however large the project.
+    const lines = [`## Project: ${project.name}`];
+    let length = lines[0]!.length;
+    const tasks = sql<[string], { text: string; path: string; completed: number }>(
+      svc.db,
+      'SELECT text, path, completed FROM tasks WHERE project_id = ? ORDER BY path',
+    ).iterate(projectId);
+    for (const t of tasks) {
+      if (length > budget) break;
+      const line = `${'  '.repeat(t.path.split('.').length - 1)}- ${t.completed ? '[x] ' : ''}${t.text}`;
+      lines.push(line);
+      length += line.length + 1;
+    }
+    budget = take(parts, lines.join('\n'), budget);
+  }
+  for (const media of mediaForKnowledge(svc, agent.knowledge.medias)) {
+    let text = `## File: ${media.name} (${media.kind}, ${media.contentType}, ${media.size} bytes)`;
+    if (media.kind === 'text' && budget > text.length) {
+      text += `\n${readMediaPrefix(svc.config.dataDir, media.storageKey, budget).toString('utf8')}`;
+    }
+    budget = take(parts, text, budget);
+  }
+  return parts.join('\n\n');
+}
+
+/** The system message of a command run: who the agent is, how it answers, what it knows. */
+export function systemMessage(svc: Services, agent: Agent, command: AgentCommand): string {
+  const lines = [`You are "${agent.name}", an AI agent.`];
+  if (agent.data.description) lines.push(agent.data.description);
+  lines.push(`Tone: ${agent.data.tone}. Answer in the language with BCP 47 tag "${agent.data.language}".`);
+  if (command.mode === 'json') lines.push('Answer with one JSON object and nothing else.');
+  if (command.mode.startsWith('plan-and-execute')) lines.push('First write a short numbered plan, then carry out each step and give the result.');
+  const knowledge = knowledgeText(svc, agent);
+  if (knowledge) lines.push('', 'Use this knowledge when it helps:', '', knowledge);
+  return lines.join('\n');
+}
+
+function titleOf(command: AgentCommand, input: string): string {
+  const flat = input.replace(/\s+/g, ' ').trim();
+  const title = flat ? `${command.name}: ${flat}` : command.name;
+  return title.length > COMMAND_RUN_LIMITS.title ? `${title.slice(0, COMMAND_RUN_LIMITS.title - 1)}…` : title;
+}
+
+/**
+ * Marks conversations left `in_progress` by a previous process (it stopped while a model was
+ * answering) as `failed`. Call once at start, before commands run.
+ * @returns how many were marked.
+ */
+export function failInterruptedConversations(svc: Services): number {
+  return transaction(svc.db, () =>
+    sql(svc.db, "UPDATE conversations SET status = 'failed', updated_at = ? WHERE status = 'in_progress'").run(svc.clock.now()).changes,
+  );
+}
+
+/** A request to run an agent command. */
+export interface CommandRun {
+  /** The command's id or name. */
+  command: string;
+  /** Text put into the prompt's `{{ input }}`; 0..{@link COMMAND_RUN_LIMITS.input} characters, default empty. */
+  input?: string;
+}
+
+/**
+ * Runs an agent command (`POST /api/v1/agents/{agentId}/convos`; also the automation engine's
+ * "run agent command" action). Needs Participant. Records a conversation `in_progress` with the
+ * rendered prompt, asks the model provider (system message: the agent, its tone, language and
+ * knowledge), then records the answer and `completed`; when the provider fails the conversation
+ * is recorded as `failed` and the provider's 502 is thrown.
+ * @returns the completed conversation.
+ * @throws ServiceError 400 (command missing/too long, input too long), 404 (agent unknown or
+ *   outside the caller's workspaces; no command with that id or name), 403, 502 UPSTREAM_ERROR.
+ */
+export async function runAgentCommand(svc: Services, actor: Actor, agentId: string, run: CommandRun): Promise<Conversation> {
+  const { db, models } = svc;
+  if (typeof run.command !== 'string' || run.command.length === 0) throw badRequest('command', 'required', 'command is required');
+  if (run.command.length > COMMAND_RUN_LIMITS.command) throw badRequest('command', 'too_long', `command is at most ${COMMAND_RUN_LIMITS.command} characters`);
+  const input = run.input ?? '';
+  if (typeof input !== 'string') throw badRequest('input', 'invalid_type', 'input must be a string');
+  if (input.length > COMMAND_RUN_LIMITS.input) throw badRequest('input', 'too_long', `input is at most ${COMMAND_RUN_LIMITS.input} characters`);
+
+  // The messages are read (knowledge can mean whole projects and files) before the write lock is taken.
+  requireAgent(db, actor, agentId, 'Participant', 'running an agent command');
+  const agent = agentItem(db, agentId);
+  const command = findCommand(agent, run.command);
+  if (!command) throw new ServiceError(404, 'NOT_FOUND', `agent '${agentId}' has no command with id or name '${run.command}'`);
+  const messages: ChatMessage[] = [
+    { role: 'system', content: systemMessage(svc, agent, command) },
+    { role: 'user', content: renderPrompt(agent, command.prompt, input) },
+  ];
+  const started = transaction(db, () => {
+    // Checked again under the lock: the agent may have been deleted meanwhile (a 404, not a foreign-key failure).
+    requireAgent(db, actor, agentId, 'Participant', 'running an agent command');
+    const id = newId();
+    const now = svc.clock.now();
+    sql(
+      db,
+      `INSERT INTO conversations (id, agent_id, title, status, llm_type, llm_name, messages_json, created_by, created_at, updated_at)
+       VALUES (?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?)`,
+    ).run(id, agentId, titleOf(command, input), models.type, models.model, JSON.stringify(messages.slice(1)), actor.userId, now, now);
+    return { id, command, messages };
+  });
+
+  let answer;
+  try {
+    answer = await models.complete(started.messages, { purpose: 'agent-command', json: started.command.mode === 'json' });
+  } catch (error) {
+    transaction(db, () => {
+      sql(db, "UPDATE conversations SET status = 'failed', updated_at = ? WHERE id = ?").run(svc.clock.now(), started.id);
+    });
+    if (error instanceof ServiceError) throw error;
+    throw new ServiceError(502, 'UPSTREAM_ERROR', `the model provider failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  return transaction(db, () => {
+    const history = [...started.messages.slice(1), { role: 'assistant' as const, content: answer.text }];
+    const updated = sql(
+      db,
+      "UPDATE conversations SET status = 'completed', llm_name = ?, messages_json = ?, updated_at = ? WHERE id = ?",
+    ).run(answer.model, JSON.stringify(history), svc.clock.now(), started.id);
+    if (updated.changes === 0) throw notFound('agent', agentId);
+    return toConversation(conversationRow(db, agentId, started.id)!);
+  });
+}

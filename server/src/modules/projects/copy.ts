@@ -1,0 +1,169 @@
+import { raiseTaskAddedForProject } from '../tasks/bulk-events';
+import { requireFolder, requireProject, type FolderAccess, type ProjectAccess } from '../../auth/access';
+import type { Actor } from '../../auth/tokens';
+import { transaction, type Db } from '../../platform/db/connection';
+import { sql } from '../../platform/db/statements';
+import { badRequest } from '../../errors';
+import { newTaskId } from '../../platform/ids';
+import type { Services } from '../../services';
+import { copyFields } from '../fields/service';
+import { insertProject, type Project } from './service';
+
+/**
+ * Project duplication (spec section 4.2 copy and from-template; README "Projects: copy and
+ * templates"). Both read the source (Viewer is enough, even when it is completed) and create
+ * a new project in the target folder (Collaborator there), raising `project.created`.
+ *
+ * What is duplicated: every task with its place in the tree, text, content type, completion
+ * (flag, time, user), note, start/end dates and due time; every field definition and every
+ * field value (new ids throughout); assignees only when the target folder is in the source's
+ * workspace. Comments, the share link and the project's own completion are not copied.
+ */
+
+interface TaskRow {
+  id: string;
+  parent_id: string | null;
+  rank: string;
+  path: string;
+  text: string;
+  content_type: string;
+  completed: number;
+  completed_at: number | null;
+  completed_by: string | null;
+  note_type: string | null;
+  note_value: string | null;
+  start_date: string | null;
+  start_time: string | null;
+  start_tz: string | null;
+  end_date: string | null;
+  end_time: string | null;
+  end_tz: string | null;
+  due_at: number | null;
+}
+
+/** Options of {@link duplicateTree}. */
+export interface DuplicateOptions {
+  /** Copy assignees too (only meaningful inside one workspace). */
+  withAssignees: boolean;
+  /** The copying user (`created_by` of the new tasks). */
+  userId: string;
+  /** Time of the copy, ms since the epoch. */
+  now: number;
+}
+
+/**
+ * Copies the task tree, field definitions and values (and optionally assignees) of
+ * `sourceProjectId` into the empty project `targetProjectId`. Ranks and paths are per project,
+ * so they are reused as they are; rows are read in path order so parents exist before their
+ * children. Call inside a transaction.
+ */
+export function duplicateTree(db: Db, sourceProjectId: string, targetProjectId: string, opts: DuplicateOptions): void {
+  const tasks = sql<[string], TaskRow>(
+    db,
+    `SELECT id, parent_id, rank, path, text, content_type, completed, completed_at, completed_by, note_type, note_value,
+            start_date, start_time, start_tz, end_date, end_time, end_tz, due_at
+       FROM tasks WHERE project_id = ? ORDER BY path`,
+  ).all(sourceProjectId);
+  const insert = sql(
+    db,
+    `INSERT INTO tasks (id, project_id, parent_id, rank, path, text, content_type, completed, completed_at, completed_by,
+                        note_type, note_value, start_date, start_time, start_tz, end_date, end_time, end_tz, due_at,
+                        created_by, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const ids = new Map<string, string>();
+  for (const t of tasks) {
+    const id = newTaskId();
+    ids.set(t.id, id);
+    insert.run(
+      id,
+      targetProjectId,
+      t.parent_id === null ? null : ids.get(t.parent_id)!,
+      t.rank,
+      t.path,
+      t.text,
+      t.content_type,
+      t.completed,
+      t.completed_at,
+      t.completed_by,
+      t.note_type,
+      t.note_value,
+      t.start_date,
+      t.start_time,
+      t.start_tz,
+      t.end_date,
+      t.end_time,
+      t.end_tz,
+      t.due_at,
+      opts.userId,
+      opts.now,
+      opts.now,
+    );
+  }
+  copyFields(db, sourceProjectId, targetProjectId, ids, opts.now);
+  if (opts.withAssignees) {
+    const assignees = sql<[string], { task_id: string; user_id: string }>(
+      db,
+      'SELECT a.task_id, a.user_id FROM task_assignees a JOIN tasks t ON t.id = a.task_id WHERE t.project_id = ?',
+    ).all(sourceProjectId);
+    const add = sql(db, 'INSERT INTO task_assignees (task_id, user_id, assigned_at) VALUES (?, ?, ?)');
+    for (const a of assignees) add.run(ids.get(a.task_id)!, a.user_id, opts.now);
+  }
+}
+
+function duplicate(svc: Services, actor: Actor, source: ProjectAccess, folder: FolderAccess, name: string, isTemplate: boolean): Project {
+  const now = svc.clock.now();
+  const project = insertProject(svc, actor, folder, { name, isTemplate }, now);
+  duplicateTree(svc.db, source.id, project.id, {
+    withAssignees: folder.workspaceId === source.workspaceId,
+    userId: actor.userId,
+    now,
+  });
+  raiseTaskAddedForProject(svc, actor, project, now);
+  return project;
+}
+
+/** Body of `POST /api/v1/projects/{projectId}/copy`. */
+export interface CopyInput {
+  folderId: string;
+  /** Name of the copy (default: the source's name). */
+  projectTitle?: string;
+  /** Make the copy a template (default false: a normal project). */
+  isTemplate?: boolean;
+}
+
+/**
+ * `POST /api/v1/projects/{projectId}/copy`: duplicates a project (Viewer on it) into a folder
+ * (Collaborator there). The copy is never completed.
+ * @throws ServiceError 404 unknown project or folder, 403 role too low on the target.
+ */
+export function copyProject(svc: Services, actor: Actor, projectId: string, input: CopyInput): Project {
+  return transaction(svc.db, () => {
+    const source = requireProject(svc.db, actor, projectId, 'Viewer');
+    const folder = requireFolder(svc.db, actor, input.folderId, 'Collaborator', 'copying a project into this folder');
+    return duplicate(svc, actor, source, folder, input.projectTitle ?? source.name, input.isTemplate === true);
+  });
+}
+
+/** Body of `POST /api/v1/projects/from-template`. */
+export interface FromTemplateInput {
+  folderId: string;
+  templateId: string;
+}
+
+/**
+ * `POST /api/v1/projects/from-template`: a normal project named like the template (Viewer on
+ * it) with a copy of its tree, in a folder (Collaborator there).
+ * @throws ServiceError 404 unknown template or folder; 400 (`templateId`, `not_a_template`)
+ *   when the id is a project that is not flagged as a template; 403 role too low on the target.
+ */
+export function createProjectFromTemplate(svc: Services, actor: Actor, input: FromTemplateInput): Project {
+  return transaction(svc.db, () => {
+    const template = requireProject(svc.db, actor, input.templateId, 'Viewer');
+    if (!template.isTemplate) {
+      throw badRequest('templateId', 'not_a_template', `project '${input.templateId}' is not a template`);
+    }
+    const folder = requireFolder(svc.db, actor, input.folderId, 'Collaborator', 'creating a project in this folder');
+    return duplicate(svc, actor, template, folder, template.name, false);
+  });
+}

@@ -1,0 +1,297 @@
+import { likeClause, likeContains } from '../../platform/db/like';
+import { requireFolder, requireProject, requireWorkspace, type FolderAccess } from '../../auth/access';
+import type { Actor } from '../../auth/tokens';
+import { transaction, type Db } from '../../platform/db/connection';
+import { sql } from '../../platform/db/statements';
+import { notFound } from '../../errors';
+import { appendEvent } from '../events/outbox';
+import { newId } from '../../platform/ids';
+import type { Services } from '../../services';
+import { pageWindow, type PageRequest } from '../../platform/paging';
+export type { PageRequest } from '../../platform/paging';
+import { raiseTaskAddedForProject } from '../tasks/bulk-events';
+import { insertImportedTasks, parseProjectContent, type ContentType } from './markdown-import';
+
+/**
+ * Projects (spec section 4.2, the folder lists of 4.3, `GET /api/v1/me/projects`;
+ * README "Projects, templates, share links and custom fields"). Copy and from-template live in `project-copy.ts`, share links in
+ * `share-links.ts`, custom fields in `fields.ts`.
+ */
+
+/** A project as the API returns it. */
+export interface Project {
+  id: string;
+  name: string;
+  folderId: string;
+  workspaceId: string;
+  /** True between complete and restore. */
+  completed: boolean;
+  /** ISO 8601 time of completion, or null when not completed. */
+  completedAt: string | null;
+  /** Templates are listed by `project-templates` and are the sources of from-template. */
+  isTemplate: boolean;
+  /** ISO 8601 creation time. */
+  createdAt: string;
+}
+
+interface ProjectRow {
+  id: string;
+  name: string;
+  folder_id: string;
+  workspace_id: string;
+  completed_at: number | null;
+  is_template: number;
+  created_at: number;
+}
+
+const COLUMNS = 'p.id, p.name, p.folder_id, p.workspace_id, p.completed_at, p.is_template, p.created_at';
+
+function toProject(row: ProjectRow): Project {
+  return {
+    id: row.id,
+    name: row.name,
+    folderId: row.folder_id,
+    workspaceId: row.workspace_id,
+    completed: row.completed_at !== null,
+    completedAt: row.completed_at === null ? null : new Date(row.completed_at).toISOString(),
+    isTemplate: row.is_template === 1,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** Loads a project by id without access checks (callers check first). @throws ServiceError 404. */
+export function loadProject(db: Db, projectId: string): Project {
+  const row = sql<[string], ProjectRow>(db, `SELECT ${COLUMNS} FROM projects p WHERE p.id = ?`).get(projectId);
+  if (!row) throw notFound('project', projectId);
+  return toProject(row);
+}
+
+/**
+ * `GET /api/v1/projects/{projectId}` (Viewer).
+ * @throws ServiceError 404 when unknown or outside the caller's workspaces.
+ */
+export function getProject(svc: Services, actor: Actor, projectId: string): Project {
+  requireProject(svc.db, actor, projectId, 'Viewer');
+  return loadProject(svc.db, projectId);
+}
+
+/** What {@link insertProject} needs besides the target folder. */
+export interface NewProject {
+  name: string;
+  isTemplate: boolean;
+}
+
+/**
+ * Inserts an empty project into `folder` and raises `project.created`
+ * (`{projectId, projectTitle, projectLink, folderId, createdBy}`). Call inside the transaction
+ * that also fills the project. Shared by create, copy and from-template.
+ */
+export function insertProject(svc: Services, actor: Actor, folder: Pick<FolderAccess, 'id' | 'workspaceId'>, input: NewProject, now: number): Project {
+  const id = newId();
+  sql(
+    svc.db,
+    `INSERT INTO projects (id, workspace_id, folder_id, name, is_template, created_by, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(id, folder.workspaceId, folder.id, input.name, input.isTemplate ? 1 : 0, actor.userId, now, now);
+  appendEvent(
+    svc.db,
+    {
+      type: 'project.created',
+      workspaceId: folder.workspaceId,
+      payload: { projectId: id, projectTitle: input.name, projectLink: svc.links.project(id), folderId: folder.id, createdBy: actor.handle },
+      depth: actor.depth,
+    },
+    now,
+  );
+  return loadProject(svc.db, id);
+}
+
+/** Body of the two project-create endpoints. */
+export interface CreateProjectInput {
+  contentType: ContentType;
+  content: string;
+  /** Create the project as a template (default false). */
+  isTemplate?: boolean;
+}
+
+function createIn(svc: Services, actor: Actor, resolve: () => Pick<FolderAccess, 'id' | 'workspaceId'>, input: CreateProjectInput): Project {
+  resolve(); // access first: a caller without the role learns nothing from content errors
+  const parsed = parseProjectContent(input.contentType, input.content);
+  return transaction(svc.db, () => {
+    const folder = resolve();
+    const now = svc.clock.now();
+    const project = insertProject(svc, actor, folder, { name: parsed.name, isTemplate: input.isTemplate === true }, now);
+    insertImportedTasks(svc.db, project.id, parsed.tasks, { userId: actor.userId, now, contentType: input.contentType });
+    raiseTaskAddedForProject(svc, actor, project, now);
+    return project;
+  });
+}
+
+/**
+ * `POST /api/v1/projects` (Collaborator on the folder's workspace): creates a project from
+ * markdown or plain-text content (rules in `markdown-import.ts`) and raises `project.created`.
+ * @throws ServiceError 404 unknown folder, 403 role too low, 400 content limits.
+ */
+export function createProject(svc: Services, actor: Actor, folderId: string, input: CreateProjectInput): Project {
+  return createIn(svc, actor, () => requireFolder(svc.db, actor, folderId, 'Collaborator', 'creating a project'), input);
+}
+
+/**
+ * `POST /api/v1/workspaces/{workspaceId}/projects`: like {@link createProject} into the
+ * workspace's home folder (whose id is the workspace id).
+ * @throws ServiceError 404 unknown workspace, 403 role too low, 400 content limits.
+ */
+export function createWorkspaceProject(svc: Services, actor: Actor, workspaceId: string, input: CreateProjectInput): Project {
+  return createIn(
+    svc,
+    actor,
+    () => {
+      requireWorkspace(svc.db, actor, workspaceId, 'Collaborator', 'creating a project');
+      return { id: workspaceId, workspaceId };
+    },
+    input,
+  );
+}
+
+/**
+ * `POST /api/v1/projects/{projectId}/complete` (Collaborator): records completion time and
+ * user. Idempotent; raises `project.completed` (`{projectId, projectTitle, projectLink,
+ * completedBy, completedAt}`) only on the transition.
+ * @throws ServiceError 404 / 403.
+ */
+export function completeProject(svc: Services, actor: Actor, projectId: string): Project {
+  return transaction(svc.db, () => {
+    const access = requireProject(svc.db, actor, projectId, 'Collaborator', { action: 'completing a project' });
+    if (access.completedAt === null) {
+      const now = svc.clock.now();
+      sql(svc.db, 'UPDATE projects SET completed_at = ?, completed_by = ?, updated_at = ? WHERE id = ?').run(now, actor.userId, now, projectId);
+      appendEvent(
+        svc.db,
+        {
+          type: 'project.completed',
+          workspaceId: access.workspaceId,
+          payload: {
+            projectId,
+            projectTitle: access.name,
+            projectLink: svc.links.project(projectId),
+            completedBy: actor.handle,
+            completedAt: new Date(now).toISOString(),
+          },
+          depth: actor.depth,
+        },
+        now,
+      );
+    }
+    return loadProject(svc.db, projectId);
+  });
+}
+
+/**
+ * `POST /api/v1/projects/{projectId}/restore` (Collaborator): clears the completion so the
+ * project accepts edits again. Idempotent; raises no event.
+ * @throws ServiceError 404 / 403.
+ */
+export function restoreProject(svc: Services, actor: Actor, projectId: string): Project {
+  return transaction(svc.db, () => {
+    const access = requireProject(svc.db, actor, projectId, 'Collaborator', { action: 'restoring a project' });
+    if (access.completedAt !== null) {
+      sql(svc.db, 'UPDATE projects SET completed_at = NULL, completed_by = NULL, updated_at = ? WHERE id = ?').run(svc.clock.now(), projectId);
+    }
+    return loadProject(svc.db, projectId);
+  });
+}
+
+/**
+ * `DELETE /api/v1/projects/{projectId}` (Collaborator; an extension: the spec has no delete):
+ * removes the project with its tasks, add-ons, comments, fields and share link, and drops it from
+ * agents' knowledge. Completed projects and templates can be deleted too.
+ * @throws ServiceError 404 unknown project (or outside the caller's workspaces), 403 below Collaborator.
+ */
+export function deleteProject(svc: Services, actor: Actor, projectId: string): void {
+  transaction(svc.db, () => {
+    requireProject(svc.db, actor, projectId, 'Collaborator', { action: 'deleting a project' });
+    sql(svc.db, 'DELETE FROM projects WHERE id = ?').run(projectId);
+  });
+}
+
+/**
+ * `GET /api/v1/folders/{folderId}/projects` (Viewer): the folder's projects (templates
+ * excluded), oldest first; all of them, or one page when `page` is given.
+ * @throws ServiceError 404 unknown folder.
+ */
+export function listFolderProjects(svc: Services, actor: Actor, folderId: string, page?: PageRequest, search?: string): Project[] {
+  requireFolder(svc.db, actor, folderId, 'Viewer');
+  const [limit, offset] = page ? pageWindow(page) : [-1, 0];
+  const named = nameFilter(search);
+  return sql<unknown[], ProjectRow>(
+    svc.db,
+    `SELECT ${COLUMNS} FROM projects p WHERE p.folder_id = ? AND p.is_template = 0 ${named.sql} ORDER BY p.created_at, p.rowid LIMIT ? OFFSET ?`,
+  )
+    .all(folderId, ...named.params, limit, offset)
+    .map(toProject);
+}
+
+/** The `AND p.name LIKE …` condition of a `search` filter (case-insensitive substring), or nothing. */
+function nameFilter(search: string | undefined): { sql: string; params: string[] } {
+  return search === undefined ? { sql: '', params: [] } : { sql: `AND ${likeClause('p.name')}`, params: [likeContains(search)] };
+}
+
+/**
+ * `GET /api/v1/folders/{folderId}/project-templates` (Viewer): the folder's templates, oldest first.
+ * @throws ServiceError 404 unknown folder.
+ */
+export function listFolderTemplates(svc: Services, actor: Actor, folderId: string, page: PageRequest): Project[] {
+  requireFolder(svc.db, actor, folderId, 'Viewer');
+  return sql<[string, number, number], ProjectRow>(
+    svc.db,
+    `SELECT ${COLUMNS} FROM projects p WHERE p.folder_id = ? AND p.is_template = 1 ORDER BY p.created_at, p.rowid LIMIT ? OFFSET ?`,
+  )
+    .all(folderId, ...pageWindow(page))
+    .map(toProject);
+}
+
+/**
+ * `GET /api/v1/me/projects`: the projects (templates excluded) of every workspace the caller
+ * belongs to, oldest first.
+ */
+export function listMyProjects(svc: Services, actor: Actor, page: PageRequest, search?: string): Project[] {
+  const named = nameFilter(search);
+  return sql<unknown[], ProjectRow>(
+    svc.db,
+    `SELECT ${COLUMNS} FROM projects p JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ?
+      WHERE p.is_template = 0 ${named.sql} ORDER BY p.created_at, p.rowid LIMIT ? OFFSET ?`,
+  )
+    .all(actor.userId, ...named.params, ...pageWindow(page))
+    .map(toProject);
+}
+
+/** A person with access to a project (spec section 4.2 members). */
+export interface ProjectMember {
+  handle: string;
+  displayName: string;
+  /**
+   * True when the person was added to the project explicitly (`PUT /projects/{id}/members`:
+   * assigned by someone or joined themselves); every workspace member can see the project either way.
+   */
+  projectMember: boolean;
+}
+
+/**
+ * `GET /api/v1/projects/{projectId}/members` (Viewer): everyone with access to the project (the
+ * members of its workspace) by handle, each flagged when explicitly a member of the project.
+ * @throws ServiceError 404 / 403; 400 for a page out of range.
+ */
+export function listProjectMembers(svc: Services, actor: Actor, projectId: string, page: PageRequest): ProjectMember[] {
+  const access = requireProject(svc.db, actor, projectId, 'Viewer');
+  return sql<[string, string, number, number], { handle: string; displayName: string; projectMember: number }>(
+    svc.db,
+    `SELECT u.handle, u.display_name AS displayName, (pm.user_id IS NOT NULL) AS projectMember
+       FROM workspace_members m
+       JOIN users u ON u.id = m.user_id
+       LEFT JOIN project_members pm ON pm.project_id = ? AND pm.user_id = m.user_id
+      WHERE m.workspace_id = ?
+      ORDER BY u.handle COLLATE NOCASE LIMIT ? OFFSET ?`,
+  )
+    .all(projectId, access.workspaceId, ...pageWindow(page))
+    .map((row) => ({ handle: row.handle, displayName: row.displayName, projectMember: row.projectMember === 1 }));
+}

@@ -1,0 +1,219 @@
+import type { Actor } from '../../auth/tokens';
+import { requireAgent } from '../../auth/access';
+import { transaction, type Db } from '../../platform/db/connection';
+import { sql } from '../../platform/db/statements';
+import { ServiceError } from '../../errors';
+import { newId } from '../../platform/ids';
+import type { Services } from '../../services';
+import { agentItem, type AgentAvatar, type CommandMode } from '../agents/service';
+import { mediaForKnowledge, type MediaKind } from '../media/service';
+
+/**
+ * Public agent access (spec 4.4 `publicAccess`, `public-agent`; README "Agents, conversations, media and model providers").
+ * Enabling gives the agent a public page at `/public/agents/{publicId}` (an unguessable id,
+ * not the agent id); disabling (our `DELETE .../publicAccess`) removes it.
+ */
+
+/**
+ * Public page modes (the real service's values): `template` shows the whole configuration,
+ * command prompts included, so visitors can recreate the agent; `chatbot` shows the agent's
+ * identity and command names only.
+ */
+export const PUBLIC_MODES = ['template', 'chatbot'] as const;
+/** Public page themes; `auto` follows the visitor's system setting. */
+export const THEMES = ['light', 'dark', 'auto'] as const;
+
+/** Values we documented before, still accepted on input and mapped on read: `chat` → `chatbot`, `system` → `auto`. */
+export const LEGACY_PREFERENCE_VALUES = { mode: { chat: 'chatbot' }, theme: { system: 'auto' } } as const;
+
+/** Every `preferences.mode` a body may carry. */
+export const ACCEPTED_PUBLIC_MODES: readonly string[] = [...PUBLIC_MODES, ...Object.keys(LEGACY_PREFERENCE_VALUES.mode)];
+/** Every `preferences.theme` a body may carry. */
+export const ACCEPTED_THEMES: readonly string[] = [...THEMES, ...Object.keys(LEGACY_PREFERENCE_VALUES.theme)];
+
+/** `preferences` with legacy `mode`/`theme` values replaced by the current ones. */
+export function normalizePreferences<T extends { mode?: string; theme?: string }>(preferences: T): T {
+  const out = { ...preferences };
+  const legacyMode = LEGACY_PREFERENCE_VALUES.mode as Record<string, string>;
+  const legacyTheme = LEGACY_PREFERENCE_VALUES.theme as Record<string, string>;
+  if (out.mode !== undefined && legacyMode[out.mode]) out.mode = legacyMode[out.mode];
+  if (out.theme !== undefined && legacyTheme[out.theme]) out.theme = legacyTheme[out.theme];
+  return out;
+}
+
+/** Preferences of a public agent. */
+export interface PublicAgentPreferences {
+  mode: (typeof PUBLIC_MODES)[number];
+  /** Whether the public page lists the agent's knowledge (project and media names). */
+  canCopyKnowledge: boolean;
+  /** Whether the public page omits the "Made with Taskspace" footer. */
+  hideBranding: boolean;
+  theme: (typeof THEMES)[number];
+}
+
+/** A public agent as the API returns it. */
+export interface PublicAgent {
+  /** The public id (in the public URL). */
+  id: string;
+  /** The agent's id. */
+  space_agent_id: string;
+  preferences: PublicAgentPreferences;
+}
+
+/** Preferences of a newly enabled public agent. */
+export function defaultPreferences(): PublicAgentPreferences {
+  return { mode: 'template', canCopyKnowledge: false, hideBranding: false, theme: 'light' };
+}
+
+interface PublicRow {
+  id: string;
+  agent_id: string;
+  preferences_json: string;
+}
+
+function publicRow(db: Db, agentId: string): PublicRow | undefined {
+  return sql<[string], PublicRow>(db, 'SELECT id, agent_id, preferences_json FROM public_agents WHERE agent_id = ?').get(agentId);
+}
+
+function toPublicAgent(row: PublicRow): PublicAgent {
+  return {
+    id: row.id,
+    space_agent_id: row.agent_id,
+    preferences: normalizePreferences({ ...defaultPreferences(), ...(JSON.parse(row.preferences_json) as Partial<PublicAgentPreferences>) }),
+  };
+}
+
+/** The absolute URL of a public agent page. */
+export function publicUrlOf(svc: Services, publicId: string): string {
+  return svc.links.url(`/public/agents/${encodeURIComponent(publicId)}`);
+}
+
+function notEnabled(agentId: string): ServiceError {
+  return new ServiceError(404, 'NOT_FOUND', `public access is not enabled for agent '${agentId}'`);
+}
+
+/**
+ * Enables public access (spec 4.4 `PUT /agents/{agentId}/publicAccess`). Needs Collaborator.
+ * Idempotent: an enabled agent keeps its URL and preferences.
+ * @returns the absolute public URL.
+ * @throws ServiceError 404, 403.
+ */
+export function enablePublicAccess(svc: Services, actor: Actor, agentId: string): { publicUrl: string } {
+  return transaction(svc.db, () => {
+    requireAgent(svc.db, actor, agentId, 'Collaborator', 'changing public access');
+    let row = publicRow(svc.db, agentId);
+    if (!row) {
+      const now = svc.clock.now();
+      sql(svc.db, 'INSERT INTO public_agents (id, agent_id, preferences_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(
+        newId(),
+        agentId,
+        JSON.stringify(defaultPreferences()),
+        now,
+        now,
+      );
+      row = publicRow(svc.db, agentId)!;
+    }
+    return { publicUrl: publicUrlOf(svc, row.id) };
+  });
+}
+
+/**
+ * Disables public access (`DELETE /agents/{agentId}/publicAccess`, ours). Needs Collaborator.
+ * The public URL stops working; enabling again issues a new URL with default preferences.
+ * Idempotent: disabling a private agent succeeds.
+ * @throws ServiceError 404, 403.
+ */
+export function disablePublicAccess(svc: Services, actor: Actor, agentId: string): void {
+  transaction(svc.db, () => {
+    requireAgent(svc.db, actor, agentId, 'Collaborator', 'changing public access');
+    sql(svc.db, 'DELETE FROM public_agents WHERE agent_id = ?').run(agentId);
+  });
+}
+
+/**
+ * The public agent and its URL (spec 4.4 `GET /agents/{agentId}/public-agent`). Needs Viewer.
+ * @throws ServiceError 404 (agent unknown/outside the caller's workspaces, or not public).
+ */
+export function getPublicAgent(svc: Services, actor: Actor, agentId: string): { item: PublicAgent; publicUrl: string } {
+  requireAgent(svc.db, actor, agentId, 'Viewer');
+  const row = publicRow(svc.db, agentId);
+  if (!row) throw notEnabled(agentId);
+  return { item: toPublicAgent(row), publicUrl: publicUrlOf(svc, row.id) };
+}
+
+/**
+ * Merges preferences into a public agent (spec 4.4 `PATCH /agents/{agentId}/public-agent`).
+ * Needs Collaborator. Absent keys keep their value.
+ * @throws ServiceError 404 (agent unknown/outside the caller's workspaces, or not public), 403.
+ */
+export function updatePublicAgent(
+  svc: Services,
+  actor: Actor,
+  agentId: string,
+  preferences: Partial<PublicAgentPreferences>,
+): PublicAgent {
+  return transaction(svc.db, () => {
+    requireAgent(svc.db, actor, agentId, 'Collaborator', 'changing public agent preferences');
+    const row = publicRow(svc.db, agentId);
+    if (!row) throw notEnabled(agentId);
+    const merged = { ...toPublicAgent(row).preferences };
+    const wanted = normalizePreferences(preferences);
+    for (const key of Object.keys(merged) as (keyof PublicAgentPreferences)[]) {
+      if (wanted[key] !== undefined) (merged as Record<string, unknown>)[key] = wanted[key];
+    }
+    sql(svc.db, 'UPDATE public_agents SET preferences_json = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(merged), svc.clock.now(), row.id);
+    return toPublicAgent(publicRow(svc.db, agentId)!);
+  });
+}
+
+/** What an anonymous visitor of a public agent page sees. */
+export interface PublicAgentView {
+  id: string;
+  name: string;
+  description: string;
+  tone: string;
+  language: string;
+  avatar: AgentAvatar;
+  /** Prompts only in `template` mode. */
+  commands: { name: string; mode: CommandMode; prompt?: string }[];
+  /** Only when `canCopyKnowledge`. */
+  knowledge?: { projects: { id: string; name: string }[]; medias: { id: string; name: string; kind: MediaKind }[] };
+  preferences: PublicAgentPreferences;
+}
+
+/** `{id, name}` of the projects `projectIds` (in that order, unknown ids skipped), loaded with one query. */
+function projectNames(db: Db, projectIds: string[]): { id: string; name: string }[] {
+  const rows = sql<[string], { id: string; name: string }>(db, 'SELECT id, name FROM projects WHERE id IN (SELECT value FROM json_each(?))').all(
+    JSON.stringify(projectIds),
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return projectIds.map((id) => byId.get(id)).filter((p): p is { id: string; name: string } => p !== undefined);
+}
+
+/**
+ * The public page of an agent, for anyone holding its public id (no authentication).
+ * @throws ServiceError 404 when no agent is public under that id.
+ */
+export function publicAgentView(svc: Services, publicId: string): PublicAgentView {
+  const row = sql<[string], PublicRow>(svc.db, 'SELECT id, agent_id, preferences_json FROM public_agents WHERE id = ?').get(publicId);
+  if (!row) throw new ServiceError(404, 'NOT_FOUND', 'no public agent at this address');
+  const { preferences } = toPublicAgent(row);
+  const agent = agentItem(svc.db, row.agent_id);
+  const view: PublicAgentView = {
+    id: row.id,
+    name: agent.name,
+    description: agent.data.description,
+    tone: agent.data.tone,
+    language: agent.data.language,
+    avatar: agent.data.avatar,
+    commands: agent.data.commands.map((c) => (preferences.mode === 'template' ? { name: c.name, mode: c.mode, prompt: c.prompt } : { name: c.name, mode: c.mode })),
+    preferences,
+  };
+  if (preferences.canCopyKnowledge) {
+    view.knowledge = {
+      projects: projectNames(svc.db, agent.knowledge.projects),
+      medias: mediaForKnowledge(svc, agent.knowledge.medias).map((m) => ({ id: m.id, name: m.name, kind: m.kind })),
+    };
+  }
+  return view;
+}

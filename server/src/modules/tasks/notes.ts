@@ -1,0 +1,75 @@
+import type { Actor } from '../../auth/tokens';
+import { transaction } from '../../platform/db/connection';
+import { sql } from '../../platform/db/statements';
+import { ServiceError } from '../../errors';
+import type { Services } from '../../services';
+import { checkEnum, checkText, requireTask, touchTask } from './records';
+
+/**
+ * Task notes (spec section 4.1, `.../tasks/{taskId}/note`): one single-line note per task.
+ * Writes name the type as a media type (`text/plain`, `text/markdown`) or as the short name a
+ * read returns (`text`, `markdown`); reads always return the short name (README "Tasks").
+ */
+
+/** Note types accepted on write. */
+export const NOTE_WRITE_TYPES = ['text/plain', 'text/markdown', 'text', 'markdown'] as const;
+export type NoteWriteType = (typeof NOTE_WRITE_TYPES)[number];
+
+/** Note types as read back. */
+export type NoteType = 'text' | 'markdown';
+
+/** Longest note, in characters. */
+export const MAX_NOTE_LENGTH = 10000;
+
+/** A task's note. */
+export interface Note {
+  type: NoteType;
+  /** 1..{@link MAX_NOTE_LENGTH} characters, no CR or LF. */
+  value: string;
+}
+
+/** The stored (read) type for a write type. */
+export function noteType(type: NoteWriteType): NoteType {
+  return type === 'text/markdown' || type === 'markdown' ? 'markdown' : 'text';
+}
+
+/**
+ * A task's note (Viewer).
+ * @throws ServiceError 404 for an unknown project or task, or when the task has no note.
+ */
+export function getNote(svc: Services, actor: Actor, projectId: string, taskId: string): Note {
+  requireTask(svc.db, actor, projectId, taskId, 'Viewer');
+  const row = sql<[string], { type: NoteType | null; value: string | null }>(
+    svc.db,
+    'SELECT note_type AS type, note_value AS value FROM tasks WHERE id = ?',
+  ).get(taskId)!;
+  if (row.value === null) throw new ServiceError(404, 'NOT_FOUND', `task '${taskId}' has no note`);
+  return { type: row.type ?? 'text', value: row.value };
+}
+
+/**
+ * Creates or replaces a task's note (Participant).
+ * @throws ServiceError 400 for an invalid type or value; 404, 403, 409 as for every task write.
+ */
+export function setNote(svc: Services, actor: Actor, projectId: string, taskId: string, input: { type: NoteWriteType; value: string }): Note {
+  const { db, clock } = svc;
+  const type = noteType(checkEnum('type', input.type, NOTE_WRITE_TYPES));
+  checkText('value', input.value, MAX_NOTE_LENGTH);
+  return transaction(db, () => {
+    const { task } = requireTask(db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'editing a note' });
+    sql(db, 'UPDATE tasks SET note_type = ?, note_value = ?, updated_at = ? WHERE id = ?').run(type, input.value, clock.now(), task.id);
+    return { type, value: input.value };
+  });
+}
+
+/**
+ * Removes a task's note (Participant). Idempotent: a task without a note stays so.
+ * @throws ServiceError 404, 403, 409 as for every task write.
+ */
+export function deleteNote(svc: Services, actor: Actor, projectId: string, taskId: string): void {
+  const { db, clock } = svc;
+  transaction(db, () => {
+    const { task } = requireTask(db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'removing a note' });
+    sql(db, 'UPDATE tasks SET note_type = NULL, note_value = NULL, updated_at = ? WHERE id = ? AND note_value IS NOT NULL').run(clock.now(), task.id);
+  });
+}

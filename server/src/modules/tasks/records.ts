@@ -1,0 +1,176 @@
+import { PROJECT_ACCESS_COLUMNS, projectAccessFromRow, type ProjectAccess, type ProjectAccessRow } from '../../auth/access';
+import type { Role } from '../../auth/roles';
+import type { Actor } from '../../auth/tokens';
+import type { Db } from '../../platform/db/connection';
+import { sql } from '../../platform/db/statements';
+import { badRequest, notFound } from '../../errors';
+import { appendEvent, type EventType } from '../events/outbox';
+import type { Services } from '../../services';
+
+/**
+ * What every task module shares (spec section 4.1): the Task item shape, the task lookup
+ * with its access check, single-line text checks and the context of task events.
+ */
+
+/** A task as the API returns it (spec section 2). `parentId` is present only on subtasks. */
+export interface Task {
+  /** uuid */
+  id: string;
+  text: string;
+  completed: boolean;
+  /** uuid of the parent task; absent for top-level tasks (blocks). */
+  parentId?: string;
+}
+
+/** A top-level task as the blocks list returns it (spec section 2): no `parentId`. */
+export interface Block {
+  id: string;
+  text: string;
+  completed: boolean;
+}
+
+/** The columns every Task is built from; select them with `SELECT ${TASK_COLUMNS} FROM tasks`. */
+export const TASK_COLUMNS = 'id, parent_id AS parentId, text, completed, path';
+
+/** A row selected with {@link TASK_COLUMNS}. */
+export interface TaskRow {
+  id: string;
+  parentId: string | null;
+  text: string;
+  /** 0 or 1 */
+  completed: number;
+  /** The task's position in document order (see modules/tasks/tree.ts). */
+  path: string;
+}
+
+/** The API item for a task row. */
+export function toTask(row: TaskRow): Task {
+  const task: Task = { id: row.id, text: row.text, completed: row.completed === 1 };
+  if (row.parentId !== null) task.parentId = row.parentId;
+  return task;
+}
+
+/** The task `taskId` of `projectId`, or undefined (also for a task of another project). */
+export function findTask(db: Db, projectId: string, taskId: string): TaskRow | undefined {
+  return sql<[string, string], TaskRow>(db, `SELECT ${TASK_COLUMNS} FROM tasks WHERE id = ? AND project_id = ?`).get(taskId, projectId);
+}
+
+/** The task columns {@link requireTask} joins to the project row (all null when the task is missing). */
+interface TaskJoinColumns {
+  taskId: string | null;
+  taskParentId: string | null;
+  taskText: string | null;
+  taskCompleted: number | null;
+  taskPath: string | null;
+}
+
+/** A task together with its project, after the access check. */
+export interface TaskAccess {
+  project: ProjectAccess;
+  task: TaskRow;
+}
+
+/**
+ * Checks the caller's access to the project (role at least `min`; with `mutation`, the project
+ * must not be completed) and loads the task.
+ * @throws ServiceError 404 for an unknown project or task (or a task of another project, or a
+ *   project outside the caller's workspaces), 403 when the role is too low, 409
+ *   PROJECT_COMPLETED for a write on a completed project.
+ */
+export function requireTask(
+  db: Db,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  min: Role,
+  opts: { mutation?: boolean; action?: string } = {},
+): TaskAccess {
+  // One query for the project, the caller's role and the task: every task route's hot path.
+  const row = sql<[string, string, string], ProjectAccessRow & TaskJoinColumns>(
+    db,
+    `SELECT ${PROJECT_ACCESS_COLUMNS}, t.id AS taskId, t.parent_id AS taskParentId, t.text AS taskText,
+            t.completed AS taskCompleted, t.path AS taskPath
+       FROM projects p
+       LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ?
+       LEFT JOIN tasks t ON t.id = ? AND t.project_id = p.id
+      WHERE p.id = ?`,
+  ).get(actor.userId, taskId, projectId);
+  const project = projectAccessFromRow(row, projectId, min, opts);
+  if (row!.taskId === null) throw notFound('task', taskId);
+  const task = { id: row!.taskId, parentId: row!.taskParentId, text: row!.taskText!, completed: row!.taskCompleted!, path: row!.taskPath! };
+  return { project, task };
+}
+
+/** Marks a task as changed now (ms since the epoch). */
+export function touchTask(db: Db, taskId: string, now: number): void {
+  sql(db, 'UPDATE tasks SET updated_at = ? WHERE id = ?').run(now, taskId);
+}
+
+/**
+ * The length of `text` in characters as the route schemas count them (Unicode code points, so
+ * an emoji made of a surrogate pair is one character).
+ */
+export function characterCount(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}
+
+/**
+ * Checks a text the way the route schemas do (`singleLine(max)`; with `multiline`, line breaks
+ * are allowed), for callers that do not come through HTTP (the automation engine).
+ * @throws ServiceError 400 with reason `invalid_type`, `too_short`, `too_long` (over `max`
+ *   characters, counted as {@link characterCount}) or `contains_line_break`.
+ */
+export function checkText(field: string, value: string, max: number, opts: { multiline?: boolean } = {}): void {
+  if (typeof value !== 'string') throw badRequest(field, 'invalid_type', `${field} must be a string`);
+  if (value.length < 1) throw badRequest(field, 'too_short', `${field} must not be empty`);
+  if (value.length > max && characterCount(value) > max) throw badRequest(field, 'too_long', `${field} must be at most ${max} characters`);
+  if (!opts.multiline && /[\r\n]/.test(value)) {
+    throw badRequest(field, 'contains_line_break', `${field} must not contain line breaks (CR or LF)`);
+  }
+}
+
+/**
+ * Checks that `value` is one of `allowed`.
+ * @throws ServiceError 400 with reason `invalid_value`.
+ */
+export function checkEnum<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
+  if (!allowed.includes(value as T)) throw badRequest(field, 'invalid_value', `${field} must be one of: ${allowed.join(', ')}`);
+  return value as T;
+}
+
+/** The keys every task event payload starts with (README "Events and webhooks"). */
+export interface TaskEventBase {
+  projectId: string;
+  projectTitle: string;
+  projectLink: string;
+  nodeId: string;
+  nodeText: string;
+}
+
+/** `{projectId, projectTitle, projectLink, nodeId, nodeText}` for a task of a project. */
+export function taskEventBase(svc: Services, project: ProjectAccess, task: { id: string; text: string }): TaskEventBase {
+  return {
+    projectId: project.id,
+    projectTitle: project.name,
+    projectLink: svc.links.project(project.id),
+    nodeId: task.id,
+    nodeText: task.text,
+  };
+}
+
+/**
+ * Appends a task event to the outbox of the project's workspace, carrying the actor's
+ * automation depth. Call inside the transaction of the change.
+ */
+export function raiseEvent(svc: Services, actor: Actor, project: ProjectAccess, type: EventType, payload: object, now: number): void {
+  appendEvent(svc.db, { type, workspaceId: project.workspaceId, payload: payload as Record<string, unknown>, depth: actor.depth }, now);
+}

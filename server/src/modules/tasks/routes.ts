@@ -1,0 +1,208 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { POSITIONS, type Position } from './tree';
+import {
+  CONTENT_TYPES,
+  createTasks,
+  deleteTask,
+  getTask,
+  listBlocks,
+  listTasks,
+  MAX_CONTENT_LENGTH,
+  MAX_TASKS_PER_CREATE,
+  moveTask,
+  setTaskCompleted,
+  updateTask,
+  type NewTask,
+  type TaskContent,
+} from './service';
+import { cursorQuery, itemEnvelope, itemsEnvelope, okOnly, params, responses, singleLine, taskListQuery, type CursorQuery, type TaskListQuery } from '../../http/schemas';
+import { blockSchema, taskIdSchema, taskSchema, type TaskParams } from './schemas';
+
+const tags = ['tasks'];
+const taskParams = params('projectId', 'taskId');
+const projectParams = params('projectId');
+const contentProperties = {
+  contentType: { type: 'string', enum: CONTENT_TYPES },
+  content: singleLine(MAX_CONTENT_LENGTH),
+} as const;
+
+const createBody = {
+  type: 'object',
+  required: ['tasks'],
+  additionalProperties: false,
+  properties: {
+    tasks: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_TASKS_PER_CREATE,
+      items: {
+        type: 'object',
+        required: ['contentType', 'content'],
+        additionalProperties: false,
+        properties: {
+          ...contentProperties,
+          taskId: {
+            ...taskIdSchema,
+            nullable: true,
+            description: 'Reference task; absent, null or the string "null" appends at the end of the project',
+          },
+          placement: { type: 'string', enum: POSITIONS, description: 'Position relative to taskId; default afterend' },
+        },
+      },
+    },
+  },
+} as const;
+
+const updateBody = {
+  type: 'object',
+  required: ['contentType', 'content'],
+  additionalProperties: false,
+  properties: contentProperties,
+} as const;
+
+const moveBody = {
+  type: 'object',
+  required: ['target'],
+  additionalProperties: false,
+  properties: {
+    target: {
+      type: 'object',
+      required: ['taskId', 'position'],
+      additionalProperties: false,
+      properties: { taskId: taskIdSchema, position: { type: 'string', enum: POSITIONS } },
+    },
+  },
+} as const;
+
+/**
+ * Clients generated from the real service's API document send `taskId: "null"` (the string) to
+ * mean the project root; it is treated like an absent `taskId` (README "Tasks").
+ */
+async function rootReferenceAsAbsent(request: FastifyRequest): Promise<void> {
+  const tasks = (request.body as { tasks?: unknown } | undefined)?.tasks;
+  if (!Array.isArray(tasks)) return;
+  for (const task of tasks) {
+    if (task && typeof task === 'object' && (task as { taskId?: unknown }).taskId === 'null') delete (task as { taskId?: unknown }).taskId;
+  }
+}
+
+/**
+ * Tasks (spec section 4.1) and a project's cursor lists of blocks and tasks (section 4.2),
+ * plus the task add-on plugins: assignees, date, note and comments.
+ */
+export const tasksRoutes: FastifyPluginAsync = async (app) => {
+  const svc = app.services;
+
+  app.get<{ Params: { projectId: string }; Querystring: TaskListQuery }>(
+    '/projects/:projectId/tasks',
+    {
+      schema: {
+        tags,
+        summary: "A page of a project's tasks in document order, subtasks included; optional filters search, completed, assignee, dueBefore, dueAfter",
+        params: projectParams,
+        querystring: taskListQuery,
+        response: responses(itemsEnvelope(taskSchema)),
+      },
+    },
+    async (request) => {
+      const { limit, after, before, ...filter } = request.query;
+      return { ok: true, items: listTasks(svc, request.actor, request.params.projectId, { limit, after, before }, filter) };
+    },
+  );
+
+  app.get<{ Params: { projectId: string }; Querystring: CursorQuery }>(
+    '/projects/:projectId/blocks',
+    {
+      schema: {
+        tags,
+        summary: "A page of a project's blocks (top-level tasks)",
+        params: projectParams,
+        querystring: cursorQuery,
+        response: responses(itemsEnvelope(blockSchema)),
+      },
+    },
+    async (request) => ({ ok: true, items: listBlocks(svc, request.actor, request.params.projectId, request.query) }),
+  );
+
+  const create = (hide: boolean) => ({
+    preValidation: rootReferenceAsAbsent,
+    schema: {
+      tags,
+      hide,
+      summary: 'Create tasks (all or nothing), in request order',
+      params: projectParams,
+      body: createBody,
+      response: responses(itemEnvelope({ type: 'array', items: taskSchema })),
+    },
+  });
+  type CreateRoute = { Params: { projectId: string }; Body: { tasks: NewTask[] } };
+  const createHandler = async (request: FastifyRequest<CreateRoute>) => ({
+    ok: true,
+    item: createTasks(svc, request.actor, request.params.projectId, request.body.tasks),
+  });
+  // The spec writes the path with a trailing slash; the form without one is accepted too.
+  app.post<CreateRoute>('/projects/:projectId/tasks/', create(false), createHandler);
+  app.post<CreateRoute>('/projects/:projectId/tasks', create(true), createHandler);
+
+  app.get<{ Params: TaskParams }>(
+    '/projects/:projectId/tasks/:taskId',
+    { schema: { tags, summary: 'One task', params: taskParams, response: responses(itemEnvelope(taskSchema)) } },
+    async (request) => ({ ok: true, item: getTask(svc, request.actor, request.params.projectId, request.params.taskId) }),
+  );
+
+  app.put<{ Params: TaskParams; Body: TaskContent }>(
+    '/projects/:projectId/tasks/:taskId',
+    {
+      schema: { tags, summary: "Replace a task's content", params: taskParams, body: updateBody, response: responses(itemEnvelope(taskSchema)) },
+    },
+    async (request) => ({
+      ok: true,
+      item: updateTask(svc, request.actor, request.params.projectId, request.params.taskId, request.body),
+    }),
+  );
+
+  app.delete<{ Params: TaskParams }>(
+    '/projects/:projectId/tasks/:taskId',
+    { schema: { tags, summary: 'Delete a task and its subtasks', params: taskParams, response: responses(okOnly) } },
+    async (request) => {
+      deleteTask(svc, request.actor, request.params.projectId, request.params.taskId);
+      return { ok: true };
+    },
+  );
+
+  for (const [suffix, completed] of [['complete', true], ['uncomplete', false]] as const) {
+    app.post<{ Params: TaskParams }>(
+      `/projects/:projectId/tasks/:taskId/${suffix}`,
+      {
+        schema: {
+          tags,
+          summary: completed ? 'Mark a task completed (idempotent)' : 'Mark a task not completed (idempotent)',
+          params: taskParams,
+          response: responses(itemEnvelope(taskSchema)),
+        },
+      },
+      async (request) => ({
+        ok: true,
+        item: setTaskCompleted(svc, request.actor, request.params.projectId, request.params.taskId, completed),
+      }),
+    );
+  }
+
+  app.put<{ Params: TaskParams; Body: { target: { taskId: string; position: Position } } }>(
+    '/projects/:projectId/tasks/:taskId/move',
+    {
+      schema: {
+        tags,
+        summary: 'Move a task with its subtasks relative to another task',
+        params: taskParams,
+        body: moveBody,
+        response: responses(itemEnvelope(taskSchema)),
+      },
+    },
+    async (request) => ({
+      ok: true,
+      item: moveTask(svc, request.actor, request.params.projectId, request.params.taskId, request.body.target),
+    }),
+  );
+
+};

@@ -1,0 +1,47 @@
+import type { Db } from '../../platform/db/connection';
+import { sql } from '../../platform/db/statements';
+import { badRequest } from '../../errors';
+
+/** A workspace member found by handle. */
+export interface MemberByHandle {
+  id: string;
+  handle: string;
+  displayName: string;
+}
+
+/**
+ * Checks a list of handles (field `handles`): every one a non-empty string, none named twice
+ * (compared case-insensitively).
+ * @throws ServiceError 400 (field `handles`) `invalid_value` or `duplicate`.
+ */
+export function checkHandleList(handles: readonly unknown[]): asserts handles is readonly string[] {
+  const seen = new Set<string>();
+  for (const handle of handles) {
+    if (typeof handle !== 'string' || handle.length === 0) throw badRequest('handles', 'invalid_value', 'every handle must be a non-empty string');
+    const key = handle.toLowerCase();
+    if (seen.has(key)) throw badRequest('handles', 'duplicate', `'${handle}' is named more than once`);
+    seen.add(key);
+  }
+}
+
+/**
+ * The members of `workspaceId` named by `handles` (matched case-insensitively), in the order of
+ * `handles`, loaded with one query. Call after {@link checkHandleList}.
+ * @throws ServiceError 400 (field `handles`) `not_a_member` for the first handle that is unknown
+ *   or not a member of the workspace.
+ */
+export function membersByHandle(db: Db, workspaceId: string, handles: readonly string[]): MemberByHandle[] {
+  const rows = sql<[string, string], MemberByHandle & { wanted: string }>(
+    db,
+    `SELECT j.value AS wanted, u.id, u.handle, u.display_name AS displayName
+       FROM json_each(?) j
+       JOIN users u ON u.handle = j.value
+       JOIN workspace_members m ON m.user_id = u.id AND m.workspace_id = ?`,
+  ).all(JSON.stringify(handles), workspaceId);
+  const byHandle = new Map(rows.map(({ wanted, ...user }) => [wanted, user]));
+  return handles.map((handle) => {
+    const user = byHandle.get(handle);
+    if (!user) throw badRequest('handles', 'not_a_member', `'${handle}' is not a member of this project's workspace`);
+    return user;
+  });
+}

@@ -1,0 +1,135 @@
+import type { Db } from '../../platform/db/connection';
+import { sql } from '../../platform/db/statements';
+import { badRequest, conflict, notFound } from '../../errors';
+import { newId } from '../../platform/ids';
+
+/** Account plans, lowest first. Pro and above may register webhooks (spec section 8). */
+export const PLANS = ['free', 'starter', 'pro', 'business', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** Rate tiers; limits per hour come from configuration (README "Configuration"). */
+export const RATE_TIERS = ['standard', 'premium', 'enterprise'] as const;
+export type RateTier = (typeof RATE_TIERS)[number];
+
+/** Handles: 1–39 characters of letters, digits, '-', '_' and '.', starting with a letter or digit. */
+export const HANDLE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,38}$/;
+
+/** A user as stored. */
+export interface User {
+  id: string;
+  handle: string;
+  displayName: string;
+  plan: Plan;
+  rateTier: RateTier;
+  verified: boolean;
+  createdAt: number;
+}
+
+interface UserRow {
+  id: string;
+  handle: string;
+  display_name: string;
+  plan: Plan;
+  rate_tier: RateTier;
+  verified: number;
+  created_at: number;
+}
+
+function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    handle: row.handle,
+    displayName: row.display_name,
+    plan: row.plan,
+    rateTier: row.rate_tier,
+    verified: row.verified === 1,
+    createdAt: row.created_at,
+  };
+}
+
+/** Input of {@link createUser}. Plan and tier default to free/standard, verified to false. */
+export interface NewUser {
+  handle: string;
+  displayName?: string;
+  plan?: Plan;
+  rateTier?: RateTier;
+  verified?: boolean;
+}
+
+/**
+ * Creates a user.
+ * @throws ServiceError 400 for a malformed handle, plan or tier; 409 when the handle is taken.
+ */
+export function createUser(db: Db, input: NewUser, now: number): User {
+  if (!HANDLE_PATTERN.test(input.handle)) throw badRequest('handle', 'invalid_format', `invalid handle '${input.handle}'`);
+  const plan = input.plan ?? 'free';
+  const rateTier = input.rateTier ?? 'standard';
+  if (!PLANS.includes(plan)) throw badRequest('plan', 'invalid_value', `plan must be one of ${PLANS.join(', ')}`);
+  if (!RATE_TIERS.includes(rateTier)) throw badRequest('rateTier', 'invalid_value', `rate tier must be one of ${RATE_TIERS.join(', ')}`);
+  if (findUserByHandle(db, input.handle)) throw conflict(`handle '${input.handle}' is taken`, { field: 'handle', reason: 'taken' });
+  const user: User = {
+    id: newId(),
+    handle: input.handle,
+    displayName: input.displayName?.trim() || input.handle,
+    plan,
+    rateTier,
+    verified: input.verified ?? false,
+    createdAt: now,
+  };
+  sql(db, 'INSERT INTO users (id, handle, display_name, plan, rate_tier, verified, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+    user.id,
+    user.handle,
+    user.displayName,
+    user.plan,
+    user.rateTier,
+    user.verified ? 1 : 0,
+    user.createdAt,
+  );
+  return user;
+}
+
+/** The user with `handle` (case-insensitive), or undefined. */
+export function findUserByHandle(db: Db, handle: string): User | undefined {
+  const row = sql<[string], UserRow>(db, 'SELECT * FROM users WHERE handle = ?').get(handle);
+  return row ? toUser(row) : undefined;
+}
+
+/**
+ * The user with `handle`.
+ * @throws ServiceError 404 when there is none.
+ */
+export function getUserByHandle(db: Db, handle: string): User {
+  const user = findUserByHandle(db, handle);
+  if (!user) throw notFound('user', handle);
+  return user;
+}
+
+/** Number of users; 0 before the first start's bootstrap. */
+export function countUsers(db: Db): number {
+  return (sql(db, 'SELECT count(*) AS n FROM users').get() as { n: number }).n;
+}
+
+/**
+ * Changes a user's plan, rate tier or verified flag.
+ * @throws ServiceError 400 for an unknown plan or tier, 404 for an unknown handle.
+ */
+export function updateUser(
+  db: Db,
+  handle: string,
+  changes: { plan?: string; rateTier?: string; verified?: boolean },
+): User {
+  const user = getUserByHandle(db, handle);
+  if (changes.plan !== undefined && !PLANS.includes(changes.plan as Plan)) {
+    throw badRequest('plan', 'invalid_value', `plan must be one of ${PLANS.join(', ')}`);
+  }
+  if (changes.rateTier !== undefined && !RATE_TIERS.includes(changes.rateTier as RateTier)) {
+    throw badRequest('rateTier', 'invalid_value', `rate tier must be one of ${RATE_TIERS.join(', ')}`);
+  }
+  const next = {
+    plan: (changes.plan as Plan) ?? user.plan,
+    rateTier: (changes.rateTier as RateTier) ?? user.rateTier,
+    verified: changes.verified ?? user.verified,
+  };
+  sql(db, 'UPDATE users SET plan = ?, rate_tier = ?, verified = ? WHERE id = ?').run(next.plan, next.rateTier, next.verified ? 1 : 0, user.id);
+  return { ...user, ...next };
+}

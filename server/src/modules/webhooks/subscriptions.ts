@@ -1,0 +1,61 @@
+import type { Actor } from '../../auth/tokens';
+import { transaction } from '../../platform/db/connection';
+import { sql } from '../../platform/db/statements';
+import { badRequest, notFound } from '../../errors';
+import { newId } from '../../platform/ids';
+import type { Services } from '../../services';
+import { requireWebhookPlan, validateTargetUrl, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './service';
+
+/**
+ * Legacy unsigned subscriptions, `POST /api/v2/subscribeWebhook` and `/unsubscribeWebhook`
+ * (deprecated; spec sections 4.6, 6.1 rule 5, 9.3). Each covers one event from section 6.1 for
+ * every workspace of the account; deliveries carry no signature. Same plan rule and URL rules
+ * as signed registrations. They do not count towards the 100-combination limit.
+ */
+
+/** Input of {@link subscribeWebhook}. */
+export interface SubscriptionInput {
+  targetUrl: string;
+  /** One event name from spec section 6.1. */
+  triggerType: string;
+}
+
+/**
+ * Creates a legacy subscription. Subscribing the same URL to the same event again returns the
+ * existing `hookId` (no duplicate deliveries).
+ * @throws ServiceError 402 by plan; 400 for an invalid URL or trigger type.
+ */
+export function subscribeWebhook(svc: Services, actor: Actor, input: SubscriptionInput): { hookId: string } {
+  requireWebhookPlan(actor);
+  const url = validateTargetUrl(svc, input.targetUrl);
+  if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(input.triggerType)) {
+    throw badRequest('triggerType', 'invalid_value', `triggerType must be one of: ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+  }
+  const triggerType = input.triggerType as WebhookEventType;
+  return transaction(svc.db, () => {
+    const existing = sql<[string, string, string], { id: string }>(
+      svc.db,
+      'SELECT id FROM webhook_subscriptions WHERE user_id = ? AND url = ? AND event_type = ?',
+    ).get(actor.userId, url, triggerType);
+    if (existing) return { hookId: existing.id };
+    const hookId = newId();
+    sql(svc.db, 'INSERT INTO webhook_subscriptions (id, user_id, url, event_type, created_at) VALUES (?, ?, ?, ?, ?)').run(
+      hookId,
+      actor.userId,
+      url,
+      triggerType,
+      svc.clock.now(),
+    );
+    return { hookId };
+  });
+}
+
+/**
+ * Removes one of the caller's legacy subscriptions and its queued deliveries. Always allowed,
+ * whatever the plan.
+ * @throws ServiceError 404 when the caller has no subscription with that id.
+ */
+export function unsubscribeWebhook(svc: Services, actor: Actor, hookId: string): void {
+  const deleted = transaction(svc.db, () => sql(svc.db, 'DELETE FROM webhook_subscriptions WHERE id = ? AND user_id = ?').run(hookId, actor.userId).changes);
+  if (deleted === 0) throw notFound('subscription', hookId);
+}
