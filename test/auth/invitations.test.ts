@@ -22,6 +22,20 @@ describe('invitations, roles and member removal', () => {
     expect(pending.body.items.map((i: { id: string }) => i.id)).toEqual([id]);
     expect(JSON.stringify(pending.body)).not.toContain(token);
 
+    const preview = await call(server.url, 'POST', '/api/v1/auth/invitations/preview', { body: { token } });
+    expect(preview.status).toBe(200);
+    const workspaceName = (await owner.get('/api/v1/workspaces')).body.items[0].name;
+    expect(preview.body.item).toEqual({
+      workspaceName,
+      role: 'Collaborator',
+      email: 'nina@example.org',
+      handle: null,
+      expiresAt: new Date(now + 7 * 24 * 3600 * 1000).toISOString(),
+    });
+    const bogus = await call(server.url, 'POST', '/api/v1/auth/invitations/preview', { body: { token: 'x'.repeat(43) } });
+    expect(bogus.status).toBe(400);
+    expect(bogus.body.error.details).toEqual({ field: 'token', reason: 'invalid_link' });
+
     const joined = await call(server.url, 'POST', '/api/v1/auth/invitations/accept', { body: { token, handle: 'nina', password: 'nina password 1' } });
     expect(joined.status).toBe(200);
     expect(joined.body.item).toMatchObject({ handle: 'nina', workspaceId: server.workspaceId, role: 'Collaborator' });
@@ -33,6 +47,8 @@ describe('invitations, roles and member removal', () => {
     const again = await call(server.url, 'POST', '/api/v1/auth/invitations/accept', { body: { token, handle: 'nina2', password: 'nina password 1' } });
     expect(again.status).toBe(400);
     expect(again.body.error.details).toEqual({ field: 'token', reason: 'link_used' });
+    const usedPreview = await call(server.url, 'POST', '/api/v1/auth/invitations/preview', { body: { token } });
+    expect(usedPreview.body.error.details).toEqual({ field: 'token', reason: 'link_used' });
     expect(server.built.services.db.prepare("SELECT COUNT(*) FROM users WHERE handle = 'nina2'").pluck().get()).toBe(0);
     expect((await owner.get(`${ws()}/invitations`)).body.items).toEqual([]);
   });

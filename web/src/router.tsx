@@ -4,6 +4,7 @@ import { Layout } from './routes/Layout';
 import { Home } from './routes/Home';
 import { ProjectOutline } from './routes/ProjectOutline';
 import { SignIn } from './routes/SignIn';
+import { Invite } from './routes/Invite';
 import { AutomationsList } from './automations/AutomationsList';
 import { AutomationDetail } from './automations/AutomationDetail';
 import { RunTimeline } from './automations/RunTimeline';
@@ -23,6 +24,7 @@ const builder = (
 /** Every screen of the app. The service answers index.html for these paths. */
 export const router = createBrowserRouter([
   { path: '/sign-in', element: <SignIn /> },
+  { path: '/invite', element: <Invite /> },
   {
     path: '/',
     element: <Layout />,

@@ -112,6 +112,26 @@ export function checkInvitation(db: Db, token: unknown, now: number): Invitation
   return invitation;
 }
 
+/** What an invitation link's holder may see before accepting it: where, as what, for whom. */
+export interface InvitationPreview {
+  workspaceName: string;
+  role: Role;
+  email: string | null;
+  handle: string | null;
+  /** ms since the epoch. */
+  expiresAt: number;
+}
+
+/**
+ * What the invitation behind `token` offers, for the invitation page (the link holder only).
+ * @throws ServiceError 400 as {@link checkInvitation}.
+ */
+export function previewInvitation(svc: Services, token: unknown): InvitationPreview {
+  const invitation = checkInvitation(svc.db, token, svc.clock.now());
+  const workspaceName = sql<[string], string>(svc.db, 'SELECT name FROM workspaces WHERE id = ?').pluck().get(invitation.workspaceId)!;
+  return { workspaceName, role: invitation.role, email: invitation.email, handle: invitation.handle, expiresAt: invitation.expiresAt };
+}
+
 /**
  * The signed-in account joins the workspace of the invitation behind `token` (one transaction).
  * @throws ServiceError as {@link joinWithInvitation}.

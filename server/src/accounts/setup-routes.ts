@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { completeSetup, checkSetupLink } from './setup-links';
 import { signUpWithInvitation } from './sign-up';
+import { previewInvitation } from './invitations';
+import { isoTime } from '../platform/clock';
 import { credentialsOf } from './credentials';
 import { PASSWORD_MIN_LENGTH } from './passwords';
 import { ServiceError } from '../errors';
@@ -35,8 +37,9 @@ function form(token: string, handle: string, error?: string): string {
  * Account routes outside the bearer-authenticated API plugins (docs "Accounts and sign-in"):
  * the first-start setup link page (`GET`/`POST /setup`, minimal server-rendered HTML, to be
  * replaced by the web app), `POST /api/v1/auth/setup {token, password}` and
- * `POST /api/v1/auth/invitations/accept {token, handle, password, displayName?}` (a new account
- * joins through an invitation). Every route is
+ * `POST /api/v1/auth/invitations/preview {token}` (what an invitation offers, for the web app's
+ * `/invite` page) and `POST /api/v1/auth/invitations/accept {token, handle, password, displayName?}`
+ * (a new account joins through an invitation). Every route is
  * limited per caller address like the public pages.
  */
 export const accountRoutes: FastifyPluginAsync = async (app) => {
@@ -96,6 +99,36 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
       const { token, password } = request.body as { token: string; password: string };
       await completeSetup(db, token, password, clock);
       return { ok: true };
+    },
+  );
+
+  app.post<{ Body: { token: string } }>(
+    '/api/v1/auth/invitations/preview',
+    {
+      config: { auth: 'none' },
+      onRequest: guard,
+      schema: {
+        tags: ['auth'],
+        summary: 'What an invitation token offers (workspace, role, invitee), for the invitation page',
+        security: [],
+        body: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: { type: 'string', maxLength: 200 } } },
+        response: responses(
+          itemEnvelope({
+            type: 'object',
+            properties: {
+              workspaceName: { type: 'string' },
+              role: { type: 'string' },
+              email: { type: 'string', nullable: true },
+              handle: { type: 'string', nullable: true },
+              expiresAt: { type: 'string', format: 'date-time' },
+            },
+          }),
+        ),
+      },
+    },
+    async (request) => {
+      const preview = previewInvitation(app.services, request.body.token);
+      return { ok: true, item: { ...preview, expiresAt: isoTime(preview.expiresAt) } };
     },
   );
 

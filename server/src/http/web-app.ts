@@ -12,6 +12,7 @@ import fastifyStatic from '@fastify/static';
 export const WEB_APP_ROUTES = [
   '/',
   '/sign-in',
+  '/invite',
   '/projects/:projectId',
   '/folders/:folderId/new-project',
   '/automations',
