@@ -12,6 +12,8 @@ import { Approvals } from './automations/Approvals';
 import { WebhookDeliveries, Webhooks } from './webhooks/Webhooks';
 import { Media } from './media/Media';
 import { NewProject } from './projects/NewProject';
+import { Members } from './settings/Members';
+import { Account } from './settings/Account';
 
 // The builder carries the form generator and its validator: loaded only when opened.
 const Builder = lazy(() => import('./automations/Builder'));
@@ -41,6 +43,8 @@ export const router = createBrowserRouter([
       { path: 'media', element: <Media /> },
       { path: 'settings/webhooks', element: <Webhooks /> },
       { path: 'settings/webhooks/:webhookId', element: <WebhookDeliveries /> },
+      { path: 'settings/members', element: <Members /> },
+      { path: 'settings/account', element: <Account /> },
     ],
   },
 ]);

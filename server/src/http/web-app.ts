@@ -24,6 +24,8 @@ export const WEB_APP_ROUTES = [
   '/media',
   '/settings/webhooks',
   '/settings/webhooks/:webhookId',
+  '/settings/members',
+  '/settings/account',
 ] as const;
 
 /**

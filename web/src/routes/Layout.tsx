@@ -73,6 +73,9 @@ export function Layout() {
             <NavLink to="/settings/webhooks">Webhooks</NavLink>
           </li>
           <li>
+            <NavLink to="/settings/members">Members</NavLink>
+          </li>
+          <li>
             <NavLink to="/approvals">
               Approvals{approvals.data && approvals.data.length > 0 ? <span className="count" aria-label={`${approvals.data.length} waiting`}>{approvals.data.length}</span> : null}
             </NavLink>
@@ -80,7 +83,11 @@ export function Layout() {
         </ul>
         {workspaces.data?.map((w) => <WorkspaceTree key={w.id} workspaceId={w.id} name={w.name} />)}
         <div className="account">
-          {me.data?.item.handle && <p className="muted small">Signed in as @{me.data.item.handle}</p>}
+          {me.data?.item.handle && (
+            <p className="muted small">
+              Signed in as <NavLink to="/settings/account">@{me.data.item.handle}</NavLink>
+            </p>
+          )}
           <button type="button" className="secondary" onClick={() => void signOut()}>
             Sign out
           </button>

@@ -1,0 +1,202 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError, unwrap } from '../api/client';
+import { useMe } from '../api/queries';
+import { ItemTable } from '../components/ItemTable';
+
+function message(error: unknown): string {
+  return error instanceof ApiError ? error.message : 'Something went wrong';
+}
+
+function when(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleString() : '—';
+}
+
+/**
+ * Settings → My account (docs "Accounts and sign-in", "Personal access tokens"): change the
+ * password (which signs out every other session), see and end sessions, and manage personal
+ * access tokens (a new token is shown once).
+ */
+export function Account() {
+  const me = useMe();
+  return (
+    <section aria-labelledby="account-title">
+      <h1 id="account-title">My account</h1>
+      {me.data && (
+        <p className="muted">
+          {me.data.item.displayName} · @{me.data.item.handle}
+        </p>
+      )}
+      <ChangePassword />
+      <Sessions />
+      <Tokens />
+    </section>
+  );
+}
+
+function ChangePassword() {
+  const [currentPassword, setCurrent] = useState('');
+  const [newPassword, setNew] = useState('');
+  const queries = useQueryClient();
+  const change = useMutation({
+    mutationFn: async () => unwrap(await api.POST('/api/v1/auth/password', { body: { currentPassword, newPassword } })),
+    onSuccess: () => {
+      setCurrent('');
+      setNew('');
+      return queries.invalidateQueries({ queryKey: ['sessions'] });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    change.mutate();
+  };
+  return (
+    <form onSubmit={submit} className="card wide" aria-labelledby="password-title">
+      <h2 id="password-title">Password</h2>
+      <input type="text" name="username" autoComplete="username" hidden readOnly value="" />
+      <label>
+        Current password
+        <input type="password" autoComplete="current-password" required value={currentPassword} onChange={(e) => setCurrent(e.target.value)} />
+      </label>
+      <label>
+        New password (at least 10 characters)
+        <input type="password" autoComplete="new-password" minLength={10} required value={newPassword} onChange={(e) => setNew(e.target.value)} />
+      </label>
+      {change.error && (
+        <p role="alert" className="error">
+          {message(change.error)}
+        </p>
+      )}
+      {change.isSuccess && <p role="status">Password changed; your other sessions are signed out.</p>}
+      <button type="submit" disabled={change.isPending}>
+        Change password
+      </button>
+    </form>
+  );
+}
+
+function Sessions() {
+  const queries = useQueryClient();
+  const sessions = useQuery({ queryKey: ['sessions'], queryFn: async () => unwrap(await api.GET('/api/v1/auth/sessions')).items });
+  const end = useMutation({
+    mutationFn: async (sessionId: string) => unwrap(await api.DELETE('/api/v1/auth/sessions/{sessionId}', { params: { path: { sessionId } } })),
+    onSettled: () => queries.invalidateQueries({ queryKey: ['sessions'] }),
+  });
+  return (
+    <>
+      <h2>Sessions</h2>
+      <ItemTable
+        items={sessions.data}
+        empty="No browser sessions (you are using a token)."
+        columns={['Browser', 'Signed in', 'Last used', 'Actions']}
+        row={(s) => (
+          <tr key={s.id}>
+            <td>
+              {s.userAgent ?? 'Unknown browser'}
+              {s.current ? <strong> (this browser)</strong> : null}
+            </td>
+            <td>{when(s.createdAt)}</td>
+            <td>{when(s.lastUsedAt)}</td>
+            <td>
+              {!s.current && (
+                <button type="button" className="secondary" onClick={() => end.mutate(s.id!)} aria-label={`Sign out the session from ${when(s.createdAt)}`}>
+                  Sign out
+                </button>
+              )}
+            </td>
+          </tr>
+        )}
+      />
+    </>
+  );
+}
+
+function Tokens() {
+  const queries = useQueryClient();
+  const [name, setName] = useState('');
+  const [scope, setScope] = useState<'write' | 'read'>('write');
+  const [days, setDays] = useState('90');
+  const [shown, setShown] = useState<string | null>(null);
+  const tokens = useQuery({ queryKey: ['tokens'], queryFn: async () => unwrap(await api.GET('/api/v1/tokens')).items });
+  const refresh = () => queries.invalidateQueries({ queryKey: ['tokens'] });
+  const create = useMutation({
+    mutationFn: async () => {
+      const expiresAt = days === 'never' ? undefined : new Date(Date.now() + Number(days) * 24 * 3600 * 1000).toISOString();
+      return unwrap(await api.POST('/api/v1/tokens', { body: { name, scope, ...(expiresAt ? { expiresAt } : {}) } })).item;
+    },
+    onSuccess: (item) => {
+      setShown(item.token ?? null);
+      setName('');
+    },
+    onSettled: refresh,
+  });
+  const revoke = useMutation({
+    mutationFn: async (tokenId: string) => unwrap(await api.DELETE('/api/v1/tokens/{tokenId}', { params: { path: { tokenId } } })),
+    onSettled: refresh,
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setShown(null);
+    create.mutate();
+  };
+  return (
+    <>
+      <h2>Personal access tokens</h2>
+      <form onSubmit={submit} className="card wide" aria-labelledby="token-title">
+        <h3 id="token-title">New token</h3>
+        <label>
+          Name
+          <input required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder="n8n on my laptop" />
+        </label>
+        <label>
+          Scope
+          <select value={scope} onChange={(e) => setScope(e.target.value as 'write' | 'read')}>
+            <option value="write">Read and write</option>
+            <option value="read">Read only</option>
+          </select>
+        </label>
+        <label>
+          Expires
+          <select value={days} onChange={(e) => setDays(e.target.value)}>
+            <option value="30">in 30 days</option>
+            <option value="90">in 90 days</option>
+            <option value="365">in a year</option>
+            <option value="never">never</option>
+          </select>
+        </label>
+        {create.error && (
+          <p role="alert" className="error">
+            {message(create.error)}
+          </p>
+        )}
+        {shown && (
+          <p role="status" className="secret">
+            Your new token (shown once — copy it now): <code>{shown}</code>
+          </p>
+        )}
+        <button type="submit" disabled={create.isPending}>
+          Create token
+        </button>
+      </form>
+      <ItemTable
+        items={tokens.data}
+        empty="No tokens."
+        columns={['Name', 'Scope', 'Created', 'Last used', 'Expires', 'Actions']}
+        row={(t) => (
+          <tr key={t.id}>
+            <td>{t.name}</td>
+            <td>{t.scope}</td>
+            <td>{when(t.createdAt)}</td>
+            <td>{when(t.lastUsedAt)}</td>
+            <td>{t.expiresAt ? when(t.expiresAt) : 'never'}</td>
+            <td>
+              <button type="button" className="secondary" onClick={() => revoke.mutate(t.id!)} aria-label={`Revoke token ${t.name}`}>
+                Revoke
+              </button>
+            </td>
+          </tr>
+        )}
+      />
+    </>
+  );
+}

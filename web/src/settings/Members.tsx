@@ -1,0 +1,197 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError, unwrap } from '../api/client';
+import { useMe, useWorkspaces } from '../api/queries';
+import { ItemTable } from '../components/ItemTable';
+
+const ROLES = ['Owner', 'Collaborator', 'Participant', 'Viewer'] as const;
+type Role = (typeof ROLES)[number];
+
+function message(error: unknown): string {
+  return error instanceof ApiError ? error.message : 'Something went wrong';
+}
+
+/**
+ * Settings → Members (docs "Invitations and members"): every member sees who belongs to the
+ * workspace; Owners also invite (the link is shown once), withdraw invitations, change roles and
+ * remove members. The service enforces the same rules whatever this screen shows.
+ */
+export function Members() {
+  const workspaces = useWorkspaces();
+  const [chosen, setChosen] = useState<string | null>(null);
+  const workspace = workspaces.data?.find((w) => w.id === chosen) ?? workspaces.data?.[0];
+  if (!workspace) return <p className="muted">Loading…</p>;
+  return (
+    <section aria-labelledby="members-title">
+      <h1 id="members-title">Members</h1>
+      {workspaces.data!.length > 1 && (
+        <label>
+          Workspace
+          <select value={workspace.id} onChange={(e) => setChosen(e.target.value)}>
+            {workspaces.data!.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <WorkspaceMembers key={workspace.id} workspaceId={workspace.id} isOwner={workspace.role === 'Owner'} />
+    </section>
+  );
+}
+
+function WorkspaceMembers({ workspaceId, isOwner }: { workspaceId: string; isOwner: boolean }) {
+  const me = useMe();
+  const queries = useQueryClient();
+  const path = { params: { path: { workspaceId } } };
+  const members = useQuery({ queryKey: ['members', workspaceId], queryFn: async () => unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/members', path)).items });
+  const refresh = () => queries.invalidateQueries({ queryKey: ['members', workspaceId] });
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const changeRole = useMutation({
+    mutationFn: async (p: { handle: string; role: Role }) =>
+      unwrap(await api.PATCH('/api/v1/workspaces/{workspaceId}/members/{handle}', { params: { path: { workspaceId, handle: p.handle } }, body: { role: p.role } })),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: async (handle: string) => unwrap(await api.DELETE('/api/v1/workspaces/{workspaceId}/members/{handle}', { params: { path: { workspaceId, handle } } })),
+    onSettled: () => {
+      setConfirming(null);
+      return refresh();
+    },
+  });
+  const failure = changeRole.error ?? remove.error;
+  return (
+    <>
+      <h2>People</h2>
+      {failure && (
+        <p role="alert" className="error">
+          {message(failure)}
+        </p>
+      )}
+      <ItemTable
+        items={members.data}
+        empty="No members."
+        columns={isOwner ? ['Member', 'Role', 'Actions'] : ['Member', 'Role']}
+        row={(m) => (
+          <tr key={m.userId}>
+            <td>
+              {m.displayName} <span className="muted">@{m.handle}</span>
+              {m.handle === me.data?.item.handle ? <span className="muted"> (you)</span> : null}
+            </td>
+            <td>
+              {isOwner ? (
+                <select aria-label={`Role of @${m.handle}`} value={m.role} onChange={(e) => changeRole.mutate({ handle: m.handle!, role: e.target.value as Role })}>
+                  {ROLES.map((r) => (
+                    <option key={r}>{r}</option>
+                  ))}
+                </select>
+              ) : (
+                m.role
+              )}
+            </td>
+            {isOwner && (
+              <td>
+                {confirming === m.handle ? (
+                  <button type="button" className="danger" onClick={() => remove.mutate(m.handle!)}>
+                    Confirm removing @{m.handle}
+                  </button>
+                ) : (
+                  <button type="button" className="secondary" onClick={() => setConfirming(m.handle!)} aria-label={`Remove @${m.handle}`}>
+                    Remove
+                  </button>
+                )}
+              </td>
+            )}
+          </tr>
+        )}
+      />
+      {isOwner && <Invitations workspaceId={workspaceId} />}
+    </>
+  );
+}
+
+/** Owners: invite by email or handle (the link is shown once) and withdraw pending invitations. */
+function Invitations({ workspaceId }: { workspaceId: string }) {
+  const queries = useQueryClient();
+  const [invitee, setInvitee] = useState('');
+  const [role, setRole] = useState<Role>('Collaborator');
+  const [link, setLink] = useState<string | null>(null);
+  const pending = useQuery({
+    queryKey: ['invitations', workspaceId],
+    queryFn: async () => unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/invitations', { params: { path: { workspaceId } } })).items,
+  });
+  const refresh = () => queries.invalidateQueries({ queryKey: ['invitations', workspaceId] });
+  const invite = useMutation({
+    mutationFn: async () => {
+      const who = invitee.trim();
+      const body = who.includes('@') && !who.startsWith('@') ? { email: who, role } : { handle: who.replace(/^@/, ''), role };
+      return unwrap(await api.POST('/api/v1/workspaces/{workspaceId}/invitations', { params: { path: { workspaceId } }, body })).item;
+    },
+    onSuccess: (item) => {
+      setLink(item.url ?? null);
+      setInvitee('');
+    },
+    onSettled: refresh,
+  });
+  const withdraw = useMutation({
+    mutationFn: async (invitationId: string) =>
+      unwrap(await api.DELETE('/api/v1/workspaces/{workspaceId}/invitations/{invitationId}', { params: { path: { workspaceId, invitationId } } })),
+    onSettled: refresh,
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setLink(null);
+    invite.mutate();
+  };
+  return (
+    <>
+      <form onSubmit={submit} className="card wide" aria-labelledby="invite-title">
+        <h2 id="invite-title">Invite someone</h2>
+        <label>
+          Email or @handle
+          <input required value={invitee} onChange={(e) => setInvitee(e.target.value)} placeholder="nina@example.org or @paul" />
+        </label>
+        <label>
+          Role
+          <select aria-label="Role for the invitation" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r}>{r}</option>
+            ))}
+          </select>
+        </label>
+        {invite.error && (
+          <p role="alert" className="error">
+            {message(invite.error)}
+          </p>
+        )}
+        {link && (
+          <p role="status" className="secret">
+            Invitation link (shown once, valid for 7 days; send it to the person): <code>{link}</code>
+          </p>
+        )}
+        <button type="submit" disabled={invite.isPending}>
+          Create invitation link
+        </button>
+      </form>
+      <h2>Pending invitations</h2>
+      <ItemTable
+        items={pending.data}
+        empty="No pending invitations."
+        columns={['Invitee', 'Role', 'Expires', 'Actions']}
+        row={(i) => (
+          <tr key={i.id}>
+            <td>{i.email ?? `@${i.handle}`}</td>
+            <td>{i.role}</td>
+            <td>{i.expiresAt ? new Date(i.expiresAt).toLocaleDateString() : ''}</td>
+            <td>
+              <button type="button" className="secondary" onClick={() => withdraw.mutate(i.id!)} aria-label={`Withdraw the invitation of ${i.email ?? `@${i.handle}`}`}>
+                Withdraw
+              </button>
+            </td>
+          </tr>
+        )}
+      />
+    </>
+  );
+}
