@@ -95,7 +95,9 @@ export class MemoryStore implements RunStore {
         (r) =>
           (query.workspaceId === undefined || r.workspaceId === query.workspaceId) &&
           (query.automationId === undefined || r.automationId === query.automationId) &&
-          (query.status === undefined || r.status === query.status),
+          (query.status === undefined || r.status === query.status) &&
+          (query.createdFrom === undefined || r.createdAt >= query.createdFrom) &&
+          (query.createdBefore === undefined || r.createdAt < query.createdBefore),
       )
       .slice(0, query.limit)
       .map(copy);

@@ -109,6 +109,10 @@ export interface RunQuery {
   limit: number;
   /** Return runs created before this run (cursor paging). */
   beforeRunId?: string;
+  /** Only runs created at or after this time (ms since the epoch). */
+  createdFrom?: number;
+  /** Only runs created before this time (ms since the epoch). */
+  createdBefore?: number;
 }
 
 /**

@@ -8734,6 +8734,243 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspaceId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Runs of every automation of a workspace, newest first (any member) */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
+                    automationId?: string;
+                    /** @description only runs created at or after this time */
+                    createdFrom?: string;
+                    /** @description only runs created before this time */
+                    createdBefore?: string;
+                    limit?: number;
+                    /** @description cursor: the last run id of the previous page */
+                    before?: string;
+                };
+                header?: never;
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            items: {
+                                id?: string;
+                                automationId?: string;
+                                version?: number;
+                                /** @enum {string} */
+                                status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
+                                test?: boolean;
+                                depth?: number;
+                                trigger?: {
+                                    [key: string]: unknown;
+                                };
+                                createdAt?: string;
+                                startedAt?: string;
+                                finishedAt?: string;
+                                wakeAt?: string;
+                                waitingFor?: {
+                                    [key: string]: unknown;
+                                };
+                                error?: {
+                                    [key: string]: unknown;
+                                };
+                                steps?: {
+                                    id?: string;
+                                    type?: string;
+                                    status?: string;
+                                    input?: unknown;
+                                    output?: unknown;
+                                    error?: {
+                                        [key: string]: unknown;
+                                    };
+                                    attempts?: number;
+                                    startedAt?: string;
+                                    finishedAt?: string;
+                                    durationMs?: number;
+                                    nextAttemptAt?: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspaceId}/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Approvals waiting for a decision across the automations of a workspace, newest first (any member) */
+        get: {
+            parameters: {
+                query?: {
+                    automationId?: string;
+                    /** @description only approvals naming this handle among their approvers */
+                    approver?: string;
+                    limit?: number;
+                    /** @description cursor: the last runId of the previous page */
+                    before?: string;
+                };
+                header?: never;
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            items: {
+                                runId?: string;
+                                automationId?: string;
+                                automationName?: string;
+                                stepId?: string;
+                                message?: string;
+                                approvers?: string[];
+                                /** Format: date-time */
+                                requestedAt?: string;
+                                /** Format: date-time */
+                                timeoutAt?: string;
+                                youMayDecide?: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/automations/{automationId}/runs/{runId}": {
         parameters: {
             query?: never;

@@ -1,45 +1,37 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQueries } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { useWorkspaces } from '../api/queries';
 import { Decision } from './Decision';
-import type { Automation, Run } from './types';
 
+/** One approval waiting for a decision, as `GET /api/v1/workspaces/{id}/approvals` lists it. */
 interface Pending {
-  automation: Automation;
-  run: Run;
+  runId: string;
+  automationId: string;
+  automationName: string;
   message: string;
+  requestedAt: string;
+  youMayDecide: boolean;
 }
 
-/** The approvals waiting in the caller's workspaces, newest first (refreshed every 5 s). */
+/**
+ * The approvals waiting in the caller's workspaces, newest first (one request per workspace,
+ * refreshed every 5 s).
+ */
 export function usePendingApprovals() {
   const workspaces = useWorkspaces();
-  const lists = useQueries({
+  return useQueries({
     queries: (workspaces.data ?? []).map((w) => ({
-      queryKey: ['automations', w.id],
-      queryFn: async () => unwrap(await api.GET('/api/v1/automations', { params: { query: { workspaceId: w.id } } })).items as unknown as Automation[],
+      queryKey: ['approvals', w.id],
+      refetchInterval: 5000,
+      queryFn: async () =>
+        unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/approvals', { params: { path: { workspaceId: w.id }, query: { limit: 100 } } })).items as Pending[],
     })),
-  });
-  const automations = lists.flatMap((l) => l.data ?? []);
-  return useQuery({
-    queryKey: ['approvals', automations.map((a) => a.id).join(',')],
-    enabled: automations.length > 0,
-    refetchInterval: 5000,
-    queryFn: async (): Promise<Pending[]> => {
-      const pending: Pending[] = [];
-      for (const automation of automations) {
-        const runs = unwrap(
-          await api.GET('/api/v1/automations/{automationId}/runs', { params: { path: { automationId: automation.id }, query: { status: 'waiting', limit: 100 } } }),
-        ).items as unknown as Run[];
-        for (const summary of runs.filter((r) => r.waitingFor?.kind === 'approval')) {
-          const run = unwrap(await api.GET('/api/v1/automations/{automationId}/runs/{runId}', { params: { path: { automationId: automation.id, runId: summary.id } } }))
-            .item as unknown as Run;
-          const step = run.steps?.find((s) => s.id === run.waitingFor?.stepId);
-          pending.push({ automation, run, message: String((step?.input as { message?: string } | undefined)?.message ?? '') });
-        }
-      }
-      return pending.sort((a, b) => b.run.createdAt.localeCompare(a.run.createdAt));
-    },
+    combine: (results) => ({
+      data: results.every((r) => r.isSuccess)
+        ? results.flatMap((r) => r.data!).sort((a, b) => b.requestedAt.localeCompare(a.requestedAt))
+        : undefined,
+    }),
   });
 }
 
@@ -51,14 +43,14 @@ export function Approvals() {
       <h1 id="approvals-title">Approvals</h1>
       {pending.data?.length === 0 && <p className="muted">Nothing waits for a decision.</p>}
       <ul className="cards">
-        {pending.data?.map(({ automation, run, message }) => (
-          <li key={run.id} className="card">
+        {pending.data?.map(({ automationId, automationName, runId, message, requestedAt, youMayDecide }) => (
+          <li key={runId} className="card">
             <h2>{message || 'Approval requested'}</h2>
             <p className="muted small">
-              <Link to={`/automations/${automation.id}`}>{automation.name}</Link> ·{' '}
-              <Link to={`/automations/${automation.id}/runs/${run.id}`}>run {run.id.slice(0, 8)}</Link> · {new Date(run.createdAt).toLocaleString()}
+              <Link to={`/automations/${automationId}`}>{automationName}</Link> ·{' '}
+              <Link to={`/automations/${automationId}/runs/${runId}`}>run {runId.slice(0, 8)}</Link> · {new Date(requestedAt).toLocaleString()}
             </p>
-            <Decision automationId={automation.id} runId={run.id} />
+            {youMayDecide ? <Decision automationId={automationId} runId={runId} /> : <p className="muted small">Waiting for a named approver.</p>}
           </li>
         ))}
       </ul>

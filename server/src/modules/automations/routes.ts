@@ -14,6 +14,7 @@ import {
   updateAutomation,
 } from './service';
 import { itemEnvelope, itemsEnvelope, okOnly, params, responses } from '../../http/schemas';
+import { listPendingApprovals, listWorkspaceRuns, type ApprovalQuery, type WorkspaceRunQuery } from './workspace-runs';
 
 const anyObject = { type: 'object', additionalProperties: true } as const;
 const RUN_STATUSES = ['queued', 'running', 'waiting', 'completed', 'failed', 'rejected', 'cancelled', 'skipped'] as const;
@@ -77,6 +78,21 @@ const run = {
   },
 } as const;
 
+const pendingApproval = {
+  type: 'object',
+  properties: {
+    runId: { type: 'string' },
+    automationId: { type: 'string' },
+    automationName: { type: 'string' },
+    stepId: { type: 'string' },
+    message: { type: 'string' },
+    approvers: { type: 'array', items: { type: 'string' } },
+    requestedAt: { type: 'string', format: 'date-time' },
+    timeoutAt: { type: 'string', format: 'date-time' },
+    youMayDecide: { type: 'boolean' },
+  },
+} as const;
+
 /** The definition part of a create/update body (validated in full against the published schema). */
 const definitionBody = {
   type: 'object',
@@ -105,7 +121,8 @@ async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
 
 /**
  * `/api/v1/automations` (README "Automations", "API"): management (Owner), runs (any member),
- * approvals, test runs, and the published definition schema.
+ * approvals, test runs, and the published definition schema; and a workspace's runs and pending
+ * approvals across its automations (`/api/v1/workspaces/{id}/runs`, `…/approvals`).
  */
 export const automationsRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
@@ -233,6 +250,52 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => ({ ok: true, items: await listRuns(svc, rt, request.actor, request.params.automationId, request.query) }),
+  );
+
+  app.get<{ Params: { workspaceId: string }; Querystring: WorkspaceRunQuery }>(
+    '/workspaces/:workspaceId/runs',
+    {
+      schema: {
+        tags,
+        summary: "Runs of every automation of a workspace, newest first (any member)",
+        params: params('workspaceId'),
+        querystring: {
+          type: 'object',
+          properties: {
+            status: { type: 'string', enum: RUN_STATUSES },
+            automationId: { type: 'string', minLength: 1 },
+            createdFrom: { type: 'string', format: 'date-time', description: 'only runs created at or after this time' },
+            createdBefore: { type: 'string', format: 'date-time', description: 'only runs created before this time' },
+            limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            before: { type: 'string', minLength: 1, description: 'cursor: the last run id of the previous page' },
+          },
+        },
+        response: responses(itemsEnvelope(run)),
+      },
+    },
+    async (request) => ({ ok: true, items: await listWorkspaceRuns(svc, rt, request.actor, request.params.workspaceId, request.query) }),
+  );
+
+  app.get<{ Params: { workspaceId: string }; Querystring: ApprovalQuery }>(
+    '/workspaces/:workspaceId/approvals',
+    {
+      schema: {
+        tags,
+        summary: 'Approvals waiting for a decision across the automations of a workspace, newest first (any member)',
+        params: params('workspaceId'),
+        querystring: {
+          type: 'object',
+          properties: {
+            automationId: { type: 'string', minLength: 1 },
+            approver: { type: 'string', minLength: 1, maxLength: 40, description: 'only approvals naming this handle among their approvers' },
+            limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            before: { type: 'string', minLength: 1, description: 'cursor: the last runId of the previous page' },
+          },
+        },
+        response: responses(itemsEnvelope(pendingApproval)),
+      },
+    },
+    async (request) => ({ ok: true, items: await listPendingApprovals(svc, rt, request.actor, request.params.workspaceId, request.query) }),
   );
 
   app.get<{ Params: { automationId: string; runId: string } }>(

@@ -264,6 +264,14 @@ export class SqliteRunStore implements RunStore {
       where.push('seq < COALESCE((SELECT seq FROM automation_runs WHERE id = ?), -1)');
       args.push(query.beforeRunId);
     }
+    if (query.createdFrom !== undefined) {
+      where.push('created_at >= ?');
+      args.push(query.createdFrom);
+    }
+    if (query.createdBefore !== undefined) {
+      where.push('created_at < ?');
+      args.push(query.createdBefore);
+    }
     const text = `SELECT ${RUN_COLUMNS} FROM automation_runs ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq DESC LIMIT ?`;
     return sql<unknown[], RunRow>(this.db, text)
       .all(...args, query.limit)
