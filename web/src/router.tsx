@@ -9,6 +9,7 @@ import { AutomationsList } from './automations/AutomationsList';
 import { AutomationDetail } from './automations/AutomationDetail';
 import { RunTimeline } from './automations/RunTimeline';
 import { Approvals } from './automations/Approvals';
+import { Runs } from './automations/Runs';
 import { WebhookDeliveries, Webhooks } from './webhooks/Webhooks';
 import { Media } from './media/Media';
 import { NewProject } from './projects/NewProject';
@@ -39,6 +40,7 @@ export const router = createBrowserRouter([
       { path: 'automations/:automationId', element: <AutomationDetail /> },
       { path: 'automations/:automationId/edit', element: builder },
       { path: 'automations/:automationId/runs/:runId', element: <RunTimeline /> },
+      { path: 'runs', element: <Runs /> },
       { path: 'approvals', element: <Approvals /> },
       { path: 'media', element: <Media /> },
       { path: 'settings/webhooks', element: <Webhooks /> },

@@ -20,6 +20,7 @@ export const WEB_APP_ROUTES = [
   '/automations/:automationId',
   '/automations/:automationId/edit',
   '/automations/:automationId/runs/:runId',
+  '/runs',
   '/approvals',
   '/media',
   '/settings/webhooks',

@@ -67,6 +67,9 @@ export function Layout() {
             </NavLink>
           </li>
           <li>
+            <NavLink to="/runs">Runs</NavLink>
+          </li>
+          <li>
             <NavLink to="/media">Media</NavLink>
           </li>
           <li>

@@ -1,0 +1,59 @@
+import type { Browser } from 'playwright-core';
+import { client, startServer, type TestServer } from '../helpers/server';
+import { AUTOMATION_ENV, createAutomation, runWithStatus } from '../automations/helpers';
+import { browserAvailable, launch, seriousViolations, withScreenshot } from './browser';
+
+const run = browserAvailable() ? describe : describe.skip;
+
+/** The runs list across automations, in a real Chromium against the real server. */
+run('web app: runs across automations', () => {
+  let server: TestServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startServer({ env: AUTOMATION_ENV });
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('every run is listed newest first, filters narrow it, and a run opens its timeline', async () => {
+    const api = client(server, server.token);
+    const fine = await createAutomation(api, server.workspaceId, { name: 'Fine', trigger: { type: 'webhook' }, actions: [{ id: 'calc', type: 'set', values: { x: '1' } }] });
+    const broken = await createAutomation(api, server.workspaceId, {
+      name: 'Broken',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'oops', type: 'task.create', projectId: 'no-such-project', text: 'x' }],
+    });
+    const ok = (await api.post(`/api/v1/automations/${fine.id}/test`, {})).body.item;
+    await runWithStatus(api, fine.id, ok.id, 'completed');
+    const bad = (await api.post(`/api/v1/automations/${broken.id}/test`, {})).body.item;
+    await runWithStatus(api, broken.id, bad.id, 'failed');
+
+    const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${server.token}` } });
+    context.setDefaultTimeout(10000);
+    const page = await context.newPage();
+    await withScreenshot(page, 'runs-list', async () => {
+      await page.goto(`${server.url}/runs`);
+      const rows = page.getByRole('row');
+      const runLink = (id: string) => page.getByRole('link', { name: id.slice(0, 8) });
+      await runLink(bad.id).waitFor();
+      await runLink(ok.id).waitFor();
+      // Newest first: the failed run is the first data row.
+      expect(await rows.nth(1).textContent()).toContain('Broken');
+      expect(await seriousViolations(page)).toEqual([]);
+
+      await page.getByLabel('Automation').selectOption({ label: 'Fine' });
+      await runLink(bad.id).waitFor({ state: 'detached' });
+      await runLink(ok.id).waitFor();
+      await page.getByLabel('Automation').selectOption({ label: 'All automations' });
+      await page.getByLabel('Status').selectOption('failed');
+      await runLink(ok.id).waitFor({ state: 'detached' });
+      await runLink(bad.id).click();
+      await page.waitForURL(`${server.url}/automations/${broken.id}/runs/${bad.id}`);
+      await page.getByRole('heading', { name: /Run .* failed/ }).waitFor();
+    });
+    await context.close();
+  });
+});
