@@ -19,6 +19,7 @@ import {
   type RunStore,
   type Service,
   type StepRecord,
+  type VersionRecord,
 } from './ports';
 import { Templates, type TemplateOptions } from './templates';
 import { dueSlot, matchEvent, nextSlot, scheduleVariables, webhookVariables, type TriggerEvent } from './triggers';
@@ -230,6 +231,16 @@ export class Engine {
   /** A workspace's automations. */
   listAutomations(workspaceId: string): Promise<AutomationRecord[]> {
     return this.store.listAutomations(workspaceId);
+  }
+
+  /** Every kept version of an automation, newest first (empty for an unknown one). */
+  listVersions(automationId: string): Promise<VersionRecord[]> {
+    return this.store.listVersions(automationId);
+  }
+
+  /** The definition of one version of an automation, or undefined. */
+  getDefinition(automationId: string, version: number): Promise<AutomationDefinition | undefined> {
+    return this.store.getDefinition(automationId, version);
   }
 
   /**

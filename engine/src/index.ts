@@ -88,6 +88,7 @@ export {
   type Service,
   type ServiceContext,
   type StepRecord,
+  type VersionRecord,
   type StepStatus,
   type TaskRef,
   type TaskDatePoint,

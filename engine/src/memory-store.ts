@@ -4,7 +4,7 @@
  * engine over the same instance behaves like a restart over a durable store.
  */
 import type { AutomationDefinition } from './definition';
-import type { AutomationRecord, RunQuery, RunRecord, RunStore, StepRecord } from './ports';
+import type { AutomationRecord, RunQuery, RunRecord, RunStore, StepRecord, VersionRecord } from './ports';
 
 function copy<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
@@ -13,7 +13,7 @@ function copy<T>(value: T): T {
 /** A {@link RunStore} kept in memory. */
 export class MemoryStore implements RunStore {
   private readonly automations = new Map<string, AutomationRecord>();
-  private readonly versions = new Map<string, AutomationDefinition>();
+  private readonly versions = new Map<string, { definition: AutomationDefinition; createdAt: number }>();
   private readonly slots = new Map<string, number>();
   private readonly runs = new Map<string, RunRecord>();
   private readonly steps = new Map<string, StepRecord[]>();
@@ -21,14 +21,14 @@ export class MemoryStore implements RunStore {
   async insertAutomation(automation: AutomationRecord): Promise<void> {
     if (this.automations.has(automation.id)) throw new Error(`automation ${automation.id} exists`);
     this.automations.set(automation.id, copy(automation));
-    this.versions.set(`${automation.id}@${automation.version}`, copy(automation.definition));
+    this.versions.set(`${automation.id}@${automation.version}`, { definition: copy(automation.definition), createdAt: automation.updatedAt });
   }
 
   async updateAutomation(automation: AutomationRecord): Promise<void> {
     if (!this.automations.has(automation.id)) throw new Error(`automation ${automation.id} not found`);
     this.automations.set(automation.id, copy(automation));
     const key = `${automation.id}@${automation.version}`;
-    if (!this.versions.has(key)) this.versions.set(key, copy(automation.definition));
+    if (!this.versions.has(key)) this.versions.set(key, { definition: copy(automation.definition), createdAt: automation.updatedAt });
   }
 
   async getAutomation(id: string): Promise<AutomationRecord | undefined> {
@@ -36,7 +36,14 @@ export class MemoryStore implements RunStore {
   }
 
   async getDefinition(automationId: string, version: number): Promise<AutomationDefinition | undefined> {
-    return copy(this.versions.get(`${automationId}@${version}`));
+    return copy(this.versions.get(`${automationId}@${version}`)?.definition);
+  }
+
+  async listVersions(automationId: string): Promise<VersionRecord[]> {
+    return [...this.versions.entries()]
+      .filter(([key]) => key.startsWith(`${automationId}@`))
+      .map(([key, v]) => ({ version: Number(key.slice(automationId.length + 1)), createdAt: v.createdAt }))
+      .sort((a, b) => b.version - a.version);
   }
 
   async listAutomations(workspaceId: string): Promise<AutomationRecord[]> {

@@ -48,6 +48,13 @@ export interface WaitInfo {
   stepId: string;
 }
 
+/** One kept version of an automation's definition. */
+export interface VersionRecord {
+  version: number;
+  /** When this version was saved (ms since the epoch). */
+  createdAt: number;
+}
+
 /** One run of an automation. Times are ms since the epoch. */
 export interface RunRecord {
   id: string;
@@ -128,6 +135,8 @@ export interface RunStore {
   getAutomation(id: string): Promise<AutomationRecord | undefined>;
   /** The definition of one version (runs execute the version they started with). */
   getDefinition(automationId: string, version: number): Promise<AutomationDefinition | undefined>;
+  /** Every kept version of an automation, newest first. */
+  listVersions(automationId: string): Promise<VersionRecord[]>;
   listAutomations(workspaceId: string): Promise<AutomationRecord[]>;
   /** Enabled automations whose trigger has `triggerType`, optionally in one workspace. */
   listEnabledAutomations(triggerType: string, workspaceId?: string): Promise<AutomationRecord[]>;

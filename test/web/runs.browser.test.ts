@@ -6,7 +6,7 @@ import { browserAvailable, launch, seriousViolations, withScreenshot } from './b
 const run = browserAvailable() ? describe : describe.skip;
 
 /** The runs list across automations, in a real Chromium against the real server. */
-run('web app: runs across automations', () => {
+run('web app: runs across automations and versions', () => {
   let server: TestServer;
   let browser: Browser;
   beforeAll(async () => {
@@ -54,6 +54,25 @@ run('web app: runs across automations', () => {
       await page.waitForURL(`${server.url}/automations/${broken.id}/runs/${bad.id}`);
       await page.getByRole('heading', { name: /Run .* failed/ }).waitFor();
     });
+    await context.close();
+  });
+
+  test("an automation's page lists its versions and the Owner rolls back to one", async () => {
+    const api = client(server, server.token);
+    const a = await createAutomation(api, server.workspaceId, { name: 'Old name', trigger: { type: 'webhook' }, actions: [] });
+    await api.put(`/api/v1/automations/${a.id}`, { name: 'New name', trigger: { type: 'webhook' }, actions: [] });
+    const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${server.token}` } });
+    context.setDefaultTimeout(10000);
+    const page = await context.newPage();
+    await withScreenshot(page, 'automation-versions', async () => {
+      await page.goto(`${server.url}/automations/${a.id}`);
+      await page.getByRole('cell', { name: 'v2 (current)' }).waitFor();
+      await page.getByRole('button', { name: 'Restore v1' }).click();
+      await page.getByRole('cell', { name: 'v3 (current)' }).waitFor();
+      await page.getByRole('heading', { name: 'Old name' }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+    expect((await api.get(`/api/v1/automations/${a.id}`)).body.item).toMatchObject({ name: 'Old name', version: 3 });
     await context.close();
   });
 });

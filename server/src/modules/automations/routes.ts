@@ -6,9 +6,12 @@ import {
   decideRun,
   deleteAutomation,
   getAutomation,
+  getAutomationVersion,
   getRun,
   listAutomations,
+  listAutomationVersions,
   listRuns,
+  restoreAutomationVersion,
   setAutomationEnabled,
   testRun,
   updateAutomation,
@@ -76,6 +79,11 @@ const run = {
     error: errorInfo,
     steps: { type: 'array', items: step },
   },
+} as const;
+
+const versionSummary = {
+  type: 'object',
+  properties: { version: { type: 'integer' }, createdAt: { type: 'string', format: 'date-time' }, current: { type: 'boolean' } },
 } as const;
 
 const pendingApproval = {
@@ -250,6 +258,51 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => ({ ok: true, items: await listRuns(svc, rt, request.actor, request.params.automationId, request.query) }),
+  );
+
+  const versionParams = {
+    type: 'object',
+    required: ['automationId', 'version'],
+    properties: { automationId: { type: 'string', minLength: 1 }, version: { type: 'integer', minimum: 1 } },
+  } as const;
+
+  app.get<{ Params: { automationId: string } }>(
+    '/automations/:automationId/versions',
+    {
+      schema: {
+        tags,
+        summary: "An automation's kept versions, newest first (any member); each run names the version it executed",
+        params: params('automationId'),
+        response: responses(itemsEnvelope(versionSummary)),
+      },
+    },
+    async (request) => ({ ok: true, items: await listAutomationVersions(svc, rt, request.actor, request.params.automationId) }),
+  );
+
+  app.get<{ Params: { automationId: string; version: number } }>(
+    '/automations/:automationId/versions/:version',
+    {
+      schema: {
+        tags,
+        summary: "One version's definition (any member; credentials redacted for non-Owners)",
+        params: versionParams,
+        response: responses(itemEnvelope(anyObject)),
+      },
+    },
+    async (request) => ({ ok: true, item: await getAutomationVersion(svc, rt, request.actor, request.params.automationId, request.params.version) }),
+  );
+
+  app.post<{ Params: { automationId: string; version: number } }>(
+    '/automations/:automationId/versions/:version/restore',
+    {
+      schema: {
+        tags,
+        summary: 'Roll back: the version\'s definition becomes a new version (Owner)',
+        params: versionParams,
+        response: responses(itemEnvelope(automation)),
+      },
+    },
+    async (request) => ({ ok: true, item: await restoreAutomationVersion(svc, rt, request.actor, request.params.automationId, request.params.version) }),
   );
 
   app.get<{ Params: { workspaceId: string }; Querystring: WorkspaceRunQuery }>(

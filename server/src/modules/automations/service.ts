@@ -243,6 +243,57 @@ export async function updateAutomation(svc: Services, rt: AutomationRuntime, act
   return toItem(svc, actor, 'Owner', updated, token);
 }
 
+/** One kept version of an automation, as the API lists it. */
+export interface VersionItem {
+  version: number;
+  /** When the version was saved (ISO 8601). */
+  createdAt: string;
+  /** Whether this is the version new runs execute. */
+  current: boolean;
+}
+
+/** An automation's kept versions, newest first (any member). @throws ServiceError 404. */
+export async function listAutomationVersions(svc: Services, rt: AutomationRuntime, actor: Actor, id: string): Promise<VersionItem[]> {
+  const { automation } = await requireAutomation(svc, rt, actor, id, 'Viewer', 'reading versions');
+  return (await rt.engine.listVersions(id)).map((v) => ({ version: v.version, createdAt: isoTime(v.createdAt), current: v.version === automation.version }));
+}
+
+/**
+ * One version's definition (any member; credential values redacted for non-Owners as in
+ * {@link getAutomation}). @throws ServiceError 404 for an unknown automation or version.
+ */
+export async function getAutomationVersion(
+  svc: Services,
+  rt: AutomationRuntime,
+  actor: Actor,
+  id: string,
+  version: number,
+): Promise<AutomationDefinition & { version: number; createdAt: string; redacted?: string[] }> {
+  const { role } = await requireAutomation(svc, rt, actor, id, 'Viewer', 'reading versions');
+  const definition = await rt.engine.getDefinition(id, version);
+  const kept = (await rt.engine.listVersions(id)).find((v) => v.version === version);
+  if (!definition || !kept) throw notFound('version', String(version));
+  const item: AutomationDefinition & { version: number; createdAt: string; redacted?: string[] } = { ...definition, version, createdAt: isoTime(kept.createdAt) };
+  if (role !== 'Owner') {
+    const { actions, redacted } = redactActions(item.actions);
+    item.actions = actions;
+    if (redacted.length > 0) item.redacted = redacted;
+  }
+  return item;
+}
+
+/**
+ * Rolls back to a kept version (Owner): its definition becomes a new version, exactly as if it
+ * were saved with {@link updateAutomation} (validated again; the inbound URL follows the trigger).
+ * @throws ServiceError 404 for an unknown version; as {@link updateAutomation} otherwise.
+ */
+export async function restoreAutomationVersion(svc: Services, rt: AutomationRuntime, actor: Actor, id: string, version: number): Promise<AutomationItem> {
+  await requireAutomation(svc, rt, actor, id, 'Owner', 'restoring a version');
+  const definition = await rt.engine.getDefinition(id, version);
+  if (!definition) throw notFound('version', String(version));
+  return updateAutomation(svc, rt, actor, id, definition);
+}
+
 /**
  * Enables or disables an automation (Owner). Disabling cancels its queued and waiting runs.
  * @throws ServiceError 403, 404.

@@ -1,4 +1,4 @@
-import type { AutomationDefinition, AutomationRecord, RunQuery, RunRecord, RunStore, StepRecord } from '@taskspace/engine';
+import type { AutomationDefinition, AutomationRecord, RunQuery, RunRecord, RunStore, StepRecord, VersionRecord } from '@taskspace/engine';
 import { transaction, type Db } from '../../platform/db/connection';
 import { sql } from '../../platform/db/statements';
 
@@ -172,6 +172,13 @@ export class SqliteRunStore implements RunStore {
       'SELECT definition_json FROM automation_versions WHERE automation_id = ? AND version = ?',
     ).get(automationId, version);
     return row ? (JSON.parse(row.definition_json) as AutomationDefinition) : undefined;
+  }
+
+  async listVersions(automationId: string): Promise<VersionRecord[]> {
+    return sql<[string], VersionRecord>(
+      this.db,
+      'SELECT version, created_at AS createdAt FROM automation_versions WHERE automation_id = ? ORDER BY version DESC',
+    ).all(automationId);
   }
 
   async listAutomations(workspaceId: string): Promise<AutomationRecord[]> {
