@@ -309,14 +309,14 @@ export class Engine {
   private async newRun(
     automation: AutomationRecord,
     trigger: RunRecord['trigger'],
-    opts: { depth: number; dedupeKey?: string; since?: number; test?: boolean },
+    opts: { depth: number; dedupeKey?: string; since?: number; test?: boolean; version?: number; replayOf?: string; steps?: (runId: string) => StepRecord[] },
   ): Promise<RunRecord> {
     const now = this.clock.now();
     const depth = opts.depth + 1;
     const run: RunRecord = {
       id: this.newId(),
       automationId: automation.id,
-      version: automation.version,
+      version: opts.version ?? automation.version,
       workspaceId: automation.workspaceId,
       ownerId: automation.ownerId,
       status: 'queued',
@@ -326,6 +326,7 @@ export class Engine {
       createdAt: now,
     };
     if (opts.dedupeKey !== undefined) run.dedupeKey = opts.dedupeKey;
+    if (opts.replayOf !== undefined) run.replayOf = opts.replayOf;
     if (depth > this.maxDepth) {
       run.status = 'skipped';
       run.finishedAt = now;
@@ -335,9 +336,11 @@ export class Engine {
         transient: false,
       };
     }
-    const { run: stored, created } = await this.store.createRun(run, opts.dedupeKey !== undefined ? { since: opts.since ?? 0 } : undefined);
+    const steps = run.status === 'queued' && opts.steps ? opts.steps(run.id) : [];
+    const { run: stored, created } = await this.store.createRun(run, opts.dedupeKey !== undefined ? { since: opts.since ?? 0 } : undefined, steps);
     if (created && stored.status === 'queued') {
-      this.fresh.set(stored.id, stored);
+      // A run created with journal entries (a replay) must read them: only an empty journal is "fresh".
+      if (steps.length === 0) this.fresh.set(stored.id, stored);
       this.enqueue(stored.id);
     } else if (created) this.settled(stored);
     return stored;
@@ -388,6 +391,33 @@ export class Engine {
     const trigger: RunRecord['trigger'] = { type, variables: type === 'webhook' ? webhookVariables(variables) : fields };
     if (opts.sourceId !== undefined) trigger.eventId = opts.sourceId;
     return this.newRun(automation, trigger, runOpts);
+  }
+
+  /**
+   * Replays a failed or cancelled run as a new run with the same trigger, linked by `replayOf`.
+   * `from: 'start'` runs every step again; `from: 'failed-step'` keeps the steps that succeeded
+   * (their recorded outputs are copied into the new run's journal with it, atomically, so they
+   * are not run again) and runs from the first step that did not. `version: 'original'` (the
+   * default) executes the version the run executed; `'current'` the automation's current one
+   * (recorded steps are matched by step id).
+   * @throws EngineError 404 (unknown run or automation), 409 (the run did not fail and was not cancelled).
+   */
+  async replayRun(runId: string, opts: { from?: 'start' | 'failed-step'; version?: 'original' | 'current' } = {}): Promise<RunRecord> {
+    const source = await this.store.getRun(runId);
+    if (!source) throw new EngineError(404, 'NOT_FOUND', `run '${runId}' not found`);
+    if (source.status !== 'failed' && source.status !== 'cancelled') {
+      throw new EngineError(409, 'CONFLICT', `run '${runId}' is ${source.status}; only failed or cancelled runs are replayed`);
+    }
+    const automation = await this.mustGet(source.automationId);
+    const kept = opts.from === 'failed-step' ? (await this.store.getSteps(source.id)).filter((s) => s.status === 'succeeded') : [];
+    const trigger: RunRecord['trigger'] = { ...source.trigger };
+    return this.newRun(automation, trigger, {
+      depth: source.depth - 1,
+      test: source.test,
+      version: opts.version === 'current' ? automation.version : source.version,
+      replayOf: source.id,
+      steps: (newRunId) => kept.map((s) => ({ ...s, runId: newRunId })),
+    });
   }
 
   /** A run with its journal, or undefined. */

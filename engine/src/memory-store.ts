@@ -75,7 +75,7 @@ export class MemoryStore implements RunStore {
     this.slots.set(automationId, slot);
   }
 
-  async createRun(run: RunRecord, dedupe?: { since: number }): Promise<{ run: RunRecord; created: boolean }> {
+  async createRun(run: RunRecord, dedupe?: { since: number }, steps: StepRecord[] = []): Promise<{ run: RunRecord; created: boolean }> {
     if (dedupe && run.dedupeKey !== undefined) {
       for (const existing of this.runs.values()) {
         if (existing.automationId === run.automationId && existing.dedupeKey === run.dedupeKey && existing.createdAt >= dedupe.since) {
@@ -84,6 +84,7 @@ export class MemoryStore implements RunStore {
       }
     }
     this.runs.set(run.id, copy(run));
+    if (steps.length > 0) this.steps.set(run.id, steps.map(copy));
     return { run: copy(run), created: true };
   }
 

@@ -72,6 +72,8 @@ export interface RunRecord {
   test: boolean;
   /** De-duplication key (event id, inbound idempotency key, schedule slot). */
   dedupeKey?: string;
+  /** The run this one replays (same trigger; see `Engine.replayRun`). */
+  replayOf?: string;
   createdAt: number;
   startedAt?: number;
   finishedAt?: number;
@@ -150,9 +152,10 @@ export interface RunStore {
   /**
    * Inserts a run, unless `dedupe` is given and a run of the same automation with the same
    * key was created at or after `dedupe.since` (ms): then returns that run and `created: false`.
-   * Check and insert are one atomic operation.
+   * `steps` (journal entries of the new run, e.g. a replay's recorded outputs) are saved with it.
+   * Check and inserts are one atomic operation.
    */
-  createRun(run: RunRecord, dedupe?: { since: number }): Promise<{ run: RunRecord; created: boolean }>;
+  createRun(run: RunRecord, dedupe?: { since: number }, steps?: StepRecord[]): Promise<{ run: RunRecord; created: boolean }>;
   getRun(id: string): Promise<RunRecord | undefined>;
   listRuns(query: RunQuery): Promise<RunRecord[]>;
   /** Updates fields of a run (`undefined` values clear optional fields). */

@@ -53,7 +53,13 @@ run('web app: runs across automations and versions', () => {
       await runLink(bad.id).click();
       await page.waitForURL(`${server.url}/automations/${broken.id}/runs/${bad.id}`);
       await page.getByRole('heading', { name: /Run .* failed/ }).waitFor();
+      // The Owner replays it; the new run opens, linked to the one it replays.
+      await page.getByRole('button', { name: 'Replay from the failed step' }).click();
+      await page.getByRole('link', { name: `run ${bad.id.slice(0, 8)}` }).waitFor();
+      expect(page.url()).not.toContain(bad.id);
     });
+    const replays = (await api.get(`/api/v1/automations/${broken.id}/runs`)).body.items.filter((r: { replayOf?: string }) => r.replayOf === bad.id);
+    expect(replays).toHaveLength(1);
     await context.close();
   });
 

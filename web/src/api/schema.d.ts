@@ -8534,6 +8534,7 @@ export interface paths {
                                 error?: {
                                     [key: string]: unknown;
                                 };
+                                replayOf?: string;
                                 steps?: {
                                     id?: string;
                                     type?: string;
@@ -8660,6 +8661,7 @@ export interface paths {
                                 error?: {
                                     [key: string]: unknown;
                                 };
+                                replayOf?: string;
                                 steps?: {
                                     id?: string;
                                     type?: string;
@@ -9085,6 +9087,7 @@ export interface paths {
                                 error?: {
                                     [key: string]: unknown;
                                 };
+                                replayOf?: string;
                                 steps?: {
                                     id?: string;
                                     type?: string;
@@ -9313,6 +9316,7 @@ export interface paths {
                                 error?: {
                                     [key: string]: unknown;
                                 };
+                                replayOf?: string;
                                 steps?: {
                                     id?: string;
                                     type?: string;
@@ -9444,6 +9448,7 @@ export interface paths {
                                 error?: {
                                     [key: string]: unknown;
                                 };
+                                replayOf?: string;
                                 steps?: {
                                     id?: string;
                                     type?: string;
@@ -9582,6 +9587,7 @@ export interface paths {
                                 error?: {
                                     [key: string]: unknown;
                                 };
+                                replayOf?: string;
                                 steps?: {
                                     id?: string;
                                     type?: string;
@@ -9663,6 +9669,307 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/automations/{automationId}/runs/{runId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replay a failed or cancelled run as a new run (Owner): from the start or from its failed step */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    automationId: string;
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description failed-step keeps the steps that succeeded (not run again)
+                         * @default start
+                         * @enum {string}
+                         */
+                        from?: "start" | "failed-step";
+                        /**
+                         * @description the run's own automation version, or the current one
+                         * @default original
+                         * @enum {string}
+                         */
+                        version?: "original" | "current";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                id?: string;
+                                automationId?: string;
+                                version?: number;
+                                /** @enum {string} */
+                                status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
+                                test?: boolean;
+                                depth?: number;
+                                trigger?: {
+                                    [key: string]: unknown;
+                                };
+                                createdAt?: string;
+                                startedAt?: string;
+                                finishedAt?: string;
+                                wakeAt?: string;
+                                waitingFor?: {
+                                    [key: string]: unknown;
+                                };
+                                error?: {
+                                    [key: string]: unknown;
+                                };
+                                replayOf?: string;
+                                steps?: {
+                                    id?: string;
+                                    type?: string;
+                                    status?: string;
+                                    input?: unknown;
+                                    output?: unknown;
+                                    error?: {
+                                        [key: string]: unknown;
+                                    };
+                                    attempts?: number;
+                                    startedAt?: string;
+                                    finishedAt?: string;
+                                    durationMs?: number;
+                                    nextAttemptAt?: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automations/{automationId}/runs/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Bulk replay (Owner): the newest failed or cancelled runs matching a time window, up to 100, replayed oldest first */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    automationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description failed-step keeps the steps that succeeded (not run again)
+                         * @default start
+                         * @enum {string}
+                         */
+                        from?: "start" | "failed-step";
+                        /**
+                         * @description the run's own automation version, or the current one
+                         * @default original
+                         * @enum {string}
+                         */
+                        version?: "original" | "current";
+                        /**
+                         * @default failed
+                         * @enum {string}
+                         */
+                        status?: "failed" | "cancelled";
+                        /** Format: date-time */
+                        createdFrom?: string;
+                        /** Format: date-time */
+                        createdBefore?: string;
+                        /** @default 100 */
+                        limit?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            items: {
+                                id?: string;
+                                automationId?: string;
+                                version?: number;
+                                /** @enum {string} */
+                                status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
+                                test?: boolean;
+                                depth?: number;
+                                trigger?: {
+                                    [key: string]: unknown;
+                                };
+                                createdAt?: string;
+                                startedAt?: string;
+                                finishedAt?: string;
+                                wakeAt?: string;
+                                waitingFor?: {
+                                    [key: string]: unknown;
+                                };
+                                error?: {
+                                    [key: string]: unknown;
+                                };
+                                replayOf?: string;
+                                steps?: {
+                                    id?: string;
+                                    type?: string;
+                                    status?: string;
+                                    input?: unknown;
+                                    output?: unknown;
+                                    error?: {
+                                        [key: string]: unknown;
+                                    };
+                                    attempts?: number;
+                                    startedAt?: string;
+                                    finishedAt?: string;
+                                    durationMs?: number;
+                                    nextAttemptAt?: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/automations/{automationId}/runs/{runId}/cancel": {
         parameters: {
             query?: never;
@@ -9714,6 +10021,7 @@ export interface paths {
                                 error?: {
                                     [key: string]: unknown;
                                 };
+                                replayOf?: string;
                                 steps?: {
                                     id?: string;
                                     type?: string;

@@ -1,5 +1,8 @@
-import { Link, useParams } from 'react-router';
-import { useRun } from './queries';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError, unwrap } from '../api/client';
+import { useWorkspaces } from '../api/queries';
+import { useAutomation, useRun } from './queries';
 import { Decision } from './Decision';
 import { StatusBadge } from './StatusBadge';
 import type { Step } from './types';
@@ -37,10 +40,42 @@ function StepItem({ step }: { step: Step }) {
   );
 }
 
+/** Owners replay a failed or cancelled run, from its failed step or from the start; the new run opens. */
+function Replay({ automationId, runId }: { automationId: string; runId: string }) {
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const replay = useMutation({
+    mutationFn: async (from: 'failed-step' | 'start') =>
+      unwrap(await api.POST('/api/v1/automations/{automationId}/runs/{runId}/replay', { params: { path: { automationId, runId } }, body: { from } })).item,
+    onSuccess: async (item) => {
+      await queries.invalidateQueries();
+      navigate(`/automations/${automationId}/runs/${item.id}`);
+    },
+  });
+  return (
+    <div className="row" role="group" aria-label="Replay">
+      <button type="button" disabled={replay.isPending} onClick={() => replay.mutate('failed-step')}>
+        Replay from the failed step
+      </button>
+      <button type="button" className="secondary" disabled={replay.isPending} onClick={() => replay.mutate('start')}>
+        Replay from the start
+      </button>
+      {replay.error && (
+        <p role="alert" className="error">
+          {replay.error instanceof ApiError ? replay.error.message : 'Could not replay'}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** A run's timeline: each step with input, output, error, attempts and duration, refreshed until final. */
 export function RunTimeline() {
   const { automationId = '', runId = '' } = useParams();
   const run = useRun(automationId, runId);
+  const automation = useAutomation(automationId);
+  const workspaces = useWorkspaces();
+  const owner = workspaces.data?.find((w) => w.id === automation.data?.workspaceId)?.role === 'Owner';
   if (run.isError) return <p className="error">{run.error.message}</p>;
   const r = run.data;
   return (
@@ -54,8 +89,15 @@ export function RunTimeline() {
       {r && (
         <p className="muted">
           Trigger {r.trigger.type} · version {r.version} · created {new Date(r.createdAt).toLocaleString()}
+          {r.replayOf && (
+            <>
+              {' '}
+              · replays <Link to={`/automations/${automationId}/runs/${r.replayOf}`}>run {r.replayOf.slice(0, 8)}</Link>
+            </>
+          )}
         </p>
       )}
+      {owner && (r?.status === 'failed' || r?.status === 'cancelled') && <Replay automationId={automationId} runId={runId} />}
       {r?.error && (
         <p className="error" role="status">
           {r.error.code}: {r.error.message}

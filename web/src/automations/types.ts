@@ -40,6 +40,8 @@ export interface Run {
   finishedAt?: string;
   waitingFor?: { kind: 'delay' | 'approval' | 'retry'; stepId: string };
   error?: { code: string; message: string; stepId?: string };
+  /** The run this one replays. */
+  replayOf?: string;
   steps?: Step[];
 }
 

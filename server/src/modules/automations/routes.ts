@@ -8,6 +8,10 @@ import {
   getAutomation,
   getAutomationVersion,
   getRun,
+  MAX_BULK_REPLAY,
+  replayRun,
+  replayRuns,
+  type ReplayOptions,
   listAutomations,
   listAutomationVersions,
   listRuns,
@@ -77,8 +81,14 @@ const run = {
     wakeAt: { type: 'string' },
     waitingFor: anyObject,
     error: errorInfo,
+    replayOf: { type: 'string' },
     steps: { type: 'array', items: step },
   },
+} as const;
+
+const replayProperties = {
+  from: { type: 'string', enum: ['start', 'failed-step'], default: 'start', description: 'failed-step keeps the steps that succeeded (not run again)' },
+  version: { type: 'string', enum: ['original', 'current'], default: 'original', description: "the run's own automation version, or the current one" },
 } as const;
 
 const versionSummary = {
@@ -386,6 +396,49 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
       }),
     );
   }
+
+  app.post<{ Params: { automationId: string; runId: string }; Body: ReplayOptions | undefined }>(
+    '/automations/:automationId/runs/:runId/replay',
+    {
+      preValidation: emptyBodyAsObject,
+      schema: {
+        tags,
+        summary: 'Replay a failed or cancelled run as a new run (Owner): from the start or from its failed step',
+        params: params('automationId', 'runId'),
+        body: { type: 'object', additionalProperties: false, properties: replayProperties },
+        response: responses(itemEnvelope(run), { 409: { $ref: 'ErrorEnvelope#' } }),
+      },
+    },
+    async (request) => ({ ok: true, item: await replayRun(svc, rt, request.actor, request.params.automationId, request.params.runId, request.body ?? {}) }),
+  );
+
+  app.post<{
+    Params: { automationId: string };
+    Body: ReplayOptions & { status: 'failed' | 'cancelled'; createdFrom?: string; createdBefore?: string; limit: number };
+  }>(
+    '/automations/:automationId/runs/replay',
+    {
+      preValidation: emptyBodyAsObject,
+      schema: {
+        tags,
+        summary: `Bulk replay (Owner): the newest failed or cancelled runs matching a time window, up to ${MAX_BULK_REPLAY}, replayed oldest first`,
+        params: params('automationId'),
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            ...replayProperties,
+            status: { type: 'string', enum: ['failed', 'cancelled'], default: 'failed' },
+            createdFrom: { type: 'string', format: 'date-time' },
+            createdBefore: { type: 'string', format: 'date-time' },
+            limit: { type: 'integer', minimum: 1, maximum: MAX_BULK_REPLAY, default: MAX_BULK_REPLAY },
+          },
+        },
+        response: responses(itemsEnvelope(run)),
+      },
+    },
+    async (request) => ({ ok: true, items: await replayRuns(svc, rt, request.actor, request.params.automationId, request.body) }),
+  );
 
   app.post<{ Params: { automationId: string; runId: string } }>(
     '/automations/:automationId/runs/:runId/cancel',

@@ -15,7 +15,7 @@ import type { Actor } from '../../auth/tokens';
 import { isoTime } from '../../platform/clock';
 import { sql } from '../../platform/db/statements';
 import { createInboundWebhook, deleteInboundWebhook, getInboundWebhook, runIdOfInboundRequest, setInboundWebhookToken } from './inbound';
-import { forbidden, notFound, ServiceError } from '../../errors';
+import { badRequest, forbidden, notFound, ServiceError } from '../../errors';
 import { fromEngineError } from './engine-errors';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
@@ -88,6 +88,8 @@ export interface RunItem {
   wakeAt?: string;
   waitingFor?: RunRecord['waitingOn'];
   error?: RunRecord['error'];
+  /** The run this one replays. */
+  replayOf?: string;
   steps?: StepItem[];
 }
 
@@ -351,6 +353,7 @@ export function runItem(run: RunRecord, steps?: StepRecord[]): RunItem {
     wakeAt: iso(run.wakeAt),
     waitingFor: run.waitingOn,
     error: run.error,
+    replayOf: run.replayOf,
   };
   for (const [k, v] of Object.entries(optional)) if (v !== undefined) (item as unknown as Record<string, unknown>)[k] = v;
   if (steps) item.steps = steps.map(stepItem);
@@ -419,6 +422,53 @@ export async function decideRun(
   await engineCall(() => rt.engine.decide(runId, approve, { handle: actor.handle }, comment));
   const settled = await rt.engine.waitForRun(runId, 5000);
   return runItem(settled, (await rt.engine.getRun(runId))?.steps);
+}
+
+/** How a replay runs (docs "Automations", "Replay"). */
+export interface ReplayOptions {
+  /** `start` (default): every step again; `failed-step`: keep the steps that succeeded. */
+  from?: 'start' | 'failed-step';
+  /** `original` (default): the version the run executed; `current`: the automation's current version. */
+  version?: 'original' | 'current';
+}
+
+/**
+ * Replays a failed or cancelled run as a new run linked to it (Owner).
+ * @throws ServiceError 403, 404, 409 (the run did not fail and was not cancelled).
+ */
+export async function replayRun(svc: Services, rt: AutomationRuntime, actor: Actor, automationId: string, runId: string, options: ReplayOptions): Promise<RunItem> {
+  await requireRun(svc, rt, actor, automationId, runId, 'Owner', 'replaying a run');
+  return runItem(await engineCall(() => rt.engine.replayRun(runId, options)));
+}
+
+/** Most runs one bulk replay starts. */
+export const MAX_BULK_REPLAY = 100;
+
+/**
+ * Replays every failed (or cancelled) run of an automation created in a time window, oldest
+ * first, up to `limit` (Owner); returns the new runs.
+ * @throws ServiceError 400 for a malformed time; 403, 404.
+ */
+export async function replayRuns(
+  svc: Services,
+  rt: AutomationRuntime,
+  actor: Actor,
+  automationId: string,
+  filter: ReplayOptions & { status: 'failed' | 'cancelled'; createdFrom?: string; createdBefore?: string; limit: number },
+): Promise<RunItem[]> {
+  await requireAutomation(svc, rt, actor, automationId, 'Owner', 'replaying runs');
+  const query: Parameters<AutomationRuntime['engine']['listRuns']>[0] = { automationId, status: filter.status, limit: Math.min(filter.limit, MAX_BULK_REPLAY) };
+  for (const field of ['createdFrom', 'createdBefore'] as const) {
+    const value = filter[field];
+    if (value === undefined) continue;
+    const ms = Date.parse(value);
+    if (Number.isNaN(ms)) throw badRequest(field, 'invalid_format', `${field} must be an ISO 8601 date-time`);
+    query[field] = ms;
+  }
+  const sources = (await rt.engine.listRuns(query)).reverse();
+  const replays: RunItem[] = [];
+  for (const source of sources) replays.push(runItem(await engineCall(() => rt.engine.replayRun(source.id, filter))));
+  return replays;
 }
 
 /** Cancels a run that has not finished (Owner). @throws ServiceError 403, 404. */

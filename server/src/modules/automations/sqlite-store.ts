@@ -31,6 +31,7 @@ interface RunRow {
   depth: number;
   test: number;
   dedupe_key: string | null;
+  replay_of: string | null;
   created_at: number;
   started_at: number | null;
   finished_at: number | null;
@@ -56,7 +57,7 @@ interface StepRow {
 
 const AUTOMATION_COLUMNS = 'id, workspace_id, owner_id, version, enabled, definition_json, meta_json, created_at, updated_at';
 const RUN_COLUMNS =
-  'id, automation_id, version, workspace_id, owner_id, status, trigger_json, depth, test, dedupe_key, created_at, started_at, finished_at, wake_at, waiting_json, error_json';
+  'id, automation_id, version, workspace_id, owner_id, status, trigger_json, depth, test, dedupe_key, replay_of, created_at, started_at, finished_at, wake_at, waiting_json, error_json';
 const STEP_COLUMNS = 'run_id, step_id, type, status, input_json, output_json, error_json, attempts, started_at, finished_at, duration_ms, next_attempt_at';
 
 function toAutomation(row: AutomationRow): AutomationRecord {
@@ -92,6 +93,7 @@ export function toRun(row: RunRow): RunRecord {
     createdAt: row.created_at,
   };
   if (row.dedupe_key !== null) run.dedupeKey = row.dedupe_key;
+  if (row.replay_of !== null) run.replayOf = row.replay_of;
   if (row.started_at !== null) run.startedAt = row.started_at;
   if (row.finished_at !== null) run.finishedAt = row.finished_at;
   if (row.wake_at !== null) run.wakeAt = row.wake_at;
@@ -210,7 +212,7 @@ export class SqliteRunStore implements RunStore {
     sql(this.db, 'UPDATE automations SET schedule_slot = ? WHERE id = ?').run(slot, automationId);
   }
 
-  async createRun(run: RunRecord, dedupe?: { since: number }): Promise<{ run: RunRecord; created: boolean }> {
+  async createRun(run: RunRecord, dedupe?: { since: number }, steps: StepRecord[] = []): Promise<{ run: RunRecord; created: boolean }> {
     const { db } = this;
     return transaction(db, () => {
       if (dedupe && run.dedupeKey !== undefined) {
@@ -223,8 +225,8 @@ export class SqliteRunStore implements RunStore {
       sql(
         db,
         `INSERT INTO automation_runs (id, automation_id, version, workspace_id, owner_id, status, trigger_json, depth, test, dedupe_key,
-                                      created_at, started_at, finished_at, wake_at, waiting_json, error_json)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                                      replay_of, created_at, started_at, finished_at, wake_at, waiting_json, error_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         run.id,
         run.automationId,
@@ -236,6 +238,7 @@ export class SqliteRunStore implements RunStore {
         run.depth,
         run.test ? 1 : 0,
         run.dedupeKey ?? null,
+        run.replayOf ?? null,
         run.createdAt,
         run.startedAt ?? null,
         run.finishedAt ?? null,
@@ -243,6 +246,7 @@ export class SqliteRunStore implements RunStore {
         json(run.waitingOn),
         json(run.error),
       );
+      for (const step of steps) this.writeStep(step);
       return { run, created: true };
     });
   }
@@ -340,6 +344,10 @@ export class SqliteRunStore implements RunStore {
   }
 
   async saveStep(s: StepRecord): Promise<void> {
+    this.writeStep(s);
+  }
+
+  private writeStep(s: StepRecord): void {
     sql(
       this.db,
       `INSERT INTO automation_steps (run_id, step_id, ordinal, type, status, input_json, output_json, error_json, attempts, started_at, finished_at,

@@ -6,9 +6,10 @@ import { m004TaskParentIndex } from './004_task_parent_index';
 import { m006AgentKnowledgeCleanup } from './006_agent_knowledge_cleanup';
 import { m010Accounts } from './010_accounts';
 import { m013ProjectVersion } from './013_project_version';
+import { m014RunReplay } from './014_run_replay';
 
 /**
  * Every schema migration, in order. Add a file `NNN_name.ts` exporting a {@link Migration}
  * and list it here; never edit one that has shipped.
  */
-export const migrations: Migration[] = [m001Initial, m002Webhooks, m003Automations, m004TaskParentIndex, m006AgentKnowledgeCleanup, m010Accounts, m013ProjectVersion];
+export const migrations: Migration[] = [m001Initial, m002Webhooks, m003Automations, m004TaskParentIndex, m006AgentKnowledgeCleanup, m010Accounts, m013ProjectVersion, m014RunReplay];
