@@ -23,8 +23,10 @@ export const EVENT_TRIGGER_TYPES = [
   'project.assigned',
   'project.joined',
 ] as const;
+/** The failure-alert trigger: another automation's run failed (docs "Failure alerts"). */
+export const AUTOMATION_FAILED = 'automation.failed';
 /** Every trigger kind. */
-export const TRIGGER_TYPES = [...EVENT_TRIGGER_TYPES, 'schedule', 'webhook'] as const;
+export const TRIGGER_TYPES = [...EVENT_TRIGGER_TYPES, AUTOMATION_FAILED, 'schedule', 'webhook'] as const;
 
 /** A trigger fired by a service event. */
 export type EventTriggerType = (typeof EVENT_TRIGGER_TYPES)[number];
@@ -67,7 +69,17 @@ export interface WebhookTrigger {
 }
 
 /** One of the trigger kinds. */
-export type Trigger = EventTrigger | ScheduleTrigger | WebhookTrigger;
+/**
+ * Fires when a run of another automation of the workspace fails (an error handler, like n8n's
+ * Error Trigger); `automationId` limits it to one automation. A handler never fires for its own
+ * failures. Variables: automationId, automationName, runId, runLink, version, error, failedAt.
+ */
+export interface AutomationFailedTrigger {
+  type: typeof AUTOMATION_FAILED;
+  automationId?: string;
+}
+
+export type Trigger = EventTrigger | AutomationFailedTrigger | ScheduleTrigger | WebhookTrigger;
 
 /**
  * Retry settings of one action, for transient failures only (network errors, timeouts, HTTP
@@ -404,6 +416,10 @@ export const AUTOMATION_SCHEMA = {
               },
             },
           },
+        },
+        {
+          if: { required: ['type'], properties: { type: { const: AUTOMATION_FAILED } } },
+          then: { additionalProperties: false, properties: { type: {}, automationId: idish } },
         },
         {
           if: { required: ['type'], properties: { type: { const: 'schedule' } } },

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ApprovalDecision } from './actions/control';
-import { actionIdOf, validateDefinition, walkActions, type Action, type ApprovalAction, type AutomationDefinition, type ScheduleTrigger } from './definition';
+import { actionIdOf, AUTOMATION_FAILED, validateDefinition, walkActions, type Action, type ApprovalAction, type AutomationDefinition, type ScheduleTrigger } from './definition';
 import { Executor } from './executor';
 import {
   FINAL_STATUSES,
@@ -356,6 +356,8 @@ export class Engine {
     const runs: RunRecord[] = [];
     for (const automation of await this.store.listEnabledAutomations(event.type, event.workspaceId)) {
       if (event.at !== undefined && automation.createdAt > event.at) continue;
+      // A failure handler never handles its own failures.
+      if (event.type === AUTOMATION_FAILED && event.payload.automationId === automation.id) continue;
       let variables: Record<string, unknown> | undefined;
       try {
         variables = await matchEvent(automation.definition.trigger, event, this.service);

@@ -34,6 +34,8 @@ export {
   LOOP_LIMITS,
   TRIGGER_TYPES,
   EVENT_TRIGGER_TYPES,
+  AUTOMATION_FAILED,
+  type AutomationFailedTrigger,
   OPERATORS,
   HTTP_METHODS,
   type Action,

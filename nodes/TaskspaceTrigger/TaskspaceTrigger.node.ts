@@ -22,8 +22,9 @@ interface RegistrationData extends IDataObject {
 	spaceIds?: string[];
 }
 
-/** Events a signed webhook can carry (spec section 6.1). */
+/** Events a signed webhook can carry (spec section 6.1, plus the service's automation failure alert). */
 const EVENTS = [
+	{ name: 'Automation Run Failed', value: 'automation.failed', description: 'A run of an automation in the service fails' },
 	{ name: 'Comment Created', value: 'comment.created', description: 'A comment is added to a task' },
 	{ name: 'Project Assigned', value: 'project.assigned', description: 'A project is assigned to someone' },
 	{ name: 'Project Created', value: 'project.created', description: 'A project is created' },

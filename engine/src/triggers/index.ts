@@ -3,7 +3,7 @@
  * project created, completed, assigned or joined) match service events; schedule triggers fire from `Engine.tick`; webhook triggers
  * start through `Engine.startRun` when the automation's inbound URL is called.
  */
-import type { EventTrigger, EventTriggerType, Trigger } from '../definition';
+import { AUTOMATION_FAILED, type AutomationFailedTrigger, type EventTrigger, type EventTriggerType, type Trigger } from '../definition';
 import type { Service } from '../ports';
 import { eventPayload } from './event-payload';
 import { taskAdded } from './task-added';
@@ -34,6 +34,10 @@ export const EVENT_TRIGGERS: Record<EventTriggerType, EventTriggerKind> = {
  */
 export async function matchEvent(trigger: Trigger, event: TriggerEvent, service: Service): Promise<Record<string, unknown> | undefined> {
   if (trigger.type !== event.type) return undefined;
+  if (trigger.type === AUTOMATION_FAILED) {
+    const only = (trigger as AutomationFailedTrigger).automationId;
+    return only === undefined || only === event.payload.automationId ? { ...event.payload } : undefined;
+  }
   const kind = EVENT_TRIGGERS[trigger.type as EventTriggerType];
   if (!kind) return undefined;
   const scope = (trigger as EventTrigger).scope;

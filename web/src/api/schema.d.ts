@@ -10196,7 +10196,7 @@ export interface paths {
                     "application/json": {
                         /** @description https URL, at most 2048 characters. */
                         targetUrl: string;
-                        events: ("task.due" | "task.assigned" | "comment.created" | "project.created" | "project.assigned" | "project.joined")[];
+                        events: ("task.due" | "task.assigned" | "comment.created" | "project.created" | "project.assigned" | "project.joined" | "automation.failed")[];
                         /** @description Workspace ids; empty or absent = all. */
                         spaceIds?: string[];
                     };
@@ -10592,7 +10592,7 @@ export interface paths {
                     "application/json": {
                         targetUrl: string;
                         /** @enum {string} */
-                        triggerType: "task.due" | "task.assigned" | "comment.created" | "project.created" | "project.assigned" | "project.joined";
+                        triggerType: "task.due" | "task.assigned" | "comment.created" | "project.created" | "project.assigned" | "project.joined" | "automation.failed";
                     };
                 };
             };

@@ -13,6 +13,7 @@ const TRIGGER_FIELDS: Record<string, string[]> = {
   'project.completed': ['projectId', 'projectTitle', 'projectLink', 'completedBy', 'completedAt'],
   'project.assigned': ['projectId', 'projectTitle', 'projectLink', 'folderId', 'handle', 'displayName', 'assignedBy'],
   'project.joined': ['projectId', 'projectTitle', 'projectLink', 'folderId', 'handle', 'displayName'],
+  'automation.failed': ['automationId', 'automationName', 'runId', 'runLink', 'version', 'error', 'failedAt'],
   schedule: ['scheduledAt', 'firedAt'],
   webhook: ['body', '<any top-level body field>'],
 };

@@ -53,7 +53,7 @@ export class AutomationRuntime {
     private readonly svc: Services,
     log: WorkerLog,
   ) {
-    this.store = new SqliteRunStore(svc.db);
+    this.store = new SqliteRunStore(svc.db, { links: svc.links, clock: svc.clock, signals: svc.signals });
     this.http = new GuardedHttpAdapter(svc.addressPolicy);
     this.engine = createEngine({
       store: this.store,

@@ -1,6 +1,10 @@
 import type { AutomationDefinition, AutomationRecord, RunQuery, RunRecord, RunStore, StepRecord, VersionRecord } from '@taskspace/engine';
 import { transaction, type Db } from '../../platform/db/connection';
 import { sql } from '../../platform/db/statements';
+import { isoTime, type Clock } from '../../platform/clock';
+import type { Signals } from '../../platform/signals';
+import type { Links } from '../../services';
+import { appendEvent } from '../events/outbox';
 
 /**
  * The engine's {@link RunStore} over the service's SQLite database (migration 003): automations
@@ -126,9 +130,46 @@ const RUN_PATCH: Record<string, [column: string, encode: (v: unknown) => unknown
 /** Final statuses: reaching one drops the run's effects ledger (only needed while it runs). */
 const FINAL = new Set(['completed', 'failed', 'rejected', 'cancelled', 'skipped']);
 
-/** The SQLite {@link RunStore}. */
+/** What the store needs to raise failure alerts: links to runs, and the outbox wake-up. */
+export interface FailureAlerts {
+  links: Links;
+  clock: Clock;
+  signals?: Signals;
+}
+
+/**
+ * The SQLite {@link RunStore}. A non-test run that ends `failed` raises an `automation.failed`
+ * event (docs "Failure alerts") in the same transaction as its final status.
+ */
 export class SqliteRunStore implements RunStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly alerts?: FailureAlerts,
+  ) {}
+
+  /** Appends the `automation.failed` event of a run that just failed (inside the caller's transaction). */
+  private raiseFailure(runId: string): boolean {
+    if (!this.alerts) return false;
+    const now = this.alerts.clock.now();
+    const row = sql<[string], { automationId: string; workspaceId: string; version: number; test: number; depth: number; error: string | null; finishedAt: number | null; definition: string }>(
+      this.db,
+      `SELECT r.automation_id AS automationId, r.workspace_id AS workspaceId, r.version, r.test, r.depth, r.error_json AS error,
+              r.finished_at AS finishedAt, a.definition_json AS definition
+         FROM automation_runs r JOIN automations a ON a.id = r.automation_id WHERE r.id = ?`,
+    ).get(runId);
+    if (!row || row.test === 1) return false;
+    const payload = {
+      automationId: row.automationId,
+      automationName: (JSON.parse(row.definition) as AutomationDefinition).name,
+      runId,
+      runLink: this.alerts.links.url(`/automations/${row.automationId}/runs/${runId}`),
+      version: row.version,
+      error: row.error === null ? null : (JSON.parse(row.error) as unknown),
+      failedAt: isoTime(row.finishedAt ?? now),
+    };
+    appendEvent(this.db, { type: 'automation.failed', workspaceId: row.workspaceId, payload, depth: row.depth }, now);
+    return true;
+  }
 
   async insertAutomation(a: AutomationRecord): Promise<void> {
     const { db } = this;
@@ -302,10 +343,12 @@ export class SqliteRunStore implements RunStore {
     const { db } = this;
     const text = `UPDATE automation_runs SET ${sets.join(', ')} WHERE id = ?`;
     if (patch.status !== undefined && FINAL.has(patch.status)) {
-      transaction(db, () => {
+      const raised = transaction(db, () => {
         sql(db, text).run(...args, id);
         sql(db, 'DELETE FROM automation_effects WHERE run_id = ?').run(id);
+        return patch.status === 'failed' && this.raiseFailure(id);
       });
+      if (raised) this.alerts?.signals?.notify('events');
     } else sql(db, text).run(...args, id);
   }
 

@@ -16,6 +16,7 @@ export const EVENT_TYPES = [
   'task.added',
   'task.completed',
   'project.completed',
+  'automation.failed',
 ] as const;
 
 /** One of {@link EVENT_TYPES}. */

@@ -13,7 +13,10 @@ import { pageWindow } from '../../platform/paging';
  * Registrations belong to an account, not to a workspace. Their public id is the target URL.
  */
 
-/** The events a webhook may subscribe to (spec section 6.1). */
+/**
+ * The events a webhook may subscribe to: those of spec section 6.1, and `automation.failed`
+ * (our extension: a run of an automation failed; docs "Failure alerts").
+ */
 export const WEBHOOK_EVENT_TYPES = [
   'task.due',
   'task.assigned',
@@ -21,6 +24,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'project.created',
   'project.assigned',
   'project.joined',
+  'automation.failed',
 ] as const;
 
 /** One of {@link WEBHOOK_EVENT_TYPES}. */
