@@ -125,26 +125,35 @@ describe('automation actions', () => {
     expect((await api.get(`/api/v1/agents/${foreignAgent.id}/convos`)).body.items).toEqual([]);
   });
 
-  test('HTTP Request: the SSRF guard refuses loopback targets without the development switch', async () => {
+  test('HTTP Request: the SSRF guard refuses loopback targets without the development switch, at save time when it can', async () => {
     const strict = await automationServer({ TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '0' });
     try {
       const sapi = client(strict, strict.token);
-      const automation = await createAutomation(sapi, strict.workspaceId, {
+      // A URL written out in full that the guard will always refuse is refused when saved.
+      const meta = await sapi.post('/api/v1/automations', {
+        workspaceId: strict.workspaceId,
         name: 'SSRF',
         trigger: { type: 'webhook' },
-        actions: [
-          { id: 'meta', type: 'http.request', method: 'GET', url: 'https://169.254.169.254/latest/meta-data' },
-        ],
+        actions: [{ id: 'meta', type: 'http.request', method: 'GET', url: 'https://169.254.169.254/latest/meta-data' }],
       });
-      const res = await sapi.post(`/api/v1/automations/${automation.id}/test`, {});
-      expect(res.body.item).toMatchObject({ status: 'failed', error: { code: 'BLOCKED_TARGET', transient: false } });
-      const loop = await sapi.put(`/api/v1/automations/${automation.id}`, {
+      expect(meta.status).toBe(400);
+      expect(meta.body.error.details).toEqual({ field: 'actions[0].url', reason: 'blocked_address' });
+      const plain = await sapi.post('/api/v1/automations', {
+        workspaceId: strict.workspaceId,
         name: 'SSRF',
         trigger: { type: 'webhook' },
         actions: [{ id: 'local', type: 'http.request', method: 'GET', url: `${strict.url}/healthz` }],
       });
-      expect(loop.status).toBe(200);
-      const again = await sapi.post(`/api/v1/automations/${automation.id}/test`, {});
+      expect(plain.body.error.details).toEqual({ field: 'actions[0].url', reason: 'insecure_scheme' });
+      // A templated URL is checked when the step runs.
+      const automation = await createAutomation(sapi, strict.workspaceId, {
+        name: 'SSRF',
+        trigger: { type: 'webhook' },
+        actions: [{ id: 'meta', type: 'http.request', method: 'GET', url: '{{ trigger.target }}' }],
+      });
+      const res = await sapi.post(`/api/v1/automations/${automation.id}/test`, { payload: { target: 'https://169.254.169.254/latest/meta-data' } });
+      expect(res.body.item).toMatchObject({ status: 'failed', error: { code: 'BLOCKED_TARGET', transient: false } });
+      const again = await sapi.post(`/api/v1/automations/${automation.id}/test`, { payload: { target: `${strict.url}/healthz` } });
       expect(again.body.item).toMatchObject({ status: 'failed', error: { code: 'BLOCKED_TARGET' } });
       expect(again.body.item.steps[0].attempts).toBe(1);
     } finally {

@@ -17,6 +17,7 @@ import { sql } from '../../platform/db/statements';
 import { createInboundWebhook, deleteInboundWebhook, getInboundWebhook, runIdOfInboundRequest, setInboundWebhookToken } from './inbound';
 import { badRequest, forbidden, notFound, ServiceError } from '../../errors';
 import { fromEngineError } from './engine-errors';
+import { checkReferences } from './references';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
 import type { AutomationRuntime } from './runtime';
@@ -173,6 +174,7 @@ function validate(rt: AutomationRuntime, definition: unknown): AutomationDefinit
 export async function createAutomation(svc: Services, rt: AutomationRuntime, actor: Actor, input: AutomationInput): Promise<AutomationItem> {
   requireWorkspace(svc.db, actor, input.workspaceId, 'Owner', 'creating an automation');
   const definition = validate(rt, input.definition);
+  checkReferences(svc, input.workspaceId, definition);
   const id = newId();
   const meta: Record<string, unknown> = {};
   let token: string | undefined;
@@ -218,6 +220,7 @@ export async function getAutomation(svc: Services, rt: AutomationRuntime, actor:
 export async function updateAutomation(svc: Services, rt: AutomationRuntime, actor: Actor, id: string, input: unknown): Promise<AutomationItem> {
   const { automation } = await requireAutomation(svc, rt, actor, id, 'Owner', 'changing an automation');
   const definition = validate(rt, input);
+  checkReferences(svc, automation.workspaceId, definition);
   const meta = { ...automation.meta };
   const oldHook = webhookIdOf(automation);
   let token: string | undefined;

@@ -1,0 +1,56 @@
+import { walkActions, type AutomationDefinition, type EventTrigger } from '@taskspace/engine';
+import { badRequest } from '../../errors';
+import { sql } from '../../platform/db/statements';
+import { checkTargetUrl } from '../../platform/ssrf';
+import type { Services } from '../../services';
+
+/** `['actions', 0, 'then', 1, 'url']` as `actions[0].then[1].url`, the field paths of validation errors. */
+function fieldPath(path: (string | number)[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+}
+
+function isTemplate(value: string): boolean {
+  return value.includes('{{') || value.includes('{%');
+}
+
+/**
+ * The checks of a definition against the workspace it is saved in (docs "Automations",
+ * "Validation"), after the engine's own validation: approvers are members of the workspace, a
+ * trigger scope names a project or folder of the workspace, and an HTTP Request URL written out
+ * in full is one the SSRF guard can reach (https, no credentials, no blocked IP literal; host
+ * names are still checked when the step runs).
+ * @throws ServiceError 400 VALIDATION_ERROR naming the field, reason `not_a_member`, `not_found`,
+ *   `insecure_scheme`, `credentials_not_allowed` or `blocked_address`.
+ */
+export function checkReferences(svc: Services, workspaceId: string, definition: AutomationDefinition): void {
+  const { db } = svc;
+  const scope = (definition.trigger as EventTrigger).scope;
+  if (scope?.projectId !== undefined && !sql(db, 'SELECT 1 FROM projects WHERE id = ? AND workspace_id = ?').get(scope.projectId, workspaceId)) {
+    throw badRequest('trigger.scope.projectId', 'not_found', `trigger.scope.projectId: project '${scope.projectId}' is not in this workspace`);
+  }
+  if (scope?.folderId !== undefined && !sql(db, 'SELECT 1 FROM folders WHERE id = ? AND workspace_id = ?').get(scope.folderId, workspaceId)) {
+    throw badRequest('trigger.scope.folderId', 'not_found', `trigger.scope.folderId: folder '${scope.folderId}' is not in this workspace`);
+  }
+  const member = sql<[string, string], number>(
+    db,
+    'SELECT 1 FROM workspace_members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? AND u.handle = ? COLLATE NOCASE',
+  ).pluck();
+  walkActions(definition.actions, (action, path) => {
+    if (action.type === 'approval') {
+      (action.approvers ?? []).forEach((raw, i) => {
+        const handle = raw.replace(/^@/, '');
+        if (member.get(workspaceId, handle) === undefined) {
+          const field = fieldPath([...path, 'approvers', i]);
+          throw badRequest(field, 'not_a_member', `${field}: @${handle} is not a member of this workspace`);
+        }
+      });
+    }
+    if (action.type === 'http.request' && !isTemplate(action.url)) {
+      const checked = checkTargetUrl(action.url, svc.addressPolicy);
+      if (!(checked instanceof URL)) {
+        const field = fieldPath([...path, 'url']);
+        throw badRequest(field, checked.reason, `${field}: ${checked.message.replace(/^targetUrl/, 'the URL').replace('webhooks may not reach', 'automations may not reach')}`);
+      }
+    }
+  });
+}
