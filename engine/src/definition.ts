@@ -25,8 +25,12 @@ export const EVENT_TRIGGER_TYPES = [
 ] as const;
 /** The failure-alert trigger: another automation's run failed (docs "Failure alerts"). */
 export const AUTOMATION_FAILED = 'automation.failed';
+/** Another automation's run waits for an approval (docs "Approvals that reach people"). */
+export const APPROVAL_REQUESTED = 'approval.requested';
+/** Triggers fired by other automations' runs: optional `automationId`, never by the automation's own runs. */
+export const RUN_EVENT_TRIGGER_TYPES = [AUTOMATION_FAILED, APPROVAL_REQUESTED] as const;
 /** Every trigger kind. */
-export const TRIGGER_TYPES = [...EVENT_TRIGGER_TYPES, AUTOMATION_FAILED, 'schedule', 'webhook'] as const;
+export const TRIGGER_TYPES = [...EVENT_TRIGGER_TYPES, ...RUN_EVENT_TRIGGER_TYPES, 'schedule', 'webhook'] as const;
 
 /** A trigger fired by a service event. */
 export type EventTriggerType = (typeof EVENT_TRIGGER_TYPES)[number];
@@ -70,12 +74,15 @@ export interface WebhookTrigger {
 
 /** One of the trigger kinds. */
 /**
- * Fires when a run of another automation of the workspace fails (an error handler, like n8n's
- * Error Trigger); `automationId` limits it to one automation. A handler never fires for its own
- * failures. Variables: automationId, automationName, runId, runLink, version, error, failedAt.
+ * Fires on another automation's run of the workspace (`automationId` limits it to one
+ * automation; never on the automation's own runs):
+ * - `automation.failed`: a run failed (an error handler, like n8n's Error Trigger). Variables:
+ *   automationId, automationName, runId, runLink, version, error, failedAt.
+ * - `approval.requested`: a run waits for an approval. Variables: automationId, automationName,
+ *   runId, runLink, stepId, message, approvers, timeoutAt, test.
  */
 export interface AutomationFailedTrigger {
-  type: typeof AUTOMATION_FAILED;
+  type: (typeof RUN_EVENT_TRIGGER_TYPES)[number];
   automationId?: string;
 }
 
@@ -418,7 +425,7 @@ export const AUTOMATION_SCHEMA = {
           },
         },
         {
-          if: { required: ['type'], properties: { type: { const: AUTOMATION_FAILED } } },
+          if: { required: ['type'], properties: { type: { enum: RUN_EVENT_TRIGGER_TYPES } } },
           then: { additionalProperties: false, properties: { type: {}, automationId: idish } },
         },
         {

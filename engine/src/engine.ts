@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ApprovalDecision } from './actions/control';
-import { actionIdOf, AUTOMATION_FAILED, validateDefinition, walkActions, type Action, type ApprovalAction, type AutomationDefinition, type ScheduleTrigger } from './definition';
+import { actionIdOf, RUN_EVENT_TRIGGER_TYPES, validateDefinition, walkActions, type Action, type ApprovalAction, type AutomationDefinition, type ScheduleTrigger } from './definition';
 import { Executor } from './executor';
 import {
   FINAL_STATUSES,
@@ -356,8 +356,8 @@ export class Engine {
     const runs: RunRecord[] = [];
     for (const automation of await this.store.listEnabledAutomations(event.type, event.workspaceId)) {
       if (event.at !== undefined && automation.createdAt > event.at) continue;
-      // A failure handler never handles its own failures.
-      if (event.type === AUTOMATION_FAILED && event.payload.automationId === automation.id) continue;
+      // Run events (failures, approval requests) never start the automation whose run raised them.
+      if ((RUN_EVENT_TRIGGER_TYPES as readonly string[]).includes(event.type) && event.payload.automationId === automation.id) continue;
       let variables: Record<string, unknown> | undefined;
       try {
         variables = await matchEvent(automation.definition.trigger, event, this.service);

@@ -22,8 +22,9 @@ interface RegistrationData extends IDataObject {
 	spaceIds?: string[];
 }
 
-/** Events a signed webhook can carry (spec section 6.1, plus the service's automation failure alert). */
+/** Events a signed webhook can carry (spec section 6.1, plus the service's approval requests and failure alerts). */
 const EVENTS = [
+	{ name: 'Approval Requested', value: 'approval.requested', description: 'A run of an automation waits for an approval (with a decision link)' },
 	{ name: 'Automation Run Failed', value: 'automation.failed', description: 'A run of an automation in the service fails' },
 	{ name: 'Comment Created', value: 'comment.created', description: 'A comment is added to a task' },
 	{ name: 'Project Assigned', value: 'project.assigned', description: 'A project is assigned to someone' },

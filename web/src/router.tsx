@@ -10,6 +10,7 @@ import { AutomationDetail } from './automations/AutomationDetail';
 import { RunTimeline } from './automations/RunTimeline';
 import { Approvals } from './automations/Approvals';
 import { Runs } from './automations/Runs';
+import { DecisionLink } from './automations/DecisionLink';
 import { WebhookDeliveries, Webhooks } from './webhooks/Webhooks';
 import { Media } from './media/Media';
 import { NewProject } from './projects/NewProject';
@@ -42,6 +43,7 @@ export const router = createBrowserRouter([
       { path: 'automations/:automationId/runs/:runId', element: <RunTimeline /> },
       { path: 'runs', element: <Runs /> },
       { path: 'approvals', element: <Approvals /> },
+      { path: 'decide', element: <DecisionLink /> },
       { path: 'media', element: <Media /> },
       { path: 'settings/webhooks', element: <Webhooks /> },
       { path: 'settings/webhooks/:webhookId', element: <WebhookDeliveries /> },

@@ -3,7 +3,7 @@
  * project created, completed, assigned or joined) match service events; schedule triggers fire from `Engine.tick`; webhook triggers
  * start through `Engine.startRun` when the automation's inbound URL is called.
  */
-import { AUTOMATION_FAILED, type AutomationFailedTrigger, type EventTrigger, type EventTriggerType, type Trigger } from '../definition';
+import { RUN_EVENT_TRIGGER_TYPES, type AutomationFailedTrigger, type EventTrigger, type EventTriggerType, type Trigger } from '../definition';
 import type { Service } from '../ports';
 import { eventPayload } from './event-payload';
 import { taskAdded } from './task-added';
@@ -34,7 +34,7 @@ export const EVENT_TRIGGERS: Record<EventTriggerType, EventTriggerKind> = {
  */
 export async function matchEvent(trigger: Trigger, event: TriggerEvent, service: Service): Promise<Record<string, unknown> | undefined> {
   if (trigger.type !== event.type) return undefined;
-  if (trigger.type === AUTOMATION_FAILED) {
+  if ((RUN_EVENT_TRIGGER_TYPES as readonly string[]).includes(trigger.type)) {
     const only = (trigger as AutomationFailedTrigger).automationId;
     return only === undefined || only === event.payload.automationId ? { ...event.payload } : undefined;
   }

@@ -22,6 +22,7 @@ export const WEB_APP_ROUTES = [
   '/automations/:automationId/runs/:runId',
   '/runs',
   '/approvals',
+  '/decide',
   '/media',
   '/settings/webhooks',
   '/settings/webhooks/:webhookId',

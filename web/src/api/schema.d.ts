@@ -9970,6 +9970,245 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/approvals/inspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The approval behind a decision link (signed-in members of its workspace) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                automationId?: string;
+                                automationName?: string;
+                                runId?: string;
+                                stepId?: string;
+                                message?: string;
+                                approvers?: string[];
+                                /** Format: date-time */
+                                expiresAt?: string;
+                                pending?: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/decide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decide the approval behind a decision link as the signed-in person; the link is then used up */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                        /** @enum {string} */
+                        decision: "approve" | "reject";
+                        comment?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                id?: string;
+                                automationId?: string;
+                                version?: number;
+                                /** @enum {string} */
+                                status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
+                                test?: boolean;
+                                depth?: number;
+                                trigger?: {
+                                    [key: string]: unknown;
+                                };
+                                createdAt?: string;
+                                startedAt?: string;
+                                finishedAt?: string;
+                                wakeAt?: string;
+                                waitingFor?: {
+                                    [key: string]: unknown;
+                                };
+                                error?: {
+                                    [key: string]: unknown;
+                                };
+                                replayOf?: string;
+                                steps?: {
+                                    id?: string;
+                                    type?: string;
+                                    status?: string;
+                                    input?: unknown;
+                                    output?: unknown;
+                                    error?: {
+                                        [key: string]: unknown;
+                                    };
+                                    attempts?: number;
+                                    startedAt?: string;
+                                    finishedAt?: string;
+                                    durationMs?: number;
+                                    nextAttemptAt?: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/automations/{automationId}/runs/{runId}/cancel": {
         parameters: {
             query?: never;
@@ -10196,7 +10435,7 @@ export interface paths {
                     "application/json": {
                         /** @description https URL, at most 2048 characters. */
                         targetUrl: string;
-                        events: ("task.due" | "task.assigned" | "comment.created" | "project.created" | "project.assigned" | "project.joined" | "automation.failed")[];
+                        events: ("task.due" | "task.assigned" | "comment.created" | "project.created" | "project.assigned" | "project.joined" | "automation.failed" | "approval.requested")[];
                         /** @description Workspace ids; empty or absent = all. */
                         spaceIds?: string[];
                     };
@@ -10592,7 +10831,7 @@ export interface paths {
                     "application/json": {
                         targetUrl: string;
                         /** @enum {string} */
-                        triggerType: "task.due" | "task.assigned" | "comment.created" | "project.created" | "project.assigned" | "project.joined" | "automation.failed";
+                        triggerType: "task.due" | "task.assigned" | "comment.created" | "project.created" | "project.assigned" | "project.joined" | "automation.failed" | "approval.requested";
                     };
                 };
             };

@@ -14,6 +14,7 @@ const TRIGGER_FIELDS: Record<string, string[]> = {
   'project.assigned': ['projectId', 'projectTitle', 'projectLink', 'folderId', 'handle', 'displayName', 'assignedBy'],
   'project.joined': ['projectId', 'projectTitle', 'projectLink', 'folderId', 'handle', 'displayName'],
   'automation.failed': ['automationId', 'automationName', 'runId', 'runLink', 'version', 'error', 'failedAt'],
+  'approval.requested': ['automationId', 'automationName', 'runId', 'runLink', 'stepId', 'message', 'approvers', 'decisionLink', 'timeoutAt', 'test'],
   schedule: ['scheduledAt', 'firedAt'],
   webhook: ['body', '<any top-level body field>'],
 };

@@ -52,7 +52,7 @@ export function Layout() {
     navigate('/sign-in', { replace: true });
   };
   if (me.isError && me.error instanceof ApiError && me.error.status === 401) {
-    return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname)}`} replace />;
+    return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   }
   return (
     <div className="shell">

@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../api/client';
 
-const EVENTS = ['task.due', 'task.assigned', 'comment.created', 'project.created', 'project.assigned', 'project.joined', 'automation.failed'] as const;
+const EVENTS = ['task.due', 'task.assigned', 'comment.created', 'project.created', 'project.assigned', 'project.joined', 'automation.failed', 'approval.requested'] as const;
 
 interface Webhook {
   id: string;

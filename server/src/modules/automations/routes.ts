@@ -21,6 +21,7 @@ import {
   updateAutomation,
 } from './service';
 import { itemEnvelope, itemsEnvelope, okOnly, params, responses } from '../../http/schemas';
+import { decideWithLink, inspectDecisionLink } from './decision-links';
 import { listPendingApprovals, listWorkspaceRuns, type ApprovalQuery, type WorkspaceRunQuery } from './workspace-runs';
 
 const anyObject = { type: 'object', additionalProperties: true } as const;
@@ -89,6 +90,20 @@ const run = {
 const replayProperties = {
   from: { type: 'string', enum: ['start', 'failed-step'], default: 'start', description: 'failed-step keeps the steps that succeeded (not run again)' },
   version: { type: 'string', enum: ['original', 'current'], default: 'original', description: "the run's own automation version, or the current one" },
+} as const;
+
+const decisionRequest = {
+  type: 'object',
+  properties: {
+    automationId: { type: 'string' },
+    automationName: { type: 'string' },
+    runId: { type: 'string' },
+    stepId: { type: 'string' },
+    message: { type: 'string' },
+    approvers: { type: 'array', items: { type: 'string' } },
+    expiresAt: { type: 'string', format: 'date-time' },
+    pending: { type: 'boolean' },
+  },
 } as const;
 
 const versionSummary = {
@@ -438,6 +453,42 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => ({ ok: true, items: await replayRuns(svc, rt, request.actor, request.params.automationId, request.body) }),
+  );
+
+  const tokenProperty = { token: { type: 'string', minLength: 1, maxLength: 200 } } as const;
+
+  app.post<{ Body: { token: string } }>(
+    '/approvals/inspect',
+    {
+      schema: {
+        tags,
+        summary: 'The approval behind a decision link (signed-in members of its workspace)',
+        body: { type: 'object', required: ['token'], additionalProperties: false, properties: tokenProperty },
+        response: responses(itemEnvelope(decisionRequest)),
+      },
+    },
+    async (request) => ({ ok: true, item: await inspectDecisionLink(svc, rt, request.actor, request.body.token) }),
+  );
+
+  app.post<{ Body: { token: string; decision: 'approve' | 'reject'; comment?: string } }>(
+    '/approvals/decide',
+    {
+      schema: {
+        tags,
+        summary: 'Decide the approval behind a decision link as the signed-in person; the link is then used up',
+        body: {
+          type: 'object',
+          required: ['token', 'decision'],
+          additionalProperties: false,
+          properties: { ...tokenProperty, decision: { type: 'string', enum: ['approve', 'reject'] }, comment: { type: 'string', maxLength: 2000 } },
+        },
+        response: responses(itemEnvelope(run), { 409: { $ref: 'ErrorEnvelope#' } }),
+      },
+    },
+    async (request) => ({
+      ok: true,
+      item: await decideWithLink(svc, rt, request.actor, request.body.token, request.body.decision === 'approve', request.body.comment),
+    }),
   );
 
   app.post<{ Params: { automationId: string; runId: string } }>(

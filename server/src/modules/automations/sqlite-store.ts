@@ -1,10 +1,11 @@
-import type { AutomationDefinition, AutomationRecord, RunQuery, RunRecord, RunStore, StepRecord, VersionRecord } from '@taskspace/engine';
+import type { ApprovalInput, AutomationDefinition, AutomationRecord, RunQuery, RunRecord, RunStore, StepRecord, VersionRecord } from '@taskspace/engine';
 import { transaction, type Db } from '../../platform/db/connection';
 import { sql } from '../../platform/db/statements';
 import { isoTime, type Clock } from '../../platform/clock';
 import type { Signals } from '../../platform/signals';
 import type { Links } from '../../services';
 import { appendEvent } from '../events/outbox';
+import { createDecisionLink } from './decision-links';
 
 /**
  * The engine's {@link RunStore} over the service's SQLite database (migration 003): automations
@@ -168,6 +169,39 @@ export class SqliteRunStore implements RunStore {
       failedAt: isoTime(row.finishedAt ?? now),
     };
     appendEvent(this.db, { type: 'automation.failed', workspaceId: row.workspaceId, payload, depth: row.depth }, now);
+    return true;
+  }
+
+  /**
+   * Appends the `approval.requested` event of a run that just started waiting on an approval,
+   * with a new decision link (inside the caller's transaction).
+   */
+  private raiseApproval(runId: string, stepId: string): boolean {
+    if (!this.alerts) return false;
+    const now = this.alerts.clock.now();
+    const row = sql<[string, string], { automationId: string; workspaceId: string; test: number; depth: number; definition: string; input: string | null }>(
+      this.db,
+      `SELECT r.automation_id AS automationId, r.workspace_id AS workspaceId, r.test, r.depth, a.definition_json AS definition, s.input_json AS input
+         FROM automation_runs r JOIN automations a ON a.id = r.automation_id
+         LEFT JOIN automation_steps s ON s.run_id = r.id AND s.step_id = ?
+        WHERE r.id = ?`,
+    ).get(stepId, runId);
+    if (!row) return false;
+    const input = row.input === null ? undefined : (JSON.parse(row.input) as ApprovalInput);
+    const token = createDecisionLink(this.db, runId, stepId, input, now);
+    const payload: Record<string, unknown> = {
+      automationId: row.automationId,
+      automationName: (JSON.parse(row.definition) as AutomationDefinition).name,
+      runId,
+      runLink: this.alerts.links.url(`/automations/${row.automationId}/runs/${runId}`),
+      stepId,
+      message: input?.message ?? '',
+      approvers: input?.approvers ?? [],
+      decisionLink: this.alerts.links.url(`/decide?token=${token}`),
+      test: row.test === 1,
+    };
+    if (input?.timeoutAt !== undefined) payload.timeoutAt = isoTime(input.timeoutAt);
+    appendEvent(this.db, { type: 'approval.requested', workspaceId: row.workspaceId, payload, depth: row.depth }, now);
     return true;
   }
 
@@ -347,6 +381,15 @@ export class SqliteRunStore implements RunStore {
         sql(db, text).run(...args, id);
         sql(db, 'DELETE FROM automation_effects WHERE run_id = ?').run(id);
         return patch.status === 'failed' && this.raiseFailure(id);
+      });
+      if (raised) this.alerts?.signals?.notify('events');
+    } else if (patch.status === 'waiting' && patch.waitingOn?.kind === 'approval') {
+      const { stepId } = patch.waitingOn;
+      // Raised once per approval: only when the run starts waiting on it (not when it is written again).
+      const raised = transaction(db, () => {
+        const before = sql<[string], string | null>(db, "SELECT waiting_json FROM automation_runs WHERE id = ? AND status = 'waiting'").pluck().get(id);
+        sql(db, text).run(...args, id);
+        return before !== json(patch.waitingOn) && this.raiseApproval(id, stepId);
       });
       if (raised) this.alerts?.signals?.notify('events');
     } else sql(db, text).run(...args, id);

@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   'task.completed',
   'project.completed',
   'automation.failed',
+  'approval.requested',
 ] as const;
 
 /** One of {@link EVENT_TYPES}. */

@@ -14,8 +14,9 @@ import { pageWindow } from '../../platform/paging';
  */
 
 /**
- * The events a webhook may subscribe to: those of spec section 6.1, and `automation.failed`
- * (our extension: a run of an automation failed; docs "Failure alerts").
+ * The events a webhook may subscribe to: those of spec section 6.1, and our extensions
+ * `automation.failed` (a run failed; docs "Failure alerts") and `approval.requested` (a run waits
+ * for an approval, with a decision link).
  */
 export const WEBHOOK_EVENT_TYPES = [
   'task.due',
@@ -25,6 +26,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'project.assigned',
   'project.joined',
   'automation.failed',
+  'approval.requested',
 ] as const;
 
 /** One of {@link WEBHOOK_EVENT_TYPES}. */
