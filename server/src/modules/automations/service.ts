@@ -15,9 +15,10 @@ import type { Actor } from '../../auth/tokens';
 import { isoTime } from '../../platform/clock';
 import { sql } from '../../platform/db/statements';
 import { createInboundWebhook, deleteInboundWebhook, getInboundWebhook, runIdOfInboundRequest, setInboundWebhookToken } from './inbound';
-import { badRequest, forbidden, notFound, ServiceError } from '../../errors';
+import { forbidden, notFound, ServiceError } from '../../errors';
 import { fromEngineError } from './engine-errors';
 import { checkReferences } from './references';
+import { timeFilter } from './run-filters';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
 import type { AutomationRuntime } from './runtime';
@@ -462,11 +463,8 @@ export async function replayRuns(
   await requireAutomation(svc, rt, actor, automationId, 'Owner', 'replaying runs');
   const query: Parameters<AutomationRuntime['engine']['listRuns']>[0] = { automationId, status: filter.status, limit: Math.min(filter.limit, MAX_BULK_REPLAY) };
   for (const field of ['createdFrom', 'createdBefore'] as const) {
-    const value = filter[field];
-    if (value === undefined) continue;
-    const ms = Date.parse(value);
-    if (Number.isNaN(ms)) throw badRequest(field, 'invalid_format', `${field} must be an ISO 8601 date-time`);
-    query[field] = ms;
+    const ms = timeFilter(field, filter[field]);
+    if (ms !== undefined) query[field] = ms;
   }
   const sources = (await rt.engine.listRuns(query)).reverse();
   const replays: RunItem[] = [];

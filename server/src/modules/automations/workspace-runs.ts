@@ -2,7 +2,7 @@ import type { ApprovalInput, RunQuery, RunStatus } from '@taskspace/engine';
 import { requireWorkspace } from '../../auth/access';
 import { roleAtLeast } from '../../auth/roles';
 import type { Actor } from '../../auth/tokens';
-import { badRequest } from '../../errors';
+import { timeFilter } from './run-filters';
 import { isoTime } from '../../platform/clock';
 import type { Services } from '../../services';
 import type { AutomationRuntime } from './runtime';
@@ -28,13 +28,6 @@ export interface WorkspaceRunQuery {
   before?: string;
 }
 
-function timeOf(field: 'createdFrom' | 'createdBefore', value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw badRequest(field, 'invalid_format', `${field} must be an ISO 8601 date-time`);
-  return ms;
-}
-
 /**
  * The workspace's runs, newest first, without steps, filtered by status, automation and creation
  * time; page with `before` (the last run id of the previous page).
@@ -46,8 +39,8 @@ export async function listWorkspaceRuns(svc: Services, rt: AutomationRuntime, ac
   if (query.status !== undefined) q.status = query.status;
   if (query.automationId !== undefined) q.automationId = query.automationId;
   if (query.before !== undefined) q.beforeRunId = query.before;
-  const from = timeOf('createdFrom', query.createdFrom);
-  const until = timeOf('createdBefore', query.createdBefore);
+  const from = timeFilter('createdFrom', query.createdFrom);
+  const until = timeFilter('createdBefore', query.createdBefore);
   if (from !== undefined) q.createdFrom = from;
   if (until !== undefined) q.createdBefore = until;
   return (await rt.engine.listRuns(q)).map((r) => runItem(r));
