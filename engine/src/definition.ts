@@ -651,7 +651,14 @@ function problemOf(error: ErrorObject): DefinitionProblem {
  */
 function bestProblem(errors: ErrorObject[]): DefinitionProblem {
   const group = errors.find((e) => (e.keyword === 'anyOf' || e.keyword === 'oneOf') && Array.isArray(e.schema));
-  const alternatives = group ? (group.schema as { required?: string[] }[]).map((b) => b.required?.[0]) : [];
+  const branches = group ? (group.schema as { required?: string[]; properties?: { type?: { const?: unknown } } }[]) : [];
+  // A union told apart by `type` (an HTTP body: json or form): name each shape.
+  if (group && branches.every((b) => typeof b.properties?.type?.const === 'string')) {
+    const base = problemOf({ ...group, params: {} });
+    const shapes = branches.map((b) => `{type: "${String(b.properties!.type!.const)}"${(b.required ?? []).filter((f) => f !== 'type').map((f) => `, ${f}`).join('')}}`);
+    return { path: base.path, reason: 'invalid_value', message: `${base.path} must be one of: ${shapes.join(' or ')}` };
+  }
+  const alternatives = branches.map((b) => b.required?.[0]);
   if (group && alternatives.every((a) => a !== undefined)) {
     const base = problemOf({ ...group, params: {} });
     const exactlyOne = group.keyword === 'oneOf';

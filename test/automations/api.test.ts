@@ -100,6 +100,15 @@ describe('automations API', () => {
       const res = await api.post('/api/v1/automations', { workspaceId: server.workspaceId, ...body });
       expect({ status: res.status, code: res.body.error?.code, details: res.body.error?.details }).toEqual({ status: 400, code: 'VALIDATION_ERROR', details: { field, reason } });
     }
+    // A body without its type names both shapes it may take.
+    const untyped = await api.post('/api/v1/automations', {
+      workspaceId: server.workspaceId,
+      name: 'x',
+      trigger: { type: 'webhook' },
+      actions: [{ type: 'http.request', method: 'POST', url: 'https://example.org', body: { task: 1 } }],
+    });
+    expect(untyped.body.error.details).toEqual({ field: 'actions[0].body', reason: 'invalid_value' });
+    expect(untyped.body.message).toBe('actions[0].body must be one of: {type: "json", value} or {type: "form", fields}');
     const missing = await api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'x', trigger: { type: 'webhook' } });
     expect(missing.body.error.details).toEqual({ field: 'actions', reason: 'required' });
     expect((await api.get(`/api/v1/automations?workspaceId=${server.workspaceId}`)).body.items).toHaveLength(before);
