@@ -1,13 +1,14 @@
 import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /**
- * OAuth 2.0 (authorization code) credentials for a Taskspace service.
+ * OAuth 2.0 (authorization code) credentials for a Taskspace service (docs/oauth.md, "n8n").
  *
  * The authorization and token endpoints are derived from the base URL
- * (`<base>/oauth/authorize`, `<base>/oauth/token`). The spec does not define them yet
- * (section 5.5) and the embedded service offers no OAuth 2.0 server today, so this
- * credential only becomes usable once a Taskspace deployment provides those endpoints.
- * Requests then carry the obtained token as `Authorization: Bearer <token>`.
+ * (`<base>/oauth/authorize`, `<base>/oauth/token`). Register n8n in Taskspace under
+ * Settings → OAuth apps as a confidential app with the redirect URI
+ * `<n8n>/rest/oauth2-credential/callback`, then paste its client ID and secret here. The
+ * credential asks for every scope the nodes use (read, write, and webhooks for the Trigger);
+ * requests carry the access token as `Authorization: Bearer <token>`, refreshed by n8n.
  */
 export class TaskspaceOAuth2Api implements ICredentialType {
 	name = 'taskspaceOAuth2Api';
@@ -54,7 +55,7 @@ export class TaskspaceOAuth2Api implements ICredentialType {
 			displayName: 'Scope',
 			name: 'scope',
 			type: 'hidden',
-			default: '',
+			default: 'read write webhooks',
 		},
 		{
 			displayName: 'Auth URI Query Parameters',

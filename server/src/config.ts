@@ -13,6 +13,10 @@ export interface AccountsConfig {
   sessionIdleMs: number;
   /** A session ends this long after sign-in whatever its use, in ms (`TASKSPACE_SESSION_MAX_DAYS`, default 30). */
   sessionMaxMs: number;
+  /** Lifetime of an OAuth access token, in ms (`TASKSPACE_OAUTH_ACCESS_TOKEN_MINUTES`, default 60). */
+  oauthAccessTokenMs: number;
+  /** Lifetime of an OAuth refresh token, in ms (`TASKSPACE_OAUTH_REFRESH_TOKEN_DAYS`, default 30); each use replaces it with a new one. */
+  oauthRefreshTokenMs: number;
 }
 
 export interface Config {
@@ -203,6 +207,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bootstrapPassword: env.TASKSPACE_BOOTSTRAP_PASSWORD || undefined,
       sessionIdleMs: int(env, 'TASKSPACE_SESSION_IDLE_MINUTES', 7 * 24 * 60, 1) * 60000,
       sessionMaxMs: int(env, 'TASKSPACE_SESSION_MAX_DAYS', 30, 1) * 86400000,
+      oauthAccessTokenMs: int(env, 'TASKSPACE_OAUTH_ACCESS_TOKEN_MINUTES', 60, 1) * 60000,
+      oauthRefreshTokenMs: int(env, 'TASKSPACE_OAUTH_REFRESH_TOKEN_DAYS', 30, 1) * 86400000,
     },
     rateLimits: {
       standard: int(env, 'TASKSPACE_RATE_LIMIT_STANDARD', 1000),

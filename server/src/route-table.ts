@@ -26,6 +26,8 @@ import { sharePageRoutes } from './modules/share-links/pages';
 import { accountRoutes } from './accounts/setup-routes';
 import { authSessionRoutes } from './accounts/session-routes';
 import { webAppRoutes } from './http/web-app';
+import { oauthClientRoutes } from './modules/oauth/client-routes';
+import { oauthRoutes } from './modules/oauth/routes';
 
 /** A group of route plugins under one prefix; `api` groups sit behind the bearer/session guard. */
 export interface RouteGroup {
@@ -48,6 +50,7 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       foldersRoutes,
       membersRoutes,
       accessTokenRoutes,
+      oauthClientRoutes,
       projectsRoutes,
       projectMemberRoutes,
       fieldsRoutes,
@@ -66,8 +69,8 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
   },
   // Spec section 9.2: signed webhook registration and the deprecated legacy subscriptions.
   { prefix: '/api/v2', api: true, plugins: [webhookRoutes, subscriptionRoutes] },
-  // Public and browser-facing: inbound webhook URLs, public agent and share pages, account pages and sign-in, the web app.
-  { prefix: '', api: false, plugins: [inboundWebhookRoutes, publicAgentPageRoutes, sharePageRoutes, accountRoutes, authSessionRoutes, webAppRoutes] },
+  // Public and browser-facing: inbound webhook URLs, public agent and share pages, account pages and sign-in, the OAuth 2.0 endpoints, the web app.
+  { prefix: '', api: false, plugins: [inboundWebhookRoutes, publicAgentPageRoutes, sharePageRoutes, accountRoutes, authSessionRoutes, oauthRoutes, webAppRoutes] },
 ];
 
 /** Registers every group of {@link ROUTE_TABLE}, each in its own encapsulated scope. */

@@ -65,12 +65,15 @@ describe('personal access tokens over the API', () => {
     const writes = [
       await reader.post(`/api/v1/workspaces/${server.workspaceId}/folders`, { name: 'nope' }),
       await reader.post('/api/v1/tokens', { name: 'escalate' }),
-      await call(server.url, 'POST', '/api/v2/webhooks', { token: (await owner.post('/api/v1/tokens', { name: 'ro2', scope: 'read' })).body.item.token, body: {} }),
     ];
     for (const res of writes) {
       expect(res.status).toBe(403);
       expect(res.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { scope: 'write' } });
     }
+    // Webhook registration (API v2) needs the webhooks scope, which only write tokens carry.
+    const v2 = await call(server.url, 'POST', '/api/v2/webhooks', { token: (await owner.post('/api/v1/tokens', { name: 'ro2', scope: 'read' })).body.item.token, body: {} });
+    expect(v2.status).toBe(403);
+    expect(v2.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { scope: 'webhooks' } });
     expect(server.built.services.db.prepare("SELECT COUNT(*) FROM folders WHERE name = 'nope'").pluck().get()).toBe(0);
   });
 

@@ -11,6 +11,9 @@
  * 4. Imports and activates a Taskspace Trigger workflow, runs `n8n start`, assigns a task in
  *    the service, and checks that exactly one n8n execution with the payload follows and
  *    that a forged delivery is rejected with 401 without an execution.
+ * 5. Connects the OAuth2 credential as a person would: registers n8n as an OAuth app, creates the
+ *    credential in n8n, opens n8n's authorization URL signed in to Taskspace, approves on the
+ *    consent page and follows the redirect to n8n's callback; then runs a node with it.
  * Prints the duration of each phase. Exit code 0 when everything passed.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -23,12 +26,13 @@ import { fileURLToPath } from 'node:url';
 
 import { ensureN8n } from './install-n8n.mjs';
 import { makeStage, pack, unpack } from './package-stage.mjs';
-import { chainWorkflow, credentialsFile, routingWorkflow, triggerWorkflow } from './workflows.mjs';
+import { chainWorkflow, credentialsFile, oauthWorkflow, routingWorkflow, triggerWorkflow } from './workflows.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(path.join(root, 'package.json'));
 const cache = path.join(root, '.n8n-host');
 const OWNER_TOKEN = 'tsk_n8n_host_owner_token_0123456789';
+const OWNER_PASSWORD = 'taskspace host owner password';
 const started = Date.now();
 const timings = [];
 const children = [];
@@ -140,6 +144,7 @@ async function main() {
 				HOST: '127.0.0.1',
 				TASKSPACE_DATA_DIR: path.join(run, 'taskspace-data'),
 				TASKSPACE_BOOTSTRAP_TOKEN: OWNER_TOKEN,
+				TASKSPACE_BOOTSTRAP_PASSWORD: OWNER_PASSWORD,
 				TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1',
 				TASKSPACE_WEBHOOKS_POLL_MS: '100',
 				TASKSPACE_LOG_LEVEL: 'warn',
@@ -307,7 +312,7 @@ async function main() {
 		check(!all.some((r) => r.data?.includes('forged')), 'no execution started for the forged or unsigned deliveries');
 	});
 
-	await phase("list search in the n8n editor: a project past the first page is found on the service", async () => {
+	const n8nCookie = await phase("list search in the n8n editor: a project past the first page is found on the service", async () => {
 		for (let n = 0; n < 120; n++) await api('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/plain', content: n === 119 ? 'Needle in n8n' : `Hay ${n}` });
 		const n8nUrl = `http://127.0.0.1:${n8nPort}`;
 		const browser = { 'browser-id': 'taskspace-host-test' };
@@ -331,12 +336,72 @@ async function main() {
 		});
 		const names = (res.body?.data?.results ?? []).map((r) => r.name);
 		check(JSON.stringify(names) === '["Needle in n8n"]', `the editor's list search finds the project on the second page (HTTP ${res.status}: ${JSON.stringify(names)})`);
+		return cookie;
 	});
 
-	await phase('stop n8n and the service', async () => {
-		await stop(n8n);
-		await stop(service);
+	const oauthCredential = await phase('OAuth2 credential: register n8n, approve on the consent page, follow the redirect to n8n', async () => {
+		const n8nUrl = `http://127.0.0.1:${n8nPort}`;
+		const browser = { 'browser-id': 'taskspace-host-test', cookie: n8nCookie };
+		const callback = `${n8nUrl}/rest/oauth2-credential/callback`;
+		const registered = await api('POST', `/api/v1/workspaces/${workspaceId}/oauth-clients`, { name: 'n8n', redirectUris: [callback], type: 'confidential' });
+		check(registered.status === 200 && registered.body.item.clientSecret, `n8n is registered as a confidential OAuth app (HTTP ${registered.status})`);
+		const { id: clientId, clientSecret } = registered.body.item;
+		const created = await http('POST', `${n8nUrl}/rest/credentials`, {
+			headers: browser,
+			body: { name: 'Taskspace (OAuth2)', type: 'taskspaceOAuth2Api', data: { baseUrl: service.url, clientId, clientSecret } },
+		});
+		check(created.status === 200 && created.body.data?.id, `the OAuth2 credential is created in n8n (HTTP ${created.status})`);
+		const credential = { id: created.body.data.id, name: 'Taskspace (OAuth2)' };
+		const auth = await http('GET', `${n8nUrl}/rest/oauth2-credential/auth?id=${encodeURIComponent(credential.id)}`, { headers: browser });
+		const authorizeUrl = new URL(auth.body?.data ?? 'http://invalid/');
+		check(authorizeUrl.href.startsWith(`${service.url}/oauth/authorize?`) && authorizeUrl.searchParams.get('redirect_uri') === callback, `n8n sends the browser to Taskspace's /oauth/authorize with its callback (${authorizeUrl.href.slice(0, 120)})`);
+
+		// The browser: sign in to Taskspace, open the authorization URL, approve on the consent page.
+		const signIn = await fetch(`${service.url}/api/v1/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'owner', password: OWNER_PASSWORD }) });
+		const session = (signIn.headers.getSetCookie?.() ?? []).map((c) => c.split(';')[0]).find((c) => c.startsWith('taskspace_session='));
+		check(signIn.ok && session, `signed in to Taskspace (HTTP ${signIn.status})`);
+		const consent = await fetch(authorizeUrl, { headers: { cookie: session }, redirect: 'manual' });
+		const html = await consent.text();
+		check(consent.status === 200 && html.includes('Allow n8n?') && html.includes('webhooks'), `the consent page names n8n and the scopes (HTTP ${consent.status})`);
+		const form = new URLSearchParams();
+		for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+			form.set(match[1], match[2].replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'));
+		}
+		form.set('decision', 'allow');
+		const approved = await fetch(`${service.url}/oauth/authorize`, {
+			method: 'POST',
+			headers: { cookie: session, origin: service.url, 'content-type': 'application/x-www-form-urlencoded' },
+			body: form.toString(),
+			redirect: 'manual',
+		});
+		const location = approved.headers.get('location') ?? '';
+		check(approved.status === 302 && location.startsWith(`${callback}?`) && new URL(location).searchParams.get('code'), `Allow redirects to n8n's callback with a code (HTTP ${approved.status})`);
+		const landed = await fetch(location, { headers: browser, redirect: 'manual' });
+		const page = await landed.text();
+		check(landed.status === 200 && !/Error:|error_description|invalid_/.test(page), `n8n's callback exchanged the code (HTTP ${landed.status}: ${page.replace(/\s+/g, ' ').slice(0, 300)})`);
+		const grants = (await api('GET', '/api/v1/me/oauth-grants')).body.items ?? [];
+		check(grants.some((g) => g.client.id === clientId && g.scopes.join(' ') === 'read write webhooks'), 'Taskspace lists n8n under the owner\'s authorized apps with read, write and webhooks');
+		return { ...credential, clientId };
 	});
+
+	await phase('stop n8n', () => stop(n8n));
+
+	await phase('run a node with the OAuth2 credential (`n8n execute`), check the service', async () => {
+		const file = path.join(run, 'oauth.json');
+		fs.writeFileSync(file, JSON.stringify(oauthWorkflow({ id: 'taskspaceOAuth01', workspaceId, credential: { id: oauthCredential.id, name: oauthCredential.name } })));
+		n8nCommand(n8nBin, n8nEnv, ['import:workflow', `--input=${file}`]);
+		try {
+			n8nCommand(n8nBin, n8nEnv, ['execute', '--id=taskspaceOAuth01', '--rawOutput']);
+		} catch (error) {
+			throw new Error(`n8n execute failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
+		}
+		const projects = (await api('GET', '/api/v1/me/projects?limit=500&search=OAuth2')).body.items ?? [];
+		check(projects.some((p) => p.name === 'Made over OAuth2'), 'the project made through the OAuth2 credential exists');
+		const grant = ((await api('GET', '/api/v1/me/oauth-grants')).body.items ?? []).find((g) => g.client.id === oauthCredential.clientId);
+		check(grant?.lastUsedAt, 'the request carried n8n\'s OAuth access token (the grant was used)');
+	});
+
+	await phase('stop the service', () => stop(service));
 	fs.rmSync(run, { recursive: true, force: true });
 }
 

@@ -141,3 +141,26 @@ export function triggerWorkflow({ id, webhookId }) {
 export function credentialsFile({ baseUrl, token }) {
 	return [{ ...CREDENTIALS.taskspaceApi, type: 'taskspaceApi', data: { baseUrl, accessToken: token } }];
 }
+
+/** A project made through the OAuth2 credential `credential` ({ id, name }) in the workspace `workspaceId`. */
+export function oauthWorkflow({ id, workspaceId, credential }) {
+	return {
+		id,
+		name: 'Taskspace over OAuth2',
+		active: false,
+		nodes: [
+			node('Start', 'n8n-nodes-base.manualTrigger', {}, [0, 0]),
+			node('Create project', 'CUSTOM.taskspaceProject', {
+				authentication: 'oAuth2',
+				resource: 'project',
+				operation: 'create',
+				createIn: 'folder',
+				folderId: byId(workspaceId),
+				content: '# Made over OAuth2\n- Seed task',
+			}, [220, 0], { credentials: { taskspaceOAuth2Api: credential } }),
+		],
+		connections: { Start: { main: [[{ node: 'Create project', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}

@@ -16,6 +16,7 @@ import { Media } from './media/Media';
 import { NewProject } from './projects/NewProject';
 import { Members } from './settings/Members';
 import { Account } from './settings/Account';
+import { OAuthApps } from './settings/OAuthApps';
 
 // The builder carries the form generator and its validator: loaded only when opened.
 const Builder = lazy(() => import('./automations/Builder'));
@@ -49,6 +50,7 @@ export const router = createBrowserRouter([
       { path: 'settings/webhooks/:webhookId', element: <WebhookDeliveries /> },
       { path: 'settings/members', element: <Members /> },
       { path: 'settings/account', element: <Account /> },
+      { path: 'settings/oauth-apps', element: <OAuthApps /> },
     ],
   },
 ]);

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { completeSetup, checkSetupLink } from './setup-links';
 import { signUpWithInvitation } from './sign-up';
 import { previewInvitation } from './invitations';
@@ -6,21 +6,8 @@ import { isoTime } from '../platform/clock';
 import { credentialsOf } from './credentials';
 import { PASSWORD_MIN_LENGTH } from './passwords';
 import { ServiceError } from '../errors';
-import { escapeHtml, publicPageGuard } from '../http/public-pages';
+import { escapeHtml, formPage as page, publicPageGuard } from '../http/public-pages';
 import { itemEnvelope, okOnly, responses } from '../http/schemas';
-
-/** The setup pages' policy: no scripts, inline styles, forms post only to this origin. */
-const SETUP_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
-
-function page(reply: FastifyReply, status: number, title: string, body: string): string {
-  reply.code(status);
-  reply.header('Content-Security-Policy', SETUP_PAGE_CSP);
-  reply.header('Referrer-Policy', 'no-referrer');
-  reply.type('text/html; charset=utf-8');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · Taskspace</title>
-<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}label,input,button{display:block;width:100%;margin:.4rem 0}input{padding:.5rem}button{padding:.6rem}</style></head>
-<body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
-}
 
 function form(token: string, handle: string, error?: string): string {
   return (

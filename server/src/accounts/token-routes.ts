@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { TOKEN_SCOPES, createAccessToken, listAccessTokens, type AccessTokenInfo, type TokenScope } from '../auth/tokens';
-import { getTokenInfo, listWorkspaceTokens, revokeTokenAs } from './personal-tokens';
+import { TOKEN_SCOPES, listAccessTokens, type AccessTokenInfo, type TokenScope } from '../auth/tokens';
+import { createTokenAs, listWorkspaceTokens, revokeTokenAs } from './personal-tokens';
 import { isoTime } from '../platform/clock';
-import { badRequest } from '../errors';
 import { itemEnvelope, itemsEnvelope, okOnly, params, responses, singleLine } from '../http/schemas';
 
 const tokenInfo = {
@@ -64,12 +63,9 @@ export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      const now = clock.now();
       const { name, scope, expiresAt } = request.body;
-      const expiry = expiresAt === undefined ? null : Date.parse(expiresAt);
-      if (expiry !== null && !(expiry > now)) throw badRequest('expiresAt', 'in_past', 'expiresAt must be in the future');
-      const { id, token } = createAccessToken(db, request.actor.userId, name.trim(), now, undefined, { scope, expiresAt: expiry });
-      return { ok: true, item: { ...present(getTokenInfo(db, id)!, now), token } };
+      const { info, token } = createTokenAs(app.services, request.actor, { name, scope, expiresAt: expiresAt === undefined ? null : Date.parse(expiresAt) });
+      return { ok: true, item: { ...present(info, clock.now()), token } };
     },
   );
 

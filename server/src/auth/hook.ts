@@ -5,6 +5,7 @@ import { RateLimiter, type RateDecision } from './rate-limit';
 import { sql } from '../platform/db/statements';
 import { ActorCache, type Actor } from './tokens';
 import { sessionAuth } from '../accounts/session-auth';
+import { requiredScope, scopeAllows } from '../modules/oauth/scopes';
 
 /**
  * How a route takes part in the hourly request budget (route option `config.rateLimit`):
@@ -59,15 +60,19 @@ interface HeaderSink {
 const TOKEN_TOUCH_INTERVAL_MS = 60_000;
 
 /**
- * Refuses a write (any method but GET/HEAD/OPTIONS) by a credential without the `write` scope.
+ * Refuses a request the credential's scopes do not cover (docs/oauth.md "Scopes"): `webhooks`
+ * for `/api/v2`, else `read` for GET/HEAD/OPTIONS and `write` for the rest. Credentials without
+ * scopes (sessions, automations) may do everything their roles allow.
  * @throws ServiceError 403 INSUFFICIENT_SCOPE, `details.scope` naming the scope needed.
  */
-export function requireScopeFor(method: string, actor: Actor): void {
-  if (!actor.scopes || method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || actor.scopes.includes('write')) return;
-  throw new ServiceError(403, 'INSUFFICIENT_SCOPE', "this credential lacks the 'write' scope this request needs", {
+export function requireScopeFor(method: string, url: string, actor: Actor): void {
+  if (!actor.scopes) return;
+  const needed = requiredScope(method, url);
+  if (scopeAllows(actor.scopes, needed)) return;
+  throw new ServiceError(403, 'INSUFFICIENT_SCOPE', `this credential lacks the '${needed}' scope this request needs`, {
     field: 'authorization',
     reason: 'insufficient_scope',
-    scope: 'write',
+    scope: needed,
   });
 }
 
@@ -137,7 +142,7 @@ export class RequestMeter {
     if (!actor) return missingToken(match !== null);
     if (actor.tokenId) this.touchToken(actor.tokenId, now);
     try {
-      requireScopeFor(request.method, actor);
+      requireScopeFor(request.method, request.url, actor);
     } catch (error) {
       return error as ServiceError;
     }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../platform/db/connection';
 import { sql } from '../platform/db/statements';
 import { newId, newSecret } from '../platform/ids';
+import { parseStoredScope } from '../modules/oauth/scopes';
 
 /** Prefix of every personal access token, so leaked tokens are easy to recognise and scan for. */
 export const TOKEN_PREFIX = 'tsk_';
@@ -64,11 +65,11 @@ export function revokeAccessToken(db: Db, tokenId: string, now: number): boolean
 export const INFO_COLUMNS = `id, user_id AS userId, name, scope, created_at AS createdAt, last_used_at AS lastUsedAt,
   expires_at AS expiresAt, revoked_at AS revokedAt`;
 
-/** Lists a user's tokens, newest first. */
+/** Lists a user's personal access tokens (not OAuth tokens), newest first. */
 export function listAccessTokens(db: Db, userId: string): AccessTokenInfo[] {
   return sql<[string], AccessTokenInfo>(
     db,
-    `SELECT ${INFO_COLUMNS} FROM access_tokens WHERE user_id = ? ORDER BY created_at DESC`,
+    `SELECT ${INFO_COLUMNS} FROM access_tokens WHERE user_id = ? AND client_id IS NULL ORDER BY created_at DESC`,
   ).all(userId);
 }
 
@@ -82,12 +83,15 @@ export interface Actor {
   rateTier: string;
   verified: boolean;
   /**
-   * What the credential may do: `read` (GET/HEAD only) and/or `write`. Undefined means every
-   * scope (sessions, unscoped personal tokens, automations). OAuth tokens will set their granted scopes.
+   * What the credential may do (docs/oauth.md "Scopes"): `read`, `write`, `webhooks`. A
+   * personal token's `read` is `['read']` and its `write` is every scope; an OAuth access token
+   * carries the scopes its grant holds. Undefined means every scope (sessions, automations).
    */
   scopes?: readonly string[];
-  /** Set for a personal access token: its id and when it expires (ms; null = never). */
+  /** Set for a token (personal or OAuth): its id and when it expires (ms; null = never). */
   tokenId?: string;
+  /** Set for an OAuth access token: the client it was issued to. */
+  oauthClientId?: string;
   tokenExpiresAt?: number | null;
   /** Set when the request was authenticated by a browser session cookie: that session's id. */
   sessionId?: string;
@@ -101,7 +105,9 @@ export interface Actor {
 interface ActorRow {
   tokenId: string;
   tokenExpiresAt: number | null;
-  scope: TokenScope;
+  /** `read` or `write` for personal tokens; the space-separated granted scopes for OAuth tokens. */
+  scope: string;
+  clientId: string | null;
   userId: string;
   handle: string;
   displayName: string;
@@ -118,13 +124,14 @@ export function actorForToken(db: Db, token: string): Actor | undefined {
 function actorForHash(db: Db, tokenHash: string): Actor | undefined {
   const row = sql<[string], ActorRow>(
     db,
-    `SELECT t.id AS tokenId, t.expires_at AS tokenExpiresAt, t.scope, u.id AS userId, u.handle, u.display_name AS displayName, u.plan, u.rate_tier AS rateTier, u.verified
+    `SELECT t.id AS tokenId, t.expires_at AS tokenExpiresAt, t.scope, t.client_id AS clientId, u.id AS userId, u.handle, u.display_name AS displayName, u.plan, u.rate_tier AS rateTier, u.verified
        FROM access_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
   ).get(tokenHash);
   if (!row) return undefined;
-  const { scope, ...rest } = row;
-  return { ...rest, verified: row.verified === 1, scopes: scope === 'read' ? ['read'] : ['read', 'write'] };
+  const { scope, clientId, ...rest } = row;
+  if (clientId !== null) return { ...rest, verified: row.verified === 1, scopes: parseStoredScope(scope), oauthClientId: clientId };
+  return { ...rest, verified: row.verified === 1, scopes: scope === 'read' ? ['read'] : ['read', 'write', 'webhooks'] };
 }
 
 /** Most accounts an {@link ActorCache} remembers before it starts afresh. */

@@ -38,3 +38,35 @@ export function sendHtml(reply: FastifyReply, html: string): string {
   reply.type('text/html; charset=utf-8');
   return html;
 }
+
+/**
+ * The policy of the service's own form pages (setup link, OAuth consent): no scripts, inline
+ * styles, no framing; forms post to this origin and, when given, to `formTargets` too (a form
+ * whose answer redirects elsewhere needs that target allowed, as browsers apply `form-action`
+ * to redirects).
+ */
+export function formPageCsp(formTargets: readonly string[] = []): string {
+  return `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${formTargets.map((t) => ' ' + t).join('')}; frame-ancestors 'none'`;
+}
+
+/**
+ * Sends a minimal server-rendered form page: `title` as the heading, `body` as trusted HTML
+ * (escape every value in it with {@link escapeHtml}), the {@link formPageCsp} and the given
+ * `Referrer-Policy` (default `no-referrer`).
+ */
+export function formPage(
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  body: string,
+  options: { formTargets?: readonly string[]; referrerPolicy?: string } = {},
+): string {
+  reply.code(status);
+  reply.header('Content-Security-Policy', formPageCsp(options.formTargets));
+  reply.header('Referrer-Policy', options.referrerPolicy ?? 'no-referrer');
+  reply.header('Cache-Control', 'no-store');
+  reply.type('text/html; charset=utf-8');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · Taskspace</title>
+<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}label,input,button{display:block;width:100%;margin:.4rem 0}input{padding:.5rem}button{padding:.6rem}ul.scopes li{margin:.3rem 0}.actions{display:flex;gap:.5rem}</style></head>
+<body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+}

@@ -28,6 +28,7 @@ export const WEB_APP_ROUTES = [
   '/settings/webhooks/:webhookId',
   '/settings/members',
   '/settings/account',
+  '/settings/oauth-apps',
 ] as const;
 
 /**

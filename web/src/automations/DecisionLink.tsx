@@ -1,11 +1,7 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { api, ApiError, unwrap } from '../api/client';
-
-function message(error: unknown): string {
-  return error instanceof ApiError ? error.message : 'Something went wrong';
-}
+import { api, unwrap, errorMessage } from '../api/client';
 
 /**
  * The page a decision link opens (docs "Approvals that reach people"): the approval's message and
@@ -31,7 +27,7 @@ export function DecisionLink() {
       <section aria-labelledby="decision-title">
         <h1 id="decision-title">Approval</h1>
         <p role="alert" className="error">
-          {message(request.error)}
+          {errorMessage(request.error)}
         </p>
       </section>
     );
@@ -67,7 +63,7 @@ export function DecisionLink() {
           </div>
           {decide.error && (
             <p role="alert" className="error">
-              {message(decide.error)}
+              {errorMessage(decide.error)}
             </p>
           )}
         </div>

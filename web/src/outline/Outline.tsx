@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { ApiError } from '../api/client';
+import { errorMessage } from '../api/client';
 import { MAX_TASK_CHARS, characters, previousSibling, toRows, type Row, type TaskItem } from './tree';
 import { useOutlineActions } from './useOutlineActions';
 
@@ -14,10 +14,6 @@ interface Draft {
 }
 
 type Item = { kind: 'task'; row: Row; index: number } | { kind: 'draft'; depth: number };
-
-function message(error: unknown): string {
-  return error instanceof ApiError ? error.message : 'Something went wrong';
-}
 
 /** A task's completion checkbox: flips in the same event (the list catches up after the call). */
 function TaskCheckbox({ row, disabled, onToggle }: { row: Row; disabled: boolean; onToggle: () => void }) {
@@ -90,7 +86,7 @@ export function Outline({ projectId, tasks, readOnly }: { projectId: string; tas
     try {
       await fn();
     } catch (e) {
-      setError(message(e));
+      setError(errorMessage(e));
     }
   };
 
@@ -159,7 +155,7 @@ export function Outline({ projectId, tasks, readOnly }: { projectId: string; tas
           if (session.current === current) setDraft({ after: made, asChild: false, depth: opened.depth });
           return made;
         } catch (e) {
-          setError(message(e));
+          setError(errorMessage(e));
           return previous;
         }
       });

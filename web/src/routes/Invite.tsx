@@ -1,15 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, unwrap } from '../api/client';
+import { api, unwrap, errorMessage } from '../api/client';
 import { useMe } from '../api/queries';
 
 /** The service's minimum password length, in characters (docs "Accounts and sign-in"). */
 const PASSWORD_MIN_LENGTH = 10;
-
-function message(error: unknown): string {
-  return error instanceof ApiError ? error.message : 'Something went wrong';
-}
 
 /**
  * The invitation link's page (docs "Invitations and members"): shows the workspace and role
@@ -43,7 +39,7 @@ export function Invite() {
         <section className="card" aria-labelledby="invite-title">
           <h1 id="invite-title">Invitation</h1>
           <p role="alert" className="error">
-            {token === '' ? 'This invitation link is incomplete.' : message(preview.error)}
+            {token === '' ? 'This invitation link is incomplete.' : errorMessage(preview.error)}
           </p>
           <Link to="/sign-in">Go to sign-in</Link>
         </section>
@@ -69,7 +65,7 @@ export function Invite() {
             </button>
             {join.isError && (
               <p role="alert" className="error">
-                {message(join.error)}
+                {errorMessage(join.error)}
               </p>
             )}
           </>
@@ -107,7 +103,7 @@ function CreateAccount({ token, suggestedHandle, onDone }: { token: string; sugg
       unwrap(await api.POST('/api/v1/auth/sign-in', { body: { login: handle, password } }));
       await onDone();
     } catch (e) {
-      setError(message(e));
+      setError(errorMessage(e));
     } finally {
       setBusy(false);
     }

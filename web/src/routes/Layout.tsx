@@ -79,6 +79,9 @@ export function Layout() {
             <NavLink to="/settings/members">Members</NavLink>
           </li>
           <li>
+            <NavLink to="/settings/oauth-apps">OAuth apps</NavLink>
+          </li>
+          <li>
             <NavLink to="/approvals">
               Approvals{approvals.data && approvals.data.length > 0 ? <span className="count" aria-label={`${approvals.data.length} waiting`}>{approvals.data.length}</span> : null}
             </NavLink>

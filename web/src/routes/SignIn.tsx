@@ -30,7 +30,10 @@ export function SignIn() {
       }
       await queries.invalidateQueries();
       const next = params.get('next');
-      navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/', { replace: true });
+      const target = next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+      // Pages the service renders itself (the OAuth consent page) need a full page load.
+      if (target.startsWith('/oauth/')) window.location.assign(target);
+      else navigate(target, { replace: true });
     } finally {
       setBusy(false);
     }

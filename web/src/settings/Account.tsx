@@ -1,12 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, unwrap } from '../api/client';
+import { api, unwrap, errorMessage } from '../api/client';
 import { useMe } from '../api/queries';
 import { ItemTable } from '../components/ItemTable';
-
-function message(error: unknown): string {
-  return error instanceof ApiError ? error.message : 'Something went wrong';
-}
 
 function when(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString() : '—';
@@ -30,6 +26,7 @@ export function Account() {
       <ChangePassword />
       <Sessions />
       <Tokens />
+      <AuthorizedApps />
     </section>
   );
 }
@@ -64,7 +61,7 @@ function ChangePassword() {
       </label>
       {change.error && (
         <p role="alert" className="error">
-          {message(change.error)}
+          {errorMessage(change.error)}
         </p>
       )}
       {change.isSuccess && <p role="status">Password changed; your other sessions are signed out.</p>}
@@ -166,7 +163,7 @@ function Tokens() {
         </label>
         {create.error && (
           <p role="alert" className="error">
-            {message(create.error)}
+            {errorMessage(create.error)}
           </p>
         )}
         {shown && (
@@ -192,6 +189,39 @@ function Tokens() {
             <td>
               <button type="button" className="secondary" onClick={() => revoke.mutate(t.id!)} aria-label={`Revoke token ${t.name}`}>
                 Revoke
+              </button>
+            </td>
+          </tr>
+        )}
+      />
+    </>
+  );
+}
+
+/** The OAuth apps I allowed on a consent page; revoking one ends its tokens at once (docs/oauth.md "Authorized apps"). */
+function AuthorizedApps() {
+  const queries = useQueryClient();
+  const grants = useQuery({ queryKey: ['oauth-grants'], queryFn: async () => unwrap(await api.GET('/api/v1/me/oauth-grants')).items });
+  const revoke = useMutation({
+    mutationFn: async (grantId: string) => unwrap(await api.DELETE('/api/v1/me/oauth-grants/{grantId}', { params: { path: { grantId } } })),
+    onSettled: () => queries.invalidateQueries({ queryKey: ['oauth-grants'] }),
+  });
+  return (
+    <>
+      <h2>Authorized apps</h2>
+      <ItemTable
+        items={grants.data}
+        empty="You have not authorized any app."
+        columns={['App', 'Scopes', 'Authorized', 'Last used', 'Actions']}
+        row={(g) => (
+          <tr key={g.id}>
+            <td>{g.client?.name}</td>
+            <td>{g.scopes?.join(', ')}</td>
+            <td>{when(g.createdAt)}</td>
+            <td>{when(g.lastUsedAt)}</td>
+            <td>
+              <button type="button" className="secondary" onClick={() => revoke.mutate(g.id!)} aria-label={`Revoke access of ${g.client?.name}`}>
+                Revoke access
               </button>
             </td>
           </tr>

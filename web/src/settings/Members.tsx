@@ -1,15 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, unwrap } from '../api/client';
+import { api, unwrap, errorMessage } from '../api/client';
 import { useMe, useWorkspaces } from '../api/queries';
 import { ItemTable } from '../components/ItemTable';
 
 const ROLES = ['Owner', 'Collaborator', 'Participant', 'Viewer'] as const;
 type Role = (typeof ROLES)[number];
-
-function message(error: unknown): string {
-  return error instanceof ApiError ? error.message : 'Something went wrong';
-}
 
 /**
  * Settings → Members (docs "Invitations and members"): every member sees who belongs to the
@@ -66,7 +62,7 @@ function WorkspaceMembers({ workspaceId, isOwner }: { workspaceId: string; isOwn
       <h2>People</h2>
       {failure && (
         <p role="alert" className="error">
-          {message(failure)}
+          {errorMessage(failure)}
         </p>
       )}
       <ItemTable
@@ -162,7 +158,7 @@ function Invitations({ workspaceId }: { workspaceId: string }) {
         </label>
         {invite.error && (
           <p role="alert" className="error">
-            {message(invite.error)}
+            {errorMessage(invite.error)}
           </p>
         )}
         {link && (

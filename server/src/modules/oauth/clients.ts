@@ -1,0 +1,179 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Db } from '../../platform/db/connection';
+import { sql } from '../../platform/db/statements';
+import { transaction } from '../../platform/db/connection';
+import { newId, newSecret } from '../../platform/ids';
+import { hashToken, type Actor } from '../../auth/tokens';
+import { requireWorkspace } from '../../auth/access';
+import { badRequest, notFound, ServiceError } from '../../errors';
+import type { Services } from '../../services';
+
+/**
+ * OAuth 2.0 clients (RFC 6749 section 2, docs/oauth.md "Registering a client"): apps an Owner
+ * registers in a workspace. A confidential client gets a secret, shown once and stored as its
+ * SHA-256 hash (256 random bits, so no slow hash is needed); a public client (a browser or
+ * native app) has none and must use PKCE. Redirect URIs match exactly.
+ */
+
+/** Client types of RFC 6749 section 2.1. */
+export const CLIENT_TYPES = ['confidential', 'public'] as const;
+export type ClientType = (typeof CLIENT_TYPES)[number];
+
+/** Prefix of client secrets, so a leaked one is easy to recognise. */
+export const CLIENT_SECRET_PREFIX = 'tss_';
+
+/** Most redirect URIs one client may register. */
+export const MAX_REDIRECT_URIS = 10;
+
+/** URI schemes never accepted as a redirect target: they would run code or read files in the browser. */
+const REFUSED_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:']);
+
+/** A registered client as the API shows it (never the secret). Times in ms since the epoch. */
+export interface OAuthClient {
+  id: string;
+  workspaceId: string;
+  name: string;
+  redirectUris: string[];
+  type: ClientType;
+  createdAt: number;
+  /** Handle of the Owner who registered it; null once that account is gone. */
+  createdBy: string | null;
+}
+
+interface ClientRow extends Omit<OAuthClient, 'redirectUris'> {
+  redirectUris: string;
+  secretHash: string | null;
+}
+
+const CLIENT_COLUMNS = `c.id, c.workspace_id AS workspaceId, c.name, c.redirect_uris AS redirectUris, c.type,
+  c.created_at AS createdAt, u.handle AS createdBy, c.secret_hash AS secretHash`;
+
+function fromRow(row: ClientRow): OAuthClient {
+  const { secretHash: _secret, redirectUris, ...rest } = row;
+  return { ...rest, redirectUris: JSON.parse(redirectUris) as string[] };
+}
+
+function clientRow(db: Db, clientId: string): ClientRow | undefined {
+  return sql<[string], ClientRow>(db, `SELECT ${CLIENT_COLUMNS} FROM oauth_clients c LEFT JOIN users u ON u.id = c.created_by WHERE c.id = ?`).get(clientId);
+}
+
+/**
+ * Refuses OAuth access tokens where credentials themselves are managed (personal tokens, OAuth
+ * clients, remembered grants): a third-party app must not mint itself wider or longer access.
+ * @throws ServiceError 403 FORBIDDEN.
+ */
+export function requireFirstPartyCredential(actor: Actor, action: string): void {
+  if (actor.oauthClientId !== undefined) {
+    throw new ServiceError(403, 'FORBIDDEN', `${action} needs a session or a personal access token; OAuth access tokens cannot do it`, {
+      field: 'authorization',
+      reason: 'oauth_token_not_allowed',
+    });
+  }
+}
+
+/**
+ * Checks a redirect URI for registration: absolute, no fragment (RFC 6749 section 3.1.2), not a
+ * script or file scheme.
+ * @throws ServiceError 400 VALIDATION_ERROR naming `redirectUris[i]`.
+ */
+function checkRedirectUri(value: string, index: number): string {
+  const field = `redirectUris[${index}]`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw badRequest(field, 'invalid_uri', `${field} must be an absolute URI`);
+  }
+  if (REFUSED_SCHEMES.has(url.protocol)) throw badRequest(field, 'refused_scheme', `${field} may not use the ${url.protocol} scheme`);
+  if (url.hash || value.includes('#')) throw badRequest(field, 'has_fragment', `${field} may not contain a fragment (#)`);
+  return value;
+}
+
+/** What a new client is made of. */
+export interface ClientInput {
+  name: string;
+  redirectUris: string[];
+  type: ClientType;
+}
+
+/**
+ * Registers a client in a workspace (Owners). Returns it with its secret for a confidential
+ * client: the only time the secret is shown.
+ * @throws ServiceError 404/403 from the workspace check (Owner needed), 403 for OAuth access
+ * tokens, 400 for a bad redirect URI.
+ */
+export function registerClient(svc: Services, actor: Actor, workspaceId: string, input: ClientInput): { client: OAuthClient; clientSecret?: string } {
+  requireFirstPartyCredential(actor, 'registering an OAuth client');
+  requireWorkspace(svc.db, actor, workspaceId, 'Owner', 'registering an OAuth client');
+  const redirectUris = [...new Set(input.redirectUris.map(checkRedirectUri))];
+  const id = newId();
+  const secret = input.type === 'confidential' ? CLIENT_SECRET_PREFIX + newSecret(32) : undefined;
+  sql(
+    svc.db,
+    'INSERT INTO oauth_clients (id, workspace_id, name, redirect_uris, type, secret_hash, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  ).run(id, workspaceId, input.name.trim(), JSON.stringify(redirectUris), input.type, secret ? hashToken(secret) : null, actor.userId, svc.clock.now());
+  return { client: fromRow(clientRow(svc.db, id)!), ...(secret ? { clientSecret: secret } : {}) };
+}
+
+/**
+ * The clients of a workspace, newest first (Owners).
+ * @throws ServiceError 404/403 from the workspace check.
+ */
+export function listClients(svc: Services, actor: Actor, workspaceId: string): OAuthClient[] {
+  requireWorkspace(svc.db, actor, workspaceId, 'Owner', 'listing OAuth clients');
+  return sql<[string], ClientRow>(
+    svc.db,
+    `SELECT ${CLIENT_COLUMNS} FROM oauth_clients c LEFT JOIN users u ON u.id = c.created_by WHERE c.workspace_id = ? ORDER BY c.created_at DESC, c.id`,
+  )
+    .all(workspaceId)
+    .map(fromRow);
+}
+
+/**
+ * Deletes a client (Owners of its workspace): its remembered grants, codes, refresh tokens and
+ * access tokens go with it, so every app session ends at once.
+ * @throws ServiceError 404 when unknown or outside the caller's workspaces, 403 below Owner or
+ * for OAuth access tokens.
+ */
+export function deleteClient(svc: Services, actor: Actor, clientId: string): void {
+  requireFirstPartyCredential(actor, 'deleting an OAuth client');
+  const row = clientRow(svc.db, clientId);
+  if (!row) throw notFound('OAuth client', clientId);
+  requireWorkspace(svc.db, actor, row.workspaceId, 'Owner', 'deleting an OAuth client');
+  transaction(svc.db, () => {
+    sql(svc.db, 'DELETE FROM access_tokens WHERE client_id = ?').run(clientId);
+    sql(svc.db, 'DELETE FROM oauth_clients WHERE id = ?').run(clientId);
+  });
+}
+
+/** A client as the token endpoint sees it: with its secret hash. */
+export interface ClientRecord extends OAuthClient {
+  secretHash: string | null;
+}
+
+/** A client by id with its secret hash, or undefined. */
+export function findClient(db: Db, clientId: string): ClientRecord | undefined {
+  const row = clientRow(db, clientId);
+  return row ? { ...fromRow(row), secretHash: row.secretHash } : undefined;
+}
+
+/**
+ * Client authentication at the token and revocation endpoints (RFC 6749 section 2.3): a
+ * confidential client must present its secret; a public client presents none (and a secret
+ * presented for it is refused).
+ * @returns the client, or undefined when the client is unknown or authentication fails.
+ */
+export function authenticateClient(db: Db, clientId: string, clientSecret: string | null | undefined): ClientRecord | undefined {
+  const client = findClient(db, clientId);
+  if (!client) return undefined;
+  if (client.type === 'public') return clientSecret ? undefined : client;
+  if (!clientSecret || !client.secretHash) return undefined;
+  const presented = Buffer.from(hashToken(clientSecret), 'hex');
+  const stored = Buffer.from(client.secretHash, 'hex');
+  return presented.length === stored.length && timingSafeEqual(presented, stored) ? client : undefined;
+}
+
+/** The name of the workspace a client was registered in (for the consent page). */
+export function workspaceNameOf(db: Db, workspaceId: string): string {
+  return sql<[string], string>(db, 'SELECT name FROM workspaces WHERE id = ?').pluck().get(workspaceId) ?? 'unknown';
+}

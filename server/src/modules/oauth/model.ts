@@ -1,0 +1,281 @@
+import OAuth2Server from '@node-oauth/oauth2-server';
+import { sql } from '../../platform/db/statements';
+import { transaction } from '../../platform/db/connection';
+import { newId, newSecret } from '../../platform/ids';
+import { hashToken } from '../../auth/tokens';
+import type { Services } from '../../services';
+import { authenticateClient, findClient, type ClientRecord } from './clients';
+import { grantById } from './grants';
+import { DEFAULT_SCOPE, normalizeScopes, parseStoredScope } from './scopes';
+
+/**
+ * The storage model behind `@node-oauth/oauth2-server` (docs/oauth.md): the library runs the
+ * protocol (RFC 6749 code grant, RFC 7636 PKCE, refresh), this module stores what it issues.
+ * Codes, access tokens and refresh tokens are stored only as SHA-256 hashes; times come from the
+ * app's clock. Refresh tokens rotate: each use revokes the presented one and issues a new one in
+ * the same family, and presenting a rotated one again (reuse, a sign of theft) revokes the whole
+ * family, access tokens included.
+ */
+
+/** Prefix of OAuth access tokens. */
+export const ACCESS_TOKEN_PREFIX = 'tso_';
+/** Prefix of OAuth refresh tokens. */
+export const REFRESH_TOKEN_PREFIX = 'tsr_';
+/** Lifetime of an authorization code, in seconds (RFC 6749 section 4.1.2 recommends at most 10 minutes). */
+export const AUTHORIZATION_CODE_SECONDS = 300;
+
+/**
+ * Who a code or token was issued to: the person, the grant it was issued under and, once tokens
+ * exist, their refresh family. The library treats it as an opaque `user`.
+ */
+export interface OAuthSubject {
+  userId: string;
+  grantId: string;
+  familyId?: string;
+}
+
+/** The library's view of a client: ours plus the grant types it may use. */
+function libraryClient(client: ClientRecord): OAuth2Server.Client {
+  return { id: client.id, name: client.name, type: client.type, redirectUris: client.redirectUris, grants: ['authorization_code', 'refresh_token'] };
+}
+
+/** A stored time (ms on the app's clock) as the wall-clock Date the library compares with `new Date()`. */
+function libraryDate(svc: Services, at: number): Date {
+  return new Date(Date.now() + (at - svc.clock.now()));
+}
+
+/**
+ * Revokes every refresh and access token of a family (reuse detection, revocation of a refresh
+ * token). Returns how many tokens ended.
+ */
+export function revokeFamily(svc: Services, familyId: string): number {
+  const now = svc.clock.now();
+  return transaction(svc.db, () => {
+    const refresh = sql(svc.db, 'UPDATE oauth_refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL').run(now, familyId).changes;
+    const access = sql(svc.db, 'UPDATE access_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL').run(now, familyId).changes;
+    return refresh + access;
+  });
+}
+
+/**
+ * RFC 7009 revocation by a client: a refresh token ends with its whole family, an access token
+ * alone. Unknown tokens and tokens issued to other clients change nothing (section 2.2: the
+ * answer is the same 200).
+ */
+export function revokeIssuedToken(svc: Services, clientId: string, token: string): void {
+  const tokenHash = hashToken(token);
+  const family = sql<[string, string], string>(
+    svc.db,
+    'SELECT r.family_id FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.id = r.grant_id WHERE r.token_hash = ? AND g.client_id = ?',
+  )
+    .pluck()
+    .get(tokenHash, clientId);
+  if (family !== undefined) revokeFamily(svc, family);
+  else sql(svc.db, 'UPDATE access_tokens SET revoked_at = ? WHERE token_hash = ? AND client_id = ? AND revoked_at IS NULL').run(svc.clock.now(), tokenHash, clientId);
+}
+
+interface CodeRow {
+  grantId: string;
+  redirectUri: string;
+  scope: string;
+  codeChallenge: string | null;
+  codeChallengeMethod: string | null;
+  expiresAt: number;
+  usedAt: number | null;
+  familyId: string | null;
+}
+
+interface RefreshRow {
+  id: string;
+  grantId: string;
+  familyId: string;
+  scope: string;
+  expiresAt: number;
+  revokedAt: number | null;
+}
+
+/** The model methods both servers share: codes, tokens, scopes. */
+function sharedModel(svc: Services, onRevoked: () => void) {
+  const { db } = svc;
+  const { oauthAccessTokenMs, oauthRefreshTokenMs } = svc.config.accounts;
+
+  /**
+   * The client a stored code or refresh token may still be used by: none when it expired, or when
+   * it was spent already — then it is being replayed, and its family's tokens are revoked.
+   */
+  function usableClient(stored: { spent: boolean; familyId: string | null; expiresAt: number; clientId: string }): ClientRecord | undefined {
+    if (stored.spent) {
+      if (stored.familyId) {
+        revokeFamily(svc, stored.familyId);
+        onRevoked();
+      }
+      return undefined;
+    }
+    if (stored.expiresAt <= svc.clock.now()) return undefined;
+    return findClient(db, stored.clientId);
+  }
+
+  return {
+    async generateAuthorizationCode(): Promise<string> {
+      return newSecret(32);
+    },
+    async generateAccessToken(): Promise<string> {
+      return ACCESS_TOKEN_PREFIX + newSecret(32);
+    },
+    async generateRefreshToken(): Promise<string> {
+      return REFRESH_TOKEN_PREFIX + newSecret(32);
+    },
+    // Not used: API requests are authenticated by the app's request meter (auth/hook.ts).
+    async getAccessToken(): Promise<false> {
+      return false;
+    },
+
+    /** The requested scopes, known and within the person's grant; the default when none are asked for. */
+    async validateScope(user: OAuthSubject, _client: OAuth2Server.Client, scope?: string[]): Promise<string[] | false> {
+      const scopes = normalizeScopes(scope && scope.length > 0 ? scope : DEFAULT_SCOPE);
+      const grant = grantById(db, user.grantId);
+      if (!scopes || !grant || !scopes.every((s) => grant.scopes.includes(s))) return false;
+      return scopes;
+    },
+
+    async saveAuthorizationCode(
+      code: Pick<OAuth2Server.AuthorizationCode, 'authorizationCode' | 'expiresAt' | 'redirectUri' | 'scope' | 'codeChallenge' | 'codeChallengeMethod'>,
+      client: OAuth2Server.Client,
+      user: OAuthSubject,
+    ): Promise<OAuth2Server.AuthorizationCode> {
+      const now = svc.clock.now();
+      sql(
+        db,
+        `INSERT INTO oauth_codes (code_hash, grant_id, redirect_uri, scope, code_challenge, code_challenge_method, created_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        hashToken(code.authorizationCode),
+        user.grantId,
+        code.redirectUri,
+        (code.scope ?? []).join(' '),
+        code.codeChallenge ?? null,
+        code.codeChallengeMethod ?? null,
+        now,
+        now + AUTHORIZATION_CODE_SECONDS * 1000,
+      );
+      return { ...code, client, user };
+    },
+
+    /**
+     * A code not yet used and not expired. A code presented a second time is refused and every
+     * token issued with it is revoked (RFC 6749 section 4.1.2).
+     */
+    async getAuthorizationCode(authorizationCode: string): Promise<OAuth2Server.AuthorizationCode | false> {
+      const row = sql<[string], CodeRow & { clientId: string; userId: string }>(
+        db,
+        `SELECT c.grant_id AS grantId, c.redirect_uri AS redirectUri, c.scope, c.code_challenge AS codeChallenge,
+                c.code_challenge_method AS codeChallengeMethod, c.expires_at AS expiresAt, c.used_at AS usedAt, c.family_id AS familyId,
+                g.client_id AS clientId, g.user_id AS userId
+           FROM oauth_codes c JOIN oauth_grants g ON g.id = c.grant_id WHERE c.code_hash = ?`,
+      ).get(hashToken(authorizationCode));
+      const client = row && usableClient({ spent: row.usedAt !== null, familyId: row.familyId, expiresAt: row.expiresAt, clientId: row.clientId });
+      if (!row || !client) return false;
+      const user: OAuthSubject = { userId: row.userId, grantId: row.grantId };
+      return {
+        authorizationCode,
+        expiresAt: libraryDate(svc, row.expiresAt),
+        redirectUri: row.redirectUri,
+        scope: parseStoredScope(row.scope),
+        client: libraryClient(client),
+        user,
+        ...(row.codeChallenge ? { codeChallenge: row.codeChallenge, codeChallengeMethod: row.codeChallengeMethod ?? 'S256' } : {}),
+      };
+    },
+
+    /** Marks a code used (single use); false when it was used already. */
+    async revokeAuthorizationCode(code: OAuth2Server.AuthorizationCode): Promise<boolean> {
+      return sql(db, 'UPDATE oauth_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL').run(svc.clock.now(), hashToken(code.authorizationCode)).changes === 1;
+    },
+
+    /** Stores an access token (in `access_tokens`, so the API accepts it) and its refresh token, in one family. */
+    async saveToken(token: OAuth2Server.Token, client: OAuth2Server.Client, user: OAuthSubject): Promise<OAuth2Server.Token> {
+      const now = svc.clock.now();
+      const familyId = user.familyId ?? newId();
+      const scope = (token.scope ?? []).join(' ');
+      transaction(db, () => {
+        sql(
+          db,
+          `INSERT INTO access_tokens (id, user_id, name, token_hash, created_at, scope, expires_at, client_id, grant_id, family_id)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(newId(), user.userId, String(client.name ?? client.id), hashToken(token.accessToken), now, scope, now + oauthAccessTokenMs, client.id, user.grantId, familyId);
+        if (token.refreshToken) {
+          sql(
+            db,
+            'INSERT INTO oauth_refresh_tokens (id, token_hash, grant_id, family_id, scope, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          ).run(newId(), hashToken(token.refreshToken), user.grantId, familyId, scope, now, now + oauthRefreshTokenMs);
+        }
+        if (token.authorizationCode) {
+          sql(db, 'UPDATE oauth_codes SET family_id = ? WHERE code_hash = ?').run(familyId, hashToken(token.authorizationCode));
+        }
+      });
+      return { ...token, client, user: { ...user, familyId } };
+    },
+
+    /**
+     * A live refresh token. Presenting one that was already rotated or revoked is reuse: the whole
+     * family is revoked and the request fails with `invalid_grant`.
+     */
+    async getRefreshToken(refreshToken: string): Promise<OAuth2Server.RefreshToken | false> {
+      const row = sql<[string], RefreshRow & { clientId: string; userId: string }>(
+        db,
+        `SELECT r.id, r.grant_id AS grantId, r.family_id AS familyId, r.scope, r.expires_at AS expiresAt, r.revoked_at AS revokedAt,
+                g.client_id AS clientId, g.user_id AS userId
+           FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.id = r.grant_id WHERE r.token_hash = ?`,
+      ).get(hashToken(refreshToken));
+      const client = row && usableClient({ spent: row.revokedAt !== null, familyId: row.familyId, expiresAt: row.expiresAt, clientId: row.clientId });
+      if (!row || !client) return false;
+      const user: OAuthSubject = { userId: row.userId, grantId: row.grantId, familyId: row.familyId };
+      return { refreshToken, refreshTokenExpiresAt: libraryDate(svc, row.expiresAt), scope: parseStoredScope(row.scope), client: libraryClient(client), user };
+    },
+
+    /** Rotation: the presented refresh token ends; false when it already had (a concurrent use). */
+    async revokeToken(token: OAuth2Server.RefreshToken): Promise<boolean> {
+      const now = svc.clock.now();
+      return sql(db, 'UPDATE oauth_refresh_tokens SET revoked_at = ?, rotated_at = ? WHERE token_hash = ? AND revoked_at IS NULL').run(now, now, hashToken(token.refreshToken)).changes === 1;
+    },
+  };
+}
+
+/**
+ * The two protocol engines of one app: `authorizer` issues codes from the consent page (clients
+ * are looked up, not authenticated), `issuer` serves the token endpoint (clients authenticate:
+ * confidential ones with their secret by Basic or in the body, public ones by PKCE alone).
+ * `onRevoked` is called after tokens were revoked, to drop cached credentials.
+ */
+export function oauthServers(svc: Services, onRevoked: () => void): { authorizer: OAuth2Server; issuer: OAuth2Server } {
+  const shared = sharedModel(svc, onRevoked);
+  const lifetimes = {
+    accessTokenLifetime: Math.round(svc.config.accounts.oauthAccessTokenMs / 1000),
+    refreshTokenLifetime: Math.round(svc.config.accounts.oauthRefreshTokenMs / 1000),
+    authorizationCodeLifetime: AUTHORIZATION_CODE_SECONDS,
+  };
+  const authorizer = new OAuth2Server({
+    ...lifetimes,
+    allowEmptyState: true,
+    model: {
+      ...shared,
+      async getClient(clientId: string) {
+        const client = findClient(svc.db, clientId);
+        return client ? libraryClient(client) : false;
+      },
+    },
+  });
+  const issuer = new OAuth2Server({
+    ...lifetimes,
+    // Public clients authenticate by PKCE (code) or their id alone (refresh); getClient decides per client.
+    requireClientAuthentication: { authorization_code: false, refresh_token: false },
+    model: {
+      ...shared,
+      async getClient(clientId: string, clientSecret: string | null | undefined) {
+        const client = authenticateClient(svc.db, clientId, clientSecret);
+        return client ? libraryClient(client) : false;
+      },
+    },
+  });
+  return { authorizer, issuer };
+}

@@ -1,0 +1,197 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import OAuth2Server from '@node-oauth/oauth2-server';
+import type { Actor } from '../../auth/tokens';
+import { ServiceError } from '../../errors';
+import { formPage, escapeHtml } from '../../http/public-pages';
+import { sessionAuth } from '../../accounts/session-auth';
+import { AUTHORIZATION_PARAM_NAMES, checkAuthorizationRequest, errorRedirect, type AuthorizationParams, type ValidRequest } from './authorization-request';
+import { authenticateClient, workspaceNameOf } from './clients';
+import { consentBody } from './consent-page';
+import { findGrant, grantCovers, rememberGrant } from './grants';
+import { oauthServers, revokeIssuedToken, type OAuthSubject } from './model';
+import { OAUTH_SCOPES } from './scopes';
+
+/** Where a form may send the browser after the consent page: the redirect URI's origin (or scheme for app links). */
+function formTarget(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
+}
+
+/** The authorization parameters of a query or form body, strings only. */
+function authorizationParams(source: unknown): AuthorizationParams {
+  const params: AuthorizationParams = {};
+  const record = (source ?? {}) as Record<string, unknown>;
+  for (const name of AUTHORIZATION_PARAM_NAMES) {
+    const value = record[name];
+    if (typeof value === 'string' && value !== '') params[name] = value;
+  }
+  return params;
+}
+
+/** Client credentials of an HTTP Basic header (RFC 6749 section 2.3.1), if present. */
+function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
+  const match = /^Basic\s+([A-Za-z0-9+/=._~-]+)\s*$/i.exec(header ?? '');
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  try {
+    return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** An RFC 6749 section 5.2 error answer. */
+function oauthError(reply: FastifyReply, status: number, error: string, description: string): { error: string; error_description: string } {
+  reply.code(status).header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+  return { error, error_description: description };
+}
+
+/**
+ * The OAuth 2.0 authorization server (spec section 5.5, docs/oauth.md), its protocol run by
+ * `@node-oauth/oauth2-server`:
+ * - `GET /oauth/authorize`: checks the request, sends a visitor without a session to sign in
+ *   and back, then shows the consent page (or, when a remembered grant already covers the
+ *   scopes, redirects with a code at once);
+ * - `POST /oauth/authorize`: the consent form (session cookie, same-origin only): Allow
+ *   remembers the grant and redirects with a code, Deny redirects with `access_denied`;
+ * - `POST /oauth/token`: authorization code (PKCE) and refresh token grants, client
+ *   authentication by Basic or in the body;
+ * - `POST /oauth/revoke`: RFC 7009 token revocation;
+ * - `GET /.well-known/oauth-authorization-server`: RFC 8414 metadata.
+ * Every request counts against the caller address's anonymous budget.
+ */
+export const oauthRoutes: FastifyPluginAsync = async (app) => {
+  const svc = app.services;
+  const { db, clock, links } = svc;
+  const forget = () => app.meter.forgetCachedTokens();
+  const { authorizer, issuer } = oauthServers(svc, forget);
+
+  // The token, revocation and consent endpoints take application/x-www-form-urlencoded bodies (RFC 6749 section 3.2).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.get('/.well-known/oauth-authorization-server', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('Cache-Control', 'public, max-age=3600');
+    const base = links.base();
+    return {
+      issuer: base,
+      authorization_endpoint: `${base}/oauth/authorize`,
+      token_endpoint: `${base}/oauth/token`,
+      revocation_endpoint: `${base}/oauth/revoke`,
+      scopes_supported: Object.keys(OAUTH_SCOPES),
+      response_types_supported: ['code'],
+      response_modes_supported: ['query'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+      revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+      service_documentation: `${base}/docs`,
+    };
+  });
+
+  /** Issues a code for `request` under `grantId` through the library; returns where to send the browser. */
+  async function issueCode(actor: Actor, grantId: string, params: AuthorizationParams, checked: ValidRequest): Promise<string> {
+    const query: Record<string, string> = { ...(params as Record<string, string>), redirect_uri: checked.redirectUri, scope: checked.scopes.join(' ') };
+    const request = new OAuth2Server.Request({ method: 'GET', headers: {}, query, body: {} });
+    const response = new OAuth2Server.Response();
+    const subject: OAuthSubject = { userId: actor.userId, grantId };
+    try {
+      await authorizer.authorize(request, response, { authenticateHandler: { handle: () => subject } });
+    } catch (error) {
+      const location = response.get('location') as string | undefined;
+      if (!location) throw error;
+      return location;
+    }
+    return response.get('location') as string;
+  }
+
+  /** The consent page for a checked request. */
+  function consent(reply: FastifyReply, actor: Actor, params: AuthorizationParams, checked: ValidRequest): string {
+    const workspaceName = workspaceNameOf(db, checked.client.workspaceId);
+    const body = consentBody({ client: checked.client, workspaceName, redirectUri: checked.redirectUri, handle: actor.handle, scopes: checked.scopes, params });
+    // same-origin: the Allow/Deny post carries this origin (checked against CSRF); the client learns nothing from a Referer.
+    return formPage(reply, 200, `Allow ${checked.client.name}?`, body, { formTargets: [formTarget(checked.redirectUri)], referrerPolicy: 'same-origin' });
+  }
+
+  function errorPage(reply: FastifyReply, status: number, message: string): string {
+    return formPage(reply, status, 'Cannot authorize this app', `<p>${escapeHtml(message)}</p>`);
+  }
+
+  /** The signed-in person of a browser request, or undefined; a cross-site write throws 403 CSRF_REJECTED. */
+  function sessionActor(request: FastifyRequest): Actor | undefined {
+    return sessionAuth(svc, request)?.actor;
+  }
+
+  app.get('/oauth/authorize', { schema: { hide: true } }, async (request, reply) => {
+    const params = authorizationParams(request.query);
+    const checked = checkAuthorizationRequest(db, params);
+    if (checked.kind === 'unsafe') return errorPage(reply, 400, checked.message);
+    if (checked.kind === 'refused') return reply.redirect(errorRedirect(checked.redirectUri, checked.error, checked.description, params.state), 302);
+    const actor = sessionActor(request);
+    if (!actor) return reply.redirect(`/sign-in?next=${encodeURIComponent(request.url)}`, 302);
+    const grant = findGrant(db, actor.userId, checked.client.id);
+    if (grantCovers(grant, checked.scopes)) return reply.redirect(await issueCode(actor, grant!.id, params, checked), 302);
+    return consent(reply, actor, params, checked);
+  });
+
+  app.post('/oauth/authorize', { schema: { hide: true } }, async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const params = authorizationParams(body);
+    let actor: Actor | undefined;
+    try {
+      actor = sessionActor(request);
+    } catch (error) {
+      if (error instanceof ServiceError) return errorPage(reply, error.statusCode, error.message);
+      throw error;
+    }
+    const checked = checkAuthorizationRequest(db, params);
+    if (checked.kind === 'unsafe') return errorPage(reply, 400, checked.message);
+    if (checked.kind === 'refused') return reply.redirect(errorRedirect(checked.redirectUri, checked.error, checked.description, params.state), 302);
+    if (!actor) return errorPage(reply, 401, 'Your session has ended. Sign in and open the app’s link again.');
+    if (body.decision !== 'allow') {
+      return reply.redirect(errorRedirect(checked.redirectUri, 'access_denied', 'the user denied access', params.state), 302);
+    }
+    const grant = rememberGrant(db, actor.userId, checked.client.id, checked.scopes, clock.now());
+    return reply.redirect(await issueCode(actor, grant.id, params, checked), 302);
+  });
+
+  app.post('/oauth/token', { schema: { hide: true } }, async (request, reply) => {
+    const oauthRequest = new OAuth2Server.Request({
+      method: request.method,
+      headers: request.headers as Record<string, string>,
+      query: request.query as Record<string, string>,
+      body: typeof request.body === 'object' && request.body !== null ? request.body : {},
+    });
+    const oauthResponse = new OAuth2Server.Response();
+    try {
+      await issuer.token(oauthRequest, oauthResponse);
+    } catch (error) {
+      if (!(error instanceof OAuth2Server.OAuthError)) throw error;
+      if (error.code >= 500) request.log.error({ err: error }, 'OAuth token endpoint failed');
+      for (const [name, value] of Object.entries(oauthResponse.headers ?? {})) reply.header(name, value as string);
+      return oauthError(reply, error.code, error.name, error.message);
+    }
+    for (const [name, value] of Object.entries(oauthResponse.headers ?? {})) reply.header(name, value as string);
+    return oauthResponse.body;
+  });
+
+  app.post('/oauth/revoke', { schema: { hide: true } }, async (request, reply) => {
+    const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
+    const basic = basicCredentials(request.headers.authorization);
+    const clientId = basic?.id ?? (typeof body.client_id === 'string' ? body.client_id : undefined);
+    const secret = basic?.secret ?? (typeof body.client_secret === 'string' ? body.client_secret : undefined);
+    const client = clientId ? authenticateClient(db, clientId, secret) : undefined;
+    if (!client) {
+      if (basic) reply.header('WWW-Authenticate', 'Basic realm="taskspace"');
+      return oauthError(reply, 401, 'invalid_client', 'client authentication failed');
+    }
+    if (typeof body.token !== 'string' || body.token === '') return oauthError(reply, 400, 'invalid_request', 'token is required');
+    revokeIssuedToken(svc, client.id, body.token);
+    forget();
+    reply.header('Cache-Control', 'no-store');
+    return reply.code(200).send();
+  });
+};

@@ -1,0 +1,172 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, errorMessage, unwrap } from '../api/client';
+import { useWorkspaces } from '../api/queries';
+import { ItemTable } from '../components/ItemTable';
+
+type ClientType = 'confidential' | 'public';
+
+/**
+ * Settings → OAuth apps (docs/oauth.md "Registering a client"): Owners register the apps that may
+ * ask people for access (a confidential app's secret is shown once), see their client ids and
+ * redirect URIs, and delete them (every token an app holds stops working).
+ */
+export function OAuthApps() {
+  const workspaces = useWorkspaces();
+  const owned = workspaces.data?.filter((w) => w.role === 'Owner') ?? [];
+  const [chosen, setChosen] = useState<string | null>(null);
+  const workspace = owned.find((w) => w.id === chosen) ?? owned[0];
+  if (!workspaces.data) return <p className="muted">Loading…</p>;
+  return (
+    <section aria-labelledby="oauth-apps-title">
+      <h1 id="oauth-apps-title">OAuth apps</h1>
+      <p className="muted">
+        Apps registered here can ask anyone with an account for access through <code>/oauth/authorize</code>; each person approves the scopes on a consent page.
+      </p>
+      {!workspace ? (
+        <p className="muted">Only a workspace's Owners register OAuth apps.</p>
+      ) : (
+        <>
+          {owned.length > 1 && (
+            <label>
+              Workspace
+              <select value={workspace.id} onChange={(e) => setChosen(e.target.value)}>
+                {owned.map((w) => (
+                  <option key={w.id} value={w.id}>
+                    {w.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <WorkspaceApps key={workspace.id} workspaceId={workspace.id} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function WorkspaceApps({ workspaceId }: { workspaceId: string }) {
+  const queries = useQueryClient();
+  const path = { params: { path: { workspaceId } } };
+  const clients = useQuery({
+    queryKey: ['oauth-clients', workspaceId],
+    queryFn: async () => unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/oauth-clients', path)).items,
+  });
+  const refresh = () => queries.invalidateQueries({ queryKey: ['oauth-clients', workspaceId] });
+  const [name, setName] = useState('');
+  const [redirectUris, setRedirectUris] = useState('');
+  const [type, setType] = useState<ClientType>('confidential');
+  const [shown, setShown] = useState<{ id: string; secret?: string } | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const register = useMutation({
+    mutationFn: async () =>
+      unwrap(
+        await api.POST('/api/v1/workspaces/{workspaceId}/oauth-clients', {
+          ...path,
+          body: { name, type, redirectUris: redirectUris.split('\n').map((u) => u.trim()).filter(Boolean) },
+        }),
+      ).item,
+    onSuccess: (item) => {
+      setShown({ id: item.id!, secret: item.clientSecret });
+      setName('');
+      setRedirectUris('');
+    },
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: async (clientId: string) => unwrap(await api.DELETE('/api/v1/oauth-clients/{clientId}', { params: { path: { clientId } } })),
+    onSettled: () => {
+      setConfirming(null);
+      return refresh();
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setShown(null);
+    register.mutate();
+  };
+  return (
+    <>
+      <form onSubmit={submit} className="card wide" aria-labelledby="register-app-title">
+        <h2 id="register-app-title">Register an app</h2>
+        <label>
+          Name (shown on the consent page)
+          <input required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder="n8n" />
+        </label>
+        <label>
+          Redirect URIs, one per line (matched exactly)
+          <textarea required rows={3} value={redirectUris} onChange={(e) => setRedirectUris(e.target.value)} placeholder="https://n8n.example.com/rest/oauth2-credential/callback" />
+        </label>
+        <label>
+          Type
+          <select value={type} onChange={(e) => setType(e.target.value as ClientType)}>
+            <option value="confidential">Confidential: runs on a server and keeps a secret (n8n)</option>
+            <option value="public">Public: a browser or desktop app without a secret (PKCE)</option>
+          </select>
+        </label>
+        {register.error && (
+          <p role="alert" className="error">
+            {errorMessage(register.error)}
+          </p>
+        )}
+        {shown && (
+          <div role="status" className="secret">
+            <p>
+              Client ID: <code>{shown.id}</code>
+            </p>
+            {shown.secret && (
+              <p>
+                Client secret (shown once — copy it now): <code>{shown.secret}</code>
+              </p>
+            )}
+          </div>
+        )}
+        <button type="submit" disabled={register.isPending}>
+          Register app
+        </button>
+      </form>
+      <ItemTable
+        items={clients.data}
+        empty="No apps registered."
+        columns={['Name', 'Client ID', 'Type', 'Redirect URIs', 'Registered', 'Actions']}
+        row={(c) => (
+          <tr key={c.id}>
+            <td>{c.name}</td>
+            <td>
+              <code>{c.id}</code>
+            </td>
+            <td>{c.type}</td>
+            <td>
+              {c.redirectUris?.map((u) => (
+                <div key={u}>
+                  <code>{u}</code>
+                </div>
+              ))}
+            </td>
+            <td>
+              {c.createdAt ? new Date(c.createdAt).toLocaleDateString() : '—'}
+              {c.createdBy ? ` by @${c.createdBy}` : ''}
+            </td>
+            <td>
+              {confirming === c.id ? (
+                <>
+                  <button type="button" className="danger" onClick={() => remove.mutate(c.id!)}>
+                    Delete {c.name}
+                  </button>{' '}
+                  <button type="button" className="secondary" onClick={() => setConfirming(null)}>
+                    Keep
+                  </button>
+                </>
+              ) : (
+                <button type="button" className="secondary" onClick={() => setConfirming(c.id!)} aria-label={`Delete the app ${c.name}`}>
+                  Delete
+                </button>
+              )}
+            </td>
+          </tr>
+        )}
+      />
+    </>
+  );
+}
