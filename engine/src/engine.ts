@@ -3,6 +3,7 @@
  * with a concurrency limit (FIFO queue), wakes delays, retries and approval timeouts, fires
  * schedules, and takes approval decisions (README "Automations").
  */
+import type { SecretSource } from './secrets';
 import { randomBytes } from 'node:crypto';
 import type { ApprovalDecision } from './actions/control';
 import { actionIdOf, RUN_EVENT_TRIGGER_TYPES, validateDefinition, walkActions, type Action, type ApprovalAction, type AutomationDefinition, type ScheduleTrigger } from './definition';
@@ -63,6 +64,8 @@ export interface EngineOptions {
   templates?: TemplateOptions;
   /** Called whenever a run settles (reaches a final status or starts waiting). */
   onRunSettled?: (run: RunRecord) => void;
+  /** The workspace secrets templates read as `{{ secrets.NAME }}` and journals mask (none when absent). */
+  secrets?: SecretSource;
 }
 
 /** An error of an engine operation, with an HTTP-like status and a code the server reuses. */
@@ -173,6 +176,7 @@ export class Engine {
       templates: this.templates,
       isCancelled: (id) => this.cancelRequested.has(id),
       isStopping: () => this.stopping,
+      secrets: options.secrets,
     });
   }
 

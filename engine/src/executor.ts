@@ -18,6 +18,7 @@ import { classifyError, type ErrorInfo } from './errors';
 import type { Clock, Http, RunRecord, RunStatus, RunStore, Service, StepRecord, WaitInfo } from './ports';
 import { backoffMs, retryPolicy } from './retry';
 import type { Scope, Templates } from './templates';
+import { SecretMask, type SecretSource } from './secrets';
 
 /** What the executor needs from the engine. */
 export interface ExecutorDeps {
@@ -32,6 +33,8 @@ export interface ExecutorDeps {
   isCancelled(runId: string): boolean;
   /** True when the engine is stopping: leave the run as it is (resumed at the next start). */
   isStopping(): boolean;
+  /** The workspace's secrets for `{{ secrets.NAME }}`; none when absent. */
+  secrets?: SecretSource;
 }
 
 /** How a walk over an action list ended. */
@@ -49,6 +52,8 @@ interface RunState {
   journal: Map<string, StepRecord>;
   /** Journal key prefix of the actions being walked: '' at the top, `<loopKey>[<index>].` inside a loop iteration. */
   prefix: string;
+  /** The secret values this execution has read, masked in everything it records. */
+  mask: SecretMask;
 }
 
 /**
@@ -90,6 +95,7 @@ export class Executor {
       run,
       journal: new Map(steps.map((s) => [s.stepId, s])),
       prefix: '',
+      mask: new SecretMask(),
       scope: {
         trigger: run.trigger.variables,
         steps: {},
@@ -115,7 +121,7 @@ export class Executor {
         return 'completed';
       case 'end': {
         const patch: Partial<RunRecord> = { status: outcome.status, finishedAt: at };
-        if (outcome.error) patch.error = outcome.error;
+        if (outcome.error) patch.error = state.mask.apply(outcome.error);
         await store.updateRun(run.id, patch);
         return outcome.status;
       }
@@ -142,6 +148,7 @@ export class Executor {
     }
     if (rec?.status === 'failed') return { kind: 'end', status: 'failed', error: { ...rec.error!, stepId: stepKey(st, action) } };
     if (this.deps.isCancelled(st.run.id)) return { kind: 'end', status: 'cancelled' };
+    await this.readSecrets(st);
     switch (action.type) {
       case 'branch':
         return this.branch(action, st);
@@ -168,9 +175,23 @@ export class Executor {
     return CONTINUE;
   }
 
-  private async record(st: RunState, step: StepRecord): Promise<void> {
-    await this.deps.store.saveStep(step);
-    st.journal.set(step.stepId, step);
+  /** Reads the workspace's secrets again before a step, so a rotated value is used from the next step on. */
+  private async readSecrets(st: RunState): Promise<void> {
+    if (!this.deps.secrets) return;
+    const secrets = await this.deps.secrets(st.run.workspaceId);
+    st.mask.add(secrets);
+    st.scope.secrets = secrets;
+  }
+
+  /** Journals a step with every secret value masked; returns what was recorded. */
+  private async record(st: RunState, step: StepRecord): Promise<StepRecord> {
+    const saved: StepRecord = { ...step };
+    if (step.input !== undefined) saved.input = st.mask.apply(step.input);
+    if (step.output !== undefined) saved.output = st.mask.apply(step.output);
+    if (step.error !== undefined) saved.error = st.mask.apply(step.error);
+    await this.deps.store.saveStep(saved);
+    st.journal.set(saved.stepId, saved);
+    return saved;
   }
 
   /** Records a step that failed before doing anything (template error...) and ends the run. */
@@ -198,8 +219,8 @@ export class Executor {
     const done: StepRecord = { ...base, status: 'succeeded', output: value, finishedAt: at, durationMs: at - base.startedAt };
     delete done.error;
     delete done.nextAttemptAt;
-    await this.record(st, done);
-    st.scope.steps[action.id] = value;
+    // Later steps see the output as recorded (secrets masked), the same as after a resume.
+    st.scope.steps[action.id] = (await this.record(st, done)).output;
   }
 
   private async branch(action: BranchAction, st: RunState): Promise<Outcome> {

@@ -73,6 +73,7 @@ export { Templates, type Scope, type TemplateOptions } from './templates';
 export { compare, evaluateConditions, type ConditionResult, type EvaluatedRule } from './conditions';
 export { TASK_ADDED_FIELDS, dueSlot, nextSlot, type TriggerEvent } from './triggers';
 export { DEFAULT_HTTP_TIMEOUT_MS, type ApprovalDecision, type ApprovalInput } from './actions';
+export { SECRET_MIN_LENGTH, SecretMask, secretPlaceholder, type SecretSource } from './secrets';
 export { REDACTED, isCredentialName, redactActions, redactHeaders, redactUrl, type RedactedActions } from './redaction';
 export { MemoryStore } from './memory-store';
 export { fetchHttp, type FetchHttpOptions } from './fetch-http';

@@ -1,6 +1,6 @@
 /**
- * Liquid templates (LiquidJS) over a run's variables: `trigger`, `steps.<id>`, `run` and
- * `automation` (README "Automations", "Variables").
+ * Liquid templates (LiquidJS) over a run's variables: `trigger`, `steps.<id>`, `run`,
+ * `automation` and `secrets` (README "Automations", "Variables").
  *
  * Strict where it protects, forgiving where a value is optional: a bare unknown variable or
  * property (`{{ trigger.nope }}`) and an unknown filter are errors, reported as a permanent step
@@ -22,6 +22,8 @@ export interface Scope {
   automation: Record<string, unknown>;
   /** Inside a loop iteration: the current item, its 0-based index and the number of items. */
   loop?: { item: unknown; index: number; count: number };
+  /** The workspace's secrets by name (`{{ secrets.NAME }}`), read before each step. */
+  secrets?: Record<string, string>;
 }
 
 type Compiled = { kind: 'literal'; text: string } | { kind: 'value'; value: Value } | { kind: 'text'; templates: Template[] };

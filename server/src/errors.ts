@@ -11,6 +11,8 @@ export interface ErrorDetails {
   reason: string;
   /** For INSUFFICIENT_SCOPE: the scope the request needs. */
   scope?: string;
+  /** For a secret still in use (CONFLICT, reason `in_use`): the enabled automations that read it. */
+  automations?: { id: string; name: string }[];
 }
 
 /** Machine-readable error codes. The README lists each with its HTTP status. */

@@ -28,6 +28,7 @@ import { authSessionRoutes } from './accounts/session-routes';
 import { webAppRoutes } from './http/web-app';
 import { oauthClientRoutes } from './modules/oauth/client-routes';
 import { oauthRoutes } from './modules/oauth/routes';
+import { secretRoutes } from './modules/secrets/routes';
 
 /** A group of route plugins under one prefix; `api` groups sit behind the bearer/session guard. */
 export interface RouteGroup {
@@ -65,6 +66,7 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       conversationRoutes,
       mediaRoutes,
       automationsRoutes,
+      secretRoutes,
     ],
   },
   // Spec section 9.2: signed webhook registration and the deprecated legacy subscriptions.

@@ -17,6 +17,7 @@ import { NewProject } from './projects/NewProject';
 import { Members } from './settings/Members';
 import { Account } from './settings/Account';
 import { OAuthApps } from './settings/OAuthApps';
+import { Secrets } from './settings/Secrets';
 
 // The builder carries the form generator and its validator: loaded only when opened.
 const Builder = lazy(() => import('./automations/Builder'));
@@ -51,6 +52,7 @@ export const router = createBrowserRouter([
       { path: 'settings/members', element: <Members /> },
       { path: 'settings/account', element: <Account /> },
       { path: 'settings/oauth-apps', element: <OAuthApps /> },
+      { path: 'settings/secrets', element: <Secrets /> },
     ],
   },
 ]);

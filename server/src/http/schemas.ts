@@ -38,7 +38,12 @@ export const errorEnvelope = {
         message: { type: 'string' },
         details: {
           type: 'object',
-          properties: { field: { type: 'string' }, reason: { type: 'string' }, scope: { type: 'string' } },
+          properties: {
+            field: { type: 'string' },
+            reason: { type: 'string' },
+            scope: { type: 'string' },
+            automations: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } } },
+          },
         },
       },
     },

@@ -29,6 +29,7 @@ export const WEB_APP_ROUTES = [
   '/settings/members',
   '/settings/account',
   '/settings/oauth-apps',
+  '/settings/secrets',
 ] as const;
 
 /**

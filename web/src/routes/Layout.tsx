@@ -79,6 +79,9 @@ export function Layout() {
             <NavLink to="/settings/members">Members</NavLink>
           </li>
           <li>
+            <NavLink to="/settings/secrets">Secrets</NavLink>
+          </li>
+          <li>
             <NavLink to="/settings/oauth-apps">OAuth apps</NavLink>
           </li>
           <li>

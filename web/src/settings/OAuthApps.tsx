@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage, unwrap } from '../api/client';
-import { useWorkspaces } from '../api/queries';
+import { OwnedWorkspace } from '../components/OwnedWorkspace';
 import { ItemTable } from '../components/ItemTable';
 
 type ClientType = 'confidential' | 'public';
@@ -12,36 +12,13 @@ type ClientType = 'confidential' | 'public';
  * redirect URIs, and delete them (every token an app holds stops working).
  */
 export function OAuthApps() {
-  const workspaces = useWorkspaces();
-  const owned = workspaces.data?.filter((w) => w.role === 'Owner') ?? [];
-  const [chosen, setChosen] = useState<string | null>(null);
-  const workspace = owned.find((w) => w.id === chosen) ?? owned[0];
-  if (!workspaces.data) return <p className="muted">Loading…</p>;
   return (
     <section aria-labelledby="oauth-apps-title">
       <h1 id="oauth-apps-title">OAuth apps</h1>
       <p className="muted">
         Apps registered here can ask anyone with an account for access through <code>/oauth/authorize</code>; each person approves the scopes on a consent page.
       </p>
-      {!workspace ? (
-        <p className="muted">Only a workspace's Owners register OAuth apps.</p>
-      ) : (
-        <>
-          {owned.length > 1 && (
-            <label>
-              Workspace
-              <select value={workspace.id} onChange={(e) => setChosen(e.target.value)}>
-                {owned.map((w) => (
-                  <option key={w.id} value={w.id}>
-                    {w.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
-          <WorkspaceApps key={workspace.id} workspaceId={workspace.id} />
-        </>
-      )}
+      <OwnedWorkspace notOwner="Only a workspace's Owners register OAuth apps.">{(workspaceId) => <WorkspaceApps key={workspaceId} workspaceId={workspaceId} />}</OwnedWorkspace>
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { badRequest } from '../../errors';
 import { sql } from '../../platform/db/statements';
 import { checkTargetUrl } from '../../platform/ssrf';
 import type { Services } from '../../services';
+import { unknownSecrets } from '../secrets/service';
 
 /** `['actions', 0, 'then', 1, 'url']` as `actions[0].then[1].url`, the field paths of validation errors. */
 function fieldPath(path: (string | number)[]): string {
@@ -18,12 +19,17 @@ function isTemplate(value: string): boolean {
  * "Validation"), after the engine's own validation: approvers are members of the workspace, a
  * trigger scope names a project or folder of the workspace, and an HTTP Request URL written out
  * in full is one the SSRF guard can reach (https, no credentials, no blocked IP literal; host
- * names are still checked when the step runs).
+ * names are still checked when the step runs), and every `{{ secrets.NAME }}` names a secret of
+ * the workspace.
  * @throws ServiceError 400 VALIDATION_ERROR naming the field, reason `not_a_member`, `not_found`,
- *   `insecure_scheme`, `credentials_not_allowed` or `blocked_address`.
+ *   `insecure_scheme`, `credentials_not_allowed`, `blocked_address` or `unknown_secret`.
  */
 export function checkReferences(svc: Services, workspaceId: string, definition: AutomationDefinition): void {
   const { db } = svc;
+  const missing = unknownSecrets(db, workspaceId, definition);
+  if (missing.length > 0) {
+    throw badRequest('actions', 'unknown_secret', `the workspace has no secret ${missing.join(', ')}; set it under Settings → Secrets (PUT /api/v1/workspaces/{workspaceId}/secrets/{name}) first`);
+  }
   const scope = (definition.trigger as EventTrigger).scope;
   if (scope?.projectId !== undefined && !sql(db, 'SELECT 1 FROM projects WHERE id = ? AND workspace_id = ?').get(scope.projectId, workspaceId)) {
     throw badRequest('trigger.scope.projectId', 'not_found', `trigger.scope.projectId: project '${scope.projectId}' is not in this workspace`);

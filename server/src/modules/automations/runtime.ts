@@ -1,3 +1,4 @@
+import { secretValues } from '../secrets/service';
 import { createEngine, EngineError, type Engine, type RunRecord } from '@taskspace/engine';
 import type { FastifyInstance } from 'fastify';
 import { transaction } from '../../platform/db/connection';
@@ -61,6 +62,7 @@ export class AutomationRuntime {
       http: this.http,
       clock: svc.clock,
       logger: log,
+      secrets: (workspaceId) => secretValues(svc, workspaceId),
       onRunSettled: (run) => {
         for (const listener of this.settledListeners) listener(run);
       },

@@ -1,0 +1,139 @@
+import type { Db } from '../../platform/db/connection';
+import { sql } from '../../platform/db/statements';
+import { SECRET_MIN_LENGTH } from '@taskspace/engine';
+import type { Actor } from '../../auth/tokens';
+import { requireWorkspace } from '../../auth/access';
+import { badRequest, conflict, notFound } from '../../errors';
+import type { Services } from '../../services';
+
+/**
+ * Workspace secrets (docs/automations.md "Secrets"): named values an automation reads as
+ * `{{ secrets.NAME }}`. Owners set, rotate and delete them; the value is write-only — sealed at
+ * rest with the app's key, never returned, and masked as `[secret NAME]` in everything a run
+ * records.
+ */
+
+/** A secret's name: an upper-case letter, then upper-case letters, digits and `_`; at most 64 characters. */
+export const SECRET_NAME_PATTERN = '^[A-Z][A-Z0-9_]{0,63}$';
+
+/** Longest secret value, in characters. */
+export const SECRET_MAX_LENGTH = 8192;
+
+/** A secret as listed: never its value. Times in ms since the epoch. */
+export interface SecretInfo {
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+  /** Handle of who set the current value; null once that account is gone. */
+  updatedBy: string | null;
+  /** The workspace's automations whose definition reads it (enabled or not). */
+  usedBy: { id: string; name: string; enabled: boolean }[];
+}
+
+/** Matches `secrets.NAME` and `secrets['NAME']` / `secrets["NAME"]` inside templates. */
+const REFERENCE = /\bsecrets\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*['"]([^'"\]]+)['"]\s*\])/g;
+
+/** The secret names a definition (any JSON value) reads, each once, in order of appearance. */
+export function secretReferences(definition: unknown): string[] {
+  const names = new Set<string>();
+  for (const match of JSON.stringify(definition).matchAll(REFERENCE)) names.add((match[1] ?? match[2])!);
+  return [...names];
+}
+
+interface AutomationRow {
+  id: string;
+  definition: string;
+  enabled: number;
+}
+
+/** The automations of a workspace that read `name`. */
+function automationsUsing(db: Db, workspaceId: string, name: string): { id: string; name: string; enabled: boolean }[] {
+  return sql<[string, string], AutomationRow>(
+    db,
+    "SELECT id, definition_json AS definition, enabled FROM automations WHERE workspace_id = ? AND definition_json LIKE '%' || ? || '%' ORDER BY created_at, id",
+  )
+    .all(workspaceId, name)
+    .filter((row) => secretReferences(JSON.parse(row.definition)).includes(name))
+    .map((row) => ({ id: row.id, name: String((JSON.parse(row.definition) as { name?: unknown }).name ?? ''), enabled: row.enabled === 1 }));
+}
+
+/**
+ * The secrets of a workspace by name (Owners), with the automations that read each.
+ * @throws ServiceError 404/403 from the workspace check.
+ */
+export function listSecrets(svc: Services, actor: Actor, workspaceId: string): SecretInfo[] {
+  requireWorkspace(svc.db, actor, workspaceId, 'Owner', 'listing secrets');
+  return sql<[string], Omit<SecretInfo, 'usedBy'>>(
+    svc.db,
+    `SELECT s.name, s.created_at AS createdAt, s.updated_at AS updatedAt, u.handle AS updatedBy
+       FROM workspace_secrets s LEFT JOIN users u ON u.id = s.updated_by WHERE s.workspace_id = ? ORDER BY s.name`,
+  )
+    .all(workspaceId)
+    .map((row) => ({ ...row, usedBy: automationsUsing(svc.db, workspaceId, row.name) }));
+}
+
+/**
+ * Sets a secret (Owners): creates it, or rotates its value — runs read the new value from their
+ * next step on. Returns the secret's listing and whether it was created.
+ * @throws ServiceError 404/403 from the workspace check; 400 for a value shorter than
+ * {@link SECRET_MIN_LENGTH} characters (it could not be masked reliably).
+ */
+export function setSecret(svc: Services, actor: Actor, workspaceId: string, name: string, value: string): { secret: SecretInfo; created: boolean } {
+  requireWorkspace(svc.db, actor, workspaceId, 'Owner', 'setting secrets');
+  if (value.length < SECRET_MIN_LENGTH) throw badRequest('value', 'too_short', `value must be at least ${SECRET_MIN_LENGTH} characters, so that it can be masked in run journals`);
+  const now = svc.clock.now();
+  const sealed = svc.secretBox.seal(value);
+  const updated = sql(svc.db, 'UPDATE workspace_secrets SET value_sealed = ?, updated_by = ?, updated_at = ? WHERE workspace_id = ? AND name = ?').run(
+    sealed,
+    actor.userId,
+    now,
+    workspaceId,
+    name,
+  ).changes;
+  if (updated === 0) {
+    sql(
+      svc.db,
+      'INSERT INTO workspace_secrets (workspace_id, name, value_sealed, created_by, updated_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ).run(workspaceId, name, sealed, actor.userId, actor.userId, now, now);
+  }
+  const secret = listSecrets(svc, actor, workspaceId).find((s) => s.name === name)!;
+  return { secret, created: updated === 0 };
+}
+
+/**
+ * Deletes a secret (Owners), unless an enabled automation reads it.
+ * @throws ServiceError 404 when the workspace has no such secret (or is not the caller's), 403
+ * below Owner, 409 CONFLICT (reason `in_use`, `details.automations`) while enabled automations read it.
+ */
+export function deleteSecret(svc: Services, actor: Actor, workspaceId: string, name: string): void {
+  requireWorkspace(svc.db, actor, workspaceId, 'Owner', 'deleting secrets');
+  const users = automationsUsing(svc.db, workspaceId, name).filter((a) => a.enabled);
+  if (users.length > 0) {
+    throw conflict(`secret ${name} is read by ${users.length} enabled automation(s): ${users.map((a) => a.name).join(', ')}; disable or change them first`, {
+      field: 'name',
+      reason: 'in_use',
+      automations: users.map(({ id, name: automationName }) => ({ id, name: automationName })),
+    });
+  }
+  if (sql(svc.db, 'DELETE FROM workspace_secrets WHERE workspace_id = ? AND name = ?').run(workspaceId, name).changes === 0) throw notFound('secret', name);
+}
+
+/**
+ * The secret values of a workspace by name, for the engine (`{{ secrets.NAME }}`).
+ * @throws SecretUnreadableError when the app's key cannot open them (a changed key).
+ */
+export function secretValues(svc: Services, workspaceId: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const row of sql<[string], { name: string; sealed: string }>(svc.db, 'SELECT name, value_sealed AS sealed FROM workspace_secrets WHERE workspace_id = ?').all(workspaceId)) {
+    values[row.name] = svc.secretBox.open(row.sealed);
+  }
+  return values;
+}
+
+/**
+ * The secret names a definition reads that the workspace does not have.
+ */
+export function unknownSecrets(db: Db, workspaceId: string, definition: unknown): string[] {
+  const known = new Set(sql<[string], string>(db, 'SELECT name FROM workspace_secrets WHERE workspace_id = ?').pluck().all(workspaceId));
+  return secretReferences(definition).filter((name) => !known.has(name));
+}
