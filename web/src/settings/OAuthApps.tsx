@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage, unwrap } from '../api/client';
 import { OwnedWorkspace } from '../components/OwnedWorkspace';
+import { ConfirmDelete } from '../components/ConfirmDelete';
 import { ItemTable } from '../components/ItemTable';
 
 type ClientType = 'confidential' | 'public';
@@ -35,7 +36,6 @@ function WorkspaceApps({ workspaceId }: { workspaceId: string }) {
   const [redirectUris, setRedirectUris] = useState('');
   const [type, setType] = useState<ClientType>('confidential');
   const [shown, setShown] = useState<{ id: string; secret?: string } | null>(null);
-  const [confirming, setConfirming] = useState<string | null>(null);
   const register = useMutation({
     mutationFn: async () =>
       unwrap(
@@ -53,10 +53,7 @@ function WorkspaceApps({ workspaceId }: { workspaceId: string }) {
   });
   const remove = useMutation({
     mutationFn: async (clientId: string) => unwrap(await api.DELETE('/api/v1/oauth-clients/{clientId}', { params: { path: { clientId } } })),
-    onSettled: () => {
-      setConfirming(null);
-      return refresh();
-    },
+    onSettled: refresh,
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -126,20 +123,7 @@ function WorkspaceApps({ workspaceId }: { workspaceId: string }) {
               {c.createdBy ? ` by @${c.createdBy}` : ''}
             </td>
             <td>
-              {confirming === c.id ? (
-                <>
-                  <button type="button" className="danger" onClick={() => remove.mutate(c.id!)}>
-                    Delete {c.name}
-                  </button>{' '}
-                  <button type="button" className="secondary" onClick={() => setConfirming(null)}>
-                    Keep
-                  </button>
-                </>
-              ) : (
-                <button type="button" className="secondary" onClick={() => setConfirming(c.id!)} aria-label={`Delete the app ${c.name}`}>
-                  Delete
-                </button>
-              )}
+              <ConfirmDelete name={c.name!} label={`Delete the app ${c.name}`} onConfirm={() => remove.mutate(c.id!)} />
             </td>
           </tr>
         )}

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage, unwrap } from '../api/client';
+import { ConfirmDelete } from '../components/ConfirmDelete';
 import { ItemTable } from '../components/ItemTable';
 import { OwnedWorkspace } from '../components/OwnedWorkspace';
 
@@ -31,7 +32,6 @@ function WorkspaceSecrets({ workspaceId }: { workspaceId: string }) {
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: async () => unwrap(await api.PUT('/api/v1/workspaces/{workspaceId}/secrets/{name}', { params: { path: { workspaceId, name } }, body: { value } })).item,
     onSuccess: (item) => {
@@ -43,10 +43,7 @@ function WorkspaceSecrets({ workspaceId }: { workspaceId: string }) {
   });
   const remove = useMutation({
     mutationFn: async (secret: string) => unwrap(await api.DELETE('/api/v1/workspaces/{workspaceId}/secrets/{name}', { params: { path: { workspaceId, name: secret } } })),
-    onSettled: () => {
-      setConfirming(null);
-      return refresh();
-    },
+    onSettled: refresh,
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -95,20 +92,7 @@ function WorkspaceSecrets({ workspaceId }: { workspaceId: string }) {
             </td>
             <td>{s.usedBy && s.usedBy.length > 0 ? s.usedBy.map((a) => `${a.name}${a.enabled ? '' : ' (disabled)'}`).join(', ') : <span className="muted">no automation</span>}</td>
             <td>
-              {confirming === s.name ? (
-                <>
-                  <button type="button" className="danger" onClick={() => remove.mutate(s.name!)}>
-                    Delete {s.name}
-                  </button>{' '}
-                  <button type="button" className="secondary" onClick={() => setConfirming(null)}>
-                    Keep
-                  </button>
-                </>
-              ) : (
-                <button type="button" className="secondary" onClick={() => setConfirming(s.name!)} aria-label={`Delete the secret ${s.name}`}>
-                  Delete
-                </button>
-              )}
+              <ConfirmDelete name={s.name!} label={`Delete the secret ${s.name}`} onConfirm={() => remove.mutate(s.name!)} />
             </td>
           </tr>
         )}
