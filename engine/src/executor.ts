@@ -54,6 +54,8 @@ interface RunState {
   prefix: string;
   /** The secret values this execution has read, masked in everything it records. */
   mask: SecretMask;
+  /** Whether the definition mentions `secrets` at all; if not, no step reads them. */
+  readsSecrets: boolean;
 }
 
 /**
@@ -96,6 +98,7 @@ export class Executor {
       journal: new Map(steps.map((s) => [s.stepId, s])),
       prefix: '',
       mask: new SecretMask(),
+      readsSecrets: this.deps.secrets !== undefined && JSON.stringify(definition.actions).includes('secrets'),
       scope: {
         trigger: run.trigger.variables,
         steps: {},
@@ -177,8 +180,8 @@ export class Executor {
 
   /** Reads the workspace's secrets again before a step, so a rotated value is used from the next step on. */
   private async readSecrets(st: RunState): Promise<void> {
-    if (!this.deps.secrets) return;
-    const secrets = await this.deps.secrets(st.run.workspaceId);
+    if (!st.readsSecrets) return;
+    const secrets = await this.deps.secrets!(st.run.workspaceId);
     st.mask.add(secrets);
     st.scope.secrets = secrets;
   }

@@ -1,8 +1,7 @@
 import type { Db } from '../platform/db/connection';
 import { sql } from '../platform/db/statements';
 import { INFO_COLUMNS, createAccessToken, revokeAccessToken, type AccessTokenInfo, type Actor, type TokenScope } from '../auth/tokens';
-import { requireFirstPartyCredential } from '../modules/oauth/clients';
-import { requireWorkspace } from '../auth/access';
+import { requireFirstPartyCredential, requireWorkspace } from '../auth/access';
 import { badRequest, notFound } from '../errors';
 import type { Services } from '../services';
 

@@ -163,3 +163,17 @@ export function requireAgent(db: Db, actor: Actor, agentId: string, min: Role, a
 export function requireMedia(db: Db, actor: Actor, mediaId: string, min: Role, action = 'this operation') {
   return requireInWorkspace(db, actor, 'media', 'media', mediaId, min, action);
 }
+
+/**
+ * Refuses OAuth access tokens where credentials themselves are managed (personal tokens, OAuth
+ * clients, remembered grants): a third-party app must not mint itself wider or longer access.
+ * @throws ServiceError 403 FORBIDDEN.
+ */
+export function requireFirstPartyCredential(actor: Actor, action: string): void {
+  if (actor.oauthClientId !== undefined) {
+    throw new ServiceError(403, 'FORBIDDEN', `${action} needs a session or a personal access token; OAuth access tokens cannot do it`, {
+      field: 'authorization',
+      reason: 'oauth_token_not_allowed',
+    });
+  }
+}

@@ -5,7 +5,7 @@ import { RateLimiter, type RateDecision } from './rate-limit';
 import { sql } from '../platform/db/statements';
 import { ActorCache, type Actor } from './tokens';
 import { sessionAuth } from '../accounts/session-auth';
-import { requiredScope, scopeAllows } from '../modules/oauth/scopes';
+import { requiredScope, scopeAllows } from './scopes';
 
 /**
  * How a route takes part in the hourly request budget (route option `config.rateLimit`):

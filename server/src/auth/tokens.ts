@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../platform/db/connection';
 import { sql } from '../platform/db/statements';
 import { newId, newSecret } from '../platform/ids';
-import { parseStoredScope } from '../modules/oauth/scopes';
+import { parseStoredScope } from './scopes';
 
 /** Prefix of every personal access token, so leaked tokens are easy to recognise and scan for. */
 export const TOKEN_PREFIX = 'tsk_';

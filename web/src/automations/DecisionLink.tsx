@@ -1,7 +1,7 @@
-import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, unwrap, errorMessage } from '../api/client';
+import { DecisionForm } from './Decision';
 
 /**
  * The page a decision link opens (docs "Approvals that reach people"): the approval's message and
@@ -10,7 +10,6 @@ import { api, unwrap, errorMessage } from '../api/client';
 export function DecisionLink() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const [comment, setComment] = useState('');
   const request = useQuery({
     queryKey: ['decision-link', token],
     enabled: token !== '',
@@ -18,8 +17,8 @@ export function DecisionLink() {
     queryFn: async () => unwrap(await api.POST('/api/v1/approvals/inspect', { body: { token } })).item,
   });
   const decide = useMutation({
-    mutationFn: async (decision: 'approve' | 'reject') =>
-      unwrap(await api.POST('/api/v1/approvals/decide', { body: { token, decision, ...(comment ? { comment } : {}) } })).item,
+    mutationFn: async ({ approve, comment }: { approve: boolean; comment: string }) =>
+      unwrap(await api.POST('/api/v1/approvals/decide', { body: { token, decision: approve ? 'approve' : 'reject', ...(comment ? { comment } : {}) } })).item,
   });
   if (token === '') return <p className="error">This decision link is incomplete.</p>;
   if (request.isError) {
@@ -48,25 +47,7 @@ export function DecisionLink() {
       ) : !r.pending ? (
         <p role="status">This approval has already been decided.</p>
       ) : (
-        <div className="decision">
-          <label>
-            Comment (optional)
-            <input value={comment} onChange={(e) => setComment(e.target.value)} maxLength={2000} />
-          </label>
-          <div className="row">
-            <button type="button" disabled={decide.isPending} onClick={() => decide.mutate('approve')}>
-              Approve
-            </button>
-            <button type="button" className="secondary" disabled={decide.isPending} onClick={() => decide.mutate('reject')}>
-              Reject
-            </button>
-          </div>
-          {decide.error && (
-            <p role="alert" className="error">
-              {errorMessage(decide.error)}
-            </p>
-          )}
-        </div>
+        <DecisionForm pending={decide.isPending} error={decide.error} onDecide={(approve, comment) => decide.mutate({ approve, comment })} />
       )}
     </section>
   );

@@ -7,6 +7,7 @@ import { ItemTable } from '../components/ItemTable';
 import { useAutomations } from './queries';
 import { StatusBadge } from './StatusBadge';
 import type { Run } from './types';
+import { WorkspaceSelect } from '../components/WorkspaceSelect';
 
 const STATUSES: Run['status'][] = ['queued', 'running', 'waiting', 'completed', 'failed', 'rejected', 'cancelled', 'skipped'];
 const PAGE = 50;
@@ -66,18 +67,7 @@ export function Runs() {
     <section aria-labelledby="runs-title">
       <h1 id="runs-title">Runs</h1>
       <div className="row filters" role="group" aria-label="Filters">
-        {(workspaces.data?.length ?? 0) > 1 && (
-          <label>
-            Workspace
-            <select value={workspace?.id} onChange={(e) => setChosen(e.target.value)}>
-              {workspaces.data!.map((w) => (
-                <option key={w.id} value={w.id}>
-                  {w.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+        <WorkspaceSelect workspaces={workspaces.data ?? []} value={workspace?.id} onChange={setChosen} />
         <label>
           Automation
           <select aria-label="Automation" value={automationId} onChange={(e) => setAutomationId(e.target.value)}>

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useWorkspaces } from '../api/queries';
+import { WorkspaceSelect } from './WorkspaceSelect';
 
 /**
  * For Owner-only settings screens: picks one of the workspaces the person owns (a selector when
@@ -14,18 +15,7 @@ export function OwnedWorkspace({ notOwner, children }: { notOwner: string; child
   if (!workspace) return <p className="muted">{notOwner}</p>;
   return (
     <>
-      {owned.length > 1 && (
-        <label>
-          Workspace
-          <select value={workspace.id} onChange={(e) => setChosen(e.target.value)}>
-            {owned.map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
+      <WorkspaceSelect workspaces={owned} value={workspace.id} onChange={setChosen} />
       {children(workspace.id)}
     </>
   );

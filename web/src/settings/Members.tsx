@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, errorMessage } from '../api/client';
 import { useMe, useWorkspaces } from '../api/queries';
 import { ItemTable } from '../components/ItemTable';
+import { WorkspaceSelect } from '../components/WorkspaceSelect';
 
 const ROLES = ['Owner', 'Collaborator', 'Participant', 'Viewer'] as const;
 type Role = (typeof ROLES)[number];
@@ -20,18 +21,7 @@ export function Members() {
   return (
     <section aria-labelledby="members-title">
       <h1 id="members-title">Members</h1>
-      {workspaces.data!.length > 1 && (
-        <label>
-          Workspace
-          <select value={workspace.id} onChange={(e) => setChosen(e.target.value)}>
-            {workspaces.data!.map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
+      <WorkspaceSelect workspaces={workspaces.data!} value={workspace.id} onChange={setChosen} />
       <WorkspaceMembers key={workspace.id} workspaceId={workspace.id} isOwner={workspace.role === 'Owner'} />
     </section>
   );

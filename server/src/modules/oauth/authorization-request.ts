@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/connection';
 import { findClient, type ClientRecord } from './clients';
-import { DEFAULT_SCOPE, normalizeScopes, type OAuthScope } from './scopes';
+import { DEFAULT_SCOPE, normalizeScopes, type OAuthScope } from '../../auth/scopes';
 
 /**
  * Checking an authorization request (RFC 6749 section 4.1.1, RFC 7636 section 4.3) before the

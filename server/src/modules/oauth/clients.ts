@@ -4,8 +4,8 @@ import { sql } from '../../platform/db/statements';
 import { transaction } from '../../platform/db/connection';
 import { newId, newSecret } from '../../platform/ids';
 import { hashToken, type Actor } from '../../auth/tokens';
-import { requireWorkspace } from '../../auth/access';
-import { badRequest, notFound, ServiceError } from '../../errors';
+import { requireFirstPartyCredential, requireWorkspace } from '../../auth/access';
+import { badRequest, notFound } from '../../errors';
 import type { Services } from '../../services';
 
 /**
@@ -55,20 +55,6 @@ function fromRow(row: ClientRow): OAuthClient {
 
 function clientRow(db: Db, clientId: string): ClientRow | undefined {
   return sql<[string], ClientRow>(db, `SELECT ${CLIENT_COLUMNS} FROM oauth_clients c LEFT JOIN users u ON u.id = c.created_by WHERE c.id = ?`).get(clientId);
-}
-
-/**
- * Refuses OAuth access tokens where credentials themselves are managed (personal tokens, OAuth
- * clients, remembered grants): a third-party app must not mint itself wider or longer access.
- * @throws ServiceError 403 FORBIDDEN.
- */
-export function requireFirstPartyCredential(actor: Actor, action: string): void {
-  if (actor.oauthClientId !== undefined) {
-    throw new ServiceError(403, 'FORBIDDEN', `${action} needs a session or a personal access token; OAuth access tokens cannot do it`, {
-      field: 'authorization',
-      reason: 'oauth_token_not_allowed',
-    });
-  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { escapeHtml } from '../../http/public-pages';
 import { AUTHORIZATION_PARAM_NAMES, type AuthorizationParams } from './authorization-request';
 import type { ClientRecord } from './clients';
-import { OAUTH_SCOPES, type OAuthScope } from './scopes';
+import { OAUTH_SCOPES, type OAuthScope } from '../../auth/scopes';
 
 /**
  * The consent page's HTML (docs/oauth.md "Consent"): names the app, the workspace that

@@ -5,8 +5,8 @@ import { newId } from '../../platform/ids';
 import type { Actor } from '../../auth/tokens';
 import { notFound } from '../../errors';
 import type { Services } from '../../services';
-import { requireFirstPartyCredential } from './clients';
-import { normalizeScopes, parseStoredScope, type OAuthScope } from './scopes';
+import { requireFirstPartyCredential } from '../../auth/access';
+import { normalizeScopes, parseStoredScope, type OAuthScope } from '../../auth/scopes';
 
 /**
  * Remembered grants (docs/oauth.md "Authorized apps"): what a person approved for a client on the

@@ -6,7 +6,7 @@ import { hashToken } from '../../auth/tokens';
 import type { Services } from '../../services';
 import { authenticateClient, findClient, type ClientRecord } from './clients';
 import { grantById } from './grants';
-import { DEFAULT_SCOPE, normalizeScopes, parseStoredScope } from './scopes';
+import { DEFAULT_SCOPE, normalizeScopes, parseStoredScope } from '../../auth/scopes';
 
 /**
  * The storage model behind `@node-oauth/oauth2-server` (docs/oauth.md): the library runs the

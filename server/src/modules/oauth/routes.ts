@@ -9,7 +9,7 @@ import { authenticateClient, workspaceNameOf } from './clients';
 import { consentBody } from './consent-page';
 import { findGrant, grantCovers, rememberGrant } from './grants';
 import { oauthServers, revokeIssuedToken, type OAuthSubject } from './model';
-import { OAUTH_SCOPES } from './scopes';
+import { OAUTH_SCOPES } from '../../auth/scopes';
 
 /** Where a form may send the browser after the consent page: the redirect URI's origin (or scheme for app links). */
 function formTarget(redirectUri: string): string {

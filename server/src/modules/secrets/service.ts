@@ -46,15 +46,23 @@ interface AutomationRow {
   enabled: number;
 }
 
-/** The automations of a workspace that read `name`. */
-function automationsUsing(db: Db, workspaceId: string, name: string): { id: string; name: string; enabled: boolean }[] {
-  return sql<[string, string], AutomationRow>(
+/** The automations of a workspace that read secrets, each with the names it reads (one query). */
+function secretReaders(db: Db, workspaceId: string): { id: string; name: string; enabled: boolean; reads: string[] }[] {
+  return sql<[string], AutomationRow>(
     db,
-    "SELECT id, definition_json AS definition, enabled FROM automations WHERE workspace_id = ? AND definition_json LIKE '%' || ? || '%' ORDER BY created_at, id",
+    "SELECT id, definition_json AS definition, enabled FROM automations WHERE workspace_id = ? AND definition_json LIKE '%secrets%' ORDER BY created_at, id",
   )
-    .all(workspaceId, name)
-    .filter((row) => secretReferences(JSON.parse(row.definition)).includes(name))
-    .map((row) => ({ id: row.id, name: String((JSON.parse(row.definition) as { name?: unknown }).name ?? ''), enabled: row.enabled === 1 }));
+    .all(workspaceId)
+    .map((row) => {
+      const definition = JSON.parse(row.definition) as { name?: unknown };
+      return { id: row.id, name: String(definition.name ?? ''), enabled: row.enabled === 1, reads: secretReferences(definition) };
+    })
+    .filter((automation) => automation.reads.length > 0);
+}
+
+/** The automations of a workspace that read `name`. */
+function automationsUsing(readers: ReturnType<typeof secretReaders>, name: string): SecretInfo['usedBy'] {
+  return readers.filter((a) => a.reads.includes(name)).map(({ id, name: automationName, enabled }) => ({ id, name: automationName, enabled }));
 }
 
 /**
@@ -63,13 +71,14 @@ function automationsUsing(db: Db, workspaceId: string, name: string): { id: stri
  */
 export function listSecrets(svc: Services, actor: Actor, workspaceId: string): SecretInfo[] {
   requireWorkspace(svc.db, actor, workspaceId, 'Owner', 'listing secrets');
+  const readers = secretReaders(svc.db, workspaceId);
   return sql<[string], Omit<SecretInfo, 'usedBy'>>(
     svc.db,
     `SELECT s.name, s.created_at AS createdAt, s.updated_at AS updatedAt, u.handle AS updatedBy
        FROM workspace_secrets s LEFT JOIN users u ON u.id = s.updated_by WHERE s.workspace_id = ? ORDER BY s.name`,
   )
     .all(workspaceId)
-    .map((row) => ({ ...row, usedBy: automationsUsing(svc.db, workspaceId, row.name) }));
+    .map((row) => ({ ...row, usedBy: automationsUsing(readers, row.name) }));
 }
 
 /**
@@ -107,7 +116,7 @@ export function setSecret(svc: Services, actor: Actor, workspaceId: string, name
  */
 export function deleteSecret(svc: Services, actor: Actor, workspaceId: string, name: string): void {
   requireWorkspace(svc.db, actor, workspaceId, 'Owner', 'deleting secrets');
-  const users = automationsUsing(svc.db, workspaceId, name).filter((a) => a.enabled);
+  const users = automationsUsing(secretReaders(svc.db, workspaceId), name).filter((a) => a.enabled);
   if (users.length > 0) {
     throw conflict(`secret ${name} is read by ${users.length} enabled automation(s): ${users.map((a) => a.name).join(', ')}; disable or change them first`, {
       field: 'name',
