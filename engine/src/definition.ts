@@ -30,7 +30,11 @@ export const APPROVAL_REQUESTED = 'approval.requested';
 /** Triggers fired by other automations' runs: optional `automationId`, never by the automation's own runs. */
 export const RUN_EVENT_TRIGGER_TYPES = [AUTOMATION_FAILED, APPROVAL_REQUESTED] as const;
 /** Every trigger kind. */
-export const TRIGGER_TYPES = [...EVENT_TRIGGER_TYPES, ...RUN_EVENT_TRIGGER_TYPES, 'schedule', 'webhook'] as const;
+export const TRIGGER_TYPES = [...EVENT_TRIGGER_TYPES, ...RUN_EVENT_TRIGGER_TYPES, 'schedule', 'webhook', 'form'] as const;
+/** Trigger kinds started by a call to the automation's inbound URL (the host gives them one). */
+export const INBOUND_TRIGGER_TYPES = ['webhook', 'form'] as const;
+/** The trigger type recorded on a run started by another automation's `automation.run` step. */
+export const SUB_RUN_TRIGGER = 'automation.run';
 
 /** A trigger fired by a service event. */
 export type EventTriggerType = (typeof EVENT_TRIGGER_TYPES)[number];
@@ -72,7 +76,48 @@ export interface WebhookTrigger {
   requireToken?: boolean;
 }
 
-/** One of the trigger kinds. */
+/** Field kinds of a form trigger. */
+export const FORM_FIELD_TYPES = ['text', 'number', 'choice', 'date', 'checkbox'] as const;
+
+/** One field of a form trigger; its value becomes `trigger.<name>`. */
+export interface FormField {
+  /** Variable name: letters, digits and `_`, starting with a letter or `_`; unique in the form. */
+  name: string;
+  /** Shown above the input (plain text). */
+  label: string;
+  type: (typeof FORM_FIELD_TYPES)[number];
+  /** A submission without it is refused (for `checkbox`: it must be ticked). */
+  required?: boolean;
+  /** `choice` only, and required for it: the allowed values (1 to 100, unique). */
+  options?: string[];
+  /** `text` only: a multi-line input. */
+  multiline?: boolean;
+  /** Help text under the input. */
+  help?: string;
+  placeholder?: string;
+}
+
+/**
+ * Fires when the automation's hosted form (`/forms/<id>`) is submitted (spec 6.1 "form
+ * submission"). The page is generated from `fields`; each field's value becomes a trigger
+ * variable of its name (text, number, `YYYY-MM-DD` date, boolean checkbox, chosen option).
+ * Afterwards the page shows `thankYou` (default "Thank you!") or redirects to `redirectUrl`.
+ */
+export interface FormTrigger {
+  type: 'form';
+  /** Page heading (plain text). */
+  title: string;
+  description?: string;
+  fields: FormField[];
+  /** Label of the submit button (default "Submit"). */
+  submitLabel?: string;
+  thankYou?: string;
+  /** An absolute http(s) URL the browser is sent to after a successful submission. */
+  redirectUrl?: string;
+  /** Require a token: `?token=` on the page link, or `Authorization: Bearer` for JSON posts. */
+  requireToken?: boolean;
+}
+
 /**
  * Fires on another automation's run of the workspace (`automationId` limits it to one
  * automation; never on the automation's own runs):
@@ -86,7 +131,7 @@ export interface AutomationFailedTrigger {
   automationId?: string;
 }
 
-export type Trigger = EventTrigger | AutomationFailedTrigger | ScheduleTrigger | WebhookTrigger;
+export type Trigger = EventTrigger | AutomationFailedTrigger | ScheduleTrigger | WebhookTrigger | FormTrigger;
 
 /**
  * Retry settings of one action, for transient failures only (network errors, timeouts, HTTP
@@ -247,6 +292,56 @@ export interface SetAction extends ActionBase {
   values: Record<string, unknown>;
 }
 
+/**
+ * Answers the call that started the run (docs "Respond to webhook"): the inbound webhook caller
+ * waiting on its request, or the parent run of an `automation.run` step. `body` is any JSON whose
+ * strings are templates: a string is sent as text, anything else as JSON. Only the first `respond`
+ * step to run answers; later ones are only journalled.
+ */
+export interface RespondAction extends ActionBase {
+  type: 'respond';
+  /** HTTP status, 200 to 599 (default 200). */
+  status?: number;
+  /** Header values are templates; a few names are refused (see {@link FORBIDDEN_RESPONSE_HEADERS}). */
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/**
+ * Response headers an automation may not set: those that frame the message (length, encoding,
+ * connection), set cookies on the service's origin, or weaken the security headers the service
+ * sends with every automation response.
+ */
+export const FORBIDDEN_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
+  'connection',
+  'content-length',
+  'content-security-policy',
+  'keep-alive',
+  'proxy-authenticate',
+  'set-cookie',
+  'strict-transport-security',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'x-content-type-options',
+]);
+
+/**
+ * Starts a run of another automation of the same workspace with `input` as its trigger variables
+ * (docs "Run another automation"). With `wait` (default true) the step waits, durably, until that
+ * run ends; its output is then `{runId, status, steps, response?}` and a child run that `failed`,
+ * was `cancelled` or `skipped` fails the step. Without `wait` the output is `{runId, status}` at once.
+ * The child's depth is the parent's + 1, so chains stop at the loop guard.
+ */
+export interface RunAutomationAction extends ActionBase {
+  type: 'automation.run';
+  /** The automation to run (template). */
+  automationId: string;
+  /** Its trigger variables: any JSON object whose strings are templates. */
+  input?: Record<string, unknown>;
+  wait?: boolean;
+}
+
 /** Condition operators (README "Automations"). Ordering operators compare numerically when both sides are numbers. */
 export const OPERATORS = [
   'equals',
@@ -336,7 +431,17 @@ export interface DelayAction extends ActionBase {
 }
 
 /** Every action kind. */
-export type Action = TaskAction | HttpRequestAction | AgentCommandAction | SetAction | BranchAction | ApprovalAction | DelayAction | LoopAction;
+export type Action =
+  | TaskAction
+  | HttpRequestAction
+  | AgentCommandAction
+  | SetAction
+  | RespondAction
+  | RunAutomationAction
+  | BranchAction
+  | ApprovalAction
+  | DelayAction
+  | LoopAction;
 /** The `type` of every action kind. */
 export type ActionType = Action['type'];
 
@@ -349,6 +454,10 @@ export interface AutomationDefinition {
 }
 
 const STEP_ID = '^[A-Za-z][A-Za-z0-9_]{0,63}$';
+/** Names of computed values, form fields and sub-run inputs. */
+const VALUE_NAME = '^[A-Za-z_][A-Za-z0-9_]{0,63}$';
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$";
 const templ = { type: 'string', maxLength: 20000 } as const;
 const idish = { type: 'string', minLength: 1, maxLength: 2000 } as const;
 const retry = {
@@ -445,7 +554,39 @@ export const AUTOMATION_SCHEMA = {
           if: { required: ['type'], properties: { type: { const: 'webhook' } } },
           then: { additionalProperties: false, properties: { type: {}, requireToken: { type: 'boolean' } } },
         },
+        {
+          if: { required: ['type'], properties: { type: { const: 'form' } } },
+          then: {
+            required: ['title', 'fields'],
+            additionalProperties: false,
+            properties: {
+              type: {},
+              title: { type: 'string', minLength: 1, maxLength: 200 },
+              description: { type: 'string', maxLength: 2000 },
+              fields: { type: 'array', minItems: 1, maxItems: 50, items: { $ref: '#/definitions/formField' } },
+              submitLabel: { type: 'string', minLength: 1, maxLength: 100 },
+              thankYou: { type: 'string', maxLength: 2000 },
+              redirectUrl: { type: 'string', minLength: 1, maxLength: 2000, pattern: '^https?://' },
+              requireToken: { type: 'boolean' },
+            },
+          },
+        },
       ],
+    },
+    formField: {
+      type: 'object',
+      required: ['name', 'label', 'type'],
+      additionalProperties: false,
+      properties: {
+        name: { type: 'string', pattern: VALUE_NAME },
+        label: { type: 'string', minLength: 1, maxLength: 200 },
+        type: { enum: FORM_FIELD_TYPES },
+        required: { type: 'boolean' },
+        options: { type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 200 } },
+        multiline: { type: 'boolean' },
+        help: { type: 'string', maxLength: 500 },
+        placeholder: { type: 'string', maxLength: 200 },
+      },
     },
     rule: {
       type: 'object',
@@ -490,6 +631,8 @@ export const AUTOMATION_SCHEMA = {
             'http.request',
             'agent.command',
             'set',
+            'respond',
+            'automation.run',
             'branch',
             'approval',
             'delay',
@@ -550,9 +693,19 @@ export const AUTOMATION_SCHEMA = {
             type: 'object',
             minProperties: 1,
             maxProperties: 100,
-            propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' },
+            propertyNames: { pattern: VALUE_NAME },
             additionalProperties: {},
           },
+        }),
+        action('respond', [], {
+          status: { type: 'integer', minimum: 200, maximum: 599 },
+          headers: { type: 'object', maxProperties: 50, propertyNames: { pattern: HEADER_NAME }, additionalProperties: templ },
+          body: {},
+        }),
+        action('automation.run', ['automationId'], {
+          automationId: templ,
+          input: { type: 'object', maxProperties: 100, propertyNames: { pattern: VALUE_NAME }, additionalProperties: {} },
+          wait: { type: 'boolean' },
         }),
         action('branch', ['conditions'], { conditions: { $ref: '#/definitions/conditions' }, then: actionList, else: actionList }),
         action('approval', [], {
@@ -624,6 +777,7 @@ export const SCHEMA_REASONS: Readonly<Record<string, string>> = {
   maxProperties: 'too_many',
   minProperties: 'too_few',
   propertyNames: 'invalid_format',
+  uniqueItems: 'duplicate',
 };
 
 function pathOf(segments: (string | number)[]): string {
@@ -751,6 +905,14 @@ export function validateDefinition(input: unknown, checkTemplate?: (template: st
     if (a.type === 'delay' && a.until !== undefined && [a.seconds, a.minutes, a.hours, a.days].some((v) => v !== undefined)) {
       problems.push({ path: pathOf([...path, 'until']), reason: 'invalid_value', message: `${pathOf(path)}: give either until or a duration, not both` });
     }
+    if (a.type === 'respond') {
+      for (const name of Object.keys(a.headers ?? {})) {
+        if (FORBIDDEN_RESPONSE_HEADERS.has(name.toLowerCase())) {
+          const where = pathOf([...path, 'headers', name]);
+          problems.push({ path: where, reason: 'forbidden_header', message: `${where}: an automation may not set the ${name} header` });
+        }
+      }
+    }
     if (a.type === 'branch') {
       a.conditions.anyOf.forEach((g, gi) =>
         g.allOf.forEach((r, ri) => {
@@ -781,7 +943,35 @@ export function validateDefinition(input: unknown, checkTemplate?: (template: st
       problems.push({ path: 'trigger.timezone', reason: 'invalid_value', message: `trigger.timezone: unknown time zone '${trigger.timezone}'` });
     }
   }
+  if (trigger.type === 'form') problems.push(...formProblems(trigger));
   return problems.length > 0 ? { ok: false, problems } : { ok: true, definition };
+}
+
+/** What the schema cannot say about a form: unique field names, options exactly on `choice` fields. */
+function formProblems(form: FormTrigger): DefinitionProblem[] {
+  const problems: DefinitionProblem[] = [];
+  const names = new Set<string>();
+  if (form.redirectUrl !== undefined && !URL.canParse(form.redirectUrl)) {
+    problems.push({ path: 'trigger.redirectUrl', reason: 'invalid_format', message: 'trigger.redirectUrl must be an absolute http(s) URL' });
+  }
+  form.fields.forEach((f, i) => {
+    const at = (key: string) => pathOf(['trigger', 'fields', i, key]);
+    if (names.has(f.name)) problems.push({ path: at('name'), reason: 'duplicate', message: `${at('name')}: the field name '${f.name}' is used twice` });
+    names.add(f.name);
+    if (f.type === 'choice' && f.options === undefined) problems.push({ path: at('options'), reason: 'required', message: `${at('options')} is required for a choice field` });
+    if (f.type !== 'choice' && f.options !== undefined) problems.push({ path: at('options'), reason: 'unknown_field', message: `${at('options')} only applies to choice fields` });
+    if (f.type !== 'text' && f.multiline !== undefined) problems.push({ path: at('multiline'), reason: 'unknown_field', message: `${at('multiline')} only applies to text fields` });
+  });
+  return problems;
+}
+
+/** True when any action of the tree (branches, approvals and loops included) is of `type`. */
+export function usesAction(actions: Action[], type: ActionType): boolean {
+  let found = false;
+  walkActions(actions, (a) => {
+    if (a.type === type) found = true;
+  });
+  return found;
 }
 
 /** A compiled `matches` pattern. */

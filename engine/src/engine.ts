@@ -6,8 +6,10 @@
 import type { SecretSource } from './secrets';
 import { randomBytes } from 'node:crypto';
 import type { ApprovalDecision } from './actions/control';
-import { actionIdOf, RUN_EVENT_TRIGGER_TYPES, validateDefinition, walkActions, type Action, type ApprovalAction, type AutomationDefinition, type ScheduleTrigger } from './definition';
+import { actionIdOf, RUN_EVENT_TRIGGER_TYPES, SUB_RUN_TRIGGER, validateDefinition, walkActions, type Action, type ApprovalAction, type AutomationDefinition, type ScheduleTrigger } from './definition';
 import { Executor } from './executor';
+import { permanent } from './errors';
+import type { SubRunParams } from './actions/sub-run';
 import {
   FINAL_STATUSES,
   systemClock,
@@ -146,6 +148,8 @@ export class Engine {
   private readonly cancelRequested = new Set<string>();
   private readonly definitions = new Map<string, AutomationDefinition>();
   private readonly waiters = new Map<string, ((run: RunRecord) => void)[]>();
+  /** Parent runs a child's end should wake but that were executing then: woken once their execution ends. */
+  private readonly wakeAgain = new Set<string>();
   private idleWaiters: (() => void)[] = [];
   private stopping = false;
   private started = false;
@@ -177,6 +181,7 @@ export class Engine {
       isCancelled: (id) => this.cancelRequested.has(id),
       isStopping: () => this.stopping,
       secrets: options.secrets,
+      startChild: (parent, stepKey, params) => this.startChild(parent, stepKey, params),
     });
   }
 
@@ -400,6 +405,37 @@ export class Engine {
   }
 
   /**
+   * The child run of an `automation.run` step: a run of another automation of the parent's
+   * workspace with the step's input as its trigger variables, one deeper than the parent (the loop
+   * guard applies), a test run when the parent is one. De-duplicated on the parent step for good,
+   * so a resumed parent finds the child it already started.
+   * @throws ActionError NOT_FOUND (unknown or in another workspace), AUTOMATION_DISABLED (permanent).
+   */
+  private async startChild(parent: RunRecord, stepKey: string, params: SubRunParams): Promise<RunRecord> {
+    const automation = await this.store.getAutomation(params.automationId);
+    if (!automation || automation.workspaceId !== parent.workspaceId) {
+      throw permanent('NOT_FOUND', `automation '${params.automationId}' not found in this workspace`, { field: 'automationId' });
+    }
+    if (!automation.enabled && !parent.test) throw permanent('AUTOMATION_DISABLED', `automation '${params.automationId}' is disabled`, { field: 'automationId' });
+    const trigger: RunRecord['trigger'] = { type: SUB_RUN_TRIGGER, variables: params.input, eventId: parent.id };
+    if (params.wait) trigger.parent = { runId: parent.id, stepId: stepKey };
+    return this.newRun(automation, trigger, { depth: parent.depth, dedupeKey: `parent:${parent.id}:${stepKey}`, since: 0, test: parent.test });
+  }
+
+  /** Wakes the parent waiting on `child` (a run that just ended), now or when its execution ends. */
+  private async wakeParent(child: RunRecord): Promise<void> {
+    const parentId = child.trigger.parent!.runId;
+    if (this.active.has(parentId)) {
+      this.wakeAgain.add(parentId);
+      return;
+    }
+    const parent = await this.store.getRun(parentId);
+    if (parent?.status !== 'waiting' || parent.waitingOn?.kind !== 'automation') return;
+    await this.store.updateRun(parentId, { wakeAt: this.clock.now() });
+    this.enqueue(parentId);
+  }
+
+  /**
    * Replays a failed or cancelled run as a new run with the same trigger, linked by `replayOf`.
    * `from: 'start'` runs every step again; `from: 'failed-step'` keeps the steps that succeeded
    * (their recorded outputs are copied into the new run's journal with it, atomically, so they
@@ -417,6 +453,8 @@ export class Engine {
     const automation = await this.mustGet(source.automationId);
     const kept = opts.from === 'failed-step' ? (await this.store.getSteps(source.id)).filter((s) => s.status === 'succeeded') : [];
     const trigger: RunRecord['trigger'] = { ...source.trigger };
+    // A replayed child run answers nobody: its parent step has already ended with the original.
+    delete trigger.parent;
     return this.newRun(automation, trigger, {
       depth: source.depth - 1,
       test: source.test,
@@ -535,6 +573,9 @@ export class Engine {
   }
 
   private settled(run: RunRecord): void {
+    if (run.trigger.parent && FINAL_STATUSES.has(run.status)) {
+      void this.wakeParent(run).catch((error: unknown) => this.logger.warn({ err: error, runId: run.id }, 'waking the parent run failed'));
+    }
     const list = this.waiters.get(run.id);
     if (list) {
       this.waiters.delete(run.id);
@@ -571,6 +612,12 @@ export class Engine {
         .finally(() => {
           this.active.delete(runId);
           this.cancelRequested.delete(runId);
+          if (this.wakeAgain.delete(runId)) {
+            void this.store
+              .updateRun(runId, { wakeAt: this.clock.now() })
+              .then(() => this.enqueue(runId))
+              .catch((error: unknown) => this.logger.warn({ err: error, runId }, 'waking the parent run failed'));
+          }
           this.drain();
           if (this.active.size === 0 && this.queued.size === 0) {
             const waiters = this.idleWaiters;

@@ -13,9 +13,10 @@ import type { ActionContext } from './actions';
 import { WORK_ACTIONS } from './actions';
 import { approvalInput, delayUntil, loopItems, type ApprovalDecision, type ApprovalInput, type LoopInput } from './actions/control';
 import { evaluateConditions, type ConditionResult } from './conditions';
-import type { Action, ApprovalAction, AutomationDefinition, BranchAction, DelayAction, LoopAction } from './definition';
-import { classifyError, type ErrorInfo } from './errors';
-import type { Clock, Http, RunRecord, RunStatus, RunStore, Service, StepRecord, WaitInfo } from './ports';
+import { SUB_RUN_RECHECK_MS, subRunOutput, subRunParams, type SubRunInput, type SubRunParams } from './actions/sub-run';
+import type { Action, ApprovalAction, AutomationDefinition, BranchAction, DelayAction, LoopAction, RunAutomationAction } from './definition';
+import { classifyError, permanent, type ErrorInfo } from './errors';
+import { FINAL_STATUSES, type Clock, type Http, type RunRecord, type RunStatus, type RunStore, type Service, type StepRecord, type WaitInfo } from './ports';
 import { backoffMs, retryPolicy } from './retry';
 import type { Scope, Templates } from './templates';
 import { SecretMask, type SecretSource } from './secrets';
@@ -35,6 +36,11 @@ export interface ExecutorDeps {
   isStopping(): boolean;
   /** The workspace's secrets for `{{ secrets.NAME }}`; none when absent. */
   secrets?: SecretSource;
+  /**
+   * Starts (or, for the same parent step, finds again) the child run of an `automation.run` step.
+   * @throws ActionError (permanent) when the automation is unknown, outside the workspace or disabled.
+   */
+  startChild(parent: RunRecord, stepKey: string, params: SubRunParams): Promise<RunRecord>;
 }
 
 /** How a walk over an action list ended. */
@@ -161,6 +167,8 @@ export class Executor {
         return this.delay(action, rec, st);
       case 'loop':
         return this.loop(action, rec, st);
+      case 'automation.run':
+        return this.subRun(action, rec, st);
       default:
         return this.work(action, rec, st);
     }
@@ -332,6 +340,51 @@ export class Executor {
     }
     if (outcome.kind !== 'continue') return outcome;
     await this.succeed(action, st, step, { count: items.length, iterations });
+    return CONTINUE;
+  }
+
+  /**
+   * Run another automation: journals the step as `running`, starts the child (de-duplicated per
+   * parent step, so a step interrupted here finds the same child on resume), then either succeeds
+   * at once (`wait: false`) or waits until the child ends. The child's end wakes this run; a
+   * periodic re-check ({@link SUB_RUN_RECHECK_MS}) covers a crash in between.
+   */
+  private async subRun(action: RunAutomationAction, rec: StepRecord | undefined, st: RunState): Promise<Outcome> {
+    const key = stepKey(st, action);
+    let step = rec;
+    if (step?.status !== 'waiting') {
+      const startedAt = step?.startedAt ?? this.deps.clock.now();
+      let params: SubRunParams;
+      let child: RunRecord;
+      try {
+        params = subRunParams(action, st.scope, this.deps.templates);
+        if (!step) await this.record(st, { runId: st.run.id, stepId: key, type: action.type, status: 'running', input: params, attempts: 1, startedAt });
+        child = await this.deps.startChild(st.run, key, params);
+        if (child.status === 'skipped' || !params.wait) {
+          const output = child.status === 'skipped' ? subRunOutput(child, []) : { runId: child.id, status: child.status };
+          await this.succeed(action, st, { runId: st.run.id, stepId: key, type: action.type, input: { ...params, runId: child.id }, attempts: 1, startedAt }, output);
+          return CONTINUE;
+        }
+      } catch (error) {
+        return this.failEarly(action, st, error, 1, startedAt);
+      }
+      step = { runId: st.run.id, stepId: key, type: action.type, status: 'waiting', input: { ...params, runId: child.id }, attempts: 1, startedAt };
+      await this.record(st, step);
+    }
+    const waitingOn: WaitInfo = { kind: 'automation', stepId: key };
+    const child = await this.deps.store.getRun((step.input as SubRunInput).runId);
+    if (child && !FINAL_STATUSES.has(child.status)) return { kind: 'suspend', wakeAt: this.deps.clock.now() + SUB_RUN_RECHECK_MS, waitingOn };
+    let output: unknown;
+    try {
+      if (!child) throw permanent('NOT_FOUND', `the run ${(step.input as SubRunInput).runId} no longer exists (its automation was deleted)`);
+      output = subRunOutput(child, await this.deps.store.getSteps(child.id));
+    } catch (error) {
+      const info = classifyError(error);
+      const at = this.deps.clock.now();
+      await this.record(st, { ...step, status: 'failed', error: info, finishedAt: at, durationMs: at - step.startedAt });
+      return { kind: 'end', status: 'failed', error: { ...info, stepId: key } };
+    }
+    await this.succeed(action, st, step, output);
     return CONTINUE;
   }
 

@@ -37,7 +37,16 @@ export {
   AUTOMATION_FAILED,
   APPROVAL_REQUESTED,
   RUN_EVENT_TRIGGER_TYPES,
+  INBOUND_TRIGGER_TYPES,
+  SUB_RUN_TRIGGER,
+  FORM_FIELD_TYPES,
+  FORBIDDEN_RESPONSE_HEADERS,
+  usesAction,
   type AutomationFailedTrigger,
+  type FormField,
+  type FormTrigger,
+  type RespondAction,
+  type RunAutomationAction,
   OPERATORS,
   HTTP_METHODS,
   type Action,
@@ -72,7 +81,8 @@ export { DEFAULT_RETRY, backoffMs, isTransientStatus, parseRetryAfter, retryPoli
 export { Templates, type Scope, type TemplateOptions } from './templates';
 export { compare, evaluateConditions, type ConditionResult, type EvaluatedRule } from './conditions';
 export { TASK_ADDED_FIELDS, dueSlot, nextSlot, type TriggerEvent } from './triggers';
-export { DEFAULT_HTTP_TIMEOUT_MS, type ApprovalDecision, type ApprovalInput } from './actions';
+export { DEFAULT_HTTP_TIMEOUT_MS, type ApprovalDecision, type ApprovalInput, type RunResponse } from './actions';
+export { SUB_RUN_RECHECK_MS, type SubRunOutput } from './actions/sub-run';
 export { SECRET_MIN_LENGTH, SecretMask, secretPlaceholder, type SecretSource } from './secrets';
 export { REDACTED, isCredentialName, redactActions, redactHeaders, redactUrl, type RedactedActions } from './redaction';
 export { MemoryStore } from './memory-store';

@@ -44,7 +44,8 @@ export const FINAL_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>(['compl
 
 /** What a waiting run waits for. */
 export interface WaitInfo {
-  kind: 'delay' | 'approval' | 'retry';
+  /** `automation`: an `automation.run` step waits for the run it started. */
+  kind: 'delay' | 'approval' | 'retry' | 'automation';
   stepId: string;
 }
 
@@ -65,7 +66,13 @@ export interface RunRecord {
   ownerId: string;
   status: RunStatus;
   /** The trigger kind and its variables (`trigger` in templates). */
-  trigger: { type: string; variables: Record<string, unknown>; eventId?: string };
+  trigger: {
+    type: string;
+    variables: Record<string, unknown>;
+    eventId?: string;
+    /** A run started by a waiting `automation.run` step: that run and step (its journal key), woken when this run ends. */
+    parent?: { runId: string; stepId: string };
+  };
   /** Loop depth: the triggering event's depth + 1. Changes made by the run carry it. */
   depth: number;
   /** Started through the test-run endpoint with a sample payload. */

@@ -125,6 +125,12 @@ export interface Config {
     dueGraceMs: number;
     /** Requests per minute accepted by each inbound webhook URL, also its burst (`TASKSPACE_INBOUND_RATE_PER_MINUTE`, default 60). */
     inboundPerMinute: number;
+    /**
+     * How long an inbound call to an automation with a `respond` step waits for that response
+     * before it gets the usual `{ok, requestId}` answer, in ms
+     * (`TASKSPACE_INBOUND_RESPOND_TIMEOUT_MS`, default 30000).
+     */
+    respondTimeoutMs: number;
   };
 }
 
@@ -243,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       logRetentionDays: int(env, 'TASKSPACE_WEBHOOKS_LOG_RETENTION_DAYS', 30, 0),
       dueGraceMs: int(env, 'TASKSPACE_DUE_GRACE_MS', 86400000, 0),
       inboundPerMinute: int(env, 'TASKSPACE_INBOUND_RATE_PER_MINUTE', 60, 1),
+      respondTimeoutMs: int(env, 'TASKSPACE_INBOUND_RESPOND_TIMEOUT_MS', 30000, 0),
     },
   };
 }

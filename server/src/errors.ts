@@ -13,6 +13,8 @@ export interface ErrorDetails {
   scope?: string;
   /** For a secret still in use (CONFLICT, reason `in_use`): the enabled automations that read it. */
   automations?: { id: string; name: string }[];
+  /** For a refused form submission: every refused field (`field` and `reason` repeat the first). */
+  problems?: { field: string; reason: string; message: string }[];
 }
 
 /** Machine-readable error codes. The README lists each with its HTTP status. */

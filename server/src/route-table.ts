@@ -29,6 +29,7 @@ import { webAppRoutes } from './http/web-app';
 import { oauthClientRoutes } from './modules/oauth/client-routes';
 import { oauthRoutes } from './modules/oauth/routes';
 import { secretRoutes } from './modules/secrets/routes';
+import { formRoutes } from './modules/forms/routes';
 
 /** A group of route plugins under one prefix; `api` groups sit behind the bearer/session guard. */
 export interface RouteGroup {
@@ -71,8 +72,8 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
   },
   // Spec section 9.2: signed webhook registration and the deprecated legacy subscriptions.
   { prefix: '/api/v2', api: true, plugins: [webhookRoutes, subscriptionRoutes] },
-  // Public and browser-facing: inbound webhook URLs, public agent and share pages, account pages and sign-in, the OAuth 2.0 endpoints, the web app.
-  { prefix: '', api: false, plugins: [inboundWebhookRoutes, publicAgentPageRoutes, sharePageRoutes, accountRoutes, authSessionRoutes, oauthRoutes, webAppRoutes] },
+  // Public and browser-facing: inbound webhook URLs, hosted forms, public agent and share pages, account pages and sign-in, the OAuth 2.0 endpoints, the web app.
+  { prefix: '', api: false, plugins: [inboundWebhookRoutes, formRoutes, publicAgentPageRoutes, sharePageRoutes, accountRoutes, authSessionRoutes, oauthRoutes, webAppRoutes] },
 ];
 
 /** Registers every group of {@link ROUTE_TABLE}, each in its own encapsulated scope. */

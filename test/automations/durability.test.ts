@@ -4,14 +4,16 @@ import { AUTOMATION_ENV, receiver, runsOf, waitFor } from './helpers';
 /**
  * Durability: the server is killed with SIGKILL while runs wait on a delay, an approval, the
  * backoff of a failing HTTP step and a delay in the middle of a loop; after a restart on the same data directory every run finishes
- * exactly once and no step is repeated or lost. Needs `npx tsc -b server` (npm test does it).
+ * exactly once and no step is repeated or lost. A caller waiting on a respond step sees the kill as a
+ * failed connection, and its retry (same Idempotency-Key) gets the response of the resumed run. Needs `npx tsc -b server` (npm test does it).
  */
 describe('durable runs across SIGKILL', () => {
   let first: ChildServer | undefined;
   let second: ChildServer | undefined;
-  afterAll(async () => {
+  afterEach(async () => {
     await first?.stop('SIGKILL');
     await second?.stop();
+    first = second = undefined;
   });
 
   test('delay, approval, a failing-then-recovering HTTP step and a loop each finish exactly once after a kill -9', async () => {
@@ -130,5 +132,59 @@ describe('durable runs across SIGKILL', () => {
     const tasks = (await api.get(`/api/v1/projects/${projectId}/tasks`)).body.items.map((t: any) => t.text).sort();
     expect(tasks).toEqual(['after delay of ' + d.steps[0].output.id, 'approved by owner', 'before delay', 'flaky recovered with 200', 'item a', 'item b', 'item c'].sort());
     await rx.close();
+  }, 60000);
+
+  test('a respond-to-webhook call interrupted by kill -9 fails cleanly; its retry with the same Idempotency-Key gets the response of the one resumed run', async () => {
+    const dataDir = tempDataDir();
+    let server = await spawnServer(dataDir, AUTOMATION_ENV);
+    first = server;
+    let api = client(server, 'tsk_test_owner_token');
+    const workspaceId = (await api.get('/api/v1/workspaces')).body.items[0].id;
+    const projectId = (await api.post(`/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Respond' })).body.item.id;
+    const a = (
+      await api.post('/api/v1/automations', {
+        workspaceId,
+        name: 'Answer after work',
+        trigger: { type: 'webhook' },
+        actions: [
+          { id: 'make', type: 'task.create', projectId, text: 'order {{ trigger.order }}' },
+          { id: 'wait', type: 'delay', seconds: 3 },
+          { id: 'answer', type: 'respond', status: 201, body: { taskId: '{{ steps.make.id }}', run: '{{ run.id }}' } },
+        ],
+      })
+    ).body.item;
+    const path = new URL(a.webhook.url).pathname;
+    const headers = { 'Idempotency-Key': 'order-7' };
+    // The caller waits for the response while the run sits in its delay; then the server dies.
+    const pending = call(server.url, 'POST', path, { body: { order: 7 }, headers }).then(
+      (res) => ({ answered: res }),
+      (error: Error) => ({ error }),
+    );
+    const run = await waitFor(async () => {
+      const [r] = await runsOf(api, a.id);
+      return r?.status === 'waiting' && r.waitingFor?.stepId === 'wait' && r;
+    }, 'the run waiting in its delay');
+    await server.stop('SIGKILL');
+    first = undefined;
+    const outcome = await pending;
+    // A clean error (the connection is gone), never a half-written answer.
+    expect('error' in outcome).toBe(true);
+
+    server = await spawnServer(dataDir, AUTOMATION_ENV);
+    second = server;
+    api = client(server, 'tsk_test_owner_token');
+    const retry = await call(server.url, 'POST', path, { body: { order: 7 }, headers });
+    expect(retry.status).toBe(201);
+    expect(retry.body.run).toBe(run.id);
+    const done = (await api.get(`/api/v1/automations/${a.id}/runs/${run.id}`)).body.item;
+    expect(done.steps.map((s: any) => [s.id, s.status, s.attempts])).toEqual([
+      ['make', 'succeeded', 1],
+      ['wait', 'succeeded', 1],
+      ['answer', 'succeeded', 1],
+    ]);
+    expect(retry.body.taskId).toBe(done.steps[0].output.id);
+    expect(await runsOf(api, a.id)).toHaveLength(1);
+    const tasks = (await api.get(`/api/v1/projects/${projectId}/tasks`)).body.items.map((t: any) => t.text);
+    expect(tasks).toEqual(['order 7']);
   }, 60000);
 });

@@ -67,6 +67,6 @@ export function formPage(
   reply.header('Cache-Control', 'no-store');
   reply.type('text/html; charset=utf-8');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · Taskspace</title>
-<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}label,input,button{display:block;width:100%;margin:.4rem 0}input{padding:.5rem}button{padding:.6rem}ul.scopes li{margin:.3rem 0}.actions{display:flex;gap:.5rem}</style></head>
+<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}label,input,textarea,select,button{display:block;width:100%;margin:.4rem 0;box-sizing:border-box}input,textarea,select{padding:.5rem}button{padding:.6rem}label.check{display:flex;gap:.5rem;align-items:center}label.check input{width:auto}.error{color:#b00020}small{display:block;opacity:.75}ul.scopes li{margin:.3rem 0}.actions{display:flex;gap:.5rem}</style></head>
 <body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
 }

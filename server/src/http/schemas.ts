@@ -43,6 +43,10 @@ export const errorEnvelope = {
             reason: { type: 'string' },
             scope: { type: 'string' },
             automations: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } } },
+            problems: {
+              type: 'array',
+              items: { type: 'object', properties: { field: { type: 'string' }, reason: { type: 'string' }, message: { type: 'string' } } },
+            },
           },
         },
       },

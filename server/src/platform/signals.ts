@@ -5,8 +5,10 @@
  * signal makes them look at once. Topics:
  * - `events`: new rows may be in the outbox (raised after every API write request).
  * - `inbound`: an inbound webhook request was accepted (for the automation engine).
+ * - `runs`: an automation run ended, recorded a `respond` step, or an inbound request was settled
+ *   without a run (for inbound calls waiting on their response).
  */
-export type SignalTopic = 'events' | 'inbound';
+export type SignalTopic = 'events' | 'inbound' | 'runs';
 
 /** A tiny topic-based notifier. Listeners run on a later tick, at most once per burst of notifications. */
 export class Signals {

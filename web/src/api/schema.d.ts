@@ -8221,6 +8221,8 @@ export interface paths {
                                     url?: string;
                                     requiresToken?: boolean;
                                     token?: string;
+                                    /** @description For a form trigger: the hosted form page */
+                                    formUrl?: string;
                                 };
                             } & {
                                 [key: string]: unknown;
@@ -8335,6 +8337,8 @@ export interface paths {
                                     url?: string;
                                     requiresToken?: boolean;
                                     token?: string;
+                                    /** @description For a form trigger: the hosted form page */
+                                    formUrl?: string;
                                 };
                             } & {
                                 [key: string]: unknown;
@@ -8454,6 +8458,8 @@ export interface paths {
                                     url?: string;
                                     requiresToken?: boolean;
                                     token?: string;
+                                    /** @description For a form trigger: the hosted form page */
+                                    formUrl?: string;
                                 };
                             } & {
                                 [key: string]: unknown;
@@ -8564,6 +8570,8 @@ export interface paths {
                                     url?: string;
                                     requiresToken?: boolean;
                                     token?: string;
+                                    /** @description For a form trigger: the hosted form page */
+                                    formUrl?: string;
                                 };
                             } & {
                                 [key: string]: unknown;
@@ -8755,6 +8763,8 @@ export interface paths {
                                     url?: string;
                                     requiresToken?: boolean;
                                     token?: string;
+                                    /** @description For a form trigger: the hosted form page */
+                                    formUrl?: string;
                                 };
                             } & {
                                 [key: string]: unknown;
@@ -8867,6 +8877,8 @@ export interface paths {
                                     url?: string;
                                     requiresToken?: boolean;
                                     token?: string;
+                                    /** @description For a form trigger: the hosted form page */
+                                    formUrl?: string;
                                 };
                             } & {
                                 [key: string]: unknown;
@@ -9423,6 +9435,8 @@ export interface paths {
                                     url?: string;
                                     requiresToken?: boolean;
                                     token?: string;
+                                    /** @description For a form trigger: the hosted form page */
+                                    formUrl?: string;
                                 };
                             } & {
                                 [key: string]: unknown;
@@ -11743,7 +11757,7 @@ export interface paths {
         put?: never;
         /**
          * Trigger the automation that owns this URL with a JSON or form body
-         * @description Send `Authorization: Bearer <token>` when the webhook requires a token. Optional `Idempotency-Key` header. Throttled per URL (429 with Retry-After).
+         * @description Send `Authorization: Bearer <token>` when the webhook requires a token. Optional `Idempotency-Key` header. Throttled per URL (429 with Retry-After). An automation with a `respond` step answers with the status, headers and body that step computes (waiting up to TASKSPACE_INBOUND_RESPOND_TIMEOUT_MS); otherwise, and after that timeout, `{ok, requestId}`.
          */
         post: {
             parameters: {
@@ -12589,6 +12603,11 @@ export interface components {
                     automations?: {
                         id?: string;
                         name?: string;
+                    }[];
+                    problems?: {
+                        field?: string;
+                        reason?: string;
+                        message?: string;
                     }[];
                 };
             };

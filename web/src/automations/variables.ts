@@ -38,12 +38,17 @@ function stepIds(actions: unknown, into: { id: string; type: string; inLoop: boo
 }
 
 /** Every variable of a definition as `{{ … }}` paths, grouped for the picker. */
-export function variablesOf(definition: { trigger?: { type?: unknown }; actions?: unknown }): { group: string; paths: string[] }[] {
+export function variablesOf(definition: { trigger?: { type?: unknown; fields?: unknown }; actions?: unknown }): { group: string; paths: string[] }[] {
   const type = String(definition.trigger?.type ?? '');
   const steps: { id: string; type: string; inLoop: boolean }[] = [];
   stepIds(definition.actions, steps, false);
+  // A form's variables are its fields' names.
+  const formFields = Array.isArray(definition.trigger?.fields)
+    ? (definition.trigger.fields as { name?: unknown }[]).map((f) => String(f?.name ?? '')).filter((n) => n !== '')
+    : [];
+  const triggerFields = type === 'form' ? formFields : (TRIGGER_FIELDS[type] ?? []);
   const groups = [
-    { group: `Trigger (${type || 'none'})`, paths: (TRIGGER_FIELDS[type] ?? []).map((f) => `trigger.${f}`) },
+    { group: `Trigger (${type || 'none'})`, paths: triggerFields.map((f) => `trigger.${f}`) },
     { group: 'Steps', paths: steps.map((s) => `steps.${s.id}`) },
     { group: 'Run', paths: ['run.id', 'run.createdAt', 'automation.name', 'automation.version'] },
   ];

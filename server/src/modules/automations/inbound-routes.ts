@@ -3,14 +3,28 @@ import { InboundThrottle, InboundThrottledError, receiveInboundRequest } from '.
 import { rateLimitHeaders } from '../../auth/hook';
 import { ServiceError } from '../../errors';
 import { params } from '../../http/schemas';
+import { awaitInboundResponse, sendRunResponse } from './respond';
 
 const errorRef = { $ref: 'ErrorEnvelope#' } as const;
+
+/** The answers of an inbound call (a webhook URL or a form post): `{ok, requestId}` or the error envelope. */
+export const INBOUND_RESPONSES = {
+  200: { type: 'object', required: ['ok', 'requestId'], properties: { ok: { type: 'boolean' }, requestId: { type: 'string' } } },
+  400: errorRef,
+  401: errorRef,
+  404: errorRef,
+  409: errorRef,
+  413: errorRef,
+  429: errorRef,
+} as const;
 
 /**
  * Inbound webhooks, `POST /webhooks/<webhook_id>` (spec section 4.7; README "Events and webhooks"
  * "Inbound webhooks"). No API token: the unguessable URL is the credential, plus an optional
  * bearer token per webhook. The body is read raw whatever its content type: a form when sent as
  * `application/x-www-form-urlencoded`, else any JSON value. Replies `{ok: true, requestId}`; the automation run starts asynchronously.
+ * When the automation has a `respond` step, the call waits (up to `TASKSPACE_INBOUND_RESPOND_TIMEOUT_MS`)
+ * and gets that step's status, headers and body instead (docs "Automations", "Respond to webhook").
  * Not counted in the hourly request budget: every answer's X-RateLimit-* headers report this
  * URL's own throttle (`TASKSPACE_INBOUND_RATE_PER_MINUTE`), set before the body is read so that
  * 413 and 400 carry them too.
@@ -34,29 +48,27 @@ export const inboundWebhookRoutes: FastifyPluginAsync = async (app) => {
         summary: 'Trigger the automation that owns this URL with a JSON or form body',
         description:
           'Send `Authorization: Bearer <token>` when the webhook requires a token. Optional `Idempotency-Key` header. ' +
-          'Throttled per URL (429 with Retry-After).',
+          'Throttled per URL (429 with Retry-After). An automation with a `respond` step answers with the status, headers and body ' +
+          'that step computes (waiting up to TASKSPACE_INBOUND_RESPOND_TIMEOUT_MS); otherwise, and after that timeout, `{ok, requestId}`.',
         security: [],
         params: params('webhookId'),
-        response: {
-          200: { type: 'object', required: ['ok', 'requestId'], properties: { ok: { type: 'boolean' }, requestId: { type: 'string' } } },
-          400: errorRef,
-          401: errorRef,
-          404: errorRef,
-          409: errorRef,
-          413: errorRef,
-          429: errorRef,
-        },
+        response: INBOUND_RESPONSES,
       },
     },
     async (request, reply) => {
       try {
-        const result = receiveInboundRequest(svc, throttle, {
+        const accepted = receiveInboundRequest(svc, throttle, {
           webhookId: request.params.webhookId,
           authorization: request.headers.authorization,
           body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
           headers: request.headers,
         });
-        return { ok: true, ...result };
+        const answer = { ok: true, requestId: accepted.requestId };
+        if (!accepted.respond) return answer;
+        const gone = new AbortController();
+        reply.raw.once('close', () => gone.abort());
+        const response = await awaitInboundResponse(svc, accepted.requestId, svc.config.webhooks.respondTimeoutMs, gone.signal);
+        return response ? sendRunResponse(reply, response) : answer;
       } catch (error) {
         if (error instanceof InboundThrottledError) reply.header('Retry-After', Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
         if (error instanceof ServiceError && error.statusCode === 401) reply.header('WWW-Authenticate', 'Bearer');

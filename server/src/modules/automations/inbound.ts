@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import { redactHeaders } from '@taskspace/engine';
+import { redactHeaders, usesAction, type AutomationDefinition, type FormTrigger } from '@taskspace/engine';
+import { formValues, type FieldProblem } from '../forms/fields';
 import { requireWorkspace } from '../../auth/access';
 import { hashToken, type Actor } from '../../auth/tokens';
 import type { Clock } from '../../platform/clock';
@@ -89,6 +90,8 @@ interface InboundRow {
   created_at: number;
   /** The owning automation's `enabled` (1/0), or null when it has none (read by the intake only). */
   automation_enabled?: number | null;
+  /** The owning automation's definition JSON (read by the intake only). */
+  definition_json?: string | null;
 }
 
 function toInbound(svc: Services, row: InboundRow): InboundWebhook {
@@ -261,11 +264,35 @@ export interface InboundCall {
   body: Buffer;
   /** All request headers (credential ones are stored redacted, see `redactHeaders`). */
   headers: Record<string, string | string[] | undefined>;
+  /**
+   * The URL called: `webhook` (`/webhooks/<id>`, any automation with an inbound URL) or `form`
+   * (`/forms/<id>`, form-triggered automations only; others are 404 there). Default `webhook`.
+   */
+  entry?: 'webhook' | 'form';
+  /** A body already parsed by the caller (the hosted form page), instead of `body`'s bytes. */
+  parsed?: unknown;
+}
+
+/** What the intake accepted: the request id, and how the call should be answered. */
+export interface AcceptedInbound {
+  requestId: string;
+  /** The automation has a `respond` step: wait for its response (see `awaitInboundResponse`). */
+  respond: boolean;
+  /** The form of a form-triggered automation (its thank-you message or redirect). */
+  form?: FormTrigger;
+}
+
+/** 400 for a form submission with refused fields; `problems` lists each (also in `details`). */
+export class FormRejectedError extends ServiceError {
+  constructor(readonly problems: FieldProblem[]) {
+    super(400, 'VALIDATION_ERROR', problems.map((p) => p.message).join('; '), { field: problems[0]!.field, reason: problems[0]!.reason, problems });
+  }
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-function tokenMatches(presented: string | undefined, storedHash: string): boolean {
+/** True when `presented` (an `Authorization` header value) is `Bearer <the token whose hash is storedHash>`; compared in constant time. */
+export function tokenMatches(presented: string | undefined, storedHash: string): boolean {
   const match = BEARER.exec(presented ?? '');
   if (!match) return false;
   const a = Buffer.from(hashToken(match[1]!), 'hex');
@@ -274,22 +301,27 @@ function tokenMatches(presented: string | undefined, storedHash: string): boolea
 }
 
 /**
- * Accepts one inbound call (spec section 4.7): 404 unknown id; 401 INVALID_TOKEN when a token is
+ * Accepts one inbound call (spec section 4.7): 404 unknown id (or a `form` entry to an automation
+ * without a form trigger); 401 INVALID_TOKEN when a token is
  * required and missing or wrong; 409 AUTOMATION_DISABLED when the owning automation is disabled;
  * 429 RATE_LIMITED past the per-URL throttle (with
- * `retryAfterMs` on the error); 400 when the body is not a JSON object or the Idempotency-Key is
- * too long. The request is stored as `pending` for the engine and `svc.signals` is notified.
- * @returns the stored request's id.
+ * `retryAfterMs` on the error); 400 when the body is not JSON (or a form), when a form trigger's
+ * fields refuse it ({@link FormRejectedError}) or the Idempotency-Key is too long. The request is
+ * stored as `pending` for the engine and `svc.signals` is notified.
+ * @returns the stored request's id and how to answer the call.
  */
-export function receiveInboundRequest(svc: Services, throttle: InboundThrottle, call: InboundCall): { requestId: string } {
+export function receiveInboundRequest(svc: Services, throttle: InboundThrottle, call: InboundCall): AcceptedInbound {
   // The owning automation's enabled flag comes from the engine's own table, its single source of truth.
   const hook = sql<[string], InboundRow>(
     svc.db,
-    `SELECT w.id, w.workspace_id, w.automation_id, w.token_hash, w.created_at, a.enabled AS automation_enabled
+    `SELECT w.id, w.workspace_id, w.automation_id, w.token_hash, w.created_at, a.enabled AS automation_enabled, a.definition_json
        FROM inbound_webhooks w LEFT JOIN automations a ON a.id = w.automation_id WHERE w.id = ?`,
   ).get(call.webhookId);
   // A URL whose automation is gone (e.g. a crash between creating the URL and the automation) is unknown.
   if (!hook || (hook.automation_id !== null && hook.automation_enabled === null)) throw notFound('webhook', call.webhookId);
+  const definition = hook.definition_json ? (JSON.parse(hook.definition_json) as AutomationDefinition) : undefined;
+  const form = definition?.trigger.type === 'form' ? definition.trigger : undefined;
+  if (call.entry === 'form' && !form) throw notFound('form', call.webhookId);
   if (hook.token_hash !== null && !tokenMatches(call.authorization, hook.token_hash)) {
     throw new ServiceError(401, 'INVALID_TOKEN', call.authorization ? 'the webhook token is wrong' : 'this webhook requires a bearer token', {
       field: 'authorization',
@@ -302,7 +334,12 @@ export function receiveInboundRequest(svc: Services, throttle: InboundThrottle, 
   const waitMs = throttle.take(hook.id);
   if (waitMs > 0) throw new InboundThrottledError(waitMs);
 
-  const body = inboundBody(call.body, call.headers['content-type'], svc.config.jsonMaxDepth);
+  let body = call.parsed !== undefined ? call.parsed : inboundBody(call.body, call.headers['content-type'], svc.config.jsonMaxDepth);
+  if (form) {
+    const checked = formValues(form, body);
+    if (!checked.ok) throw new FormRejectedError(checked.problems);
+    body = checked.values;
+  }
   const rawKey = call.headers['idempotency-key'];
   const idempotencyKey = Array.isArray(rawKey) ? rawKey[0] : rawKey;
   if (idempotencyKey !== undefined && idempotencyKey.length > MAX_IDEMPOTENCY_KEY) {
@@ -323,7 +360,9 @@ export function receiveInboundRequest(svc: Services, throttle: InboundThrottle, 
     ).run(requestId, hook.id, hook.workspace_id, hook.automation_id, JSON.stringify(body), JSON.stringify(headers), idempotencyKey ?? null, svc.clock.now()),
   );
   svc.signals?.notify('inbound');
-  return { requestId };
+  const accepted: AcceptedInbound = { requestId, respond: definition !== undefined && usesAction(definition.actions, 'respond') };
+  if (form) accepted.form = form;
+  return accepted;
 }
 
 /** 429 RATE_LIMITED from the inbound throttle; `retryAfterMs` feeds the Retry-After header. */
@@ -398,13 +437,16 @@ export function claimInboundRequests(svc: Services, opts: { limit?: number; leas
  */
 export function completeInboundRequest(svc: Services, requestId: string, outcome: { runId: string } | { error: string }): boolean {
   const done = 'runId' in outcome;
-  return transaction(svc.db, () =>
+  const changed = transaction(svc.db, () =>
     sql(
       svc.db,
       `UPDATE inbound_requests SET status = ?, run_id = ?, error = ?, completed_at = ?, claimed_until = NULL
         WHERE id = ? AND status IN ('pending', 'claimed')`,
     ).run(done ? 'done' : 'failed', done ? outcome.runId : null, done ? null : outcome.error, svc.clock.now(), requestId).changes === 1,
   );
+  // A call waiting on its response looks again (the run may already have answered: a repeated key).
+  if (changed) svc.signals?.notify('runs');
+  return changed;
 }
 
 /** Gives a claimed request back (e.g. on shutdown) so it can be claimed again at once. */

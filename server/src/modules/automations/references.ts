@@ -19,8 +19,8 @@ function isTemplate(value: string): boolean {
  * "Validation"), after the engine's own validation: approvers are members of the workspace, a
  * trigger scope names a project or folder of the workspace, and an HTTP Request URL written out
  * in full is one the SSRF guard can reach (https, no credentials, no blocked IP literal; host
- * names are still checked when the step runs), and every `{{ secrets.NAME }}` names a secret of
- * the workspace.
+ * names are still checked when the step runs), every `{{ secrets.NAME }}` names a secret of
+ * the workspace, and an `automation.run` step written out in full names an automation of the workspace.
  * @throws ServiceError 400 VALIDATION_ERROR naming the field, reason `not_a_member`, `not_found`,
  *   `insecure_scheme`, `credentials_not_allowed`, `blocked_address` or `unknown_secret`.
  */
@@ -50,6 +50,12 @@ export function checkReferences(svc: Services, workspaceId: string, definition: 
           throw badRequest(field, 'not_a_member', `${field}: @${handle} is not a member of this workspace`);
         }
       });
+    }
+    if (action.type === 'automation.run' && !isTemplate(action.automationId)) {
+      if (!sql(db, 'SELECT 1 FROM automations WHERE id = ? AND workspace_id = ?').get(action.automationId, workspaceId)) {
+        const field = fieldPath([...path, 'automationId']);
+        throw badRequest(field, 'not_found', `${field}: automation '${action.automationId}' is not in this workspace`);
+      }
     }
     if (action.type === 'http.request' && !isTemplate(action.url)) {
       const checked = checkTargetUrl(action.url, svc.addressPolicy);

@@ -44,7 +44,13 @@ const automation = {
     updatedAt: { type: 'string' },
     webhook: {
       type: 'object',
-      properties: { id: { type: 'string' }, url: { type: 'string' }, requiresToken: { type: 'boolean' }, token: { type: 'string' } },
+      properties: {
+        id: { type: 'string' },
+        url: { type: 'string' },
+        requiresToken: { type: 'boolean' },
+        token: { type: 'string' },
+        formUrl: { type: 'string', description: 'For a form trigger: the hosted form page' },
+      },
     },
   },
 } as const;

@@ -131,7 +131,6 @@ export class AutomationRuntime {
     }
     try {
       const run = await this.engine.startRun(request.automationId, request.body, {
-        triggerType: 'webhook',
         dedupeKey: request.idempotencyKey !== null ? `idempotency:${request.idempotencyKey}` : `inbound:${request.id}`,
         sourceId: request.id,
       });

@@ -7,6 +7,8 @@ import {
   type RunRecord,
   type RunStatus,
   type StepRecord,
+  INBOUND_TRIGGER_TYPES,
+  type FormTrigger,
   type WebhookTrigger,
 } from '@taskspace/engine';
 import { requireWorkspace } from '../../auth/access';
@@ -38,6 +40,18 @@ export interface AutomationWebhook {
   requiresToken: boolean;
   /** The bearer token, only in the response that generated it. */
   token?: string;
+  /** For a form trigger: the hosted form page to share (`/forms/<id>`; add `?token=` when a token is required). */
+  formUrl?: string;
+}
+
+/** Whether a trigger gets an inbound URL (webhook and form triggers). */
+function hasInboundUrl(trigger: { type: string }): boolean {
+  return (INBOUND_TRIGGER_TYPES as readonly string[]).includes(trigger.type);
+}
+
+/** The `requireToken` of a webhook or form trigger. */
+function wantsToken(trigger: { type: string }): boolean {
+  return (trigger as WebhookTrigger | FormTrigger).requireToken === true;
 }
 
 /** An automation as the API returns it. */
@@ -141,6 +155,7 @@ function toItem(svc: Services, actor: Actor, role: Role, a: AutomationRecord, to
     const hook = getInboundWebhook(svc, actor, webhookId);
     item.webhook = { id: hook.id, url: hook.url, requiresToken: hook.requiresToken };
     if (token !== undefined) item.webhook.token = token;
+    if (a.definition.trigger.type === 'form') item.webhook.formUrl = svc.links.url('/forms/' + hook.id);
   }
   return item;
 }
@@ -179,12 +194,8 @@ export async function createAutomation(svc: Services, rt: AutomationRuntime, act
   const id = newId();
   const meta: Record<string, unknown> = {};
   let token: string | undefined;
-  if (definition.trigger.type === 'webhook') {
-    const hook = createInboundWebhook(svc, actor, {
-      workspaceId: input.workspaceId,
-      automationId: id,
-      requireToken: (definition.trigger as WebhookTrigger).requireToken === true,
-    });
+  if (hasInboundUrl(definition.trigger)) {
+    const hook = createInboundWebhook(svc, actor, { workspaceId: input.workspaceId, automationId: id, requireToken: wantsToken(definition.trigger) });
     meta.webhookId = hook.id;
     token = hook.token;
   }
@@ -226,14 +237,14 @@ export async function updateAutomation(svc: Services, rt: AutomationRuntime, act
   const oldHook = webhookIdOf(automation);
   let token: string | undefined;
   let createdHook: string | undefined;
-  if (definition.trigger.type === 'webhook') {
-    const wantsToken = (definition.trigger as WebhookTrigger).requireToken === true;
+  if (hasInboundUrl(definition.trigger)) {
+    const tokenWanted = wantsToken(definition.trigger);
     if (!oldHook) {
-      const hook = createInboundWebhook(svc, actor, { workspaceId: automation.workspaceId, automationId: id, requireToken: wantsToken });
+      const hook = createInboundWebhook(svc, actor, { workspaceId: automation.workspaceId, automationId: id, requireToken: tokenWanted });
       meta.webhookId = createdHook = hook.id;
       token = hook.token;
-    } else if (wantsToken !== ((automation.definition.trigger as WebhookTrigger).requireToken === true)) {
-      token = setInboundWebhookToken(svc, actor, oldHook, { requireToken: wantsToken }).token;
+    } else if (tokenWanted !== wantsToken(automation.definition.trigger)) {
+      token = setInboundWebhookToken(svc, actor, oldHook, { requireToken: tokenWanted }).token;
     }
   } else if (oldHook) {
     delete meta.webhookId;
@@ -245,7 +256,7 @@ export async function updateAutomation(svc: Services, rt: AutomationRuntime, act
     if (createdHook) deleteInboundWebhook(svc, actor, createdHook);
     throw error;
   }
-  if (oldHook && definition.trigger.type !== 'webhook') deleteInboundWebhook(svc, actor, oldHook);
+  if (oldHook && !hasInboundUrl(definition.trigger)) deleteInboundWebhook(svc, actor, oldHook);
   return toItem(svc, actor, 'Owner', updated, token);
 }
 

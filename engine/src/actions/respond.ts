@@ -1,0 +1,38 @@
+/**
+ * Respond: the answer to whoever started the run (docs "Respond to webhook"). The step only
+ * computes and journals the response; the host reads the first succeeded `respond` step of the run
+ * and sends it (the waiting inbound webhook call), and a parent run reads it as `response`.
+ * Output: `{status, headers, body}`.
+ */
+import type { RespondAction } from '../definition';
+import { permanent } from '../errors';
+import type { ActionKind } from './types';
+
+/** A response as journalled and sent: `body` is text (sent as text/plain) or any other JSON value (sent as JSON). */
+export interface RunResponse {
+  /** 200 to 599. */
+  status: number;
+  /** Header names as written in the definition; values rendered. */
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** Characters a header value may not hold once rendered (line breaks and other controls would split or end the header). */
+const UNSAFE_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/** The `respond` kind: all work happens in `prepare`, so the journal's input is the output. */
+export const RESPOND_ACTION: ActionKind<RespondAction, RunResponse> = {
+  prepare(action, scope, templates) {
+    const headers: Record<string, string> = {};
+    for (const [name, template] of Object.entries(action.headers ?? {})) {
+      const value = templates.render(template, scope);
+      if (UNSAFE_HEADER_VALUE.test(value)) throw permanent('INVALID_INPUT', `header ${name} renders to a value with a line break or another control character`, { field: `headers.${name}` });
+      headers[name] = value;
+    }
+    const body = action.body === undefined ? null : templates.renderValue(action.body, scope);
+    return { status: action.status ?? 200, headers, body };
+  },
+  async execute(_ctx, response) {
+    return response;
+  },
+};

@@ -1,0 +1,88 @@
+import type { FastifyReply } from 'fastify';
+import type { RunResponse } from '@taskspace/engine';
+import { sql } from '../../platform/db/statements';
+import type { Services } from '../../services';
+
+/**
+ * Respond to webhook (docs "Automations", "Respond to webhook"): an inbound call to an automation
+ * with a `respond` step waits for the first such step of its run and gets that response; the call
+ * whose run ends without one, or that waits longer than `TASKSPACE_INBOUND_RESPOND_TIMEOUT_MS`,
+ * gets the usual `{ok, requestId}`. The response is read from the run's journal, so a retry with
+ * the same `Idempotency-Key` (linked to the same run) gets the same response, also after a restart.
+ */
+
+/** Run statuses after which no response can come any more. */
+const ENDED = new Set(['completed', 'failed', 'rejected', 'cancelled', 'skipped']);
+
+/** Where an inbound request stands: `done` with the response (or none), or still waiting. */
+type ResponseState = { done: true; response: RunResponse | undefined } | { done: false };
+
+function responseState(svc: Services, requestId: string): ResponseState {
+  const request = sql<[string], { request_status: string; run_id: string | null; run_status: string | null }>(
+    svc.db,
+    `SELECT r.status AS request_status, r.run_id, a.status AS run_status
+       FROM inbound_requests r LEFT JOIN automation_runs a ON a.id = r.run_id WHERE r.id = ?`,
+  ).get(requestId);
+  if (!request || request.request_status === 'failed') return { done: true, response: undefined };
+  if (request.run_id === null) return { done: false };
+  const output = sql<[string], string | null>(
+    svc.db,
+    "SELECT output_json FROM automation_steps WHERE run_id = ? AND type = 'respond' AND status = 'succeeded' ORDER BY ordinal LIMIT 1",
+  )
+    .pluck()
+    .get(request.run_id);
+  if (output) return { done: true, response: JSON.parse(output) as RunResponse };
+  return ENDED.has(request.run_status ?? '') ? { done: true, response: undefined } : { done: false };
+}
+
+/** Resolves after `ms`, or earlier when a run signals (`runs`) or `abort` fires. */
+function nextSignal(svc: Services, ms: number, abort: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      off?.();
+      abort.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const off = svc.signals?.on('runs', done);
+    abort.addEventListener('abort', done);
+  });
+}
+
+/**
+ * Waits for the response of an accepted inbound request: the output of its run's first
+ * `respond` step. Resolves to undefined when the run ends without one, the request starts no
+ * run, `timeoutMs` passes or `abort` fires (the caller went away).
+ */
+export async function awaitInboundResponse(svc: Services, requestId: string, timeoutMs: number, abort: AbortSignal): Promise<RunResponse | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const state = responseState(svc, requestId);
+    if (state.done) return state.response;
+    const left = deadline - Date.now();
+    if (left <= 0 || abort.aborted) return undefined;
+    await nextSignal(svc, Math.min(left, svc.config.webhooks.pollMs), abort);
+  }
+}
+
+/**
+ * Sends an automation's response. Text bodies go as `text/plain`, other JSON values as JSON,
+ * unless the automation set a Content-Type. The body is served from the service's own origin, so
+ * it always carries `Content-Security-Policy: sandbox` (a page an automation answers with runs
+ * in an opaque origin: no access to the web app's session) and `X-Content-Type-Options: nosniff`.
+ */
+export function sendRunResponse(reply: FastifyReply, response: RunResponse): FastifyReply {
+  reply.code(response.status);
+  let typed = false;
+  for (const [name, value] of Object.entries(response.headers)) {
+    reply.header(name, value);
+    if (name.toLowerCase() === 'content-type') typed = true;
+  }
+  reply.header('content-security-policy', "sandbox; default-src 'none'");
+  reply.header('x-content-type-options', 'nosniff');
+  if (response.status === 204 || response.status === 304) return reply.send();
+  const text = typeof response.body === 'string';
+  if (!typed) reply.type(text ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8');
+  return reply.send(text ? (response.body as string) : JSON.stringify(response.body));
+}

@@ -1,0 +1,34 @@
+import type { AutomationDefinition, FormTrigger } from '@taskspace/engine';
+import { sql } from '../../platform/db/statements';
+import type { Services } from '../../services';
+import { tokenMatches } from '../automations/inbound';
+
+/**
+ * Hosted forms (docs "Automations", "Form trigger"): the page of a form-triggered automation at
+ * `/forms/<id>`, where `<id>` is the automation's inbound URL id. Submissions go through the
+ * inbound intake (`receiveInboundRequest` with entry `form`), which checks the fields.
+ */
+
+/** What the form page shows: the form, or why there is none to fill in. */
+export type FormPageState =
+  | { kind: 'open'; form: FormTrigger }
+  | { kind: 'not_found' }
+  | { kind: 'closed'; form: FormTrigger }
+  | { kind: 'needs_token'; form: FormTrigger };
+
+/**
+ * The state of the form page `/forms/<id>` for a visitor holding `token` (from the link's query).
+ * Unknown ids and automations without a form trigger are `not_found`; a disabled automation's form
+ * is `closed`; a form that requires a token and was opened without the right one is `needs_token`.
+ */
+export function formPageState(svc: Services, id: string, token: string | undefined): FormPageState {
+  const row = sql<[string], { token_hash: string | null; enabled: number; definition_json: string }>(
+    svc.db,
+    `SELECT w.token_hash, a.enabled, a.definition_json FROM inbound_webhooks w JOIN automations a ON a.id = w.automation_id WHERE w.id = ?`,
+  ).get(id);
+  const trigger = row ? (JSON.parse(row.definition_json) as AutomationDefinition).trigger : undefined;
+  if (!row || trigger?.type !== 'form') return { kind: 'not_found' };
+  if (row.enabled !== 1) return { kind: 'closed', form: trigger };
+  if (row.token_hash !== null && !tokenMatches(token === undefined ? undefined : `Bearer ${token}`, row.token_hash)) return { kind: 'needs_token', form: trigger };
+  return { kind: 'open', form: trigger };
+}
