@@ -30,6 +30,7 @@ import { oauthClientRoutes } from './modules/oauth/client-routes';
 import { oauthRoutes } from './modules/oauth/routes';
 import { secretRoutes } from './modules/secrets/routes';
 import { formRoutes } from './modules/forms/routes';
+import { liveRoutes } from './modules/live/routes';
 
 /** A group of route plugins under one prefix; `api` groups sit behind the bearer/session guard. */
 export interface RouteGroup {
@@ -68,6 +69,7 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       mediaRoutes,
       automationsRoutes,
       secretRoutes,
+      liveRoutes,
     ],
   },
   // Spec section 9.2: signed webhook registration and the deprecated legacy subscriptions.

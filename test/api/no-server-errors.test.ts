@@ -87,6 +87,8 @@ describe('no client input produces a server error', () => {
     let sent = 0;
     for (const [template, operations] of Object.entries(doc.paths)) {
       for (const method of Object.keys(operations)) {
+        // An event stream never ends by itself; test/api/live.test.ts sends it odd input.
+        if (JSON.stringify((operations[method] as { responses?: unknown }).responses ?? {}).includes('text/event-stream')) continue;
         for (const real of [true, false]) {
           const path = template.replace(/\{(\w+)\}/g, (_, name: string) => (real ? ids[name] ?? 'x' : encodeURIComponent('nope/%..\u00e9')));
           const cases: [string | undefined, string | undefined, string][] = [

@@ -5,8 +5,8 @@
  * signal makes them look at once. Topics:
  * - `events`: new rows may be in the outbox (raised after every API write request).
  * - `inbound`: an inbound webhook request was accepted (for the automation engine).
- * - `runs`: an automation run ended, recorded a `respond` step, or an inbound request was settled
- *   without a run (for inbound calls waiting on their response).
+ * - `runs`: an automation run changed or journalled a step, or an inbound request was settled (for
+ *   inbound calls waiting on their response, and live update streams).
  */
 export type SignalTopic = 'events' | 'inbound' | 'runs';
 

@@ -23,7 +23,7 @@ export function usePendingApprovals() {
   return useQueries({
     queries: (workspaces.data ?? []).map((w) => ({
       queryKey: ['approvals', w.id],
-      refetchInterval: 5000,
+      refetchInterval: 30_000, // live updates refetch at once; this covers a lost stream
       queryFn: async () =>
         unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/approvals', { params: { path: { workspaceId: w.id }, query: { limit: 100 } } })).items as Pending[],
     })),

@@ -59,7 +59,7 @@ export function Runs() {
         }),
       ).items as unknown as Run[],
     getNextPageParam: (last) => (last.length === PAGE ? last[last.length - 1]!.id : undefined),
-    refetchInterval: 5000,
+    refetchInterval: 30_000, // live updates refetch at once; this covers a lost stream
   });
   const names = new Map((automations.data ?? []).map((a) => [a.id, a.name]));
   const items = runs.data?.pages.flat();

@@ -22,21 +22,21 @@ export function useAutomation(automationId: string) {
   });
 }
 
-/** An automation's latest runs (newest first), refreshed every 2 s while any is unfinished. */
+/** An automation's latest runs (newest first); live updates refetch them, and a slow poll covers a lost stream. */
 export function useRuns(automationId: string, limit = 20) {
   return useQuery({
     queryKey: ['runs', automationId, limit],
     queryFn: async () => unwrap(await api.GET('/api/v1/automations/{automationId}/runs', { params: { path: { automationId }, query: { limit } } })).items as Run[],
-    refetchInterval: (query) => (query.state.data?.some((r) => !FINAL.has(r.status)) ? 2000 : false),
+    refetchInterval: (query) => (query.state.data?.some((r) => !FINAL.has(r.status)) ? 15_000 : false),
   });
 }
 
-/** One run with its steps, refreshed every second until it is final. */
+/** One run with its steps; live updates refetch it as steps finish, and a slow poll covers a lost stream until it is final. */
 export function useRun(automationId: string, runId: string) {
   return useQuery({
     queryKey: ['run', runId],
     queryFn: async () => unwrap(await api.GET('/api/v1/automations/{automationId}/runs/{runId}', { params: { path: { automationId, runId } } })).item as Run,
-    refetchInterval: (query) => (query.state.data && FINAL.has(query.state.data.status) ? false : 1000),
+    refetchInterval: (query) => (query.state.data && FINAL.has(query.state.data.status) ? false : 15_000),
   });
 }
 

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../api/client';
 import { useFolderProjects, useFolders, useMe, useWorkspaces } from '../api/queries';
 import { usePendingApprovals } from '../automations/Approvals';
+import { useLiveUpdates } from '../api/live';
 
 function FolderProjects({ folderId }: { folderId: string }) {
   const projects = useFolderProjects(folderId);
@@ -46,6 +47,7 @@ export function Layout() {
   const location = useLocation();
   const navigate = useNavigate();
   const queries = useQueryClient();
+  useLiveUpdates(me.isSuccess);
   const signOut = async () => {
     await api.POST('/api/v1/auth/sign-out');
     queries.clear();

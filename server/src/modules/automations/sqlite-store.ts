@@ -383,7 +383,6 @@ export class SqliteRunStore implements RunStore {
         return patch.status === 'failed' && this.raiseFailure(id);
       });
       if (raised) this.alerts?.signals?.notify('events');
-      this.alerts?.signals?.notify('runs');
     } else if (patch.status === 'waiting' && patch.waitingOn?.kind === 'approval') {
       const { stepId } = patch.waitingOn;
       // Raised once per approval: only when the run starts waiting on it (not when it is written again).
@@ -394,6 +393,7 @@ export class SqliteRunStore implements RunStore {
       });
       if (raised) this.alerts?.signals?.notify('events');
     } else sql(db, text).run(...args, id);
+    this.alerts?.signals?.notify('runs');
   }
 
   async listUnfinishedRuns(): Promise<RunRecord[]> {
@@ -432,7 +432,7 @@ export class SqliteRunStore implements RunStore {
 
   async saveStep(s: StepRecord): Promise<void> {
     this.writeStep(s);
-    if (s.type === 'respond' && s.status === 'succeeded') this.alerts?.signals?.notify('runs');
+    this.alerts?.signals?.notify('runs');
   }
 
   private writeStep(s: StepRecord): void {
