@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { TestServer } from '../helpers/server';
 
 /** Where Debian's Chromium lives (`apt-get install chromium`); `CHROMIUM_PATH` overrides. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -50,4 +51,21 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     return axe.run();
   });
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} at ${v.nodes[0]?.target.join(' ')}`);
+}
+
+/**
+ * A describe block's real server and Chromium, started before its tests and closed after them.
+ * Read `suite.server` and `suite.browser` inside the tests.
+ */
+export function serverAndBrowser(start: () => Promise<TestServer>): { server: TestServer; browser: Browser } {
+  const suite = {} as { server: TestServer; browser: Browser };
+  beforeAll(async () => {
+    suite.server = await start();
+    suite.browser = await launch();
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+  });
+  return suite;
 }

@@ -1,28 +1,18 @@
-import type { Browser } from 'playwright-core';
-import { call, client, type TestServer } from '../helpers/server';
+import { call, client } from '../helpers/server';
 import { automationServer, settledRuns } from '../automations/helpers';
-import { browserAvailable, launch, seriousViolations, withScreenshot } from './browser';
+import { browserAvailable, serverAndBrowser, seriousViolations, withScreenshot } from './browser';
 
 const run = browserAvailable() ? describe : describe.skip;
 
 /** The hosted page of a form trigger, filled in by a real Chromium without an account. */
 run('hosted form page', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await automationServer();
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = serverAndBrowser(() => automationServer());
 
   test('a visitor is told what to fix, fills the form by its labels, and the run gets the values', async () => {
-    const created = await call(server.url, 'POST', '/api/v1/automations', {
-      token: server.token,
+    const created = await call(suite.server.url, 'POST', '/api/v1/automations', {
+      token: suite.server.token,
       body: {
-        workspaceId: server.workspaceId,
+        workspaceId: suite.server.workspaceId,
         name: 'Bug report',
         trigger: {
           type: 'form',
@@ -40,7 +30,7 @@ run('hosted form page', () => {
     });
     expect(created.status).toBe(200);
     const automation = created.body.item;
-    const context = await browser.newContext();
+    const context = await suite.browser.newContext();
     context.setDefaultTimeout(10000);
     const page = await context.newPage();
     await withScreenshot(page, 'hosted-form', async () => {
@@ -61,7 +51,7 @@ run('hosted form page', () => {
       await page.getByRole('button', { name: 'Submit' }).click();
       await page.getByText('Thanks for the report!').waitFor();
     });
-    const [runRecord] = await settledRuns(client(server, server.token), automation.id);
+    const [runRecord] = await settledRuns(client(suite.server, suite.server.token), automation.id);
     expect(runRecord.trigger.variables).toEqual({ summary: 'Crash on save', severity: 'high', seenOn: '2026-11-20', contact: true });
     await context.close();
   });

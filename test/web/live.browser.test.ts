@@ -1,30 +1,20 @@
-import type { Browser } from 'playwright-core';
-import { call, startServer, type TestServer } from '../helpers/server';
+import { call, startServer } from '../helpers/server';
 import { newProject } from '../helpers/fixtures-tasks';
-import { browserAvailable, launch, withScreenshot } from './browser';
+import { browserAvailable, serverAndBrowser, withScreenshot } from './browser';
 
 const run = browserAvailable() ? describe : describe.skip;
 
 /** Live updates in a real Chromium: what one browser (or a script) changes, another shows without a reload. */
 run('web app: live updates', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = serverAndBrowser(() => startServer());
 
   test('a task added and renamed in one browser appears in a second one within a second or two', async () => {
-    const projectId = await newProject(server, 'Shared plan');
+    const projectId = await newProject(suite.server, 'Shared plan');
     const open = async () => {
-      const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${server.token}` } });
+      const context = await suite.browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${suite.server.token}` } });
       context.setDefaultTimeout(5000);
       const page = await context.newPage();
-      await page.goto(`${server.url}/projects/${projectId}`);
+      await page.goto(`${suite.server.url}/projects/${projectId}`);
       await page.getByRole('heading', { name: 'Shared plan' }).waitFor();
       return { context, page };
     };
@@ -42,7 +32,7 @@ run('web app: live updates', () => {
       await task(b.page, 'Renamed in A').waitFor();
 
       // A change made through the API by a script shows in both.
-      await call(server.url, 'POST', `/api/v1/projects/${projectId}/tasks/`, { token: server.token, body: { tasks: [{ contentType: 'text/plain', content: 'From a script' }] } });
+      await call(suite.server.url, 'POST', `/api/v1/projects/${projectId}/tasks/`, { token: suite.server.token, body: { tasks: [{ contentType: 'text/plain', content: 'From a script' }] } });
       await task(a.page, 'From a script').waitFor();
       await task(b.page, 'From a script').waitFor();
     });

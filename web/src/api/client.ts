@@ -8,12 +8,12 @@ import type { paths } from './schema';
  */
 export const api = createClient<paths>({ baseUrl: '/', credentials: 'same-origin' });
 
-/** An error answer of the API, from the documented envelope `{ok:false, code, message, error}`. */
 /** What to show for a failed request: the service's message, else a generic sentence. */
 export function errorMessage(error: unknown): string {
   return error instanceof ApiError ? error.message : 'Something went wrong';
 }
 
+/** An error answer of the API, from the documented envelope `{ok:false, code, message, error}`. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

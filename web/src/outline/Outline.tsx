@@ -36,10 +36,24 @@ function TaskCheckbox({ row, disabled, onToggle }: { row: Row; disabled: boolean
 /**
  * The project outline, keyboard first (docs "Web app"): Enter adds a task below, Tab and
  * Shift+Tab indent and outdent (moves), ↑/↓ go between tasks, Escape undoes an edit, Backspace on
- * an empty task deletes it, the checkbox completes. Only visible rows are rendered, so a
+ * an empty task deletes it, the checkbox completes, the ⋯ button opens the task's details. Only visible rows are rendered, so a
  * 10,000-task project opens and scrolls at once.
  */
-export function Outline({ projectId, tasks, readOnly }: { projectId: string; tasks: readonly TaskItem[]; readOnly: boolean }) {
+export function Outline({
+  projectId,
+  tasks,
+  readOnly,
+  selectedId,
+  onOpenDetails,
+}: {
+  projectId: string;
+  tasks: readonly TaskItem[];
+  readOnly: boolean;
+  /** The task whose details are open. */
+  selectedId?: string;
+  /** Opens a task's details (assignees, dates, note, fields, comments). */
+  onOpenDetails?: (taskId: string) => void;
+}) {
   const rows = useMemo(() => toRows(tasks), [tasks]);
   const actions = useOutlineActions(projectId);
   const [draft, setDraft] = useState<Draft | null>(null);
@@ -188,7 +202,7 @@ export function Outline({ projectId, tasks, readOnly }: { projectId: string; tas
             }
             const { row, index } = item;
             return (
-              <div key={row.id} className="task" style={{ ...style, paddingInlineStart: `${row.depth * 1.5}rem` }} role="treeitem" aria-level={row.depth + 1} aria-selected={false}>
+              <div key={row.id} className="task" style={{ ...style, paddingInlineStart: `${row.depth * 1.5}rem` }} role="treeitem" aria-level={row.depth + 1} aria-selected={row.id === selectedId}>
                 <TaskCheckbox row={row} disabled={readOnly} onToggle={() => void run(() => actions.toggle(row))} />
                 <input
                   ref={focusId === row.id ? focusRef : undefined}
@@ -203,6 +217,11 @@ export function Outline({ projectId, tasks, readOnly }: { projectId: string; tas
                   onBlur={readOnly ? undefined : (e) => void save(row, e.currentTarget.value)}
                   onFocus={() => setFocusId((pending) => (pending === row.id ? pending : null))}
                 />
+                {onOpenDetails && (
+                  <button type="button" className="icon" aria-label={`Details: ${row.text}`} aria-expanded={row.id === selectedId} onClick={() => onOpenDetails(row.id)}>
+                    ⋯
+                  </button>
+                )}
               </div>
             );
           })}

@@ -1,9 +1,13 @@
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { useProject, useProjectTasks, useWorkspaces } from '../api/queries';
 import { Outline } from '../outline/Outline';
 import { ProjectActions } from '../projects/ProjectActions';
+import { TaskDetails } from '../tasks/TaskDetails';
 
-/** A project's task tree, the product's main view. Viewers and completed projects are read-only. */
+/**
+ * A project's task tree, the product's main view, with the details of one task beside it
+ * (`?task=<id>`, so a task's details have a link). Viewers and completed projects are read-only.
+ */
 export function ProjectOutline() {
   const { projectId = '' } = useParams();
   const project = useProject(projectId);
@@ -11,6 +15,10 @@ export function ProjectOutline() {
   const workspaces = useWorkspaces();
   const role = workspaces.data?.find((w) => w.id === project.data?.workspaceId)?.role;
   const readOnly = role === undefined || role === 'Viewer' || project.data?.completed === true;
+  const [search, setSearch] = useSearchParams();
+  const selectedId = search.get('task') ?? undefined;
+  const selected = selectedId ? tasks.data?.find((t) => t.id === selectedId) : undefined;
+  const showTask = (taskId: string | undefined) => setSearch(taskId ? { task: taskId } : {}, { replace: true });
 
   if (project.isError) return <p className="error">{project.error.message}</p>;
   return (
@@ -20,7 +28,12 @@ export function ProjectOutline() {
       {project.data?.completed && <p className="muted">This project is completed: restore it to edit.</p>}
       {tasks.isPending && <p className="muted">Loading tasks…</p>}
       {tasks.isError && <p className="error">{tasks.error.message}</p>}
-      {tasks.data && <Outline projectId={projectId} tasks={tasks.data} readOnly={readOnly} />}
+      <div className={selected ? 'outline-and-details' : undefined}>
+        {tasks.data && <Outline projectId={projectId} tasks={tasks.data} readOnly={readOnly} selectedId={selected?.id} onOpenDetails={(id) => showTask(id === selected?.id ? undefined : id)} />}
+        {selected && project.data && (
+          <TaskDetails key={selected.id} projectId={projectId} workspaceId={project.data.workspaceId} task={selected} readOnly={readOnly} onClose={() => showTask(undefined)} />
+        )}
+      </div>
     </section>
   );
 }

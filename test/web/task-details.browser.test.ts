@@ -1,0 +1,79 @@
+import { addUser, client, startServer } from '../helpers/server';
+import { addTasks, newProject } from '../helpers/fixtures-tasks';
+import { waitFor } from '../helpers/wait';
+import { browserAvailable, serverAndBrowser, seriousViolations, withScreenshot } from './browser';
+
+const run = browserAvailable() ? describe : describe.skip;
+
+/** A task's details beside the outline, in a real Chromium: every part written through the API and read back. */
+run('web app: task details', () => {
+  const suite = serverAndBrowser(() => startServer());
+
+  test('assignees, due date with its time zone, note, custom fields and a comment; a Viewer reads them without controls', async () => {
+    const api = client(suite.server, suite.server.token);
+    const projectId = await newProject(suite.server, 'Launch');
+    const [task] = await addTasks(suite.server, projectId, ['Ship it']);
+    const stage = (await api.post(`/api/v1/projects/${projectId}/fields`, { name: 'Stage', type: 'select', options: ['todo', 'doing', 'done'] })).body.item;
+    const points = (await api.post(`/api/v1/projects/${projectId}/fields`, { name: 'Points', type: 'number' })).body.item;
+    const base = `/api/v1/projects/${projectId}/tasks/${task!.id}`;
+
+    const context = await suite.browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${suite.server.token}` }, viewport: { width: 1280, height: 900 } });
+    context.setDefaultTimeout(10000);
+    const page = await context.newPage();
+    await withScreenshot(page, 'task-details', async () => {
+      await page.goto(`${suite.server.url}/projects/${projectId}`);
+      await page.getByRole('button', { name: 'Details: Ship it' }).click();
+      const details = page.getByRole('complementary', { name: 'Ship it' });
+      await details.waitFor();
+      expect(new URL(page.url()).searchParams.get('task')).toBe(task!.id);
+
+      await details.getByRole('checkbox', { name: /@owner/ }).check();
+      await waitFor(async () => (await api.get(`${base}/assignees`)).body.items?.[0]?.handle === 'owner', 'owner assigned');
+
+      await details.getByLabel('Due date').fill('2026-12-24');
+      await details.getByLabel('Due time').fill('17:30');
+      await details.getByLabel('Time zone').selectOption('Europe/Paris');
+      await details.getByRole('button', { name: 'Save dates' }).click();
+      await details.getByRole('status').filter({ hasText: 'Dates saved.' }).waitFor();
+      expect((await api.get(`${base}/date`)).body.item).toEqual({ start: null, end: { date: '2026-12-24', time: '17:30', timezone: 'Europe/Paris' } });
+
+      await details.getByLabel(/^Note/).fill('Remember the release notes');
+      await details.getByRole('button', { name: 'Save note' }).click();
+      await waitFor(async () => (await api.get(`${base}/note`)).body.item?.value === 'Remember the release notes', 'note saved');
+
+      await details.getByLabel('Stage').selectOption('doing');
+      await waitFor(async () => (await api.get(`${base}/fields/${stage.id}`)).body.item?.value === 'doing', 'stage saved');
+      await details.getByLabel('Points').fill('5');
+      await details.getByLabel('Points').press('Enter');
+      await waitFor(async () => (await api.get(`${base}/fields/${points.id}`)).body.item?.value === 5, 'points saved');
+
+      await details.getByLabel('New comment').fill('Looks good <b>to me</b>');
+      await details.getByRole('button', { name: 'Add comment' }).click();
+      await details.getByRole('listitem').filter({ hasText: 'Looks good <b>to me</b>' }).waitFor();
+      await waitFor(async () => (await details.getByLabel('New comment').inputValue()) === '', 'the comment box emptied');
+      expect((await api.get(`${base}/comments`)).body.items.map((c: any) => c.text)).toEqual(['Looks good <b>to me</b>']);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      await details.getByRole('button', { name: 'Close details' }).click();
+      await details.waitFor({ state: 'detached' });
+      expect(new URL(page.url()).searchParams.get('task')).toBeNull();
+    });
+    await context.close();
+
+    const viewerToken = addUser(suite.server, 'vera', { workspaceId: suite.server.workspaceId, role: 'Viewer' });
+    const viewer = await suite.browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${viewerToken}` } });
+    viewer.setDefaultTimeout(10000);
+    const viewerPage = await viewer.newPage();
+    await withScreenshot(viewerPage, 'task-details-viewer', async () => {
+      await viewerPage.goto(`${suite.server.url}/projects/${projectId}?task=${task!.id}`);
+      const details = viewerPage.getByRole('complementary', { name: 'Ship it' });
+      await details.getByText('Looks good <b>to me</b>').waitFor();
+      await waitFor(() => details.getByRole('checkbox', { name: /@owner/ }).isChecked(), 'the assignee shown');
+      expect(await details.getByRole('checkbox', { name: /@owner/ }).isDisabled()).toBe(true);
+      expect(await details.getByLabel('Stage').inputValue()).toBe('doing');
+      expect(await details.getByRole('button', { name: /Save|Add comment|Remove/ }).count()).toBe(0);
+      expect(await details.getByLabel('New comment').count()).toBe(0);
+    });
+    await viewer.close();
+  });
+});

@@ -1,0 +1,39 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { api, errorMessage, unwrap } from '../api/client';
+import { taskPath, useAssignees, useTaskWrite, type TaskRef } from './queries';
+
+/** Who is assigned: one checkbox per member of the workspace (docs "API", "Assignees"). */
+export function Assignees({ task, workspaceId, readOnly }: { task: TaskRef; workspaceId: string; readOnly: boolean }) {
+  const assignees = useAssignees(task);
+  const members = useQuery({
+    queryKey: ['members', workspaceId],
+    queryFn: async () => unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/members', { params: { path: { workspaceId } } })).items,
+  });
+  const write = useTaskWrite(task, 'task-assignees', async (handles: string[]) =>
+    unwrap(await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}/assignees', { ...taskPath(task), body: { handles } })),
+  );
+  // The set being saved, shown at once (the checkbox flips in the same event) until the service's answer is read back.
+  const [saving, setSaving] = useState<Set<string> | null>(null);
+  const current = saving ?? new Set((assignees.data ?? []).map((a) => a.handle.toLowerCase()));
+  const toggle = (handle: string) => {
+    const next = new Set(current);
+    if (next.has(handle.toLowerCase())) next.delete(handle.toLowerCase());
+    else next.add(handle.toLowerCase());
+    setSaving(next);
+    write.mutate([...next], { onSettled: () => setSaving(null) });
+  };
+  return (
+    <fieldset className="detail-section" disabled={readOnly || write.isPending}>
+      <legend>Assignees</legend>
+      {(assignees.isError || members.isError) && <p className="error">{errorMessage(assignees.error ?? members.error)}</p>}
+      {members.data?.map((m) => (
+        <label key={m.handle} className="check">
+          <input type="checkbox" checked={current.has(String(m.handle).toLowerCase())} onChange={() => toggle(String(m.handle))} />@{m.handle}
+          {m.displayName ? ` · ${m.displayName}` : ''}
+        </label>
+      ))}
+      {write.isError && <p role="alert" className="error">{errorMessage(write.error)}</p>}
+    </fieldset>
+  );
+}

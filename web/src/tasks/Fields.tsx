@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import { api, errorMessage, unwrap } from '../api/client';
+import { taskPath, useTaskFields, useTaskWrite, type TaskRef } from './queries';
+
+type FieldValue = boolean | number | string | null;
+interface Field {
+  id: string;
+  name: string;
+  type: string;
+  options: string[];
+  value: FieldValue;
+}
+
+/** One custom field's control; a change is saved at once (text and numbers when the field is left). */
+function FieldControl({ field, onSave, disabled }: { field: Field; onSave: (value: FieldValue) => void; disabled: boolean }) {
+  const [draft, setDraft] = useState(field.value === null ? '' : String(field.value));
+  const commit = (text: string) => {
+    if (text === (field.value === null ? '' : String(field.value))) return;
+    onSave(text === '' ? null : field.type === 'number' ? Number(text) : text);
+  };
+  switch (field.type) {
+    case 'boolean':
+      return (
+        <label className="check">
+          <input type="checkbox" checked={field.value === true} disabled={disabled} onChange={(e) => onSave(e.currentTarget.checked)} />
+          {field.name}
+        </label>
+      );
+    case 'select':
+      return (
+        <label>
+          {field.name}
+          <select value={field.value === null ? '' : String(field.value)} disabled={disabled} onChange={(e) => onSave(e.currentTarget.value === '' ? null : e.currentTarget.value)}>
+            <option value="">—</option>
+            {field.options.map((o) => (
+              <option key={o}>{o}</option>
+            ))}
+          </select>
+        </label>
+      );
+    default:
+      return (
+        <label>
+          {field.name}
+          <input
+            type={field.type === 'number' ? 'number' : field.type === 'date' ? 'date' : 'text'}
+            step={field.type === 'number' ? 'any' : undefined}
+            value={draft}
+            disabled={disabled}
+            onChange={(e) => {
+              setDraft(e.currentTarget.value);
+              if (field.type === 'date') commit(e.currentTarget.value);
+            }}
+            onBlur={(e) => commit(e.currentTarget.value)}
+            onKeyDown={(e) => e.key === 'Enter' && commit(e.currentTarget.value)}
+          />
+        </label>
+      );
+  }
+}
+
+/** The project's custom fields with this task's values (docs "API", "Custom fields"). Empty clears a value. */
+export function Fields({ task, readOnly }: { task: TaskRef; readOnly: boolean }) {
+  const fields = useTaskFields(task);
+  const write = useTaskWrite(task, 'task-fields', async ({ fieldId, value }: { fieldId: string; value: FieldValue }) => {
+    const path = { params: { path: { ...taskPath(task).params.path, fieldId } } };
+    return value === null
+      ? unwrap(await api.DELETE('/api/v1/projects/{projectId}/tasks/{taskId}/fields/{fieldId}', path))
+      : unwrap(await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}/fields/{fieldId}', { ...path, body: { value } }));
+  });
+  if (fields.data?.length === 0) return null;
+  return (
+    <fieldset className="detail-section">
+      <legend>Fields</legend>
+      {fields.isError && <p className="error">{errorMessage(fields.error)}</p>}
+      {fields.data?.map((f) => (
+        <FieldControl key={`${f.id}:${String(f.value)}`} field={f} disabled={readOnly || write.isPending} onSave={(value) => write.mutate({ fieldId: f.id, value })} />
+      ))}
+      {write.isError && <p role="alert" className="error">{errorMessage(write.error)}</p>}
+    </fieldset>
+  );
+}

@@ -1,0 +1,96 @@
+import { useEffect, useState } from 'react';
+import { api, errorMessage, unwrap } from '../api/client';
+import { taskPath, useTaskDate, useTaskWrite, type DatePoint, type TaskRef } from './queries';
+
+/** The two sides of a task date and how the form names them. */
+const SIDES = [
+  ['start', 'Start'],
+  ['end', 'Due'],
+] as const;
+
+/** The browser's time zone, the default for a new date. */
+function localZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** Every IANA zone the browser knows (a short list when it cannot tell). */
+function zones(current: string): string[] {
+  const all = (Intl as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('timeZone') ?? ['UTC', localZone()];
+  return [...new Set(['UTC', current, ...all])];
+}
+
+/** A task's start and due date, each with an optional time, in one time zone (docs "API", "Date"). */
+export function TaskDate({ task, readOnly }: { task: TaskRef; readOnly: boolean }) {
+  const stored = useTaskDate(task);
+  const [form, setForm] = useState({ startDate: '', startTime: '', endDate: '', endTime: '', timezone: localZone() });
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    if (stored.data === undefined) return;
+    const { start, end } = stored.data ?? { start: null, end: null };
+    setForm({
+      startDate: start?.date ?? '',
+      startTime: start?.time?.slice(0, 5) ?? '',
+      endDate: end?.date ?? '',
+      endTime: end?.time?.slice(0, 5) ?? '',
+      timezone: end?.timezone ?? start?.timezone ?? localZone(),
+    });
+  }, [stored.data]);
+  const save = useTaskWrite(task, 'task-date', async (body: { start?: DatePoint; end?: DatePoint }) =>
+    unwrap(await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}/date', { ...taskPath(task), body })),
+  );
+  const clear = useTaskWrite(task, 'task-date', async () => unwrap(await api.DELETE('/api/v1/projects/{projectId}/tasks/{taskId}/date', taskPath(task))));
+  const point = (date: string, time: string): DatePoint | undefined =>
+    date === '' ? undefined : { date, ...(time ? { time } : {}), timezone: form.timezone };
+  const submit = () => {
+    const start = point(form.startDate, form.startTime);
+    const end = point(form.endDate, form.endTime);
+    if (!start && !end) {
+      setProblem('Give a start or a due date (or remove the date).');
+      return;
+    }
+    setProblem(null);
+    save.mutate({ ...(start ? { start } : {}), ...(end ? { end } : {}) });
+  };
+  const set = (key: keyof typeof form) => (e: { currentTarget: { value: string } }) => setForm({ ...form, [key]: e.currentTarget.value });
+  const error = problem ?? (save.isError ? errorMessage(save.error) : clear.isError ? errorMessage(clear.error) : null);
+  return (
+    <fieldset className="detail-section" disabled={readOnly || save.isPending || clear.isPending}>
+      <legend>Dates</legend>
+      {SIDES.map(([side, label]) => (
+        <div className="pair" key={side}>
+          <label>
+            {label} date
+            <input type="date" value={form[`${side}Date`]} onChange={set(`${side}Date`)} />
+          </label>
+          <label>
+            {label} time
+            <input type="time" value={form[`${side}Time`]} onChange={set(`${side}Time`)} />
+          </label>
+        </div>
+      ))}
+      <label>
+        Time zone
+        <select value={form.timezone} onChange={set('timezone')}>
+          {zones(form.timezone).map((z) => (
+            <option key={z}>{z}</option>
+          ))}
+        </select>
+      </label>
+      <p className="muted small">Leave a time empty for all day.</p>
+      {!readOnly && (
+        <div className="actions">
+          <button type="button" onClick={submit}>
+            Save dates
+          </button>
+          {stored.data && (
+            <button type="button" className="secondary" onClick={() => clear.mutate(undefined)}>
+              Remove dates
+            </button>
+          )}
+        </div>
+      )}
+      {error && <p role="alert" className="error">{error}</p>}
+      {save.isSuccess && !save.isPending && <p role="status" className="muted small">Dates saved.</p>}
+    </fieldset>
+  );
+}

@@ -1,0 +1,29 @@
+import { Assignees } from './Assignees';
+import { Comments } from './Comments';
+import { Fields } from './Fields';
+import { Note } from './Note';
+import { TaskDate } from './TaskDate';
+
+/**
+ * The details of one task beside the outline (docs "Web app"): assignees, start and due date with
+ * their time zone, the note, custom field values and comments. Each part is its own API resource,
+ * read and written on its own; for Viewers and completed projects every control is read-only.
+ */
+export function TaskDetails(props: { projectId: string; workspaceId: string; task: { id: string; text: string }; readOnly: boolean; onClose: () => void }) {
+  const ref = { projectId: props.projectId, taskId: props.task.id };
+  return (
+    <aside className="task-details" aria-labelledby="task-details-title">
+      <header className="task-details-head">
+        <h2 id="task-details-title">{props.task.text}</h2>
+        <button type="button" className="secondary" onClick={props.onClose}>
+          Close details
+        </button>
+      </header>
+      <Assignees task={ref} workspaceId={props.workspaceId} readOnly={props.readOnly} />
+      <TaskDate task={ref} readOnly={props.readOnly} />
+      <Note task={ref} readOnly={props.readOnly} />
+      <Fields task={ref} readOnly={props.readOnly} />
+      <Comments task={ref} readOnly={props.readOnly} />
+    </aside>
+  );
+}
