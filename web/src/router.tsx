@@ -18,9 +18,12 @@ import { Members } from './settings/Members';
 import { Account } from './settings/Account';
 import { OAuthApps } from './settings/OAuthApps';
 import { Secrets } from './settings/Secrets';
+import { AgentsList } from './agents/AgentsList';
 
 // The builder carries the form generator and its validator: loaded only when opened.
 const Builder = lazy(() => import('./automations/Builder'));
+// The agent page carries the markdown renderer: loaded only when opened.
+const AgentDetail = lazy(() => import('./agents/AgentDetail'));
 const builder = (
   <Suspense fallback={<p className="muted">Loading the builder…</p>}>
     <Builder />
@@ -47,6 +50,15 @@ export const router = createBrowserRouter([
       { path: 'approvals', element: <Approvals /> },
       { path: 'decide', element: <DecisionLink /> },
       { path: 'media', element: <Media /> },
+      { path: 'agents', element: <AgentsList /> },
+      {
+        path: 'agents/:agentId',
+        element: (
+          <Suspense fallback={<p className="muted">Loading the agent…</p>}>
+            <AgentDetail />
+          </Suspense>
+        ),
+      },
       { path: 'settings/webhooks', element: <Webhooks /> },
       { path: 'settings/webhooks/:webhookId', element: <WebhookDeliveries /> },
       { path: 'settings/members', element: <Members /> },

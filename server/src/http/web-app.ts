@@ -24,6 +24,8 @@ export const WEB_APP_ROUTES = [
   '/approvals',
   '/decide',
   '/media',
+  '/agents',
+  '/agents/:agentId',
   '/settings/webhooks',
   '/settings/webhooks/:webhookId',
   '/settings/members',

@@ -72,6 +72,9 @@ export function Layout() {
             <NavLink to="/runs">Runs</NavLink>
           </li>
           <li>
+            <NavLink to="/agents">Agents</NavLink>
+          </li>
+          <li>
             <NavLink to="/media">Media</NavLink>
           </li>
           <li>

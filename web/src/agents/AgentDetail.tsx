@@ -1,0 +1,38 @@
+import { useParams } from 'react-router';
+import { errorMessage } from '../api/client';
+import { AgentSettings } from './AgentSettings';
+import { Knowledge } from './Knowledge';
+import { PublicAccess } from './PublicAccess';
+import { RunCommand } from './RunCommand';
+import { useAgent, useRoleInFolder } from './queries';
+import { EDITORS, RUNNERS } from './types';
+
+/**
+ * One agent (docs "Web app"): its settings and commands, running a command and reading the
+ * conversations, its knowledge, and its public page. Editing needs Collaborator, running a
+ * command Participant; below that everything is shown read-only.
+ */
+export default function AgentDetail() {
+  const { agentId = '' } = useParams();
+  const agent = useAgent(agentId);
+  const role = useRoleInFolder(agent.data?.space_id);
+  if (agent.isError) return <p className="error">{errorMessage(agent.error)}</p>;
+  if (!agent.data) return <p className="muted">Loading…</p>;
+  const canEdit = EDITORS.has(String(role ?? ''));
+  const a = agent.data;
+  return (
+    <section aria-labelledby="agent-title" className="agent">
+      <h1 id="agent-title">
+        <span aria-hidden="true">{a.data.avatar.type === 'emoji' ? a.data.avatar.data.value : '🤖'}</span> {a.name}
+      </h1>
+      <div className="agent-grid">
+        <AgentSettings key={a.id} agent={a} readOnly={!canEdit} />
+        <div>
+          <RunCommand agent={a} canRun={RUNNERS.has(String(role ?? ''))} />
+          <Knowledge agent={a} readOnly={!canEdit} />
+          <PublicAccess agentId={a.id} readOnly={!canEdit} />
+        </div>
+      </div>
+    </section>
+  );
+}

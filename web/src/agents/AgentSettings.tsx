@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, errorMessage, unwrap } from '../api/client';
+import { MODES, TONES, type Agent, type Command } from './types';
+
+/**
+ * An agent's name, description, tone, language, knowledge switch and commands, saved together
+ * with one PATCH (the command list is replaced whole, so removing one is leaving it out).
+ */
+export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boolean }) {
+  const queries = useQueryClient();
+  const [form, setForm] = useState({
+    name: agent.name,
+    description: agent.data.description,
+    tone: agent.data.tone,
+    language: agent.data.language,
+    knowledgeEnabled: agent.data.knowledgeEnabled,
+  });
+  const [commands, setCommands] = useState<Command[]>(agent.data.commands);
+  const save = useMutation({
+    mutationFn: async () =>
+      unwrap(
+        await api.PATCH('/api/v1/agents/{agentId}', {
+          params: { path: { agentId: agent.id } },
+          body: {
+            name: form.name,
+            data: {
+              description: form.description,
+              tone: form.tone,
+              language: form.language,
+              knowledgeEnabled: form.knowledgeEnabled,
+              commands: commands.map((c) => ({ ...(c.id ? { id: c.id } : {}), name: c.name, prompt: c.prompt, mode: c.mode })),
+            },
+          } as never,
+        }),
+      ),
+    onSuccess: (saved) => {
+      // New commands got their ids: keep them, so the next save keeps them too.
+      setCommands((saved.item as unknown as Agent).data.commands);
+      return queries.invalidateQueries({ queryKey: ['agent', agent.id] });
+    },
+  });
+  const edit = (i: number, patch: Partial<Command>) => setCommands(commands.map((c, j) => (j === i ? { ...c, ...patch } : c)));
+  return (
+    <form
+      className="agent-settings"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
+      <fieldset disabled={readOnly || save.isPending}>
+        <legend>Settings</legend>
+        <label>
+          Name
+          <input value={form.name} maxLength={200} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} />
+        </label>
+        <label>
+          Description
+          <textarea value={form.description} rows={2} maxLength={2000} onChange={(e) => setForm({ ...form, description: e.currentTarget.value })} />
+        </label>
+        <div className="pair">
+          <label>
+            Tone
+            <select value={form.tone} onChange={(e) => setForm({ ...form, tone: e.currentTarget.value })}>
+              {TONES.map((t) => (
+                <option key={t}>{t}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Language (e.g. en, fr, pt-BR)
+            <input value={form.language} maxLength={35} onChange={(e) => setForm({ ...form, language: e.currentTarget.value })} />
+          </label>
+        </div>
+        <label className="check">
+          <input type="checkbox" checked={form.knowledgeEnabled} onChange={(e) => setForm({ ...form, knowledgeEnabled: e.currentTarget.checked })} />
+          Commands use the agent's knowledge
+        </label>
+      </fieldset>
+      <fieldset disabled={readOnly || save.isPending}>
+        <legend>Commands</legend>
+        {commands.length === 0 && <p className="muted small">No commands yet.</p>}
+        {commands.map((c, i) => (
+          <div key={c.id ?? `new-${i}`} className="command" role="group" aria-label={`Command ${i + 1}`}>
+            <div className="pair">
+              <label>
+                Command name
+                <input value={c.name} maxLength={100} onChange={(e) => edit(i, { name: e.currentTarget.value })} />
+              </label>
+              <label>
+                Mode
+                <select value={c.mode} onChange={(e) => edit(i, { mode: e.currentTarget.value })}>
+                  {MODES.map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </div>
+            <label>
+              Prompt ({'{{ input }}'} is what the command is run with)
+              <textarea value={c.prompt} rows={3} maxLength={20000} onChange={(e) => edit(i, { prompt: e.currentTarget.value })} />
+            </label>
+            {!readOnly && (
+              <button type="button" className="secondary" onClick={() => setCommands(commands.filter((_, j) => j !== i))}>
+                Remove command {c.name || i + 1}
+              </button>
+            )}
+          </div>
+        ))}
+        {!readOnly && (
+          <button type="button" className="secondary" onClick={() => setCommands([...commands, { name: '', prompt: '{{ input }}', mode: 'default' }])}>
+            Add command
+          </button>
+        )}
+      </fieldset>
+      {!readOnly && <button type="submit">Save agent</button>}
+      {save.isError && <p role="alert" className="error">{errorMessage(save.error)}</p>}
+      {save.isSuccess && <p role="status" className="muted small">Agent saved.</p>}
+    </form>
+  );
+}

@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, errorMessage, unwrap } from '../api/client';
+import { usePublicAgent } from './queries';
+
+/** The agent's public page: on or off, its link, and how it looks (mode, theme, branding, knowledge names). */
+export function PublicAccess({ agentId, readOnly }: { agentId: string; readOnly: boolean }) {
+  const queries = useQueryClient();
+  const page = usePublicAgent(agentId);
+  const refresh = () => queries.invalidateQueries({ queryKey: ['public-agent', agentId] });
+  const path = { params: { path: { agentId } } };
+  const toggle = useMutation({
+    mutationFn: async (on: boolean) =>
+      on ? unwrap(await api.PUT('/api/v1/agents/{agentId}/publicAccess', path)) : unwrap(await api.DELETE('/api/v1/agents/{agentId}/publicAccess', path)),
+    onSettled: refresh,
+  });
+  const prefer = useMutation({
+    mutationFn: async (preferences: Record<string, unknown>) => unwrap(await api.PATCH('/api/v1/agents/{agentId}/public-agent', { ...path, body: { preferences } as never })),
+    onSettled: refresh,
+  });
+  // What is being saved shows at once (the control flips in the same event) until the service's answer is read back.
+  const [switching, setSwitching] = useState<boolean | null>(null);
+  const [preferring, setPreferring] = useState<Record<string, unknown>>({});
+  const prefs = { ...(page.data?.preferences ?? {}), ...preferring };
+  const on = switching ?? page.data != null;
+  const setOn = (value: boolean) => {
+    setSwitching(value);
+    toggle.mutate(value, { onSettled: () => setSwitching(null) });
+  };
+  const setPreference = (change: Record<string, unknown>) => {
+    setPreferring({ ...preferring, ...change });
+    prefer.mutate(change, { onSettled: () => setPreferring({}) });
+  };
+  const failed = toggle.error ?? prefer.error ?? page.error;
+  return (
+    <section aria-labelledby="public-title">
+      <h2 id="public-title">Public page</h2>
+      <fieldset disabled={readOnly || toggle.isPending || prefer.isPending || page.isPending}>
+        <legend className="visually-hidden">Public page settings</legend>
+        <label className="check">
+          <input type="checkbox" checked={on} onChange={(e) => setOn(e.currentTarget.checked)} />
+          Anyone with the link can use this agent
+        </label>
+        {page.data && (
+          <>
+            <p>
+              <a href={page.data.url} target="_blank" rel="noopener noreferrer">
+                {page.data.url}
+              </a>
+            </p>
+            <div className="pair">
+              <label>
+                Mode
+                <select value={String(prefs.mode ?? 'template')} onChange={(e) => setPreference({ mode: e.currentTarget.value })}>
+                  <option value="template">Commands (template)</option>
+                  <option value="chatbot">Chat</option>
+                </select>
+              </label>
+              <label>
+                Theme
+                <select value={String(prefs.theme ?? 'auto')} onChange={(e) => setPreference({ theme: e.currentTarget.value })}>
+                  <option value="auto">Follow the system</option>
+                  <option value="light">Light</option>
+                  <option value="dark">Dark</option>
+                </select>
+              </label>
+            </div>
+            <label className="check">
+              <input type="checkbox" checked={prefs.hideBranding === true} onChange={(e) => setPreference({ hideBranding: e.currentTarget.checked })} />
+              Hide the Taskspace branding
+            </label>
+            <label className="check">
+              <input type="checkbox" checked={prefs.canCopyKnowledge === true} onChange={(e) => setPreference({ canCopyKnowledge: e.currentTarget.checked })} />
+              Show the names of its knowledge
+            </label>
+          </>
+        )}
+      </fieldset>
+      {failed && <p role="alert" className="error">{errorMessage(failed)}</p>}
+    </section>
+  );
+}
