@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { errorMessage } from '../api/client';
-import { MAX_TASK_CHARS, characters, previousSibling, toRows, type Row, type TaskItem } from './tree';
+import { MAX_TASK_CHARS, characters, nextSibling, previousSibling, toRows, type Row, type TaskItem } from './tree';
 import { useOutlineActions } from './useOutlineActions';
 
 const ROW_PX = 38;
@@ -35,8 +35,9 @@ function TaskCheckbox({ row, disabled, onToggle }: { row: Row; disabled: boolean
 
 /**
  * The project outline, keyboard first (docs "Web app"): Enter adds a task below, Tab and
- * Shift+Tab indent and outdent (moves), ↑/↓ go between tasks, Escape undoes an edit, Backspace on
- * an empty task deletes it, the checkbox completes, the ⋯ button opens the task's details. Only visible rows are rendered, so a
+ * Shift+Tab indent and outdent (moves), Alt+↑/Alt+↓ move among siblings, ↑/↓ go between tasks, Escape undoes an edit, Backspace on
+ * an empty task deletes it, the checkbox completes, the ⋯ button opens the task's details, the ⠿
+ * handle drags a task (with its subtree) before or after another. Only visible rows are rendered, so a
  * 10,000-task project opens and scrolls at once.
  */
 export function Outline({
@@ -63,6 +64,9 @@ export function Outline({
   // One new-task line session: opened by Enter or "Add task", ended by Escape. Tasks typed in one
   // session are created one after another, each after the one before, so fast typing keeps order.
   const session = useRef(0);
+  // Drag to move: the task being dragged, and where it would land (before or after a row, with its subtree).
+  const dragged = useRef<Row | null>(null);
+  const [dropAt, setDropAt] = useState<{ id: string; position: 'beforebegin' | 'afterend' } | null>(null);
   const lastCreated = useRef<Promise<Row | undefined>>(Promise.resolve(undefined));
 
   const items = useMemo<Item[]>(() => {
@@ -128,6 +132,14 @@ export function Outline({
       const parentId = row.parentId;
       void save(row, input.value).then(() => run(() => actions.move.mutateAsync({ row, taskId: parentId, position: 'afterend' })));
       setFocusId(row.id);
+    } else if (event.altKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
+      // Alt+↑ / Alt+↓ move the task (with its subtree) above its previous or below its next sibling.
+      const up = event.key === 'ArrowUp';
+      const sibling = up ? previousSibling(rows, index) : nextSibling(rows, index);
+      if (!sibling) return;
+      event.preventDefault();
+      void save(row, input.value).then(() => run(() => actions.move.mutateAsync({ row, taskId: sibling.id, position: up ? 'beforebegin' : 'afterend' })));
+      setFocusId(row.id);
     } else if (event.key === 'ArrowUp' || event.key === 'ArrowDown') {
       const next = rows[index + (event.key === 'ArrowUp' ? -1 : 1)];
       if (!next) return;
@@ -142,6 +154,26 @@ export function Outline({
       if (previous) setFocusId(previous.id);
     }
   }
+
+  const dropPosition = (event: DragEvent<HTMLDivElement>): 'beforebegin' | 'afterend' => {
+    const box = event.currentTarget.getBoundingClientRect();
+    return event.clientY < box.top + box.height / 2 ? 'beforebegin' : 'afterend';
+  };
+  const onDragOver = (event: DragEvent<HTMLDivElement>, row: Row) => {
+    if (!dragged.current || dragged.current.id === row.id) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'move';
+    const position = dropPosition(event);
+    if (dropAt?.id !== row.id || dropAt.position !== position) setDropAt({ id: row.id, position });
+  };
+  const onDrop = (event: DragEvent<HTMLDivElement>, row: Row) => {
+    event.preventDefault();
+    const moving = dragged.current;
+    dragged.current = null;
+    setDropAt(null);
+    if (!moving || moving.id === row.id) return;
+    void run(() => actions.move.mutateAsync({ row: moving, taskId: row.id, position: dropPosition(event) }));
+  };
 
   function onDraftKey(event: KeyboardEvent<HTMLInputElement>) {
     const text = event.currentTarget.value;
@@ -179,7 +211,7 @@ export function Outline({
   return (
     <div className="outline-wrap">
       <p id="outline-help" className="muted small">
-        Enter adds a task below · Tab / Shift+Tab indent and outdent · ↑ ↓ move between tasks · a task is one line of up to{' '}
+        Enter adds a task below · Tab / Shift+Tab indent and outdent · Alt+↑ / Alt+↓ or the ⠿ handle move a task · ↑ ↓ go between tasks · a task is one line of up to{' '}
         {MAX_TASK_CHARS.toLocaleString('en')} characters
       </p>
       {error && (
@@ -202,7 +234,36 @@ export function Outline({
             }
             const { row, index } = item;
             return (
-              <div key={row.id} className="task" style={{ ...style, paddingInlineStart: `${row.depth * 1.5}rem` }} role="treeitem" aria-level={row.depth + 1} aria-selected={row.id === selectedId}>
+              <div
+                key={row.id}
+                className={dropAt?.id === row.id ? `task drop-${dropAt.position}` : 'task'}
+                style={{ ...style, paddingInlineStart: `${row.depth * 1.5}rem` }}
+                role="treeitem"
+                aria-level={row.depth + 1}
+                aria-selected={row.id === selectedId}
+                onDragOver={readOnly ? undefined : (e) => onDragOver(e, row)}
+                onDragLeave={() => setDropAt((at) => (at?.id === row.id ? null : at))}
+                onDrop={readOnly ? undefined : (e) => onDrop(e, row)}
+              >
+                {!readOnly && (
+                  <span
+                    className="drag-handle"
+                    draggable
+                    title="Drag to move (Tab and Shift+Tab also move)"
+                    aria-hidden="true"
+                    onDragStart={(e) => {
+                      dragged.current = row;
+                      e.dataTransfer.effectAllowed = 'move';
+                      e.dataTransfer.setData('text/plain', row.text);
+                    }}
+                    onDragEnd={() => {
+                      dragged.current = null;
+                      setDropAt(null);
+                    }}
+                  >
+                    ⠿
+                  </span>
+                )}
                 <TaskCheckbox row={row} disabled={readOnly} onToggle={() => void run(() => actions.toggle(row))} />
                 <input
                   ref={focusId === row.id ? focusRef : undefined}

@@ -33,6 +33,18 @@ export function previousSibling(rows: readonly Row[], index: number): Row | unde
   return undefined;
 }
 
+/** The nearest later sibling of row `index` (same parent), or undefined when it is the last child. */
+export function nextSibling(rows: readonly Row[], index: number): Row | undefined {
+  const row = rows[index];
+  if (!row) return undefined;
+  for (let i = index + 1; i < rows.length; i++) {
+    const other = rows[i]!;
+    if (other.depth < row.depth) return undefined;
+    if (other.depth === row.depth && other.parentId === row.parentId) return other;
+  }
+  return undefined;
+}
+
 /** Largest task text, in characters (Unicode code points), spec 4.1. */
 export const MAX_TASK_CHARS = 2000;
 
