@@ -3,6 +3,7 @@ import { useState, type DragEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../api/client';
 import { useWorkspaces } from '../api/queries';
+import { WorkspaceSelect } from '../components/WorkspaceSelect';
 
 interface MediaItem {
   id: string;
@@ -60,7 +61,9 @@ export function Media() {
   const workspaces = useWorkspaces();
   const [chosen, setChosen] = useState<string | undefined>(undefined);
   const folderId = chosen ?? workspaces.data?.[0]?.id;
-  const canWrite = workspaces.data?.find((w) => w.id === folderId)?.role !== 'Viewer';
+  // Known only once the workspaces are read: until then there is nowhere to upload to.
+  const role = workspaces.data?.find((w) => w.id === folderId)?.role;
+  const canWrite = folderId !== undefined && role !== undefined && role !== 'Viewer';
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [dragging, setDragging] = useState(false);
   const queries = useQueryClient();
@@ -100,18 +103,7 @@ export function Media() {
   return (
     <section aria-labelledby="media-title">
       <h1 id="media-title">Media</h1>
-      {workspaces.data && workspaces.data.length > 1 && (
-        <label>
-          Workspace{' '}
-          <select value={folderId} onChange={(e) => setChosen(e.target.value)}>
-            {workspaces.data.map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
+      <WorkspaceSelect workspaces={workspaces.data ?? []} value={folderId} onChange={setChosen} />
       {canWrite && (
         <div
           className={`dropzone${dragging ? ' dragging' : ''}`}
