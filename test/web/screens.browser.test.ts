@@ -191,6 +191,16 @@ run('web app screens', () => {
       await page.reload();
       await page.getByRole('link', { name: 'http://127.0.0.1:9/hook' }).waitFor();
       expect(await page.getByText('whsec_').count()).toBe(0);
+
+      // A legacy subscription made through the API is listed, and unsubscribed from here.
+      const legacy = await call(server.url, 'POST', '/api/v2/subscribeWebhook', { token: server.token, body: { targetUrl: 'http://127.0.0.1:9/legacy', triggerType: 'task.due' } });
+      expect(legacy.status).toBe(200);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Legacy subscriptions (deprecated)' }).waitFor();
+      await page.getByRole('button', { name: 'Unsubscribe http://127.0.0.1:9/legacy from task.due' }).click();
+      await page.getByRole('heading', { name: 'Legacy subscriptions (deprecated)' }).waitFor({ state: 'detached' });
+      expect((await call(server.url, 'GET', '/api/v2/subscriptions', { token: server.token })).body.items).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
     });
   });
 

@@ -87,6 +87,9 @@ run('web app: members and account settings', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'My account' }).waitFor();
       await page.getByRole('cell', { name: /\(this browser\)/ }).waitFor();
+      // Plan and rate tier, read-only.
+      const plan = page.getByRole('definition').first();
+      expect(await plan.textContent()).toBe((await call(server.url, 'GET', '/api/v1/me', { token: server.token })).body.item.plan);
       expect(await seriousViolations(page)).toEqual([]);
 
       await page.getByLabel('Name', { exact: true }).fill('n8n laptop');

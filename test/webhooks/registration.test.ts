@@ -150,6 +150,22 @@ describe('signed webhook registration', () => {
     expect((await api.delete(`/api/v2/webhooks/${enc(url)}`)).status).toBe(404);
   });
 
+  test('legacy subscriptions are listed to their owner only, oldest first, and leave the list when unsubscribed', async () => {
+    const token = addUser(server, 'legacy-lister', { plan: 'pro', verified: true });
+    const api = client(server, token);
+    const first = await api.post('/api/v2/subscribeWebhook', { targetUrl: 'https://hooks.example.com/legacy-a', triggerType: 'task.due' });
+    const second = await api.post('/api/v2/subscribeWebhook', { targetUrl: 'https://hooks.example.com/legacy-b', triggerType: 'comment.created' });
+    const listed = await api.get('/api/v2/subscriptions');
+    expect(listed.status).toBe(200);
+    expect(listed.body.items).toEqual([
+      { hookId: first.body.hookId, targetUrl: 'https://hooks.example.com/legacy-a', triggerType: 'task.due', createdAt: expect.any(String) },
+      { hookId: second.body.hookId, targetUrl: 'https://hooks.example.com/legacy-b', triggerType: 'comment.created', createdAt: expect.any(String) },
+    ]);
+    expect((await client(server, addUser(server, 'legacy-stranger', { plan: 'pro', verified: true })).get('/api/v2/subscriptions')).body.items).toEqual([]);
+    await api.post('/api/v2/unsubscribeWebhook', { hookId: first.body.hookId });
+    expect((await api.get('/api/v2/subscriptions')).body.items.map((i: any) => i.hookId)).toEqual([second.body.hookId]);
+  });
+
   test("another account cannot see, read the log of, or delete someone's webhook", async () => {
     const url = 'https://hooks.example.com/private';
     await client(server, OWNER_TOKEN).post('/api/v2/webhooks', { targetUrl: url, events: ['task.due'] });

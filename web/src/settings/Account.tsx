@@ -9,7 +9,8 @@ function when(iso: string | null | undefined): string {
 }
 
 /**
- * Settings → My account (docs "Accounts and sign-in", "Personal access tokens"): change the
+ * Settings → My account (docs "Accounts and sign-in", "Personal access tokens"): the plan, rate
+ * tier and verification (read-only: the administrator sets them), change the
  * password (which signs out every other session), see and end sessions, and manage personal
  * access tokens (a new token is shown once).
  */
@@ -19,9 +20,20 @@ export function Account() {
     <section aria-labelledby="account-title">
       <h1 id="account-title">My account</h1>
       {me.data && (
-        <p className="muted">
-          {me.data.item.displayName} · @{me.data.item.handle}
-        </p>
+        <>
+          <p className="muted">
+            {me.data.item.displayName} · @{me.data.item.handle}
+          </p>
+          <dl className="plan" aria-label="Plan">
+            <dt>Plan</dt>
+            <dd>{me.data.item.plan ?? '—'}</dd>
+            <dt>Rate tier</dt>
+            <dd>{me.data.item.rateTier ?? '—'}</dd>
+            <dt>Account verified</dt>
+            <dd>{me.data.item.verified ? 'yes' : 'no'}</dd>
+          </dl>
+          <p className="muted small">Plans and tiers are set by the administrator: npx taskspace user update &lt;handle&gt; --plan … --tier …</p>
+        </>
       )}
       <ChangePassword />
       <Sessions />

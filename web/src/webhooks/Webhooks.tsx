@@ -2,7 +2,7 @@ import { ItemTable } from '../components/ItemTable';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, unwrap } from '../api/client';
+import { api, ApiError, errorMessage, unwrap } from '../api/client';
 
 const EVENTS = ['task.due', 'task.assigned', 'comment.created', 'project.created', 'project.assigned', 'project.joined', 'automation.failed', 'approval.requested'] as const;
 
@@ -85,7 +85,45 @@ function Register() {
   );
 }
 
-/** Signed webhook registrations of the signed-in account, with their delivery logs. */
+/**
+ * Legacy (deprecated, unsigned) subscriptions of the account: listed so they can be found, moved to
+ * a signed registration above and unsubscribed. New ones are made only through the API.
+ */
+function LegacySubscriptions() {
+  const queries = useQueryClient();
+  const subscriptions = useQuery({ queryKey: ['subscriptions'], queryFn: async () => unwrap(await api.GET('/api/v2/subscriptions')).items });
+  const unsubscribe = useMutation({
+    mutationFn: async (hookId: string) => unwrap(await api.POST('/api/v2/unsubscribeWebhook', { body: { hookId } })),
+    onSettled: () => queries.invalidateQueries({ queryKey: ['subscriptions'] }),
+  });
+  if (!subscriptions.data?.length) return null;
+  return (
+    <>
+      <h2>Legacy subscriptions (deprecated)</h2>
+      <p className="muted small">Unsigned deliveries of one event each. Register the same URL as a signed webhook above, then unsubscribe.</p>
+      <ItemTable
+        items={subscriptions.data}
+        empty=""
+        columns={['Target', 'Event', 'Since', 'Actions']}
+        row={(s) => (
+          <tr key={s.hookId}>
+            <td>{s.targetUrl}</td>
+            <td>{s.triggerType}</td>
+            <td>{new Date(s.createdAt).toLocaleDateString()}</td>
+            <td>
+              <button type="button" className="secondary" onClick={() => unsubscribe.mutate(s.hookId)} aria-label={`Unsubscribe ${s.targetUrl} from ${s.triggerType}`}>
+                Unsubscribe
+              </button>
+            </td>
+          </tr>
+        )}
+      />
+      {unsubscribe.isError && <p role="alert" className="error">{errorMessage(unsubscribe.error)}</p>}
+    </>
+  );
+}
+
+/** Signed webhook registrations of the signed-in account, with their delivery logs, and any legacy subscriptions. */
 export function Webhooks() {
   const webhooks = useWebhooks();
   const queries = useQueryClient();
@@ -116,6 +154,7 @@ export function Webhooks() {
           </tr>
         )}
       />
+      <LegacySubscriptions />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { subscribeWebhook, unsubscribeWebhook, type SubscriptionInput } from './subscriptions';
+import { listSubscriptions, subscribeWebhook, unsubscribeWebhook, type SubscriptionInput } from './subscriptions';
 import { MAX_TARGET_URL_LENGTH, WEBHOOK_EVENT_TYPES } from './service';
-import { responses } from '../../http/schemas';
+import { itemsEnvelope, responses } from '../../http/schemas';
 
 /** Legacy unsigned subscriptions (spec sections 4.6, 9.3). Deprecated: use POST /api/v2/webhooks. */
 export const subscriptionRoutes: FastifyPluginAsync = async (app) => {
@@ -32,6 +32,25 @@ export const subscriptionRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => ({ ok: true, ...subscribeWebhook(svc, request.actor, request.body) }),
+  );
+
+  app.get(
+    '/subscriptions',
+    {
+      schema: {
+        tags,
+        summary: "The caller's legacy subscriptions (deprecated kind), oldest first",
+        description: 'Lists what POST /subscribeWebhook created, so each can be moved to a signed webhook and unsubscribed. Any plan.',
+        response: responses(
+          itemsEnvelope({
+            type: 'object',
+            required: ['hookId', 'targetUrl', 'triggerType', 'createdAt'],
+            properties: { hookId: { type: 'string' }, targetUrl: { type: 'string' }, triggerType: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' } },
+          }),
+        ),
+      },
+    },
+    async (request) => ({ ok: true, items: listSubscriptions(svc, request.actor) }),
   );
 
   app.post<{ Body: { hookId: string } }>(

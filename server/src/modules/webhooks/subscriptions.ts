@@ -50,6 +50,25 @@ export function subscribeWebhook(svc: Services, actor: Actor, input: Subscriptio
   });
 }
 
+/** A legacy subscription as listed to its owner. */
+export interface Subscription {
+  hookId: string;
+  targetUrl: string;
+  triggerType: WebhookEventType;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+/** The caller's legacy subscriptions, oldest first (so they can be seen, and moved to signed webhooks). Any plan. */
+export function listSubscriptions(svc: Services, actor: Actor): Subscription[] {
+  return sql<[string], { id: string; url: string; event_type: WebhookEventType; created_at: number }>(
+    svc.db,
+    'SELECT id, url, event_type, created_at FROM webhook_subscriptions WHERE user_id = ? ORDER BY created_at, id',
+  )
+    .all(actor.userId)
+    .map((r) => ({ hookId: r.id, targetUrl: r.url, triggerType: r.event_type, createdAt: new Date(r.created_at).toISOString() }));
+}
+
 /**
  * Removes one of the caller's legacy subscriptions and its queued deliveries. Always allowed,
  * whatever the plan.
