@@ -1,5 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from './client';
+
+/** A task as the tasks list returns it. */
+type TaskItem = { id: string; text: string; completed: boolean; parentId?: string };
 
 /** The signed-in person (`GET /api/v1/me`); a 401 means nobody is signed in. */
 export function useMe() {
@@ -38,20 +41,50 @@ export function useProject(projectId: string) {
   });
 }
 
-/** Every task of a project in document order, read page by page (500 a page). */
+/** Tasks read per request: the first page is what the outline shows first. */
+const TASK_PAGE = 500;
+
+/**
+ * Every task of a project in document order, read page by page (500 a page). On the first read
+ * the first page is returned at once, so a large project has content on screen after one request,
+ * and the remaining pages are added to the cache as they arrive; a later write to the cache (a
+ * refetch, an optimistic change) stops that loading and the newer read takes over. A refetch reads
+ * every page before it replaces the list on screen.
+ */
 export function useProjectTasks(projectId: string) {
+  const queries = useQueryClient();
   return useQuery({
     queryKey: ['tasks', projectId],
+    // The loading below compares the cached list by identity.
+    structuralSharing: false,
     queryFn: async () => {
-      const all: { id: string; text: string; completed: boolean; parentId?: string }[] = [];
-      for (;;) {
-        const after = all.at(-1)?.id;
-        const page = unwrap(
-          await api.GET('/api/v1/projects/{projectId}/tasks', { params: { path: { projectId }, query: after ? { limit: 500, after } : { limit: 500 } } }),
-        ).items;
-        all.push(...page);
-        if (page.length < 500) return all;
+      const page = async (after?: string) =>
+        unwrap(
+          await api.GET('/api/v1/projects/{projectId}/tasks', { params: { path: { projectId }, query: after ? { limit: TASK_PAGE, after } : { limit: TASK_PAGE } } }),
+        ).items as TaskItem[];
+      const first = await page();
+      if (first.length < TASK_PAGE) return first;
+      if (queries.getQueryData(['tasks', projectId]) !== undefined) {
+        // A refetch: the list on screen stays until the whole new one is read (no shrinking and growing back).
+        let all = first;
+        let next = first;
+        while (next.length === TASK_PAGE) {
+          next = await page(all.at(-1)!.id);
+          all = [...all, ...next];
+        }
+        return all;
       }
+      void (async () => {
+        let shown = first;
+        for (;;) {
+          const next = await page(shown.at(-1)!.id);
+          if (queries.getQueryData(['tasks', projectId]) !== shown) return;
+          shown = [...shown, ...next];
+          queries.setQueryData(['tasks', projectId], shown);
+          if (next.length < TASK_PAGE) return;
+        }
+      })().catch(() => queries.invalidateQueries({ queryKey: ['tasks', projectId] }));
+      return first;
     },
   });
 }
