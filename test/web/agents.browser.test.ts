@@ -36,7 +36,7 @@ run('web app: agents', () => {
 
       await page.getByLabel('Input', { exact: true }).fill('the **weekly** meeting <img src=x onerror=alert(1)>');
       await page.getByRole('button', { name: 'Run' }).click();
-      const answer = page.locator('.answer').first();
+      const answer = page.locator('.markdown').first();
       await answer.locator('strong', { hasText: 'weekly' }).waitFor();
       expect(await answer.locator('img').count()).toBe(0);
       expect((await api.get(`/api/v1/agents/${agentId}/convos`)).body.items).toHaveLength(1);

@@ -79,6 +79,8 @@ run('web app: the first-day journey', () => {
         await page.waitForURL(/\/automations\/[^/]+\/edit$/);
         const automationId = page.url().split('/').at(-2)!;
         const automation = (await client(server, server.token).get(`/api/v1/automations/${automationId}`)).body.item;
+        // The builder shows the inbound URL the save made.
+        expect(await page.getByRole('status', { name: 'Inbound URL' }).textContent()).toContain(automation.webhook.url);
 
         // 4. Another system calls the inbound URL; the run waits for the approval.
         expect((await call(server.url, 'POST', new URL(automation.webhook.url).pathname, { body: { name: 'Ann' } })).status).toBe(200);

@@ -81,4 +81,22 @@ run('web app: runs across automations and versions', () => {
     expect((await api.get(`/api/v1/automations/${a.id}`)).body.item).toMatchObject({ name: 'Old name', version: 3 });
     await context.close();
   });
+
+  test('an Owner cancels a waiting run from its timeline', async () => {
+    const api = client(server, server.token);
+    const waiting = await createAutomation(api, server.workspaceId, { name: 'Waits', trigger: { type: 'webhook' }, actions: [{ id: 'ok', type: 'approval', message: 'Go?' }] });
+    const started = (await api.post(`/api/v1/automations/${waiting.id}/test`, {})).body.item;
+    await runWithStatus(api, waiting.id, started.id, 'waiting');
+    const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${server.token}` } });
+    context.setDefaultTimeout(10000);
+    const page = await context.newPage();
+    await withScreenshot(page, 'run-cancel', async () => {
+      await page.goto(`${server.url}/automations/${waiting.id}/runs/${started.id}`);
+      await page.getByRole('button', { name: 'Cancel run' }).click();
+      await page.getByRole('heading', { name: /Run .* cancelled/ }).waitFor();
+      await runWithStatus(api, waiting.id, started.id, 'cancelled');
+      expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
+    });
+    await context.close();
+  });
 });

@@ -37,9 +37,15 @@ run('web app: task details', () => {
       await details.getByRole('status').filter({ hasText: 'Dates saved.' }).waitFor();
       expect((await api.get(`${base}/date`)).body.item).toEqual({ start: null, end: { date: '2026-12-24', time: '17:30', timezone: 'Europe/Paris' } });
 
-      await details.getByLabel(/^Note/).fill('Remember the release notes');
+      await details.getByLabel(/^Note/).fill('**Remember** the release notes <img src=x>');
+      await details.getByLabel('Format').selectOption('markdown');
       await details.getByRole('button', { name: 'Save note' }).click();
-      await waitFor(async () => (await api.get(`${base}/note`)).body.item?.value === 'Remember the release notes', 'note saved');
+      await waitFor(async () => (await api.get(`${base}/note`)).body.item?.type === 'markdown', 'note saved');
+      expect((await api.get(`${base}/note`)).body.item.value).toBe('**Remember** the release notes <img src=x>');
+      // A markdown note is previewed through the sanitizing renderer: emphasis yes, raw HTML never.
+      const preview = details.getByLabel('Note preview');
+      await preview.locator('strong', { hasText: 'Remember' }).waitFor();
+      expect(await preview.locator('img').count()).toBe(0);
 
       await details.getByLabel('Stage').selectOption('doing');
       await waitFor(async () => (await api.get(`${base}/fields/${stage.id}`)).body.item?.value === 'doing', 'stage saved');
@@ -75,5 +81,17 @@ run('web app: task details', () => {
       expect(await details.getByLabel('New comment').count()).toBe(0);
     });
     await viewer.close();
+
+    // At 390 px wide the details stack under the outline and nothing overflows sideways.
+    const phone = await suite.browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${suite.server.token}` }, viewport: { width: 390, height: 844 } });
+    phone.setDefaultTimeout(10000);
+    const phonePage = await phone.newPage();
+    await withScreenshot(phonePage, 'task-details-390', async () => {
+      await phonePage.goto(`${suite.server.url}/projects/${projectId}?task=${task!.id}`);
+      await phonePage.getByRole('complementary', { name: 'Ship it' }).getByRole('button', { name: 'Save dates' }).waitFor();
+      expect(await phonePage.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      expect(await seriousViolations(phonePage)).toEqual([]);
+    });
+    await phone.close();
   });
 });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage, unwrap } from '../api/client';
-import { Answer } from './Answer';
+import Markdown from '../components/Markdown';
 import { useConversations } from './queries';
 import type { Agent, Conversation } from './types';
 
@@ -12,7 +12,7 @@ function ConversationView({ conversation }: { conversation: Conversation }) {
       <h3>{conversation.title}</h3>
       {conversation.data.messages.map((m, i) =>
         m.role === 'assistant' ? (
-          <Answer key={i} text={m.content} />
+          <Markdown key={i} text={m.content} />
         ) : (
           <p key={i} className="muted small prompt">
             {m.content}

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Form from '@rjsf/core';
 import validator from '@rjsf/validator-ajv8';
@@ -8,6 +8,36 @@ import { api, ApiError, unwrap } from '../api/client';
 import { useAutomation } from './queries';
 import { errorAt, variablesOf } from './variables';
 import type { Automation, Run } from './types';
+
+/** The inbound URL of a webhook or form trigger as a save returns it; `token` only in the answer that generated it. */
+type Inbound = { url?: string; token?: string; formUrl?: string; requiresToken?: boolean };
+
+/** The inbound URL (and form page) of the automation, and its token when this save generated one: shown once. */
+function InboundPanel({ inbound }: { inbound: Inbound }) {
+  if (!inbound.url) return null;
+  return (
+    <div className="card wide" role="status" aria-label="Inbound URL">
+      <p>
+        Inbound URL: <code>{inbound.url}</code>
+      </p>
+      {inbound.formUrl && (
+        <p>
+          Form page:{' '}
+          <a href={inbound.token ? `${inbound.formUrl}?token=${encodeURIComponent(inbound.token)}` : inbound.formUrl} target="_blank" rel="noopener noreferrer">
+            {inbound.formUrl}
+          </a>
+        </p>
+      )}
+      {inbound.token ? (
+        <p className="secret">
+          Token (shown once — store it now): <code>{inbound.token}</code>
+        </p>
+      ) : (
+        inbound.requiresToken && <p className="muted small">Callers send the token made when it was required (it is not shown again).</p>
+      )}
+    </div>
+  );
+}
 
 type Definition = { name: string; description?: string; trigger: { type: string; [k: string]: unknown }; actions: Record<string, unknown>[] };
 
@@ -52,6 +82,9 @@ export default function Builder() {
   const [payload, setPayload] = useState('{\n  "example": true\n}');
   const [testRun, setTestRun] = useState<Run | null>(null);
   const lastField = useRef<HTMLInputElement | HTMLTextAreaElement | null>(null);
+  // The inbound URL of the last save; a new automation's travels with the navigation to its edit page.
+  const location = useLocation();
+  const [inbound, setInbound] = useState<Inbound | null>((location.state as { inbound?: Inbound } | null)?.inbound ?? null);
 
   useEffect(() => {
     if (automationId && existing.data && definition === null) setDefinition(definitionOf(existing.data));
@@ -92,7 +125,9 @@ export default function Builder() {
         : unwrap(await api.POST('/api/v1/automations', { body: { workspaceId, ...definition } as never })).item;
       await queries.invalidateQueries({ queryKey: ['automations'] });
       await queries.invalidateQueries({ queryKey: ['automation', saved.id] });
-      if (!automationId) navigate(`/automations/${saved.id}/edit`, { replace: true });
+      const webhook = (saved as { webhook?: Inbound }).webhook ?? null;
+      setInbound(webhook);
+      if (!automationId) navigate(`/automations/${saved.id}/edit`, { replace: true, state: { inbound: webhook } });
     } catch (e) {
       if (e instanceof ApiError) {
         const field = (e.details as { field?: string } | undefined)?.field;
@@ -126,6 +161,7 @@ export default function Builder() {
           JSON
         </button>
       </div>
+      {inbound && <InboundPanel inbound={inbound} />}
       {serverError && (
         <p role="alert" className="error">
           {serverError.field ? `${serverError.field}: ` : ''}

@@ -69,6 +69,27 @@ function Replay({ automationId, runId }: { automationId: string; runId: string }
   );
 }
 
+/** Owners cancel a run that has not finished (queued and waiting runs at once, an executing one at its next step). */
+function Cancel({ automationId, runId }: { automationId: string; runId: string }) {
+  const queries = useQueryClient();
+  const cancel = useMutation({
+    mutationFn: async () => unwrap(await api.POST('/api/v1/automations/{automationId}/runs/{runId}/cancel', { params: { path: { automationId, runId } } })),
+    onSettled: () => queries.invalidateQueries({ queryKey: ['run', runId] }),
+  });
+  return (
+    <div className="row">
+      <button type="button" className="secondary" disabled={cancel.isPending} onClick={() => cancel.mutate()}>
+        Cancel run
+      </button>
+      {cancel.error && (
+        <p role="alert" className="error">
+          {cancel.error instanceof ApiError ? cancel.error.message : 'Could not cancel'}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** A run's timeline: each step with input, output, error, attempts and duration, refreshed until final. */
 export function RunTimeline() {
   const { automationId = '', runId = '' } = useParams();
@@ -98,6 +119,7 @@ export function RunTimeline() {
         </p>
       )}
       {owner && (r?.status === 'failed' || r?.status === 'cancelled') && <Replay automationId={automationId} runId={runId} />}
+      {owner && r && (r.status === 'queued' || r.status === 'running' || r.status === 'waiting') && <Cancel automationId={automationId} runId={runId} />}
       {r?.error && (
         <p className="error" role="status">
           {r.error.code}: {r.error.message}

@@ -1,8 +1,11 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { api, errorMessage, unwrap } from '../api/client';
 import { taskPath, useTaskNote, useTaskWrite, type TaskRef } from './queries';
 
 type NoteType = 'text' | 'markdown';
+
+// The markdown renderer loads only when a markdown note is shown.
+const Markdown = lazy(() => import('../components/Markdown'));
 
 /** Longest note, in characters (docs "API", "Note"): one line. */
 const MAX_NOTE_CHARS = 10_000;
@@ -47,6 +50,13 @@ export function Note({ task, readOnly }: { task: TaskRef; readOnly: boolean }) {
             </button>
           )}
         </div>
+      )}
+      {stored.data?.type === 'markdown' && (
+        <Suspense fallback={null}>
+          <div aria-label="Note preview">
+            <Markdown text={stored.data.value} />
+          </div>
+        </Suspense>
       )}
       {failed && <p role="alert" className="error">{errorMessage(failed)}</p>}
     </fieldset>
