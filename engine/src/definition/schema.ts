@@ -1,0 +1,291 @@
+/**
+ * The published JSON Schema of an automation definition (draft-07), served at
+ * `GET /api/v1/automations/schema` and applied by `validateDefinition`.
+ */
+import { EVENT_TRIGGER_TYPES, FORM_FIELD_TYPES, HTTP_METHODS, LOOP_LIMITS, OPERATORS, RUN_EVENT_TRIGGER_TYPES, TRIGGER_TYPES } from './types';
+
+const STEP_ID = '^[A-Za-z][A-Za-z0-9_]{0,63}$';
+/** Names of computed values, form fields and sub-run inputs. */
+const VALUE_NAME = '^[A-Za-z_][A-Za-z0-9_]{0,63}$';
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$";
+const templ = { type: 'string', maxLength: 20000 } as const;
+const idish = { type: 'string', minLength: 1, maxLength: 2000 } as const;
+const retry = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    maxAttempts: { type: 'integer', minimum: 1, maximum: 20 },
+    initialDelayMs: { type: 'integer', minimum: 0, maximum: 86_400_000 },
+    factor: { type: 'number', minimum: 1, maximum: 10 },
+    maxDelayMs: { type: 'integer', minimum: 0, maximum: 86_400_000 },
+  },
+} as const;
+const base = {
+  id: { type: 'string', pattern: STEP_ID },
+  name: { type: 'string', maxLength: 200 },
+  retry,
+} as const;
+
+/** One action kind as an if/then clause: the schema applies only to actions of that type, so errors name the right fields. */
+function action(type: string | readonly string[], required: string[], properties: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  const kind = typeof type === 'string' ? { const: type } : { enum: type };
+  return {
+    if: { required: ['type'], properties: { type: kind } },
+    then: { type: 'object', required: ['type', ...required], additionalProperties: false, properties: { type: kind, ...base, ...properties }, ...extra },
+  };
+}
+
+const datePoint = {
+  type: 'object',
+  required: ['date'],
+  additionalProperties: false,
+  properties: { date: templ, time: templ, timezone: templ },
+} as const;
+const scalarTemplate = { type: ['string', 'number', 'boolean'] } as const;
+const actionList = { type: 'array', maxItems: 200, items: { $ref: '#/definitions/action' } } as const;
+
+/**
+ * The published JSON Schema (draft-07) of an automation definition. Served by the server at
+ * `GET /api/v1/automations/schema`. {@link validateDefinition} applies it plus the checks a
+ * schema cannot express (unique step ids, cron syntax, template syntax, static regexes).
+ */
+export const AUTOMATION_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://taskspace.dev/schemas/automation.json',
+  title: 'Taskspace automation',
+  type: 'object',
+  required: ['name', 'trigger', 'actions'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^\\r\\n]*$' },
+    description: { type: 'string', maxLength: 2000 },
+    trigger: { $ref: '#/definitions/trigger' },
+    actions: actionList,
+  },
+  definitions: {
+    trigger: {
+      type: 'object',
+      required: ['type'],
+      properties: { type: { enum: TRIGGER_TYPES } },
+      allOf: [
+        {
+          if: { required: ['type'], properties: { type: { enum: EVENT_TRIGGER_TYPES } } },
+          then: {
+            additionalProperties: false,
+            properties: {
+              type: {},
+              scope: {
+                type: 'object',
+                additionalProperties: false,
+                maxProperties: 1,
+                properties: { projectId: idish, folderId: idish },
+              },
+            },
+          },
+        },
+        {
+          if: { required: ['type'], properties: { type: { enum: RUN_EVENT_TRIGGER_TYPES } } },
+          then: { additionalProperties: false, properties: { type: {}, automationId: idish } },
+        },
+        {
+          if: { required: ['type'], properties: { type: { const: 'schedule' } } },
+          then: {
+            additionalProperties: false,
+            properties: {
+              type: {},
+              cron: { type: 'string', minLength: 1, maxLength: 200 },
+              everyMinutes: { type: 'integer', minimum: 1, maximum: 525_600 },
+              timezone: { type: 'string', minLength: 1, maxLength: 100 },
+            },
+            oneOf: [{ required: ['cron'] }, { required: ['everyMinutes'] }],
+          },
+        },
+        {
+          if: { required: ['type'], properties: { type: { const: 'webhook' } } },
+          then: { additionalProperties: false, properties: { type: {}, requireToken: { type: 'boolean' } } },
+        },
+        {
+          if: { required: ['type'], properties: { type: { const: 'form' } } },
+          then: {
+            required: ['title', 'fields'],
+            additionalProperties: false,
+            properties: {
+              type: {},
+              title: { type: 'string', minLength: 1, maxLength: 200 },
+              description: { type: 'string', maxLength: 2000 },
+              fields: { type: 'array', minItems: 1, maxItems: 50, items: { $ref: '#/definitions/formField' } },
+              submitLabel: { type: 'string', minLength: 1, maxLength: 100 },
+              thankYou: { type: 'string', maxLength: 2000 },
+              redirectUrl: { type: 'string', minLength: 1, maxLength: 2000, pattern: '^https?://' },
+              requireToken: { type: 'boolean' },
+            },
+          },
+        },
+      ],
+    },
+    formField: {
+      type: 'object',
+      required: ['name', 'label', 'type'],
+      additionalProperties: false,
+      properties: {
+        name: { type: 'string', pattern: VALUE_NAME },
+        label: { type: 'string', minLength: 1, maxLength: 200 },
+        type: { enum: FORM_FIELD_TYPES },
+        required: { type: 'boolean' },
+        options: { type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 200 } },
+        multiline: { type: 'boolean' },
+        help: { type: 'string', maxLength: 500 },
+        placeholder: { type: 'string', maxLength: 200 },
+      },
+    },
+    rule: {
+      type: 'object',
+      required: ['left', 'operator'],
+      additionalProperties: false,
+      properties: { left: scalarTemplate, operator: { enum: OPERATORS }, right: scalarTemplate },
+    },
+    conditions: {
+      type: 'object',
+      required: ['anyOf'],
+      additionalProperties: false,
+      properties: {
+        anyOf: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 50,
+          items: {
+            type: 'object',
+            required: ['allOf'],
+            additionalProperties: false,
+            properties: { allOf: { type: 'array', minItems: 1, maxItems: 50, items: { $ref: '#/definitions/rule' } } },
+          },
+        },
+      },
+    },
+    action: {
+      type: 'object',
+      required: ['type'],
+      properties: {
+        type: {
+          enum: [
+            'task.create',
+            'task.update',
+            'task.complete',
+            'task.uncomplete',
+            'task.delete',
+            'task.assign',
+            'task.setDate',
+            'task.setNote',
+            'task.setField',
+            'task.move',
+            'http.request',
+            'agent.command',
+            'set',
+            'respond',
+            'automation.run',
+            'branch',
+            'approval',
+            'delay',
+            'loop',
+          ],
+        },
+      },
+      allOf: [
+        action('task.create', ['projectId', 'text'], { projectId: templ, text: templ, referenceTaskId: templ, placement: templ }),
+        action('task.update', ['projectId', 'taskId', 'text'], { projectId: templ, taskId: templ, text: templ }),
+        action(['task.complete', 'task.uncomplete', 'task.delete'], ['projectId', 'taskId'], { projectId: templ, taskId: templ }),
+        action('task.assign', ['projectId', 'taskId', 'handles'], {
+          projectId: templ,
+          taskId: templ,
+          handles: { anyOf: [templ, { type: 'array', maxItems: 100, items: templ }] },
+        }),
+        action(
+          'task.setDate',
+          ['projectId', 'taskId'],
+          { projectId: templ, taskId: templ, start: datePoint, end: datePoint },
+          { anyOf: [{ required: ['start'] }, { required: ['end'] }] },
+        ),
+        action('task.setNote', ['projectId', 'taskId', 'value'], { projectId: templ, taskId: templ, value: templ, noteType: templ }),
+        action('task.setField', ['projectId', 'taskId', 'fieldId', 'value'], {
+          projectId: templ,
+          taskId: templ,
+          fieldId: templ,
+          value: scalarTemplate,
+        }),
+        action('task.move', ['projectId', 'taskId', 'targetTaskId', 'position'], {
+          projectId: templ,
+          taskId: templ,
+          targetTaskId: templ,
+          position: templ,
+        }),
+        action('http.request', ['method', 'url'], {
+          method: { enum: HTTP_METHODS },
+          url: { type: 'string', minLength: 1, maxLength: 8000 },
+          query: { type: 'object', maxProperties: 100, additionalProperties: templ },
+          headers: { type: 'object', maxProperties: 100, additionalProperties: templ },
+          body: {
+            oneOf: [
+              { type: 'object', required: ['type', 'value'], additionalProperties: false, properties: { type: { const: 'json' }, value: {} } },
+              {
+                type: 'object',
+                required: ['type', 'fields'],
+                additionalProperties: false,
+                properties: { type: { const: 'form' }, fields: { type: 'object', maxProperties: 200, additionalProperties: templ } },
+              },
+            ],
+          },
+          timeoutMs: { type: 'integer', minimum: 1, maximum: 300_000 },
+          failOnHttpError: { type: 'boolean' },
+        }),
+        action('agent.command', ['agentId', 'command'], { agentId: templ, command: templ, input: templ }),
+        action('set', ['values'], {
+          values: {
+            type: 'object',
+            minProperties: 1,
+            maxProperties: 100,
+            propertyNames: { pattern: VALUE_NAME },
+            additionalProperties: {},
+          },
+        }),
+        action('respond', [], {
+          status: { type: 'integer', minimum: 200, maximum: 599 },
+          headers: { type: 'object', maxProperties: 50, propertyNames: { pattern: HEADER_NAME }, additionalProperties: templ },
+          body: {},
+        }),
+        action('automation.run', ['automationId'], {
+          automationId: templ,
+          input: { type: 'object', maxProperties: 100, propertyNames: { pattern: VALUE_NAME }, additionalProperties: {} },
+          wait: { type: 'boolean' },
+        }),
+        action('branch', ['conditions'], { conditions: { $ref: '#/definitions/conditions' }, then: actionList, else: actionList }),
+        action('approval', [], {
+          message: templ,
+          approvers: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 100 } },
+          timeoutMinutes: { type: 'number', exclusiveMinimum: 0, maximum: 525_600 },
+          onTimeout: { enum: ['approve', 'reject'] },
+          onReject: { enum: ['end', 'else'] },
+          then: actionList,
+          else: actionList,
+        }),
+        action('loop', ['items', 'actions'], {
+          items: { anyOf: [templ, { type: 'array', maxItems: LOOP_LIMITS.maxIterations }] },
+          maxIterations: { type: 'integer', minimum: 1, maximum: LOOP_LIMITS.maxIterations },
+          actions: actionList,
+        }),
+        action(
+          'delay',
+          [],
+          {
+            seconds: { type: 'number', minimum: 0 },
+            minutes: { type: 'number', minimum: 0 },
+            hours: { type: 'number', minimum: 0 },
+            days: { type: 'number', minimum: 0, maximum: 3650 },
+            until: templ,
+          },
+          { anyOf: [{ required: ['seconds'] }, { required: ['minutes'] }, { required: ['hours'] }, { required: ['days'] }, { required: ['until'] }] },
+        ),
+      ],
+    },
+  },
+} as const;
