@@ -1,4 +1,5 @@
-import { ACCEPTED_TONES, DEFAULT_TONE, nameFromText } from '../modules/agents/service';
+import { ACCEPTED_TONES, DEFAULT_TONE } from '../modules/agents/agent-data';
+import { nameFromText } from '../modules/agents/generation';
 import type { ChatCompletion, ChatMessage, CompletionOptions, ModelProvider } from './provider';
 
 /** The offline provider's model name (a conversation's `data.llm.name`). */

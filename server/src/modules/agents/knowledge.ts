@@ -4,7 +4,8 @@ import { transaction, type Db } from '../../platform/db/connection';
 import { sql } from '../../platform/db/statements';
 import { notFound, ServiceError } from '../../errors';
 import type { Services } from '../../services';
-import { agentItem, type Agent } from './service';
+import type { Agent } from './agent-data';
+import { agentItem } from './records';
 
 /**
  * Agent knowledge (spec 4.4 `/agents/{agentId}/knowledge/...`): projects and media of the

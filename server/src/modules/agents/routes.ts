@@ -1,19 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { AGENT_LIMITS, AVATAR_TYPES, COMMAND_ID_PATTERN, COMMAND_MODES, LANGUAGE_PATTERN, ACCEPTED_TONES, type AgentCreateInput, type AgentPatchInput } from './agent-data';
 import {
-  AGENT_LIMITS,
-  AVATAR_TYPES,
-  COMMAND_ID_PATTERN,
-  COMMAND_MODES,
-  LANGUAGE_PATTERN,
-  ACCEPTED_TONES,
   createAgent,
   deleteAgent,
   generateAgent,
   getAgent,
   listAgents,
   updateAgent,
-  type AgentCreateInput,
-  type AgentPatchInput,
 } from './service';
 import { addKnowledge, removeKnowledge } from './knowledge';
 import { AGENT_TEMPLATE_TYPES } from './templates';

@@ -1,4 +1,4 @@
-import type { AgentDataInput } from './service';
+import type { AgentDataInput } from './agent-data';
 
 /**
  * Built-in agent templates: `POST /folders/{folderId}/agents` with

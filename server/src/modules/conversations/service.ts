@@ -8,7 +8,8 @@ import type { ChatMessage } from '../../models/provider';
 import type { Services } from '../../services';
 import { pageWindow } from '../../platform/paging';
 import { readMediaPrefix } from '../media/files';
-import { agentItem, type Agent, type AgentCommand } from '../agents/service';
+import type { Agent, AgentCommand } from '../agents/agent-data';
+import { agentItem } from '../agents/records';
 import { mediaForKnowledge } from '../media/service';
 
 /**

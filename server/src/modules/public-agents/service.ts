@@ -5,7 +5,8 @@ import { sql } from '../../platform/db/statements';
 import { ServiceError } from '../../errors';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
-import { agentItem, type AgentAvatar, type CommandMode } from '../agents/service';
+import type { AgentAvatar, CommandMode } from '../agents/agent-data';
+import { agentItem } from '../agents/records';
 import { mediaForKnowledge, type MediaKind } from '../media/service';
 
 /**
