@@ -1,13 +1,17 @@
 /**
- * The automation engine: matches trigger events to automations, creates runs, executes them
- * with a concurrency limit (FIFO queue), wakes delays, retries and approval timeouts, fires
- * schedules, and takes approval decisions (README "Automations").
+ * The automation engine (README "Automations"): keeps automations, matches trigger events to
+ * them, creates runs, takes approval decisions and cancellations, and wakes parents of finished
+ * sub-runs. Runs wait and execute in its {@link RunQueue} (FIFO, a concurrency limit); delays,
+ * retries, approval timeouts and schedule slots come due through its {@link Ticker}; the
+ * {@link Executor} walks a run's actions.
  */
 import type { SecretSource } from './secrets';
 import { randomBytes } from 'node:crypto';
 import type { ApprovalDecision } from './actions/control';
 import { actionIdOf, RUN_EVENT_TRIGGER_TYPES, SUB_RUN_TRIGGER, validateDefinition, walkActions, type Action, type ApprovalAction, type AutomationDefinition, type ScheduleTrigger } from './definition';
 import { Executor } from './executor';
+import { RunQueue } from './run-queue';
+import { Ticker } from './ticker';
 import { permanent } from './errors';
 import type { SubRunParams } from './actions/sub-run';
 import {
@@ -133,30 +137,21 @@ export class Engine {
   private readonly maxConcurrent: number;
   private readonly maxDepth: number;
   private readonly dedupeWindowMs: number;
-  private readonly autoTick: boolean;
-  private readonly maxTickIntervalMs: number;
   private readonly newId: () => string;
   private readonly logger: Logger;
   private readonly onRunSettled: ((run: RunRecord) => void) | undefined;
 
-  private readonly queue: string[] = [];
-  private queueHead = 0;
-  private readonly queued = new Set<string>();
-  /** Executing runs: run id → automation id. */
-  private readonly active = new Map<string, { automationId: string; done: Promise<void> }>();
+  /** Queued and executing runs. */
+  private readonly runs: RunQueue;
+  /** Delays, retries, approval timeouts and schedule slots coming due. */
+  private readonly ticker: Ticker;
   private readonly fresh = new Map<string, RunRecord>();
   private readonly cancelRequested = new Set<string>();
   private readonly definitions = new Map<string, AutomationDefinition>();
   private readonly waiters = new Map<string, ((run: RunRecord) => void)[]>();
   /** Parent runs a child's end should wake but that were executing then: woken once their execution ends. */
   private readonly wakeAgain = new Set<string>();
-  private idleWaiters: (() => void)[] = [];
   private stopping = false;
-  private started = false;
-  private timer: NodeJS.Timeout | undefined;
-  private timerAt: number | undefined;
-  private ticking: Promise<void> | undefined;
-  private tickAgain = false;
 
   constructor(options: EngineOptions) {
     this.store = options.store;
@@ -166,8 +161,6 @@ export class Engine {
     this.maxConcurrent = Math.max(1, options.maxConcurrentRuns ?? DEFAULT_MAX_CONCURRENT_RUNS);
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.dedupeWindowMs = options.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS;
-    this.autoTick = options.autoTick ?? true;
-    this.maxTickIntervalMs = options.maxTickIntervalMs ?? 60_000;
     this.newId = options.newId ?? defaultId;
     this.logger = options.logger ?? silent;
     this.onRunSettled = options.onRunSettled;
@@ -182,6 +175,18 @@ export class Engine {
       isStopping: () => this.stopping,
       secrets: options.secrets,
       startChild: (parent, stepKey, params) => this.startChild(parent, stepKey, params),
+    });
+    this.runs = new RunQueue(this.maxConcurrent, {
+      execute: (runId, entry) => this.runOne(runId, entry),
+      finished: (runId) => this.finished(runId),
+      logger: this.logger,
+    });
+    this.ticker = new Ticker({
+      clock: this.clock,
+      logger: this.logger,
+      autoTick: options.autoTick ?? true,
+      maxIntervalMs: options.maxTickIntervalMs ?? 60_000,
+      work: (now) => this.due(now),
     });
   }
 
@@ -222,7 +227,7 @@ export class Engine {
     };
     await this.store.insertAutomation(record);
     if (record.enabled && definition.trigger.type === 'schedule') await this.store.setScheduleSlot(record.id, now);
-    this.kickTimer();
+    this.ticker.kick();
     return record;
   }
 
@@ -268,7 +273,7 @@ export class Engine {
       meta: meta ?? current.meta,
     };
     await this.store.updateAutomation(next);
-    this.kickTimer();
+    this.ticker.kick();
     return next;
   }
 
@@ -285,7 +290,7 @@ export class Engine {
     await this.store.updateAutomation(next);
     if (enabled && next.definition.trigger.type === 'schedule') await this.store.setScheduleSlot(id, next.updatedAt);
     if (!enabled) await this.cancelRunsOf(id);
-    this.kickTimer();
+    this.ticker.kick();
     return next;
   }
 
@@ -297,7 +302,7 @@ export class Engine {
   }
 
   private async cancelRunsOf(automationId: string): Promise<void> {
-    for (const [runId, a] of this.active) if (a.automationId === automationId) this.cancelRequested.add(runId);
+    for (const runId of this.runs.executingOf(automationId)) this.cancelRequested.add(runId);
     for (const run of await this.store.listPendingRuns(automationId)) await this.cancelRun(run.id);
   }
 
@@ -350,7 +355,7 @@ export class Engine {
     if (created && stored.status === 'queued') {
       // A run created with journal entries (a replay) must read them: only an empty journal is "fresh".
       if (steps.length === 0) this.fresh.set(stored.id, stored);
-      this.enqueue(stored.id);
+      this.runs.add(stored.id);
     } else if (created) this.settled(stored);
     return stored;
   }
@@ -425,14 +430,14 @@ export class Engine {
   /** Wakes the parent waiting on `child` (a run that just ended), now or when its execution ends. */
   private async wakeParent(child: RunRecord): Promise<void> {
     const parentId = child.trigger.parent!.runId;
-    if (this.active.has(parentId)) {
+    if (this.runs.isExecuting(parentId)) {
       this.wakeAgain.add(parentId);
       return;
     }
     const parent = await this.store.getRun(parentId);
     if (parent?.status !== 'waiting' || parent.waitingOn?.kind !== 'automation') return;
     await this.store.updateRun(parentId, { wakeAt: this.clock.now() });
-    this.enqueue(parentId);
+    this.runs.add(parentId);
   }
 
   /**
@@ -504,7 +509,7 @@ export class Engine {
     if (!(await this.store.resolveWait(runId, stepId, output, now))) {
       throw new EngineError(409, 'CONFLICT', `run '${runId}' is no longer waiting for this approval`);
     }
-    this.enqueue(runId);
+    this.runs.add(runId);
     return (await this.store.getRun(runId))!;
   }
 
@@ -517,13 +522,13 @@ export class Engine {
     const run = await this.store.getRun(runId);
     if (!run) throw new EngineError(404, 'NOT_FOUND', `run '${runId}' not found`);
     if (FINAL_STATUSES.has(run.status)) return run;
-    if (this.active.has(runId)) {
+    if (this.runs.isExecuting(runId)) {
       this.cancelRequested.add(runId);
       return run;
     }
     const now = this.clock.now();
     await this.store.updateRun(runId, { status: 'cancelled', finishedAt: now, wakeAt: undefined });
-    this.queued.delete(runId);
+    this.runs.remove(runId);
     this.fresh.delete(runId);
     const cancelled: RunRecord = { ...run, status: 'cancelled', finishedAt: now };
     delete cancelled.wakeAt;
@@ -546,7 +551,7 @@ export class Engine {
       this.waiters.delete(runId);
       throw new EngineError(404, 'NOT_FOUND', `run '${runId}' not found`);
     }
-    if (!this.queued.has(runId) && !this.active.has(runId) && (FINAL_STATUSES.has(run.status) || run.status === 'waiting')) {
+    if (!this.runs.has(runId) && (FINAL_STATUSES.has(run.status) || run.status === 'waiting')) {
       this.waiters.delete(runId);
       return run;
     }
@@ -563,13 +568,12 @@ export class Engine {
 
   /** Resolves when no run is queued or executing. */
   idle(): Promise<void> {
-    if (this.active.size === 0 && this.queued.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.runs.idle();
   }
 
   /** Number of runs executing now and waiting in the queue. */
   load(): { active: number; queued: number } {
-    return { active: this.active.size, queued: this.queued.size };
+    return this.runs.load();
   }
 
   private settled(run: RunRecord): void {
@@ -590,41 +594,14 @@ export class Engine {
     }
   }
 
-  private enqueue(runId: string): void {
-    if (this.queued.has(runId) || this.active.has(runId)) return;
-    this.queued.add(runId);
-    this.queue.push(runId);
-    this.drain();
-  }
-
-  private drain(): void {
-    while (!this.stopping && this.active.size < this.maxConcurrent && this.queueHead < this.queue.length) {
-      const runId = this.queue[this.queueHead++]!;
-      if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
-        this.queue.splice(0, this.queueHead);
-        this.queueHead = 0;
-      }
-      if (!this.queued.delete(runId)) continue; // cancelled while queued
-      const entry = { automationId: '', done: Promise.resolve() };
-      this.active.set(runId, entry);
-      entry.done = this.runOne(runId, entry)
-        .catch((error: unknown) => this.logger.error({ err: error, runId }, 'run execution failed'))
-        .finally(() => {
-          this.active.delete(runId);
-          this.cancelRequested.delete(runId);
-          if (this.wakeAgain.delete(runId)) {
-            void this.store
-              .updateRun(runId, { wakeAt: this.clock.now() })
-              .then(() => this.enqueue(runId))
-              .catch((error: unknown) => this.logger.warn({ err: error, runId }, 'waking the parent run failed'));
-          }
-          this.drain();
-          if (this.active.size === 0 && this.queued.size === 0) {
-            const waiters = this.idleWaiters;
-            this.idleWaiters = [];
-            for (const resolve of waiters) resolve();
-          }
-        });
+  /** After a run's execution: forget its cancel request, and wake it again if a child ended meanwhile. */
+  private finished(runId: string): void {
+    this.cancelRequested.delete(runId);
+    if (this.wakeAgain.delete(runId)) {
+      void this.store
+        .updateRun(runId, { wakeAt: this.clock.now() })
+        .then(() => this.runs.add(runId))
+        .catch((error: unknown) => this.logger.warn({ err: error, runId }, 'waking the parent run failed'));
     }
   }
 
@@ -649,7 +626,7 @@ export class Engine {
     const after = await this.store.getRun(runId);
     if (after) {
       this.settled(after);
-      if (after.status === 'waiting' && after.wakeAt !== undefined) this.armTimer(after.wakeAt);
+      if (after.status === 'waiting' && after.wakeAt !== undefined) this.ticker.arm(after.wakeAt);
     }
   }
 
@@ -660,26 +637,14 @@ export class Engine {
    * timeout has come, and fires each enabled schedule whose slot has come (once per slot, also
    * across restarts: the store keeps the last fired slot). Then re-arms the timer (autoTick).
    */
-  async tick(): Promise<void> {
-    if (this.ticking) {
-      this.tickAgain = true;
-      return this.ticking;
-    }
-    this.ticking = (async () => {
-      do {
-        this.tickAgain = false;
-        await this.tickOnce();
-      } while (this.tickAgain && !this.stopping);
-    })().finally(() => {
-      this.ticking = undefined;
-    });
-    return this.ticking;
+  tick(): Promise<void> {
+    return this.ticker.tick();
   }
 
-  private async tickOnce(): Promise<void> {
-    const now = this.clock.now();
-    for (const run of await this.store.listDueRuns(now, 1000)) this.enqueue(run.id);
-    let nextSchedule: number | undefined;
+  /** The work of a tick at `now`: due runs queued, due schedule slots fired. Resolves to when something is next due. */
+  private async due(now: number): Promise<number | undefined> {
+    for (const run of await this.store.listDueRuns(now, 1000)) this.runs.add(run.id);
+    let next = await this.store.nextWakeAt(now);
     for (const automation of await this.store.listEnabledAutomations('schedule')) {
       const trigger = automation.definition.trigger as ScheduleTrigger;
       try {
@@ -689,35 +654,13 @@ export class Engine {
           await this.newRun(automation, { type: 'schedule', variables: scheduleVariables(slot, now) }, { depth: 0, dedupeKey: `slot:${slot}` });
           await this.store.setScheduleSlot(automation.id, slot);
         }
-        const next = nextSlot(trigger, slot ?? last);
-        if (next !== undefined && (nextSchedule === undefined || next < nextSchedule)) nextSchedule = next;
+        const upcoming = nextSlot(trigger, slot ?? last);
+        if (upcoming !== undefined && (next === undefined || upcoming < next)) next = upcoming;
       } catch (error) {
         this.logger.warn({ err: error, automationId: automation.id }, 'schedule failed');
       }
     }
-    if (this.autoTick && this.started && !this.stopping) {
-      const wake = await this.store.nextWakeAt(now);
-      const candidates = [wake, nextSchedule, now + this.maxTickIntervalMs].filter((v): v is number => v !== undefined);
-      this.timerAt = undefined;
-      this.armTimer(Math.min(...candidates));
-    }
-  }
-
-  private armTimer(at: number): void {
-    if (!this.autoTick || !this.started || this.stopping) return;
-    if (this.timerAt !== undefined && this.timerAt <= at && this.timer) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerAt = undefined;
-      void this.tick().catch((error: unknown) => this.logger.error({ err: error }, 'tick failed'));
-    }, Math.max(0, at - this.clock.now()));
-    this.timer.unref?.();
-  }
-
-  private kickTimer(): void {
-    if (this.autoTick && this.started && !this.stopping) this.armTimer(this.clock.now());
+    return next;
   }
 
   /**
@@ -726,8 +669,9 @@ export class Engine {
    */
   async start(): Promise<void> {
     this.stopping = false;
-    this.started = true;
-    for (const run of await this.store.listUnfinishedRuns()) this.enqueue(run.id);
+    this.ticker.start();
+    this.runs.resume();
+    for (const run of await this.store.listUnfinishedRuns()) this.runs.add(run.id);
     await this.tick();
   }
 
@@ -737,12 +681,9 @@ export class Engine {
    */
   async stop(graceMs = 5000): Promise<void> {
     this.stopping = true;
-    this.started = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerAt = undefined;
-    const pending = [...this.active.values()].map((a) => a.done);
-    if (this.ticking) pending.push(this.ticking.catch(() => undefined));
+    const pending: Promise<unknown>[] = this.runs.pause();
+    const ticking = this.ticker.stop();
+    if (ticking) pending.push(ticking.catch(() => undefined));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.allSettled(pending), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
     clearTimeout(timer);
