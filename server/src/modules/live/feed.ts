@@ -15,8 +15,6 @@ export type LiveEvent =
   | { event: 'project'; data: { projectId: string; version: number } }
   | { event: 'run'; data: { runId: string; automationId: string; status: string } };
 
-const UNFINISHED = "('queued', 'running', 'waiting')";
-
 interface RunRow {
   seq: number;
   id: string;
@@ -57,14 +55,22 @@ export class LiveFeed {
       this.projects.set(p.id, p.version);
       if (!baseline && before !== p.version) out.push({ event: 'project', data: { projectId: p.id, version: p.version } });
     }
-    const runs = sql<[string, number, string], RunRow>(
+    // New runs, unfinished runs and the runs reported last time, each found through an index (never a scan of every run;
+    // INDEXED BY and CROSS JOIN hold SQLite's planner to that).
+    const runs = sql<[number, string, string], RunRow>(
       this.db,
-      `SELECT r.seq, r.id, r.automation_id AS automationId, r.status,
+      `WITH candidates(seq) AS (
+         SELECT seq FROM automation_runs WHERE seq > ?
+         UNION SELECT seq FROM automation_runs WHERE status IN ('queued', 'running')
+         UNION SELECT seq FROM automation_runs INDEXED BY automation_runs_wake WHERE status = 'waiting'
+         UNION SELECT seq FROM automation_runs WHERE id IN (SELECT value FROM json_each(?))
+       )
+       SELECT r.seq, r.id, r.automation_id AS automationId, r.status,
               (SELECT COUNT(*) || ':' || COALESCE(SUM(s.attempts), 0) || ':' || COALESCE(SUM(s.status = 'succeeded'), 0) || ':' || COALESCE(MAX(s.finished_at), 0)
                  FROM automation_steps s WHERE s.run_id = r.id) AS fingerprint
-         FROM automation_runs r JOIN workspace_members m ON m.workspace_id = r.workspace_id AND m.user_id = ?
-        WHERE r.seq > ? OR r.status IN ${UNFINISHED} OR r.id IN (SELECT value FROM json_each(?))`,
-    ).all(this.userId, this.lastRunSeq, JSON.stringify([...this.runs.keys()]));
+         FROM candidates c CROSS JOIN automation_runs r ON r.seq = c.seq
+         JOIN workspace_members m ON m.workspace_id = r.workspace_id AND m.user_id = ?`,
+    ).all(this.lastRunSeq, JSON.stringify([...this.runs.keys()]), this.userId);
     for (const r of runs) {
       this.lastRunSeq = Math.max(this.lastRunSeq, r.seq);
       const key = `${r.status}|${r.fingerprint}`;
