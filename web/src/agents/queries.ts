@@ -1,6 +1,6 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useWorkspaces } from '../api/queries';
-import { api, ApiError, unwrap } from '../api/client';
+import { api, orNullOn404, unwrap } from '../api/client';
 import type { Agent, Conversation } from './types';
 
 // The agent routes' schemas keep AgentData open (its fields have defaults); the casts name the documented shapes.
@@ -36,15 +36,11 @@ export function useConversations(agentId: string) {
 export function usePublicAgent(agentId: string) {
   return useQuery({
     queryKey: ['public-agent', agentId],
-    queryFn: async () => {
-      try {
+    queryFn: () =>
+      orNullOn404(async () => {
         const res = unwrap(await api.GET('/api/v1/agents/{agentId}/public-agent', { params: { path: { agentId } } }));
         return { url: res.publicUrl, preferences: res.item.preferences as Record<string, unknown> };
-      } catch (e) {
-        if (e instanceof ApiError && e.status === 404) return null;
-        throw e;
-      }
-    },
+      }),
   });
 }
 

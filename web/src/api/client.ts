@@ -43,3 +43,16 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
   const message = body.error?.message ?? body.message ?? result.response.statusText;
   throw new ApiError(result.response.status, code, message, body.error?.details);
 }
+
+/**
+ * The result of a read whose 404 means "none yet" (a task's date or note, an agent's public page), or null.
+ * @throws ApiError for any other failure.
+ */
+export async function orNullOn404<T>(read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return null;
+    throw e;
+  }
+}

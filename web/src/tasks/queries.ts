@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, unwrap } from '../api/client';
+import { api, orNullOn404, unwrap } from '../api/client';
 
 /** One side of a task date (docs "API", "Date"): `time` absent means all day. */
 export interface DatePoint {
@@ -16,16 +16,6 @@ export interface TaskRef {
 
 const at = (t: TaskRef) => ({ params: { path: { projectId: t.projectId, taskId: t.taskId } } });
 
-/** Reads that answer 404 for "none yet" (a task's date or note) as null. */
-async function orNull<T>(read: () => Promise<T>): Promise<T | null> {
-  try {
-    return await read();
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404) return null;
-    throw e;
-  }
-}
-
 /** The task's assignees. */
 export function useAssignees(t: TaskRef) {
   return useQuery({
@@ -39,7 +29,7 @@ export function useTaskDate(t: TaskRef) {
   return useQuery({
     queryKey: ['task-date', t.taskId],
     queryFn: () =>
-      orNull(async () => unwrap(await api.GET('/api/v1/projects/{projectId}/tasks/{taskId}/date', at(t))).item as { start: DatePoint | null; end: DatePoint | null }),
+      orNullOn404(async () => unwrap(await api.GET('/api/v1/projects/{projectId}/tasks/{taskId}/date', at(t))).item as { start: DatePoint | null; end: DatePoint | null }),
   });
 }
 
@@ -47,7 +37,7 @@ export function useTaskDate(t: TaskRef) {
 export function useTaskNote(t: TaskRef) {
   return useQuery({
     queryKey: ['task-note', t.taskId],
-    queryFn: () => orNull(async () => unwrap(await api.GET('/api/v1/projects/{projectId}/tasks/{taskId}/note', at(t))).item as { type: string; value: string }),
+    queryFn: () => orNullOn404(async () => unwrap(await api.GET('/api/v1/projects/{projectId}/tasks/{taskId}/note', at(t))).item as { type: string; value: string }),
   });
 }
 
@@ -81,15 +71,15 @@ export function useComments(t: TaskRef) {
   });
 }
 
-/** A write to one part of a task that refetches that part (and the outline) afterwards. */
+/**
+ * A write to one part of a task that refetches that part afterwards. The outline shows none of
+ * these parts; its own refresh comes from the live stream's `project` event.
+ */
 export function useTaskWrite<V>(t: TaskRef, part: string, write: (value: V) => Promise<unknown>) {
   const queries = useQueryClient();
   return useMutation({
     mutationFn: write,
-    onSettled: async () => {
-      await queries.invalidateQueries({ queryKey: [part, t.taskId] });
-      await queries.invalidateQueries({ queryKey: ['tasks', t.projectId] });
-    },
+    onSettled: () => queries.invalidateQueries({ queryKey: [part, t.taskId] }),
   });
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { RunResponse } from '@taskspace/engine';
+import { FINAL_STATUSES, type RunResponse, type RunStatus } from '@taskspace/engine';
 import { sql } from '../../platform/db/statements';
 import type { Services } from '../../services';
 
@@ -10,9 +10,6 @@ import type { Services } from '../../services';
  * gets the usual `{ok, requestId}`. The response is read from the run's journal, so a retry with
  * the same `Idempotency-Key` (linked to the same run) gets the same response, also after a restart.
  */
-
-/** Run statuses after which no response can come any more. */
-const ENDED = new Set(['completed', 'failed', 'rejected', 'cancelled', 'skipped']);
 
 /** Where an inbound request stands: `done` with the response (or none), or still waiting. */
 type ResponseState = { done: true; response: RunResponse | undefined } | { done: false };
@@ -32,7 +29,7 @@ function responseState(svc: Services, requestId: string): ResponseState {
     .pluck()
     .get(request.run_id);
   if (output) return { done: true, response: JSON.parse(output) as RunResponse };
-  return ENDED.has(request.run_status ?? '') ? { done: true, response: undefined } : { done: false };
+  return FINAL_STATUSES.has(request.run_status as RunStatus) ? { done: true, response: undefined } : { done: false };
 }
 
 /** Resolves after `ms`, or earlier when a run signals (`runs`) or `abort` fires. */

@@ -1,4 +1,5 @@
 import type { FormField, FormTrigger } from '@taskspace/engine';
+import { isCalendarDate } from '../tasks/dates';
 
 /**
  * The values of a form submission (docs "Automations", "Form trigger"), checked against the
@@ -20,7 +21,6 @@ export interface FieldProblem {
 /** The outcome of {@link formValues}: the trigger variables, or every refused field. */
 export type FormValues = { ok: true; values: Record<string, unknown> } | { ok: false; problems: FieldProblem[] };
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const CHECKED = new Set(['on', 'true', '1', 'yes']);
 const UNCHECKED = new Set(['', 'off', 'false', '0', 'no']);
 
@@ -30,13 +30,6 @@ function checkboxValue(value: unknown): boolean | undefined {
   if (typeof value !== 'string') return undefined;
   const text = value.trim().toLowerCase();
   return CHECKED.has(text) ? true : UNCHECKED.has(text) ? false : undefined;
-}
-
-function isRealDate(text: string): boolean {
-  const m = DATE.exec(text);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
 }
 
 /** One field's value, or the problem with it. `raw` is what was posted (a form's text or a JSON value). */
@@ -66,7 +59,7 @@ function fieldValue(field: FormField, raw: unknown): { value: unknown } | { prob
       return { value };
     }
     case 'date': {
-      if (typeof value !== 'string' || !isRealDate(value.trim())) return problem('invalid_format', 'must be a date (YYYY-MM-DD)');
+      if (typeof value !== 'string' || !isCalendarDate(value.trim())) return problem('invalid_format', 'must be a date (YYYY-MM-DD)');
       return { value: value.trim() };
     }
   }

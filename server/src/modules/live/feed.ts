@@ -1,3 +1,4 @@
+import { FINAL_STATUSES, type RunStatus } from '@taskspace/engine';
 import type { Db } from '../../platform/db/connection';
 import { sql } from '../../platform/db/statements';
 
@@ -19,7 +20,7 @@ interface RunRow {
   seq: number;
   id: string;
   automationId: string;
-  status: string;
+  status: RunStatus;
   /** Steps, attempts, succeeded steps and the last finish time, joined: changes whenever the journal does. */
   fingerprint: string;
 }
@@ -75,8 +76,8 @@ export class LiveFeed {
       this.lastRunSeq = Math.max(this.lastRunSeq, r.seq);
       const key = `${r.status}|${r.fingerprint}`;
       const before = this.runs.get(r.id);
-      if (['queued', 'running', 'waiting'].includes(r.status)) this.runs.set(r.id, key);
-      else this.runs.delete(r.id);
+      if (FINAL_STATUSES.has(r.status)) this.runs.delete(r.id);
+      else this.runs.set(r.id, key);
       if (!baseline && before !== key) out.push({ event: 'run', data: { runId: r.id, automationId: r.automationId, status: r.status } });
     }
     return out;
