@@ -121,6 +121,12 @@ export interface StartRunOptions {
   sourceId?: string;
 }
 
+/** Trigger variables of a started run: a webhook body's (see `webhookVariables`), else an object's own fields. */
+function startVariables(type: string, input: unknown): Record<string, unknown> {
+  if (type === 'webhook') return webhookVariables(input);
+  return input !== null && typeof input === 'object' && !Array.isArray(input) ? { ...(input as Record<string, unknown>) } : {};
+}
+
 function defaultId(): string {
   return randomBytes(16).toString('base64url');
 }
@@ -403,10 +409,51 @@ export class Engine {
       runOpts.since = this.clock.now() - window;
     }
     const type = opts.triggerType ?? automation.definition.trigger.type;
-    const fields = variables !== null && typeof variables === 'object' && !Array.isArray(variables) ? { ...(variables as Record<string, unknown>) } : {};
-    const trigger: RunRecord['trigger'] = { type, variables: type === 'webhook' ? webhookVariables(variables) : fields };
+    const trigger: RunRecord['trigger'] = { type, variables: startVariables(type, variables) };
     if (opts.sourceId !== undefined) trigger.eventId = opts.sourceId;
     return this.newRun(automation, trigger, runOpts);
+  }
+
+  /**
+   * The run an inbound call (webhook or form URL) starts, prepared but not stored: `queued`, depth 1,
+   * `trigger.eventId` the call's request id, de-duplicated on the `Idempotency-Key` within the
+   * dedupe window (else on the request id). The host stores it in the transaction that accepts the
+   * call (`RunStore.createRun` semantics with `dedupe`), so an acknowledged call always has its run,
+   * then hands it over with {@link enqueue}.
+   * @throws EngineError 409 when the automation is disabled.
+   */
+  prepareInboundRun(
+    automation: AutomationRecord,
+    body: unknown,
+    call: { requestId: string; idempotencyKey?: string; headers?: Record<string, string> },
+  ): { run: RunRecord; dedupe: { since: number } } {
+    if (!automation.enabled) throw new EngineError(409, 'CONFLICT', `automation '${automation.id}' is disabled`);
+    const now = this.clock.now();
+    const type = automation.definition.trigger.type;
+    const trigger: RunRecord['trigger'] = { type, variables: startVariables(type, body), eventId: call.requestId };
+    if (call.headers) trigger.headers = call.headers;
+    const run: RunRecord = {
+      id: this.newId(),
+      automationId: automation.id,
+      version: automation.version,
+      workspaceId: automation.workspaceId,
+      ownerId: automation.ownerId,
+      status: 'queued',
+      trigger,
+      depth: 1,
+      test: false,
+      dedupeKey: call.idempotencyKey !== undefined ? `idempotency:${call.idempotencyKey}` : `inbound:${call.requestId}`,
+      createdAt: now,
+    };
+    return { run, dedupe: { since: now - this.dedupeWindowMs } };
+  }
+
+  /**
+   * Queues a run the host stored as `queued` itself (see {@link prepareInboundRun}); a run already
+   * queued or executing is left as it is, one in any other status is skipped when its turn comes.
+   */
+  enqueue(runId: string): void {
+    this.runs.add(runId);
   }
 
   /**

@@ -72,6 +72,8 @@ export interface RunRecord {
     eventId?: string;
     /** A run started by a waiting `automation.run` step: that run and step (its journal key), woken when this run ends. */
     parent?: { runId: string; stepId: string };
+    /** For an inbound call (webhook or form): its request headers, lowercase names, credential values `[redacted]` (not template variables). */
+    headers?: Record<string, string>;
   };
   /** Loop depth: the triggering event's depth + 1. Changes made by the run carry it. */
   depth: number;
