@@ -416,8 +416,9 @@ export class Engine {
 
   /**
    * The run an inbound call (webhook or form URL) starts, prepared but not stored: `queued`, depth 1,
-   * `trigger.eventId` the call's request id, de-duplicated on the `Idempotency-Key` within the
-   * dedupe window (else on the request id). The host stores it in the transaction that accepts the
+   * `trigger.eventId` the call's request id, de-duplicated on that request id (dedupe key
+   * `inbound:<requestId>`) within the dedupe window, so a host that derives the request id from an
+   * `Idempotency-Key` gets one run per key. The host stores it in the transaction that accepts the
    * call (`RunStore.createRun` semantics with `dedupe`), so an acknowledged call always has its run,
    * then hands it over with {@link enqueue}.
    * @throws EngineError 409 when the automation is disabled.
@@ -425,7 +426,7 @@ export class Engine {
   prepareInboundRun(
     automation: AutomationRecord,
     body: unknown,
-    call: { requestId: string; idempotencyKey?: string; headers?: Record<string, string> },
+    call: { requestId: string; headers?: Record<string, string> },
   ): { run: RunRecord; dedupe: { since: number } } {
     if (!automation.enabled) throw new EngineError(409, 'CONFLICT', `automation '${automation.id}' is disabled`);
     const now = this.clock.now();
@@ -442,7 +443,7 @@ export class Engine {
       trigger,
       depth: 1,
       test: false,
-      dedupeKey: call.idempotencyKey !== undefined ? `idempotency:${call.idempotencyKey}` : `inbound:${call.requestId}`,
+      dedupeKey: `inbound:${call.requestId}`,
       createdAt: now,
     };
     return { run, dedupe: { since: now - this.dedupeWindowMs } };

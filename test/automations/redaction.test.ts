@@ -88,12 +88,14 @@ describe('credentials are never shown to those who should not see them', () => {
       headers: { 'X-API-Key': 'caller-key-1', 'X-Auth-Token': 'caller-token-2', 'X-Webhook-Secret': 'caller-secret-3', 'X-Request-Source': 'crm' },
     });
     expect(res.status).toBe(200);
+    // The call's run records its headers at once, in the intake's transaction.
+    const runs = (await owner.get(`/api/v1/automations/${created.id}/runs?requestId=${res.body.requestId}`)).body.items;
+    expect(runs).toHaveLength(1);
+    expect(runs[0].trigger.headers).toMatchObject({ 'x-api-key': '[redacted]', 'x-auth-token': '[redacted]', 'x-webhook-secret': '[redacted]', 'x-request-source': 'crm' });
     const db = new Database(path.join(server.dataDir, 'taskspace.sqlite'), { readonly: true });
     try {
-      const row = db.prepare('SELECT headers_json FROM inbound_requests WHERE id = ?').get(res.body.requestId) as { headers_json: string };
-      const headers = JSON.parse(row.headers_json);
-      expect(headers).toMatchObject({ 'x-api-key': '[redacted]', 'x-auth-token': '[redacted]', 'x-webhook-secret': '[redacted]', 'x-request-source': 'crm' });
-      expect(row.headers_json).not.toMatch(/caller-(key|token|secret)/);
+      const stored = db.prepare('SELECT trigger_json FROM automation_runs WHERE id = ?').pluck().get(runs[0].id) as string;
+      expect(stored).not.toMatch(/caller-(key|token|secret)/);
     } finally {
       db.close();
     }

@@ -1,73 +1,72 @@
-import { actorForToken } from '../../server/src/auth/tokens';
-import { buildApp, type BuiltApp } from '../../server/src/app';
-import { loadConfig } from '../../server/src/config';
-import {
-  claimInboundRequests,
-  completeInboundRequest,
-  createInboundWebhook,
-  deleteInboundWebhook,
-  getInboundWebhook,
-  InboundThrottle,
-  receiveInboundRequest,
-  releaseInboundRequest,
-  setInboundWebhookToken,
-} from '../../server/src/modules/automations/inbound';
-import { ServiceError } from '../../server/src/errors';
-import { addUser, call, startServer, tempDataDir, OWNER_TOKEN, type TestServer } from '../helpers/server';
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { migrations } from '../../server/src/platform/db/migrations';
+import { migrate } from '../../server/src/platform/db/migrate';
+import { addUser, call, client, startServer, tempDataDir, type TestServer } from '../helpers/server';
+import { AUTOMATION_ENV, createAutomation, runsOf, runWithStatus } from '../automations/helpers';
 
 /**
- * Inbound webhooks `POST /webhooks/<id>`: intake over real sockets; the URLs are created
- * through the exported domain API (no management route exists until the engine issue).
+ * Inbound calls `POST /webhooks/<id>` (and form posts, which share the intake) over real sockets.
+ * An inbound URL is part of its automation; an accepted call's run is recorded in the call's own
+ * transaction, so it is there, queued or further, as soon as the reply arrives.
  */
 
 describe('inbound webhooks', () => {
   let server: TestServer;
-  const svc = () => server.built.services;
-  const owner = () => actorForToken(svc().db, OWNER_TOKEN)!;
+  let api: ReturnType<typeof client>;
+  const db = () => server.built.services.db;
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     call(server.url, 'POST', path, { rawBody: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
+  const webhook = async (trigger: Record<string, unknown> = {}, actions: unknown[] = []) => {
+    const a = await createAutomation(api, server.workspaceId, { name: 'Intake', trigger: { type: 'webhook', ...trigger }, actions });
+    return { ...a, path: new URL(a.webhook.url).pathname };
+  };
+  const runOf = async (automationId: string, requestId: string) => {
+    const items = (await api.get(`/api/v1/automations/${automationId}/runs?requestId=${requestId}`)).body.items;
+    expect(items).toHaveLength(1);
+    return items[0];
+  };
 
   beforeAll(async () => {
-    server = await startServer({ env: { TASKSPACE_INBOUND_RATE_PER_MINUTE: '10' } });
+    server = await startServer({ env: { ...AUTOMATION_ENV, TASKSPACE_INBOUND_RATE_PER_MINUTE: '10' } });
+    api = client(server, server.token);
   });
   afterAll(() => server.close());
 
-  test('creates an unguessable URL; a JSON object body is accepted and stored for the engine', async () => {
-    const hook = createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId });
-    expect(hook.id).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    expect(Buffer.from(hook.id, 'base64url')).toHaveLength(24);
-    expect(hook.url).toBe(`${server.url}/webhooks/${hook.id}`);
-    expect(hook.token).toBeUndefined();
+  test('an unguessable URL; the reply comes once the run is recorded, with its trigger and the headers (credentials redacted)', async () => {
+    const a = await webhook();
+    const id = a.webhook.id as string;
+    expect(id).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(Buffer.from(id, 'base64url')).toHaveLength(24);
+    expect(a.webhook.url).toBe(`${server.url}/webhooks/${id}`);
 
-    const res = await post(`/webhooks/${hook.id}`, { name: 'Ada', amount: 3, nested: { ok: true } }, { 'idempotency-key': 'order-17', 'x-custom': 'yes' });
+    const res = await post(a.path, { name: 'Ada', amount: 3, nested: { ok: true } }, { 'x-custom': 'yes', cookie: 'c=1', 'x-api-key': 'secret-1' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true, requestId: expect.any(String) });
-
-    // Stored durably for the engine (whose consumer may already have picked it up).
-    const row = svc().db.prepare('SELECT * FROM inbound_requests WHERE id = ?').get(res.body.requestId) as Record<string, any>;
-    expect(row).toMatchObject({ webhook_id: hook.id, workspace_id: server.workspaceId, automation_id: null, idempotency_key: 'order-17' });
-    expect(JSON.parse(row.body_json)).toEqual({ name: 'Ada', amount: 3, nested: { ok: true } });
-    expect(JSON.parse(row.headers_json)).toMatchObject({ 'x-custom': 'yes', 'idempotency-key': 'order-17' });
-
-    // A URL made for an automation that does not exist (left behind by a crash) takes nothing.
-    const orphan = createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId, automationId: 'gone' });
-    const refused = await post(`/webhooks/${orphan.id}`, { a: 1 });
-    expect(refused.status).toBe(404);
-    expect(svc().db.prepare('SELECT count(*) AS n FROM inbound_requests WHERE webhook_id = ?').get(orphan.id)).toEqual({ n: 0 });
+    // No waiting: the run was written in the call's transaction.
+    const run = await runOf(a.id, res.body.requestId);
+    expect(run.trigger).toMatchObject({
+      type: 'webhook',
+      eventId: res.body.requestId,
+      variables: { body: { name: 'Ada', amount: 3, nested: { ok: true } }, name: 'Ada', amount: 3 },
+      headers: { 'x-custom': 'yes', cookie: '[redacted]', 'x-api-key': '[redacted]' },
+    });
+    await runWithStatus(api, a.id, run.id, 'completed');
+    expect(db().prepare("SELECT count(*) FROM sqlite_master WHERE name = 'inbound_requests'").pluck().get()).toBe(0);
   });
 
-  test('any JSON value or a form is accepted, whatever the content type; malformed bodies are 400; unknown ids are 404', async () => {
+  test('any JSON value or a form is accepted; malformed bodies are 400 and record nothing; unknown ids are 404', async () => {
     // 9 calls: below the test server's rate of 10 per minute (rejected calls count too).
-    const hook = createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId });
-    const path = `/webhooks/${hook.id}`;
+    const a = await webhook();
     for (const [raw, type] of [
       ['not json', 'text/plain'],
       ['{"a":', 'application/json'],
       ['', 'application/json'],
     ]) {
-      const res = await post(path, raw!, { 'content-type': type! });
+      const res = await post(a.path, raw!, { 'content-type': type! });
       expect([raw, res.status, res.body.ok, res.body.error.details]).toEqual([raw, 400, false, { field: 'body', reason: 'invalid_json' }]);
     }
+    expect(await runsOf(api, a.id)).toEqual([]);
     const accepted: unknown[] = [];
     for (const [raw, type, parsed] of [
       ['[1,2]', 'application/json', [1, 2]],
@@ -75,135 +74,134 @@ describe('inbound webhooks', () => {
       ['a=1&b=2&b=3', 'application/x-www-form-urlencoded; charset=utf-8', { a: '1', b: ['2', '3'] }],
       ['{"fromText":1}', 'text/plain', { fromText: 1 }],
     ] as const) {
-      const res = await post(path, raw, { 'content-type': type });
+      const res = await post(a.path, raw, { 'content-type': type });
       expect([raw, res.status]).toEqual([raw, 200]);
       accepted.push(parsed);
     }
     const unknown = await post('/webhooks/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', { a: 1 });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('NOT_FOUND');
-    const stored = svc().db.prepare('SELECT body_json FROM inbound_requests WHERE webhook_id = ? ORDER BY received_at, rowid').all(hook.id) as { body_json: string }[];
-    expect(stored.map((r) => JSON.parse(r.body_json))).toEqual(accepted);
+    const bodies = (await runsOf(api, a.id)).reverse().map((r) => r.trigger.variables.body);
+    expect(bodies).toEqual(accepted);
   });
 
-  test('a token-protected URL: 401 without a token, 401 with a wrong one, 200 with it; the token is stored hashed', async () => {
-    const hook = createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId, requireToken: true });
-    expect(hook.token).toMatch(/^whk_[A-Za-z0-9_-]{43}$/);
-    const path = `/webhooks/${hook.id}`;
-    const none = await post(path, { a: 1 });
+  test('a repeated Idempotency-Key gets the first call\'s request id and run; another key gets its own', async () => {
+    const a = await webhook();
+    const send = (key: string, n: number) => post(a.path, { n }, { 'idempotency-key': key });
+    const first = await send('order-17', 1);
+    const again = await send('order-17', 2);
+    const other = await send('order-18', 3);
+    expect(again.body.requestId).toBe(first.body.requestId);
+    expect(other.body.requestId).not.toBe(first.body.requestId);
+    const runs = await runsOf(api, a.id);
+    expect(runs.map((r) => r.trigger.variables.n).sort()).toEqual([1, 3]);
+    expect((await runOf(a.id, first.body.requestId)).trigger.variables.n).toBe(1);
+    const tooLong = await post(a.path, { n: 4 }, { 'idempotency-key': 'k'.repeat(256) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error.details).toEqual({ field: 'Idempotency-Key', reason: 'too_long' });
+  });
+
+  test('a token-protected URL: 401 without or with a wrong token, 200 with it; stored hashed; switched off and on through the automation', async () => {
+    const a = await webhook({ requireToken: true });
+    const token = a.webhook.token as string;
+    expect(token).toMatch(/^whk_[A-Za-z0-9_-]{43}$/);
+    expect(a.webhook.requiresToken).toBe(true);
+    const none = await post(a.path, { a: 1 });
     expect(none.status).toBe(401);
     expect(none.body.error).toMatchObject({ code: 'INVALID_TOKEN', details: { reason: 'missing_token' } });
     expect(none.headers['www-authenticate']).toBe('Bearer');
-    const wrong = await post(path, { a: 1 }, { authorization: 'Bearer whk_wrong' });
-    expect(wrong.status).toBe(401);
+    const wrong = await post(a.path, { a: 1 }, { authorization: 'Bearer whk_wrong' });
     expect(wrong.body.error.details.reason).toBe('invalid_token');
-    const right = await post(path, { a: 1 }, { authorization: `Bearer ${hook.token}` });
+    const right = await post(a.path, { a: 1 }, { authorization: `Bearer ${token}` });
     expect(right.status).toBe(200);
+    expect((await runOf(a.id, right.body.requestId)).trigger.headers.authorization).toBe('[redacted]');
+    const stored = db().prepare('SELECT token_hash FROM inbound_webhooks WHERE id = ?').pluck().get(a.webhook.id) as string;
+    expect(stored).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(db().prepare('SELECT * FROM automation_runs WHERE automation_id = ?').all(a.id))).not.toContain(token);
+    expect((await api.get(`/api/v1/automations/${a.id}`)).body.item.webhook).toEqual({ id: a.webhook.id, url: a.webhook.url, requiresToken: true });
 
-    const row = svc().db.prepare('SELECT token_hash FROM inbound_webhooks WHERE id = ?').get(hook.id) as { token_hash: string };
-    expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(row.token_hash).not.toContain(hook.token);
-    const stored = svc().db.prepare('SELECT headers_json FROM inbound_requests WHERE webhook_id = ?').all(hook.id) as { headers_json: string }[];
-    expect(stored).toHaveLength(1);
-    expect(stored[0]!.headers_json).not.toContain(hook.token);
-    expect(getInboundWebhook(svc(), owner(), hook.id).requiresToken).toBe(true);
-
-    const chosen = setInboundWebhookToken(svc(), owner(), hook.id, { requireToken: true, token: 'my-own-token-1234567' });
-    expect(chosen.token).toBe('my-own-token-1234567');
-    expect((await post(path, { a: 1 }, { authorization: `Bearer ${hook.token}` })).status).toBe(401);
-    expect((await post(path, { a: 1 }, { authorization: 'Bearer my-own-token-1234567' })).status).toBe(200);
-    setInboundWebhookToken(svc(), owner(), hook.id, { requireToken: false });
-    expect((await post(path, { a: 1 })).status).toBe(200);
+    const definition = { name: 'Intake', trigger: { type: 'webhook' }, actions: [] };
+    const off = await api.put(`/api/v1/automations/${a.id}`, definition);
+    expect(off.body.item.webhook).toEqual({ id: a.webhook.id, url: a.webhook.url, requiresToken: false });
+    expect((await post(a.path, { a: 2 })).status).toBe(200);
+    const on = await api.put(`/api/v1/automations/${a.id}`, { ...definition, trigger: { type: 'webhook', requireToken: true } });
+    const fresh = on.body.item.webhook.token as string;
+    expect(fresh).toMatch(/^whk_/);
+    expect(fresh).not.toBe(token);
+    expect((await post(a.path, { a: 3 }, { authorization: `Bearer ${token}` })).status).toBe(401);
+    expect((await post(a.path, { a: 3 }, { authorization: `Bearer ${fresh}` })).status).toBe(200);
   });
 
-  test('past the per-URL rate, calls get 429 with Retry-After; other URLs are unaffected', async () => {
-    const busy = createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId });
-    const calm = createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId });
+  test("past the per-URL rate, calls get 429 with Retry-After; a form's page posts share its URL's bucket; other URLs are unaffected", async () => {
+    const busy = await createAutomation(api, server.workspaceId, {
+      name: 'Signup',
+      trigger: { type: 'form', title: 'Signup', fields: [{ name: 'email', label: 'Email', type: 'text' }] },
+      actions: [],
+    });
+    const calm = await webhook();
     const statuses: number[] = [];
-    let last;
-    for (let i = 0; i < 11; i++) {
-      last = await post(`/webhooks/${busy.id}`, { i });
-      statuses.push(last.status);
-    }
-    expect(statuses).toEqual([...new Array(10).fill(200), 429]);
-    expect(last!.body.error.code).toBe('RATE_LIMITED');
-    expect(Number(last!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect((await post(`/webhooks/${calm.id}`, { a: 1 })).status).toBe(200);
+    for (let i = 0; i < 10; i++) statuses.push((await post(`/webhooks/${busy.webhook.id}`, { email: `${i}@example.com` })).status);
+    const formPost = await post(`/forms/${busy.webhook.id}`, { email: 'late@example.com' });
+    expect([...statuses, formPost.status]).toEqual([...new Array(10).fill(200), 429]);
+    expect(formPost.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(formPost.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await post(calm.path, { a: 1 })).status).toBe(200);
   });
 
-  test('management: Owner only (403/404), Pro+ verified only (402); a deleted URL answers 404', async () => {
-    const participant = addUser(server, 'inbound-part', { workspaceId: server.workspaceId, role: 'Collaborator', plan: 'pro', verified: true });
-    const outsider = addUser(server, 'inbound-out', { plan: 'pro', verified: true });
+  test('the URL is part of its automation: created with it in one transaction, gone with its trigger or with it', async () => {
     const free = addUser(server, 'inbound-free', { workspaceId: server.workspaceId, role: 'Owner', plan: 'free', verified: true });
-    const attempt = (token: string) => {
-      try {
-        createInboundWebhook(svc(), actorForToken(svc().db, token)!, { workspaceId: server.workspaceId });
-        return 200;
-      } catch (error) {
-        return (error as ServiceError).statusCode;
-      }
-    };
-    expect(attempt(participant)).toBe(403);
-    expect(attempt(outsider)).toBe(404);
-    expect(attempt(free)).toBe(402);
-    expect(() => createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId, token: 'short' })).toThrow(/16 to 256/);
+    const count = () => db().prepare('SELECT (SELECT count(*) FROM automations) + (SELECT count(*) FROM inbound_webhooks)').pluck().get();
+    const before = count();
+    const refused = await client(server, free).post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'No plan', trigger: { type: 'webhook' }, actions: [] });
+    expect(refused.status).toBe(402);
+    expect(count()).toBe(before);
 
-    const hook = createInboundWebhook(svc(), owner(), { workspaceId: server.workspaceId });
-    expect(() => deleteInboundWebhook(svc(), actorForToken(svc().db, participant)!, hook.id)).toThrow(/Owner/);
-    deleteInboundWebhook(svc(), owner(), hook.id);
-    expect((await post(`/webhooks/${hook.id}`, { a: 1 })).status).toBe(404);
+    const switched = await webhook();
+    expect((await api.put(`/api/v1/automations/${switched.id}`, { name: 'Now a schedule', trigger: { type: 'schedule', cron: '0 9 * * *' }, actions: [] })).status).toBe(200);
+    expect((await api.get(`/api/v1/automations/${switched.id}`)).body.item.webhook).toBeUndefined();
+    expect((await post(switched.path, { a: 1 })).status).toBe(404);
+
+    const deleted = await webhook();
+    expect((await api.delete(`/api/v1/automations/${deleted.id}`)).status).toBe(200);
+    expect((await post(deleted.path, { a: 1 })).status).toBe(404);
+    expect(db().prepare('SELECT count(*) FROM inbound_webhooks WHERE id IN (?, ?)').pluck().get(switched.webhook.id, deleted.webhook.id)).toBe(0);
+    // The link is stored once: the automation's own row does not repeat it.
+    expect(db().prepare('SELECT meta_json FROM automations WHERE id = ?').pluck().get(switched.id)).not.toContain('webhook');
   });
 });
 
-describe('the consumer hand-off (claim, release, complete), with no engine running', () => {
-  let built: BuiltApp;
-  beforeAll(async () => {
-    // Built but not listening: no background consumer competes with the test.
-    built = await buildApp({ config: loadConfig({ TASKSPACE_DATA_DIR: tempDataDir(), TASKSPACE_LOG_LEVEL: 'silent', TASKSPACE_BOOTSTRAP_TOKEN: OWNER_TOKEN }) });
-  });
-  afterAll(() => built.app.close());
-
-  test('leases requests, hands them out again after release or lease expiry, and completes once', () => {
-    const svc = built.services;
-    const owner = actorForToken(svc.db, OWNER_TOKEN)!;
-    const workspaceId = (svc.db.prepare('SELECT workspace_id FROM workspace_members WHERE user_id = ?').get(owner.userId) as { workspace_id: string }).workspace_id;
-    const hook = createInboundWebhook(svc, owner, { workspaceId });
-    const throttle = new InboundThrottle(svc.clock, 100);
-    const receive = (body: object, headers: Record<string, string> = {}) =>
-      receiveInboundRequest(svc, throttle, { webhookId: hook.id, authorization: undefined, body: Buffer.from(JSON.stringify(body)), headers }).requestId;
-    const first = receive({ n: 1 }, { 'idempotency-key': 'k-1', authorization: 'Bearer x', cookie: 'c=1', 'x-extra': 'e' });
-    const second = receive({ n: 2 });
-
-    const claimed = claimInboundRequests(svc, { limit: 1, leaseMs: 60000 });
-    expect(claimed).toEqual([
-      {
-        id: first,
-        webhookId: hook.id,
-        workspaceId,
-        automationId: null,
-        body: { n: 1 },
-        // Credential headers are recorded by name only (the shared redaction rule).
-        headers: { 'idempotency-key': 'k-1', authorization: '[redacted]', cookie: '[redacted]', 'x-extra': 'e' },
-        idempotencyKey: 'k-1',
-        receivedAt: expect.any(Number),
-      },
-    ]);
-    expect(claimInboundRequests(svc, { limit: 10 }).map((r) => r.id)).toEqual([second]);
-    expect(claimInboundRequests(svc)).toEqual([]);
-    releaseInboundRequest(svc, first);
-    expect(claimInboundRequests(svc, { leaseMs: 0 }).map((r) => r.id)).toEqual([first]);
-    // A lease of 0 ms has expired at once: the request is claimable again.
-    expect(claimInboundRequests(svc).map((r) => r.id)).toEqual([first]);
-    expect(completeInboundRequest(svc, first, { runId: 'run-1' })).toBe(true);
-    expect(completeInboundRequest(svc, first, { runId: 'run-2' })).toBe(false);
-    expect(completeInboundRequest(svc, second, { error: 'automation disabled' })).toBe(true);
-    expect(claimInboundRequests(svc)).toEqual([]);
-    const rows = svc.db.prepare('SELECT id, status, run_id, error FROM inbound_requests ORDER BY received_at, id').all();
-    expect(rows).toEqual(
-      expect.arrayContaining([
-        { id: first, status: 'done', run_id: 'run-1', error: null },
-        { id: second, status: 'failed', run_id: null, error: 'automation disabled' },
-      ]),
-    );
+describe('migration 018: inbound requests pending at the upgrade become queued runs', () => {
+  test('a pending request gets its run; handled ones and URLs of vanished automations go; the link leaves the automation row', () => {
+    const file = path.join(tempDataDir(), 'upgrade.sqlite');
+    const db = new Database(file);
+    try {
+      db.pragma('foreign_keys = ON');
+      db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+      for (const m of migrations.filter((m) => m.version < 18)) {
+        db.exec(m.up);
+        db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(m.version, m.name);
+      }
+      db.exec(`
+        INSERT INTO users (id, handle, display_name, created_at) VALUES ('u1', 'ada', 'Ada', 0);
+        INSERT INTO workspaces (id, name, created_at) VALUES ('w1', 'W', 0);
+        INSERT INTO automations (id, workspace_id, owner_id, trigger_type, version, enabled, definition_json, meta_json, created_at, updated_at)
+        VALUES ('a1', 'w1', 'u1', 'webhook', 2, 1, '{"name":"A","trigger":{"type":"webhook"},"actions":[]}', '{"webhookId":"hook1","note":"kept"}', 0, 0);
+        INSERT INTO inbound_webhooks (id, workspace_id, automation_id, token_hash, created_by, created_at) VALUES ('hook1', 'w1', 'a1', 'abc', 'u1', 5);
+        INSERT INTO inbound_webhooks (id, workspace_id, automation_id, token_hash, created_by, created_at) VALUES ('orphan', 'w1', 'gone', NULL, 'u1', 5);
+        INSERT INTO inbound_requests (id, webhook_id, workspace_id, automation_id, body_json, headers_json, status, received_at)
+        VALUES ('r1', 'hook1', 'w1', 'a1', '{"lead":"x","body":"own"}', '{"x-a":"1"}', 'pending', 7),
+               ('r2', 'hook1', 'w1', 'a1', '[1]', '{}', 'done', 8);
+      `);
+      migrate(db);
+      const runs = db.prepare('SELECT automation_id, version, status, depth, dedupe_key, trigger_json FROM automation_runs').all() as any[];
+      expect(runs).toHaveLength(1);
+      expect(runs[0]).toMatchObject({ automation_id: 'a1', version: 2, status: 'queued', depth: 1, dedupe_key: 'inbound:r1' });
+      expect(JSON.parse(runs[0].trigger_json)).toEqual({ type: 'webhook', variables: { body: 'own', lead: 'x' }, eventId: 'r1', headers: { 'x-a': '1' } });
+      expect(db.prepare('SELECT id, automation_id, token_hash, created_at FROM inbound_webhooks').all()).toEqual([{ id: 'hook1', automation_id: 'a1', token_hash: 'abc', created_at: 5 }]);
+      expect(JSON.parse(db.prepare("SELECT meta_json FROM automations WHERE id = 'a1'").pluck().get() as string)).toEqual({ note: 'kept' });
+      expect(db.prepare('SELECT count(*) FROM pragma_foreign_key_check').pluck().get()).toBe(0);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -4,11 +4,10 @@
  * Workers always poll (`TASKSPACE_WEBHOOKS_POLL_MS`), so a missed signal only delays work; a
  * signal makes them look at once. Topics:
  * - `events`: new rows may be in the outbox (raised after every API write request).
- * - `inbound`: an inbound webhook request was accepted (for the automation engine).
- * - `runs`: an automation run changed or journalled a step, or an inbound request was settled (for
- *   inbound calls waiting on their response, and live update streams).
+ * - `runs`: an automation run was recorded, changed or journalled a step (for inbound calls waiting
+ *   on their response, and live update streams).
  */
-export type SignalTopic = 'events' | 'inbound' | 'runs';
+export type SignalTopic = 'events' | 'runs';
 
 /** A tiny topic-based notifier. Listeners run on a later tick, at most once per burst of notifications. */
 export class Signals {

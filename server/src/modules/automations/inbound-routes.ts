@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { InboundThrottle, InboundThrottledError, receiveInboundRequest } from './inbound';
+import { InboundThrottledError, receiveInboundCall } from './inbound';
 import { rateLimitHeaders } from '../../auth/hook';
 import { ServiceError } from '../../errors';
 import { params } from '../../http/schemas';
@@ -22,7 +22,7 @@ export const INBOUND_RESPONSES = {
  * Inbound webhooks, `POST /webhooks/<webhook_id>` (spec section 4.7; README "Events and webhooks"
  * "Inbound webhooks"). No API token: the unguessable URL is the credential, plus an optional
  * bearer token per webhook. The body is read raw whatever its content type: a form when sent as
- * `application/x-www-form-urlencoded`, else any JSON value. Replies `{ok: true, requestId}`; the automation run starts asynchronously.
+ * `application/x-www-form-urlencoded`, else any JSON value. Replies `{ok: true, requestId}` once the call's run is recorded; the run executes asynchronously.
  * When the automation has a `respond` step, the call waits (up to `TASKSPACE_INBOUND_RESPOND_TIMEOUT_MS`)
  * and gets that step's status, headers and body instead (docs "Automations", "Respond to webhook").
  * Not counted in the hourly request budget: every answer's X-RateLimit-* headers report this
@@ -31,7 +31,8 @@ export const INBOUND_RESPONSES = {
  */
 export const inboundWebhookRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
-  const throttle = new InboundThrottle(svc.clock, svc.config.webhooks.inboundPerMinute);
+  const rt = app.automations;
+  const { throttle } = rt;
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
@@ -57,7 +58,7 @@ export const inboundWebhookRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       try {
-        const accepted = receiveInboundRequest(svc, throttle, {
+        const accepted = receiveInboundCall(svc, rt, {
           webhookId: request.params.webhookId,
           authorization: request.headers.authorization,
           body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
@@ -67,7 +68,7 @@ export const inboundWebhookRoutes: FastifyPluginAsync = async (app) => {
         if (!accepted.respond) return answer;
         const gone = new AbortController();
         reply.raw.once('close', () => gone.abort());
-        const response = await awaitInboundResponse(svc, accepted.requestId, svc.config.webhooks.respondTimeoutMs, gone.signal);
+        const response = await awaitInboundResponse(svc, accepted.runId, svc.config.webhooks.respondTimeoutMs, gone.signal);
         return response ? sendRunResponse(reply, response) : answer;
       } catch (error) {
         if (error instanceof InboundThrottledError) reply.header('Retry-After', Math.max(1, Math.ceil(error.retryAfterMs / 1000)));

@@ -11,25 +11,20 @@ import type { Services } from '../../services';
  * the same `Idempotency-Key` (linked to the same run) gets the same response, also after a restart.
  */
 
-/** Where an inbound request stands: `done` with the response (or none), or still waiting. */
+/** Where an inbound call's run stands: `done` with the response (or none), or still going. */
 type ResponseState = { done: true; response: RunResponse | undefined } | { done: false };
 
-function responseState(svc: Services, requestId: string): ResponseState {
-  const request = sql<[string], { request_status: string; run_id: string | null; run_status: string | null }>(
-    svc.db,
-    `SELECT r.status AS request_status, r.run_id, a.status AS run_status
-       FROM inbound_requests r LEFT JOIN automation_runs a ON a.id = r.run_id WHERE r.id = ?`,
-  ).get(requestId);
-  if (!request || request.request_status === 'failed') return { done: true, response: undefined };
-  if (request.run_id === null) return { done: false };
+function responseState(svc: Services, runId: string): ResponseState {
+  const status = sql<[string], string>(svc.db, 'SELECT status FROM automation_runs WHERE id = ?').pluck().get(runId);
+  if (status === undefined) return { done: true, response: undefined };
   const output = sql<[string], string | null>(
     svc.db,
     "SELECT output_json FROM automation_steps WHERE run_id = ? AND type = 'respond' AND status = 'succeeded' ORDER BY ordinal LIMIT 1",
   )
     .pluck()
-    .get(request.run_id);
+    .get(runId);
   if (output) return { done: true, response: JSON.parse(output) as RunResponse };
-  return FINAL_STATUSES.has(request.run_status as RunStatus) ? { done: true, response: undefined } : { done: false };
+  return FINAL_STATUSES.has(status as RunStatus) ? { done: true, response: undefined } : { done: false };
 }
 
 /** Resolves after `ms`, or earlier when a run signals (`runs`) or `abort` fires. */
@@ -48,14 +43,14 @@ function nextSignal(svc: Services, ms: number, abort: AbortSignal): Promise<void
 }
 
 /**
- * Waits for the response of an accepted inbound request: the output of its run's first
- * `respond` step. Resolves to undefined when the run ends without one, the request starts no
- * run, `timeoutMs` passes or `abort` fires (the caller went away).
+ * Waits for the response of an accepted inbound call's run (`runId`): the output of its first
+ * `respond` step. Resolves to undefined when the run ends without one or is gone, `timeoutMs`
+ * passes or `abort` fires (the caller went away).
  */
-export async function awaitInboundResponse(svc: Services, requestId: string, timeoutMs: number, abort: AbortSignal): Promise<RunResponse | undefined> {
+export async function awaitInboundResponse(svc: Services, runId: string, timeoutMs: number, abort: AbortSignal): Promise<RunResponse | undefined> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const state = responseState(svc, requestId);
+    const state = responseState(svc, runId);
     if (state.done) return state.response;
     const left = deadline - Date.now();
     if (left <= 0 || abort.aborted) return undefined;

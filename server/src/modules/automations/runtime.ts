@@ -1,8 +1,8 @@
 import { secretValues } from '../secrets/service';
-import { createEngine, EngineError, type Engine, type RunRecord } from '@taskspace/engine';
+import { createEngine, type Engine, type RunRecord } from '@taskspace/engine';
 import type { FastifyInstance } from 'fastify';
 import { transaction } from '../../platform/db/connection';
-import { claimInboundRequests, completeInboundRequest, releaseInboundRequest, type InboundRequest } from './inbound';
+import { InboundThrottle } from './inbound-throttle';
 import { readCursor, writeCursor } from '../events/cursors';
 import { WorkerLoop, type WorkerLog } from '../../platform/worker-loop';
 import { readEvents } from '../events/outbox';
@@ -13,25 +13,21 @@ import { SqliteRunStore } from './sqlite-store';
 
 /**
  * The automation runtime of the server (README "Automations"): the engine over SQLite, the
- * in-process service and the guarded HTTP client, plus two consumers that feed it:
+ * in-process service and the guarded HTTP client, the per-URL throttle of inbound calls, and the
+ * outbox consumer that feeds service events to the engine. It reads `events` after its own
+ * persisted cursor (`outbox_cursors` row {@link AUTOMATION_CURSOR}) and submits each event; runs
+ * are de-duplicated by event id, so re-reading after a crash starts nothing twice. It runs on a
+ * {@link WorkerLoop}: woken on `svc.signals` (`events`), polling every `config.webhooks.pollMs`
+ * (`TASKSPACE_WEBHOOKS_POLL_MS`) as a fallback.
  *
- * - the outbox consumer reads `events` after its own persisted cursor (`outbox_cursors` row
- *   {@link AUTOMATION_CURSOR}) and submits each event; runs are de-duplicated by event id, so
- *   re-reading after a crash starts nothing twice;
- * - the inbound consumer claims accepted inbound webhook requests and starts the owning
- *   automation's run, de-duplicated by the `Idempotency-Key` header (24 h) or else by the
- *   request id, then marks the request done with the run id.
- *
- * Both run on a {@link WorkerLoop}: they wake on `svc.signals` and poll every
- * `config.webhooks.pollMs` (`TASKSPACE_WEBHOOKS_POLL_MS`) as a fallback.
+ * Inbound calls need no consumer: the intake (`inbound.ts`) records each call's run in its own
+ * transaction and hands it to the engine with `engine.enqueue`.
  */
 
 /** Cursor name of the automation engine's outbox reader. */
 export const AUTOMATION_CURSOR = 'automations';
-/** Events or inbound requests handled per batch. */
+/** Events handled per batch. */
 const BATCH = 200;
-/** Lease of a claimed inbound request, in ms: unfinished claims become claimable again after it. */
-const INBOUND_LEASE_MS = 60_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,8 +41,9 @@ export class AutomationRuntime {
   readonly engine: Engine;
   readonly store: SqliteRunStore;
   private readonly http: GuardedHttpAdapter;
+  /** The per-URL throttle of inbound calls (webhook calls and form posts share a URL's bucket). */
+  readonly throttle: InboundThrottle;
   private readonly events: WorkerLoop;
-  private readonly inbound: WorkerLoop;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly settledListeners = new Set<(run: RunRecord) => void>();
 
@@ -70,7 +67,7 @@ export class AutomationRuntime {
     const poll = svc.config.webhooks.pollMs;
     // A step handles one batch: again at once while batches come full, else after the poll interval.
     this.events = new WorkerLoop('automation outbox consumer', async () => ((await this.consumeEvents()) ? 0 : poll), log, poll);
-    this.inbound = new WorkerLoop('automation inbound consumer', async () => ((await this.consumeInbound()) ? 0 : poll), log, poll);
+    this.throttle = new InboundThrottle(svc.clock, svc.config.webhooks.inboundPerMinute);
   }
 
   /** Listens to runs settling (final status or waiting); returns the function that removes the listener. */
@@ -84,16 +81,14 @@ export class AutomationRuntime {
     await this.engine.start();
     this.unsubscribe.push(
       this.svc.signals?.on('events', () => this.events.wake()) ?? (() => undefined),
-      this.svc.signals?.on('inbound', () => this.inbound.wake()) ?? (() => undefined),
     );
     this.events.start();
-    this.inbound.start();
   }
 
   /** Stops the consumers and the engine (runs in flight get a grace period; the rest resume at the next start). */
   async stop(): Promise<void> {
     for (const off of this.unsubscribe.splice(0)) off();
-    await Promise.all([this.events.stop(), this.inbound.stop()]);
+    await this.events.stop();
     await this.engine.stop();
     await this.http.close();
   }
@@ -115,34 +110,6 @@ export class AutomationRuntime {
     }
     transaction(db, () => writeCursor(db, AUTOMATION_CURSOR, events[events.length - 1]!.seq));
     return events.length === BATCH;
-  }
-
-  /** One batch of inbound webhook requests; true when there may be more. */
-  private async consumeInbound(): Promise<boolean> {
-    const requests = claimInboundRequests(this.svc, { limit: BATCH, leaseMs: INBOUND_LEASE_MS });
-    for (const request of requests) await this.startFromInbound(request);
-    return requests.length === BATCH;
-  }
-
-  private async startFromInbound(request: InboundRequest): Promise<void> {
-    if (!request.automationId) {
-      completeInboundRequest(this.svc, request.id, { error: 'the webhook belongs to no automation' });
-      return;
-    }
-    try {
-      const run = await this.engine.startRun(request.automationId, request.body, {
-        dedupeKey: request.idempotencyKey !== null ? `idempotency:${request.idempotencyKey}` : `inbound:${request.id}`,
-        sourceId: request.id,
-      });
-      completeInboundRequest(this.svc, request.id, { runId: run.id });
-    } catch (error) {
-      if (error instanceof EngineError) {
-        completeInboundRequest(this.svc, request.id, { error: error.message });
-        return;
-      }
-      releaseInboundRequest(this.svc, request.id);
-      throw error;
-    }
   }
 }
 

@@ -7,16 +7,15 @@ import {
   type RunRecord,
   type RunStatus,
   type StepRecord,
-  INBOUND_TRIGGER_TYPES,
-  type FormTrigger,
-  type WebhookTrigger,
 } from '@taskspace/engine';
 import { requireWorkspace } from '../../auth/access';
 import { roleAtLeast, type Role } from '../../auth/roles';
 import type { Actor } from '../../auth/tokens';
 import { isoTime } from '../../platform/clock';
 import { sql } from '../../platform/db/statements';
-import { createInboundWebhook, deleteInboundWebhook, getInboundWebhook, runIdOfInboundRequest, setInboundWebhookToken } from './inbound';
+import { runIdOfInboundRequest } from './inbound';
+import { hasInboundUrl, inboundLinkOf, newInboundLink, newInboundToken, wantsToken } from './inbound-link';
+import { requireWebhookPlan } from '../webhooks/service';
 import { forbidden, notFound, ServiceError } from '../../errors';
 import { fromEngineError } from './engine-errors';
 import { checkReferences } from './references';
@@ -42,16 +41,6 @@ export interface AutomationWebhook {
   token?: string;
   /** For a form trigger: the hosted form page to share (`/forms/<id>`; add `?token=` when a token is required). */
   formUrl?: string;
-}
-
-/** Whether a trigger gets an inbound URL (webhook and form triggers). */
-function hasInboundUrl(trigger: { type: string }): boolean {
-  return (INBOUND_TRIGGER_TYPES as readonly string[]).includes(trigger.type);
-}
-
-/** The `requireToken` of a webhook or form trigger. */
-function wantsToken(trigger: { type: string }): boolean {
-  return (trigger as WebhookTrigger | FormTrigger).requireToken === true;
 }
 
 /** An automation as the API returns it. */
@@ -130,10 +119,6 @@ function handleOf(svc: Services, userId: string): string {
   return sql<[string], { handle: string }>(svc.db, 'SELECT handle FROM users WHERE id = ?').get(userId)?.handle ?? '';
 }
 
-function webhookIdOf(a: AutomationRecord): string | undefined {
-  return typeof a.meta.webhookId === 'string' ? a.meta.webhookId : undefined;
-}
-
 function toItem(svc: Services, actor: Actor, role: Role, a: AutomationRecord, token?: string): AutomationItem {
   const item: AutomationItem = {
     id: a.id,
@@ -150,12 +135,11 @@ function toItem(svc: Services, actor: Actor, role: Role, a: AutomationRecord, to
     item.actions = actions;
     if (redacted.length > 0) item.redacted = redacted;
   }
-  const webhookId = webhookIdOf(a);
-  if (webhookId && role === 'Owner') {
-    const hook = getInboundWebhook(svc, actor, webhookId);
-    item.webhook = { id: hook.id, url: hook.url, requiresToken: hook.requiresToken };
+  const link = inboundLinkOf(a);
+  if (link && role === 'Owner') {
+    item.webhook = { id: link.id, url: svc.links.url('/webhooks/' + link.id), requiresToken: link.tokenHash !== null };
     if (token !== undefined) item.webhook.token = token;
-    if (a.definition.trigger.type === 'form') item.webhook.formUrl = svc.links.url('/forms/' + hook.id);
+    if (a.definition.trigger.type === 'form') item.webhook.formUrl = svc.links.url('/forms/' + link.id);
   }
   return item;
 }
@@ -183,31 +167,26 @@ function validate(rt: AutomationRuntime, definition: unknown): AutomationDefinit
 }
 
 /**
- * Creates an automation (Owner). A webhook trigger also creates its inbound URL (Pro+ verified
- * account, else 402) and, with `requireToken`, a bearer token returned only here.
+ * Creates an automation (Owner). A webhook or form trigger also gets its inbound URL (Pro+
+ * verified account, else 402) and, with `requireToken`, a bearer token returned only here; the
+ * automation and its URL are stored in one transaction.
  * @throws ServiceError 400 (invalid definition: details name the field), 402, 403, 404.
  */
 export async function createAutomation(svc: Services, rt: AutomationRuntime, actor: Actor, input: AutomationInput): Promise<AutomationItem> {
   requireWorkspace(svc.db, actor, input.workspaceId, 'Owner', 'creating an automation');
   const definition = validate(rt, input.definition);
   checkReferences(svc, input.workspaceId, definition);
-  const id = newId();
   const meta: Record<string, unknown> = {};
   let token: string | undefined;
   if (hasInboundUrl(definition.trigger)) {
-    const hook = createInboundWebhook(svc, actor, { workspaceId: input.workspaceId, automationId: id, requireToken: wantsToken(definition.trigger) });
-    meta.webhookId = hook.id;
-    token = hook.token;
+    requireWebhookPlan(actor);
+    const made = newInboundLink(wantsToken(definition.trigger), svc.clock.now());
+    meta.inbound = made.link;
+    token = made.token;
   }
-  let created: AutomationRecord;
-  try {
-    created = await engineCall(() =>
-      rt.engine.createAutomation({ id, workspaceId: input.workspaceId, ownerId: actor.userId, definition, enabled: input.enabled ?? true, meta }),
-    );
-  } catch (error) {
-    if (typeof meta.webhookId === 'string') deleteInboundWebhook(svc, actor, meta.webhookId);
-    throw error;
-  }
+  const created = await engineCall(() =>
+    rt.engine.createAutomation({ id: newId(), workspaceId: input.workspaceId, ownerId: actor.userId, definition, enabled: input.enabled ?? true, meta }),
+  );
   return toItem(svc, actor, 'Owner', created, token);
 }
 
@@ -225,8 +204,9 @@ export async function getAutomation(svc: Services, rt: AutomationRuntime, actor:
 
 /**
  * Replaces the definition with a new version (Owner); runs in progress keep their version.
- * Switching to or from a webhook trigger creates or deletes the inbound URL; switching
- * `requireToken` on generates a token (returned only here), off removes it.
+ * Switching to a webhook or form trigger creates the inbound URL (Pro+ verified, else 402),
+ * switching away deletes it; switching `requireToken` on generates a token (returned only here;
+ * Pro+ verified), off removes it. The new version and its URL are stored in one transaction.
  * @throws ServiceError 400, 402, 403, 404.
  */
 export async function updateAutomation(svc: Services, rt: AutomationRuntime, actor: Actor, id: string, input: unknown): Promise<AutomationItem> {
@@ -234,29 +214,26 @@ export async function updateAutomation(svc: Services, rt: AutomationRuntime, act
   const definition = validate(rt, input);
   checkReferences(svc, automation.workspaceId, definition);
   const meta = { ...automation.meta };
-  const oldHook = webhookIdOf(automation);
+  const link = inboundLinkOf(automation);
   let token: string | undefined;
-  let createdHook: string | undefined;
-  if (hasInboundUrl(definition.trigger)) {
-    const tokenWanted = wantsToken(definition.trigger);
-    if (!oldHook) {
-      const hook = createInboundWebhook(svc, actor, { workspaceId: automation.workspaceId, automationId: id, requireToken: tokenWanted });
-      meta.webhookId = createdHook = hook.id;
-      token = hook.token;
-    } else if (tokenWanted !== wantsToken(automation.definition.trigger)) {
-      token = setInboundWebhookToken(svc, actor, oldHook, { requireToken: tokenWanted }).token;
+  if (!hasInboundUrl(definition.trigger)) {
+    delete meta.inbound;
+  } else if (!link) {
+    requireWebhookPlan(actor);
+    const made = newInboundLink(wantsToken(definition.trigger), svc.clock.now());
+    meta.inbound = made.link;
+    token = made.token;
+  } else if (wantsToken(definition.trigger) !== (link.tokenHash !== null)) {
+    if (wantsToken(definition.trigger)) {
+      requireWebhookPlan(actor);
+      const fresh = newInboundToken();
+      meta.inbound = { ...link, tokenHash: fresh.tokenHash };
+      token = fresh.token;
+    } else {
+      meta.inbound = { ...link, tokenHash: null };
     }
-  } else if (oldHook) {
-    delete meta.webhookId;
   }
-  let updated: AutomationRecord;
-  try {
-    updated = await engineCall(() => rt.engine.updateAutomation(id, definition, meta));
-  } catch (error) {
-    if (createdHook) deleteInboundWebhook(svc, actor, createdHook);
-    throw error;
-  }
-  if (oldHook && !hasInboundUrl(definition.trigger)) deleteInboundWebhook(svc, actor, oldHook);
+  const updated = await engineCall(() => rt.engine.updateAutomation(id, definition, meta));
   return toItem(svc, actor, 'Owner', updated, token);
 }
 
@@ -323,16 +300,8 @@ export async function setAutomationEnabled(svc: Services, rt: AutomationRuntime,
 
 /** Deletes an automation with its runs and inbound URL (Owner). @throws ServiceError 403, 404. */
 export async function deleteAutomation(svc: Services, rt: AutomationRuntime, actor: Actor, id: string): Promise<void> {
-  const { automation } = await requireAutomation(svc, rt, actor, id, 'Owner', 'deleting an automation');
+  await requireAutomation(svc, rt, actor, id, 'Owner', 'deleting an automation');
   await engineCall(() => rt.engine.deleteAutomation(id));
-  const hook = webhookIdOf(automation);
-  if (hook) {
-    try {
-      deleteInboundWebhook(svc, actor, hook);
-    } catch (error) {
-      if (!(error instanceof ServiceError && error.statusCode === 404)) throw error;
-    }
-  }
 }
 
 function iso(ms: number | undefined): string | undefined {

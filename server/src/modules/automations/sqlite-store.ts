@@ -6,6 +6,7 @@ import type { Signals } from '../../platform/signals';
 import type { Links } from '../../services';
 import { appendEvent } from '../events/outbox';
 import { createDecisionLink } from './decision-links';
+import { inboundLinkOf, type InboundLink } from './inbound-link';
 
 /**
  * The engine's {@link RunStore} over the service's SQLite database (migration 003): automations
@@ -23,6 +24,9 @@ interface AutomationRow {
   meta_json: string;
   created_at: number;
   updated_at: number;
+  inbound_id: string | null;
+  inbound_token_hash: string | null;
+  inbound_created_at: number | null;
 }
 
 interface RunRow {
@@ -60,13 +64,17 @@ interface StepRow {
   next_attempt_at: number | null;
 }
 
-const AUTOMATION_COLUMNS = 'id, workspace_id, owner_id, version, enabled, definition_json, meta_json, created_at, updated_at';
+/** Automations with their inbound URL (migration 018: at most one, deleted with the automation). */
+const AUTOMATION_FROM = `SELECT a.id, a.workspace_id, a.owner_id, a.version, a.enabled, a.definition_json, a.meta_json, a.created_at, a.updated_at,
+       w.id AS inbound_id, w.token_hash AS inbound_token_hash, w.created_at AS inbound_created_at
+  FROM automations a LEFT JOIN inbound_webhooks w ON w.automation_id = a.id`;
 const RUN_COLUMNS =
   'id, automation_id, version, workspace_id, owner_id, status, trigger_json, depth, test, dedupe_key, replay_of, created_at, started_at, finished_at, wake_at, waiting_json, error_json';
 const STEP_COLUMNS = 'run_id, step_id, type, status, input_json, output_json, error_json, attempts, started_at, finished_at, duration_ms, next_attempt_at';
 
+/** The automation record of a row of {@link AUTOMATION_FROM}; its inbound URL becomes `meta.inbound` (an {@link InboundLink}). */
 function toAutomation(row: AutomationRow): AutomationRecord {
-  return {
+  const record: AutomationRecord = {
     id: row.id,
     workspaceId: row.workspace_id,
     ownerId: row.owner_id,
@@ -77,6 +85,38 @@ function toAutomation(row: AutomationRow): AutomationRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+  if (row.inbound_id !== null) {
+    const link: InboundLink = { id: row.inbound_id, tokenHash: row.inbound_token_hash, createdAt: row.inbound_created_at! };
+    record.meta.inbound = link;
+  }
+  return record;
+}
+
+/** The automation (with its inbound URL) behind an inbound URL id, read inside the caller's transaction if any. */
+export function automationOfInboundUrl(db: Db, inboundId: string): AutomationRecord | undefined {
+  const row = sql<[string], AutomationRow>(db, `${AUTOMATION_FROM} WHERE w.id = ?`).get(inboundId);
+  return row ? toAutomation(row) : undefined;
+}
+
+/** `meta` as stored in `meta_json`: without the inbound URL, which has its own table. */
+function storedMeta(a: AutomationRecord): string {
+  const { inbound: _inbound, ...rest } = a.meta;
+  return JSON.stringify(rest);
+}
+
+/** Writes an automation's inbound URL row to match its record: inserted, token changed, or deleted. */
+function syncInboundUrl(db: Db, a: AutomationRecord): void {
+  const link = inboundLinkOf(a);
+  if (!link) {
+    sql(db, 'DELETE FROM inbound_webhooks WHERE automation_id = ?').run(a.id);
+    return;
+  }
+  sql(db, 'DELETE FROM inbound_webhooks WHERE automation_id = ? AND id <> ?').run(a.id, link.id);
+  sql(
+    db,
+    `INSERT INTO inbound_webhooks (id, automation_id, token_hash, created_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET token_hash = excluded.token_hash`,
+  ).run(link.id, a.id, link.tokenHash, link.createdAt);
 }
 
 function json(value: unknown): string | null {
@@ -105,6 +145,47 @@ export function toRun(row: RunRow): RunRecord {
   if (row.waiting_json !== null) run.waitingOn = JSON.parse(row.waiting_json) as RunRecord['waitingOn'];
   if (row.error_json !== null) run.error = JSON.parse(row.error_json) as RunRecord['error'];
   return run;
+}
+
+/**
+ * Stores a new run (`RunStore.createRun` semantics, without journal entries) inside the caller's
+ * transaction: with `dedupe`, a run of the same automation with the same `dedupeKey` created at or
+ * after `dedupe.since` (ms epoch) is returned instead (`created: false`). The inbound intake calls
+ * it in the transaction that accepts a call, so an acknowledged call always has its run.
+ */
+export function insertRun(db: Db, run: RunRecord, dedupe?: { since: number }): { run: RunRecord; created: boolean } {
+  if (dedupe && run.dedupeKey !== undefined) {
+    const existing = sql<[string, string, number], RunRow>(
+      db,
+      `SELECT ${RUN_COLUMNS} FROM automation_runs WHERE automation_id = ? AND dedupe_key = ? AND created_at >= ? ORDER BY seq LIMIT 1`,
+    ).get(run.automationId, run.dedupeKey, dedupe.since);
+    if (existing) return { run: toRun(existing), created: false };
+  }
+  sql(
+    db,
+    `INSERT INTO automation_runs (id, automation_id, version, workspace_id, owner_id, status, trigger_json, depth, test, dedupe_key,
+                                  replay_of, created_at, started_at, finished_at, wake_at, waiting_json, error_json)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    run.id,
+    run.automationId,
+    run.version,
+    run.workspaceId,
+    run.ownerId,
+    run.status,
+    JSON.stringify(run.trigger),
+    run.depth,
+    run.test ? 1 : 0,
+    run.dedupeKey ?? null,
+    run.replayOf ?? null,
+    run.createdAt,
+    run.startedAt ?? null,
+    run.finishedAt ?? null,
+    run.wakeAt ?? null,
+    json(run.waitingOn),
+    json(run.error),
+  );
+  return { run, created: true };
 }
 
 function toStep(row: StepRow): StepRecord {
@@ -212,7 +293,8 @@ export class SqliteRunStore implements RunStore {
         db,
         `INSERT INTO automations (id, workspace_id, owner_id, trigger_type, version, enabled, definition_json, meta_json, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(a.id, a.workspaceId, a.ownerId, a.definition.trigger.type, a.version, a.enabled ? 1 : 0, JSON.stringify(a.definition), JSON.stringify(a.meta), a.createdAt, a.updatedAt);
+      ).run(a.id, a.workspaceId, a.ownerId, a.definition.trigger.type, a.version, a.enabled ? 1 : 0, JSON.stringify(a.definition), storedMeta(a), a.createdAt, a.updatedAt);
+      syncInboundUrl(db, a);
       sql(db, 'INSERT INTO automation_versions (automation_id, version, definition_json, created_at) VALUES (?, ?, ?, ?)').run(
         a.id,
         a.version,
@@ -228,7 +310,8 @@ export class SqliteRunStore implements RunStore {
       sql(
         db,
         `UPDATE automations SET trigger_type = ?, version = ?, enabled = ?, definition_json = ?, meta_json = ?, updated_at = ? WHERE id = ?`,
-      ).run(a.definition.trigger.type, a.version, a.enabled ? 1 : 0, JSON.stringify(a.definition), JSON.stringify(a.meta), a.updatedAt, a.id);
+      ).run(a.definition.trigger.type, a.version, a.enabled ? 1 : 0, JSON.stringify(a.definition), storedMeta(a), a.updatedAt, a.id);
+      syncInboundUrl(db, a);
       sql(db, 'INSERT OR IGNORE INTO automation_versions (automation_id, version, definition_json, created_at) VALUES (?, ?, ?, ?)').run(
         a.id,
         a.version,
@@ -239,7 +322,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async getAutomation(id: string): Promise<AutomationRecord | undefined> {
-    const row = sql<[string], AutomationRow>(this.db, `SELECT ${AUTOMATION_COLUMNS} FROM automations WHERE id = ?`).get(id);
+    const row = sql<[string], AutomationRow>(this.db, `${AUTOMATION_FROM} WHERE a.id = ?`).get(id);
     return row ? toAutomation(row) : undefined;
   }
 
@@ -259,7 +342,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async listAutomations(workspaceId: string): Promise<AutomationRecord[]> {
-    return sql<[string], AutomationRow>(this.db, `SELECT ${AUTOMATION_COLUMNS} FROM automations WHERE workspace_id = ? ORDER BY created_at, id`)
+    return sql<[string], AutomationRow>(this.db, `${AUTOMATION_FROM} WHERE a.workspace_id = ? ORDER BY a.created_at, a.id`)
       .all(workspaceId)
       .map(toAutomation);
   }
@@ -267,10 +350,10 @@ export class SqliteRunStore implements RunStore {
   async listEnabledAutomations(triggerType: string, workspaceId?: string): Promise<AutomationRecord[]> {
     const rows =
       workspaceId === undefined
-        ? sql<[string], AutomationRow>(this.db, `SELECT ${AUTOMATION_COLUMNS} FROM automations WHERE trigger_type = ? AND enabled = 1`).all(triggerType)
+        ? sql<[string], AutomationRow>(this.db, `${AUTOMATION_FROM} WHERE a.trigger_type = ? AND a.enabled = 1`).all(triggerType)
         : sql<[string, string], AutomationRow>(
             this.db,
-            `SELECT ${AUTOMATION_COLUMNS} FROM automations WHERE trigger_type = ? AND workspace_id = ? AND enabled = 1`,
+            `${AUTOMATION_FROM} WHERE a.trigger_type = ? AND a.workspace_id = ? AND a.enabled = 1`,
           ).all(triggerType, workspaceId);
     return rows.map(toAutomation);
   }
@@ -290,39 +373,9 @@ export class SqliteRunStore implements RunStore {
   async createRun(run: RunRecord, dedupe?: { since: number }, steps: StepRecord[] = []): Promise<{ run: RunRecord; created: boolean }> {
     const { db } = this;
     return transaction(db, () => {
-      if (dedupe && run.dedupeKey !== undefined) {
-        const existing = sql<[string, string, number], RunRow>(
-          db,
-          `SELECT ${RUN_COLUMNS} FROM automation_runs WHERE automation_id = ? AND dedupe_key = ? AND created_at >= ? ORDER BY seq LIMIT 1`,
-        ).get(run.automationId, run.dedupeKey, dedupe.since);
-        if (existing) return { run: toRun(existing), created: false };
-      }
-      sql(
-        db,
-        `INSERT INTO automation_runs (id, automation_id, version, workspace_id, owner_id, status, trigger_json, depth, test, dedupe_key,
-                                      replay_of, created_at, started_at, finished_at, wake_at, waiting_json, error_json)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        run.id,
-        run.automationId,
-        run.version,
-        run.workspaceId,
-        run.ownerId,
-        run.status,
-        JSON.stringify(run.trigger),
-        run.depth,
-        run.test ? 1 : 0,
-        run.dedupeKey ?? null,
-        run.replayOf ?? null,
-        run.createdAt,
-        run.startedAt ?? null,
-        run.finishedAt ?? null,
-        run.wakeAt ?? null,
-        json(run.waitingOn),
-        json(run.error),
-      );
-      for (const step of steps) this.writeStep(step);
-      return { run, created: true };
+      const result = insertRun(db, run, dedupe);
+      if (result.created) for (const step of steps) this.writeStep(step);
+      return result;
     });
   }
 

@@ -4,7 +4,7 @@ import { ServiceError } from '../../errors';
 import { escapeHtml, formPage } from '../../http/public-pages';
 import { params } from '../../http/schemas';
 import { rateLimitHeaders } from '../../auth/hook';
-import { FormRejectedError, inboundBody, InboundThrottle, InboundThrottledError, receiveInboundRequest } from '../automations/inbound';
+import { FormRejectedError, inboundBody, InboundThrottledError, receiveInboundCall } from '../automations/inbound';
 import { INBOUND_RESPONSES } from '../automations/inbound-routes';
 import { renderForm } from './page';
 import { formPageState } from './service';
@@ -32,11 +32,12 @@ function isJson(contentType: string | undefined): boolean {
  * credential. The page is server-rendered without scripts. A browser's form post gets the
  * thank-you page, a 303 redirect, or the page again with each refused field marked (400); a JSON
  * post gets `{ok, requestId}` or the error envelope (400 with `details.problems`). Posts share the
- * per-URL throttle rate of inbound webhooks (`TASKSPACE_INBOUND_RATE_PER_MINUTE`).
+ * URL's throttle with its webhook calls (`TASKSPACE_INBOUND_RATE_PER_MINUTE`).
  */
 export const formRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
-  const throttle = new InboundThrottle(svc.clock, svc.config.webhooks.inboundPerMinute);
+  const rt = app.automations;
+  const { throttle } = rt;
 
   const notOpen = (reply: FastifyReply, kind: keyof typeof NO_FORM) => {
     const page = NO_FORM[kind];
@@ -97,7 +98,7 @@ export const formRoutes: FastifyPluginAsync = async (app) => {
             if (typeof fields.token === 'string') token = fields.token;
             delete fields.token;
           }
-          const accepted = receiveInboundRequest(svc, throttle, {
+          const accepted = receiveInboundCall(svc, rt, {
             webhookId: formId,
             authorization: request.headers.authorization ?? (token === undefined ? undefined : `Bearer ${token}`),
             body: raw,

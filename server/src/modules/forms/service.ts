@@ -6,7 +6,7 @@ import { tokenMatches } from '../automations/inbound';
 /**
  * Hosted forms (docs "Automations", "Form trigger"): the page of a form-triggered automation at
  * `/forms/<id>`, where `<id>` is the automation's inbound URL id. Submissions go through the
- * inbound intake (`receiveInboundRequest` with entry `form`), which checks the fields.
+ * inbound intake (`receiveInboundCall` with entry `form`), which checks the fields.
  */
 
 /** What the form page shows: the form, or why there is none to fill in. */
