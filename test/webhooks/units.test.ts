@@ -115,7 +115,7 @@ test('the delivery body embeds the stored payload bytes unchanged', () => {
 });
 
 describe('log retention', () => {
-  test('deletes finished deliveries and handled inbound requests older than the retention, never pending ones', async () => {
+  test('deletes finished deliveries older than the retention, never pending ones', async () => {
     const { buildApp } = await import('../../server/src/app');
     const { actorForToken } = await import('../../server/src/auth/tokens');
     const { registerWebhook } = await import('../../server/src/modules/webhooks/service');
