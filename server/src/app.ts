@@ -10,6 +10,7 @@ import { bootstrap, type BootstrapResult } from './bootstrap';
 import { envelopeForFrameworkErrors, installJsonBodyParser, installErrorHandling, refuseTextBodies } from './http/error-handler';
 import { installRequestMetering, RequestMeter } from './auth/hook';
 import { errorEnvelope } from './http/schemas';
+import { InputValidator, ROUTE_AJV } from './http/validate-input';
 import { serializeRequest } from './http/log';
 import { createModelProvider } from './models';
 import type { ModelProvider } from './models/provider';
@@ -74,6 +75,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     addressPolicy: policyFromConfig(config),
     secretBox: new SecretBox(config),
     taskPages: new TaskPageCache(),
+    inputs: new InputValidator(),
   };
   const boot = bootstrap(db, clock.now(), config.bootstrapToken, config.accounts.bootstrapPassword);
   const meter = new RequestMeter(services);
@@ -96,7 +98,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     // Signed webhook ids are URL-encoded target URLs of up to 2048 characters (spec 4.6).
     routerOptions: { maxParamLength: 8192 },
     // removeAdditional: false makes `additionalProperties: false` reject unknown body fields (400, reason unknown_field) instead of silently dropping them.
-    ajv: { customOptions: { allErrors: false, removeAdditional: false } },
+    ajv: ROUTE_AJV,
     ...envelopeForFrameworkErrors(meter),
   });
   app.decorate('services', services);

@@ -6,6 +6,7 @@ import type { ModelProvider } from './models/provider';
 import type { GuardPolicy } from './platform/guarded-http';
 import type { SecretBox } from './platform/secret-box';
 import type { TaskPageCache } from './modules/tasks/page-cache';
+import type { InputValidator } from './http/validate-input';
 import type { Block, Task } from './modules/tasks/records';
 
 /**
@@ -32,6 +33,8 @@ export interface Services {
   secretBox: SecretBox;
   /** Recently read task list pages, checked against `projects.version`. */
   taskPages: TaskPageCache<Task | Block>;
+  /** Checks inputs that do not come through a route (the engine's task actions) against the route schemas. */
+  inputs: InputValidator;
 }
 
 /** Absolute link building. */

@@ -1,49 +1,11 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { SCHEMA_REASONS } from '@taskspace/engine';
 import { rateLimitHeaders, type RequestMeter } from '../auth/hook';
 import { fromEngineError } from '../modules/automations/engine-errors';
 import { ServiceError, type ErrorCode } from '../errors';
 import { assertJsonDepth } from './json-depth';
-import { NO_LINE_BREAKS } from './schemas';
-
-interface AjvError {
-  keyword: string;
-  instancePath: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
-
-
-/** `/tasks/0/content` → `tasks[0].content`, prefixed by the missing property where there is one. */
-function fieldOf(error: AjvError, context: string | undefined): string {
-  const parts = error.instancePath
-    .split('/')
-    .filter(Boolean)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const extra = (error.params.missingProperty ?? error.params.additionalProperty) as string | undefined;
-  if (extra) parts.push(extra);
-  const path = parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
-  return path || context || 'body';
-}
-
-/** Turns an ajv failure into the envelope's `{field, reason}` and a message. */
-export function validationError(error: AjvError, context: string | undefined): ServiceError {
-  const field = fieldOf(error, context);
-  if (error.keyword === 'pattern' && error.params.pattern === NO_LINE_BREAKS) {
-    return new ServiceError(400, 'VALIDATION_ERROR', `${field} must not contain line breaks (CR or LF)`, {
-      field,
-      reason: 'contains_line_break',
-    });
-  }
-  const reason = SCHEMA_REASONS[error.keyword] ?? error.keyword;
-  let message = `${field} ${error.message ?? 'is invalid'}`;
-  if (error.keyword === 'required') message = `${field} is required`;
-  if (error.keyword === 'additionalProperties') message = `${field} is not a known field`;
-  if (error.keyword === 'enum') message = `${field} must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
-  return new ServiceError(400, 'VALIDATION_ERROR', message, { field, reason });
-}
+import { validationError, type AjvError } from './validate-input';
 
 const FASTIFY_CODES: Record<string, [number, ErrorCode, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'INVALID_JSON', 'request body is not valid JSON'],

@@ -1,7 +1,9 @@
 /**
  * JSON schemas shared by route plugins: envelopes, paging queries, text constraints.
- * Route-specific schemas live beside their routes.
+ * Route-specific schemas live beside their routes; input schemas written with TypeBox also
+ * serve calls that do not come through a route (see `validate-input.ts`).
  */
+import { Type, type SchemaOptions, type Static, type TSchema, type TString, type TUnsafe } from '@sinclair/typebox';
 
 /** The pattern that forbids CR and LF (spec section 8). The error mapper reports it as `contains_line_break`. */
 export const NO_LINE_BREAKS = '^[^\\r\\n]*$';
@@ -11,8 +13,21 @@ import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from '../platform/paging';
 import { CURSOR_DEFAULT_LIMIT } from '../modules/tasks/service';
 
 /** A string of 1..`max` characters without CR or LF. */
-export function singleLine(max?: number) {
-  return { type: 'string', minLength: 1, ...(max === undefined ? {} : { maxLength: max }), pattern: NO_LINE_BREAKS } as const;
+export function singleLine(max?: number): TString {
+  return Type.String({ minLength: 1, ...(max === undefined ? {} : { maxLength: max }), pattern: NO_LINE_BREAKS });
+}
+
+/**
+ * A string that is one of `values`, written as `{type: 'string', enum}` (not TypeBox's union of
+ * literals), so the API document shows one enum; typed as the union of the values.
+ */
+export function stringEnum<T extends string>(values: readonly T[], options: SchemaOptions = {}): TUnsafe<T> {
+  return Type.Unsafe<T>({ ...options, type: 'string', enum: values });
+}
+
+/** `schema` that also takes null (OpenAPI 3.0's `nullable: true`), with extra `options` such as a description. */
+export function nullable<T extends TSchema>(schema: T, options: SchemaOptions = {}): TUnsafe<Static<T> | null> {
+  return Type.Unsafe<Static<T> | null>({ ...schema, nullable: true, ...options });
 }
 
 /** A non-empty string. */

@@ -5,10 +5,11 @@ import { sql } from '../../platform/db/statements';
 import { setAssignees } from '../tasks/assignees';
 import { runAgentCommand } from '../conversations/service';
 import { setTaskFieldValue } from '../fields/service';
-import { setNote, type NoteWriteType } from '../tasks/notes';
+import { fieldValueBody } from '../fields/schemas';
+import { setNote } from '../tasks/notes';
 import { setTaskDate, type DatePointInput } from '../tasks/dates';
 import { createTasks, deleteTask, moveTask, setTaskCompleted, updateTask } from '../tasks/service';
-import type { Position } from '../tasks/tree';
+import { assigneesBody, createTasksBody, moveTaskBody, taskNoteBody, updateTaskBody } from '../tasks/schemas';
 import { notFound, ServiceError } from '../../errors';
 import type { Services } from '../../services';
 
@@ -16,7 +17,10 @@ import type { Services } from '../../services';
  * The engine's {@link Service} port over the service's own domain functions: task actions and
  * agent commands go through exactly the logic the API uses (access checks, validation, limits,
  * events), acting as the automation's owner with the run's depth on the actor, so the events
- * they raise carry it (loop guard).
+ * they raise carry it (loop guard). Before a domain function runs, the action's parameters are
+ * put in the shape of the matching route's body and checked against that route's own schema
+ * (`svc.inputs`), so a refused input fails the step with the route's `{field, reason}` (e.g.
+ * `tasks[0].content`, `target.position`).
  *
  * Task actions are exactly-once: the change and its result row in `automation_effects` (keyed
  * by run and step) commit in one transaction; a step repeated after a crash finds the row and
@@ -72,15 +76,18 @@ export class DomainServiceAdapter implements Service {
 
   async createTask(ctx: ServiceContext, p: { projectId: string; text: string; referenceTaskId?: string; placement?: string }) {
     return this.once(ctx, p.projectId, (actor) => {
-      const [task] = createTasks(this.svc, actor, p.projectId, [
-        { contentType: 'text/markdown', content: p.text, taskId: p.referenceTaskId ?? null, placement: p.placement as Position | undefined },
-      ]);
-      return task;
+      const task: Record<string, unknown> = { contentType: 'text/markdown', content: p.text, taskId: p.referenceTaskId ?? null };
+      if (p.placement !== undefined) task.placement = p.placement;
+      const body = this.svc.inputs.check(createTasksBody, { tasks: [task] });
+      return createTasks(this.svc, actor, p.projectId, body.tasks)[0];
     });
   }
 
   async updateTask(ctx: ServiceContext, p: { projectId: string; taskId: string; text: string }) {
-    return this.once(ctx, p.projectId, (actor) => updateTask(this.svc, actor, p.projectId, p.taskId, { contentType: 'text/markdown', content: p.text }));
+    return this.once(ctx, p.projectId, (actor) => {
+      const body = this.svc.inputs.check(updateTaskBody, { contentType: 'text/markdown', content: p.text });
+      return updateTask(this.svc, actor, p.projectId, p.taskId, body);
+    });
   }
 
   async completeTask(ctx: ServiceContext, p: { projectId: string; taskId: string }) {
@@ -99,7 +106,10 @@ export class DomainServiceAdapter implements Service {
   }
 
   async assignTask(ctx: ServiceContext, p: { projectId: string; taskId: string; handles: string[] }) {
-    return this.once(ctx, p.projectId, (actor) => setAssignees(this.svc, actor, p.projectId, p.taskId, p.handles));
+    return this.once(ctx, p.projectId, (actor) => {
+      const body = this.svc.inputs.check(assigneesBody, { handles: p.handles });
+      return setAssignees(this.svc, actor, p.projectId, p.taskId, body.handles);
+    });
   }
 
   async setTaskDate(ctx: ServiceContext, p: { projectId: string; taskId: string; start?: TaskDatePoint; end?: TaskDatePoint }) {
@@ -109,18 +119,25 @@ export class DomainServiceAdapter implements Service {
   }
 
   async setTaskNote(ctx: ServiceContext, p: { projectId: string; taskId: string; type: string; value: string }) {
-    return this.once(ctx, p.projectId, (actor) => setNote(this.svc, actor, p.projectId, p.taskId, { type: p.type as NoteWriteType, value: p.value }));
+    return this.once(ctx, p.projectId, (actor) => {
+      const body = this.svc.inputs.check(taskNoteBody, { type: p.type, value: p.value });
+      return setNote(this.svc, actor, p.projectId, p.taskId, body);
+    });
   }
 
   async setTaskField(ctx: ServiceContext, p: { projectId: string; taskId: string; fieldId: string; value: string | number | boolean }) {
     return this.once(ctx, p.projectId, (actor) => {
-      setTaskFieldValue(this.svc, actor, p.projectId, p.taskId, p.fieldId, p.value);
+      const body = this.svc.inputs.check(fieldValueBody, { value: p.value });
+      setTaskFieldValue(this.svc, actor, p.projectId, p.taskId, p.fieldId, body.value);
       return { taskId: p.taskId, fieldId: p.fieldId, value: p.value };
     });
   }
 
   async moveTask(ctx: ServiceContext, p: { projectId: string; taskId: string; targetTaskId: string; position: string }) {
-    return this.once(ctx, p.projectId, (actor) => moveTask(this.svc, actor, p.projectId, p.taskId, { taskId: p.targetTaskId, position: p.position as Position }));
+    return this.once(ctx, p.projectId, (actor) => {
+      const body = this.svc.inputs.check(moveTaskBody, { target: { taskId: p.targetTaskId, position: p.position } });
+      return moveTask(this.svc, actor, p.projectId, p.taskId, body.target);
+    });
   }
 
   /** Output: `{text, conversationId, conversation}` (text = the model's answer). */

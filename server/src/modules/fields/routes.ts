@@ -13,6 +13,7 @@ import {
   type NewField,
 } from './service';
 import { itemEnvelope, itemsEnvelope, okOnly, params, responses, singleLine } from '../../http/schemas';
+import { fieldValueBody, type FieldValueInput } from './schemas';
 
 const definition = {
   type: 'object',
@@ -105,22 +106,14 @@ export const fieldsRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.put<{ Params: ValueParams; Body: { value: unknown } }>(
+  app.put<{ Params: ValueParams; Body: FieldValueInput }>(
     '/projects/:projectId/tasks/:taskId/fields/:fieldId',
     {
       schema: {
         tags,
         summary: "Set a task's value for a field",
         params: valueParams,
-        body: {
-          type: 'object',
-          required: ['value'],
-          additionalProperties: false,
-          properties: {
-            // Untyped on purpose: ajv's type coercion would turn null into 0 or ""; the domain checks the type.
-            value: { description: 'number, string (min length 1) or, for boolean fields, true/false' },
-          },
-        },
+        body: fieldValueBody,
         response: responses(okOnly),
       },
     },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { listAssignees, MAX_ASSIGNEES, removeAssignee, setAssignees } from './assignees';
+import { listAssignees, removeAssignee, setAssignees } from './assignees';
 import { itemEnvelope, itemsEnvelope, params, responses } from '../../http/schemas';
-import { memberSchema, taskSchema, type TaskParams } from './schemas';
+import { assigneesBody, memberSchema, taskSchema, type TaskParams } from './schemas';
 
 const tags = ['tasks'];
 
@@ -24,14 +24,7 @@ export const taskAssigneesRoutes: FastifyPluginAsync = async (app) => {
         tags,
         summary: "Replace a task's assignees (members of the project's workspace)",
         params: params('projectId', 'taskId'),
-        body: {
-          type: 'object',
-          required: ['handles'],
-          additionalProperties: false,
-          properties: {
-            handles: { type: 'array', maxItems: MAX_ASSIGNEES, items: { type: 'string', minLength: 1, maxLength: 100 } },
-          },
-        },
+        body: assigneesBody,
         response: responses(itemEnvelope(taskSchema)),
       },
     },

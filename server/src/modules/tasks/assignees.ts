@@ -1,7 +1,6 @@
 import type { Actor } from '../../auth/tokens';
 import { transaction, type Db } from '../../platform/db/connection';
 import { sql } from '../../platform/db/statements';
-import { badRequest } from '../../errors';
 import type { Services } from '../../services';
 import { checkHandleList, membersByHandle } from '../users/member-handles';
 import { raiseEvent, requireTask, taskEventBase, toTask, touchTask, type Task } from './records';
@@ -41,16 +40,14 @@ export function listAssignees(svc: Services, actor: Actor, projectId: string, ta
 /**
  * Replaces a task's assignees with `handles` (Participant; an empty list unassigns everyone).
  * Handles are matched case-insensitively. Raises `task.assigned` when at least one handle was
- * added.
- * @throws ServiceError 400 (field `handles`) for more than {@link MAX_ASSIGNEES} handles
- *   (`too_many`), a handle named twice (`duplicate`) or a handle that is not a member of the
- *   project's workspace (`not_a_member`);
+ * added. `handles` must match `assigneesBody.handles` (schemas.ts: at most {@link MAX_ASSIGNEES}),
+ * checked by the route or the engine's adapter.
+ * @throws ServiceError 400 (field `handles`) for a handle named twice (`duplicate`) or a handle
+ *   that is not a member of the project's workspace (`not_a_member`);
  *   404, 403, 409 as for every task write.
  */
 export function setAssignees(svc: Services, actor: Actor, projectId: string, taskId: string, handles: string[]): Task {
   const { db, clock } = svc;
-  if (!Array.isArray(handles)) throw badRequest('handles', 'invalid_type', 'handles must be an array of handles');
-  if (handles.length > MAX_ASSIGNEES) throw badRequest('handles', 'too_many', `at most ${MAX_ASSIGNEES} handles`);
   checkHandleList(handles);
   return transaction(db, () => {
     const { project, task } = requireTask(db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'assigning a task' });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { deleteNote, getNote, MAX_NOTE_LENGTH, NOTE_WRITE_TYPES, setNote, type NoteWriteType } from './notes';
-import { itemEnvelope, okOnly, params, responses, singleLine } from '../../http/schemas';
-import type { TaskParams } from './schemas';
+import { deleteNote, getNote, setNote } from './notes';
+import { itemEnvelope, okOnly, params, responses } from '../../http/schemas';
+import { taskNoteBody, type NoteInput, type TaskParams } from './schemas';
 
 const tags = ['tasks'];
 
@@ -22,19 +22,14 @@ export const taskNotesRoutes: FastifyPluginAsync = async (app) => {
     async (request) => ({ ok: true, item: getNote(svc, request.actor, request.params.projectId, request.params.taskId) }),
   );
 
-  app.put<{ Params: TaskParams; Body: { type: NoteWriteType; value: string } }>(
+  app.put<{ Params: TaskParams; Body: NoteInput }>(
     '/projects/:projectId/tasks/:taskId/note',
     {
       schema: {
         tags,
         summary: "Create or replace a task's note",
         params: taskParams,
-        body: {
-          type: 'object',
-          required: ['type', 'value'],
-          additionalProperties: false,
-          properties: { type: { type: 'string', enum: NOTE_WRITE_TYPES }, value: singleLine(MAX_NOTE_LENGTH) },
-        },
+        body: taskNoteBody,
         response: responses(itemEnvelope(noteSchema)),
       },
     },

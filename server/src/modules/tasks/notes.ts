@@ -3,7 +3,8 @@ import { transaction } from '../../platform/db/connection';
 import { sql } from '../../platform/db/statements';
 import { ServiceError } from '../../errors';
 import type { Services } from '../../services';
-import { checkEnum, checkText, requireTask, touchTask } from './records';
+import { requireTask, touchTask } from './records';
+import type { NoteInput } from './schemas';
 
 /**
  * Task notes (spec section 4.1, `.../tasks/{taskId}/note`): one single-line note per task.
@@ -13,6 +14,7 @@ import { checkEnum, checkText, requireTask, touchTask } from './records';
 
 /** Note types accepted on write. */
 export const NOTE_WRITE_TYPES = ['text/plain', 'text/markdown', 'text', 'markdown'] as const;
+/** One of {@link NOTE_WRITE_TYPES}. */
 export type NoteWriteType = (typeof NOTE_WRITE_TYPES)[number];
 
 /** Note types as read back. */
@@ -48,13 +50,13 @@ export function getNote(svc: Services, actor: Actor, projectId: string, taskId: 
 }
 
 /**
- * Creates or replaces a task's note (Participant).
- * @throws ServiceError 400 for an invalid type or value; 404, 403, 409 as for every task write.
+ * Creates or replaces a task's note (Participant). `input` must match `taskNoteBody`
+ * (schemas.ts), checked by the route or the engine's adapter.
+ * @throws ServiceError 404, 403, 409 as for every task write.
  */
-export function setNote(svc: Services, actor: Actor, projectId: string, taskId: string, input: { type: NoteWriteType; value: string }): Note {
+export function setNote(svc: Services, actor: Actor, projectId: string, taskId: string, input: NoteInput): Note {
   const { db, clock } = svc;
-  const type = noteType(checkEnum('type', input.type, NOTE_WRITE_TYPES));
-  checkText('value', input.value, MAX_NOTE_LENGTH);
+  const type = noteType(input.type);
   return transaction(db, () => {
     const { task } = requireTask(db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'editing a note' });
     sql(db, 'UPDATE tasks SET note_type = ?, note_value = ?, updated_at = ? WHERE id = ?').run(type, input.value, clock.now(), task.id);

@@ -138,15 +138,6 @@ export function checkText(field: string, value: string, max: number, opts: { mul
   }
 }
 
-/**
- * Checks that `value` is one of `allowed`.
- * @throws ServiceError 400 with reason `invalid_value`.
- */
-export function checkEnum<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
-  if (!allowed.includes(value as T)) throw badRequest(field, 'invalid_value', `${field} must be one of: ${allowed.join(', ')}`);
-  return value as T;
-}
-
 /** The keys every task event payload starts with (README "Events and webhooks"). */
 export interface TaskEventBase {
   projectId: string;

@@ -1,78 +1,21 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { POSITIONS, type Position } from './tree';
+import { createTasks, deleteTask, getTask, listBlocks, listTasks, moveTask, setTaskCompleted, updateTask } from './service';
+import { cursorQuery, itemEnvelope, itemsEnvelope, okOnly, params, responses, taskListQuery, type CursorQuery, type TaskListQuery } from '../../http/schemas';
 import {
-  CONTENT_TYPES,
-  createTasks,
-  deleteTask,
-  getTask,
-  listBlocks,
-  listTasks,
-  MAX_CONTENT_LENGTH,
-  MAX_TASKS_PER_CREATE,
-  moveTask,
-  setTaskCompleted,
-  updateTask,
+  blockSchema,
+  createTasksBody,
+  moveTaskBody,
+  taskSchema,
+  updateTaskBody,
+  type MoveTarget,
   type NewTask,
   type TaskContent,
-} from './service';
-import { cursorQuery, itemEnvelope, itemsEnvelope, okOnly, params, responses, singleLine, taskListQuery, type CursorQuery, type TaskListQuery } from '../../http/schemas';
-import { blockSchema, taskIdSchema, taskSchema, type TaskParams } from './schemas';
+  type TaskParams,
+} from './schemas';
 
 const tags = ['tasks'];
 const taskParams = params('projectId', 'taskId');
 const projectParams = params('projectId');
-const contentProperties = {
-  contentType: { type: 'string', enum: CONTENT_TYPES },
-  content: singleLine(MAX_CONTENT_LENGTH),
-} as const;
-
-const createBody = {
-  type: 'object',
-  required: ['tasks'],
-  additionalProperties: false,
-  properties: {
-    tasks: {
-      type: 'array',
-      minItems: 1,
-      maxItems: MAX_TASKS_PER_CREATE,
-      items: {
-        type: 'object',
-        required: ['contentType', 'content'],
-        additionalProperties: false,
-        properties: {
-          ...contentProperties,
-          taskId: {
-            ...taskIdSchema,
-            nullable: true,
-            description: 'Reference task; absent, null or the string "null" appends at the end of the project',
-          },
-          placement: { type: 'string', enum: POSITIONS, description: 'Position relative to taskId; default afterend' },
-        },
-      },
-    },
-  },
-} as const;
-
-const updateBody = {
-  type: 'object',
-  required: ['contentType', 'content'],
-  additionalProperties: false,
-  properties: contentProperties,
-} as const;
-
-const moveBody = {
-  type: 'object',
-  required: ['target'],
-  additionalProperties: false,
-  properties: {
-    target: {
-      type: 'object',
-      required: ['taskId', 'position'],
-      additionalProperties: false,
-      properties: { taskId: taskIdSchema, position: { type: 'string', enum: POSITIONS } },
-    },
-  },
-} as const;
 
 /**
  * Clients generated from the real service's API document send `taskId: "null"` (the string) to
@@ -131,7 +74,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
       hide,
       summary: 'Create tasks (all or nothing), in request order',
       params: projectParams,
-      body: createBody,
+      body: createTasksBody,
       response: responses(itemEnvelope({ type: 'array', items: taskSchema })),
     },
   });
@@ -153,7 +96,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
   app.put<{ Params: TaskParams; Body: TaskContent }>(
     '/projects/:projectId/tasks/:taskId',
     {
-      schema: { tags, summary: "Replace a task's content", params: taskParams, body: updateBody, response: responses(itemEnvelope(taskSchema)) },
+      schema: { tags, summary: "Replace a task's content", params: taskParams, body: updateTaskBody, response: responses(itemEnvelope(taskSchema)) },
     },
     async (request) => ({
       ok: true,
@@ -188,14 +131,14 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
     );
   }
 
-  app.put<{ Params: TaskParams; Body: { target: { taskId: string; position: Position } } }>(
+  app.put<{ Params: TaskParams; Body: { target: MoveTarget } }>(
     '/projects/:projectId/tasks/:taskId/move',
     {
       schema: {
         tags,
         summary: 'Move a task with its subtasks relative to another task',
         params: taskParams,
-        body: moveBody,
+        body: moveTaskBody,
         response: responses(itemEnvelope(taskSchema)),
       },
     },

@@ -9,10 +9,9 @@ import { newTaskId } from '../../platform/ids';
 import type { Services } from '../../services';
 import { assigneesOf } from './assignees';
 import { checkPageLimit, type MAX_PAGE_SIZE } from '../../platform/paging';
-import { moveSubtree, POSITIONS, slotAtEnd, slotFor, subtreeEnd, type Position, type Slot } from './tree';
+import { moveSubtree, slotAtEnd, slotFor, subtreeEnd, type Slot } from './tree';
+import type { MoveTarget, NewTask, TaskContent } from './schemas';
 import {
-  checkEnum,
-  checkText,
   findTask,
   raiseEvent,
   requireTask,
@@ -32,6 +31,7 @@ import {
 
 /** Task content types (spec section 4.8 leaves them open; README "Tasks"). Both are stored verbatim. */
 export const CONTENT_TYPES = ['text/markdown', 'text/plain'] as const;
+/** One of {@link CONTENT_TYPES}. */
 export type ContentType = (typeof CONTENT_TYPES)[number];
 
 /** Longest task content, in characters (spec section 8); also the limit of each imported task (modules/projects/markdown-import.ts). */
@@ -42,21 +42,6 @@ export const MAX_TASKS_PER_CREATE = 100;
 
 /** Default and largest page size of the cursor lists (spec section 8; README "Pagination"). */
 export const CURSOR_DEFAULT_LIMIT = 100;
-
-/** The content of a task, as created or updated. */
-export interface TaskContent {
-  contentType: ContentType;
-  /** 1..{@link MAX_CONTENT_LENGTH} characters, no CR or LF. */
-  content: string;
-}
-
-/** One task of a create request. */
-export interface NewTask extends TaskContent {
-  /** The reference task (uuid). Absent or null: append at the end of the project as a block. */
-  taskId?: string | null;
-  /** Where to put the task relative to the reference; default `afterend`. Ignored without a reference. */
-  placement?: Position;
-}
 
 /** A page request of a cursor list: at most `limit` items after or before a task id (not both). */
 export interface Cursor {
@@ -105,11 +90,6 @@ function filterClause(filter: TaskFilter): { sql: string; params: (string | numb
   return { sql: parts.map((p) => `AND ${p}`).join(' '), params };
 }
 
-function checkContent(field: string, input: TaskContent): void {
-  checkEnum(`${field}contentType`, input.contentType, CONTENT_TYPES);
-  checkText(`${field}content`, input.content, MAX_CONTENT_LENGTH);
-}
-
 /**
  * One task (Viewer).
  * @throws ServiceError 404 for an unknown project or task.
@@ -123,20 +103,13 @@ export function getTask(svc: Services, actor: Actor, projectId: string, taskId: 
  * appended at the end of the project as a block; with one, it goes to `placement` (default
  * `afterend`) relative to it. Tasks of one request that share a reference and a placement keep
  * their request order: each after the first goes right after the previous one. Raises
- * `task.added` for each task.
- * @throws ServiceError 400 for 0 or more than {@link MAX_TASKS_PER_CREATE} tasks, invalid content
- *   or placement, or a reference task not in the project (field `tasks[i].taskId`, reason
- *   `not_found`); 404, 403, 409 as for every task write.
+ * `task.added` for each task. `inputs` must match `createTasksBody` (schemas.ts): the route and
+ * the engine's adapter validate it before the call.
+ * @throws ServiceError 400 for a reference task not in the project (field `tasks[i].taskId`,
+ *   reason `not_found`); 404, 403, 409 as for every task write.
  */
 export function createTasks(svc: Services, actor: Actor, projectId: string, inputs: NewTask[]): Task[] {
   const { db, clock } = svc;
-  if (!Array.isArray(inputs) || inputs.length < 1) throw badRequest('tasks', 'too_few', 'tasks must hold at least one task');
-  if (inputs.length > MAX_TASKS_PER_CREATE) throw badRequest('tasks', 'too_many', `at most ${MAX_TASKS_PER_CREATE} tasks per request`);
-  inputs.forEach((input, i) => {
-    if (input === null || typeof input !== 'object') throw badRequest(`tasks[${i}]`, 'invalid_type', `tasks[${i}] must be an object`);
-    checkContent(`tasks[${i}].`, input);
-    if (input.placement !== undefined) checkEnum(`tasks[${i}].placement`, input.placement, POSITIONS);
-  });
   return transaction(db, () => {
     const project = requireProject(db, actor, projectId, 'Participant', { mutation: true, action: 'creating tasks' });
     const now = clock.now();
@@ -176,12 +149,12 @@ export function createTasks(svc: Services, actor: Actor, projectId: string, inpu
 }
 
 /**
- * Replaces a task's content (Participant).
- * @throws ServiceError 400 for invalid content; 404, 403, 409 as for every task write.
+ * Replaces a task's content (Participant). `input` must match `updateTaskBody` (schemas.ts),
+ * checked by the route or the engine's adapter.
+ * @throws ServiceError 404, 403, 409 as for every task write.
  */
 export function updateTask(svc: Services, actor: Actor, projectId: string, taskId: string, input: TaskContent): Task {
   const { db, clock } = svc;
-  checkContent('', input);
   return transaction(db, () => {
     const { task } = requireTask(db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'editing a task' });
     sql(db, 'UPDATE tasks SET text = ?, content_type = ?, updated_at = ? WHERE id = ?').run(input.content, input.contentType, clock.now(), task.id);
@@ -203,25 +176,23 @@ export function deleteTask(svc: Services, actor: Actor, projectId: string, taskI
 }
 
 /**
- * Moves a task with its subtree to `position` relative to `target.taskId` (Participant).
- * @throws ServiceError 400 for an invalid position, a target not in the project (field
- *   `target.taskId`, reason `not_found`) or a target inside the moved subtree (reason
- *   `inside_moved_task`); 404, 403, 409 as for every task write.
+ * Moves a task with its subtree to `target.position` relative to `target.taskId` (Participant).
+ * `target` must match `moveTaskBody.target` (schemas.ts), checked by the route or the engine's adapter.
+ * @throws ServiceError 400 for a target not in the project (field `target.taskId`, reason
+ *   `not_found`) or a target inside the moved subtree (reason `inside_moved_task`); 404, 403,
+ *   409 as for every task write.
  */
 export function moveTask(
   svc: Services,
   actor: Actor,
   projectId: string,
   taskId: string,
-  target: { taskId: string; position: Position },
+  target: MoveTarget,
 ): Task {
   const { db, clock } = svc;
-  if (target === null || typeof target !== 'object') throw badRequest('target', 'required', 'target {taskId, position} is required');
-  if (typeof target.taskId !== 'string') throw badRequest('target.taskId', 'required', 'target.taskId is required');
-  const position = checkEnum('target.position', target.position, POSITIONS);
   return transaction(db, () => {
     const { task } = requireTask(db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'moving a task' });
-    const slot = moveSubtree(db, projectId, task, target.taskId, position);
+    const slot = moveSubtree(db, projectId, task, target.taskId, target.position);
     touchTask(db, task.id, clock.now());
     return toTask({ ...task, parentId: slot.parentId, path: slot.path });
   });
