@@ -24,7 +24,7 @@ const dist = (p) => require(path.join(ROOT, 'server/dist', p));
 
 // ---- receiver child -------------------------------------------------------------------------
 function receiverMain() {
-  const { verifySignature } = dist('events/signature.js');
+  const { verifySignature } = dist('modules/webhooks/signature.js');
   let secret = '';
   let expected = Infinity;
   let seen = new Set();
@@ -115,9 +115,9 @@ async function run(options = {}) {
   const events = Number(options.events || process.env.BENCH_EVENTS || 4000);
   const { buildApp } = dist('app.js');
   const { loadConfig } = dist('config.js');
-  const { transaction } = dist('db/connection.js');
-  const { appendEvent } = dist('events/outbox.js');
-  const { signPayload } = dist('events/signature.js');
+  const { transaction } = dist('platform/db/connection.js');
+  const { appendEvent } = dist('modules/events/outbox.js');
+  const { signPayload } = dist('modules/webhooks/signature.js');
 
   const receiver = await startReceiverChild();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskspace-bench-delivery-'));
