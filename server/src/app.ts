@@ -11,6 +11,7 @@ import { envelopeForFrameworkErrors, installJsonBodyParser, installErrorHandling
 import { installRequestMetering, RequestMeter } from './auth/hook';
 import { errorEnvelope } from './http/schemas';
 import { InputValidator, ROUTE_AJV } from './http/validate-input';
+import { GroupCommit } from './platform/db/group-commit';
 import { serializeRequest } from './http/log';
 import { createModelProvider } from './models';
 import type { ModelProvider } from './models/provider';
@@ -76,6 +77,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     secretBox: new SecretBox(config),
     taskPages: new TaskPageCache(),
     inputs: new InputValidator(),
+    writes: new GroupCommit(db),
   };
   const boot = bootstrap(db, clock.now(), config.bootstrapToken, config.accounts.bootstrapPassword);
   const meter = new RequestMeter(services);

@@ -7,6 +7,7 @@ import type { GuardPolicy } from './platform/guarded-http';
 import type { SecretBox } from './platform/secret-box';
 import type { TaskPageCache } from './modules/tasks/page-cache';
 import type { InputValidator } from './http/validate-input';
+import type { GroupCommit } from './platform/db/group-commit';
 import type { Block, Task } from './modules/tasks/records';
 
 /**
@@ -35,6 +36,8 @@ export interface Services {
   taskPages: TaskPageCache<Task | Block>;
   /** Checks inputs that do not come through a route (the engine's task actions) against the route schemas. */
   inputs: InputValidator;
+  /** Group commit: the task write routes' writes share one transaction per turn of the event loop. */
+  writes: GroupCommit;
 }
 
 /** Absolute link building. */

@@ -87,6 +87,8 @@ export function requireScopeFor(method: string, url: string, actor: Actor): void
 export class RequestMeter {
   private readonly limiter: RateLimiter;
   private readonly actors: ActorCache;
+  /** When this process last recorded each token's use (ms), so a busy token costs one write a minute, not one per request. */
+  private readonly touched = new Map<string, number>();
 
   constructor(private readonly services: Services) {
     this.limiter = new RateLimiter(services.clock);
@@ -151,6 +153,10 @@ export class RequestMeter {
   }
 
   private touchToken(tokenId: string, now: number): void {
+    const last = this.touched.get(tokenId);
+    if (last !== undefined && last > now - TOKEN_TOUCH_INTERVAL_MS) return;
+    if (this.touched.size >= 10_000) this.touched.clear();
+    this.touched.set(tokenId, now);
     sql(this.services.db, 'UPDATE access_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)').run(
       now,
       tokenId,

@@ -6,13 +6,15 @@ export function newTaskId(): string {
 }
 
 /**
- * A random URL-safe id for every other resource: 16 random bytes as 22 base64url characters,
- * never starting with '-' (drawn again when it would), so an id is always safe as a
- * command-line argument (`taskspace member add <workspaceId> ...`). Secrets use {@link newSecret}.
+ * A random URL-safe id for every other resource: the 16 bytes of a v4 uuid (122 random bits) as
+ * 22 base64url characters, never starting with '-' (drawn again when it would), so an id is always
+ * safe as a command-line argument (`taskspace member add <workspaceId> ...`). Drawn from Node's
+ * pooled uuid source, which costs far less per id than a `randomBytes` call on the write path.
+ * Secrets use {@link newSecret}.
  */
 export function newId(): string {
   for (;;) {
-    const id = randomBytes(16).toString('base64url');
+    const id = Buffer.from(randomUUID().replace(/-/g, ''), 'hex').toString('base64url');
     if (id[0] !== '-') return id;
   }
 }

@@ -31,7 +31,9 @@ async function rootReferenceAsAbsent(request: FastifyRequest): Promise<void> {
 
 /**
  * Tasks (spec section 4.1) and a project's cursor lists of blocks and tasks (section 4.2),
- * plus the task add-on plugins: assignees, date, note and comments.
+ * plus the task add-on plugins: assignees, date, note and comments. Task writes (create, update,
+ * complete, move, delete) go through the group commit (`svc.writes`): concurrent writes share one
+ * transaction, and each answer waits for its commit.
  */
 export const tasksRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
@@ -81,7 +83,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
   type CreateRoute = { Params: { projectId: string }; Body: { tasks: NewTask[] } };
   const createHandler = async (request: FastifyRequest<CreateRoute>) => ({
     ok: true,
-    item: createTasks(svc, request.actor, request.params.projectId, request.body.tasks),
+    item: await svc.writes.run(() => createTasks(svc, request.actor, request.params.projectId, request.body.tasks)),
   });
   // The spec writes the path with a trailing slash; the form without one is accepted too.
   app.post<CreateRoute>('/projects/:projectId/tasks/', create(false), createHandler);
@@ -100,7 +102,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => ({
       ok: true,
-      item: updateTask(svc, request.actor, request.params.projectId, request.params.taskId, request.body),
+      item: await svc.writes.run(() => updateTask(svc, request.actor, request.params.projectId, request.params.taskId, request.body)),
     }),
   );
 
@@ -108,7 +110,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
     '/projects/:projectId/tasks/:taskId',
     { schema: { tags, summary: 'Delete a task and its subtasks', params: taskParams, response: responses(okOnly) } },
     async (request) => {
-      deleteTask(svc, request.actor, request.params.projectId, request.params.taskId);
+      await svc.writes.run(() => deleteTask(svc, request.actor, request.params.projectId, request.params.taskId));
       return { ok: true };
     },
   );
@@ -126,7 +128,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
       },
       async (request) => ({
         ok: true,
-        item: setTaskCompleted(svc, request.actor, request.params.projectId, request.params.taskId, completed),
+        item: await svc.writes.run(() => setTaskCompleted(svc, request.actor, request.params.projectId, request.params.taskId, completed)),
       }),
     );
   }
@@ -144,7 +146,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => ({
       ok: true,
-      item: moveTask(svc, request.actor, request.params.projectId, request.params.taskId, request.body.target),
+      item: await svc.writes.run(() => moveTask(svc, request.actor, request.params.projectId, request.params.taskId, request.body.target)),
     }),
   );
 
