@@ -1,14 +1,17 @@
 /**
- * The automation engine (README "Automations"): keeps automations, matches trigger events to
- * them, creates runs, takes approval decisions and cancellations, and wakes parents of finished
- * sub-runs. Runs wait and execute in its {@link RunQueue} (FIFO, a concurrency limit); delays,
- * retries, approval timeouts and schedule slots come due through its {@link Ticker}; the
- * {@link Executor} walks a run's actions.
+ * The automation engine (README "Automations"): matches trigger events to automations, creates
+ * runs, takes cancellations and approval decisions, and wakes parents of finished sub-runs. It
+ * composes the {@link AutomationRegistry} (automations, their versions and the definition a run
+ * executes), the {@link RunQueue} where runs wait and execute (FIFO, a concurrency limit), the
+ * {@link Ticker} through which delays, retries, approval timeouts and schedule slots come due, and
+ * the {@link Executor} that walks a run's actions; approvals are decided by `approvals.ts`.
  */
 import type { SecretSource } from './secrets';
 import { randomBytes } from 'node:crypto';
-import type { ApprovalDecision } from './actions/control';
-import { actionIdOf, RUN_EVENT_TRIGGER_TYPES, SUB_RUN_TRIGGER, validateDefinition, walkActions, type Action, type ApprovalAction, type AutomationDefinition, type ScheduleTrigger } from './definition';
+import { decideApproval } from './approvals';
+import { RUN_EVENT_TRIGGER_TYPES, SUB_RUN_TRIGGER, type AutomationDefinition, type ScheduleTrigger } from './definition';
+import { EngineError } from './engine-error';
+import { AutomationRegistry, type NewAutomation } from './registry';
 import { Executor } from './executor';
 import { RunQueue } from './run-queue';
 import { Ticker } from './ticker';
@@ -29,6 +32,9 @@ import {
   type VersionRecord,
 } from './ports';
 import { Templates, type TemplateOptions } from './templates';
+
+export { EngineError } from './engine-error';
+export type { NewAutomation } from './registry';
 import { dueSlot, matchEvent, nextSlot, scheduleVariables, webhookVariables, type TriggerEvent } from './triggers';
 
 /** Default loop-depth limit: at most this many automation runs chained by the events they cause. */
@@ -74,36 +80,10 @@ export interface EngineOptions {
   secrets?: SecretSource;
 }
 
-/** An error of an engine operation, with an HTTP-like status and a code the server reuses. */
-export class EngineError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: 'VALIDATION_ERROR' | 'NOT_FOUND' | 'CONFLICT' | 'FORBIDDEN',
-    message: string,
-    readonly details?: { field: string; reason: string },
-  ) {
-    super(message);
-    this.name = 'EngineError';
-  }
-}
-
 /** A run with its journal. */
 export interface RunWithSteps {
   run: RunRecord;
   steps: StepRecord[];
-}
-
-/** Input of {@link Engine.createAutomation}. */
-export interface NewAutomation {
-  /** Id to use (default: generated). Lets a host set up resources keyed by the id first. */
-  id?: string;
-  workspaceId: string;
-  ownerId: string;
-  /** Validated against the published schema. */
-  definition: unknown;
-  /** Default true. */
-  enabled?: boolean;
-  meta?: Record<string, unknown>;
 }
 
 /** Options of {@link Engine.startRun}. */
@@ -147,13 +127,14 @@ export class Engine {
   private readonly logger: Logger;
   private readonly onRunSettled: ((run: RunRecord) => void) | undefined;
 
+  /** Automations and their versions. */
+  private readonly registry: AutomationRegistry;
   /** Queued and executing runs. */
   private readonly runs: RunQueue;
   /** Delays, retries, approval timeouts and schedule slots coming due. */
   private readonly ticker: Ticker;
   private readonly fresh = new Map<string, RunRecord>();
   private readonly cancelRequested = new Set<string>();
-  private readonly definitions = new Map<string, AutomationDefinition>();
   private readonly waiters = new Map<string, ((run: RunRecord) => void)[]>();
   /** Parent runs a child's end should wake but that were executing then: woken once their execution ends. */
   private readonly wakeAgain = new Set<string>();
@@ -182,6 +163,10 @@ export class Engine {
       secrets: options.secrets,
       startChild: (parent, stepKey, params) => this.startChild(parent, stepKey, params),
     });
+    this.registry = new AutomationRegistry(this.store, this.clock, this.templates, this.newId, {
+      kick: () => this.ticker.kick(),
+      cancelRunsOf: (automationId) => this.cancelRunsOf(automationId),
+    });
     this.runs = new RunQueue(this.maxConcurrent, {
       execute: (runId, entry) => this.runOne(runId, entry),
       finished: (runId) => this.finished(runId),
@@ -196,115 +181,58 @@ export class Engine {
     });
   }
 
-  // ---------------------------------------------------------------- automations
+  // ---------------------------------------------------------------- automations (the registry's)
 
-  /**
-   * Validates a definition (schema, unique step ids, template syntax, cron, regexes) and
-   * returns it normalized (step ids filled in).
-   * @throws EngineError 400 VALIDATION_ERROR with `details {field, reason}` of the first problem
-   *   (`field` is a path inside the definition such as `actions[1].url`, or `definition`).
-   */
+  /** See {@link AutomationRegistry.validate}. @throws EngineError 400. */
   validate(definition: unknown): AutomationDefinition {
-    const result = validateDefinition(definition, (t) => this.templates.check(t));
-    if (!result.ok) {
-      const first = result.problems[0]!;
-      throw new EngineError(400, 'VALIDATION_ERROR', first.message, { field: first.path, reason: first.reason });
-    }
-    return result.definition;
+    return this.registry.validate(definition);
   }
 
-  /**
-   * Creates an automation at version 1 (enabled unless `enabled: false`).
-   * @throws EngineError 400 when the definition is invalid.
-   */
-  async createAutomation(input: NewAutomation): Promise<AutomationRecord> {
-    const definition = this.validate(input.definition);
-    const now = this.clock.now();
-    const record: AutomationRecord = {
-      id: input.id ?? this.newId(),
-      workspaceId: input.workspaceId,
-      ownerId: input.ownerId,
-      version: 1,
-      enabled: input.enabled ?? true,
-      definition,
-      meta: input.meta ?? {},
-      createdAt: now,
-      updatedAt: now,
-    };
-    await this.store.insertAutomation(record);
-    if (record.enabled && definition.trigger.type === 'schedule') await this.store.setScheduleSlot(record.id, now);
-    this.ticker.kick();
-    return record;
-  }
-
-  private async mustGet(id: string): Promise<AutomationRecord> {
-    const found = await this.store.getAutomation(id);
-    if (!found) throw new EngineError(404, 'NOT_FOUND', `automation '${id}' not found`);
-    return found;
+  /** Creates an automation at version 1 (see {@link AutomationRegistry.create}). @throws EngineError 400. */
+  createAutomation(input: NewAutomation): Promise<AutomationRecord> {
+    return this.registry.create(input);
   }
 
   /** The automation's current version, or undefined. */
   getAutomation(id: string): Promise<AutomationRecord | undefined> {
-    return this.store.getAutomation(id);
+    return this.registry.get(id);
   }
 
   /** A workspace's automations. */
   listAutomations(workspaceId: string): Promise<AutomationRecord[]> {
-    return this.store.listAutomations(workspaceId);
+    return this.registry.list(workspaceId);
   }
 
   /** Every kept version of an automation, newest first (empty for an unknown one). */
   listVersions(automationId: string): Promise<VersionRecord[]> {
-    return this.store.listVersions(automationId);
+    return this.registry.versions(automationId);
   }
 
   /** The definition of one version of an automation, or undefined. */
   getDefinition(automationId: string, version: number): Promise<AutomationDefinition | undefined> {
-    return this.store.getDefinition(automationId, version);
+    return this.registry.definitionAt(automationId, version);
   }
 
   /**
-   * Replaces the definition with a new version (version + 1). Runs already started keep
-   * executing the version they started with. The trigger type may change; the host must then
-   * update host data (`meta`) such as an inbound webhook.
+   * Replaces the definition with a new version (see {@link AutomationRegistry.update}); the host
+   * updates its data (`meta`, such as an inbound URL) in the same store write when the trigger changes.
    * @throws EngineError 404, 400.
    */
-  async updateAutomation(id: string, definition: unknown, meta?: Record<string, unknown>): Promise<AutomationRecord> {
-    const current = await this.mustGet(id);
-    const next: AutomationRecord = {
-      ...current,
-      definition: this.validate(definition),
-      version: current.version + 1,
-      updatedAt: this.clock.now(),
-      meta: meta ?? current.meta,
-    };
-    await this.store.updateAutomation(next);
-    this.ticker.kick();
-    return next;
+  updateAutomation(id: string, definition: unknown, meta?: Record<string, unknown>): Promise<AutomationRecord> {
+    return this.registry.update(id, definition, meta);
   }
 
   /**
-   * Enables or disables an automation. Disabling cancels its queued and waiting runs (and
-   * stops its executing runs at their next step). Enabling a schedule starts from the next
-   * slot (slots while disabled never fire).
-   * @throws EngineError 404.
+   * Enables or disables an automation. Disabling cancels its queued and waiting runs (and stops
+   * its executing runs at their next step). @throws EngineError 404.
    */
-  async setEnabled(id: string, enabled: boolean): Promise<AutomationRecord> {
-    const current = await this.mustGet(id);
-    if (current.enabled === enabled) return current;
-    const next = { ...current, enabled, updatedAt: this.clock.now() };
-    await this.store.updateAutomation(next);
-    if (enabled && next.definition.trigger.type === 'schedule') await this.store.setScheduleSlot(id, next.updatedAt);
-    if (!enabled) await this.cancelRunsOf(id);
-    this.ticker.kick();
-    return next;
+  setEnabled(id: string, enabled: boolean): Promise<AutomationRecord> {
+    return this.registry.setEnabled(id, enabled);
   }
 
   /** Deletes an automation with its versions and runs, cancelling what is pending. @throws EngineError 404. */
-  async deleteAutomation(id: string): Promise<void> {
-    await this.mustGet(id);
-    await this.cancelRunsOf(id);
-    await this.store.deleteAutomation(id);
+  deleteAutomation(id: string): Promise<void> {
+    return this.registry.delete(id);
   }
 
   private async cancelRunsOf(automationId: string): Promise<void> {
@@ -313,18 +241,6 @@ export class Engine {
   }
 
   // ---------------------------------------------------------------- runs
-
-  private async definitionOf(run: RunRecord): Promise<AutomationDefinition> {
-    const key = `${run.automationId}@${run.version}`;
-    let def = this.definitions.get(key);
-    if (!def) {
-      def = await this.store.getDefinition(run.automationId, run.version);
-      if (!def) throw new EngineError(404, 'NOT_FOUND', `automation '${run.automationId}' version ${run.version} not found`);
-      if (this.definitions.size > 1000) this.definitions.clear();
-      this.definitions.set(key, def);
-    }
-    return def;
-  }
 
   private async newRun(
     automation: AutomationRecord,
@@ -400,7 +316,7 @@ export class Engine {
    * @throws EngineError 404 (unknown automation), 409 (disabled, unless `test`).
    */
   async startRun(automationId: string, variables: unknown, opts: StartRunOptions = {}): Promise<RunRecord> {
-    const automation = await this.mustGet(automationId);
+    const automation = await this.registry.require(automationId);
     if (!automation.enabled && !opts.test) throw new EngineError(409, 'CONFLICT', `automation '${automationId}' is disabled`);
     const window = opts.dedupeWindowMs ?? this.dedupeWindowMs;
     const runOpts: { depth: number; dedupeKey?: string; since?: number; test?: boolean } = { depth: opts.depth ?? 0, test: opts.test ?? false };
@@ -503,7 +419,7 @@ export class Engine {
     if (source.status !== 'failed' && source.status !== 'cancelled') {
       throw new EngineError(409, 'CONFLICT', `run '${runId}' is ${source.status}; only failed or cancelled runs are replayed`);
     }
-    const automation = await this.mustGet(source.automationId);
+    const automation = await this.registry.require(source.automationId);
     const kept = opts.from === 'failed-step' ? (await this.store.getSteps(source.id)).filter((s) => s.status === 'succeeded') : [];
     const trigger: RunRecord['trigger'] = { ...source.trigger };
     // A replayed child run answers nobody: its parent step has already ended with the original.
@@ -530,35 +446,18 @@ export class Engine {
   }
 
   /**
-   * Decides the approval a run waits on. `by.handle` must be in the approval's `approvers` when
-   * it has any (membership and role are the host's to check). The decision, who and when become
-   * the step's output; the run continues.
+   * Decides the approval a run waits on (see {@link decideApproval}): by one of the step's
+   * `approvers` when it lists any (membership and role are the host's to check); the run continues.
    * @throws EngineError 404 (unknown run), 409 (not waiting for an approval), 403 (not an approver).
    */
-  async decide(runId: string, approve: boolean, by: { handle: string }, comment?: string): Promise<RunRecord> {
-    const run = await this.store.getRun(runId);
-    if (!run) throw new EngineError(404, 'NOT_FOUND', `run '${runId}' not found`);
-    if (run.status !== 'waiting' || run.waitingOn?.kind !== 'approval') {
-      throw new EngineError(409, 'CONFLICT', `run '${runId}' is not waiting for an approval (status ${run.status})`);
-    }
-    const stepId = run.waitingOn.stepId;
-    const actionId = actionIdOf(stepId);
-    let action: Action | undefined;
-    walkActions((await this.definitionOf(run)).actions, (a) => {
-      if (a.id === actionId) action = a;
-    });
-    const approvers = ((action as ApprovalAction | undefined)?.approvers ?? []).map((h) => h.replace(/^@/, '').toLowerCase());
-    if (approvers.length > 0 && !approvers.includes(by.handle.toLowerCase())) {
-      throw new EngineError(403, 'FORBIDDEN', `only ${approvers.map((h) => '@' + h).join(', ')} may decide this approval`);
-    }
-    const now = this.clock.now();
-    const output: ApprovalDecision = { decision: approve ? 'approved' : 'rejected', decidedBy: by.handle, decidedAt: new Date(now).toISOString(), timedOut: false };
-    if (comment !== undefined && comment !== '') output.comment = comment;
-    if (!(await this.store.resolveWait(runId, stepId, output, now))) {
-      throw new EngineError(409, 'CONFLICT', `run '${runId}' is no longer waiting for this approval`);
-    }
-    this.runs.add(runId);
-    return (await this.store.getRun(runId))!;
+  decide(runId: string, approve: boolean, by: { handle: string }, comment?: string): Promise<RunRecord> {
+    return decideApproval(
+      { store: this.store, clock: this.clock, definitionOf: (run) => this.registry.definitionOf(run), resume: (id) => this.runs.add(id) },
+      runId,
+      approve,
+      by,
+      comment,
+    );
   }
 
   /**
@@ -668,7 +567,7 @@ export class Engine {
       this.settled({ ...run, status: 'cancelled', finishedAt: now });
       return;
     }
-    const definition = await this.definitionOf(run);
+    const definition = await this.registry.definitionOf(run);
     const result = await this.executor.execute(run, definition, fresh);
     if (result === 'interrupted') return;
     const after = await this.store.getRun(runId);
