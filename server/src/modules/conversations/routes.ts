@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import {
-  COMMAND_RUN_LIMITS,
   CONVERSATION_STATUSES,
   LLM_TYPES,
   failInterruptedConversations,
@@ -9,6 +8,7 @@ import {
   runAgentCommand,
   type CommandRun,
 } from './service';
+import { commandRunBody } from './schemas';
 import { itemEnvelope, itemsEnvelope, pageQuery, params, responses, type PageQuery } from '../../http/schemas';
 
 const str = { type: 'string' } as const;
@@ -73,15 +73,7 @@ export const conversationRoutes: FastifyPluginAsync = async (app) => {
           hide,
           summary: 'Run an agent command through the model provider and record the conversation',
           params: params('agentId'),
-          body: {
-            type: 'object',
-            required: ['command'],
-            additionalProperties: false,
-            properties: {
-              command: { type: 'string', minLength: 1, maxLength: COMMAND_RUN_LIMITS.command },
-              input: { type: 'string', maxLength: COMMAND_RUN_LIMITS.input },
-            },
-          },
+          body: commandRunBody,
           response: responses(itemEnvelope(conversationSchema), { 502: { $ref: 'ErrorEnvelope#' } }),
         },
       },

@@ -11,6 +11,7 @@ import { readMediaPrefix } from '../media/files';
 import type { Agent, AgentCommand } from '../agents/agent-data';
 import { agentItem } from '../agents/records';
 import { mediaForKnowledge } from '../media/service';
+import { COMMAND_RUN_LIMITS, commandRunBody } from './schemas';
 
 /**
  * Conversations (spec 4.4 `GET /agents/{agentId}/convos[/{convoId}]`) and running an agent
@@ -49,17 +50,7 @@ export function reportedLlmType(type: string): (typeof LLM_TYPES)[number] {
   return type === 'anthropic' ? 'anthropic' : 'openai';
 }
 
-/** Limits of a command run, in characters. */
-export const COMMAND_RUN_LIMITS = {
-  /** `command`: a command id or name. */
-  command: 200,
-  /** `input`. */
-  input: 20000,
-  /** Knowledge text put into the system message. */
-  knowledge: 20000,
-  /** Conversation title. */
-  title: 120,
-} as const;
+export { COMMAND_RUN_LIMITS } from './schemas';
 
 /** A conversation as the API returns it. Timestamps are ISO 8601. */
 export interface Conversation {
@@ -270,11 +261,9 @@ export interface CommandRun {
  */
 export async function runAgentCommand(svc: Services, actor: Actor, agentId: string, run: CommandRun): Promise<Conversation> {
   const { db, models } = svc;
-  if (typeof run.command !== 'string' || run.command.length === 0) throw badRequest('command', 'required', 'command is required');
-  if (run.command.length > COMMAND_RUN_LIMITS.command) throw badRequest('command', 'too_long', `command is at most ${COMMAND_RUN_LIMITS.command} characters`);
+  // The route's own schema: calls from the engine are refused exactly as the route refuses them.
+  svc.inputs.check(commandRunBody, run);
   const input = run.input ?? '';
-  if (typeof input !== 'string') throw badRequest('input', 'invalid_type', 'input must be a string');
-  if (input.length > COMMAND_RUN_LIMITS.input) throw badRequest('input', 'too_long', `input is at most ${COMMAND_RUN_LIMITS.input} characters`);
 
   // The messages are read (knowledge can mean whole projects and files) before the write lock is taken.
   requireAgent(db, actor, agentId, 'Participant', 'running an agent command');
