@@ -8,7 +8,7 @@
  */
 import type { SecretSource } from './secrets';
 import { randomBytes } from 'node:crypto';
-import { decideApproval } from './approvals';
+import { decideApproval, type ApprovalDeps } from './approvals';
 import { RUN_EVENT_TRIGGER_TYPES, SUB_RUN_TRIGGER, type AutomationDefinition, type ScheduleTrigger } from './definition';
 import { EngineError } from './engine-error';
 import { AutomationRegistry, type NewAutomation } from './registry';
@@ -32,10 +32,10 @@ import {
   type VersionRecord,
 } from './ports';
 import { Templates, type TemplateOptions } from './templates';
+import { dueSlot, matchEvent, nextSlot, scheduleVariables, webhookVariables, type TriggerEvent } from './triggers';
 
 export { EngineError } from './engine-error';
 export type { NewAutomation } from './registry';
-import { dueSlot, matchEvent, nextSlot, scheduleVariables, webhookVariables, type TriggerEvent } from './triggers';
 
 /** Default loop-depth limit: at most this many automation runs chained by the events they cause. */
 export const DEFAULT_MAX_DEPTH = 5;
@@ -129,6 +129,8 @@ export class Engine {
 
   /** Automations and their versions. */
   private readonly registry: AutomationRegistry;
+  /** What approval decisions read and resume runs with. */
+  private readonly approvals: ApprovalDeps;
   /** Queued and executing runs. */
   private readonly runs: RunQueue;
   /** Delays, retries, approval timeouts and schedule slots coming due. */
@@ -167,6 +169,7 @@ export class Engine {
       kick: () => this.ticker.kick(),
       cancelRunsOf: (automationId) => this.cancelRunsOf(automationId),
     });
+    this.approvals = { store: this.store, clock: this.clock, definitionOf: (run) => this.registry.definitionOf(run), resume: (id) => this.runs.add(id) };
     this.runs = new RunQueue(this.maxConcurrent, {
       execute: (runId, entry) => this.runOne(runId, entry),
       finished: (runId) => this.finished(runId),
@@ -451,13 +454,7 @@ export class Engine {
    * @throws EngineError 404 (unknown run), 409 (not waiting for an approval), 403 (not an approver).
    */
   decide(runId: string, approve: boolean, by: { handle: string }, comment?: string): Promise<RunRecord> {
-    return decideApproval(
-      { store: this.store, clock: this.clock, definitionOf: (run) => this.registry.definitionOf(run), resume: (id) => this.runs.add(id) },
-      runId,
-      approve,
-      by,
-      comment,
-    );
+    return decideApproval(this.approvals, runId, approve, by, comment);
   }
 
   /**

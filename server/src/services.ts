@@ -25,7 +25,7 @@ export interface Services {
   links: Links;
   /**
    * Optional in-process wake-ups for background workers (outbox dispatcher, delivery worker,
-   * the engine's inbound consumer). Workers also poll, so code may skip notifying.
+   * the automation outbox consumer, calls waiting on a run's response, live streams). Workers also poll, so code may skip notifying.
    */
   signals?: Signals;
   /** Who outbound HTTP may reach (SSRF guard), built once from the configuration. */

@@ -1,5 +1,6 @@
 import { call, client, type TestServer } from '../helpers/server';
 import { automationServer, createAutomation, settledRuns } from './helpers';
+import { newProject } from '../helpers/fixtures-tasks';
 
 /**
  * Form trigger (docs "Automations", "Form trigger"): a hosted, public page generated from field
@@ -27,7 +28,7 @@ describe('form trigger', () => {
   beforeAll(async () => {
     server = await automationServer();
     api = client(server, server.token);
-    projectId = (await api.post(`/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/markdown', content: '# Signups' })).body.item.id;
+    projectId = await newProject(server, 'Signups');
     signup = await createAutomation(api, server.workspaceId, {
       name: 'Signup form',
       trigger: { type: 'form', title: 'Sign up', description: 'Tell us about your team.', fields: FIELDS, submitLabel: 'Send', thankYou: 'Thanks, we will be in touch.' },

@@ -1,5 +1,6 @@
 import { call, client, type TestServer } from '../helpers/server';
 import { automationServer, createAutomation, runsOf, settledRuns, waitFor } from './helpers';
+import { newProject } from '../helpers/fixtures-tasks';
 
 /**
  * Respond to webhook (docs "Automations", "Respond to webhook"): an inbound call to an automation
@@ -16,7 +17,7 @@ describe('respond to webhook', () => {
   beforeAll(async () => {
     server = await automationServer({ TASKSPACE_INBOUND_RESPOND_TIMEOUT_MS: '1500' });
     api = client(server, server.token);
-    projectId = (await api.post(`/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/markdown', content: '# Orders' })).body.item.id;
+    projectId = await newProject(server, 'Orders');
   });
   afterAll(() => server.close());
 

@@ -1,5 +1,6 @@
 import { call, client, type TestServer } from '../helpers/server';
 import { automationServer, createAutomation, runsOf, runWithStatus, settledRuns, waitFor } from './helpers';
+import { newProject } from '../helpers/fixtures-tasks';
 
 /**
  * Run another automation (docs "Automations", "Run another automation"): an `automation.run` step
@@ -16,7 +17,7 @@ describe('automation.run (sub-automations)', () => {
   beforeAll(async () => {
     server = await automationServer();
     api = client(server, server.token);
-    projectId = (await api.post(`/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/markdown', content: '# Subs' })).body.item.id;
+    projectId = await newProject(server, 'Subs');
   });
   afterAll(() => server.close());
 

@@ -118,6 +118,15 @@ function requestIdOf(automationId: string, idempotencyKey: string | undefined): 
  * @returns the request id, the run and how to answer the call; the run is handed to the engine.
  */
 export function receiveInboundCall(svc: Services, rt: AutomationRuntime, call: InboundCall): AcceptedInbound {
+  // One transaction from the first read to the run's insert: what the checks saw is what the run gets.
+  const { accepted, created } = transaction(svc.db, () => acceptCall(svc, rt, call));
+  if (created) rt.engine.enqueue(accepted.runId);
+  svc.signals?.notify('runs');
+  return accepted;
+}
+
+/** The checks and the run's insert of {@link receiveInboundCall}, inside its transaction. */
+function acceptCall(svc: Services, rt: AutomationRuntime, call: InboundCall): { accepted: AcceptedInbound; created: boolean } {
   const found = automationOfInboundUrl(svc.db, call.webhookId);
   const link = found && inboundLinkOf(found);
   if (!found || !link) throw notFound('webhook', call.webhookId);
@@ -129,7 +138,9 @@ export function receiveInboundCall(svc: Services, rt: AutomationRuntime, call: I
       reason: call.authorization ? 'invalid_token' : 'missing_token',
     });
   }
-  if (!found.enabled) throw disabled();
+  if (!found.enabled) {
+    throw new ServiceError(409, 'AUTOMATION_DISABLED', 'the automation behind this webhook is disabled; enable it to accept calls');
+  }
   const waitMs = rt.throttle.take(link.id);
   if (waitMs > 0) throw new InboundThrottledError(waitMs);
 
@@ -151,23 +162,11 @@ export function receiveInboundCall(svc: Services, rt: AutomationRuntime, call: I
   }
   const headers = redactHeaders(received);
   const requestId = requestIdOf(found.id, idempotencyKey);
-  const stored = transaction(svc.db, () => {
-    // Read again in the transaction: the automation may have changed or gone since the checks.
-    const automation = automationOfInboundUrl(svc.db, call.webhookId);
-    if (!automation) throw notFound('webhook', call.webhookId);
-    if (!automation.enabled) throw disabled();
-    const { run, dedupe } = rt.engine.prepareInboundRun(automation, body, { requestId, headers });
-    return { ...insertRun(svc.db, run, dedupe), definition: automation.definition };
-  });
-  if (stored.created) rt.engine.enqueue(stored.run.id);
-  svc.signals?.notify('runs');
-  const accepted: AcceptedInbound = { requestId, runId: stored.run.id, respond: usesAction(stored.definition.actions, 'respond') };
+  const { run, dedupe } = rt.engine.prepareInboundRun(found, body, { requestId, headers });
+  const stored = insertRun(svc.db, run, dedupe);
+  const accepted: AcceptedInbound = { requestId, runId: stored.run.id, respond: usesAction(found.definition.actions, 'respond') };
   if (form) accepted.form = form;
-  return accepted;
-}
-
-function disabled(): ServiceError {
-  return new ServiceError(409, 'AUTOMATION_DISABLED', 'the automation behind this webhook is disabled; enable it to accept calls');
+  return { accepted, created: stored.created };
 }
 
 /** 429 RATE_LIMITED from the inbound throttle; `retryAfterMs` feeds the Retry-After header. */
