@@ -1,7 +1,7 @@
 'use strict';
 // API throughput: GET task, GET tasks list (1,000-task project) and POST create task, each
-// beside the bare Fastify baseline in the same run.
-const { startTaskspace, startBare, api, load, row, runIfMain } = require('./lib');
+// beside the bare Fastify baseline in the same run (medians of alternating rounds, BENCH_ROUNDS).
+const { startTaskspace, startBare, api, pairedLoad, row, runIfMain } = require('./lib');
 
 async function run() {
   const bare = await startBare();
@@ -19,11 +19,10 @@ async function run() {
     const auth = { authorization: `Bearer ${ts.token}` };
     const results = [];
     const pair = async (name, bareOpts, tsOpts) => {
-      const base = await load(bareOpts);
-      const ours = await load(tsOpts);
-      results.push({ name, bare: base.rps, taskspace: ours.rps, ratio: ours.rps / base.rps });
-      console.log(row(`bare ${name}`, base.rps));
-      console.log(row(`taskspace ${name}`, ours.rps, base.rps));
+      const { bare: base, ours } = await pairedLoad(bareOpts, tsOpts);
+      results.push({ name, bare: base, taskspace: ours, ratio: ours / base });
+      console.log(row(`bare ${name}`, base));
+      console.log(row(`taskspace ${name}`, ours, base));
     };
     await pair('GET task', { url: `${bare.url}/task` }, { url: `${ts.url}/api/v1/projects/${project.id}/tasks/${first.id}`, headers: auth });
     await pair('GET tasks (100 of 1,000)', { url: `${bare.url}/tasks` }, { url: `${ts.url}/api/v1/projects/${project.id}/tasks`, headers: auth });

@@ -77,6 +77,23 @@ async function load(opts) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
+/**
+ * The baseline and the measured server under the same load, alternated for BENCH_ROUNDS rounds
+ * (default 3) so that both see the same moments of a busy machine; resolves each one's median
+ * requests/second.
+ */
+async function pairedLoad(bareOpts, oursOpts) {
+  const rounds = Number(process.env.BENCH_ROUNDS || 3);
+  const bare = [];
+  const ours = [];
+  for (let i = 0; i < rounds; i++) {
+    bare.push((await load(bareOpts)).rps);
+    ours.push((await load(oursOpts)).rps);
+  }
+  const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  return { bare: median(bare), ours: median(ours) };
+}
+
 /** Formats a row of the results table. */
 function row(name, value, baseline) {
   const ratio = baseline ? (value / baseline).toFixed(2) : '';
@@ -203,6 +220,7 @@ function runIfMain(mod, run) {
 
 module.exports = {
   runIfMain,
+  pairedLoad,
   startTaskspace,
   startBare,
   startProcess,

@@ -292,8 +292,33 @@ export class Engine {
    * does not run for it. Resolves to the runs (new or existing).
    */
   async submit(event: TriggerEvent): Promise<RunRecord[]> {
+    return this.submitAll([event]);
+  }
+
+  /**
+   * {@link submit} for a batch of events, in order, as the service's outbox consumer reads them:
+   * the enabled automations of each (event type, workspace) pair are read once per batch rather
+   * than once per event. Resolves to every run of the batch (new or existing), in event order.
+   */
+  async submitAll(events: readonly TriggerEvent[]): Promise<RunRecord[]> {
+    const candidates = new Map<string, Promise<AutomationRecord[]>>();
     const runs: RunRecord[] = [];
-    for (const automation of await this.store.listEnabledAutomations(event.type, event.workspaceId)) {
+    for (const event of events) {
+      const key = `${event.type}\n${event.workspaceId}`;
+      let automations = candidates.get(key);
+      if (automations === undefined) {
+        automations = this.store.listEnabledAutomations(event.type, event.workspaceId);
+        candidates.set(key, automations);
+      }
+      runs.push(...(await this.runsFor(event, await automations)));
+    }
+    return runs;
+  }
+
+  /** The runs `event` starts among `automations` (the enabled automations of its type and workspace). */
+  private async runsFor(event: TriggerEvent, automations: AutomationRecord[]): Promise<RunRecord[]> {
+    const runs: RunRecord[] = [];
+    for (const automation of automations) {
       if (event.at !== undefined && automation.createdAt > event.at) continue;
       // Run events (failures, approval requests) never start the automation whose run raised them.
       if ((RUN_EVENT_TRIGGER_TYPES as readonly string[]).includes(event.type) && event.payload.automationId === automation.id) continue;

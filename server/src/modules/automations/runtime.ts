@@ -1,9 +1,9 @@
 import { secretValues } from '../secrets/service';
 import { createEngine, type Engine, type RunRecord } from '@taskspace/engine';
+import { newOrderedId } from '../../platform/ids';
 import type { FastifyInstance } from 'fastify';
-import { transaction } from '../../platform/db/connection';
 import { InboundThrottle } from './inbound-throttle';
-import { readCursor, writeCursor } from '../events/cursors';
+import { OutboxCursor } from '../events/cursors';
 import { WorkerLoop, type WorkerLog } from '../../platform/worker-loop';
 import { readEvents } from '../events/outbox';
 import type { Services } from '../../services';
@@ -15,8 +15,9 @@ import { SqliteRunStore } from './sqlite-store';
  * The automation runtime of the server (README "Automations"): the engine over SQLite, the
  * in-process service and the guarded HTTP client, the per-URL throttle of inbound calls, and the
  * outbox consumer that feeds service events to the engine. It reads `events` after its own
- * persisted cursor (`outbox_cursors` row {@link AUTOMATION_CURSOR}) and submits each event; runs
- * are de-duplicated by event id, so re-reading after a crash starts nothing twice. It runs on a
+ * cursor (`outbox_cursors` row {@link AUTOMATION_CURSOR}, an {@link OutboxCursor}) and submits each
+ * batch; runs are de-duplicated by event id, so re-reading after a crash starts nothing twice,
+ * and the cursor's advance is persisted lazily. It runs on a
  * {@link WorkerLoop}: woken on `svc.signals` (`events`), polling every `config.webhooks.pollMs`
  * (`TASKSPACE_WEBHOOKS_POLL_MS`) as a fallback.
  *
@@ -44,6 +45,8 @@ export class AutomationRuntime {
   /** The per-URL throttle of inbound calls (webhook calls and form posts share a URL's bucket). */
   readonly throttle: InboundThrottle;
   private readonly events: WorkerLoop;
+  /** How far the outbox consumer has read. */
+  private readonly cursor: OutboxCursor;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly settledListeners = new Set<(run: RunRecord) => void>();
 
@@ -58,6 +61,7 @@ export class AutomationRuntime {
       service: new DomainServiceAdapter(svc),
       http: this.http,
       clock: svc.clock,
+      newId: () => newOrderedId(),
       logger: log,
       secrets: (workspaceId) => secretValues(svc, workspaceId),
       onRunSettled: (run) => {
@@ -66,6 +70,7 @@ export class AutomationRuntime {
     });
     const poll = svc.config.webhooks.pollMs;
     // A step handles one batch: again at once while batches come full, else after the poll interval.
+    this.cursor = new OutboxCursor(svc.db, svc.clock, AUTOMATION_CURSOR);
     this.events = new WorkerLoop('automation outbox consumer', async () => ((await this.consumeEvents()) ? 0 : poll), log, poll);
     this.throttle = new InboundThrottle(svc.clock, svc.config.webhooks.inboundPerMinute);
   }
@@ -89,26 +94,26 @@ export class AutomationRuntime {
   async stop(): Promise<void> {
     for (const off of this.unsubscribe.splice(0)) off();
     await this.events.stop();
+    this.cursor.flush();
     await this.engine.stop();
     await this.http.close();
   }
 
   /** One batch of outbox events; true when there may be more. */
   private async consumeEvents(): Promise<boolean> {
-    const { db } = this.svc;
-    const events = readEvents(db, readCursor(db, AUTOMATION_CURSOR), BATCH);
+    const events = readEvents(this.svc.db, this.cursor.get(), BATCH);
     if (events.length === 0) return false;
-    for (const event of events) {
-      await this.engine.submit({
+    await this.engine.submitAll(
+      events.map((event) => ({
         id: event.id,
         type: event.type,
         workspaceId: event.workspaceId,
         payload: event.payload,
         depth: event.depth,
         at: Date.parse(event.timestamp),
-      });
-    }
-    transaction(db, () => writeCursor(db, AUTOMATION_CURSOR, events[events.length - 1]!.seq));
+      })),
+    );
+    this.cursor.advance(events[events.length - 1]!.seq);
     return events.length === BATCH;
   }
 }

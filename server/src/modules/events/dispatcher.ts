@@ -1,14 +1,13 @@
-import { transaction } from '../../platform/db/connection';
 import { sql } from '../../platform/db/statements';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_PLANS } from '../webhooks/service';
-import { newId } from '../../platform/ids';
+import { newOrderedId } from '../../platform/ids';
 import type { Services } from '../../services';
-import { readCursor, WEBHOOK_CURSOR, writeCursor } from './cursors';
+import type { OutboxCursor } from './cursors';
 
 /**
  * The outbox dispatcher (README "Events and webhooks", "Guarantees"): reads `events` in `seq` order after
- * its persisted cursor and, in one transaction with the cursor advance, queues one
- * `webhook_deliveries` row per matching signed registration and legacy subscription.
+ * its cursor ({@link OutboxCursor}, name `webhooks`) and, in one transaction with the cursor
+ * advance, queues one `webhook_deliveries` row per matching signed registration and legacy subscription.
  *
  * A registration matches an event when: it lists the event type; its owner is, at dispatch
  * time, a member of the event's workspace, on a Pro+ plan and verified (a downgraded account's
@@ -26,61 +25,70 @@ interface EventHead {
   created_at: number;
 }
 
+/** A delivery to queue: for a signed registration or for a legacy subscription. */
+interface Match {
+  event: EventHead;
+  webhookId: string | null;
+  subscriptionId: string | null;
+}
+
 /**
- * Handles up to `limit` events after the cursor (no write transaction when there are none).
+ * Handles up to `limit` events after `cursor`: matches each against the registrations, then
+ * queues the deliveries and advances the cursor in one transaction. A batch that matches nothing
+ * opens no write transaction: the cursor advances in memory ({@link OutboxCursor.advance}).
  * @returns how many events were read and how many deliveries were queued.
  */
-export function dispatchEvents(svc: Services, limit = 500): { events: number; deliveries: number } {
+export function dispatchEvents(svc: Services, cursor: OutboxCursor, limit = 500): { events: number; deliveries: number } {
   const { db } = svc;
-  // Look before taking the write lock: an idle poll must not open a write transaction.
-  const pending = sql<[number], { seq: number }>(db, 'SELECT seq FROM events WHERE seq > ? LIMIT 1').get(readCursor(db, WEBHOOK_CURSOR));
-  if (pending === undefined) return { events: 0, deliveries: 0 };
-  return transaction(db, () => {
-    const after = readCursor(db, WEBHOOK_CURSOR);
-    const events = sql<[number, number], EventHead>(
-      db,
-      'SELECT seq, type, workspace_id, created_at FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
-    ).all(after, limit);
-    if (events.length === 0) return { events: 0, deliveries: 0 };
-    const now = svc.clock.now();
-    let deliveries = 0;
+  const events = sql<[number, number], EventHead>(
+    db,
+    'SELECT seq, type, workspace_id, created_at FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
+  ).all(cursor.get(), limit);
+  if (events.length === 0) return { events: 0, deliveries: 0 };
+  const matches = events.flatMap((event) => matchEvent(svc, event));
+  const last = events[events.length - 1]!.seq;
+  if (matches.length === 0) {
+    cursor.advance(last);
+    return { events: events.length, deliveries: 0 };
+  }
+  const now = svc.clock.now();
+  cursor.commitWith(last, () => {
     const insert = sql(
       db,
       `INSERT INTO webhook_deliveries (id, webhook_id, subscription_id, event_seq, event_type, status, attempts, next_attempt_at, created_at)
        VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
     );
-    for (const event of events) {
-      if (!SIGNED.has(event.type)) continue;
-      const match = { type: event.type, ws: event.workspace_id, at: event.created_at, plans: PLANS_JSON };
-      const hooks = sql<[typeof match], { id: string }>(
-        db,
-        `SELECT w.id FROM webhook_events we
-           JOIN webhooks w ON w.id = we.webhook_id
-           JOIN users u ON u.id = w.user_id
-           JOIN workspace_members m ON m.user_id = w.user_id AND m.workspace_id = @ws
-          WHERE we.event_type = @type
-            AND u.verified = 1 AND u.plan IN (SELECT value FROM json_each(@plans))
-            AND w.created_at <= @at
-            AND (w.all_spaces = 1 OR EXISTS (SELECT 1 FROM webhook_spaces s WHERE s.webhook_id = w.id AND s.workspace_id = @ws))`,
-      ).all(match);
-      for (const hook of hooks) {
-        insert.run(newId(), hook.id, null, event.seq, event.type, now, now);
-        deliveries++;
-      }
-      const subscriptions = sql<[typeof match], { id: string }>(
-        db,
-        `SELECT s.id FROM webhook_subscriptions s
-           JOIN users u ON u.id = s.user_id
-           JOIN workspace_members m ON m.user_id = s.user_id AND m.workspace_id = @ws
-          WHERE s.event_type = @type AND s.created_at <= @at
-            AND u.verified = 1 AND u.plan IN (SELECT value FROM json_each(@plans))`,
-      ).all(match);
-      for (const subscription of subscriptions) {
-        insert.run(newId(), null, subscription.id, event.seq, event.type, now, now);
-        deliveries++;
-      }
-    }
-    writeCursor(db, WEBHOOK_CURSOR, events[events.length - 1]!.seq);
-    return { events: events.length, deliveries };
+    for (const { event, webhookId, subscriptionId } of matches) insert.run(newOrderedId(), webhookId, subscriptionId, event.seq, event.type, now, now);
   });
+  return { events: events.length, deliveries: matches.length };
+}
+
+/** The signed registrations and legacy subscriptions `event` goes to (none for an unsigned type). */
+function matchEvent(svc: Services, event: EventHead): Match[] {
+  if (!SIGNED.has(event.type)) return [];
+  const { db } = svc;
+  const match = { type: event.type, ws: event.workspace_id, at: event.created_at, plans: PLANS_JSON };
+  const hooks = sql<[typeof match], { id: string }>(
+    db,
+    `SELECT w.id FROM webhook_events we
+       JOIN webhooks w ON w.id = we.webhook_id
+       JOIN users u ON u.id = w.user_id
+       JOIN workspace_members m ON m.user_id = w.user_id AND m.workspace_id = @ws
+      WHERE we.event_type = @type
+        AND u.verified = 1 AND u.plan IN (SELECT value FROM json_each(@plans))
+        AND w.created_at <= @at
+        AND (w.all_spaces = 1 OR EXISTS (SELECT 1 FROM webhook_spaces s WHERE s.webhook_id = w.id AND s.workspace_id = @ws))`,
+  ).all(match);
+  const subscriptions = sql<[typeof match], { id: string }>(
+    db,
+    `SELECT s.id FROM webhook_subscriptions s
+       JOIN users u ON u.id = s.user_id
+       JOIN workspace_members m ON m.user_id = s.user_id AND m.workspace_id = @ws
+      WHERE s.event_type = @type AND s.created_at <= @at
+        AND u.verified = 1 AND u.plan IN (SELECT value FROM json_each(@plans))`,
+  ).all(match);
+  return [
+    ...hooks.map((hook) => ({ event, webhookId: hook.id, subscriptionId: null })),
+    ...subscriptions.map((subscription) => ({ event, webhookId: null, subscriptionId: subscription.id })),
+  ];
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/connection';
 import { sql } from '../../platform/db/statements';
-import { newId } from '../../platform/ids';
+import { newOrderedId } from '../../platform/ids';
 
 /**
  * Domain event types. The signed-webhook events of spec section 6.1 plus the automation
@@ -50,7 +50,7 @@ export function appendEvent(
   event: { type: EventType; workspaceId: string; payload: Record<string, unknown>; depth?: number },
   now: number,
 ): string {
-  const id = newId();
+  const id = newOrderedId();
   sql(db, 'INSERT INTO events (id, type, workspace_id, payload_json, depth, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
     id,
     event.type,
@@ -95,7 +95,7 @@ export function appendEvents(
   for (let start = 0; start < events.length; start += EVENT_BATCH_ROWS) {
     const batch = events.slice(start, start + EVENT_BATCH_ROWS);
     const values = batch.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
-    const args = batch.flatMap((e) => [newId(), e.type, e.workspaceId, JSON.stringify(e.payload), e.depth ?? 0, now]);
+    const args = batch.flatMap((e) => [newOrderedId(), e.type, e.workspaceId, JSON.stringify(e.payload), e.depth ?? 0, now]);
     sql(db, `INSERT INTO events (id, type, workspace_id, payload_json, depth, created_at) VALUES ${values}`).run(...args);
   }
 }

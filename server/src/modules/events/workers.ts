@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services';
 import { DeliveryWorker } from '../webhooks/delivery-worker';
+import { OutboxCursor, WEBHOOK_CURSOR } from './cursors';
 import { dispatchEvents } from './dispatcher';
 import { DueScheduler } from './due-scheduler';
 import { GuardedHttp } from '../../platform/guarded-http';
@@ -33,10 +34,11 @@ export interface EventWorkers {
 export function startEventWorkers(svc: Services, log: WorkerLog): EventWorkers {
   const http = new GuardedHttp(svc.addressPolicy);
   const delivery = new DeliveryWorker(svc, http, log);
+  const cursor = new OutboxCursor(svc.db, svc.clock, WEBHOOK_CURSOR);
   const dispatcher = new WorkerLoop(
     'outbox dispatcher',
     () => {
-      const result = dispatchEvents(svc, DISPATCH_BATCH);
+      const result = dispatchEvents(svc, cursor, DISPATCH_BATCH);
       if (result.deliveries > 0) delivery.wake();
       return result.events === DISPATCH_BATCH ? 0 : svc.config.webhooks.pollMs;
     },
@@ -55,6 +57,7 @@ export function startEventWorkers(svc: Services, log: WorkerLog): EventWorkers {
       await due.stop();
       await pruner.stop();
       await dispatcher.stop();
+      cursor.flush();
       await delivery.stop();
       await http.close();
     },

@@ -342,7 +342,7 @@ function blockCursor(db: Db, projectId: string, field: 'after' | 'before', id: s
 
 /**
  * One page of a project's blocks (top-level tasks) in order (Viewer; spec section 4.2).
- * Cursors must be blocks of the project. One range of the (project_id, parent_id, rank) index.
+ * Cursors must be blocks of the project. One range of the (parent_id, project_id, rank) index.
  * @throws ServiceError 400 as {@link listTasks}, plus reason `not_a_block` for a subtask cursor;
  *   404 for an unknown project.
  */

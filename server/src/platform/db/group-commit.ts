@@ -1,4 +1,4 @@
-import type { Db } from './connection';
+import { transaction, type Db } from './connection';
 
 /** One write waiting for its group. */
 interface PendingWrite {
@@ -57,11 +57,9 @@ export class GroupCommit {
     if (this.pending.length > 0) this.schedule();
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
-      this.db
-        .transaction(() => {
-          for (const write of group) outcomes.push(this.attempt(write.fn));
-        })
-        .immediate();
+      transaction(this.db, () => {
+        for (const write of group) outcomes.push(this.attempt(write.fn));
+      });
     } catch (error) {
       for (const write of group) write.reject(error);
       return;
@@ -73,15 +71,10 @@ export class GroupCommit {
     });
   }
 
-  /** One write in its own savepoint (a nested better-sqlite3 transaction): rolled back alone when it throws. */
+  /** One write in its own savepoint (a nested {@link transaction}): rolled back alone when it throws. */
   private attempt(fn: () => unknown): { ok: true; value: unknown } | { ok: false; error: unknown } {
     try {
-      const value = this.db.transaction(() => {
-        const result = fn();
-        if (typeof (result as { then?: unknown } | null)?.then === 'function') throw new TypeError('a grouped write must be synchronous');
-        return result;
-      })();
-      return { ok: true, value };
+      return { ok: true, value: transaction(this.db, fn) };
     } catch (error) {
       return { ok: false, error };
     }
