@@ -11,6 +11,7 @@ import { envelopeForFrameworkErrors, installJsonBodyParser, installErrorHandling
 import { installRequestMetering, RequestMeter } from './auth/hook';
 import { errorEnvelope } from './http/schemas';
 import { InputValidator, ROUTE_AJV } from './http/validate-input';
+import { WalCheckpointer } from './platform/db/checkpointer';
 import { GroupCommit } from './platform/db/group-commit';
 import { serializeRequest } from './http/log';
 import { createModelProvider } from './models';
@@ -112,11 +113,15 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   installJsonBodyParser(app, config.jsonMaxDepth);
   refuseTextBodies(app);
   app.addSchema(errorEnvelope);
+  // WAL checkpoints run in a worker thread while the server listens (platform/db/checkpointer.ts).
+  const checkpointer = new WalCheckpointer(db, app.log);
   app.addHook('onListen', async () => {
     const address = app.server.address();
     if (address && typeof address === 'object') links.setListening(config.host, address.port);
+    await checkpointer.start();
   });
   app.addHook('onClose', async () => {
+    await checkpointer.stop();
     db.close();
     lock.release();
   });

@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { client, startServer } from '../helpers/server';
+import { newProject } from '../helpers/fixtures-tasks';
+import { waitFor } from '../helpers/wait';
+
+/**
+ * WAL checkpoints run in a worker thread while the server listens (platform/db/checkpointer.ts):
+ * the service's connection never checkpoints inside a commit, yet committed pages reach the
+ * database file while it runs, and nothing is lost at close.
+ */
+describe('WAL checkpoints off the request path', () => {
+  test('the service connection does not checkpoint; the worker copies committed pages into the database file', async () => {
+    const server = await startServer();
+    const file = path.join(server.dataDir, 'taskspace.sqlite');
+    let projectId: string;
+    try {
+      const db = server.built.services.db;
+      // The worker starts in the server's onListen hook, which runs after listen() has resolved.
+      await waitFor(() => db.pragma('wal_autocheckpoint', { simple: true }) === 0, 'the checkpoint worker to take over');
+      const initial = fs.statSync(file).size;
+      const api = client(server, server.token);
+      projectId = await newProject(server);
+      const content = 'A task with enough text to fill pages quickly. '.repeat(8);
+      for (let batch = 0; batch < 20; batch++) {
+        const tasks = Array.from({ length: 100 }, () => ({ contentType: 'text/plain', content }));
+        expect((await api.post(`/api/v1/projects/${projectId}/tasks/`, { tasks })).status).toBe(200);
+      }
+      // About 1 MB of task text: the database file grows while the WAL holds the commits only until a checkpoint.
+      await waitFor(() => fs.statSync(file).size > initial + 1_000_000, 'checkpointed pages in the database file');
+    } finally {
+      await server.close();
+    }
+    const reopened = new Database(file, { readonly: true });
+    try {
+      expect((reopened.prepare('SELECT COUNT(*) AS n FROM tasks WHERE project_id = ?').get(projectId) as { n: number }).n).toBe(2000);
+    } finally {
+      reopened.close();
+    }
+  });
+});
