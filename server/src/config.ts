@@ -114,8 +114,8 @@ export interface Config {
      */
     secretKey: string | undefined;
     /**
-     * How long finished deliveries (with their attempts) and handled inbound requests are kept,
-     * in days (`TASKSPACE_WEBHOOKS_LOG_RETENTION_DAYS`, default 30; 0 keeps them forever).
+     * How long finished deliveries (with their attempts), and outbox events every reader has
+     * handled, are kept, in days (`TASKSPACE_WEBHOOKS_LOG_RETENTION_DAYS`, default 30; 0 keeps them forever).
      */
     logRetentionDays: number;
     /**

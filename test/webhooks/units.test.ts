@@ -114,20 +114,26 @@ test('the delivery body embeds the stored payload bytes unchanged', () => {
   expect(JSON.parse(body).payload).toEqual({ b: 1, a: 'x' });
 });
 
+/** An app (not listening: no worker runs) keeping logs 30 days, with a clock the test moves and one signed webhook of the owner. */
+async function retentionApp() {
+  const { buildApp } = await import('../../server/src/app');
+  const { actorForToken } = await import('../../server/src/auth/tokens');
+  const { registerWebhook } = await import('../../server/src/modules/webhooks/service');
+  const clock = { at: Date.UTC(2030, 0, 1), now: () => clock.at };
+  const config = loadConfig({ TASKSPACE_DATA_DIR: tempDataDir(), TASKSPACE_LOG_LEVEL: 'silent', TASKSPACE_BOOTSTRAP_TOKEN: 'tsk_retention', TASKSPACE_WEBHOOKS_LOG_RETENTION_DAYS: '30' });
+  const built = await buildApp({ config, clock });
+  registerWebhook(built.services, actorForToken(built.services.db, 'tsk_retention')!, { targetUrl: 'https://hooks.example.com/r', events: ['task.due'] });
+  const hookId = (built.services.db.prepare('SELECT id FROM webhooks').get() as { id: string }).id;
+  return { built, clock, hookId };
+}
+
 describe('log retention', () => {
   test('deletes finished deliveries older than the retention, never pending ones', async () => {
-    const { buildApp } = await import('../../server/src/app');
-    const { actorForToken } = await import('../../server/src/auth/tokens');
-    const { registerWebhook } = await import('../../server/src/modules/webhooks/service');
     const { pruneExpired } = await import('../../server/src/modules/events/retention');
-    let now = Date.UTC(2030, 0, 1);
-    const config = loadConfig({ TASKSPACE_DATA_DIR: tempDataDir(), TASKSPACE_LOG_LEVEL: 'silent', TASKSPACE_BOOTSTRAP_TOKEN: 'tsk_retention', TASKSPACE_WEBHOOKS_LOG_RETENTION_DAYS: '30' });
-    const built = await buildApp({ config, clock: { now: () => now } });
+    const { built, clock, hookId } = await retentionApp();
+    const now = clock.at;
     try {
       const svc = built.services;
-      const owner = actorForToken(svc.db, 'tsk_retention')!;
-      registerWebhook(svc, owner, { targetUrl: 'https://hooks.example.com/r', events: ['task.due'] });
-      const hookId = (svc.db.prepare('SELECT id FROM webhooks').get() as { id: string }).id;
       const insert = svc.db.prepare(
         `INSERT INTO webhook_deliveries (id, webhook_id, event_seq, event_type, status, attempts, next_attempt_at, created_at, completed_at)
          VALUES (?, ?, 1, 'task.due', ?, 1, ?, ?, ?)`,
@@ -142,8 +148,57 @@ describe('log retention', () => {
       const left = (svc.db.prepare('SELECT id FROM webhook_deliveries ORDER BY id').all() as { id: string }[]).map((r) => r.id);
       expect(left).toEqual(['old-pending', 'recent']);
       expect(svc.db.prepare('SELECT count(*) AS n FROM webhook_attempts').get()).toEqual({ n: 0 });
-      now += 29 * day;
+      clock.at += 29 * day;
       expect(pruneExpired(svc)).toBe(1);
+    } finally {
+      await built.app.close();
+    }
+  });
+});
+
+describe('outbox retention', () => {
+  test('deletes events older than the retention once every reader has passed them and no delivery refers to them', async () => {
+    const { pruneExpired } = await import('../../server/src/modules/events/retention');
+    const { writeCursor } = await import('../../server/src/modules/events/cursors');
+    const { built, clock, hookId } = await retentionApp();
+    const now = clock.at;
+    try {
+      const { db } = built.services;
+      const day = 86400000;
+      const add = (id: string, createdAt: number) =>
+        Number(db.prepare(`INSERT INTO events (id, type, workspace_id, payload_json, depth, created_at) VALUES (?, 'task.due', 'w', '{}', 0, ?)`).run(id, createdAt).lastInsertRowid);
+      const handled = add('handled', now - 40 * day);
+      const delivered = add('delivered', now - 40 * day);
+      const unread = add('unread', now - 40 * day);
+      const recent = add('recent', now - 2 * day);
+      db.prepare(
+        `INSERT INTO webhook_deliveries (id, webhook_id, event_seq, event_type, status, attempts, next_attempt_at, created_at)
+         VALUES ('d1', ?, ?, 'task.due', 'pending', 0, ?, ?)`,
+      ).run(hookId, delivered, now, now - 40 * day);
+      // The dispatcher has passed `delivered`, the automation consumer `unread` too.
+      writeCursor(db, 'webhooks', delivered);
+      writeCursor(db, 'automations', unread);
+      const ids = () => (db.prepare("SELECT id FROM events WHERE id IN ('handled', 'delivered', 'unread', 'recent') ORDER BY seq").all() as { id: string }[]).map((r) => r.id);
+
+      expect(pruneExpired(built.services)).toBe(1);
+      expect(ids()).toEqual(['delivered', 'unread', 'recent']);
+      expect(handled).toBeLessThan(delivered);
+
+      // Its delivery finished long ago: the delivery goes, then the event it held.
+      db.prepare("UPDATE webhook_deliveries SET status = 'succeeded', completed_at = ? WHERE id = 'd1'").run(now - 31 * day);
+      expect(pruneExpired(built.services)).toBe(2);
+      expect(ids()).toEqual(['unread', 'recent']);
+
+      writeCursor(db, 'webhooks', unread);
+      expect(pruneExpired(built.services)).toBe(1);
+      expect(ids()).toEqual(['recent']);
+      // Old enough, but not yet read by either reader; then read by both.
+      clock.at += 29 * day;
+      expect(pruneExpired(built.services)).toBe(0);
+      writeCursor(db, 'webhooks', recent);
+      writeCursor(db, 'automations', recent);
+      expect(pruneExpired(built.services)).toBe(1);
+      expect(ids()).toEqual([]);
     } finally {
       await built.app.close();
     }

@@ -3,7 +3,7 @@ import { createEngine, type Engine, type RunRecord } from '@taskspace/engine';
 import { newOrderedId } from '../../platform/ids';
 import type { FastifyInstance } from 'fastify';
 import { InboundThrottle } from './inbound-throttle';
-import { OutboxCursor } from '../events/cursors';
+import { AUTOMATION_CURSOR, OutboxCursor } from '../events/cursors';
 import { WorkerLoop, type WorkerLog } from '../../platform/worker-loop';
 import { readEvents } from '../events/outbox';
 import type { Services } from '../../services';
@@ -25,8 +25,6 @@ import { SqliteRunStore } from './sqlite-store';
  * transaction and hands it to the engine with `engine.enqueue`.
  */
 
-/** Cursor name of the automation engine's outbox reader. */
-export const AUTOMATION_CURSOR = 'automations';
 /** Events handled per batch. */
 const BATCH = 200;
 

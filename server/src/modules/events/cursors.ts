@@ -10,11 +10,15 @@ import type { Clock } from '../../platform/clock';
  * that transaction). When they caused nothing, the advance is kept in memory and written at most
  * once per {@link CURSOR_PERSIST_MS}: after a crash the reader reads those events again, which
  * changes nothing (docs "Architecture", "Outbox readers"). The webhook dispatcher uses the name
- * {@link WEBHOOK_CURSOR}; the automation engine's reader picks its own name.
+ * {@link WEBHOOK_CURSOR}, the automation engine's reader {@link AUTOMATION_CURSOR}.
  */
 
 /** Cursor name of the webhook dispatcher. */
 export const WEBHOOK_CURSOR = 'webhooks';
+/** Cursor name of the automation engine's outbox reader (modules/automations/runtime.ts). */
+export const AUTOMATION_CURSOR = 'automations';
+/** Every outbox reader: an event is handled once all of them have passed it. */
+export const OUTBOX_READERS = [WEBHOOK_CURSOR, AUTOMATION_CURSOR] as const;
 
 /** Longest time, in ms, that an advance which wrote nothing stays unpersisted. */
 export const CURSOR_PERSIST_MS = 1000;

@@ -1,27 +1,50 @@
 import { transaction } from '../../platform/db/connection';
 import { sql } from '../../platform/db/statements';
 import type { Services } from '../../services';
+import { OUTBOX_READERS, readCursor } from './cursors';
 
 /**
- * Retention of the delivery log (README "Events and webhooks" "Delivery log"): finished
- * deliveries (succeeded or failed, with their attempts) older than
- * `TASKSPACE_WEBHOOKS_LOG_RETENTION_DAYS` are deleted, in batches so no transaction holds the
- * database long. Pending deliveries are never deleted.
+ * Retention of the delivery log and the outbox (docs/webhooks.md "Delivery log"), both after
+ * `TASKSPACE_WEBHOOKS_LOG_RETENTION_DAYS` (0 keeps everything), in batches so no transaction holds
+ * the database long:
+ * - finished deliveries (succeeded or failed, with their attempts) older than that are deleted;
+ *   pending deliveries never are;
+ * - outbox events older than that are deleted once every reader ({@link OUTBOX_READERS}) has
+ *   persisted a cursor past them and no delivery refers to them any more (the delivery log shows
+ *   an event's payload while its deliveries are kept). Without this the outbox, one row per
+ *   change, was the largest table of a busy database.
  */
 
 /** Rows deleted per transaction. */
 const BATCH = 1000;
 
-/** Deletes one batch of expired deliveries; returns how many went (0 when retention is off). */
+/** Deletes one batch of expired deliveries and one of expired events; returns how many rows went (0 when retention is off). */
 export function pruneExpired(svc: Services): number {
   const days = svc.config.webhooks.logRetentionDays;
   if (days === 0) return 0;
   const before = svc.clock.now() - days * 86400000;
-  return transaction(svc.db, () =>
+  const deliveries = transaction(svc.db, () =>
     sql(
       svc.db,
       `DELETE FROM webhook_deliveries WHERE id IN (
          SELECT id FROM webhook_deliveries WHERE completed_at IS NOT NULL AND completed_at < ? LIMIT ?)`,
     ).run(before, BATCH).changes,
   );
+  return deliveries + pruneEvents(svc, before);
+}
+
+/** Deletes up to {@link BATCH} outbox events made before `before` (ms) that every reader has handled and no delivery refers to. */
+function pruneEvents(svc: Services, before: number): number {
+  const { db } = svc;
+  return transaction(db, () => {
+    const handled = Math.min(...OUTBOX_READERS.map((name) => readCursor(db, name)));
+    return sql(
+      db,
+      `DELETE FROM events WHERE seq IN (
+         SELECT e.seq FROM events e
+          WHERE e.seq <= ? AND e.created_at < ?
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = e.seq)
+          ORDER BY e.seq LIMIT ?)`,
+    ).run(handled, before, BATCH).changes;
+  });
 }

@@ -12,9 +12,10 @@ import { m016OAuth } from './016_oauth';
 import { m017WorkspaceSecrets } from './017_workspace_secrets';
 import { m018InboundRuns } from './018_inbound_runs';
 import { m019TaskChildrenIndex } from './019_task_children_index';
+import { m020DeliveryEventIndex } from './020_delivery_event_index';
 
 /**
  * Every schema migration, in order. Add a file `NNN_name.ts` exporting a {@link Migration}
  * and list it here; never edit one that has shipped.
  */
-export const migrations: Migration[] = [m001Initial, m002Webhooks, m003Automations, m004TaskParentIndex, m006AgentKnowledgeCleanup, m010Accounts, m013ProjectVersion, m014RunReplay, m015ApprovalLinks, m016OAuth, m017WorkspaceSecrets, m018InboundRuns, m019TaskChildrenIndex];
+export const migrations: Migration[] = [m001Initial, m002Webhooks, m003Automations, m004TaskParentIndex, m006AgentKnowledgeCleanup, m010Accounts, m013ProjectVersion, m014RunReplay, m015ApprovalLinks, m016OAuth, m017WorkspaceSecrets, m018InboundRuns, m019TaskChildrenIndex, m020DeliveryEventIndex];
