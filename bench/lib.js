@@ -9,7 +9,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { request } = require('undici');
 
-const ROOT = path.resolve(__dirname, '..');
+// BENCH_ROOT: another built checkout to measure (its server/dist) with these bench scripts.
+const ROOT = process.env.BENCH_ROOT || path.resolve(__dirname, '..');
 const OWNER_TOKEN = 'tsk_bench_owner_token';
 
 /** Starts `node <script>` with `env`, resolving `{url, stop}` once it prints "listening on <url>". */

@@ -107,6 +107,20 @@ describe('tasks: create, read, update, delete, complete, move', () => {
       expect(await texts(server, projectId)).toEqual(expected);
     });
 
+    test('a request mixing references keeps each run in request order around the tasks it put elsewhere', async () => {
+      const projectId = await newProject(server);
+      const [, b, c] = await addTasks(server, projectId, ['A', 'B', 'C']);
+      await addTasks(server, projectId, [
+        { content: 'after B 1', taskId: b!.id, placement: 'afterend' },
+        { content: 'before C', taskId: c!.id, placement: 'beforebegin' },
+        { content: 'after B 2', taskId: b!.id, placement: 'afterend' },
+        { content: 'end 1' },
+        { content: 'end 2' },
+        { content: 'after B 3', taskId: b!.id, placement: 'afterend' },
+      ]);
+      expect(await texts(server, projectId)).toEqual(['A', 'B', 'after B 1', 'after B 2', 'after B 3', 'before C', 'C', 'end 1', 'end 2']);
+    });
+
     test('content of 2000 characters is accepted, 2001 refused; CR, LF and empty content are refused', async () => {
       const projectId = await newProject(server);
       const ok = await createOne(projectId, { content: 'x'.repeat(2000) });

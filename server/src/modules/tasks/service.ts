@@ -9,7 +9,7 @@ import { newTaskId } from '../../platform/ids';
 import type { Services } from '../../services';
 import { assigneesOf } from './assignees';
 import { checkPageLimit, type MAX_PAGE_SIZE } from '../../platform/paging';
-import { moveSubtree, slotAtEnd, slotFor, subtreeEnd, type Slot } from './tree';
+import { moveSubtree, slotAfter, slotAtEnd, slotFor, subtreeEnd, type Slot } from './tree';
 import type { MoveTarget, NewTask, TaskContent } from './schemas';
 import {
   findTask,
@@ -115,21 +115,24 @@ export function createTasks(svc: Services, actor: Actor, projectId: string, inpu
     const now = clock.now();
     /** `reference position` → id of the last task this request put there. */
     const chained = new Map<string, string>();
+    /** The previous task's place and slot: the next one at the same place goes right after it without a read. */
+    let previous: { key: string; slot: Slot } | undefined;
     const created: Task[] = [];
     inputs.forEach((input, i) => {
       const id = newTaskId();
+      const reference = input.taskId ?? null;
+      const key = reference === null ? '' : `${reference} ${input.placement ?? 'afterend'}`;
       let slot: Slot;
-      if (input.taskId === undefined || input.taskId === null) {
-        slot = slotAtEnd(db, projectId, null);
-      } else {
-        const position = input.placement ?? 'afterend';
-        const key = `${input.taskId} ${position}`;
-        const previous = chained.get(key);
-        slot = previous
-          ? slotFor(db, projectId, previous, 'afterend')
-          : slotFor(db, projectId, input.taskId, position, `tasks[${i}].taskId`);
-        chained.set(key, id);
+      if (previous?.key === key) slot = slotAfter(previous.slot);
+      else if (reference === null) slot = slotAtEnd(db, projectId, null);
+      else {
+        const last = chained.get(key);
+        slot = last
+          ? slotFor(db, projectId, last, 'afterend')
+          : slotFor(db, projectId, reference, input.placement ?? 'afterend', `tasks[${i}].taskId`);
       }
+      if (reference !== null) chained.set(key, id);
+      previous = { key, slot };
       sql(
         db,
         `INSERT INTO tasks (id, project_id, parent_id, rank, path, text, content_type, created_by, created_at, updated_at)

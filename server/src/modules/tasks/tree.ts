@@ -31,6 +31,8 @@ export interface Slot {
   parentId: string | null;
   rank: string;
   path: string;
+  /** Rank of the sibling right after the slot when it was computed; null at the end of its siblings. */
+  next: string | null;
 }
 
 interface TreeRow {
@@ -68,7 +70,16 @@ function neighbour(db: Db, projectId: string, parentId: string | null, rank: str
 export function slotAtEnd(db: Db, projectId: string, parentId: string | null): Slot {
   const last = neighbour(db, projectId, parentId, null, 'prev');
   const rank = keyBetween(last, null);
-  return { parentId, rank, path: parentPath(db, projectId, parentId) + rank };
+  return { parentId, rank, path: parentPath(db, projectId, parentId) + rank, next: null };
+}
+
+/**
+ * The slot right after a task just put in `slot`, with no write in between other than that task's
+ * insert: a run of tasks one request puts at the same place. Reads nothing.
+ */
+export function slotAfter(slot: Slot): Slot {
+  const rank = keyBetween(slot.rank, slot.next);
+  return { parentId: slot.parentId, rank, path: slot.path.slice(0, slot.path.length - slot.rank.length) + rank, next: slot.next };
 }
 
 /**
@@ -90,31 +101,37 @@ function slotBeside(db: Db, projectId: string, ref: TreeRow, position: Position)
   const siblingPrefix = ref.path.slice(0, ref.path.length - ref.rank.length);
   const childPrefix = ref.path + PATH_SEPARATOR;
   let parentId: string | null;
-  let rank: string;
+  let lower: string | null;
+  let upper: string | null;
   let prefix: string;
   switch (position) {
     case 'beforebegin':
       parentId = ref.parent_id;
-      rank = keyBetween(neighbour(db, projectId, parentId, ref.rank, 'prev'), ref.rank);
+      lower = neighbour(db, projectId, parentId, ref.rank, 'prev');
+      upper = ref.rank;
       prefix = siblingPrefix;
       break;
     case 'afterend':
       parentId = ref.parent_id;
-      rank = keyBetween(ref.rank, neighbour(db, projectId, parentId, ref.rank, 'next'));
+      lower = ref.rank;
+      upper = neighbour(db, projectId, parentId, ref.rank, 'next');
       prefix = siblingPrefix;
       break;
     case 'afterbegin':
       parentId = ref.id;
-      rank = keyBetween(null, neighbour(db, projectId, parentId, null, 'next'));
+      lower = null;
+      upper = neighbour(db, projectId, parentId, null, 'next');
       prefix = childPrefix;
       break;
     case 'beforeend':
       parentId = ref.id;
-      rank = keyBetween(neighbour(db, projectId, parentId, null, 'prev'), null);
+      lower = neighbour(db, projectId, parentId, null, 'prev');
+      upper = null;
       prefix = childPrefix;
       break;
   }
-  return { parentId, rank, path: prefix + rank };
+  const rank = keyBetween(lower, upper);
+  return { parentId, rank, path: prefix + rank, next: upper };
 }
 
 /**

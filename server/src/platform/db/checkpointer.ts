@@ -3,22 +3,27 @@ import type { Db } from './connection';
 import type { WorkerLog } from '../worker-loop';
 
 /**
- * WAL checkpoints off the request path (docs "Architecture", "Checkpoints"). SQLite in WAL mode
- * appends each commit to the `-wal` file; a checkpoint copies those pages back into the database
- * file and syncs both. By default the connection that commits runs it, inside that commit, every
- * 1,000 pages: the request that happens to cross the mark waits for two fsyncs. While the server
- * listens, this turns that off on the service's connection and runs passive checkpoints from a
- * worker thread with a connection of its own instead, every {@link CHECKPOINT_EVERY_MS}. A passive
- * checkpoint never blocks a reader or a writer; the writer restarts the WAL from its beginning
- * once a checkpoint has caught up, and a restarted WAL file is cut back to
- * {@link WAL_SIZE_LIMIT_BYTES}. Durability is unchanged: a commit is acknowledged once it is in the
- * WAL, as before, and a crash replays the WAL at the next open.
+ * WAL checkpoints mostly off the request path (docs "Architecture", "Checkpoints"). SQLite in WAL
+ * mode appends each commit to the `-wal` file; a checkpoint copies those pages back into the
+ * database file and syncs both. By default the connection that commits runs it, inside that
+ * commit, every 1,000 pages: the request that happens to cross the mark waits for the copy and two
+ * fsyncs. While the server listens, a worker thread with a connection of its own runs a passive
+ * checkpoint every {@link CHECKPOINT_EVERY_MS}, which never blocks a reader or a writer, and the
+ * service's connection checkpoints only past {@link SERVICE_CHECKPOINT_PAGES}. Under a steady
+ * stream of writes a passive checkpoint never catches up with the last commit, and only a
+ * checkpoint that has caught up lets the next writer start the WAL again from its beginning; so
+ * the service's own checkpoint stays, rarer, and finds nearly every page already copied. The WAL
+ * stays bounded and a restarted WAL file is cut back to {@link WAL_SIZE_LIMIT_BYTES}. Durability
+ * is unchanged: a commit is acknowledged once it is in the WAL, as before, and a crash replays
+ * the WAL at the next open.
  *
- * If the worker cannot start or fails, the service's connection checkpoints for itself again.
+ * If the worker cannot start or fails, the service's connection checkpoints as by default.
  */
 
 /** Time between two passive checkpoints, in ms. */
 export const CHECKPOINT_EVERY_MS = 200;
+/** WAL pages past which the service's connection checkpoints while the worker runs (16 MiB of 4 KiB pages). */
+export const SERVICE_CHECKPOINT_PAGES = 4000;
 /** Size, in bytes, a restarted WAL file is truncated to. */
 export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 /** SQLite's own default, restored when the worker stops: checkpoint after a commit past 1,000 WAL pages. */
@@ -54,19 +59,25 @@ export class WalCheckpointer {
     private readonly log: WorkerLog,
   ) {}
 
-  /** Starts the worker; once it has opened the database, the service's connection stops checkpointing. */
+  /** Starts the worker; once it has opened the database, the service's connection checkpoints only past {@link SERVICE_CHECKPOINT_PAGES}. */
   async start(): Promise<void> {
     if (this.worker) return;
     this.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { file: this.db.name, driver: require.resolve('better-sqlite3'), everyMs: CHECKPOINT_EVERY_MS },
-    });
+    let worker: Worker;
+    try {
+      worker = new Worker(WORKER_SOURCE, {
+        eval: true,
+        workerData: { file: this.db.name, driver: require.resolve('better-sqlite3'), everyMs: CHECKPOINT_EVERY_MS },
+      });
+    } catch (error) {
+      this.log.error({ err: error }, 'WAL checkpoint worker could not start; the database connection checkpoints as by default');
+      return;
+    }
     this.worker = worker;
     // A server that exits without closing must not be held open by its checkpointer.
     worker.unref();
     worker.on('error', (error) => {
-      this.log.error({ err: error }, 'WAL checkpoint worker failed; the database connection checkpoints for itself');
+      this.log.error({ err: error }, 'WAL checkpoint worker failed; the database connection checkpoints as by default');
       this.fallBack(worker);
     });
     worker.on('exit', () => this.fallBack(worker));
@@ -74,10 +85,10 @@ export class WalCheckpointer {
       worker.once('message', () => resolve());
       worker.once('exit', () => resolve());
     });
-    if (this.worker === worker) this.db.pragma('wal_autocheckpoint = 0');
+    if (this.worker === worker) this.db.pragma(`wal_autocheckpoint = ${SERVICE_CHECKPOINT_PAGES}`);
   }
 
-  /** Stops the worker after a last checkpoint; the service's connection checkpoints for itself again. */
+  /** Stops the worker after a last checkpoint; the service's connection checkpoints as by default again. */
   async stop(): Promise<void> {
     const worker = this.worker;
     if (!worker) return;
@@ -86,7 +97,7 @@ export class WalCheckpointer {
     await exited;
   }
 
-  /** `worker` is gone: the connection checkpoints for itself again. */
+  /** `worker` is gone: the connection checkpoints as by default again. */
   private fallBack(worker: Worker): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
