@@ -91,8 +91,12 @@ async function pairedLoad(bareOpts, oursOpts) {
     bare.push((await load(bareOpts)).rps);
     ours.push((await load(oursOpts)).rps);
   }
-  const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
   return { bare: median(bare), ours: median(ours) };
+}
+
+/** The middle value of `values` (the upper middle of an even count). */
+function median(values) {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }
 
 /** Formats a row of the results table. */
@@ -222,6 +226,7 @@ function runIfMain(mod, run) {
 module.exports = {
   runIfMain,
   pairedLoad,
+  median,
   startTaskspace,
   startBare,
   startProcess,

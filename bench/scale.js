@@ -11,7 +11,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { Agent } = require('undici');
-const { startTaskspace, api, load, runIfMain } = require('./lib');
+const { startTaskspace, api, load, median, runIfMain } = require('./lib');
 
 const BATCH = 100;
 const IN_FLIGHT = 4;
@@ -94,7 +94,7 @@ async function run() {
         // The median of three rounds: one slow moment of a shared machine does not make a ratio.
         const rounds = [];
         for (let i = 0; i < 3; i++) rounds.push((await load({ ...request(), duration: seconds })).rps);
-        const rps = rounds.sort((a, b) => a - b)[1];
+        const rps = median(rounds);
         if (writes) count += Math.round(rounds.reduce((sum, r) => sum + r, 0) * seconds);
         baseline[name] ??= rps;
         const ratio = rps / baseline[name];

@@ -198,22 +198,22 @@ export class Engine {
 
   /** The automation's current version, or undefined. */
   getAutomation(id: string): Promise<AutomationRecord | undefined> {
-    return this.registry.get(id);
+    return this.store.getAutomation(id);
   }
 
   /** A workspace's automations. */
   listAutomations(workspaceId: string): Promise<AutomationRecord[]> {
-    return this.registry.list(workspaceId);
+    return this.store.listAutomations(workspaceId);
   }
 
   /** Every kept version of an automation, newest first (empty for an unknown one). */
   listVersions(automationId: string): Promise<VersionRecord[]> {
-    return this.registry.versions(automationId);
+    return this.store.listVersions(automationId);
   }
 
   /** The definition of one version of an automation, or undefined. */
   getDefinition(automationId: string, version: number): Promise<AutomationDefinition | undefined> {
-    return this.registry.definitionAt(automationId, version);
+    return this.store.getDefinition(automationId, version);
   }
 
   /**

@@ -7,7 +7,7 @@
  */
 import { validateDefinition, type AutomationDefinition } from './definition';
 import { EngineError } from './engine-error';
-import type { AutomationRecord, Clock, RunRecord, RunStore, VersionRecord } from './ports';
+import type { AutomationRecord, Clock, RunRecord, RunStore } from './ports';
 import type { Templates } from './templates';
 
 /** Input of {@link AutomationRegistry.create} (and `Engine.createAutomation`). */
@@ -92,26 +92,6 @@ export class AutomationRegistry {
     const found = await this.store.getAutomation(id);
     if (!found) throw new EngineError(404, 'NOT_FOUND', `automation '${id}' not found`);
     return found;
-  }
-
-  /** The automation's current version, or undefined. */
-  get(id: string): Promise<AutomationRecord | undefined> {
-    return this.store.getAutomation(id);
-  }
-
-  /** A workspace's automations. */
-  list(workspaceId: string): Promise<AutomationRecord[]> {
-    return this.store.listAutomations(workspaceId);
-  }
-
-  /** Every kept version of an automation, newest first (empty for an unknown one). */
-  versions(automationId: string): Promise<VersionRecord[]> {
-    return this.store.listVersions(automationId);
-  }
-
-  /** The definition of one version of an automation, or undefined. */
-  definitionAt(automationId: string, version: number): Promise<AutomationDefinition | undefined> {
-    return this.store.getDefinition(automationId, version);
   }
 
   /**

@@ -6,9 +6,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
  * new task's key lands at the end of the tasks' id index instead of on a random page of it, which
  * keeps the pages a task create writes few (docs "Architecture", "Ids").
  */
-export function newTaskId(now = Date.now()): string {
+export function newTaskId(): string {
   const random = randomUUID(); // xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx; V already carries the variant bits
-  const time = now.toString(16).padStart(12, '0');
+  const time = Date.now().toString(16).padStart(12, '0');
   return `${time.slice(0, 8)}-${time.slice(8)}-7${random.slice(15)}`;
 }
 
@@ -34,9 +34,9 @@ export function newId(): string {
  * encodes the top six bits of the time and is 'A' until the year 10889, never '-'. Not for
  * anything that must stay unguessable or hide when it was made.
  */
-export function newOrderedId(now = Date.now()): string {
+export function newOrderedId(): string {
   const bytes = Buffer.from(randomUUID().replace(/-/g, ''), 'hex');
-  bytes.writeUIntBE(now, 0, 6);
+  bytes.writeUIntBE(Date.now(), 0, 6);
   bytes[6] = (bytes[6]! & 0x0f) | 0x70;
   return bytes.toString('base64url');
 }

@@ -59,7 +59,7 @@ export class AutomationRuntime {
       service: new DomainServiceAdapter(svc),
       http: this.http,
       clock: svc.clock,
-      newId: () => newOrderedId(),
+      newId: newOrderedId,
       logger: log,
       secrets: (workspaceId) => secretValues(svc, workspaceId),
       onRunSettled: (run) => {
