@@ -13,6 +13,7 @@ import { errorEnvelope } from './http/schemas';
 import { InputValidator, ROUTE_AJV } from './http/validate-input';
 import { WalCheckpointer } from './platform/db/checkpointer';
 import { GroupCommit } from './platform/db/group-commit';
+import { sqliteStore } from './platform/db/store';
 import { serializeRequest } from './http/log';
 import { createModelProvider } from './models';
 import type { ModelProvider } from './models/provider';
@@ -69,6 +70,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const links = new PublicLinks(config.publicUrl);
   const services: Services = {
     db,
+    store: sqliteStore(db),
     config,
     clock,
     models: options.models ?? createModelProvider(config),

@@ -2,6 +2,7 @@ import type { Config } from './config';
 import type { Clock } from './platform/clock';
 import type { Signals } from './platform/signals';
 import type { Db } from './platform/db/connection';
+import type { Store } from './platform/db/store';
 import type { ModelProvider } from './models/provider';
 import type { GuardPolicy } from './platform/guarded-http';
 import type { SecretBox } from './platform/secret-box';
@@ -17,7 +18,10 @@ import type { Block, Task } from './modules/tasks/records';
  * reuses the same object so automation actions go through the same logic as the API.
  */
 export interface Services {
+  /** The embedded SQLite connection, for code not yet written against {@link store}. */
   db: Db;
+  /** Storage for both stores (platform/db/store.ts): run operations written over its `sql` handle. */
+  store: Store;
   config: Config;
   clock: Clock;
   models: ModelProvider;

@@ -1,3 +1,4 @@
+import { runSync } from '../platform/db/query';
 import { transaction, type Db } from '../platform/db/connection';
 import { requireWorkspace } from '../auth/access';
 import type { Actor } from '../auth/tokens';
@@ -40,7 +41,7 @@ export function createInvitation(
 ): { invitation: Invitation; token: string } {
   const { db } = svc;
   const now = svc.clock.now();
-  requireWorkspace(db, actor, input.workspaceId, 'Owner', 'inviting');
+  runSync(requireWorkspace(db.handle, actor, input.workspaceId, 'Owner', 'inviting'));
   if (typeof input.role !== 'string' || !isRole(input.role)) throw badRequest('role', 'invalid_value', `role must be one of ${ROLES.join(', ')}`);
   if ((input.email === undefined) === (input.handle === undefined)) {
     throw badRequest('email', 'email_or_handle', 'give exactly one of email and handle');
@@ -69,7 +70,7 @@ export function createInvitation(
 
 /** Owners: a workspace's pending invitations (not accepted, revoked or expired), newest first. @throws ServiceError 403/404 from the access check. */
 export function listInvitations(svc: Services, actor: Actor, workspaceId: string): Invitation[] {
-  requireWorkspace(svc.db, actor, workspaceId, 'Owner', 'listing invitations');
+  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Owner', 'listing invitations'));
   const now = svc.clock.now();
   return sql<[string, number], Invitation>(
     svc.db,
@@ -84,7 +85,7 @@ export function listInvitations(svc: Services, actor: Actor, workspaceId: string
  */
 export function revokeInvitation(svc: Services, actor: Actor, workspaceId: string, invitationId: string): void {
   const { db } = svc;
-  requireWorkspace(db, actor, workspaceId, 'Owner', 'withdrawing invitations');
+  runSync(requireWorkspace(db.handle, actor, workspaceId, 'Owner', 'withdrawing invitations'));
   const changes = sql(db, 'UPDATE invitations SET revoked_at = ? WHERE id = ? AND workspace_id = ? AND accepted_at IS NULL AND revoked_at IS NULL').run(
     svc.clock.now(),
     invitationId,
@@ -170,7 +171,7 @@ export function joinWithInvitation(db: Db, token: unknown, user: { id: string; h
 
 /** Members of a workspace with their roles, by handle (Viewer). @throws ServiceError 403/404 from the access check. */
 export function listMembers(svc: Services, actor: Actor, workspaceId: string): { userId: string; handle: string; displayName: string; role: Role }[] {
-  requireWorkspace(svc.db, actor, workspaceId, 'Viewer');
+  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Viewer'));
   return sql<[string], { userId: string; handle: string; displayName: string; role: Role }>(
     svc.db,
     `SELECT u.id AS userId, u.handle, u.display_name AS displayName, m.role
@@ -199,7 +200,7 @@ function memberRole(db: Db, workspaceId: string, handle: string): { userId: stri
 export function changeMemberRole(svc: Services, actor: Actor, workspaceId: string, handle: string, role: unknown): void {
   const { db } = svc;
   transaction(db, () => {
-    requireWorkspace(db, actor, workspaceId, 'Owner', 'changing roles');
+    runSync(requireWorkspace(db.handle, actor, workspaceId, 'Owner', 'changing roles'));
     if (typeof role !== 'string' || !isRole(role)) throw badRequest('role', 'invalid_value', `role must be one of ${ROLES.join(', ')}`);
     const member = memberRole(db, workspaceId, handle);
     if (member.role === 'Owner' && role !== 'Owner' && ownerCount(db, workspaceId) === 1) {
@@ -217,7 +218,7 @@ export function changeMemberRole(svc: Services, actor: Actor, workspaceId: strin
 export function removeMember(svc: Services, actor: Actor, workspaceId: string, handle: string): void {
   const { db } = svc;
   transaction(db, () => {
-    requireWorkspace(db, actor, workspaceId, 'Owner', 'removing members');
+    runSync(requireWorkspace(db.handle, actor, workspaceId, 'Owner', 'removing members'));
     const member = memberRole(db, workspaceId, handle);
     if (member.role === 'Owner' && ownerCount(db, workspaceId) === 1) {
       throw conflict('a workspace keeps at least one Owner', { field: 'handle', reason: 'last_owner' });

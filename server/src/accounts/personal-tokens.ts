@@ -1,3 +1,4 @@
+import { runSync } from '../platform/db/query';
 import type { Db } from '../platform/db/connection';
 import { sql } from '../platform/db/statements';
 import { INFO_COLUMNS, createAccessToken, revokeAccessToken, type AccessTokenInfo, type Actor, type TokenScope } from '../auth/tokens';
@@ -17,7 +18,7 @@ import type { Services } from '../services';
  * @throws ServiceError 403/404 from the workspace access check.
  */
 export function listWorkspaceTokens(svc: Services, actor: Actor, workspaceId: string): (AccessTokenInfo & { handle: string })[] {
-  requireWorkspace(svc.db, actor, workspaceId, 'Owner', "listing members' tokens");
+  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Owner', "listing members' tokens"));
   return sql<[string], AccessTokenInfo & { handle: string }>(
     svc.db,
     `SELECT t.id, t.user_id AS userId, t.name, t.scope, t.created_at AS createdAt, t.last_used_at AS lastUsedAt,

@@ -1,5 +1,4 @@
-import type { Db } from '../platform/db/connection';
-import { sql } from '../platform/db/statements';
+import type { Query, Sql } from '../platform/db/query';
 import { forbidden, notFound, ServiceError } from '../errors';
 import type { Actor } from './tokens';
 import { roleAtLeast, type Role } from './roles';
@@ -11,11 +10,8 @@ import { roleAtLeast, type Role } from './roles';
  */
 
 /** The caller's role in `workspaceId`, or undefined when not a member. */
-export function roleIn(db: Db, userId: string, workspaceId: string): Role | undefined {
-  const row = sql<[string, string], { role: Role }>(
-    db,
-    'SELECT role FROM workspace_members WHERE workspace_id = ? AND user_id = ?',
-  ).get(workspaceId, userId);
+export function* roleIn(q: Sql, userId: string, workspaceId: string): Query<Role | undefined> {
+  const row = yield* q.get<{ role: Role }>('SELECT role FROM workspace_members WHERE workspace_id = ? AND user_id = ?', [workspaceId, userId]);
   return row?.role;
 }
 
@@ -29,8 +25,8 @@ function check(role: Role | undefined, min: Role, kind: string, id: string, acti
  * Checks that the actor is a member of the workspace with at least `min`.
  * @throws ServiceError 404 when unknown or not a member, 403 when the role is too low.
  */
-export function requireWorkspace(db: Db, actor: Actor, workspaceId: string, min: Role, action = 'this operation'): Role {
-  return check(roleIn(db, actor.userId, workspaceId), min, 'workspace', workspaceId, action);
+export function* requireWorkspace(q: Sql, actor: Actor, workspaceId: string, min: Role, action = 'this operation'): Query<Role> {
+  return check(yield* roleIn(q, actor.userId, workspaceId), min, 'workspace', workspaceId, action);
 }
 
 /** A folder row with the caller's role in its workspace. */
@@ -45,13 +41,13 @@ export interface FolderAccess {
  * Resolves a folder (or a workspace's home folder, whose id is the workspace id) and checks access.
  * @throws ServiceError 404 when unknown or outside the caller's workspaces, 403 when the role is too low.
  */
-export function requireFolder(db: Db, actor: Actor, folderId: string, min: Role, action = 'this operation'): FolderAccess {
-  const row = sql<[string, string], { id: string; workspaceId: string; name: string; role: Role | null }>(
-    db,
-    `SELECT f.id, f.workspace_id AS workspaceId, f.name, m.role
+export function* requireFolder(q: Sql, actor: Actor, folderId: string, min: Role, action = 'this operation'): Query<FolderAccess> {
+  const row = yield* q.get<{ id: string; workspaceId: string; name: string; role: Role | null }>(
+    `SELECT f.id, f.workspace_id AS "workspaceId", f.name, m.role
        FROM folders f LEFT JOIN workspace_members m ON m.workspace_id = f.workspace_id AND m.user_id = ?
       WHERE f.id = ?`,
-  ).get(actor.userId, folderId);
+    [actor.userId, folderId],
+  );
   const role = check(row?.role ?? undefined, min, 'folder', folderId, action);
   return { id: row!.id, workspaceId: row!.workspaceId, name: row!.name, role };
 }
@@ -74,7 +70,7 @@ export interface ProjectAccess {
  * `projects p LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ?`.
  */
 export const PROJECT_ACCESS_COLUMNS =
-  'p.id, p.workspace_id AS workspaceId, p.folder_id AS folderId, p.name, p.is_template AS isTemplate, p.completed_at AS completedAt, p.version, m.role';
+  'p.id, p.workspace_id AS "workspaceId", p.folder_id AS "folderId", p.name, p.is_template AS "isTemplate", p.completed_at AS "completedAt", p.version, m.role';
 
 /** A row selected with {@link PROJECT_ACCESS_COLUMNS}. */
 export interface ProjectAccessRow {
@@ -112,38 +108,45 @@ export function projectAccessFromRow(
  * Resolves a project and checks access (see {@link projectAccessFromRow}).
  * @throws ServiceError 404, 403 or 409 as described there.
  */
-export function requireProject(
-  db: Db,
+export function* requireProject(
+  q: Sql,
   actor: Actor,
   projectId: string,
   min: Role,
   opts: { mutation?: boolean; action?: string } = {},
-): ProjectAccess {
-  const row = sql<[string, string], ProjectAccessRow>(
-    db,
+): Query<ProjectAccess> {
+  const row = yield* q.get<ProjectAccessRow>(
     `SELECT ${PROJECT_ACCESS_COLUMNS}
        FROM projects p LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ?
       WHERE p.id = ?`,
-  ).get(actor.userId, projectId);
+    [actor.userId, projectId],
+  );
   return projectAccessFromRow(row, projectId, min, opts);
 }
 
+/** Where an agent or media item lives, and the caller's role there. */
+export interface WorkspaceItemAccess {
+  workspaceId: string;
+  folderId: string;
+  role: Role;
+}
+
 /** The workspace id and caller's role for a row of `table` (agents or media). */
-function requireInWorkspace(
-  db: Db,
+function* requireInWorkspace(
+  q: Sql,
   actor: Actor,
   table: 'agents' | 'media',
   kind: string,
   id: string,
   min: Role,
   action: string,
-): { workspaceId: string; folderId: string; role: Role } {
-  const row = sql<[string, string], { workspaceId: string; folderId: string; role: Role | null }>(
-    db,
-    `SELECT r.workspace_id AS workspaceId, r.folder_id AS folderId, m.role
+): Query<WorkspaceItemAccess> {
+  const row = yield* q.get<{ workspaceId: string; folderId: string; role: Role | null }>(
+    `SELECT r.workspace_id AS "workspaceId", r.folder_id AS "folderId", m.role
        FROM ${table} r LEFT JOIN workspace_members m ON m.workspace_id = r.workspace_id AND m.user_id = ?
       WHERE r.id = ?`,
-  ).get(actor.userId, id);
+    [actor.userId, id],
+  );
   const role = check(row?.role ?? undefined, min, kind, id, action);
   return { workspaceId: row!.workspaceId, folderId: row!.folderId, role };
 }
@@ -152,16 +155,16 @@ function requireInWorkspace(
  * Checks access to an agent.
  * @throws ServiceError 404 when unknown or outside the caller's workspaces, 403 when the role is too low.
  */
-export function requireAgent(db: Db, actor: Actor, agentId: string, min: Role, action = 'this operation') {
-  return requireInWorkspace(db, actor, 'agents', 'agent', agentId, min, action);
+export function requireAgent(q: Sql, actor: Actor, agentId: string, min: Role, action = 'this operation'): Query<WorkspaceItemAccess> {
+  return requireInWorkspace(q, actor, 'agents', 'agent', agentId, min, action);
 }
 
 /**
  * Checks access to a media item.
  * @throws ServiceError 404 when unknown or outside the caller's workspaces, 403 when the role is too low.
  */
-export function requireMedia(db: Db, actor: Actor, mediaId: string, min: Role, action = 'this operation') {
-  return requireInWorkspace(db, actor, 'media', 'media', mediaId, min, action);
+export function requireMedia(q: Sql, actor: Actor, mediaId: string, min: Role, action = 'this operation'): Query<WorkspaceItemAccess> {
+  return requireInWorkspace(q, actor, 'media', 'media', mediaId, min, action);
 }
 
 /**

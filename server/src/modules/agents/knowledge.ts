@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import type { Actor } from '../../auth/tokens';
 import { requireAgent } from '../../auth/access';
 import { transaction, type Db } from '../../platform/db/connection';
@@ -37,7 +38,7 @@ function touch(db: Db, agentId: string, now: number): void {
  */
 export function addKnowledge(svc: Services, actor: Actor, agentId: string, kind: KnowledgeKind, refId: string): Agent {
   return transaction(svc.db, () => {
-    const agent = requireAgent(svc.db, actor, agentId, 'Collaborator', 'changing agent knowledge');
+    const agent = runSync(requireAgent(svc.db.handle, actor, agentId, 'Collaborator', 'changing agent knowledge'));
     if (!existsInWorkspace(svc.db, kind, refId, agent.workspaceId)) throw notFound(kind, refId);
     const now = svc.clock.now();
     const added = sql(svc.db, 'INSERT OR IGNORE INTO agent_knowledge (agent_id, kind, ref_id, added_at) VALUES (?, ?, ?, ?)').run(agentId, kind, refId, now);
@@ -52,7 +53,7 @@ export function addKnowledge(svc: Services, actor: Actor, agentId: string, kind:
  */
 export function removeKnowledge(svc: Services, actor: Actor, agentId: string, kind: KnowledgeKind, refId: string): void {
   transaction(svc.db, () => {
-    requireAgent(svc.db, actor, agentId, 'Collaborator', 'changing agent knowledge');
+    runSync(requireAgent(svc.db.handle, actor, agentId, 'Collaborator', 'changing agent knowledge'));
     const removed = sql(svc.db, 'DELETE FROM agent_knowledge WHERE agent_id = ? AND kind = ? AND ref_id = ?').run(agentId, kind, refId);
     if (removed.changes === 0) {
       throw new ServiceError(404, 'NOT_FOUND', `${kind} '${refId}' is not in the knowledge of agent '${agentId}'`);

@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import { likeClause, likeContains } from '../../platform/db/like';
 import type { Actor } from '../../auth/tokens';
 import { requireAgent, requireFolder } from '../../auth/access';
@@ -46,7 +47,7 @@ function insertAgent(
  */
 export function createAgent(svc: Services, actor: Actor, folderId: string, input: AgentCreateInput): Agent {
   return transaction(svc.db, () => {
-    const folder = requireFolder(svc.db, actor, folderId, 'Collaborator', 'creating an agent');
+    const folder = runSync(requireFolder(svc.db.handle, actor, folderId, 'Collaborator', 'creating an agent'));
     const template = input.data?.template;
     if (template && input.data?.type !== TEMPLATE_AGENT_TYPE) {
       throw badRequest('data.type', 'invalid_value', `data.type must be '${TEMPLATE_AGENT_TYPE}' when data.template is given`);
@@ -66,7 +67,7 @@ export function createAgent(svc: Services, actor: Actor, folderId: string, input
  * @throws ServiceError 404, 403.
  */
 export function listAgents(svc: Services, actor: Actor, folderId: string, page: PageRequest, search?: string): Agent[] {
-  requireFolder(svc.db, actor, folderId, 'Viewer');
+  runSync(requireFolder(svc.db.handle, actor, folderId, 'Viewer'));
   const named = search === undefined ? '' : `AND ${likeClause('name')}`;
   const rows = sql<unknown[], AgentRow>(
     svc.db,
@@ -80,7 +81,7 @@ export function listAgents(svc: Services, actor: Actor, folderId: string, page: 
  * @throws ServiceError 404 (unknown or outside the caller's workspaces).
  */
 export function getAgent(svc: Services, actor: Actor, agentId: string): Agent {
-  requireAgent(svc.db, actor, agentId, 'Viewer');
+  runSync(requireAgent(svc.db.handle, actor, agentId, 'Viewer'));
   return agentItem(svc.db, agentId);
 }
 
@@ -92,7 +93,7 @@ export function getAgent(svc: Services, actor: Actor, agentId: string): Agent {
  */
 export function updateAgent(svc: Services, actor: Actor, agentId: string, patch: AgentPatchInput): Agent {
   return transaction(svc.db, () => {
-    requireAgent(svc.db, actor, agentId, 'Collaborator', 'updating an agent');
+    runSync(requireAgent(svc.db.handle, actor, agentId, 'Collaborator', 'updating an agent'));
     const row = agentRow(svc.db, agentId)!;
     const current = toAgent(row, knowledgeOf(svc.db, row.id));
     if (patch.name === undefined && patch.data === undefined) return current;
@@ -114,7 +115,7 @@ export function updateAgent(svc: Services, actor: Actor, agentId: string, patch:
  */
 export function deleteAgent(svc: Services, actor: Actor, agentId: string): void {
   transaction(svc.db, () => {
-    requireAgent(svc.db, actor, agentId, 'Collaborator', 'deleting an agent');
+    runSync(requireAgent(svc.db.handle, actor, agentId, 'Collaborator', 'deleting an agent'));
     sql(svc.db, 'DELETE FROM agents WHERE id = ?').run(agentId);
   });
 }
@@ -128,7 +129,7 @@ export function deleteAgent(svc: Services, actor: Actor, agentId: string): void 
  *   that is not a JSON object).
  */
 export async function generateAgent(svc: Services, actor: Actor, folderId: string, text: string): Promise<Agent> {
-  requireFolder(svc.db, actor, folderId, 'Collaborator', 'generating an agent');
+  runSync(requireFolder(svc.db.handle, actor, folderId, 'Collaborator', 'generating an agent'));
   if (!text.trim()) throw badRequest('text', 'too_short', 'text must contain a description');
   if (text.length > AGENT_LIMITS.generationText) throw badRequest('text', 'too_long', `text is at most ${AGENT_LIMITS.generationText} characters`);
   const answer = await svc.models.complete(
@@ -142,7 +143,7 @@ export async function generateAgent(svc: Services, actor: Actor, folderId: strin
   if (!raw) throw new ServiceError(502, 'UPSTREAM_ERROR', 'the model did not answer with a JSON object describing the agent');
   const { name, data } = agentFromModel(raw, text);
   return transaction(svc.db, () => {
-    const folder = requireFolder(svc.db, actor, folderId, 'Collaborator', 'generating an agent');
+    const folder = runSync(requireFolder(svc.db.handle, actor, folderId, 'Collaborator', 'generating an agent'));
     return insertAgent(svc, actor, folder, name, DEFAULT_AGENT_TYPE, data);
   });
 }

@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import type { ApprovalInput } from '@taskspace/engine';
 import { requireWorkspace } from '../../auth/access';
 import { hashToken, type Actor } from '../../auth/tokens';
@@ -86,7 +87,7 @@ export interface DecisionRequest {
  */
 export async function inspectDecisionLink(svc: Services, rt: AutomationRuntime, actor: Actor, token: unknown): Promise<DecisionRequest> {
   const link = usableLink(svc.db, token, svc.clock.now());
-  requireWorkspace(svc.db, actor, link.workspaceId, 'Viewer', 'opening a decision link');
+  runSync(requireWorkspace(svc.db.handle, actor, link.workspaceId, 'Viewer', 'opening a decision link'));
   const found = await rt.engine.getRun(link.runId);
   const input = found?.steps.find((s) => s.stepId === link.stepId)?.input as ApprovalInput | undefined;
   return {
@@ -108,7 +109,7 @@ export async function inspectDecisionLink(svc: Services, rt: AutomationRuntime, 
  */
 export async function decideWithLink(svc: Services, rt: AutomationRuntime, actor: Actor, token: unknown, approve: boolean, comment?: string): Promise<RunItem> {
   const link = usableLink(svc.db, token, svc.clock.now());
-  requireWorkspace(svc.db, actor, link.workspaceId, 'Viewer', 'deciding an approval');
+  runSync(requireWorkspace(svc.db.handle, actor, link.workspaceId, 'Viewer', 'deciding an approval'));
   const run = await decideRun(svc, rt, actor, link.automationId, link.runId, approve, comment);
   sql(svc.db, 'UPDATE approval_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL').run(svc.clock.now(), link.tokenHash);
   return run;

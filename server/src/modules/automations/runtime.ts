@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import { secretValues } from '../secrets/service';
 import { createEngine, type Engine, type RunRecord } from '@taskspace/engine';
 import { newOrderedId } from '../../platform/ids';
@@ -99,7 +100,7 @@ export class AutomationRuntime {
 
   /** One batch of outbox events; true when there may be more. */
   private async consumeEvents(): Promise<boolean> {
-    const events = readEvents(this.svc.db, this.cursor.get(), BATCH);
+    const events = runSync(readEvents(this.svc.db.handle, this.cursor.get(), BATCH));
     if (events.length === 0) return false;
     await this.engine.submitAll(
       events.map((event) => ({

@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import {
   FINAL_STATUSES,
   redactActions,
@@ -150,7 +151,7 @@ async function requireAutomation(svc: Services, rt: AutomationRuntime, actor: Ac
   if (!automation) throw notFound('automation', id);
   let role: Role;
   try {
-    role = requireWorkspace(svc.db, actor, automation.workspaceId, min, action);
+    role = runSync(requireWorkspace(svc.db.handle, actor, automation.workspaceId, min, action));
   } catch (error) {
     if (error instanceof ServiceError && error.statusCode === 404) throw notFound('automation', id);
     throw error;
@@ -173,7 +174,7 @@ function validate(rt: AutomationRuntime, definition: unknown): AutomationDefinit
  * @throws ServiceError 400 (invalid definition: details name the field), 402, 403, 404.
  */
 export async function createAutomation(svc: Services, rt: AutomationRuntime, actor: Actor, input: AutomationInput): Promise<AutomationItem> {
-  requireWorkspace(svc.db, actor, input.workspaceId, 'Owner', 'creating an automation');
+  runSync(requireWorkspace(svc.db.handle, actor, input.workspaceId, 'Owner', 'creating an automation'));
   const definition = validate(rt, input.definition);
   checkReferences(svc, input.workspaceId, definition);
   const meta: Record<string, unknown> = {};
@@ -192,7 +193,7 @@ export async function createAutomation(svc: Services, rt: AutomationRuntime, act
 
 /** A workspace's automations, oldest first (any member). @throws ServiceError 404. */
 export async function listAutomations(svc: Services, rt: AutomationRuntime, actor: Actor, workspaceId: string): Promise<AutomationItem[]> {
-  const role = requireWorkspace(svc.db, actor, workspaceId, 'Viewer', 'listing automations');
+  const role = runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Viewer', 'listing automations'));
   return (await rt.engine.listAutomations(workspaceId)).map((a) => toItem(svc, actor, role, a));
 }
 

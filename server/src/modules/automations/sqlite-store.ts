@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import type { ApprovalInput, AutomationDefinition, AutomationRecord, RunQuery, RunRecord, RunStore, StepRecord, VersionRecord } from '@taskspace/engine';
 import { transaction, type Db } from '../../platform/db/connection';
 import { sql } from '../../platform/db/statements';
@@ -249,7 +250,7 @@ export class SqliteRunStore implements RunStore {
       error: row.error === null ? null : (JSON.parse(row.error) as unknown),
       failedAt: isoTime(row.finishedAt ?? now),
     };
-    appendEvent(this.db, { type: 'automation.failed', workspaceId: row.workspaceId, payload, depth: row.depth }, now);
+    runSync(appendEvent(this.db.handle, { type: 'automation.failed', workspaceId: row.workspaceId, payload, depth: row.depth }, now));
     return true;
   }
 
@@ -282,7 +283,7 @@ export class SqliteRunStore implements RunStore {
       test: row.test === 1,
     };
     if (input?.timeoutAt !== undefined) payload.timeoutAt = isoTime(input.timeoutAt);
-    appendEvent(this.db, { type: 'approval.requested', workspaceId: row.workspaceId, payload, depth: row.depth }, now);
+    runSync(appendEvent(this.db.handle, { type: 'approval.requested', workspaceId: row.workspaceId, payload, depth: row.depth }, now));
     return true;
   }
 

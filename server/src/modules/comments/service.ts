@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import type { Actor } from '../../auth/tokens';
 import { isoTime } from '../../platform/clock';
 import { transaction } from '../../platform/db/connection';
@@ -40,7 +41,7 @@ export function addComment(svc: Services, actor: Actor, projectId: string, taskI
   const { db, clock } = svc;
   checkText('text', text, MAX_COMMENT_LENGTH, { multiline: true });
   return transaction(db, () => {
-    const { project, task } = requireTask(db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'commenting' });
+    const { project, task } = runSync(requireTask(db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'commenting' }));
     const id = newId();
     const now = clock.now();
     sql(db, 'INSERT INTO comments (id, task_id, project_id, author_id, text, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
@@ -58,13 +59,13 @@ export function addComment(svc: Services, actor: Actor, projectId: string, taskI
       author: { handle: actor.handle, displayName: actor.displayName },
       createdAt: isoTime(now),
     };
-    raiseEvent(svc, actor, project, 'comment.created', {
+    runSync(raiseEvent(svc.db.handle, actor, project, 'comment.created', {
       ...taskEventBase(svc, project, task),
       commentId: id,
       commentText: text,
       author: actor.handle,
       createdAt: comment.createdAt,
-    }, now);
+    }, now));
     return comment;
   });
 }
@@ -94,7 +95,7 @@ export function listComments(
   const limit = paging.limit ?? COMMENTS_DEFAULT_LIMIT;
   const page = paging.page ?? 1;
   const [, offset] = pageWindow({ limit, page });
-  const { task } = requireTask(svc.db, actor, projectId, taskId, 'Viewer');
+  const { task } = runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Viewer'));
   return sql<[string, number, number], CommentRow>(
     svc.db,
     `SELECT c.id, c.task_id AS taskId, c.text, u.handle, u.display_name AS displayName, c.created_at AS createdAt

@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import type { Actor } from '../../auth/tokens';
 import { requireAgent } from '../../auth/access';
 import { transaction, type Db } from '../../platform/db/connection';
@@ -107,7 +108,7 @@ function conversationRow(db: Db, agentId: string, convoId: string): Conversation
  * @throws ServiceError 404, 403.
  */
 export function listConversations(svc: Services, actor: Actor, agentId: string, page: { limit: number; page: number }): Conversation[] {
-  requireAgent(svc.db, actor, agentId, 'Viewer');
+  runSync(requireAgent(svc.db.handle, actor, agentId, 'Viewer'));
   return sql<[string, number, number], ConversationRow>(
     svc.db,
     `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE agent_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
@@ -121,7 +122,7 @@ export function listConversations(svc: Services, actor: Actor, agentId: string, 
  * @throws ServiceError 404 (agent unknown/outside the caller's workspaces, or no such conversation of that agent).
  */
 export function getConversation(svc: Services, actor: Actor, agentId: string, convoId: string): Conversation {
-  requireAgent(svc.db, actor, agentId, 'Viewer');
+  runSync(requireAgent(svc.db.handle, actor, agentId, 'Viewer'));
   const row = conversationRow(svc.db, agentId, convoId);
   if (!row) throw notFound('conversation', convoId);
   return toConversation(row);
@@ -266,7 +267,7 @@ export async function runAgentCommand(svc: Services, actor: Actor, agentId: stri
   const input = run.input ?? '';
 
   // The messages are read (knowledge can mean whole projects and files) before the write lock is taken.
-  requireAgent(db, actor, agentId, 'Participant', 'running an agent command');
+  runSync(requireAgent(db.handle, actor, agentId, 'Participant', 'running an agent command'));
   const agent = agentItem(db, agentId);
   const command = findCommand(agent, run.command);
   if (!command) throw new ServiceError(404, 'NOT_FOUND', `agent '${agentId}' has no command with id or name '${run.command}'`);
@@ -276,7 +277,7 @@ export async function runAgentCommand(svc: Services, actor: Actor, agentId: stri
   ];
   const started = transaction(db, () => {
     // Checked again under the lock: the agent may have been deleted meanwhile (a 404, not a foreign-key failure).
-    requireAgent(db, actor, agentId, 'Participant', 'running an agent command');
+    runSync(requireAgent(db.handle, actor, agentId, 'Participant', 'running an agent command'));
     const id = newId();
     const now = svc.clock.now();
     sql(

@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import { isoTime } from '../../platform/clock';
 import { transaction } from '../../platform/db/connection';
 import { sql } from '../../platform/db/statements';
@@ -124,7 +125,7 @@ export function fireDueTasks(svc: Services, limit = 200, position: DueScanPositi
     for (const task of due) {
       const fires = task.completed === 0 && task.is_template === 0;
       if (fires) fired++;
-      const eventId = fires ? appendEvent(db, { type: 'task.due', workspaceId: task.workspace_id, payload: payloadOf(svc, task, now) }, now) : null;
+      const eventId = fires ? runSync(appendEvent(db.handle, { type: 'task.due', workspaceId: task.workspace_id, payload: payloadOf(svc, task, now) }, now)) : null;
       sql(db, 'INSERT INTO task_due_fired (task_id, due_at, fired_at, event_id) VALUES (?, ?, ?, ?)').run(task.id, task.due_at, now, eventId);
     }
     const more = due.length === limit;

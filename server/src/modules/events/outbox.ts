@@ -1,5 +1,4 @@
-import type { Db } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
+import type { Query, Sql } from '../../platform/db/query';
 import { newOrderedId } from '../../platform/ids';
 
 /**
@@ -45,29 +44,29 @@ export interface DomainEvent {
  * so the event exists exactly when the change commits.
  * @returns the new event's id.
  */
-export function appendEvent(
-  db: Db,
+export function* appendEvent(
+  q: Sql,
   event: { type: EventType; workspaceId: string; payload: Record<string, unknown>; depth?: number },
   now: number,
-): string {
+): Query<string> {
   const id = newOrderedId();
-  sql(db, 'INSERT INTO events (id, type, workspace_id, payload_json, depth, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+  yield* q.run('INSERT INTO events (id, type, workspace_id, payload_json, depth, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
     id,
     event.type,
     event.workspaceId,
     JSON.stringify(event.payload),
     event.depth ?? 0,
     now,
-  );
+  ]);
   return id;
 }
 
 /** Events with a sequence number above `afterSeq`, oldest first, at most `limit`. */
-export function readEvents(db: Db, afterSeq: number, limit: number): DomainEvent[] {
-  const rows = sql<[number, number], { seq: number; id: string; type: EventType; workspace_id: string; payload_json: string; depth: number; created_at: number }>(
-    db,
+export function* readEvents(q: Sql, afterSeq: number, limit: number): Query<DomainEvent[]> {
+  const rows = yield* q.all<{ seq: number; id: string; type: EventType; workspace_id: string; payload_json: string; depth: number; created_at: number }>(
     'SELECT seq, id, type, workspace_id, payload_json, depth, created_at FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
-  ).all(afterSeq, limit);
+    [afterSeq, limit],
+  );
   return rows.map((r) => ({
     seq: r.seq,
     id: r.id,
@@ -87,15 +86,15 @@ const EVENT_BATCH_ROWS = 200;
  * {@link EVENT_BATCH_ROWS} rows (a 10,000-task import writes 50 statements, not 10,000). Call
  * inside the transaction of the change, like {@link appendEvent}.
  */
-export function appendEvents(
-  db: Db,
+export function* appendEvents(
+  q: Sql,
   events: readonly { type: EventType; workspaceId: string; payload: Record<string, unknown>; depth?: number }[],
   now: number,
-): void {
+): Query<void> {
   for (let start = 0; start < events.length; start += EVENT_BATCH_ROWS) {
     const batch = events.slice(start, start + EVENT_BATCH_ROWS);
     const values = batch.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
     const args = batch.flatMap((e) => [newOrderedId(), e.type, e.workspaceId, JSON.stringify(e.payload), e.depth ?? 0, now]);
-    sql(db, `INSERT INTO events (id, type, workspace_id, payload_json, depth, created_at) VALUES ${values}`).run(...args);
+    yield* q.run(`INSERT INTO events (id, type, workspace_id, payload_json, depth, created_at) VALUES ${values}`, args);
   }
 }

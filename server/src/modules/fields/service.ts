@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import { requireProject } from '../../auth/access';
 import type { Actor } from '../../auth/tokens';
 import { transaction, type Db } from '../../platform/db/connection';
@@ -84,7 +85,7 @@ export function createField(svc: Services, actor: Actor, projectId: string, inpu
     throw badRequest('options', 'duplicate_value', 'select options must be distinct');
   }
   return transaction(svc.db, () => {
-    requireProject(svc.db, actor, projectId, 'Collaborator', { mutation: true, action: 'defining a field' });
+    runSync(requireProject(svc.db.handle, actor, projectId, 'Collaborator', { mutation: true, action: 'defining a field' }));
     const wanted = input.name.toLowerCase();
     if (fieldRows(svc.db, projectId).some((f) => f.name.toLowerCase() === wanted)) {
       throw conflict(`the project already has a field named '${input.name}'`, { field: 'name', reason: 'duplicate_value' });
@@ -108,7 +109,7 @@ export function createField(svc: Services, actor: Actor, projectId: string, inpu
  * @throws ServiceError 404.
  */
 export function listFields(svc: Services, actor: Actor, projectId: string): FieldDefinition[] {
-  requireProject(svc.db, actor, projectId, 'Viewer');
+  runSync(requireProject(svc.db.handle, actor, projectId, 'Viewer'));
   return fieldRows(svc.db, projectId).map(toDefinition);
 }
 
@@ -186,7 +187,7 @@ export function getTaskFieldValue(
   taskId: string,
   fieldId: string,
 ): { fieldId: string; value: FieldValue | null } {
-  requireTask(svc.db, actor, projectId, taskId, 'Viewer');
+  runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Viewer'));
   requireField(svc.db, projectId, fieldId);
   const row = sql<[string, string], { value_json: string }>(
     svc.db,
@@ -201,7 +202,7 @@ export function getTaskFieldValue(
  * @throws ServiceError 404 for an unknown project or task (or one outside the caller's workspaces).
  */
 export function listTaskFieldValues(svc: Services, actor: Actor, projectId: string, taskId: string): { fieldId: string; value: FieldValue | null }[] {
-  requireTask(svc.db, actor, projectId, taskId, 'Viewer');
+  runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Viewer'));
   const rows = sql<[string, string], { fieldId: string; value_json: string | null }>(
     svc.db,
     `SELECT f.id AS fieldId, v.value_json FROM fields f
@@ -218,7 +219,7 @@ export function listTaskFieldValues(svc: Services, actor: Actor, projectId: stri
  */
 export function setTaskFieldValue(svc: Services, actor: Actor, projectId: string, taskId: string, fieldId: string, value: unknown): void {
   transaction(svc.db, () => {
-    requireTask(svc.db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'setting a field value' });
+    runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'setting a field value' }));
     const field = requireField(svc.db, projectId, fieldId);
     const normalized = normalizeFieldValue(toDefinition(field), value);
     sql(
@@ -226,7 +227,7 @@ export function setTaskFieldValue(svc: Services, actor: Actor, projectId: string
       `INSERT INTO task_field_values (task_id, field_id, value_json) VALUES (?, ?, ?)
        ON CONFLICT (task_id, field_id) DO UPDATE SET value_json = excluded.value_json`,
     ).run(taskId, fieldId, JSON.stringify(normalized));
-    touchTask(svc.db, taskId, svc.clock.now());
+    runSync(touchTask(svc.db.handle, taskId, svc.clock.now()));
   });
 }
 
@@ -237,10 +238,10 @@ export function setTaskFieldValue(svc: Services, actor: Actor, projectId: string
  */
 export function clearTaskFieldValue(svc: Services, actor: Actor, projectId: string, taskId: string, fieldId: string): void {
   transaction(svc.db, () => {
-    requireTask(svc.db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'clearing a field value' });
+    runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'clearing a field value' }));
     requireField(svc.db, projectId, fieldId);
     const removed = sql(svc.db, 'DELETE FROM task_field_values WHERE task_id = ? AND field_id = ?').run(taskId, fieldId);
-    if (removed.changes > 0) touchTask(svc.db, taskId, svc.clock.now());
+    if (removed.changes > 0) runSync(touchTask(svc.db.handle, taskId, svc.clock.now()));
   });
 }
 

@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import { transaction, type Db } from '../../platform/db/connection';
 import { requireWorkspace } from '../../auth/access';
 import type { Actor } from '../../auth/tokens';
@@ -31,7 +32,7 @@ function toFolder(row: FolderRow): Folder {
  * @throws ServiceError 403/404 from the workspace access check.
  */
 export function listFolders(svc: Services, actor: Actor, workspaceId: string): Folder[] {
-  requireWorkspace(svc.db, actor, workspaceId, 'Viewer');
+  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Viewer'));
   return sql<[string], FolderRow>(
     svc.db,
     `SELECT id, name, workspace_id, parent_id FROM folders WHERE workspace_id = ?
@@ -46,7 +47,7 @@ export function listFolders(svc: Services, actor: Actor, workspaceId: string): F
  * @throws ServiceError 400 when the parent is not a folder of that workspace; 403/404 from the access check.
  */
 export function addFolder(svc: Services, actor: Actor, workspaceId: string, input: { name: string; parentId?: string }): Folder {
-  requireWorkspace(svc.db, actor, workspaceId, 'Collaborator', 'creating a folder');
+  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Collaborator', 'creating a folder'));
   return transaction(svc.db, () => createFolder(svc.db, workspaceId, input.name, input.parentId, svc.clock.now()));
 }
 

@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import type { Readable } from 'node:stream';
 import type { Actor } from '../../auth/tokens';
 import { requireFolder, requireMedia } from '../../auth/access';
@@ -199,7 +200,7 @@ export async function uploadMedia(
   openFile: () => Promise<IncomingFile | undefined>,
 ): Promise<Media> {
   const { db, config } = svc;
-  requireFolder(db, actor, folderId, 'Collaborator', 'uploading media');
+  runSync(requireFolder(db.handle, actor, folderId, 'Collaborator', 'uploading media'));
   const file = await openFile();
   if (!file) throw badRequest('file', 'required', 'the multipart body has no file part');
   let upload;
@@ -219,7 +220,7 @@ export async function uploadMedia(
   const id = newId();
   try {
     transaction(db, () => {
-      const folder = requireFolder(db, actor, folderId, 'Collaborator', 'uploading media');
+      const folder = runSync(requireFolder(db.handle, actor, folderId, 'Collaborator', 'uploading media'));
       sql(
         db,
         `INSERT INTO media (id, workspace_id, folder_id, kind, name, content_type, size_bytes, storage_key, created_by, created_at)
@@ -244,7 +245,7 @@ function tooLarge(max: number): ServiceError {
  * @throws ServiceError 404, 403.
  */
 export function listMedia(svc: Services, actor: Actor, folderId: string, page: PageRequest): Media[] {
-  requireFolder(svc.db, actor, folderId, 'Viewer');
+  runSync(requireFolder(svc.db.handle, actor, folderId, 'Viewer'));
   return sql<[string, number, number], MediaRow>(
     svc.db,
     `SELECT ${MEDIA_COLUMNS} FROM media WHERE folder_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
@@ -258,7 +259,7 @@ export function listMedia(svc: Services, actor: Actor, folderId: string, page: P
  * @throws ServiceError 404 (unknown or outside the caller's workspaces).
  */
 export function getMedia(svc: Services, actor: Actor, mediaId: string): Media {
-  requireMedia(svc.db, actor, mediaId, 'Viewer');
+  runSync(requireMedia(svc.db.handle, actor, mediaId, 'Viewer'));
   return toMedia(svc, mediaRow(svc, mediaId));
 }
 
@@ -267,7 +268,7 @@ export function getMedia(svc: Services, actor: Actor, mediaId: string): Media {
  * @throws ServiceError 404 (unknown, outside the caller's workspaces, or bytes missing on disk).
  */
 export function openMediaContent(svc: Services, actor: Actor, mediaId: string): { media: Media; stream: Readable } {
-  requireMedia(svc.db, actor, mediaId, 'Viewer');
+  runSync(requireMedia(svc.db.handle, actor, mediaId, 'Viewer'));
   const row = mediaRow(svc, mediaId);
   const stream = openMediaFile(svc.config.dataDir, row.storage_key);
   if (!stream) throw new ServiceError(404, 'NOT_FOUND', `the bytes of media '${mediaId}' are missing from the data directory`);
@@ -282,7 +283,7 @@ export function openMediaContent(svc: Services, actor: Actor, mediaId: string): 
  */
 export function deleteMedia(svc: Services, actor: Actor, mediaId: string): void {
   const storageKey = transaction(svc.db, () => {
-    requireMedia(svc.db, actor, mediaId, 'Collaborator', 'deleting media');
+    runSync(requireMedia(svc.db.handle, actor, mediaId, 'Collaborator', 'deleting media'));
     const row = mediaRow(svc, mediaId);
     sql(svc.db, 'DELETE FROM media WHERE id = ?').run(mediaId);
     return row.storage_key;

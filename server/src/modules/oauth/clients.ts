@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import { timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../platform/db/connection';
 import { sql } from '../../platform/db/statements';
@@ -90,7 +91,7 @@ export interface ClientInput {
  */
 export function registerClient(svc: Services, actor: Actor, workspaceId: string, input: ClientInput): { client: OAuthClient; clientSecret?: string } {
   requireFirstPartyCredential(actor, 'registering an OAuth client');
-  requireWorkspace(svc.db, actor, workspaceId, 'Owner', 'registering an OAuth client');
+  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Owner', 'registering an OAuth client'));
   const redirectUris = [...new Set(input.redirectUris.map(checkRedirectUri))];
   const id = newId();
   const secret = input.type === 'confidential' ? CLIENT_SECRET_PREFIX + newSecret(32) : undefined;
@@ -106,7 +107,7 @@ export function registerClient(svc: Services, actor: Actor, workspaceId: string,
  * @throws ServiceError 404/403 from the workspace check.
  */
 export function listClients(svc: Services, actor: Actor, workspaceId: string): OAuthClient[] {
-  requireWorkspace(svc.db, actor, workspaceId, 'Owner', 'listing OAuth clients');
+  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Owner', 'listing OAuth clients'));
   return sql<[string], ClientRow>(
     svc.db,
     `SELECT ${CLIENT_COLUMNS} FROM oauth_clients c LEFT JOIN users u ON u.id = c.created_by WHERE c.workspace_id = ? ORDER BY c.created_at DESC, c.id`,
@@ -125,7 +126,7 @@ export function deleteClient(svc: Services, actor: Actor, clientId: string): voi
   requireFirstPartyCredential(actor, 'deleting an OAuth client');
   const row = clientRow(svc.db, clientId);
   if (!row) throw notFound('OAuth client', clientId);
-  requireWorkspace(svc.db, actor, row.workspaceId, 'Owner', 'deleting an OAuth client');
+  runSync(requireWorkspace(svc.db.handle, actor, row.workspaceId, 'Owner', 'deleting an OAuth client'));
   transaction(svc.db, () => {
     sql(svc.db, 'DELETE FROM access_tokens WHERE client_id = ?').run(clientId);
     sql(svc.db, 'DELETE FROM oauth_clients WHERE id = ?').run(clientId);

@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import { raiseTaskAddedForProject } from '../tasks/bulk-events';
 import { requireFolder, requireProject, type FolderAccess, type ProjectAccess } from '../../auth/access';
 import type { Actor } from '../../auth/tokens';
@@ -139,8 +140,8 @@ export interface CopyInput {
  */
 export function copyProject(svc: Services, actor: Actor, projectId: string, input: CopyInput): Project {
   return transaction(svc.db, () => {
-    const source = requireProject(svc.db, actor, projectId, 'Viewer');
-    const folder = requireFolder(svc.db, actor, input.folderId, 'Collaborator', 'copying a project into this folder');
+    const source = runSync(requireProject(svc.db.handle, actor, projectId, 'Viewer'));
+    const folder = runSync(requireFolder(svc.db.handle, actor, input.folderId, 'Collaborator', 'copying a project into this folder'));
     return duplicate(svc, actor, source, folder, input.projectTitle ?? source.name, input.isTemplate === true);
   });
 }
@@ -159,11 +160,11 @@ export interface FromTemplateInput {
  */
 export function createProjectFromTemplate(svc: Services, actor: Actor, input: FromTemplateInput): Project {
   return transaction(svc.db, () => {
-    const template = requireProject(svc.db, actor, input.templateId, 'Viewer');
+    const template = runSync(requireProject(svc.db.handle, actor, input.templateId, 'Viewer'));
     if (!template.isTemplate) {
       throw badRequest('templateId', 'not_a_template', `project '${input.templateId}' is not a template`);
     }
-    const folder = requireFolder(svc.db, actor, input.folderId, 'Collaborator', 'creating a project in this folder');
+    const folder = runSync(requireFolder(svc.db.handle, actor, input.folderId, 'Collaborator', 'creating a project in this folder'));
     return duplicate(svc, actor, template, folder, template.name, false);
   });
 }

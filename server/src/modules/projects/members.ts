@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import { requireProject } from '../../auth/access';
 import type { Actor } from '../../auth/tokens';
 import { transaction } from '../../platform/db/connection';
@@ -51,10 +52,10 @@ export function addProjectMembers(svc: Services, actor: Actor, projectId: string
   const onlySelf = handles.every((h) => h.toLowerCase() === actor.handle.toLowerCase());
   const { db } = svc;
   return transaction(db, () => {
-    const project = requireProject(db, actor, projectId, onlySelf ? 'Participant' : 'Collaborator', {
+    const project = runSync(requireProject(db.handle, actor, projectId, onlySelf ? 'Participant' : 'Collaborator', {
       mutation: true,
       action: onlySelf ? 'joining a project' : 'adding project members',
-    });
+    }));
     const now = svc.clock.now();
     const users = membersByHandle(db, project.workspaceId, handles);
     const base = { projectId: project.id, projectTitle: project.name, projectLink: svc.links.project(project.id), folderId: project.folderId };
@@ -65,8 +66,7 @@ export function addProjectMembers(svc: Services, actor: Actor, projectId: string
       ).run(project.id, user.id, actor.userId, now).changes;
       if (added === 0) continue;
       const self = user.id === actor.userId;
-      appendEvent(
-        db,
+      runSync(appendEvent(db.handle,
         {
           type: self ? 'project.joined' : 'project.assigned',
           workspaceId: project.workspaceId,
@@ -76,7 +76,7 @@ export function addProjectMembers(svc: Services, actor: Actor, projectId: string
           depth: actor.depth,
         },
         now,
-      );
+      ));
     }
     return explicitProjectMembers(svc, project.id);
   });
@@ -90,10 +90,10 @@ export function removeProjectMember(svc: Services, actor: Actor, projectId: stri
   const self = handle.toLowerCase() === actor.handle.toLowerCase();
   const { db } = svc;
   transaction(db, () => {
-    const project = requireProject(db, actor, projectId, self ? 'Participant' : 'Collaborator', {
+    const project = runSync(requireProject(db.handle, actor, projectId, self ? 'Participant' : 'Collaborator', {
       mutation: true,
       action: self ? 'leaving a project' : 'removing project members',
-    });
+    }));
     const removed = sql(
       db,
       'DELETE FROM project_members WHERE project_id = ? AND user_id = (SELECT id FROM users WHERE handle = ?)',

@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import { likeClause, likeContains } from '../../platform/db/like';
 import { requireFolder, requireProject, requireWorkspace, type FolderAccess } from '../../auth/access';
 import type { Actor } from '../../auth/tokens';
@@ -71,7 +72,7 @@ export function loadProject(db: Db, projectId: string): Project {
  * @throws ServiceError 404 when unknown or outside the caller's workspaces.
  */
 export function getProject(svc: Services, actor: Actor, projectId: string): Project {
-  requireProject(svc.db, actor, projectId, 'Viewer');
+  runSync(requireProject(svc.db.handle, actor, projectId, 'Viewer'));
   return loadProject(svc.db, projectId);
 }
 
@@ -93,8 +94,7 @@ export function insertProject(svc: Services, actor: Actor, folder: Pick<FolderAc
     `INSERT INTO projects (id, workspace_id, folder_id, name, is_template, created_by, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(id, folder.workspaceId, folder.id, input.name, input.isTemplate ? 1 : 0, actor.userId, now, now);
-  appendEvent(
-    svc.db,
+  runSync(appendEvent(svc.db.handle,
     {
       type: 'project.created',
       workspaceId: folder.workspaceId,
@@ -102,7 +102,7 @@ export function insertProject(svc: Services, actor: Actor, folder: Pick<FolderAc
       depth: actor.depth,
     },
     now,
-  );
+  ));
   return loadProject(svc.db, id);
 }
 
@@ -133,7 +133,7 @@ function createIn(svc: Services, actor: Actor, resolve: () => Pick<FolderAccess,
  * @throws ServiceError 404 unknown folder, 403 role too low, 400 content limits.
  */
 export function createProject(svc: Services, actor: Actor, folderId: string, input: CreateProjectInput): Project {
-  return createIn(svc, actor, () => requireFolder(svc.db, actor, folderId, 'Collaborator', 'creating a project'), input);
+  return createIn(svc, actor, () => runSync(requireFolder(svc.db.handle, actor, folderId, 'Collaborator', 'creating a project')), input);
 }
 
 /**
@@ -146,7 +146,7 @@ export function createWorkspaceProject(svc: Services, actor: Actor, workspaceId:
     svc,
     actor,
     () => {
-      requireWorkspace(svc.db, actor, workspaceId, 'Collaborator', 'creating a project');
+      runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Collaborator', 'creating a project'));
       return { id: workspaceId, workspaceId };
     },
     input,
@@ -161,12 +161,11 @@ export function createWorkspaceProject(svc: Services, actor: Actor, workspaceId:
  */
 export function completeProject(svc: Services, actor: Actor, projectId: string): Project {
   return transaction(svc.db, () => {
-    const access = requireProject(svc.db, actor, projectId, 'Collaborator', { action: 'completing a project' });
+    const access = runSync(requireProject(svc.db.handle, actor, projectId, 'Collaborator', { action: 'completing a project' }));
     if (access.completedAt === null) {
       const now = svc.clock.now();
       sql(svc.db, 'UPDATE projects SET completed_at = ?, completed_by = ?, updated_at = ? WHERE id = ?').run(now, actor.userId, now, projectId);
-      appendEvent(
-        svc.db,
+      runSync(appendEvent(svc.db.handle,
         {
           type: 'project.completed',
           workspaceId: access.workspaceId,
@@ -180,7 +179,7 @@ export function completeProject(svc: Services, actor: Actor, projectId: string):
           depth: actor.depth,
         },
         now,
-      );
+      ));
     }
     return loadProject(svc.db, projectId);
   });
@@ -193,7 +192,7 @@ export function completeProject(svc: Services, actor: Actor, projectId: string):
  */
 export function restoreProject(svc: Services, actor: Actor, projectId: string): Project {
   return transaction(svc.db, () => {
-    const access = requireProject(svc.db, actor, projectId, 'Collaborator', { action: 'restoring a project' });
+    const access = runSync(requireProject(svc.db.handle, actor, projectId, 'Collaborator', { action: 'restoring a project' }));
     if (access.completedAt !== null) {
       sql(svc.db, 'UPDATE projects SET completed_at = NULL, completed_by = NULL, updated_at = ? WHERE id = ?').run(svc.clock.now(), projectId);
     }
@@ -209,7 +208,7 @@ export function restoreProject(svc: Services, actor: Actor, projectId: string): 
  */
 export function deleteProject(svc: Services, actor: Actor, projectId: string): void {
   transaction(svc.db, () => {
-    requireProject(svc.db, actor, projectId, 'Collaborator', { action: 'deleting a project' });
+    runSync(requireProject(svc.db.handle, actor, projectId, 'Collaborator', { action: 'deleting a project' }));
     sql(svc.db, 'DELETE FROM projects WHERE id = ?').run(projectId);
   });
 }
@@ -220,7 +219,7 @@ export function deleteProject(svc: Services, actor: Actor, projectId: string): v
  * @throws ServiceError 404 unknown folder.
  */
 export function listFolderProjects(svc: Services, actor: Actor, folderId: string, page?: PageRequest, search?: string): Project[] {
-  requireFolder(svc.db, actor, folderId, 'Viewer');
+  runSync(requireFolder(svc.db.handle, actor, folderId, 'Viewer'));
   const [limit, offset] = page ? pageWindow(page) : [-1, 0];
   const named = nameFilter(search);
   return sql<unknown[], ProjectRow>(
@@ -241,7 +240,7 @@ function nameFilter(search: string | undefined): { sql: string; params: string[]
  * @throws ServiceError 404 unknown folder.
  */
 export function listFolderTemplates(svc: Services, actor: Actor, folderId: string, page: PageRequest): Project[] {
-  requireFolder(svc.db, actor, folderId, 'Viewer');
+  runSync(requireFolder(svc.db.handle, actor, folderId, 'Viewer'));
   return sql<[string, number, number], ProjectRow>(
     svc.db,
     `SELECT ${COLUMNS} FROM projects p WHERE p.folder_id = ? AND p.is_template = 1 ORDER BY p.created_at, p.rowid LIMIT ? OFFSET ?`,
@@ -282,7 +281,7 @@ export interface ProjectMember {
  * @throws ServiceError 404 / 403; 400 for a page out of range.
  */
 export function listProjectMembers(svc: Services, actor: Actor, projectId: string, page: PageRequest): ProjectMember[] {
-  const access = requireProject(svc.db, actor, projectId, 'Viewer');
+  const access = runSync(requireProject(svc.db.handle, actor, projectId, 'Viewer'));
   return sql<[string, string, number, number], { handle: string; displayName: string; projectMember: number }>(
     svc.db,
     `SELECT u.handle, u.display_name AS displayName, (pm.user_id IS NOT NULL) AS projectMember

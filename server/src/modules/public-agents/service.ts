@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import type { Actor } from '../../auth/tokens';
 import { requireAgent } from '../../auth/access';
 import { transaction, type Db } from '../../platform/db/connection';
@@ -101,7 +102,7 @@ function notEnabled(agentId: string): ServiceError {
  */
 export function enablePublicAccess(svc: Services, actor: Actor, agentId: string): { publicUrl: string } {
   return transaction(svc.db, () => {
-    requireAgent(svc.db, actor, agentId, 'Collaborator', 'changing public access');
+    runSync(requireAgent(svc.db.handle, actor, agentId, 'Collaborator', 'changing public access'));
     let row = publicRow(svc.db, agentId);
     if (!row) {
       const now = svc.clock.now();
@@ -126,7 +127,7 @@ export function enablePublicAccess(svc: Services, actor: Actor, agentId: string)
  */
 export function disablePublicAccess(svc: Services, actor: Actor, agentId: string): void {
   transaction(svc.db, () => {
-    requireAgent(svc.db, actor, agentId, 'Collaborator', 'changing public access');
+    runSync(requireAgent(svc.db.handle, actor, agentId, 'Collaborator', 'changing public access'));
     sql(svc.db, 'DELETE FROM public_agents WHERE agent_id = ?').run(agentId);
   });
 }
@@ -136,7 +137,7 @@ export function disablePublicAccess(svc: Services, actor: Actor, agentId: string
  * @throws ServiceError 404 (agent unknown/outside the caller's workspaces, or not public).
  */
 export function getPublicAgent(svc: Services, actor: Actor, agentId: string): { item: PublicAgent; publicUrl: string } {
-  requireAgent(svc.db, actor, agentId, 'Viewer');
+  runSync(requireAgent(svc.db.handle, actor, agentId, 'Viewer'));
   const row = publicRow(svc.db, agentId);
   if (!row) throw notEnabled(agentId);
   return { item: toPublicAgent(row), publicUrl: publicUrlOf(svc, row.id) };
@@ -154,7 +155,7 @@ export function updatePublicAgent(
   preferences: Partial<PublicAgentPreferences>,
 ): PublicAgent {
   return transaction(svc.db, () => {
-    requireAgent(svc.db, actor, agentId, 'Collaborator', 'changing public agent preferences');
+    runSync(requireAgent(svc.db.handle, actor, agentId, 'Collaborator', 'changing public agent preferences'));
     const row = publicRow(svc.db, agentId);
     if (!row) throw notEnabled(agentId);
     const merged = { ...toPublicAgent(row).preferences };

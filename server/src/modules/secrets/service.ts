@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import type { Db } from '../../platform/db/connection';
 import { sql } from '../../platform/db/statements';
 import { SECRET_MIN_LENGTH } from '@taskspace/engine';
@@ -70,7 +71,7 @@ function automationsUsing(readers: ReturnType<typeof secretReaders>, name: strin
  * @throws ServiceError 404/403 from the workspace check.
  */
 export function listSecrets(svc: Services, actor: Actor, workspaceId: string): SecretInfo[] {
-  requireWorkspace(svc.db, actor, workspaceId, 'Owner', 'listing secrets');
+  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Owner', 'listing secrets'));
   const readers = secretReaders(svc.db, workspaceId);
   return sql<[string], Omit<SecretInfo, 'usedBy'>>(
     svc.db,
@@ -88,7 +89,7 @@ export function listSecrets(svc: Services, actor: Actor, workspaceId: string): S
  * {@link SECRET_MIN_LENGTH} characters (it could not be masked reliably).
  */
 export function setSecret(svc: Services, actor: Actor, workspaceId: string, name: string, value: string): { secret: SecretInfo; created: boolean } {
-  requireWorkspace(svc.db, actor, workspaceId, 'Owner', 'setting secrets');
+  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Owner', 'setting secrets'));
   if (value.length < SECRET_MIN_LENGTH) throw badRequest('value', 'too_short', `value must be at least ${SECRET_MIN_LENGTH} characters, so that it can be masked in run journals`);
   const now = svc.clock.now();
   const sealed = svc.secretBox.seal(value);
@@ -115,7 +116,7 @@ export function setSecret(svc: Services, actor: Actor, workspaceId: string, name
  * below Owner, 409 CONFLICT (reason `in_use`, `details.automations`) while enabled automations read it.
  */
 export function deleteSecret(svc: Services, actor: Actor, workspaceId: string, name: string): void {
-  requireWorkspace(svc.db, actor, workspaceId, 'Owner', 'deleting secrets');
+  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Owner', 'deleting secrets'));
   const users = automationsUsing(secretReaders(svc.db, workspaceId), name).filter((a) => a.enabled);
   if (users.length > 0) {
     throw conflict(`secret ${name} is read by ${users.length} enabled automation(s): ${users.map((a) => a.name).join(', ')}; disable or change them first`, {

@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import { requireProject } from '../../auth/access';
 import type { Actor } from '../../auth/tokens';
 import { transaction } from '../../platform/db/connection';
@@ -48,7 +49,7 @@ function tokenOf(svc: Services, projectId: string): string | null {
  */
 export function enableShareLink(svc: Services, actor: Actor, projectId: string): ShareLink {
   return transaction(svc.db, () => {
-    requireProject(svc.db, actor, projectId, 'Collaborator', { mutation: true, action: 'enabling the share link' });
+    runSync(requireProject(svc.db.handle, actor, projectId, 'Collaborator', { mutation: true, action: 'enabling the share link' }));
     let token = tokenOf(svc, projectId);
     if (token === null) {
       token = newSecret(24);
@@ -63,7 +64,7 @@ export function enableShareLink(svc: Services, actor: Actor, projectId: string):
  * @throws ServiceError 404 (also when the link is not enabled), 403.
  */
 export function getShareLink(svc: Services, actor: Actor, projectId: string): ShareLink {
-  requireProject(svc.db, actor, projectId, 'Collaborator', { action: 'reading the share link' });
+  runSync(requireProject(svc.db.handle, actor, projectId, 'Collaborator', { action: 'reading the share link' }));
   const token = tokenOf(svc, projectId);
   if (token === null) throw new ServiceError(404, 'NOT_FOUND', 'share link not enabled');
   return toLink(svc, token);
@@ -78,7 +79,7 @@ export function getShareLink(svc: Services, actor: Actor, projectId: string): Sh
  */
 export function disableShareLink(svc: Services, actor: Actor, projectId: string): void {
   transaction(svc.db, () => {
-    requireProject(svc.db, actor, projectId, 'Collaborator', { action: 'disabling the share link' });
+    runSync(requireProject(svc.db.handle, actor, projectId, 'Collaborator', { action: 'disabling the share link' }));
     sql(svc.db, 'UPDATE projects SET share_token = NULL, updated_at = ? WHERE id = ?').run(svc.clock.now(), projectId);
   });
 }

@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import type { Actor } from '../../auth/tokens';
 import { transaction, type Db } from '../../platform/db/connection';
 import { sql } from '../../platform/db/statements';
@@ -33,7 +34,7 @@ export function assigneesOf(db: Db, taskId: string): Assignee[] {
  * @throws ServiceError 404 for an unknown project or task.
  */
 export function listAssignees(svc: Services, actor: Actor, projectId: string, taskId: string): Assignee[] {
-  const { task } = requireTask(svc.db, actor, projectId, taskId, 'Viewer');
+  const { task } = runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Viewer'));
   return assigneesOf(svc.db, task.id);
 }
 
@@ -50,7 +51,7 @@ export function setAssignees(svc: Services, actor: Actor, projectId: string, tas
   const { db, clock } = svc;
   checkHandleList(handles);
   return transaction(db, () => {
-    const { project, task } = requireTask(db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'assigning a task' });
+    const { project, task } = runSync(requireTask(db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'assigning a task' }));
     const wanted = new Map(membersByHandle(db, project.workspaceId, handles).map((user) => [user.id, user.handle]));
     const current = new Set(
       sql<[string], { userId: string }>(db, 'SELECT user_id AS userId FROM task_assignees WHERE task_id = ?')
@@ -67,14 +68,14 @@ export function setAssignees(svc: Services, actor: Actor, projectId: string, tas
       sql(db, 'INSERT INTO task_assignees (task_id, user_id, assigned_at) VALUES (?, ?, ?)').run(task.id, userId, now);
       added.push({ handle });
     }
-    touchTask(db, task.id, now);
+    runSync(touchTask(db.handle, task.id, now));
     if (added.length > 0) {
-      raiseEvent(svc, actor, project, 'task.assigned', {
+      runSync(raiseEvent(svc.db.handle, actor, project, 'task.assigned', {
         ...taskEventBase(svc, project, task),
         assignees: assigneesOf(db, task.id),
         added,
         assignedBy: actor.handle,
-      }, now);
+      }, now));
     }
     return toTask(task);
   });
@@ -88,12 +89,12 @@ export function setAssignees(svc: Services, actor: Actor, projectId: string, tas
 export function removeAssignee(svc: Services, actor: Actor, projectId: string, taskId: string, handle: string): Task {
   const { db, clock } = svc;
   return transaction(db, () => {
-    const { task } = requireTask(db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'unassigning a task' });
+    const { task } = runSync(requireTask(db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'unassigning a task' }));
     const removed = sql(
       db,
       'DELETE FROM task_assignees WHERE task_id = ? AND user_id = (SELECT id FROM users WHERE handle = ?)',
     ).run(task.id, handle);
-    if (removed.changes > 0) touchTask(db, task.id, clock.now());
+    if (removed.changes > 0) runSync(touchTask(db.handle, task.id, clock.now()));
     return toTask(task);
   });
 }

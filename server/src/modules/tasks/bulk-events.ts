@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import type { Actor } from '../../auth/tokens';
 import { sql } from '../../platform/db/statements';
 import { appendEvents } from '../events/outbox';
@@ -53,8 +54,7 @@ export function raiseTaskAddedForProject(svc: Services, actor: Actor, project: B
     assignees.set(row.taskId, list);
   }
   const projectLink = svc.links.project(project.id);
-  appendEvents(
-    db,
+  runSync(appendEvents(db.handle,
     tasks.map((task) => {
       const payload: Record<string, unknown> = {
         projectId: project.id,
@@ -72,5 +72,5 @@ export function raiseTaskAddedForProject(svc: Services, actor: Actor, project: B
       return { type: 'task.added' as const, workspaceId: project.workspaceId, payload, depth: actor.depth };
     }),
     now,
-  );
+  ));
 }

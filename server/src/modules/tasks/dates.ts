@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import type { Actor } from '../../auth/tokens';
 import { transaction } from '../../platform/db/connection';
 import { sql } from '../../platform/db/statements';
@@ -189,7 +190,7 @@ function pointOf(date: string | null, time: string | null, timezone: string | nu
  * @throws ServiceError 404 for an unknown project or task, or when the task has no date.
  */
 export function getTaskDate(svc: Services, actor: Actor, projectId: string, taskId: string): TaskDate {
-  requireTask(svc.db, actor, projectId, taskId, 'Viewer');
+  runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Viewer'));
   const row = sql<[string], DateRow>(
     svc.db,
     `SELECT start_date AS startDate, start_time AS startTime, start_tz AS startTz,
@@ -231,7 +232,7 @@ export function setTaskDate(svc: Services, actor: Actor, projectId: string, task
   if (!start && !end) throw badRequest('start', 'required', 'a date needs start, end or both');
   if (start && end && endsBeforeStart(start, end)) throw badRequest('end', 'before_start', 'end must not be before start');
   return transaction(svc.db, () => {
-    const { task } = requireTask(svc.db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'setting a date' });
+    const { task } = runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'setting a date' }));
     writeDate(svc, task.id, { start, end });
     return toTask(task);
   });
@@ -243,7 +244,7 @@ export function setTaskDate(svc: Services, actor: Actor, projectId: string, task
  */
 export function clearTaskDate(svc: Services, actor: Actor, projectId: string, taskId: string): Task {
   return transaction(svc.db, () => {
-    const { task } = requireTask(svc.db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'removing a date' });
+    const { task } = runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'removing a date' }));
     writeDate(svc, task.id, { start: null, end: null });
     return toTask(task);
   });

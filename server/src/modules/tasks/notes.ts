@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import type { Actor } from '../../auth/tokens';
 import { transaction } from '../../platform/db/connection';
 import { sql } from '../../platform/db/statements';
@@ -40,7 +41,7 @@ export function noteType(type: NoteWriteType): NoteType {
  * @throws ServiceError 404 for an unknown project or task, or when the task has no note.
  */
 export function getNote(svc: Services, actor: Actor, projectId: string, taskId: string): Note {
-  requireTask(svc.db, actor, projectId, taskId, 'Viewer');
+  runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Viewer'));
   const row = sql<[string], { type: NoteType | null; value: string | null }>(
     svc.db,
     'SELECT note_type AS type, note_value AS value FROM tasks WHERE id = ?',
@@ -58,7 +59,7 @@ export function setNote(svc: Services, actor: Actor, projectId: string, taskId: 
   const { db, clock } = svc;
   const type = noteType(input.type);
   return transaction(db, () => {
-    const { task } = requireTask(db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'editing a note' });
+    const { task } = runSync(requireTask(db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'editing a note' }));
     sql(db, 'UPDATE tasks SET note_type = ?, note_value = ?, updated_at = ? WHERE id = ?').run(type, input.value, clock.now(), task.id);
     return { type, value: input.value };
   });
@@ -71,7 +72,7 @@ export function setNote(svc: Services, actor: Actor, projectId: string, taskId: 
 export function deleteNote(svc: Services, actor: Actor, projectId: string, taskId: string): void {
   const { db, clock } = svc;
   transaction(db, () => {
-    const { task } = requireTask(db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'removing a note' });
+    const { task } = runSync(requireTask(db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'removing a note' }));
     sql(db, 'UPDATE tasks SET note_type = NULL, note_value = NULL, updated_at = ? WHERE id = ? AND note_value IS NOT NULL').run(clock.now(), task.id);
   });
 }

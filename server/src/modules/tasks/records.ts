@@ -1,8 +1,7 @@
 import { PROJECT_ACCESS_COLUMNS, projectAccessFromRow, type ProjectAccess, type ProjectAccessRow } from '../../auth/access';
 import type { Role } from '../../auth/roles';
 import type { Actor } from '../../auth/tokens';
-import type { Db } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
+import type { Query, Sql } from '../../platform/db/query';
 import { badRequest, notFound } from '../../errors';
 import { appendEvent, type EventType } from '../events/outbox';
 import type { Services } from '../../services';
@@ -30,7 +29,7 @@ export interface Block {
 }
 
 /** The columns every Task is built from; select them with `SELECT ${TASK_COLUMNS} FROM tasks`. */
-export const TASK_COLUMNS = 'id, parent_id AS parentId, text, completed, path';
+export const TASK_COLUMNS = 'id, parent_id AS "parentId", text, completed, path';
 
 /** A row selected with {@link TASK_COLUMNS}. */
 export interface TaskRow {
@@ -51,8 +50,8 @@ export function toTask(row: TaskRow): Task {
 }
 
 /** The task `taskId` of `projectId`, or undefined (also for a task of another project). */
-export function findTask(db: Db, projectId: string, taskId: string): TaskRow | undefined {
-  return sql<[string, string], TaskRow>(db, `SELECT ${TASK_COLUMNS} FROM tasks WHERE id = ? AND project_id = ?`).get(taskId, projectId);
+export function findTask(q: Sql, projectId: string, taskId: string): Query<TaskRow | undefined> {
+  return q.get<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tasks WHERE id = ? AND project_id = ?`, [taskId, projectId]);
 }
 
 /** The task columns {@link requireTask} joins to the project row (all null when the task is missing). */
@@ -77,24 +76,24 @@ export interface TaskAccess {
  *   project outside the caller's workspaces), 403 when the role is too low, 409
  *   PROJECT_COMPLETED for a write on a completed project.
  */
-export function requireTask(
-  db: Db,
+export function* requireTask(
+  q: Sql,
   actor: Actor,
   projectId: string,
   taskId: string,
   min: Role,
   opts: { mutation?: boolean; action?: string } = {},
-): TaskAccess {
+): Query<TaskAccess> {
   // One query for the project, the caller's role and the task: every task route's hot path.
-  const row = sql<[string, string, string], ProjectAccessRow & TaskJoinColumns>(
-    db,
-    `SELECT ${PROJECT_ACCESS_COLUMNS}, t.id AS taskId, t.parent_id AS taskParentId, t.text AS taskText,
-            t.completed AS taskCompleted, t.path AS taskPath
+  const row = yield* q.get<ProjectAccessRow & TaskJoinColumns>(
+    `SELECT ${PROJECT_ACCESS_COLUMNS}, t.id AS "taskId", t.parent_id AS "taskParentId", t.text AS "taskText",
+            t.completed AS "taskCompleted", t.path AS "taskPath"
        FROM projects p
        LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ?
        LEFT JOIN tasks t ON t.id = ? AND t.project_id = p.id
       WHERE p.id = ?`,
-  ).get(actor.userId, taskId, projectId);
+    [actor.userId, taskId, projectId],
+  );
   const project = projectAccessFromRow(row, projectId, min, opts);
   if (row!.taskId === null) throw notFound('task', taskId);
   const task = { id: row!.taskId, parentId: row!.taskParentId, text: row!.taskText!, completed: row!.taskCompleted!, path: row!.taskPath! };
@@ -102,8 +101,8 @@ export function requireTask(
 }
 
 /** Marks a task as changed now (ms since the epoch). */
-export function touchTask(db: Db, taskId: string, now: number): void {
-  sql(db, 'UPDATE tasks SET updated_at = ? WHERE id = ?').run(now, taskId);
+export function* touchTask(q: Sql, taskId: string, now: number): Query<void> {
+  yield* q.run('UPDATE tasks SET updated_at = ? WHERE id = ?', [now, taskId]);
 }
 
 /**
@@ -162,6 +161,6 @@ export function taskEventBase(svc: Services, project: ProjectAccess, task: { id:
  * Appends a task event to the outbox of the project's workspace, carrying the actor's
  * automation depth. Call inside the transaction of the change.
  */
-export function raiseEvent(svc: Services, actor: Actor, project: ProjectAccess, type: EventType, payload: object, now: number): void {
-  appendEvent(svc.db, { type, workspaceId: project.workspaceId, payload: payload as Record<string, unknown>, depth: actor.depth }, now);
+export function* raiseEvent(q: Sql, actor: Actor, project: ProjectAccess, type: EventType, payload: object, now: number): Query<void> {
+  yield* appendEvent(q, { type, workspaceId: project.workspaceId, payload: payload as Record<string, unknown>, depth: actor.depth }, now);
 }

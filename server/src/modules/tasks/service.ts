@@ -1,3 +1,4 @@
+import { runSync } from '../../platform/db/query';
 import { likeClause, likeContains } from '../../platform/db/like';
 import { requireProject } from '../../auth/access';
 import type { Actor } from '../../auth/tokens';
@@ -95,7 +96,7 @@ function filterClause(filter: TaskFilter): { sql: string; params: (string | numb
  * @throws ServiceError 404 for an unknown project or task.
  */
 export function getTask(svc: Services, actor: Actor, projectId: string, taskId: string): Task {
-  return toTask(requireTask(svc.db, actor, projectId, taskId, 'Viewer').task);
+  return toTask(runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Viewer')).task);
 }
 
 /**
@@ -111,7 +112,7 @@ export function getTask(svc: Services, actor: Actor, projectId: string, taskId: 
 export function createTasks(svc: Services, actor: Actor, projectId: string, inputs: NewTask[]): Task[] {
   const { db, clock } = svc;
   return transaction(db, () => {
-    const project = requireProject(db, actor, projectId, 'Participant', { mutation: true, action: 'creating tasks' });
+    const project = runSync(requireProject(db.handle, actor, projectId, 'Participant', { mutation: true, action: 'creating tasks' }));
     const now = clock.now();
     /** `reference position` → id of the last task this request put there. */
     const chained = new Map<string, string>();
@@ -139,12 +140,12 @@ export function createTasks(svc: Services, actor: Actor, projectId: string, inpu
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(id, projectId, slot.parentId, slot.rank, slot.path, input.content, input.contentType, actor.userId, now, now);
       const task = toTask({ id, parentId: slot.parentId, text: input.content, completed: 0, path: slot.path });
-      raiseEvent(svc, actor, project, 'task.added', {
+      runSync(raiseEvent(svc.db.handle, actor, project, 'task.added', {
         ...taskEventBase(svc, project, task),
         ...(task.parentId ? { parentId: task.parentId } : {}),
         assignees: [],
         createdBy: actor.handle,
-      }, now);
+      }, now));
       created.push(task);
     });
     return created;
@@ -159,7 +160,7 @@ export function createTasks(svc: Services, actor: Actor, projectId: string, inpu
 export function updateTask(svc: Services, actor: Actor, projectId: string, taskId: string, input: TaskContent): Task {
   const { db, clock } = svc;
   return transaction(db, () => {
-    const { task } = requireTask(db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'editing a task' });
+    const { task } = runSync(requireTask(db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'editing a task' }));
     sql(db, 'UPDATE tasks SET text = ?, content_type = ?, updated_at = ? WHERE id = ?').run(input.content, input.contentType, clock.now(), task.id);
     return toTask({ ...task, text: input.content });
   });
@@ -173,7 +174,7 @@ export function updateTask(svc: Services, actor: Actor, projectId: string, taskI
 export function deleteTask(svc: Services, actor: Actor, projectId: string, taskId: string): void {
   const { db } = svc;
   transaction(db, () => {
-    const { task } = requireTask(db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'deleting a task' });
+    const { task } = runSync(requireTask(db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'deleting a task' }));
     sql(db, 'DELETE FROM tasks WHERE project_id = ? AND path >= ? AND path < ?').run(projectId, task.path, subtreeEnd(task.path));
   });
 }
@@ -194,9 +195,9 @@ export function moveTask(
 ): Task {
   const { db, clock } = svc;
   return transaction(db, () => {
-    const { task } = requireTask(db, actor, projectId, taskId, 'Participant', { mutation: true, action: 'moving a task' });
+    const { task } = runSync(requireTask(db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'moving a task' }));
     const slot = moveSubtree(db, projectId, task, target.taskId, target.position);
-    touchTask(db, task.id, clock.now());
+    runSync(touchTask(db.handle, task.id, clock.now()));
     return toTask({ ...task, parentId: slot.parentId, path: slot.path });
   });
 }
@@ -221,10 +222,10 @@ function fieldValuesOf(db: Db, taskId: string): { name: string; value: unknown }
 export function setTaskCompleted(svc: Services, actor: Actor, projectId: string, taskId: string, completed: boolean): Task {
   const { db, clock } = svc;
   return transaction(db, () => {
-    const { project, task } = requireTask(db, actor, projectId, taskId, 'Participant', {
+    const { project, task } = runSync(requireTask(db.handle, actor, projectId, taskId, 'Participant', {
       mutation: true,
       action: completed ? 'completing a task' : 'reopening a task',
-    });
+    }));
     if ((task.completed === 1) === completed) return toTask(task);
     const now = clock.now();
     if (completed) {
@@ -240,7 +241,7 @@ export function setTaskCompleted(svc: Services, actor: Actor, projectId: string,
         // defineProperty: a field named like an Object.prototype member ('__proto__') stays plain data.
         if (!Object.hasOwn(payload, name)) Object.defineProperty(payload, name, { value, enumerable: true, writable: true, configurable: true });
       }
-      raiseEvent(svc, actor, project, 'task.completed', payload, now);
+      runSync(raiseEvent(svc.db.handle, actor, project, 'task.completed', payload, now));
     } else {
       sql(db, 'UPDATE tasks SET completed = 0, completed_at = NULL, completed_by = NULL, updated_at = ? WHERE id = ?').run(now, task.id);
     }
@@ -250,7 +251,7 @@ export function setTaskCompleted(svc: Services, actor: Actor, projectId: string,
 
 /** Resolves a cursor id to its task row, or throws 400 (field `after`/`before`, reason `not_found`). */
 function cursorTask(db: Db, projectId: string, field: 'after' | 'before', id: string): TaskRow {
-  const row = findTask(db, projectId, id);
+  const row = runSync(findTask(db.handle, projectId, id));
   if (!row) throw badRequest(field, 'not_found', `${field}: task '${id}' is not in this project`);
   return row;
 }
@@ -314,7 +315,7 @@ function listPage(
 export function listTasks(svc: Services, actor: Actor, projectId: string, cursor: Cursor, filter: TaskFilter = {}): Task[] {
   const { db } = svc;
   const limit = pageLimit(cursor);
-  const { version } = requireProject(db, actor, projectId, 'Viewer');
+  const { version } = runSync(requireProject(db.handle, actor, projectId, 'Viewer'));
   const read = () => {
     let key: { op: '>' | '<'; value: string } | undefined;
     if (cursor.after !== undefined) key = { op: '>', value: cursorTask(db, projectId, 'after', cursor.after).path };
@@ -352,7 +353,7 @@ function blockCursor(db: Db, projectId: string, field: 'after' | 'before', id: s
 export function listBlocks(svc: Services, actor: Actor, projectId: string, cursor: Cursor): Block[] {
   const { db } = svc;
   const limit = pageLimit(cursor);
-  const { version } = requireProject(db, actor, projectId, 'Viewer');
+  const { version } = runSync(requireProject(db.handle, actor, projectId, 'Viewer'));
   return cachedPage(svc, 'blocks', version, projectId, cursor, limit, () => {
     let key: { op: '>' | '<'; value: string } | undefined;
     if (cursor.after !== undefined) key = { op: '>', value: blockCursor(db, projectId, 'after', cursor.after) };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from './migrate';
 import { sql } from './statements';
+import { SqliteSql } from './sqlite-sql';
 
 /**
  * The SQLite connection used across the server. It carries its own prepared-statement cache
@@ -11,6 +12,8 @@ import { sql } from './statements';
 export class Db extends Database {
   /** Prepared statements by SQL text, prepared on first use. */
   readonly statements: Map<string, Database.Statement<unknown[], unknown>> = new Map();
+  /** This connection as a {@link SqliteSql} handle, for storage operations (platform/db/query.ts). */
+  readonly handle: SqliteSql = new SqliteSql(this);
 }
 
 /** File name of the embedded database inside the data directory. */

@@ -1,0 +1,135 @@
+import type { Pool, PoolClient, QueryResult } from 'pg';
+import type { Params, Query, RunResult, Sql } from '../query';
+
+/** Most attempts of one transaction that PostgreSQL aborts as a serialization failure or deadlock. */
+export const MAX_TRANSACTION_ATTEMPTS = 5;
+
+/** SQLSTATEs after which the whole transaction may simply run again. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/**
+ * The {@link Sql} handle of the PostgreSQL store: every statement yields the `pg` driver's promise
+ * (run it with `runAsync`). Statement texts are written with `?` placeholders, as for SQLite; each
+ * text is rewritten to `$1, $2, …` once and cached.
+ *
+ * Transactions run at SERIALIZABLE: the same guarantee SQLite's single writer gives, so code that
+ * reads and then writes needs no dialect-specific locking. A transaction PostgreSQL aborts as a
+ * serialization failure or deadlock is run again from the start, up to
+ * {@link MAX_TRANSACTION_ATTEMPTS} times; a body must therefore do nothing but storage work that
+ * cannot be repeated (no outbound calls: those belong after the commit).
+ */
+export class PostgresSql implements Sql {
+  readonly dialect = 'postgres' as const;
+
+  /**
+   * @param target the pool (outside a transaction) or the transaction's client.
+   * @param texts cache of rewritten statement texts, shared by a store's handles.
+   * @param depth 0 on the pool, 1 inside a transaction, more inside savepoints.
+   */
+  constructor(
+    private readonly target: Pool | PoolClient,
+    private readonly texts: Map<string, string> = new Map(),
+    private readonly depth = 0,
+  ) {}
+
+  *all<R>(text: string, params: Params = []): Query<R[]> {
+    const result = (yield this.query(text, params)) as QueryResult;
+    return result.rows as R[];
+  }
+
+  *get<R>(text: string, params: Params = []): Query<R | undefined> {
+    const result = (yield this.query(text, params)) as QueryResult;
+    return result.rows[0] as R | undefined;
+  }
+
+  *run(text: string, params: Params = []): Query<RunResult> {
+    const result = (yield this.query(text, params)) as QueryResult;
+    return { changes: result.rowCount ?? 0 };
+  }
+
+  *transaction<T>(body: (tx: Sql) => Query<T>): Query<T> {
+    if (this.depth > 0) return yield* this.savepoint(body);
+    for (let attempt = 1; ; attempt++) {
+      const client = (yield (this.target as Pool).connect()) as PoolClient;
+      let broken: Error | undefined;
+      try {
+        yield client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+        const result = yield* body(new PostgresSql(client, this.texts, 1));
+        yield client.query('COMMIT');
+        return result;
+      } catch (error) {
+        try {
+          yield client.query('ROLLBACK');
+        } catch (rollbackError) {
+          broken = rollbackError as Error;
+        }
+        const code = (error as { code?: unknown }).code;
+        if (attempt < MAX_TRANSACTION_ATTEMPTS && typeof code === 'string' && RETRYABLE.has(code)) continue;
+        throw error;
+      } finally {
+        // A client whose rollback failed is discarded rather than reused.
+        client.release(broken);
+      }
+    }
+  }
+
+  private *savepoint<T>(body: (tx: Sql) => Query<T>): Query<T> {
+    const name = `nested_${this.depth}`;
+    yield this.target.query(`SAVEPOINT ${name}`);
+    try {
+      const result = yield* body(new PostgresSql(this.target, this.texts, this.depth + 1));
+      yield this.target.query(`RELEASE SAVEPOINT ${name}`);
+      return result;
+    } catch (error) {
+      yield this.target.query(`ROLLBACK TO SAVEPOINT ${name}`);
+      yield this.target.query(`RELEASE SAVEPOINT ${name}`);
+      throw error;
+    }
+  }
+
+  private query(text: string, params: Params): Promise<QueryResult> {
+    let rewritten = this.texts.get(text);
+    if (rewritten === undefined) {
+      rewritten = numberPlaceholders(text);
+      this.texts.set(text, rewritten);
+    }
+    return this.target.query(rewritten, params as unknown[]);
+  }
+}
+
+/**
+ * `text` with each `?` placeholder replaced by `$1`, `$2`, … in order. Question marks inside
+ * quoted strings ('…'), quoted identifiers ("…") and comments are left alone.
+ */
+export function numberPlaceholders(text: string): string {
+  let out = '';
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "'" || c === '"') {
+      const end = closingQuote(text, i, c);
+      out += text.slice(i, end + 1);
+      i = end;
+    } else if (c === '-' && text[i + 1] === '-') {
+      const end = text.indexOf('\n', i);
+      const stop = end === -1 ? text.length : end;
+      out += text.slice(i, stop);
+      i = stop - 1;
+    } else if (c === '?') {
+      out += `$${++n}`;
+    } else out += c;
+  }
+  return out;
+}
+
+/** Index of the quote closing the one at `start` (a doubled quote is an escaped one). */
+function closingQuote(text: string, start: number, quote: string): number {
+  let i = start + 1;
+  while (i < text.length) {
+    if (text[i] === quote) {
+      if (text[i + 1] === quote) i += 2;
+      else return i;
+    } else i++;
+  }
+  return text.length - 1;
+}

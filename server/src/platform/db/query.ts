@@ -1,0 +1,110 @@
+/**
+ * The storage seam shared by both stores (docs "Architecture", "One data layer, two stores").
+ *
+ * Domain code is written once, as generator functions over a {@link Sql} handle:
+ *
+ * ```ts
+ * function* projectName(q: Sql, id: string): Query<string | undefined> {
+ *   const row = yield* q.get<{ name: string }>('SELECT name FROM projects WHERE id = ?', [id]);
+ *   return row?.name;
+ * }
+ * ```
+ *
+ * Every storage call is delegated to with `yield*`. On the embedded SQLite store the calls finish
+ * synchronously and never yield, so {@link runSync} runs a whole operation, transactions included,
+ * without giving the event loop away (the speed and the atomicity SQLite mode relies on). On
+ * PostgreSQL each call yields its driver promise and {@link runAsync} resumes the generator with
+ * the result. Nothing else differs: the same function serves both stores.
+ */
+
+/**
+ * A storage operation producing `T`: a generator that yields only driver promises (PostgreSQL)
+ * or nothing at all (SQLite). Run it with {@link runSync}, {@link runAsync} or `Store.run`, or
+ * delegate to it with `yield*` from another operation.
+ */
+export type Query<T> = Generator<Promise<unknown>, T, unknown>;
+
+/** Positional parameters, bound to the `?` placeholders of the SQL text in order. */
+export type Params = readonly unknown[];
+
+/** What a write statement reports. */
+export interface RunResult {
+  /** Rows inserted, updated or deleted by the statement. */
+  changes: number;
+}
+
+/** The SQL flavour behind a handle, for the few statements that must differ. */
+export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * A handle on the database: the store itself, or one open transaction. Statements use `?`
+ * placeholders on both stores; functions that run inside a transaction must use the handle the
+ * transaction gives them (on PostgreSQL another handle is another connection).
+ */
+export interface Sql {
+  readonly dialect: Dialect;
+  /** Every row of a query, as objects keyed by column name. */
+  all<R = Record<string, unknown>>(text: string, params?: Params): Query<R[]>;
+  /** The first row of a query, or undefined. */
+  get<R = Record<string, unknown>>(text: string, params?: Params): Query<R | undefined>;
+  /** Runs a write statement. */
+  run(text: string, params?: Params): Query<RunResult>;
+  /**
+   * Runs `body` in one transaction, committed when it returns and rolled back when it throws.
+   * Inside another transaction it becomes a savepoint, rolled back alone when `body` throws.
+   * On SQLite the transaction takes the write lock at once (BEGIN IMMEDIATE).
+   * @throws whatever `body` throws, after the rollback.
+   */
+  transaction<T>(body: (tx: Sql) => Query<T>): Query<T>;
+}
+
+/** Thrown by {@link runSync} when an operation waits on a promise: it needs {@link runAsync}. */
+export class AsyncQueryError extends TypeError {
+  constructor() {
+    super('a storage operation waited on a promise while running synchronously (SQLite runs every statement synchronously)');
+  }
+}
+
+/**
+ * Runs an operation to its end without waiting: for the SQLite store, whose statements never
+ * yield. A transaction the operation opened is rolled back before the error is thrown.
+ * @throws whatever the operation throws; {@link AsyncQueryError} when it yields a promise.
+ */
+export function runSync<T>(query: Query<T>): T {
+  const step = query.next();
+  if (step.done) return step.value;
+  // Settle the stray promise so it cannot surface as an unhandled rejection, then unwind the
+  // generator (its finally blocks roll back what it opened).
+  step.value.catch(() => undefined);
+  query.return(undefined as T);
+  throw new AsyncQueryError();
+}
+
+/**
+ * Runs an operation, resuming it with the value of every promise it yields (or throwing that
+ * promise's error into it, where it may be caught).
+ * @throws (rejects with) whatever the operation throws.
+ */
+export async function runAsync<T>(query: Query<T>): Promise<T> {
+  let step = query.next();
+  while (!step.done) {
+    let value: unknown;
+    try {
+      value = await step.value;
+    } catch (error) {
+      step = query.throw(error);
+      continue;
+    }
+    step = query.next(value);
+  }
+  return step.value;
+}
+
+/**
+ * True when `error` is a unique-constraint violation (a duplicate primary key or unique value)
+ * from either store.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
