@@ -12,4 +12,7 @@ try {
   }
   throw error;
 }
-process.exitCode = cli.main(process.argv.slice(2));
+// main returns the exit code, or a promise of it on PostgreSQL.
+void Promise.resolve(cli.main(process.argv.slice(2))).then((code) => {
+  process.exitCode = code;
+});

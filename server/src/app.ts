@@ -4,16 +4,13 @@ import cookie from '@fastify/cookie';
 import { installApiDocs } from './http/api-docs';
 import type { Config } from './config';
 import { systemClock, type Clock } from './platform/clock';
-import { openDatabase } from './platform/db/connection';
-import { lockDataDir } from './platform/db/data-dir-lock';
 import { bootstrap, type BootstrapResult } from './bootstrap';
 import { envelopeForFrameworkErrors, installJsonBodyParser, installErrorHandling, refuseTextBodies } from './http/error-handler';
 import { installRequestMetering, RequestMeter } from './auth/hook';
 import { errorEnvelope } from './http/schemas';
 import { InputValidator, ROUTE_AJV } from './http/validate-input';
-import { WalCheckpointer } from './platform/db/checkpointer';
 import { GroupCommit } from './platform/db/group-commit';
-import { sqliteStore } from './platform/db/store';
+import { openStorage, type Storage } from './platform/db/storage';
 import { serializeRequest } from './http/log';
 import { createModelProvider } from './models';
 import type { ModelProvider } from './models/provider';
@@ -46,31 +43,29 @@ export interface BuildOptions {
 export interface BuiltApp {
   app: FastifyInstance;
   services: Services;
+  /** The store the app runs on; `storage.db` is the SQLite connection in SQLite mode. */
+  storage: Storage;
   /** Set on the first start of a fresh data directory: the owner and their token (show it once). */
   bootstrap: BootstrapResult | undefined;
 }
 
 /**
- * Builds the Fastify app: opens the SQLite file in `config.dataDir` (running migrations),
+ * Builds the Fastify app: opens the configured store (platform/db/storage.ts: the SQLite file in
+ * `config.dataDir`, or PostgreSQL with `DATABASE_URL`) and brings its schema up to date,
  * bootstraps the owner on first start, and registers every route plugin. No side effects at
  * import; nothing listens until the caller calls `app.listen`.
  */
 export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
-  // One server per data directory: a second one is refused before it touches anything.
-  const lock = lockDataDir(config.dataDir);
-  let db: ReturnType<typeof openDatabase>;
-  try {
-    db = openDatabase(config.dataDir);
-  } catch (error) {
-    lock.release();
-    throw error;
-  }
+  // SQLite: one server per data directory, a second one is refused before it touches anything.
+  // PostgreSQL: any number of servers share the database (platform/db/storage.ts).
+  let reportPoolError: (error: Error) => void = () => undefined;
+  const storage = await openStorage(config, (error) => reportPoolError(error));
   const links = new PublicLinks(config.publicUrl);
+  const { store } = storage;
   const services: Services = {
-    db,
-    store: sqliteStore(db),
+    store,
     config,
     clock,
     models: options.models ?? createModelProvider(config),
@@ -80,9 +75,15 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     secretBox: new SecretBox(config),
     taskPages: new TaskPageCache(),
     inputs: new InputValidator(),
-    writes: new GroupCommit(db),
+    writes: new GroupCommit(store),
   };
-  const boot = bootstrap(db, clock.now(), config.bootstrapToken, config.accounts.bootstrapPassword);
+  let boot: BootstrapResult | undefined;
+  try {
+    boot = await store.run(bootstrap(store.sql, clock.now(), config.bootstrapToken, config.accounts.bootstrapPassword));
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
   const meter = new RequestMeter(services);
 
   const app = Fastify({
@@ -115,17 +116,14 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   installJsonBodyParser(app, config.jsonMaxDepth);
   refuseTextBodies(app);
   app.addSchema(errorEnvelope);
-  // WAL checkpoints run in a worker thread while the server listens (platform/db/checkpointer.ts).
-  const checkpointer = new WalCheckpointer(db, app.log);
+  reportPoolError = (error) => app.log.error({ err: error }, 'an idle PostgreSQL connection failed; the pool opens another when needed');
   app.addHook('onListen', async () => {
     const address = app.server.address();
     if (address && typeof address === 'object') links.setListening(config.host, address.port);
-    await checkpointer.start();
+    await storage.start(app.log);
   });
   app.addHook('onClose', async () => {
-    await checkpointer.stop();
-    db.close();
-    lock.release();
+    await storage.close();
   });
   installEventWorkers(app, services);
   installAutomations(app, services);
@@ -144,5 +142,5 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   app.get('/healthz', { schema: { hide: true }, config: { rateLimit: 'uncounted' } }, async () => ({ ok: true }));
 
   await registerRoutes(app);
-  return { app, services, bootstrap: boot };
+  return { app, services, storage, bootstrap: boot };
 }

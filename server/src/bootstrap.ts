@@ -1,5 +1,4 @@
-import type { Db } from './platform/db/connection';
-import { transaction } from './platform/db/connection';
+import type { Query, Sql } from './platform/db/query';
 import { createAccessToken } from './auth/tokens';
 import { countUsers, createUser } from './modules/users/service';
 import { createWorkspace } from './modules/workspaces/service';
@@ -27,25 +26,28 @@ export interface BootstrapResult {
  * On a database without users, creates the owner (enterprise plan and tier, verified), a
  * workspace with its home folder, and a personal access token (`fixedToken` when given,
  * e.g. TASKSPACE_BOOTSTRAP_TOKEN), and either sets `password` (TASKSPACE_BOOTSTRAP_PASSWORD) or
- * makes a one-time setup link. Does nothing on later starts.
+ * makes a one-time setup link. Does nothing on later starts. The password is hashed before the
+ * transaction (and only when the database has no users yet); a second server starting at the same
+ * time finds the users inside the transaction and creates nothing.
+ * @param q the store's root handle.
  * @throws ServiceError 400 when `password` is outside the password policy.
  * @returns what was created, or undefined when the database already had users.
  */
-export function bootstrap(db: Db, now: number, fixedToken?: string, password?: string): BootstrapResult | undefined {
-  if (countUsers(db) > 0) return undefined;
+export function* bootstrap(q: Sql, now: number, fixedToken?: string, password?: string): Query<BootstrapResult | undefined> {
+  if ((yield* countUsers(q)) > 0) return undefined;
   const passwordHash = password === undefined ? undefined : hashPasswordSync(checkPasswordPolicy(password, 'TASKSPACE_BOOTSTRAP_PASSWORD'));
-  return transaction(db, () => {
-    if (countUsers(db) > 0) return undefined;
-    const user = createUser(
-      db,
+  return yield* q.transaction(function* (tx): Query<BootstrapResult | undefined> {
+    if ((yield* countUsers(tx)) > 0) return undefined;
+    const user = yield* createUser(
+      tx,
       { handle: BOOTSTRAP_HANDLE, displayName: 'Owner', plan: 'enterprise', rateTier: 'enterprise', verified: true },
       now,
     );
-    const workspace = createWorkspace(db, 'My workspace', user.id, now);
-    const { token } = createAccessToken(db, user.id, 'bootstrap', now, fixedToken);
+    const workspace = yield* createWorkspace(tx, 'My workspace', user.id, now);
+    const { token } = yield* createAccessToken(tx, user.id, 'bootstrap', now, fixedToken);
     let setupToken: string | undefined;
-    if (passwordHash) setPasswordHash(db, user.id, passwordHash);
-    else setupToken = createSetupLink(db, user.id, now);
+    if (passwordHash) yield* setPasswordHash(tx, user.id, passwordHash);
+    else setupToken = yield* createSetupLink(tx, user.id, now);
     return { userId: user.id, workspaceId: workspace.id, token, setupToken };
   });
 }

@@ -3,20 +3,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
-import { DB_FILE, openDatabase, transaction, type Db } from './platform/db/connection';
+import { DB_FILE, openDatabase } from './platform/db/connection';
+import { createPostgresPool } from './platform/db/postgres/pool';
+import { PostgresSql } from './platform/db/postgres/sql';
+import { postgresStore } from './platform/db/store';
 import { createAccessToken, listAccessTokens, revokeAccessToken } from './auth/tokens';
 import { createUser, getUserByHandle, updateUser, PLANS, RATE_TIERS, type Plan, type RateTier } from './modules/users/service';
 import { createWorkspace, listWorkspacesOf, setWorkspaceMember } from './modules/workspaces/service';
 import { ROLES } from './auth/roles';
 import { ServiceError } from './errors';
-import { sql } from './platform/db/statements';
+import { runSync, type Query, type Sql } from './platform/db/query';
 import { readFileSync } from 'node:fs';
 import { checkPasswordPolicy, hashPasswordSync } from './accounts/passwords';
 import { setEmail, setPasswordHash } from './accounts/credentials';
 
 const USAGE = `Usage: taskspace <command> [options]
 
-Administers the service's SQLite file directly (safe while the server runs).
+Administers the service's database directly (safe while the server runs): the SQLite file of
+the data directory, or the PostgreSQL database of DATABASE_URL when that is set.
 Data directory: --data-dir DIR, else TASKSPACE_DATA_DIR, else ./.data (relative to the current
 folder). The database must exist: the first start of the server (npm start) creates it.
 A handle may be written with or without its leading @ (owner or @owner).
@@ -86,7 +90,8 @@ function readStdinLine(): string {
   return readFileSync(0, 'utf8').split(/\r?\n/)[0] ?? '';
 }
 
-function run(db: Db, parsed: Parsed, out: Out, readSecret: ReadSecret): void {
+/** One command, as a storage operation (it runs the same way on SQLite and PostgreSQL). */
+function* run(q: Sql, parsed: Parsed, out: Out, readSecret: ReadSecret): Query<void> {
   const { values, positionals } = parsed;
   const [group, command, ...rest] = positionals;
   const now = Date.now();
@@ -96,9 +101,9 @@ function run(db: Db, parsed: Parsed, out: Out, readSecret: ReadSecret): void {
   switch (`${group} ${command}`) {
     case 'user create': {
       need(1);
-      const user = transaction(db, () => {
-        const created = createUser(
-          db,
+      const user = yield* q.transaction(function* (tx) {
+        const created = yield* createUser(
+          tx,
           {
             handle: handleArg(rest[0]!),
             displayName: values['display-name'],
@@ -108,7 +113,7 @@ function run(db: Db, parsed: Parsed, out: Out, readSecret: ReadSecret): void {
           },
           now,
         );
-        if (values.email) setEmail(db, created.id, values.email);
+        if (values.email) yield* setEmail(tx, created.id, values.email);
         return created;
       });
       out(`created user @${user.handle} (${user.id}) plan=${user.plan} tier=${user.rateTier} verified=${user.verified}`);
@@ -117,66 +122,65 @@ function run(db: Db, parsed: Parsed, out: Out, readSecret: ReadSecret): void {
     case 'user update': {
       need(1);
       const verified = values.verified ? true : values.unverified ? false : undefined;
-      const user = updateUser(db, handleArg(rest[0]!), { plan: values.plan, rateTier: values.tier, verified });
+      const user = yield* updateUser(q, handleArg(rest[0]!), { plan: values.plan, rateTier: values.tier, verified });
       out(`updated user @${user.handle}: plan=${user.plan} tier=${user.rateTier} verified=${user.verified}`);
       return;
     }
     case 'user set-password': {
       need(1);
-      const user = getUserByHandle(db, handleArg(rest[0]!));
+      const user = yield* getUserByHandle(q, handleArg(rest[0]!));
       const password = checkPasswordPolicy(readSecret());
-      setPasswordHash(db, user.id, hashPasswordSync(password));
+      yield* setPasswordHash(q, user.id, hashPasswordSync(password));
       out(`password set for @${user.handle}`);
       return;
     }
     case 'user list': {
-      const rows = sql<[], { handle: string; plan: string; rate_tier: string; verified: number }>(
-        db,
-        'SELECT handle, plan, rate_tier, verified FROM users ORDER BY handle',
-      ).all();
+      const rows = yield* q.all<{ handle: string; plan: string; rate_tier: string; verified: number }>(
+        'SELECT handle, plan, rate_tier, verified FROM users ORDER BY lower(handle), handle',
+      );
       for (const r of rows) out(`@${r.handle}\tplan=${r.plan}\ttier=${r.rate_tier}\tverified=${r.verified === 1}`);
       return;
     }
     case 'workspace create': {
       need(1);
       if (!values.owner) throw new UsageError('--owner is required');
-      const owner = getUserByHandle(db, handleArg(values.owner));
-      const ws = transaction(db, () => createWorkspace(db, rest[0]!, owner.id, now));
+      const owner = yield* getUserByHandle(q, handleArg(values.owner));
+      const ws = yield* q.transaction((tx) => createWorkspace(tx, rest[0]!, owner.id, now));
       out(`created workspace ${ws.id} '${ws.name}' owned by @${owner.handle}`);
       return;
     }
     case 'workspace list': {
       const rows = values.user
-        ? listWorkspacesOf(db, getUserByHandle(db, handleArg(values.user)).id)
-        : sql<[], { id: string; name: string }>(db, 'SELECT id, name FROM workspaces ORDER BY created_at').all();
+        ? yield* listWorkspacesOf(q, (yield* getUserByHandle(q, handleArg(values.user))).id)
+        : yield* q.all<{ id: string; name: string }>('SELECT id, name FROM workspaces ORDER BY created_at');
       for (const r of rows) out(`${r.id}\t${r.name}`);
       return;
     }
     case 'member add': {
       need(3);
-      setWorkspaceMember(db, rest[0]!, handleArg(rest[1]!), rest[2]!, now);
+      yield* setWorkspaceMember(q, rest[0]!, handleArg(rest[1]!), rest[2]!, now);
       out(`@${handleArg(rest[1]!)} is now ${rest[2]} of workspace ${rest[0]}`);
       return;
     }
     case 'token create': {
       need(1);
-      const user = getUserByHandle(db, handleArg(rest[0]!));
-      const { id, token } = createAccessToken(db, user.id, values.name ?? 'cli', now);
+      const user = yield* getUserByHandle(q, handleArg(rest[0]!));
+      const { id, token } = yield* createAccessToken(q, user.id, values.name ?? 'cli', now);
       out(`token id: ${id}`);
       out(`token (shown once): ${token}`);
       return;
     }
     case 'token list': {
       need(1);
-      const user = getUserByHandle(db, handleArg(rest[0]!));
-      for (const t of listAccessTokens(db, user.id)) {
+      const user = yield* getUserByHandle(q, handleArg(rest[0]!));
+      for (const t of yield* listAccessTokens(q, user.id)) {
         out(`${t.id}\t${t.name}\tcreated=${new Date(t.createdAt).toISOString()}\t${t.revokedAt ? 'revoked' : 'active'}`);
       }
       return;
     }
     case 'token revoke': {
       need(1);
-      if (!revokeAccessToken(db, rest[0]!, now)) throw new ServiceError(404, 'NOT_FOUND', `no active token '${rest[0]}'`);
+      if (!(yield* revokeAccessToken(q, rest[0]!, now))) throw new ServiceError(404, 'NOT_FOUND', `no active token '${rest[0]}'`);
       out(`revoked token ${rest[0]}`);
       return;
     }
@@ -189,7 +193,8 @@ class UsageError extends Error {}
 
 /**
  * Runs one CLI command against the data directory and returns its exit code
- * (0 ok, 1 failed, 2 usage).
+ * (0 ok, 1 failed, 2 usage): synchronously on the SQLite file, as a promise on PostgreSQL
+ * (`DATABASE_URL` set; the database must have been set up by a server start).
  *
  * The data directory is `--data-dir DIR`, else `TASKSPACE_DATA_DIR`, else `./.data`; its absolute
  * path is written to `err` first. Every command needs an existing database there: the CLI never
@@ -202,7 +207,7 @@ export function main(
   out: Out = (l) => process.stdout.write(l + '\n'),
   err: Out = (l) => process.stderr.write(l + '\n'),
   readSecret: ReadSecret = readStdinLine,
-): number {
+): number | Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     out(USAGE);
     return argv.length === 0 ? 2 : 0;
@@ -220,6 +225,7 @@ export function main(
   }
   const dataDirOption = parsed.values['data-dir'];
   const config = loadConfig(dataDirOption ? { ...env, TASKSPACE_DATA_DIR: dataDirOption } : env);
+  if (config.databaseUrl) return mainOnPostgres(config.databaseUrl, parsed, out, err, readSecret);
   err(`taskspace: data directory ${config.dataDir}`);
   const file = path.join(config.dataDir, DB_FILE);
   if (!fs.existsSync(file)) {
@@ -233,24 +239,54 @@ export function main(
   }
   const db = openDatabase(config.dataDir);
   try {
-    run(db, parsed, out, readSecret);
+    runSync(run(db.handle, parsed, out, readSecret));
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      if (error.message) err(`taskspace: ${error.message}`);
-      err(USAGE);
-      return 2;
-    }
-    if (error instanceof ServiceError) {
-      err(`taskspace: ${error.message}`);
-      return 1;
-    }
-    throw error;
+    return failure(error, err);
   } finally {
     db.close();
   }
 }
 
+/** {@link main} on PostgreSQL (`DATABASE_URL`): the same commands, on a one-connection pool. */
+async function mainOnPostgres(url: string, parsed: Parsed, out: Out, err: Out, readSecret: ReadSecret): Promise<number> {
+  const shown = new URL(url);
+  err(`taskspace: PostgreSQL database ${shown.host}${shown.pathname} (DATABASE_URL)`);
+  const pool = createPostgresPool(url, { max: 1 });
+  // A connection dropped while idle is reported by the query that next needs it.
+  pool.on('error', () => undefined);
+  try {
+    const schema = await pool.query<{ migrations: string | null }>("SELECT to_regclass('schema_migrations') AS migrations");
+    if (schema.rows[0]?.migrations === null) {
+      err(
+        `taskspace: no Taskspace schema in the PostgreSQL database ${shown.pathname.slice(1)}. ` +
+          'A new database is set up by the first start of the server with the same DATABASE_URL, never by this CLI.',
+      );
+      return 1;
+    }
+    await postgresStore(pool).run(run(new PostgresSql(pool), parsed, out, readSecret));
+    return 0;
+  } catch (error) {
+    return failure(error, err);
+  } finally {
+    await pool.end();
+  }
+}
+
+/** The exit code for a command that threw (2 usage, 1 refused); anything else is rethrown. */
+function failure(error: unknown, err: Out): number {
+  if (error instanceof UsageError) {
+    if (error.message) err(`taskspace: ${error.message}`);
+    err(USAGE);
+    return 2;
+  }
+  if (error instanceof ServiceError) {
+    err(`taskspace: ${error.message}`);
+    return 1;
+  }
+  throw error;
+}
+
 if (require.main === module) {
-  process.exitCode = main(process.argv.slice(2));
+  void Promise.resolve(main(process.argv.slice(2))).then((code) => (process.exitCode = code));
 }

@@ -27,6 +27,12 @@ export interface Config {
   /** Directory holding the SQLite file and media bytes (`TASKSPACE_DATA_DIR`, default ./.data). */
   dataDir: string;
   /**
+   * PostgreSQL connection URL (`DATABASE_URL`, `postgres://` or `postgresql://`): when set, the
+   * service stores everything there instead of in the SQLite file of the data directory
+   * (docs "Operations", "PostgreSQL").
+   */
+  databaseUrl: string | undefined;
+  /**
    * Base URL for absolute links (share links, public agents, media), without a trailing slash
    * (`TASKSPACE_PUBLIC_URL`; default `http://HOST:PORT` once the port is known).
    */
@@ -206,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int(env, 'PORT', 8787),
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.TASKSPACE_DATA_DIR || './.data'),
+    databaseUrl: databaseUrl(env),
     publicUrl: publicUrl ? publicUrl.replace(/\/+$/, '') : undefined,
     bootstrapToken: env.TASKSPACE_BOOTSTRAP_TOKEN || undefined,
     logLevel: env.TASKSPACE_LOG_LEVEL || 'info',
@@ -252,4 +259,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       respondTimeoutMs: int(env, 'TASKSPACE_INBOUND_RESPOND_TIMEOUT_MS', 30000, 0),
     },
   };
+}
+
+/** `DATABASE_URL`, checked to be a PostgreSQL URL; undefined when unset or empty. */
+function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const value = env.DATABASE_URL;
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('DATABASE_URL must be a URL such as postgres://user:password@host:5432/database');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql:// (got '${url.protocol}//'); leave it unset for the embedded SQLite file`);
+  }
+  return value;
 }

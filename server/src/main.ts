@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DataDirLockedError } from './platform/db/data-dir-lock';
+import { DatabaseInUseError } from './platform/db/postgres/server-lock';
 
 /** `npm start`: reads the environment, starts the service and prints its URL (and, on first start, the owner's token). */
 async function main(): Promise<void> {
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
   try {
     built = await buildApp({ config });
   } catch (error) {
-    if (error instanceof DataDirLockedError) {
+    if (error instanceof DataDirLockedError || error instanceof DatabaseInUseError) {
       process.stderr.write(`taskspace: ${error.message}\n`);
       process.exit(1);
     }
@@ -27,7 +28,8 @@ async function main(): Promise<void> {
   const { app, services, bootstrap } = built;
   await app.listen({ port: config.port, host: config.host });
   const base = services.links.base();
-  process.stdout.write(`Taskspace is listening on ${base} (data in ${config.dataDir})\n`);
+  const where = config.databaseUrl ? `PostgreSQL database ${new URL(config.databaseUrl).pathname.slice(1)}` : config.dataDir;
+  process.stdout.write(`Taskspace is listening on ${base} (data in ${where})\n`);
   if (bootstrap) {
     process.stdout.write(
       `First start: created the owner '@owner' and workspace ${bootstrap.workspaceId}.\n` +

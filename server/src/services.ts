@@ -1,7 +1,6 @@
 import type { Config } from './config';
 import type { Clock } from './platform/clock';
 import type { Signals } from './platform/signals';
-import type { Db } from './platform/db/connection';
 import type { Store } from './platform/db/store';
 import type { ModelProvider } from './models/provider';
 import type { GuardPolicy } from './platform/guarded-http';
@@ -18,8 +17,6 @@ import type { Block, Task } from './modules/tasks/records';
  * reuses the same object so automation actions go through the same logic as the API.
  */
 export interface Services {
-  /** The embedded SQLite connection, for code not yet written against {@link store}. */
-  db: Db;
   /** Storage for both stores (platform/db/store.ts): run operations written over its `sql` handle. */
   store: Store;
   config: Config;
@@ -40,7 +37,10 @@ export interface Services {
   taskPages: TaskPageCache<Task | Block>;
   /** Checks inputs that do not come through a route (the engine's task actions) against the route schemas. */
   inputs: InputValidator;
-  /** Group commit: the task write routes' writes share one transaction per turn of the event loop. */
+  /**
+   * Group commit: the task write routes' writes share one transaction per turn of the event loop
+   * on SQLite; on PostgreSQL each runs in a transaction of its own.
+   */
   writes: GroupCommit;
 }
 

@@ -1,5 +1,6 @@
 import { FormData, request } from 'undici';
 import { client, runCli, startServer, OWNER_TOKEN, type TestServer } from '../helpers/server';
+import { dbOf } from '../helpers/db';
 
 type Api = ReturnType<typeof client>;
 
@@ -61,12 +62,12 @@ describe('agent knowledge: projects and media', () => {
   test("a change of knowledge moves the agent's updatedAt; an idempotent attach does not", async () => {
     const agent = await newAgent();
     const project = await createProject(api, server.workspaceId, 'Clocked');
-    const db = server.built.services.db;
+    const db = dbOf(server);
     const epoch = '1970-01-01T00:00:00.000Z';
-    const reset = () => db.prepare('UPDATE agents SET updated_at = 0 WHERE id = ?').run(agent.id);
-    reset();
+    const reset = () => db.run('UPDATE agents SET updated_at = 0 WHERE id = ?', agent.id);
+    await reset();
     expect((await api.post(`/api/v1/agents/${agent.id}/knowledge/project`, { projectId: project })).body.item.updatedAt).not.toBe(epoch);
-    reset();
+    await reset();
     expect((await api.post(`/api/v1/agents/${agent.id}/knowledge/project`, { projectId: project })).body.item.updatedAt).toBe(epoch);
     await api.delete(`/api/v1/agents/${agent.id}/knowledge/project/${project}`);
     expect((await api.get(`/api/v1/agents/${agent.id}`)).body.item.updatedAt).not.toBe(epoch);
@@ -144,9 +145,9 @@ describe('agent knowledge: projects and media', () => {
     const project = await createProject(api, server.workspaceId, 'Short-lived');
     await api.post(`/api/v1/agents/${agent.id}/knowledge/project`, { projectId: project });
     // No project delete endpoint exists (spec 4.2); a folder or workspace cascade deletes projects the same way.
-    server.built.services.db.prepare('DELETE FROM projects WHERE id = ?').run(project);
+    await dbOf(server).run('DELETE FROM projects WHERE id = ?', project);
     expect((await api.get(`/api/v1/agents/${agent.id}`)).body.item.knowledge.projects).toEqual([]);
-    const rows = server.built.services.db.prepare("SELECT COUNT(*) AS n FROM agent_knowledge WHERE kind = 'project' AND ref_id = ?").get(project);
+    const rows = await dbOf(server).get("SELECT COUNT(*) AS n FROM agent_knowledge WHERE kind = 'project' AND ref_id = ?", project);
     expect(rows).toEqual({ n: 0 });
   });
 

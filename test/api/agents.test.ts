@@ -1,4 +1,5 @@
 import { addUser, call, client, runCli, startServer, OWNER_TOKEN, type TestServer } from '../helpers/server';
+import { dbOf } from '../helpers/db';
 
 type Api = ReturnType<typeof client>;
 
@@ -236,8 +237,7 @@ describe('agents: create, list, get, update, delete', () => {
     expect(res.body).toEqual({ ok: true });
     expect((await api.get(`/api/v1/agents/${agent.id}`)).status).toBe(404);
     expect((await api.delete(`/api/v1/agents/${agent.id}`)).status).toBe(404);
-    const db = server.built.services.db;
-    expect(db.prepare('SELECT COUNT(*) AS n FROM conversations WHERE agent_id = ?').get(agent.id)).toEqual({ n: 0 });
+    expect(await dbOf(server).get('SELECT COUNT(*) AS n FROM conversations WHERE agent_id = ?', agent.id)).toEqual({ n: 0 });
     expect((await call(pub.body.publicUrl, 'GET', '')).status).toBe(404);
   });
 

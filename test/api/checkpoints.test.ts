@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { client, startServer } from '../helpers/server';
 import { newProject } from '../helpers/fixtures-tasks';
+import { describeSqliteOnly } from '../helpers/test-store';
 import { waitFor } from '../helpers/wait';
 import { SERVICE_CHECKPOINT_PAGES } from '../../server/src/platform/db/checkpointer';
 
@@ -12,13 +13,13 @@ import { SERVICE_CHECKPOINT_PAGES } from '../../server/src/platform/db/checkpoin
  * database file while the server runs (about 1 MB of tasks, well under that mark), and nothing is
  * lost at close.
  */
-describe('WAL checkpoints off the request path', () => {
+describeSqliteOnly('WAL checkpoints off the request path', () => {
   test('the worker copies committed pages into the database file before the service connection would', async () => {
     const server = await startServer();
     const file = path.join(server.dataDir, 'taskspace.sqlite');
     let projectId: string;
     try {
-      const db = server.built.services.db;
+      const db = server.built.storage.db!;
       // The worker starts in the server's onListen hook, which runs after listen() has resolved.
       await waitFor(() => db.pragma('wal_autocheckpoint', { simple: true }) === SERVICE_CHECKPOINT_PAGES, 'the checkpoint worker to take over');
       const initial = fs.statSync(file).size;

@@ -1,5 +1,6 @@
 import { addUser, client, startServer, type TestServer } from '../helpers/server';
 import { addTasks, eventsOf, newProject, UNKNOWN_TASK, type ApiTask } from '../helpers/fixtures-tasks';
+import { dbOf } from '../helpers/db';
 
 describe('comments on tasks', () => {
   let server: TestServer;
@@ -17,7 +18,7 @@ describe('comments on tasks', () => {
   afterAll(() => server.close());
 
   test('POST returns the comment; GET lists it; comment.created carries the documented payload', async () => {
-    const before = eventsOf(server, 'comment.created').length;
+    const before = (await eventsOf(server, 'comment.created')).length;
     const res = await api.post(url, { text: 'First thoughts' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -33,7 +34,7 @@ describe('comments on tasks', () => {
     const listed = await api.get(url);
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual({ ok: true, items: [res.body.item] });
-    const events = eventsOf(server, 'comment.created').slice(before);
+    const events = (await eventsOf(server, 'comment.created')).slice(before);
     expect(events).toEqual([
       {
         type: 'comment.created',
@@ -110,7 +111,7 @@ describe('comments on tasks', () => {
     const [t] = await addTasks(server, projectId, ['Doomed']);
     await api.post(`/api/v1/projects/${projectId}/tasks/${t!.id}/comments`, { text: 'soon gone' });
     await api.delete(`/api/v1/projects/${projectId}/tasks/${t!.id}`);
-    const n = server.built.services.db.prepare('SELECT count(*) AS n FROM comments WHERE task_id = ?').get(t!.id) as { n: number };
-    expect(n.n).toBe(0);
+    const n = await dbOf(server).get<{ n: number }>('SELECT count(*) AS n FROM comments WHERE task_id = ?', t!.id);
+    expect(n!.n).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import { addUser, call, client, OWNER_TOKEN, startServer, type TestServer } from '../helpers/server';
 import { addTasks, allTasks, newProject } from '../helpers/fixtures-tasks';
+import { dbOf } from '../helpers/db';
 
 /**
  * What clients generated from the real service's public API document send and expect
@@ -136,7 +137,9 @@ describe('agent data as the real service defines it', () => {
     expect(agent.data.tone).toBe('formal');
     expect((await api.patch(`/api/v1/agents/${agent.id}`, { data: { tone: 'neutral' } })).body.item.data.tone).toBe('friendly');
     // An agent stored before this change, with the old default.
-    server.built.services.db.prepare("UPDATE agents SET data_json = json_set(data_json, '$.tone', 'neutral') WHERE id = ?").run(agent.id);
+    const db = dbOf(server);
+    const stored = JSON.parse((await db.value<string>('SELECT data_json FROM agents WHERE id = ?', agent.id))!);
+    expect(await db.run('UPDATE agents SET data_json = ? WHERE id = ?', JSON.stringify({ ...stored, tone: 'neutral' }), agent.id)).toBe(1);
     expect((await api.get(`/api/v1/agents/${agent.id}`)).body.item.data.tone).toBe('friendly');
     const listed = (await api.get(`/api/v1/folders/${server.workspaceId}/agents?limit=500`)).body.items;
     expect(listed.every((a: any) => TONES.includes(a.data.tone))).toBe(true);
@@ -199,9 +202,10 @@ describe('public agent preferences', () => {
     expect((await patch({ mode: 'chat', theme: 'system' })).body.item.preferences).toMatchObject({ mode: 'chatbot', theme: 'auto' });
     expect400(await patch({ theme: 'sepia' }), 'preferences.theme', 'invalid_value');
     // Preferences stored before this change read back with the current values.
-    server.built.services.db
-      .prepare(`UPDATE public_agents SET preferences_json = '{"mode":"chat","canCopyKnowledge":false,"hideBranding":false,"theme":"system"}' WHERE agent_id = ?`)
-      .run(agent.id);
+    await dbOf(server).run(
+      `UPDATE public_agents SET preferences_json = '{"mode":"chat","canCopyKnowledge":false,"hideBranding":false,"theme":"system"}' WHERE agent_id = ?`,
+      agent.id,
+    );
     expect((await api.get(`/api/v1/agents/${agent.id}/public-agent`)).body.item.preferences).toMatchObject({ mode: 'chatbot', theme: 'auto' });
   });
 });
@@ -211,7 +215,7 @@ describe('conversations', () => {
     const agent = await newAgent({ name: 'Talker', data: { type: 'agent', data: { commands: [{ name: 'Go', prompt: 'go' }] } } });
     const done = await api.post(`/api/v1/agents/${agent.id}/convos`, { command: 'Go' });
     expect(done.body.item).toMatchObject({ status: 'idle', data: { llm: { type: 'openai', name: 'taskspace-offline-1' } } });
-    server.built.services.db.prepare("UPDATE conversations SET status = 'failed' WHERE id = ?").run(done.body.item.id);
+    await dbOf(server).run("UPDATE conversations SET status = 'failed' WHERE id = ?", done.body.item.id);
     expect((await api.get(`/api/v1/agents/${agent.id}/convos/${done.body.item.id}`)).body.item.status).toBe('requires_review');
   });
 });

@@ -1,4 +1,5 @@
 import { addUser, client, startServer, OWNER_TOKEN, type TestServer } from '../helpers/server';
+import { dbOf } from '../helpers/db';
 
 type Api = ReturnType<typeof client>;
 
@@ -104,13 +105,13 @@ describe('running agent commands and reading conversations (offline provider)', 
   });
 
   test('an unknown command or agent is 404 and records nothing', async () => {
-    const db = server.built.services.db;
-    const before = db.prepare('SELECT COUNT(*) AS n FROM conversations').get();
+    const db = dbOf(server);
+    const before = await db.get('SELECT COUNT(*) AS n FROM conversations');
     const res = await run({ command: 'nope' });
     expect(res.status).toBe(404);
     expect(res.body.error).toEqual({ code: 'NOT_FOUND', message: `agent '${agent.id}' has no command with id or name 'nope'` });
     expect((await run({ command: 'plain' }, 'missing')).status).toBe(404);
-    expect(db.prepare('SELECT COUNT(*) AS n FROM conversations').get()).toEqual(before);
+    expect(await db.get('SELECT COUNT(*) AS n FROM conversations')).toEqual(before);
   });
 
   test('list: newest first with limit (default 20, max 500) and page; the trailing-slash path works too', async () => {
@@ -181,14 +182,14 @@ describe('runAgentCommand, the domain function the automation engine calls', () 
       })
     ).body.item;
     const svc = server.built.services;
-    const owner = actorForToken(svc.db, OWNER_TOKEN)!;
+    const owner = (await svc.store.run(actorForToken(svc.store.sql, OWNER_TOKEN)))!;
     const convo = await runAgentCommand(svc, { ...owner, depth: 1 }, agent.id, { command: 'Go', input: 'now' });
     expect(convo.data.messages).toEqual([
       { role: 'user', content: 'Go now' },
       { role: 'assistant', content: '[offline] Go now' },
     ]);
     expect((await api.get(`/api/v1/agents/${agent.id}/convos/${convo.id}`)).body.item).toEqual(convo);
-    const viewer = actorForToken(svc.db, addUser(server, 'engine-viewer', { workspaceId: server.workspaceId, role: 'Viewer' }))!;
+    const viewer = (await svc.store.run(actorForToken(svc.store.sql, addUser(server, 'engine-viewer', { workspaceId: server.workspaceId, role: 'Viewer' }))))!;
     await expect(runAgentCommand(svc, viewer, agent.id, { command: 'Go' })).rejects.toMatchObject({ statusCode: 403 });
     await expect(runAgentCommand(svc, owner, agent.id, { command: 'Go', input: 'x'.repeat(20001) })).rejects.toMatchObject({
       statusCode: 400,
@@ -211,7 +212,7 @@ describe('conversations across a restart', () => {
     const done = (await api.post(`/api/v1/agents/${agent.id}/convos`, { command: 'Go' })).body.item;
     const stuck = (await api.post(`/api/v1/agents/${agent.id}/convos`, { command: 'Go' })).body.item;
     // As if the process had stopped while the model was answering.
-    first.built.services.db.prepare("UPDATE conversations SET status = 'in_progress' WHERE id = ?").run(stuck.id);
+    await dbOf(first).run("UPDATE conversations SET status = 'in_progress' WHERE id = ?", stuck.id);
     await first.close();
     const second = await startServer({ dataDir: first.dataDir });
     try {

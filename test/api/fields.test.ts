@@ -1,4 +1,5 @@
 import { client, startServer, OWNER_TOKEN, type TestServer } from '../helpers/server';
+import { dbOf } from '../helpers/db';
 
 describe('custom fields and task field values', () => {
   let server: TestServer;
@@ -119,7 +120,7 @@ describe('custom fields and task field values', () => {
     const again = await api.delete(valuePath(fields.amount));
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ ok: true });
-    const stored = server.built.services.db.prepare('SELECT value_json FROM task_field_values WHERE task_id = ? AND field_id = ?').get(taskIds[0], fields.flag);
+    const stored = await dbOf(server).get('SELECT value_json FROM task_field_values WHERE task_id = ? AND field_id = ?', taskIds[0], fields.flag);
     expect(stored).toEqual({ value_json: 'true' });
   });
 
@@ -167,10 +168,11 @@ describe('custom fields and task field values', () => {
     }
     const missing = await api.put(valuePath(ids.text), {});
     expect(missing.body.error.details).toEqual({ field: 'value', reason: 'required' });
-    const rows = server.built.services.db
-      .prepare(`SELECT COUNT(*) AS n FROM task_field_values WHERE field_id IN (${Object.values(ids).map(() => '?').join(',')})`)
-      .get(...Object.values(ids)) as { n: number };
-    expect(rows.n).toBe(0);
+    const rows = await dbOf(server).get<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM task_field_values WHERE field_id IN (${Object.values(ids).map(() => '?').join(',')})`,
+      ...Object.values(ids),
+    );
+    expect(rows!.n).toBe(0);
   });
 
   test('unknown task, unknown field, a field of another project and an unknown project are 404', async () => {

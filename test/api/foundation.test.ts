@@ -1,4 +1,6 @@
 import { addUser, call, client, runCli, startServer, OWNER_TOKEN, type TestServer } from '../helpers/server';
+import { dbOf } from '../helpers/db';
+import { storeEnv } from '../helpers/test-store';
 
 describe('auth, errors, discovery and the admin CLI', () => {
   let server: TestServer;
@@ -78,7 +80,7 @@ describe('auth, errors, discovery and the admin CLI', () => {
     expect((await client(server, token).get('/api/v1/workspaces')).status).toBe(200);
     const list = runCli(server.dataDir, 'token', 'list', 'revokee');
     const id = list.out.split('\t')[0]!;
-    const stored = server.built.services.db.prepare('SELECT token_hash FROM access_tokens WHERE id = ?').get(id) as { token_hash: string };
+    const stored = (await dbOf(server).get<{ token_hash: string }>('SELECT token_hash FROM access_tokens WHERE id = ?', id))!;
     expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(stored.token_hash).not.toContain(token);
     expect(runCli(server.dataDir, 'token', 'revoke', id).code).toBe(0);
@@ -98,7 +100,7 @@ describe('auth, errors, discovery and the admin CLI', () => {
   test('the `taskspace` bin runs the CLI as a process against the data directory', () => {
     const bin = require('node:path').resolve(__dirname, '../../server/bin/taskspace.js');
     const run = (...args: string[]) =>
-      require('node:child_process').spawnSync(process.execPath, [bin, ...args], { env: { ...process.env, TASKSPACE_DATA_DIR: server.dataDir }, encoding: 'utf8' });
+      require('node:child_process').spawnSync(process.execPath, [bin, ...args], { env: { ...process.env, TASKSPACE_DATA_DIR: server.dataDir, ...storeEnv(server.dataDir) }, encoding: 'utf8' });
     const listed = run('user', 'list');
     expect(listed.status).toBe(0);
     expect(listed.stdout).toContain('@owner\tplan=enterprise');

@@ -1,5 +1,6 @@
 import { call, client, spawnServer, startServer, tempDataDir, OWNER_TOKEN, type TestServer } from '../helpers/server';
 import { newProject } from '../helpers/fixtures-tasks';
+import { dbOf } from '../helpers/db';
 
 /**
  * Group commit: concurrent task writes share one transaction, each in its own savepoint. A refused
@@ -27,7 +28,7 @@ describe('group commit', () => {
     const listed = (await api.get(`/api/v1/projects/${projectId}/tasks?limit=100`)).body.items.map((t: { text: string }) => t.text);
     expect(listed.sort()).toEqual(replies.flatMap((r, i) => (r.status === 200 ? [`good ${i}`] : [])).sort());
     // Writes of one group still raise their events, once each.
-    const events = server.built.services.db.prepare("SELECT count(*) FROM events WHERE type = 'task.added' AND payload_json LIKE ?").pluck().get(`%${projectId}%`);
+    const events = await dbOf(server).value("SELECT count(*) AS n FROM events WHERE type = 'task.added' AND payload_json LIKE ?", `%${projectId}%`);
     expect(events).toBe(27);
   });
 });

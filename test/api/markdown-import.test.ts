@@ -1,4 +1,5 @@
 import { client, startServer, OWNER_TOKEN, type TestServer } from '../helpers/server';
+import { dbOf } from '../helpers/db';
 
 /** A task tree as compared in these tests: text, completion and children. */
 interface Node {
@@ -207,7 +208,7 @@ describe('project creation from markdown and plain text', () => {
     const lines = (n: number) => ['Big', ...Array.from({ length: n }, (_, i) => `task ${i}`)].join('\n');
     const ok = await create(lines(10_000), 'text/plain');
     expect(ok.status).toBe(200);
-    const rows = server.built.services.db.prepare('SELECT COUNT(*) AS n FROM tasks WHERE project_id = ?').get(ok.body.item.id) as { n: number };
+    const rows = (await dbOf(server).get<{ n: number }>('SELECT COUNT(*) AS n FROM tasks WHERE project_id = ?', ok.body.item.id))!;
     expect(rows.n).toBe(10_000);
     const first = await api.get(`/api/v1/projects/${ok.body.item.id}/tasks?limit=2`);
     expect(first.body.items.map((t: { text: string }) => t.text)).toEqual(['task 0', 'task 1']);

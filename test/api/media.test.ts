@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { FormData, request } from 'undici';
 import { addUser, call, client, startServer, OWNER_TOKEN, type Reply, type TestServer } from '../helpers/server';
+import { dbOf } from '../helpers/db';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -45,8 +46,8 @@ function tempFiles(server: TestServer): string[] {
   return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
 }
 
-function mediaRows(server: TestServer): number {
-  return (server.built.services.db.prepare('SELECT COUNT(*) AS n FROM media').get() as { n: number }).n;
+async function mediaRows(server: TestServer): Promise<number> {
+  return (await dbOf(server).value<number>('SELECT COUNT(*) AS n FROM media'))!;
 }
 
 describe('media: upload, get, list, download, delete', () => {
@@ -129,7 +130,7 @@ describe('media: upload, get, list, download, delete', () => {
   });
 
   test('a body that is not multipart is 415; a multipart body without a file is 400; nothing is stored', async () => {
-    const before = mediaRows(server);
+    const before = await mediaRows(server);
     const json = await api.post(`/api/v1/folders/${server.workspaceId}/medias`, { file: 'x' });
     expect(json.status).toBe(415);
     expect(json.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
@@ -151,11 +152,11 @@ describe('media: upload, get, list, download, delete', () => {
     const body = (await res.body.json()) as any;
     expect(res.statusCode).toBe(400);
     expect(body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'file', reason: 'required' } });
-    expect(mediaRows(server)).toBe(before);
+    expect(await mediaRows(server)).toBe(before);
   });
 
   test('malformed multipart bodies are 400 and leave nothing behind; only the first file of a request is kept', async () => {
-    const before = mediaRows(server);
+    const before = await mediaRows(server);
     const post = (rawBody: string, contentType: string) =>
       call(server.url, 'POST', `/api/v1/folders/${server.workspaceId}/medias`, { token: OWNER_TOKEN, rawBody, headers: { 'content-type': contentType } });
     const noBoundary = await post('garbage', 'multipart/form-data');
@@ -166,12 +167,12 @@ describe('media: upload, get, list, download, delete', () => {
     const cut = await post(part('file', 'a.txt', 'hello'), 'multipart/form-data; boundary=xyz');
     expect(cut.status).toBe(400);
     expect(cut.body.error.details).toEqual({ field: 'file', reason: 'incomplete' });
-    expect(mediaRows(server)).toBe(before);
+    expect(await mediaRows(server)).toBe(before);
     expect(tempFiles(server)).toEqual([]);
     const two = await post(`${part('file', 'a.txt', 'first')}\r\n${part('other', 'b.txt', 'second')}\r\n--xyz--\r\n`, 'multipart/form-data; boundary=xyz');
     expect(two.status).toBe(200);
     expect(two.body.item).toMatchObject({ name: 'a.txt', size: 5 });
-    expect(mediaRows(server)).toBe(before + 1);
+    expect(await mediaRows(server)).toBe(before + 1);
   });
 
   test('list: newest first, limit default 100 and max 500, page', async () => {
@@ -195,14 +196,14 @@ describe('media: upload, get, list, download, delete', () => {
 
   test('the default page size is 100', async () => {
     const folder = (await api.post(`/api/v1/workspaces/${server.workspaceId}/folders`, { name: 'Many' })).body.item.id;
-    const db = server.built.services.db;
-    const insert = db.prepare(
+    // One statement: the 101 rows land together.
+    const bulk = Array.from({ length: 101 }, (_, i) => [`bulk${i}`, server.workspaceId, folder, `b${i}`, `bulk${i}`, 1000 + i]);
+    const inserted = await dbOf(server).run(
       `INSERT INTO media (id, workspace_id, folder_id, kind, name, content_type, size_bytes, storage_key, created_at)
-       VALUES (?, ?, ?, 'text', ?, 'text/plain', 0, ?, ?)`,
+       VALUES ${bulk.map(() => "(?, ?, ?, 'text', ?, 'text/plain', 0, ?, ?)").join(', ')}`,
+      ...bulk.flat(),
     );
-    db.transaction(() => {
-      for (let i = 0; i < 101; i++) insert.run(`bulk${i}`, server.workspaceId, folder, `b${i}`, `bulk${i}`, 1000 + i);
-    })();
+    expect(inserted).toBe(101);
     const list = await api.get(`/api/v1/folders/${folder}/medias`);
     expect(list.body.items).toHaveLength(100);
     expect(list.body.items[0].id).toBe('bulk100');
@@ -243,9 +244,9 @@ describe('media: upload, get, list, download, delete', () => {
     expect((await client(server, viewer).delete(`/api/v1/medias/${item.id}`)).status).toBe(403);
   });
 
-  test('no temporary upload is left behind', () => {
+  test('no temporary upload is left behind', async () => {
     expect(tempFiles(server)).toEqual([]);
-    const rows = server.built.services.db.prepare('SELECT storage_key FROM media WHERE id NOT LIKE ?').all('bulk%') as { storage_key: string }[];
+    const rows = await dbOf(server).all<{ storage_key: string }>('SELECT storage_key FROM media WHERE id NOT LIKE ?', 'bulk%');
     expect(mediaFiles(server).sort()).toEqual(rows.map((r) => r.storage_key).sort());
   });
 });
@@ -264,7 +265,7 @@ describe('media upload limit (TASKSPACE_MEDIA_MAX_BYTES=1024)', () => {
   });
 
   test('one byte over is 413 PAYLOAD_TOO_LARGE and nothing is written', async () => {
-    const rows = mediaRows(server);
+    const rows = await mediaRows(server);
     const files = mediaFiles(server);
     const res = await upload(server, server.workspaceId, { name: 'big.bin', type: 'application/x-big', bytes: Buffer.alloc(1025, 7) });
     expect(res.status).toBe(413);
@@ -276,7 +277,7 @@ describe('media upload limit (TASKSPACE_MEDIA_MAX_BYTES=1024)', () => {
     });
     const much = await upload(server, server.workspaceId, { name: 'huge.bin', bytes: Buffer.alloc(300_000, 1) });
     expect(much.status).toBe(413);
-    expect(mediaRows(server)).toBe(rows);
+    expect(await mediaRows(server)).toBe(rows);
     expect(mediaFiles(server)).toEqual(files);
     expect(tempFiles(server)).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { addUser, call, client, runCli, startServer, OWNER_TOKEN, type TestServer } from '../helpers/server';
+import { dbOf } from '../helpers/db';
 
 type Api = ReturnType<typeof client>;
 
@@ -17,10 +18,11 @@ async function createProject(api: Api, folderId: string, content: string, extra:
 }
 
 /** The `events` rows of one type about one project, oldest first. */
-function eventsFor(server: TestServer, type: string, projectId: string): { workspaceId: string; payload: any; createdAt: number }[] {
-  const rows = server.built.services.db
-    .prepare('SELECT workspace_id, payload_json, created_at FROM events WHERE type = ? ORDER BY seq')
-    .all(type) as { workspace_id: string; payload_json: string; created_at: number }[];
+async function eventsFor(server: TestServer, type: string, projectId: string): Promise<{ workspaceId: string; payload: any; createdAt: number }[]> {
+  const rows = await dbOf(server).all<{ workspace_id: string; payload_json: string; created_at: number }>(
+    'SELECT workspace_id, payload_json, created_at FROM events WHERE type = ? ORDER BY seq',
+    type,
+  );
   return rows
     .map((r) => ({ workspaceId: r.workspace_id, payload: JSON.parse(r.payload_json), createdAt: r.created_at }))
     .filter((e) => e.payload.projectId === projectId);
@@ -30,30 +32,33 @@ function eventsFor(server: TestServer, type: string, projectId: string): { works
  * A project's whole stored tree in document order with every copied column, ids replaced by
  * positions so two copies compare equal.
  */
-function storedTree(server: TestServer, projectId: string) {
-  const db = server.built.services.db;
-  const tasks = db
-    .prepare(
-      `SELECT id, parent_id, rank, path, text, content_type, completed, completed_at, completed_by, note_type, note_value,
-              start_date, start_time, start_tz, end_date, end_time, end_tz, due_at
-         FROM tasks WHERE project_id = ? ORDER BY path`,
-    )
-    .all(projectId) as Record<string, unknown>[];
+async function storedTree(server: TestServer, projectId: string) {
+  const db = dbOf(server);
+  const tasks = await db.all(
+    `SELECT id, parent_id, rank, path, text, content_type, completed, completed_at, completed_by, note_type, note_value,
+            start_date, start_time, start_tz, end_date, end_time, end_tz, due_at
+       FROM tasks WHERE project_id = ? ORDER BY path`,
+    projectId,
+  );
   const index = new Map(tasks.map((t, i) => [t.id as string, i]));
-  const fields = db.prepare('SELECT id, name, type, options_json FROM fields WHERE project_id = ? ORDER BY created_at, rowid').all(projectId) as {
-    id: string;
-    name: string;
-  }[];
+  // Fields in creation order as the service itself orders them (created_at, then the insertion
+  // order on SQLite or the id on PostgreSQL: fields/service.ts fieldOrder), so a copy's fields,
+  // all made in one millisecond, line up with its source's.
+  const listed = (await client(server, server.token).get(`/api/v1/projects/${projectId}/fields`)).body.items as { id: string }[];
+  const position = new Map(listed.map((f, i) => [f.id, i]));
+  const fields = await db.all<{ id: string; name: string }>('SELECT id, name, type, options_json FROM fields WHERE project_id = ?', projectId);
+  expect(fields.map((f) => f.id).sort()).toEqual([...position.keys()].sort());
+  fields.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
   const fieldIndex = new Map(fields.map((f, i) => [f.id, i]));
-  const values = db
-    .prepare(
-      `SELECT v.task_id, v.field_id, v.value_json FROM task_field_values v JOIN tasks t ON t.id = v.task_id
-        WHERE t.project_id = ? ORDER BY t.path, v.field_id`,
-    )
-    .all(projectId) as { task_id: string; field_id: string; value_json: string }[];
-  const assignees = db
-    .prepare('SELECT a.task_id, a.user_id FROM task_assignees a JOIN tasks t ON t.id = a.task_id WHERE t.project_id = ? ORDER BY t.path')
-    .all(projectId) as { task_id: string; user_id: string }[];
+  const values = await db.all<{ task_id: string; field_id: string; value_json: string }>(
+    `SELECT v.task_id, v.field_id, v.value_json FROM task_field_values v JOIN tasks t ON t.id = v.task_id
+      WHERE t.project_id = ? ORDER BY t.path, v.field_id`,
+    projectId,
+  );
+  const assignees = await db.all<{ task_id: string; user_id: string }>(
+    'SELECT a.task_id, a.user_id FROM task_assignees a JOIN tasks t ON t.id = a.task_id WHERE t.project_id = ? ORDER BY t.path',
+    projectId,
+  );
   return {
     tasks: tasks.map(({ id, parent_id, ...rest }) => ({ ...rest, parent: parent_id === null ? null : index.get(parent_id as string) })),
     fields: fields.map(({ id, ...rest }) => rest),
@@ -97,7 +102,7 @@ describe('projects', () => {
     expect(deleted.body).toEqual({ ok: true });
     expect((await api.get(`/api/v1/projects/${created.id}`)).status).toBe(404);
     expect((await api.get(`/api/v1/projects/${created.id}/tasks`)).status).toBe(404);
-    const left = server.built.services.db.prepare('SELECT count(*) AS n FROM tasks WHERE project_id = ?').get(created.id) as { n: number };
+    const left = (await dbOf(server).get<{ n: number }>('SELECT count(*) AS n FROM tasks WHERE project_id = ?', created.id))!;
     expect(left.n).toBe(0);
     expect((await api.get(`/api/v1/agents/${agent.id}`)).body.item.knowledge.projects).toEqual([]);
     expect((await api.delete(`/api/v1/projects/${created.id}`)).status).toBe(404);
@@ -112,7 +117,7 @@ describe('projects', () => {
       [a, folder.id],
       [b, server.workspaceId],
     ] as const) {
-      const events = eventsFor(server, 'project.created', project.id);
+      const events = await eventsFor(server, 'project.created', project.id);
       expect(events).toHaveLength(1);
       expect(events[0]!.workspaceId).toBe(server.workspaceId);
       expect(events[0]!.payload).toEqual({
@@ -131,12 +136,12 @@ describe('projects', () => {
     expect(done.status).toBe(200);
     expect(done.body.item).toMatchObject({ id: project.id, name: 'Finish me', completed: true });
     expect(Date.parse(done.body.item.completedAt)).toBeGreaterThan(0);
-    const stored = server.built.services.db.prepare('SELECT completed_at, completed_by FROM projects WHERE id = ?').get(project.id) as any;
+    const stored = await dbOf(server).get('SELECT completed_at, completed_by FROM projects WHERE id = ?', project.id);
     expect(stored).toEqual({ completed_at: Date.parse(done.body.item.completedAt), completed_by: owner.id });
 
     const again = await api.post(`/api/v1/projects/${project.id}/complete`);
     expect(again.body.item).toEqual(done.body.item);
-    const events = eventsFor(server, 'project.completed', project.id);
+    const events = await eventsFor(server, 'project.completed', project.id);
     expect(events).toHaveLength(1);
     expect(events[0]!.payload).toEqual({
       projectId: project.id,
@@ -155,12 +160,12 @@ describe('projects', () => {
     const restored = await api.post(`/api/v1/projects/${project.id}/restore`);
     expect(restored.status).toBe(200);
     expect(restored.body.item).toMatchObject({ completed: false, completedAt: null });
-    expect(server.built.services.db.prepare('SELECT completed_by FROM projects WHERE id = ?').get(project.id)).toEqual({ completed_by: null });
+    expect(await dbOf(server).get('SELECT completed_by FROM projects WHERE id = ?', project.id)).toEqual({ completed_by: null });
     expect((await api.post(`/api/v1/projects/${project.id}/restore`)).body.item).toEqual(restored.body.item);
     expect((await api.post(`/api/v1/projects/${project.id}/fields`, { name: 'Size', type: 'number' })).status).toBe(200);
 
     await api.post(`/api/v1/projects/${project.id}/complete`);
-    expect(eventsFor(server, 'project.completed', project.id)).toHaveLength(2);
+    expect(await eventsFor(server, 'project.completed', project.id)).toHaveLength(2);
     expect((await api.post('/api/v1/projects/nope/complete')).status).toBe(404);
     expect((await api.post('/api/v1/projects/nope/restore')).status).toBe(404);
   });
@@ -171,18 +176,19 @@ describe('projects', () => {
     let assignee: { id: string };
     beforeAll(async () => {
       addUser(server, 'helper', { workspaceId: server.workspaceId, role: 'Participant' });
-      assignee = server.built.services.db.prepare("SELECT id FROM users WHERE handle = 'helper'").get() as { id: string };
+      assignee = (await dbOf(server).get<{ id: string }>("SELECT id FROM users WHERE handle = 'helper'"))!;
       otherWorkspace = createWorkspace(server, 'Other', owner.handle);
       source = await createProject(api, server.workspaceId, '# Source\n- [x] one\n  - child\n    - grandchild\n- two\n\n## Block\n- three');
-      const db = server.built.services.db;
-      const tasks = db.prepare('SELECT id, text FROM tasks WHERE project_id = ? ORDER BY path').all(source.id) as { id: string; text: string }[];
+      const db = dbOf(server);
+      const tasks = await db.all<{ id: string; text: string }>('SELECT id, text FROM tasks WHERE project_id = ? ORDER BY path', source.id);
       const byText = Object.fromEntries(tasks.map((t) => [t.text, t.id]));
       // Add-ons written straight into the fixture (their endpoints belong to the tasks suite).
-      db.prepare("UPDATE tasks SET note_type = 'text/plain', note_value = 'remember', due_at = 1893456000000 WHERE id = ?").run(byText.child);
-      db.prepare(
+      await db.run("UPDATE tasks SET note_type = 'text/plain', note_value = 'remember', due_at = 1893456000000 WHERE id = ?", byText.child);
+      await db.run(
         "UPDATE tasks SET start_date = '2030-01-01', start_time = '09:00', start_tz = 'UTC', end_date = '2030-01-02', end_time = '10:00', end_tz = 'UTC' WHERE id = ?",
-      ).run(byText.two);
-      db.prepare('INSERT INTO task_assignees (task_id, user_id, assigned_at) VALUES (?, ?, 1)').run(byText.grandchild, assignee.id);
+        byText.two,
+      );
+      await db.run('INSERT INTO task_assignees (task_id, user_id, assigned_at) VALUES (?, ?, 1)', byText.grandchild, assignee.id);
       const size = (await api.post(`/api/v1/projects/${source.id}/fields`, { name: 'Size', type: 'number' })).body.item;
       const stage = (await api.post(`/api/v1/projects/${source.id}/fields`, { name: 'Stage', type: 'select', options: ['todo', 'done'] })).body.item;
       expect((await api.put(`/api/v1/projects/${source.id}/tasks/${byText.one}/fields/${size.id}`, { value: 3 })).status).toBe(200);
@@ -195,21 +201,18 @@ describe('projects', () => {
       const copy = res.body.item;
       expect(copy).toMatchObject({ name: 'Source', folderId: server.workspaceId, workspaceId: server.workspaceId, completed: false, isTemplate: false });
       expect(copy.id).not.toBe(source.id);
-      const original = storedTree(server, source.id);
+      const original = await storedTree(server, source.id);
       expect(original.tasks).toHaveLength(6);
       expect(original.values).toHaveLength(2);
       expect(original.assignees).toHaveLength(1);
-      expect(storedTree(server, copy.id)).toEqual(original);
-      const db = server.built.services.db;
-      const shared = db
-        .prepare('SELECT COUNT(*) AS n FROM tasks a JOIN tasks b ON a.id = b.id WHERE a.project_id = ? AND b.project_id = ?')
-        .get(source.id, copy.id) as { n: number };
+      expect(await storedTree(server, copy.id)).toEqual(original);
+      const shared = (await dbOf(server).get<{ n: number }>('SELECT COUNT(*) AS n FROM tasks a JOIN tasks b ON a.id = b.id WHERE a.project_id = ? AND b.project_id = ?', source.id, copy.id))!;
       expect(shared.n).toBe(0);
       const copiedFields = (await api.get(`/api/v1/projects/${copy.id}/fields`)).body.items;
       const sourceFields = (await api.get(`/api/v1/projects/${source.id}/fields`)).body.items;
       expect(copiedFields.map((f: any) => ({ ...f, id: undefined }))).toEqual(sourceFields.map((f: any) => ({ ...f, id: undefined })));
       expect(copiedFields[0].id).not.toBe(sourceFields[0].id);
-      const event = eventsFor(server, 'project.created', copy.id);
+      const event = await eventsFor(server, 'project.created', copy.id);
       expect(event.map((e) => e.payload)).toEqual([
         { projectId: copy.id, projectTitle: 'Source', projectLink: `${server.url}/api/v1/projects/${copy.id}`, folderId: server.workspaceId, createdBy: owner.handle },
       ]);
@@ -221,10 +224,10 @@ describe('projects', () => {
         const res = await api.post(`/api/v1/projects/${source.id}/copy`, { folderId: otherWorkspace, projectTitle: 'Elsewhere' });
         expect(res.status).toBe(200);
         expect(res.body.item).toMatchObject({ name: 'Elsewhere', workspaceId: otherWorkspace, folderId: otherWorkspace, completed: false });
-        const copied = storedTree(server, res.body.item.id);
+        const copied = await storedTree(server, res.body.item.id);
         expect(copied.assignees).toEqual([]);
-        expect({ ...copied, assignees: [] }).toEqual({ ...storedTree(server, source.id), assignees: [] });
-        expect(eventsFor(server, 'project.created', res.body.item.id)[0]!.workspaceId).toBe(otherWorkspace);
+        expect({ ...copied, assignees: [] }).toEqual({ ...(await storedTree(server, source.id)), assignees: [] });
+        expect((await eventsFor(server, 'project.created', res.body.item.id))[0]!.workspaceId).toBe(otherWorkspace);
       } finally {
         await api.post(`/api/v1/projects/${source.id}/restore`);
       }
@@ -237,9 +240,9 @@ describe('projects', () => {
       const res = await api.post('/api/v1/projects/from-template', { folderId: otherWorkspace, templateId: template.id });
       expect(res.status).toBe(200);
       expect(res.body.item).toMatchObject({ name: 'Tpl', isTemplate: false, completed: false, workspaceId: otherWorkspace });
-      const fromTemplate = storedTree(server, res.body.item.id);
-      expect({ ...fromTemplate, assignees: [] }).toEqual({ ...storedTree(server, template.id), assignees: [] });
-      expect(eventsFor(server, 'project.created', res.body.item.id).map((e) => e.payload)).toEqual([
+      const fromTemplate = await storedTree(server, res.body.item.id);
+      expect({ ...fromTemplate, assignees: [] }).toEqual({ ...(await storedTree(server, template.id)), assignees: [] });
+      expect((await eventsFor(server, 'project.created', res.body.item.id)).map((e) => e.payload)).toEqual([
         { projectId: res.body.item.id, projectTitle: 'Tpl', projectLink: `${server.url}/api/v1/projects/${res.body.item.id}`, folderId: otherWorkspace, createdBy: owner.handle },
       ]);
     });
@@ -347,7 +350,7 @@ describe('projects', () => {
         const project = await createProject(pubApi, pub.workspaceId, '# Public');
         const res = await pubApi.put(`/api/v1/projects/${project.id}/shareLink`);
         for (const key of ['checkUrl', 'editUrl', 'viewUrl']) expect(res.body.item[key]).toMatch(/^https:\/\/ts\.example\.com\/share\/[A-Za-z0-9_-]+\/(check|edit|view)$/);
-        const created = pub.built.services.db.prepare("SELECT payload_json FROM events WHERE type = 'project.created'").get() as { payload_json: string };
+        const created = (await dbOf(pub).get<{ payload_json: string }>("SELECT payload_json FROM events WHERE type = 'project.created'"))!;
         expect(JSON.parse(created.payload_json).projectLink).toBe(`https://ts.example.com/api/v1/projects/${project.id}`);
       } finally {
         await pub.close();
@@ -456,11 +459,11 @@ describe('projects', () => {
       const a = client(dir, OWNER_TOKEN);
       const project = await createProject(a, dir.workspaceId, '# Durable\n- [x] done\n  - sub');
       const field = (await a.post(`/api/v1/projects/${project.id}/fields`, { name: 'When', type: 'date' })).body.item;
-      const task = dir.built.services.db.prepare('SELECT id FROM tasks WHERE project_id = ? AND text = ?').get(project.id, 'sub') as { id: string };
+      const task = (await dbOf(dir).get<{ id: string }>('SELECT id FROM tasks WHERE project_id = ? AND text = ?', project.id, 'sub'))!;
       await a.put(`/api/v1/projects/${project.id}/tasks/${task.id}/fields/${field.id}`, { value: '2031-12-31' });
       const link = (await a.put(`/api/v1/projects/${project.id}/shareLink`)).body.item;
       const completed = (await a.post(`/api/v1/projects/${project.id}/complete`)).body.item;
-      const tree = storedTree(dir, project.id);
+      const tree = await storedTree(dir, project.id);
       await dir.close();
       firstOpen = false;
 
@@ -471,7 +474,7 @@ describe('projects', () => {
       expect((await b.get(`/api/v1/projects/${project.id}/tasks/${task.id}/fields/${field.id}`)).body.item).toEqual({ fieldId: field.id, value: '2031-12-31' });
       const again = (await b.get(`/api/v1/projects/${project.id}/shareLink`)).body.item;
       expect(again.viewUrl.replace(restarted.url, '')).toBe(link.viewUrl.replace(dir.url, ''));
-      expect(storedTree(restarted, project.id)).toEqual(tree);
+      expect(await storedTree(restarted, project.id)).toEqual(tree);
     } finally {
       if (firstOpen) await dir.close();
       await restarted?.close();

@@ -1,5 +1,6 @@
 import { addUser, client, startServer, type TestServer } from '../helpers/server';
 import { addTasks, eventsOf, newProject, UNKNOWN_TASK, type ApiTask } from '../helpers/fixtures-tasks';
+import { dbOf } from '../helpers/db';
 
 describe('task add-ons: assignees, date, note', () => {
   let server: TestServer;
@@ -77,14 +78,14 @@ describe('task add-ons: assignees, date, note', () => {
 
     test('task.assigned is raised only when someone is added, with everyone after the change', async () => {
       await api.put(`${base}/assignees`, { handles: [] });
-      const before = eventsOf(server, 'task.assigned').length;
+      const before = (await eventsOf(server, 'task.assigned')).length;
       await api.put(`${base}/assignees`, { handles: ['alice'] });
       await api.put(`${base}/assignees`, { handles: ['alice'] });
       await api.put(`${base}/assignees`, { handles: [] });
       await api.put(`${base}/assignees`, { handles: ['alice', 'carol'] });
       await api.put(`${base}/assignees`, { handles: ['carol', 'bob'] });
       await api.delete(`${base}/assignees/bob`);
-      const events = eventsOf(server, 'task.assigned').slice(before);
+      const events = (await eventsOf(server, 'task.assigned')).slice(before);
       expect(events.map((e) => e.payload.added)).toEqual([[{ handle: 'alice' }], [{ handle: 'alice' }, { handle: 'carol' }], [{ handle: 'bob' }]]);
       expect(events[2]).toEqual({
         type: 'task.assigned',
@@ -110,14 +111,13 @@ describe('task add-ons: assignees, date, note', () => {
       const [t] = await addTasks(server, projectId, ['Assigned and done']);
       await api.put(`/api/v1/projects/${projectId}/tasks/${t!.id}/assignees`, { handles: ['carol', 'alice'] });
       await api.post(`/api/v1/projects/${projectId}/tasks/${t!.id}/complete`);
-      const event = eventsOf(server, 'task.completed').find((e) => e.payload.nodeId === t!.id)!;
+      const event = (await eventsOf(server, 'task.completed')).find((e) => e.payload.nodeId === t!.id)!;
       expect(event.payload.assignees).toEqual([{ handle: 'alice' }, { handle: 'carol' }]);
     });
   });
 
   describe('date', () => {
-    const dueAt = (id = task.id) =>
-      (server.built.services.db.prepare('SELECT due_at AS d FROM tasks WHERE id = ?').get(id) as { d: number | null }).d;
+    const dueAt = async (id = task.id) => (await dbOf(server).get<{ d: number | null }>('SELECT due_at AS d FROM tasks WHERE id = ?', id))!.d;
 
     test('PUT sets start and end, GET returns them, due_at follows the end in its time zone', async () => {
       const put = await api.put(`${base}/date`, {
@@ -135,20 +135,20 @@ describe('task add-ons: assignees, date, note', () => {
           end: { date: '2024-07-01', time: '09:00:15', timezone: 'Europe/Paris' },
         },
       });
-      expect(dueAt()).toBe(Date.parse('2024-07-01T07:00:15Z'));
+      expect(await dueAt()).toBe(Date.parse('2024-07-01T07:00:15Z'));
     });
 
     test('a side alone, all-day dates, the UTC default and winter time', async () => {
       await api.put(`${base}/date`, { end: { date: '2024-12-25', timezone: 'America/New_York' } });
       expect((await api.get(`${base}/date`)).body.item).toEqual({ start: null, end: { date: '2024-12-25', timezone: 'America/New_York' } });
-      expect(dueAt()).toBe(Date.parse('2024-12-25T05:00:00Z'));
+      expect(await dueAt()).toBe(Date.parse('2024-12-25T05:00:00Z'));
 
       await api.put(`${base}/date`, { start: { date: '2024-02-29', time: '23:59' } });
       expect((await api.get(`${base}/date`)).body.item).toEqual({ start: { date: '2024-02-29', time: '23:59', timezone: 'UTC' }, end: null });
-      expect(dueAt()).toBe(Date.parse('2024-02-29T23:59:00Z'));
+      expect(await dueAt()).toBe(Date.parse('2024-02-29T23:59:00Z'));
 
       await api.put(`${base}/date`, { start: { date: '2025-01-15', time: '12:00', timezone: 'Asia/Kolkata' }, end: null });
-      expect(dueAt()).toBe(Date.parse('2025-01-15T06:30:00Z'));
+      expect(await dueAt()).toBe(Date.parse('2025-01-15T06:30:00Z'));
     });
 
     test('end before start is refused; same day all-day or later time is fine', async () => {
@@ -203,7 +203,7 @@ describe('task add-ons: assignees, date, note', () => {
       const res = await api.delete(`${base}/date`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ ok: true, item: { id: task.id, text: 'Host task', completed: false } });
-      expect(dueAt()).toBeNull();
+      expect(await dueAt()).toBeNull();
       const none = await api.get(`${base}/date`);
       expect(none.status).toBe(404);
       expect(none.body.error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('has no date') });

@@ -1,5 +1,6 @@
 import { addUser, client, startServer, type TestServer } from '../helpers/server';
 import { addTasks, completeProject, newProject } from '../helpers/fixtures-tasks';
+import { dbOf } from '../helpers/db';
 
 /** One task write endpoint: method, path under the task (or project), body. */
 interface Write {
@@ -70,13 +71,13 @@ describe('task permissions and completed projects', () => {
   }
 
   /** Everything a refused write must leave untouched. */
-  function snapshot(): string {
-    const db = server.built.services.db;
+  async function snapshot(): Promise<string> {
+    const db = dbOf(server);
     return JSON.stringify([
-      db.prepare('SELECT * FROM tasks ORDER BY id').all(),
-      db.prepare('SELECT * FROM task_assignees ORDER BY task_id, user_id').all(),
-      db.prepare('SELECT count(*) AS n FROM comments').get(),
-      db.prepare('SELECT count(*) AS n FROM events').get(),
+      await db.all('SELECT * FROM tasks ORDER BY id'),
+      await db.all('SELECT * FROM task_assignees ORDER BY task_id, user_id'),
+      await db.get('SELECT count(*) AS n FROM comments'),
+      await db.get('SELECT count(*) AS n FROM events'),
     ]);
   }
 
@@ -89,14 +90,14 @@ describe('task permissions and completed projects', () => {
 
     test('Viewer 403 and outsider 404, changing nothing; Participant, Collaborator and Owner 200', async () => {
       const taskId = await furnishedTask();
-      const before = snapshot();
+      const before = await snapshot();
       const viewer = await send('Viewer', taskId);
       expect(viewer.status).toBe(403);
       expect(viewer.body).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
       const outsider = await send('outsider', taskId);
       expect(outsider.status).toBe(404);
       expect(outsider.body).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
-      expect(snapshot()).toBe(before);
+      expect(await snapshot()).toBe(before);
       for (const who of ['Participant', 'Collaborator', 'Owner']) {
         const res = await send(who, await furnishedTask());
         expect(res.status).toBe(200);
@@ -109,13 +110,13 @@ describe('task permissions and completed projects', () => {
       const taskId = await furnishedTask(project);
       const [anchor] = await addTasks(server, project, ['Anchor']);
       await completeProject(server, project);
-      const before = snapshot();
+      const before = await snapshot();
       const api = client(server, tokens.Participant!);
       const url = write.path(project, taskId, anchor!.id);
       const res = write.body ? await api[write.method](url, write.body(anchor!.id)) : await api[write.method](url);
       expect(res.status).toBe(409);
       expect(res.body).toMatchObject({ ok: false, error: { code: 'PROJECT_COMPLETED' } });
-      expect(snapshot()).toBe(before);
+      expect(await snapshot()).toBe(before);
     });
   });
 

@@ -1,5 +1,6 @@
 import { client, startServer, type TestServer } from '../helpers/server';
 import { addTasks, allTasks, eventsOf, newProject, texts, UNKNOWN_TASK, type ApiTask } from '../helpers/fixtures-tasks';
+import { dbOf } from '../helpers/db';
 
 /** An RFC 9562 version 7 uuid (spec section 2 asks for a uuid; docs/api.md "Ids" says which). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -45,8 +46,8 @@ describe('tasks: create, read, update, delete, complete, move', () => {
       const third = await createOne(projectId, { content: 'Third' });
       expect(third.body.item[0]).not.toHaveProperty('parentId');
       expect(await texts(server, projectId)).toEqual(['First', 'Second', 'Third']);
-      const stored = server.built.services.db.prepare('SELECT content_type AS t FROM tasks WHERE id = ?').get(res.body.item[1].id) as { t: string };
-      expect(stored.t).toBe('text/plain');
+      const stored = await dbOf(server).get<{ t: string }>('SELECT content_type AS t FROM tasks WHERE id = ?', res.body.item[1].id);
+      expect(stored!.t).toBe('text/plain');
     });
 
     test('the path without a trailing slash works too', async () => {
@@ -181,7 +182,7 @@ describe('tasks: create, read, update, delete, complete, move', () => {
         'not_found',
       );
       expect(await texts(server, projectId)).toEqual(['A']);
-      expect(eventsOf(server, 'task.added').some((e) => e.payload.nodeText === 'kept?')).toBe(false);
+      expect((await eventsOf(server, 'task.added')).some((e) => e.payload.nodeText === 'kept?')).toBe(false);
     });
 
     test('100 tasks in one request are accepted', async () => {
@@ -205,10 +206,10 @@ describe('tasks: create, read, update, delete, complete, move', () => {
 
     test('task.added is written to the outbox for each task with the documented payload', async () => {
       const projectId = await newProject(server, 'Launch plan');
-      const before = eventsOf(server, 'task.added').length;
+      const before = (await eventsOf(server, 'task.added')).length;
       const [a] = await addTasks(server, projectId, ['Top']);
       const [child] = await addTasks(server, projectId, [{ content: 'Child', taskId: a!.id, placement: 'afterbegin' }]);
-      const events = eventsOf(server, 'task.added').slice(before);
+      const events = (await eventsOf(server, 'task.added')).slice(before);
       expect(events).toHaveLength(2);
       const projectLink = `${server.url}/api/v1/projects/${projectId}`;
       expect(events[0]).toEqual({
@@ -286,34 +287,30 @@ describe('tasks: create, read, update, delete, complete, move', () => {
     test('are idempotent, record who and when, and raise task.completed once per transition with field values', async () => {
       const projectId = await newProject(server, 'Done list');
       const [a] = await addTasks(server, projectId, ['Finish me']);
-      const db = server.built.services.db;
+      const db = dbOf(server);
       const now = Date.now();
-      db.prepare("INSERT INTO fields (id, project_id, name, type, created_at) VALUES ('f-points', ?, 'points', 'number', ?)").run(projectId, now);
-      db.prepare("INSERT INTO fields (id, project_id, name, type, created_at) VALUES ('f-clash', ?, 'nodeId', 'text', ?)").run(projectId, now + 1);
-      db.prepare("INSERT INTO task_field_values (task_id, field_id, value_json) VALUES (?, 'f-points', '5')").run(a!.id);
-      db.prepare(`INSERT INTO task_field_values (task_id, field_id, value_json) VALUES (?, 'f-clash', '"shadow"')`).run(a!.id);
-      db.prepare("INSERT INTO fields (id, project_id, name, type, created_at) VALUES ('f-proto', ?, '__proto__', 'text', ?)").run(projectId, now + 2);
-      db.prepare(`INSERT INTO task_field_values (task_id, field_id, value_json) VALUES (?, 'f-proto', '{"polluted":true}')`).run(a!.id);
+      await db.run("INSERT INTO fields (id, project_id, name, type, created_at) VALUES ('f-points', ?, 'points', 'number', ?)", projectId, now);
+      await db.run("INSERT INTO fields (id, project_id, name, type, created_at) VALUES ('f-clash', ?, 'nodeId', 'text', ?)", projectId, now + 1);
+      await db.run("INSERT INTO task_field_values (task_id, field_id, value_json) VALUES (?, 'f-points', '5')", a!.id);
+      await db.run(`INSERT INTO task_field_values (task_id, field_id, value_json) VALUES (?, 'f-clash', '"shadow"')`, a!.id);
+      await db.run("INSERT INTO fields (id, project_id, name, type, created_at) VALUES ('f-proto', ?, '__proto__', 'text', ?)", projectId, now + 2);
+      await db.run(`INSERT INTO task_field_values (task_id, field_id, value_json) VALUES (?, 'f-proto', '{"polluted":true}')`, a!.id);
       const base = `/api/v1/projects/${projectId}/tasks/${a!.id}`;
-      const before = eventsOf(server, 'task.completed').length;
+      const before = (await eventsOf(server, 'task.completed')).length;
 
       const done = await api.post(`${base}/complete`);
       expect(done.status).toBe(200);
       expect(done.body).toEqual({ ok: true, item: { id: a!.id, text: 'Finish me', completed: true } });
-      const row = db.prepare('SELECT completed, completed_at AS at, completed_by AS by FROM tasks WHERE id = ?').get(a!.id) as {
-        completed: number;
-        at: number;
-        by: string;
-      };
+      const row = (await db.get<{ completed: number; at: number; by: string }>('SELECT completed, completed_at AS at, completed_by AS by FROM tasks WHERE id = ?', a!.id))!;
       expect(row.completed).toBe(1);
       expect(row.at).toBeGreaterThanOrEqual(now - 1000);
-      const ownerId = (db.prepare("SELECT id FROM users WHERE handle = 'owner'").get() as { id: string }).id;
+      const ownerId = await db.value<string>("SELECT id FROM users WHERE handle = 'owner'");
       expect(row.by).toBe(ownerId);
       const again = await api.post(`${base}/complete`);
       expect(again.body.item.completed).toBe(true);
       expect((await api.get(base)).body.item.completed).toBe(true);
 
-      const events = eventsOf(server, 'task.completed').slice(before);
+      const events = (await eventsOf(server, 'task.completed')).slice(before);
       expect(events).toHaveLength(1);
       const payload = events[0]!.payload;
       // A field named like an Object.prototype member is plain data, not a prototype.
@@ -336,10 +333,10 @@ describe('tasks: create, read, update, delete, complete, move', () => {
       const reopened = await api.post(`${base}/uncomplete`);
       expect(reopened.body).toEqual({ ok: true, item: { id: a!.id, text: 'Finish me', completed: false } });
       expect((await api.post(`${base}/uncomplete`)).body.item.completed).toBe(false);
-      const cleared = db.prepare('SELECT completed, completed_at AS at, completed_by AS by FROM tasks WHERE id = ?').get(a!.id);
+      const cleared = await db.get('SELECT completed, completed_at AS at, completed_by AS by FROM tasks WHERE id = ?', a!.id);
       expect(cleared).toEqual({ completed: 0, at: null, by: null });
       await api.post(`${base}/complete`);
-      expect(eventsOf(server, 'task.completed').slice(before)).toHaveLength(2);
+      expect((await eventsOf(server, 'task.completed')).slice(before)).toHaveLength(2);
       expect((await api.post(`/api/v1/projects/${projectId}/tasks/${UNKNOWN_TASK}/complete`)).status).toBe(404);
     });
   });
@@ -431,9 +428,9 @@ describe('tasks: create, read, update, delete, complete, move', () => {
       for (const id of [a!.id, a1!.id, a1x!.id]) {
         expect((await api.get(`/api/v1/projects/${projectId}/tasks/${id}`)).status).toBe(404);
       }
-      const db = server.built.services.db;
-      expect(db.prepare('SELECT count(*) AS n FROM comments WHERE task_id = ?').get(a1x!.id)).toEqual({ n: 0 });
-      expect(db.prepare('SELECT count(*) AS n FROM task_assignees WHERE task_id = ?').get(a1!.id)).toEqual({ n: 0 });
+      const db = dbOf(server);
+      expect(await db.get('SELECT count(*) AS n FROM comments WHERE task_id = ?', a1x!.id)).toEqual({ n: 0 });
+      expect(await db.get('SELECT count(*) AS n FROM task_assignees WHERE task_id = ?', a1!.id)).toEqual({ n: 0 });
       expect((await api.delete(`/api/v1/projects/${projectId}/tasks/${a!.id}`)).status).toBe(404);
       expect((await api.get(`/api/v1/projects/${projectId}/tasks/${b!.id}`)).status).toBe(200);
     });

@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { call, startServer, type TestServer } from '../helpers/server';
+import { dbOf } from '../helpers/db';
 
 const PASSWORD = 'owner password 1';
 
@@ -8,8 +9,8 @@ async function cookieFor(server: TestServer): Promise<string> {
   return ([] as string[]).concat(res.headers['set-cookie']!).find((c) => c.startsWith('taskspace_session='))!.split(';')[0]!;
 }
 
-function folderCount(server: TestServer): number {
-  return server.built.services.db.prepare('SELECT COUNT(*) FROM folders').pluck().get() as number;
+async function folderCount(server: TestServer): Promise<number> {
+  return (await dbOf(server).value<number>('SELECT COUNT(*) AS n FROM folders'))!;
 }
 
 describe('CSRF protection of cookie-authenticated writes', () => {
@@ -36,7 +37,7 @@ describe('CSRF protection of cookie-authenticated writes', () => {
   });
 
   it('refuses a forged cross-site form post', async () => {
-    const before = folderCount(server);
+    const before = await folderCount(server);
     const res = await request(server.url + path(), {
       method: 'POST',
       headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
@@ -46,11 +47,11 @@ describe('CSRF protection of cookie-authenticated writes', () => {
     expect(res.statusCode).toBe(403);
     expect(body.error.code).toBe('CSRF_REJECTED');
     expect(body.error.details).toEqual({ field: 'origin', reason: 'cross_origin' });
-    expect(folderCount(server)).toBe(before);
+    expect(await folderCount(server)).toBe(before);
   });
 
   it('refuses a forged fetch with JSON from another origin, and one with no Origin or Referer', async () => {
-    const before = folderCount(server);
+    const before = await folderCount(server);
     const forged = await call(server.url, 'POST', path(), { headers: { cookie, origin: 'http://127.0.0.1:1' }, body: { name: 'pwned' } });
     expect(forged.status).toBe(403);
     expect(forged.body.error.code).toBe('CSRF_REJECTED');
@@ -59,7 +60,7 @@ describe('CSRF protection of cookie-authenticated writes', () => {
     expect(bare.body.error.details).toEqual({ field: 'referer', reason: 'missing_origin' });
     const badReferer = await call(server.url, 'POST', path(), { headers: { cookie, referer: 'https://evil.example/page' }, body: { name: 'pwned' } });
     expect(badReferer.status).toBe(403);
-    expect(folderCount(server)).toBe(before);
+    expect(await folderCount(server)).toBe(before);
   });
 
   it('accepts same-origin writes (Origin or Referer), cookie reads, and bearer writes without Origin', async () => {
@@ -70,7 +71,7 @@ describe('CSRF protection of cookie-authenticated writes', () => {
     expect((await call(server.url, 'GET', path(), { headers: { cookie } })).status).toBe(200);
     const bearer = await call(server.url, 'POST', path(), { token: server.token, headers: { origin: 'https://evil.example' }, body: { name: 'c' } });
     expect(bearer.status).toBe(200);
-    const names = server.built.services.db.prepare("SELECT name FROM folders WHERE name IN ('a', 'b', 'c')").pluck().all();
+    const names = (await dbOf(server).all<{ name: string }>("SELECT name FROM folders WHERE name IN ('a', 'b', 'c')")).map((r) => r.name);
     expect(names.sort()).toEqual(['a', 'b', 'c']);
   });
 });

@@ -1,4 +1,5 @@
 import { addUser, call, client, startServer, type TestServer } from '../helpers/server';
+import { dbOf } from '../helpers/db';
 
 describe('invitations, roles and member removal', () => {
   let now = Date.parse('2026-07-01T00:00:00Z');
@@ -17,7 +18,7 @@ describe('invitations, roles and member removal', () => {
     expect(invited.status).toBe(200);
     const { token, url, id } = invited.body.item;
     expect(url).toBe(`${server.url}/invite?token=${token}`);
-    expect(server.built.services.db.prepare('SELECT token_hash FROM invitations WHERE id = ?').pluck().get(id)).not.toContain(token);
+    expect(await dbOf(server).value('SELECT token_hash FROM invitations WHERE id = ?', id)).not.toContain(token);
     const pending = await owner.get(`${ws()}/invitations`);
     expect(pending.body.items.map((i: { id: string }) => i.id)).toEqual([id]);
     expect(JSON.stringify(pending.body)).not.toContain(token);
@@ -49,7 +50,8 @@ describe('invitations, roles and member removal', () => {
     expect(again.body.error.details).toEqual({ field: 'token', reason: 'link_used' });
     const usedPreview = await call(server.url, 'POST', '/api/v1/auth/invitations/preview', { body: { token } });
     expect(usedPreview.body.error.details).toEqual({ field: 'token', reason: 'link_used' });
-    expect(server.built.services.db.prepare("SELECT COUNT(*) FROM users WHERE handle = 'nina2'").pluck().get()).toBe(0);
+    // Handles compare without case (users.handle is NOCASE on SQLite, lower() on PostgreSQL).
+    expect(await dbOf(server).value("SELECT COUNT(*) AS n FROM users WHERE lower(handle) = 'nina2'")).toBe(0);
     expect((await owner.get(`${ws()}/invitations`)).body.items).toEqual([]);
   });
 

@@ -25,6 +25,7 @@ describe('CLI accounts', () => {
     const out: string[] = [];
     const err: string[] = [];
     const code = cli(args, { TASKSPACE_DATA_DIR: dir }, (l) => out.push(l), (l) => err.push(l), () => secret);
+    if (typeof code !== 'number') throw new TypeError('the CLI returned a promise on the SQLite file');
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 

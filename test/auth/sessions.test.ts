@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { call, startServer, type TestServer } from '../helpers/server';
+import { dbOf } from '../helpers/db';
 
 const PASSWORD = 'owner password 1';
 
@@ -42,7 +43,7 @@ describe('sessions', () => {
     expect(raw).toMatch(/SameSite=Lax/i);
     expect(raw).toMatch(/Path=\//);
     expect(raw).not.toMatch(/Secure/i);
-    const stored = server.built.services.db.prepare('SELECT secret_hash FROM sessions').pluck().all() as string[];
+    const stored = (await dbOf(server).all<{ secret_hash: string }>('SELECT secret_hash FROM sessions')).map((r) => r.secret_hash);
     expect(stored.join()).not.toContain(pair.split('=')[1]);
 
     const me = await withCookie(server, pair).get('/api/v1/me');
@@ -51,7 +52,7 @@ describe('sessions', () => {
     const v2 = await call(server.url, 'GET', '/api/v2/workspaces', { headers: { cookie: pair } });
     expect(v2.status).not.toBe(401);
 
-    server.built.services.db.prepare("UPDATE users SET email = 'owner@example.org' WHERE handle = 'owner'").run();
+    await dbOf(server).run("UPDATE users SET email = 'owner@example.org' WHERE handle = 'owner'");
     expect((await signIn(server, 'OWNER@example.org')).status).toBe(200);
   });
 

@@ -1,9 +1,10 @@
 import { request } from 'undici';
 import { call, startServer, type TestServer } from '../helpers/server';
+import { dbOf } from '../helpers/db';
 import { verifyPassword } from '../../server/src/accounts/passwords';
 
-function passwordHash(server: TestServer, handle = 'owner'): string | null {
-  return server.built.services.db.prepare('SELECT password_hash FROM users WHERE handle = ?').pluck().get(handle) as string | null;
+async function passwordHash(server: TestServer, handle = 'owner'): Promise<string | null> {
+  return (await dbOf(server).value<string | null>('SELECT password_hash FROM users WHERE handle = ?', handle)) as string | null;
 }
 
 describe('first-start setup link', () => {
@@ -16,7 +17,7 @@ describe('first-start setup link', () => {
   it('is made on first start, stored only as a hash, and shows a password form', async () => {
     const token = server.built.bootstrap!.setupToken!;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const stored = server.built.services.db.prepare('SELECT token_hash FROM setup_links').pluck().all() as string[];
+    const stored = (await dbOf(server).all<{ token_hash: string }>('SELECT token_hash FROM setup_links')).map((r) => r.token_hash);
     expect(stored).toHaveLength(1);
     expect(stored[0]).not.toContain(token);
     const res = await call(server.url, 'GET', `/setup?token=${token}`);
@@ -34,17 +35,17 @@ describe('first-start setup link', () => {
     const short = await call(server.url, 'POST', '/api/v1/auth/setup', { body: { token, password: 'short' } });
     expect(short.status).toBe(400);
     expect(short.body.error.details).toEqual({ field: 'password', reason: 'too_short' });
-    expect(passwordHash(server)).toBeNull();
+    expect(await passwordHash(server)).toBeNull();
 
     const ok = await call(server.url, 'POST', '/api/v1/auth/setup', { body: { token, password: 'owner password 1' } });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ ok: true });
-    expect(await verifyPassword('owner password 1', passwordHash(server))).toBe(true);
+    expect(await verifyPassword('owner password 1', await passwordHash(server))).toBe(true);
 
     const again = await call(server.url, 'POST', '/api/v1/auth/setup', { body: { token, password: 'another password' } });
     expect(again.status).toBe(400);
     expect(again.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'token', reason: 'link_used' } });
-    expect(await verifyPassword('owner password 1', passwordHash(server))).toBe(true);
+    expect(await verifyPassword('owner password 1', await passwordHash(server))).toBe(true);
 
     const unknown = await call(server.url, 'POST', '/api/v1/auth/setup', { body: { token: 'x'.repeat(43), password: 'another password' } });
     expect(unknown.body.error.details).toEqual({ field: 'token', reason: 'invalid_link' });
@@ -86,7 +87,7 @@ describe('setup link expiry and the HTML form', () => {
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-security-policy']).toContain("form-action 'self'");
       expect(await res.body.text()).toContain('Password set');
-      expect(await verifyPassword('form password 1', passwordHash(server))).toBe(true);
+      expect(await verifyPassword('form password 1', await passwordHash(server))).toBe(true);
     } finally {
       await server.close();
     }
@@ -96,8 +97,8 @@ describe('setup link expiry and the HTML form', () => {
     const server = await startServer({ env: { TASKSPACE_BOOTSTRAP_PASSWORD: 'scripted password' } });
     try {
       expect(server.built.bootstrap!.setupToken).toBeUndefined();
-      expect(await verifyPassword('scripted password', passwordHash(server))).toBe(true);
-      expect(server.built.services.db.prepare('SELECT COUNT(*) FROM setup_links').pluck().get()).toBe(0);
+      expect(await verifyPassword('scripted password', await passwordHash(server))).toBe(true);
+      expect(await dbOf(server).value('SELECT COUNT(*) AS n FROM setup_links')).toBe(0);
     } finally {
       await server.close();
     }

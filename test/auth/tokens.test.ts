@@ -1,4 +1,5 @@
 import { addUser, call, client, runCli, startServer, type TestServer } from '../helpers/server';
+import { dbOf } from '../helpers/db';
 
 describe('personal access tokens over the API', () => {
   let now = Date.parse('2026-06-01T00:00:00Z');
@@ -16,7 +17,7 @@ describe('personal access tokens over the API', () => {
     const { token, id } = created.body.item;
     expect(token).toMatch(/^tsk_/);
     expect(created.body.item).toMatchObject({ name: 'laptop', scope: 'write', expiresAt: null, lastUsedAt: null, expired: false });
-    const stored = server.built.services.db.prepare('SELECT token_hash FROM access_tokens WHERE id = ?').pluck().get(id) as string;
+    const stored = await dbOf(server).value<string>('SELECT token_hash FROM access_tokens WHERE id = ?', id);
     expect(stored).not.toContain(token);
 
     expect((await client(server, token).get('/api/v1/me')).status).toBe(200);
@@ -74,7 +75,7 @@ describe('personal access tokens over the API', () => {
     const v2 = await call(server.url, 'POST', '/api/v2/webhooks', { token: (await owner.post('/api/v1/tokens', { name: 'ro2', scope: 'read' })).body.item.token, body: {} });
     expect(v2.status).toBe(403);
     expect(v2.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { scope: 'webhooks' } });
-    expect(server.built.services.db.prepare("SELECT COUNT(*) FROM folders WHERE name = 'nope'").pluck().get()).toBe(0);
+    expect(await dbOf(server).value("SELECT COUNT(*) AS n FROM folders WHERE name = 'nope'")).toBe(0);
   });
 
   it('Owners list and revoke the tokens of their members; others cannot', async () => {

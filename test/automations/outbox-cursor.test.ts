@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { call, client, OWNER_TOKEN, spawnServer, startServer, tempDataDir, type ChildServer } from '../helpers/server';
 import { newProject } from '../helpers/fixtures-tasks';
+import { dbOf, openStore, type TestDb } from '../helpers/db';
 import { AUTOMATION_ENV, createAutomation, runsOf, waitFor } from './helpers';
 
 /**
@@ -15,9 +15,9 @@ const ROOT = path.resolve(__dirname, '../..');
 const WAITING = { name: 'Wait on every task', trigger: { type: 'task.added' }, actions: [{ type: 'delay', minutes: 60 }] };
 
 type Cursors = Record<string, number>;
-const cursorsOf = (db: Database.Database): Cursors =>
-  Object.fromEntries((db.prepare('SELECT name, seq FROM outbox_cursors').all() as { name: string; seq: number }[]).map((r) => [r.name, r.seq]));
-const lastSeqOf = (db: Database.Database): number => (db.prepare('SELECT MAX(seq) AS seq FROM events').get() as { seq: number }).seq;
+const cursorsOf = async (db: TestDb): Promise<Cursors> =>
+  Object.fromEntries((await db.all<{ name: string; seq: number }>('SELECT name, seq FROM outbox_cursors')).map((r) => [r.name, r.seq]));
+const lastSeqOf = async (db: TestDb): Promise<number> => (await db.value<number>('SELECT MAX(seq) AS seq FROM events'))!;
 
 describe('outbox cursors', () => {
   test('an advance that caused no rows is written after a second of the clock, and at stop', async () => {
@@ -25,35 +25,35 @@ describe('outbox cursors', () => {
     const dataDir = tempDataDir();
     const server = await startServer({ env: AUTOMATION_ENV, dataDir, clock: { now: () => now } });
     const api = client(server, server.token);
-    const db = server.built.services.db;
+    const db = dbOf(server);
     try {
       const automation = await createAutomation(api, server.workspaceId, WAITING);
       const projectId = await newProject(server);
-      const before = cursorsOf(db);
+      const before = await cursorsOf(db);
       for (const content of ['One', 'Two', 'Three']) {
         expect((await api.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/markdown', content }] })).status).toBe(200);
       }
       await waitFor(async () => (await runsOf(api, automation.id)).length === 3, 'a run per task');
       // The consumer read every event, but the clock has not moved: nothing was written.
-      expect(cursorsOf(db)).toEqual(before);
+      expect(await cursorsOf(db)).toEqual(before);
 
       now += 1000;
       expect((await api.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/markdown', content: 'Four' }] })).status).toBe(200);
-      const afterFour = lastSeqOf(db);
-      await waitFor(() => cursorsOf(db).automations === afterFour, 'the automation cursor written once a second had passed');
+      const afterFour = await lastSeqOf(db);
+      await waitFor(async () => (await cursorsOf(db)).automations === afterFour, 'the automation cursor written once a second had passed');
 
       expect((await api.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/markdown', content: 'Five' }] })).status).toBe(200);
       await waitFor(async () => (await runsOf(api, automation.id)).length === 5, 'a run per task');
-      expect(cursorsOf(db).automations).toBe(afterFour);
+      expect((await cursorsOf(db)).automations).toBe(afterFour);
     } finally {
       await server.close();
     }
-    const reopened = new Database(path.join(dataDir, 'taskspace.sqlite'), { readonly: true });
+    const reopened = openStore(dataDir, { readonly: true });
     try {
-      const last = lastSeqOf(reopened);
-      expect(cursorsOf(reopened)).toEqual({ automations: last, webhooks: last });
+      const last = await lastSeqOf(reopened.db);
+      expect(await cursorsOf(reopened.db)).toEqual({ automations: last, webhooks: last });
     } finally {
-      reopened.close();
+      await reopened.close();
     }
   });
 

@@ -1,7 +1,6 @@
-import Database from 'better-sqlite3';
-import path from 'node:path';
 import { addUser, call, client, type TestServer } from '../helpers/server';
 import { automationServer, createAutomation, receiver, settledRuns } from './helpers';
+import { dbOf } from '../helpers/db';
 
 /** One redaction rule for definitions, run journals and recorded inbound calls (docs "Automations", "Credentials"). */
 describe('credentials are never shown to those who should not see them', () => {
@@ -92,12 +91,7 @@ describe('credentials are never shown to those who should not see them', () => {
     const runs = (await owner.get(`/api/v1/automations/${created.id}/runs?requestId=${res.body.requestId}`)).body.items;
     expect(runs).toHaveLength(1);
     expect(runs[0].trigger.headers).toMatchObject({ 'x-api-key': '[redacted]', 'x-auth-token': '[redacted]', 'x-webhook-secret': '[redacted]', 'x-request-source': 'crm' });
-    const db = new Database(path.join(server.dataDir, 'taskspace.sqlite'), { readonly: true });
-    try {
-      const stored = db.prepare('SELECT trigger_json FROM automation_runs WHERE id = ?').pluck().get(runs[0].id) as string;
-      expect(stored).not.toMatch(/caller-(key|token|secret)/);
-    } finally {
-      db.close();
-    }
+    const stored = await dbOf(server).value<string>('SELECT trigger_json FROM automation_runs WHERE id = ?', runs[0].id);
+    expect(stored).not.toMatch(/caller-(key|token|secret)/);
   });
 });

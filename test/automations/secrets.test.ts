@@ -1,5 +1,6 @@
 import { addUser, client, type TestServer } from '../helpers/server';
 import { automationServer, createAutomation, receiver, runWithStatus } from './helpers';
+import { dbOf } from '../helpers/db';
 
 /** Workspace secrets: write-only values read as {{ secrets.NAME }}, masked in everything a run records (docs/automations.md "Secrets"). */
 describe('workspace secrets', () => {
@@ -26,7 +27,7 @@ describe('workspace secrets', () => {
     const listed = await api.get(path());
     expect(listed.body.items.map((s: { name: string }) => s.name)).toEqual(['API_KEY']);
     expect(JSON.stringify(listed.body)).not.toContain('sk_live_first_value');
-    const stored = JSON.stringify(server.built.services.db.prepare('SELECT * FROM workspace_secrets').all());
+    const stored = JSON.stringify(await dbOf(server).all('SELECT * FROM workspace_secrets'));
     expect(stored).not.toContain('sk_live_first_value');
 
     expect((await api.put(`${path()}/lower_case`, { value: 'abcdef' })).status).toBe(400);

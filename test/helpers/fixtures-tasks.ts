@@ -1,3 +1,4 @@
+import { dbOf } from './db';
 import { client, type TestServer } from './server';
 
 /** Small helpers for the task suites: projects, tasks and the outbox. */
@@ -59,11 +60,12 @@ export interface StoredEvent {
   depth: number;
 }
 
-/** Events of `type` in the outbox, oldest first, read through the server's own connection. */
-export function eventsOf(server: TestServer, type: string): StoredEvent[] {
-  const rows = server.built.services.db
-    .prepare('SELECT type, workspace_id AS workspaceId, payload_json AS payload, depth FROM events WHERE type = ? ORDER BY seq')
-    .all(type) as { type: string; workspaceId: string; payload: string; depth: number }[];
+/** Events of `type` in the outbox, oldest first, read through the server's own store. */
+export async function eventsOf(server: TestServer, type: string): Promise<StoredEvent[]> {
+  const rows = await dbOf(server).all<{ type: string; workspaceId: string; payload: string; depth: number }>(
+    'SELECT type, workspace_id AS "workspaceId", payload_json AS payload, depth FROM events WHERE type = ? ORDER BY seq',
+    type,
+  );
   return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as Record<string, any> }));
 }
 

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { request } from 'undici';
 import { buildApp, type BuiltApp } from '../../server/src/app';
 import { loadConfig } from '../../server/src/config';
 import type { Clock } from '../../server/src/platform/clock';
 import { main as cli } from '../../server/src/cli';
+import { onPostgres, storeEnv } from './test-store';
 
 /** Token of the bootstrap owner in every test server. */
 export const OWNER_TOKEN = 'tsk_test_owner_token';
@@ -40,6 +41,7 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
   const dataDir = opts.dataDir ?? tempDataDir();
   const config = loadConfig({
     TASKSPACE_DATA_DIR: dataDir,
+    ...storeEnv(dataDir),
     PORT: '0',
     HOST: '127.0.0.1',
     TASKSPACE_LOG_LEVEL: 'silent',
@@ -97,9 +99,18 @@ export function client(server: { url: string }, token: string | null) {
 
 /** Runs the admin CLI (`npx taskspace ...`) against a data directory; returns its exit code and output. */
 export function runCli(dataDir: string, ...args: string[]): { code: number; out: string; err: string } {
+  if (onPostgres()) {
+    // On PostgreSQL the CLI's storage calls wait on the driver: run the built CLI in a child process.
+    const child = spawnSync(process.execPath, [path.resolve(__dirname, '../../server/bin/taskspace.js'), ...args], {
+      env: { ...process.env, TASKSPACE_DATA_DIR: dataDir, ...storeEnv(dataDir) },
+      encoding: 'utf8',
+    });
+    return { code: child.status ?? 1, out: child.stdout.trimEnd(), err: child.stderr.trimEnd() };
+  }
   const out: string[] = [];
   const err: string[] = [];
   const code = cli(args, { TASKSPACE_DATA_DIR: dataDir }, (l) => out.push(l), (l) => err.push(l));
+  if (typeof code !== 'number') throw new TypeError('the CLI returned a promise on the SQLite file');
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -146,6 +157,7 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
       PORT: '0',
       HOST: '127.0.0.1',
       TASKSPACE_DATA_DIR: dataDir,
+      ...storeEnv(dataDir),
       TASKSPACE_LOG_LEVEL: 'warn',
       TASKSPACE_BOOTSTRAP_TOKEN: OWNER_TOKEN,
       ...env,

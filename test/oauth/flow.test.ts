@@ -1,4 +1,5 @@
 import { call, client, startServer, type TestServer } from '../helpers/server';
+import { dbOf } from '../helpers/db';
 import { OWNER_PASSWORD, authorize, authorizeQuery, basic, consentFields, exchangeCode, pkcePair, postForm, registerClient, signInCookie } from './helpers';
 
 describe('OAuth 2.0 authorization code flow', () => {
@@ -115,7 +116,7 @@ describe('OAuth 2.0 authorization code flow', () => {
     expect(made.status).toBe(200);
 
     // Only hashes are stored.
-    const dump = JSON.stringify(server.built.services.db.prepare('SELECT * FROM access_tokens').all()) + JSON.stringify(server.built.services.db.prepare('SELECT * FROM oauth_refresh_tokens').all());
+    const dump = JSON.stringify(await dbOf(server).all('SELECT * FROM access_tokens')) + JSON.stringify(await dbOf(server).all('SELECT * FROM oauth_refresh_tokens'));
     expect(dump).not.toContain(tokens.body.access_token);
     expect(dump).not.toContain(tokens.body.refresh_token);
 
@@ -155,7 +156,7 @@ describe('OAuth 2.0 authorization code flow', () => {
   it('confidential client: Basic or body authentication; a wrong secret is invalid_client with WWW-Authenticate', async () => {
     const app = await registerClient(server, { type: 'confidential' });
     expect(app.clientSecret).toMatch(/^tss_/);
-    const stored = server.built.services.db.prepare('SELECT secret_hash FROM oauth_clients WHERE id = ?').pluck().get(app.id) as string;
+    const stored = await dbOf(server).value<string>('SELECT secret_hash FROM oauth_clients WHERE id = ?', app.id);
     expect(stored).not.toContain(app.clientSecret);
 
     const code1 = (await authorize(server, cookie, { client_id: app.id, redirect_uri: app.redirectUri, state: 'a' })).get('code')!;

@@ -1,5 +1,6 @@
 import { addUser, call, client, startServer, type TestServer } from '../helpers/server';
 import { hashPassword } from '../../server/src/accounts/passwords';
+import { dbOf } from '../helpers/db';
 import { OWNER_PASSWORD, authorize, issueTokens, registerClient, signInCookie } from './helpers';
 
 interface Operation {
@@ -62,7 +63,7 @@ describe('OAuth scopes and clients', () => {
     expect((await client(server, write).get('/api/v1/me')).status).toBe(200);
     // Roles still apply: a Viewer's OAuth token with every scope still cannot write.
     addUser(server, 'vivian', { workspaceId: server.workspaceId, role: 'Viewer' });
-    server.built.services.db.prepare('UPDATE users SET password_hash = ? WHERE handle = ?').run(await hashPassword('vivian password 1'), 'vivian');
+    await dbOf(server).run('UPDATE users SET password_hash = ? WHERE handle = ?', await hashPassword('vivian password 1'), 'vivian');
     const viewer = (await issueTokens(server, await signInCookie(server, 'vivian', 'vivian password 1'), 'read write')).access_token;
     expect((await client(server, viewer).get(`/api/v1/workspaces/${server.workspaceId}/folders`)).status).toBe(200);
     const refused = await client(server, viewer).post(`/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/plain', content: 'No' });

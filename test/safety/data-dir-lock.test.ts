@@ -4,9 +4,13 @@ import { buildApp } from '../../server/src/app';
 import { loadConfig } from '../../server/src/config';
 import { DataDirLockedError } from '../../server/src/platform/db/data-dir-lock';
 import { call, runCli, spawnServer, startServer, tempDataDir, OWNER_TOKEN, type ChildServer } from '../helpers/server';
+import { describeSqliteOnly } from '../helpers/test-store';
 
-/** One server per data directory (docs "Operations"): a second one is refused, the CLI is not, a kill -9 leaves no stale lock. */
-describe('the data directory lock', () => {
+/**
+ * One server per data directory (docs "Operations"): a second one is refused, the CLI is not, a kill -9 leaves no stale lock.
+ * SQLite only: on PostgreSQL no lock is taken (any number of servers share the database).
+ */
+describeSqliteOnly('the data directory lock', () => {
   let first: ChildServer | undefined;
   afterEach(async () => {
     await first?.stop('SIGKILL');

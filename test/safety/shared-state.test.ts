@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { startServer, type TestServer } from '../helpers/server';
 import { addTasks, allTasks, newProject } from '../helpers/fixtures-tasks';
+import { openStore } from '../helpers/db';
 
 /**
  * The server is built by one composition root (`buildApp`): every cache and piece of state
@@ -83,12 +83,12 @@ describe('caches are correct in the data', () => {
     const projectId = await newProject(server, 'Versioned');
     const [task] = await addTasks(server, projectId, ['Before']);
     expect((await allTasks(server, projectId)).map((t) => t.text)).toEqual(['Before']);
-    // A second connection to the same file, as a second process would have.
-    const db = new Database(path.join(server.dataDir, 'taskspace.sqlite'));
+    // A second connection to the same database, as a second process would have.
+    const second = openStore(server.dataDir);
     try {
-      db.prepare('UPDATE tasks SET text = ? WHERE id = ?').run('Changed elsewhere', task!.id);
+      expect(await second.db.run('UPDATE tasks SET text = ? WHERE id = ?', 'Changed elsewhere', task!.id)).toBe(1);
     } finally {
-      db.close();
+      await second.close();
     }
     expect((await allTasks(server, projectId)).map((t) => t.text)).toEqual(['Changed elsewhere']);
   });

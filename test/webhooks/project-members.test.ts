@@ -1,5 +1,6 @@
 import { addUser, client, startServer, OWNER_TOKEN, type TestServer } from '../helpers/server';
 import { startReceiver, waitFor, type Receiver } from './receiver';
+import { dbOf } from '../helpers/db';
 
 /** `PUT /api/v1/projects/{projectId}/members`: project.assigned / project.joined, roles, delivery. */
 
@@ -11,10 +12,8 @@ describe('project membership', () => {
   let viewer: string;
   let outsider: string;
 
-  const events = (type: string) =>
-    (server.built.services.db.prepare('SELECT payload_json FROM events WHERE type = ? ORDER BY seq').all(type) as { payload_json: string }[]).map(
-      (r) => JSON.parse(r.payload_json),
-    );
+  const events = async (type: string) =>
+    (await dbOf(server).all<{ payload_json: string }>('SELECT payload_json FROM events WHERE type = ? ORDER BY seq', type)).map((r) => JSON.parse(r.payload_json));
 
   async function newProject(name: string): Promise<string> {
     const res = await client(server, OWNER_TOKEN).post(`/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/markdown', content: `# ${name}` });
@@ -42,12 +41,12 @@ describe('project membership', () => {
     const again = await client(server, OWNER_TOKEN).put(`/api/v1/projects/${projectId}/members`, { handles: ['PIA', 'owner'] });
     expect(again.body.items.map((m: { handle: string }) => m.handle)).toEqual(['owner', 'pia', 'vic']);
 
-    const assigned = events('project.assigned').filter((p) => p.projectId === projectId);
+    const assigned = (await events('project.assigned')).filter((p) => p.projectId === projectId);
     expect(assigned).toEqual([
       { projectId, projectTitle: 'Launch', projectLink: `${server.url}/api/v1/projects/${projectId}`, folderId: server.workspaceId, handle: 'pia', displayName: 'pia', assignedBy: 'cole' },
       { projectId, projectTitle: 'Launch', projectLink: `${server.url}/api/v1/projects/${projectId}`, folderId: server.workspaceId, handle: 'vic', displayName: 'vic', assignedBy: 'cole' },
     ]);
-    expect(events('project.joined').filter((p) => p.projectId === projectId)).toEqual([
+    expect((await events('project.joined')).filter((p) => p.projectId === projectId)).toEqual([
       { projectId, projectTitle: 'Launch', projectLink: `${server.url}/api/v1/projects/${projectId}`, folderId: server.workspaceId, handle: 'owner', displayName: 'Owner' },
     ]);
   });
@@ -56,7 +55,7 @@ describe('project membership', () => {
     const projectId = await newProject('Roles');
     const path = `/api/v1/projects/${projectId}/members`;
     expect((await client(server, participant).put(path, { handles: ['pia'] })).status).toBe(200);
-    expect(events('project.joined').filter((p) => p.projectId === projectId).map((p) => p.handle)).toEqual(['pia']);
+    expect((await events('project.joined')).filter((p) => p.projectId === projectId).map((p) => p.handle)).toEqual(['pia']);
     const others = await client(server, participant).put(path, { handles: ['cole'] });
     expect(others.status).toBe(403);
     expect(others.body.error.code).toBe('FORBIDDEN');

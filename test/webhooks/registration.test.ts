@@ -1,4 +1,5 @@
 import { addUser, call, client, runCli, startServer, OWNER_TOKEN, type TestServer } from '../helpers/server';
+import { dbOf } from '../helpers/db';
 
 /** Signed webhook registration rules (spec 4.6, 7.4, 8) and the legacy subscription pair. */
 
@@ -39,7 +40,7 @@ describe('signed webhook registration', () => {
     expect(one.body).toEqual({ ok: true, item: created.body.webhook });
     for (const res of [list, one]) expect(JSON.stringify(res.body)).not.toContain(secret);
 
-    const stored = server.built.services.db.prepare('SELECT secret_sealed FROM webhooks WHERE url = ?').get(url) as { secret_sealed: string };
+    const stored = (await dbOf(server).get<{ secret_sealed: string }>('SELECT secret_sealed FROM webhooks WHERE url = ?', url))!;
     expect(stored.secret_sealed).toMatch(/^v1\./);
     expect(stored.secret_sealed).not.toContain(secret);
   });

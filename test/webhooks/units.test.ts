@@ -9,6 +9,8 @@ import { deliveryDelayMs, verdictForStatus } from '../../server/src/modules/webh
 import { SecretBox, SecretUnreadableError } from '../../server/src/platform/secret-box';
 import { signPayload, verifySignature } from '../../server/src/modules/webhooks/signature';
 import { tempDataDir } from '../helpers/server';
+import { dbOf } from '../helpers/db';
+import { storeEnv } from '../helpers/test-store';
 
 /** Pure parts of events and webhooks: signature check, retry schedule, secret sealing, body bytes. */
 
@@ -120,10 +122,12 @@ async function retentionApp() {
   const { actorForToken } = await import('../../server/src/auth/tokens');
   const { registerWebhook } = await import('../../server/src/modules/webhooks/service');
   const clock = { at: Date.UTC(2030, 0, 1), now: () => clock.at };
-  const config = loadConfig({ TASKSPACE_DATA_DIR: tempDataDir(), TASKSPACE_LOG_LEVEL: 'silent', TASKSPACE_BOOTSTRAP_TOKEN: 'tsk_retention', TASKSPACE_WEBHOOKS_LOG_RETENTION_DAYS: '30' });
+  const dataDir = tempDataDir();
+  const config = loadConfig({ TASKSPACE_DATA_DIR: dataDir, ...storeEnv(dataDir), TASKSPACE_LOG_LEVEL: 'silent', TASKSPACE_BOOTSTRAP_TOKEN: 'tsk_retention', TASKSPACE_WEBHOOKS_LOG_RETENTION_DAYS: '30' });
   const built = await buildApp({ config, clock });
-  registerWebhook(built.services, actorForToken(built.services.db, 'tsk_retention')!, { targetUrl: 'https://hooks.example.com/r', events: ['task.due'] });
-  const hookId = (built.services.db.prepare('SELECT id FROM webhooks').get() as { id: string }).id;
+  const actor = (await built.services.store.run(actorForToken(built.services.store.sql, 'tsk_retention')))!;
+  await built.services.store.run(registerWebhook(built.services, actor, { targetUrl: 'https://hooks.example.com/r', events: ['task.due'] }));
+  const hookId = (await dbOf({ built }).value<string>('SELECT id FROM webhooks'))!;
   return { built, clock, hookId };
 }
 
@@ -134,22 +138,25 @@ describe('log retention', () => {
     const now = clock.at;
     try {
       const svc = built.services;
-      const insert = svc.db.prepare(
-        `INSERT INTO webhook_deliveries (id, webhook_id, event_seq, event_type, status, attempts, next_attempt_at, created_at, completed_at)
-         VALUES (?, ?, 1, 'task.due', ?, 1, ?, ?, ?)`,
-      );
+      const db = dbOf({ built });
+      const insert = (...values: unknown[]) =>
+        db.run(
+          `INSERT INTO webhook_deliveries (id, webhook_id, event_seq, event_type, status, attempts, next_attempt_at, created_at, completed_at)
+           VALUES (?, ?, 1, 'task.due', ?, 1, ?, ?, ?)`,
+          ...values,
+        );
       const day = 86400000;
-      insert.run('old-done', hookId, 'succeeded', null, now - 40 * day, now - 40 * day);
-      insert.run('old-failed', hookId, 'failed', null, now - 31 * day, now - 31 * day);
-      insert.run('recent', hookId, 'succeeded', null, now - 2 * day, now - 2 * day);
-      insert.run('old-pending', hookId, 'pending', now, now - 40 * day, null);
-      svc.db.prepare('INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code) VALUES (?, 1, ?, 5, 200)').run('old-done', now - 40 * day);
-      expect(pruneExpired(svc)).toBe(2);
-      const left = (svc.db.prepare('SELECT id FROM webhook_deliveries ORDER BY id').all() as { id: string }[]).map((r) => r.id);
+      await insert('old-done', hookId, 'succeeded', null, now - 40 * day, now - 40 * day);
+      await insert('old-failed', hookId, 'failed', null, now - 31 * day, now - 31 * day);
+      await insert('recent', hookId, 'succeeded', null, now - 2 * day, now - 2 * day);
+      await insert('old-pending', hookId, 'pending', now, now - 40 * day, null);
+      await db.run('INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code) VALUES (?, 1, ?, 5, 200)', 'old-done', now - 40 * day);
+      expect(await svc.store.run(pruneExpired(svc))).toBe(2);
+      const left = (await db.all<{ id: string }>('SELECT id FROM webhook_deliveries ORDER BY id')).map((r) => r.id);
       expect(left).toEqual(['old-pending', 'recent']);
-      expect(svc.db.prepare('SELECT count(*) AS n FROM webhook_attempts').get()).toEqual({ n: 0 });
+      expect(await db.get('SELECT count(*) AS n FROM webhook_attempts')).toEqual({ n: 0 });
       clock.at += 29 * day;
-      expect(pruneExpired(svc)).toBe(1);
+      expect(await svc.store.run(pruneExpired(svc))).toBe(1);
     } finally {
       await built.app.close();
     }
@@ -163,42 +170,50 @@ describe('outbox retention', () => {
     const { built, clock, hookId } = await retentionApp();
     const now = clock.at;
     try {
-      const { db } = built.services;
+      const { store } = built.services;
+      const db = dbOf({ built });
       const day = 86400000;
-      const add = (id: string, createdAt: number) =>
-        Number(db.prepare(`INSERT INTO events (id, type, workspace_id, payload_json, depth, created_at) VALUES (?, 'task.due', 'w', '{}', 0, ?)`).run(id, createdAt).lastInsertRowid);
-      const handled = add('handled', now - 40 * day);
-      const delivered = add('delivered', now - 40 * day);
-      const unread = add('unread', now - 40 * day);
-      const recent = add('recent', now - 2 * day);
-      db.prepare(
+      /** Appends an event and returns its seq. */
+      const add = async (id: string, createdAt: number): Promise<number> => {
+        await db.run(`INSERT INTO events (id, type, workspace_id, payload_json, depth, created_at) VALUES (?, 'task.due', 'w', '{}', 0, ?)`, id, createdAt);
+        return (await db.value<number>('SELECT seq FROM events WHERE id = ?', id))!;
+      };
+      const handled = await add('handled', now - 40 * day);
+      const delivered = await add('delivered', now - 40 * day);
+      const unread = await add('unread', now - 40 * day);
+      const recent = await add('recent', now - 2 * day);
+      await db.run(
         `INSERT INTO webhook_deliveries (id, webhook_id, event_seq, event_type, status, attempts, next_attempt_at, created_at)
          VALUES ('d1', ?, ?, 'task.due', 'pending', 0, ?, ?)`,
-      ).run(hookId, delivered, now, now - 40 * day);
+        hookId,
+        delivered,
+        now,
+        now - 40 * day,
+      );
       // The dispatcher has passed `delivered`, the automation consumer `unread` too.
-      writeCursor(db, 'webhooks', delivered);
-      writeCursor(db, 'automations', unread);
-      const ids = () => (db.prepare("SELECT id FROM events WHERE id IN ('handled', 'delivered', 'unread', 'recent') ORDER BY seq").all() as { id: string }[]).map((r) => r.id);
+      await store.run(writeCursor(store.sql, 'webhooks', delivered));
+      await store.run(writeCursor(store.sql, 'automations', unread));
+      const ids = async () => (await db.all<{ id: string }>("SELECT id FROM events WHERE id IN ('handled', 'delivered', 'unread', 'recent') ORDER BY seq")).map((r) => r.id);
 
-      expect(pruneExpired(built.services)).toBe(1);
-      expect(ids()).toEqual(['delivered', 'unread', 'recent']);
+      expect(await built.services.store.run(pruneExpired(built.services))).toBe(1);
+      expect(await ids()).toEqual(['delivered', 'unread', 'recent']);
       expect(handled).toBeLessThan(delivered);
 
       // Its delivery finished long ago: the delivery goes, then the event it held.
-      db.prepare("UPDATE webhook_deliveries SET status = 'succeeded', completed_at = ? WHERE id = 'd1'").run(now - 31 * day);
-      expect(pruneExpired(built.services)).toBe(2);
-      expect(ids()).toEqual(['unread', 'recent']);
+      await db.run("UPDATE webhook_deliveries SET status = 'succeeded', completed_at = ? WHERE id = 'd1'", now - 31 * day);
+      expect(await built.services.store.run(pruneExpired(built.services))).toBe(2);
+      expect(await ids()).toEqual(['unread', 'recent']);
 
-      writeCursor(db, 'webhooks', unread);
-      expect(pruneExpired(built.services)).toBe(1);
-      expect(ids()).toEqual(['recent']);
+      await store.run(writeCursor(store.sql, 'webhooks', unread));
+      expect(await built.services.store.run(pruneExpired(built.services))).toBe(1);
+      expect(await ids()).toEqual(['recent']);
       // Old enough, but not yet read by either reader; then read by both.
       clock.at += 29 * day;
-      expect(pruneExpired(built.services)).toBe(0);
-      writeCursor(db, 'webhooks', recent);
-      writeCursor(db, 'automations', recent);
-      expect(pruneExpired(built.services)).toBe(1);
-      expect(ids()).toEqual([]);
+      expect(await built.services.store.run(pruneExpired(built.services))).toBe(0);
+      await store.run(writeCursor(store.sql, 'webhooks', recent));
+      await store.run(writeCursor(store.sql, 'automations', recent));
+      expect(await built.services.store.run(pruneExpired(built.services))).toBe(1);
+      expect(await ids()).toEqual([]);
     } finally {
       await built.app.close();
     }

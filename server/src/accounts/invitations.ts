@@ -1,9 +1,7 @@
-import { runSync } from '../platform/db/query';
-import { transaction, type Db } from '../platform/db/connection';
+import type { Query, Sql } from '../platform/db/query';
 import { requireWorkspace } from '../auth/access';
 import type { Actor } from '../auth/tokens';
 import type { Services } from '../services';
-import { sql } from '../platform/db/statements';
 import { badRequest, conflict, notFound, forbidden } from '../errors';
 import { newId, newSecret } from '../platform/ids';
 import { hashToken } from '../auth/tokens';
@@ -25,7 +23,12 @@ export interface Invitation {
   expiresAt: number;
 }
 
-const COLUMNS = 'id, workspace_id AS workspaceId, role, email, handle, created_at AS createdAt, expires_at AS expiresAt';
+const COLUMNS = 'id, workspace_id AS "workspaceId", role, email, handle, created_at AS "createdAt", expires_at AS "expiresAt"';
+
+/*
+ * Service functions here take `svc` and run on `svc.store.sql` (one transaction where stated);
+ * helpers that take a handle `q` first run on that handle, so they can join the caller's transaction.
+ */
 
 /**
  * Owners: invite a person (by email or by handle, exactly one) to a workspace with a role.
@@ -34,14 +37,14 @@ const COLUMNS = 'id, workspace_id AS workspaceId, role, email, handle, created_a
  * @throws ServiceError 400 for a bad role, email or handle, or when both or neither are given;
  *   403/404 from the workspace access check.
  */
-export function createInvitation(
+export function* createInvitation(
   svc: Services,
   actor: Actor,
   input: { workspaceId: string; role: unknown; email?: string; handle?: string },
-): { invitation: Invitation; token: string } {
-  const { db } = svc;
+): Query<{ invitation: Invitation; token: string }> {
+  const q = svc.store.sql;
   const now = svc.clock.now();
-  runSync(requireWorkspace(db.handle, actor, input.workspaceId, 'Owner', 'inviting'));
+  yield* requireWorkspace(q, actor, input.workspaceId, 'Owner', 'inviting');
   if (typeof input.role !== 'string' || !isRole(input.role)) throw badRequest('role', 'invalid_value', `role must be one of ${ROLES.join(', ')}`);
   if ((input.email === undefined) === (input.handle === undefined)) {
     throw badRequest('email', 'email_or_handle', 'give exactly one of email and handle');
@@ -60,37 +63,37 @@ export function createInvitation(
     createdAt: now,
     expiresAt: now + INVITATION_TTL_MS,
   };
-  sql(
-    db,
+  yield* q.run(
     `INSERT INTO invitations (id, workspace_id, role, email, handle, token_hash, invited_by, created_at, expires_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(invitation.id, invitation.workspaceId, invitation.role, invitation.email, invitation.handle, hashToken(token), actor.userId, now, invitation.expiresAt);
+    [invitation.id, invitation.workspaceId, invitation.role, invitation.email, invitation.handle, hashToken(token), actor.userId, now, invitation.expiresAt],
+  );
   return { invitation, token };
 }
 
 /** Owners: a workspace's pending invitations (not accepted, revoked or expired), newest first. @throws ServiceError 403/404 from the access check. */
-export function listInvitations(svc: Services, actor: Actor, workspaceId: string): Invitation[] {
-  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Owner', 'listing invitations'));
+export function* listInvitations(svc: Services, actor: Actor, workspaceId: string): Query<Invitation[]> {
+  const q = svc.store.sql;
+  yield* requireWorkspace(q, actor, workspaceId, 'Owner', 'listing invitations');
   const now = svc.clock.now();
-  return sql<[string, number], Invitation>(
-    svc.db,
+  return yield* q.all<Invitation>(
     `SELECT ${COLUMNS} FROM invitations
       WHERE workspace_id = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at DESC`,
-  ).all(workspaceId, now);
+    [workspaceId, now],
+  );
 }
 
 /**
  * Owners: withdraw a pending invitation.
  * @throws ServiceError 404 when the workspace has no such pending invitation; 403/404 from the access check.
  */
-export function revokeInvitation(svc: Services, actor: Actor, workspaceId: string, invitationId: string): void {
-  const { db } = svc;
-  runSync(requireWorkspace(db.handle, actor, workspaceId, 'Owner', 'withdrawing invitations'));
-  const changes = sql(db, 'UPDATE invitations SET revoked_at = ? WHERE id = ? AND workspace_id = ? AND accepted_at IS NULL AND revoked_at IS NULL').run(
-    svc.clock.now(),
-    invitationId,
-    workspaceId,
-  ).changes;
+export function* revokeInvitation(svc: Services, actor: Actor, workspaceId: string, invitationId: string): Query<void> {
+  const q = svc.store.sql;
+  yield* requireWorkspace(q, actor, workspaceId, 'Owner', 'withdrawing invitations');
+  const { changes } = yield* q.run(
+    'UPDATE invitations SET revoked_at = ? WHERE id = ? AND workspace_id = ? AND accepted_at IS NULL AND revoked_at IS NULL',
+    [svc.clock.now(), invitationId, workspaceId],
+  );
   if (changes !== 1) throw notFound('invitation', invitationId);
 }
 
@@ -98,13 +101,13 @@ export function revokeInvitation(svc: Services, actor: Actor, workspaceId: strin
  * The usable invitation behind `token`.
  * @throws ServiceError 400 VALIDATION_ERROR, field `token`, reason `invalid_link`, `link_used` or `link_expired`.
  */
-export function checkInvitation(db: Db, token: unknown, now: number): Invitation {
+export function* checkInvitation(q: Sql, token: unknown, now: number): Query<Invitation> {
   const row =
     typeof token === 'string' && token
-      ? sql<[string], Invitation & { acceptedAt: number | null; revokedAt: number | null }>(
-          db,
-          `SELECT ${COLUMNS}, accepted_at AS acceptedAt, revoked_at AS revokedAt FROM invitations WHERE token_hash = ?`,
-        ).get(hashToken(token))
+      ? yield* q.get<Invitation & { acceptedAt: number | null; revokedAt: number | null }>(
+          `SELECT ${COLUMNS}, accepted_at AS "acceptedAt", revoked_at AS "revokedAt" FROM invitations WHERE token_hash = ?`,
+          [hashToken(token)],
+        )
       : undefined;
   if (!row || row.revokedAt !== null) throw badRequest('token', 'invalid_link', 'this invitation is not valid');
   if (row.acceptedAt !== null) throw badRequest('token', 'link_used', 'this invitation has already been used');
@@ -127,9 +130,10 @@ export interface InvitationPreview {
  * What the invitation behind `token` offers, for the invitation page (the link holder only).
  * @throws ServiceError 400 as {@link checkInvitation}.
  */
-export function previewInvitation(svc: Services, token: unknown): InvitationPreview {
-  const invitation = checkInvitation(svc.db, token, svc.clock.now());
-  const workspaceName = sql<[string], string>(svc.db, 'SELECT name FROM workspaces WHERE id = ?').pluck().get(invitation.workspaceId)!;
+export function* previewInvitation(svc: Services, token: unknown): Query<InvitationPreview> {
+  const q = svc.store.sql;
+  const invitation = yield* checkInvitation(q, token, svc.clock.now());
+  const workspaceName = (yield* q.get<{ name: string }>('SELECT name FROM workspaces WHERE id = ?', [invitation.workspaceId]))!.name;
   return { workspaceName, role: invitation.role, email: invitation.email, handle: invitation.handle, expiresAt: invitation.expiresAt };
 }
 
@@ -137,8 +141,8 @@ export function previewInvitation(svc: Services, token: unknown): InvitationPrev
  * The signed-in account joins the workspace of the invitation behind `token` (one transaction).
  * @throws ServiceError as {@link joinWithInvitation}.
  */
-export function acceptInvitation(svc: Services, actor: Actor, token: unknown): Invitation {
-  return transaction(svc.db, () => joinWithInvitation(svc.db, token, { id: actor.userId, handle: actor.handle }, svc.clock.now()));
+export function acceptInvitation(svc: Services, actor: Actor, token: unknown): Query<Invitation> {
+  return svc.store.sql.transaction((tx) => joinWithInvitation(tx, token, { id: actor.userId, handle: actor.handle }, svc.clock.now()));
 }
 
 /**
@@ -147,47 +151,46 @@ export function acceptInvitation(svc: Services, actor: Actor, token: unknown): I
  * lowered) and marks the invitation used.
  * @throws ServiceError 400 as {@link checkInvitation}; 403 when the invitation names another handle.
  */
-export function joinWithInvitation(db: Db, token: unknown, user: { id: string; handle: string }, now: number): Invitation {
-  const invitation = checkInvitation(db, token, now);
+export function* joinWithInvitation(q: Sql, token: unknown, user: { id: string; handle: string }, now: number): Query<Invitation> {
+  const invitation = yield* checkInvitation(q, token, now);
   if (invitation.handle !== null && invitation.handle.toLowerCase() !== user.handle.toLowerCase()) {
     throw forbidden(`this invitation is for @${invitation.handle}`);
   }
-  const current = sql<[string, string], { role: Role }>(db, 'SELECT role FROM workspace_members WHERE workspace_id = ? AND user_id = ?').get(
-    invitation.workspaceId,
-    user.id,
-  );
+  const current = yield* q.get<{ role: Role }>('SELECT role FROM workspace_members WHERE workspace_id = ? AND user_id = ?', [invitation.workspaceId, user.id]);
   if (current && ROLES.indexOf(current.role) >= ROLES.indexOf(invitation.role)) {
     // Already a member with this role or above: the invitation is used up without a change.
   } else {
-    sql(
-      db,
+    yield* q.run(
       `INSERT INTO workspace_members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role`,
-    ).run(invitation.workspaceId, user.id, invitation.role, now);
+      [invitation.workspaceId, user.id, invitation.role, now],
+    );
   }
-  sql(db, 'UPDATE invitations SET accepted_at = ?, accepted_by = ? WHERE id = ?').run(now, user.id, invitation.id);
+  yield* q.run('UPDATE invitations SET accepted_at = ?, accepted_by = ? WHERE id = ?', [now, user.id, invitation.id]);
   return invitation;
 }
 
 /** Members of a workspace with their roles, by handle (Viewer). @throws ServiceError 403/404 from the access check. */
-export function listMembers(svc: Services, actor: Actor, workspaceId: string): { userId: string; handle: string; displayName: string; role: Role }[] {
-  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Viewer'));
-  return sql<[string], { userId: string; handle: string; displayName: string; role: Role }>(
-    svc.db,
-    `SELECT u.id AS userId, u.handle, u.display_name AS displayName, m.role
+export function* listMembers(svc: Services, actor: Actor, workspaceId: string): Query<{ userId: string; handle: string; displayName: string; role: Role }[]> {
+  const q = svc.store.sql;
+  yield* requireWorkspace(q, actor, workspaceId, 'Viewer');
+  return yield* q.all<{ userId: string; handle: string; displayName: string; role: Role }>(
+    `SELECT u.id AS "userId", u.handle, u.display_name AS "displayName", m.role
        FROM workspace_members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? ORDER BY u.handle`,
-  ).all(workspaceId);
+    [workspaceId],
+  );
 }
 
-function ownerCount(db: Db, workspaceId: string): number {
-  return sql<[string], number>(db, "SELECT COUNT(*) FROM workspace_members WHERE workspace_id = ? AND role = 'Owner'").pluck().get(workspaceId)!;
+function* ownerCount(q: Sql, workspaceId: string): Query<number> {
+  const row = yield* q.get<{ n: number }>("SELECT COUNT(*) AS n FROM workspace_members WHERE workspace_id = ? AND role = 'Owner'", [workspaceId]);
+  return row!.n;
 }
 
-function memberRole(db: Db, workspaceId: string, handle: string): { userId: string; role: Role } {
-  const row = sql<[string, string], { userId: string; role: Role }>(
-    db,
-    'SELECT m.user_id AS userId, m.role FROM workspace_members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? AND u.handle = ?',
-  ).get(workspaceId, handle);
+function* memberRole(q: Sql, workspaceId: string, handle: string): Query<{ userId: string; role: Role }> {
+  const row = yield* q.get<{ userId: string; role: Role }>(
+    'SELECT m.user_id AS "userId", m.role FROM workspace_members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? AND lower(u.handle) = lower(?)',
+    [workspaceId, handle],
+  );
   if (!row) throw notFound('member', handle);
   return row;
 }
@@ -197,16 +200,15 @@ function memberRole(db: Db, workspaceId: string, handle: string): { userId: stri
  * @throws ServiceError 400 for an unknown role, 404 for a non-member, 409 when it would leave the
  *   workspace without an Owner; 403/404 from the access check.
  */
-export function changeMemberRole(svc: Services, actor: Actor, workspaceId: string, handle: string, role: unknown): void {
-  const { db } = svc;
-  transaction(db, () => {
-    runSync(requireWorkspace(db.handle, actor, workspaceId, 'Owner', 'changing roles'));
+export function changeMemberRole(svc: Services, actor: Actor, workspaceId: string, handle: string, role: unknown): Query<void> {
+  return svc.store.sql.transaction(function* (tx) {
+    yield* requireWorkspace(tx, actor, workspaceId, 'Owner', 'changing roles');
     if (typeof role !== 'string' || !isRole(role)) throw badRequest('role', 'invalid_value', `role must be one of ${ROLES.join(', ')}`);
-    const member = memberRole(db, workspaceId, handle);
-    if (member.role === 'Owner' && role !== 'Owner' && ownerCount(db, workspaceId) === 1) {
+    const member = yield* memberRole(tx, workspaceId, handle);
+    if (member.role === 'Owner' && role !== 'Owner' && (yield* ownerCount(tx, workspaceId)) === 1) {
       throw conflict('a workspace keeps at least one Owner', { field: 'role', reason: 'last_owner' });
     }
-    sql(db, 'UPDATE workspace_members SET role = ? WHERE workspace_id = ? AND user_id = ?').run(role, workspaceId, member.userId);
+    yield* tx.run('UPDATE workspace_members SET role = ? WHERE workspace_id = ? AND user_id = ?', [role, workspaceId, member.userId]);
   });
 }
 
@@ -215,14 +217,13 @@ export function changeMemberRole(svc: Services, actor: Actor, workspaceId: strin
  * roles are read on every request.
  * @throws ServiceError 404 for a non-member, 409 for the last Owner; 403/404 from the access check.
  */
-export function removeMember(svc: Services, actor: Actor, workspaceId: string, handle: string): void {
-  const { db } = svc;
-  transaction(db, () => {
-    runSync(requireWorkspace(db.handle, actor, workspaceId, 'Owner', 'removing members'));
-    const member = memberRole(db, workspaceId, handle);
-    if (member.role === 'Owner' && ownerCount(db, workspaceId) === 1) {
+export function removeMember(svc: Services, actor: Actor, workspaceId: string, handle: string): Query<void> {
+  return svc.store.sql.transaction(function* (tx) {
+    yield* requireWorkspace(tx, actor, workspaceId, 'Owner', 'removing members');
+    const member = yield* memberRole(tx, workspaceId, handle);
+    if (member.role === 'Owner' && (yield* ownerCount(tx, workspaceId)) === 1) {
       throw conflict('a workspace keeps at least one Owner', { field: 'handle', reason: 'last_owner' });
     }
-    sql(db, 'DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ?').run(workspaceId, member.userId);
+    yield* tx.run('DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ?', [workspaceId, member.userId]);
   });
 }

@@ -43,13 +43,13 @@ function present(i: Invitation) {
  */
 export const membersRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
-  const { links } = svc;
+  const { links, store } = svc;
 
   app.get<{ Params: { workspaceId: string } }>(
     '/workspaces/:workspaceId/members',
     { schema: { tags: ['members'], summary: "A workspace's members and roles", params: params('workspaceId'), response: responses(itemsEnvelope(member)) } },
     async (request) => {
-      return { ok: true, items: listMembers(svc, request.actor, request.params.workspaceId) };
+      return { ok: true, items: await store.run(listMembers(svc, request.actor, request.params.workspaceId)) };
     },
   );
 
@@ -66,7 +66,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { workspaceId, handle } = request.params;
-      changeMemberRole(svc, request.actor, workspaceId, handle, request.body.role);
+      await store.run(changeMemberRole(svc, request.actor, workspaceId, handle, request.body.role));
       return { ok: true };
     },
   );
@@ -83,7 +83,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { workspaceId, handle } = request.params;
-      removeMember(svc, request.actor, workspaceId, handle);
+      await store.run(removeMember(svc, request.actor, workspaceId, handle));
       return { ok: true };
     },
   );
@@ -105,7 +105,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      const { invitation: created, token } = createInvitation(svc, request.actor, { ...request.body, workspaceId: request.params.workspaceId });
+      const { invitation: created, token } = await store.run(createInvitation(svc, request.actor, { ...request.body, workspaceId: request.params.workspaceId }));
       return { ok: true, item: { ...present(created), token, url: links.url(`/invite?token=${token}`) } };
     },
   );
@@ -114,7 +114,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
     '/workspaces/:workspaceId/invitations',
     { schema: { tags: ['members'], summary: 'Owners: pending invitations', params: params('workspaceId'), response: responses(itemsEnvelope(invitation)) } },
     async (request) => {
-      return { ok: true, items: listInvitations(svc, request.actor, request.params.workspaceId).map(present) };
+      return { ok: true, items: (await store.run(listInvitations(svc, request.actor, request.params.workspaceId))).map(present) };
     },
   );
 
@@ -122,7 +122,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
     '/workspaces/:workspaceId/invitations/:invitationId',
     { schema: { tags: ['members'], summary: 'Owners: withdraw an invitation', params: params('workspaceId', 'invitationId'), response: responses(okOnly) } },
     async (request) => {
-      revokeInvitation(svc, request.actor, request.params.workspaceId, request.params.invitationId);
+      await store.run(revokeInvitation(svc, request.actor, request.params.workspaceId, request.params.invitationId));
       return { ok: true };
     },
   );
@@ -138,7 +138,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      const accepted = acceptInvitation(svc, request.actor, request.body.token);
+      const accepted = await store.run(acceptInvitation(svc, request.actor, request.body.token));
       return { ok: true, item: { workspaceId: accepted.workspaceId, role: accepted.role } };
     },
   );

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors';
 import type { Services } from '../services';
 import type { Actor } from '../auth/tokens';
+import type { Query, Sql } from '../platform/db/query';
 import { SESSION_COOKIE, actorForSession } from './sessions';
 
 /** Methods that never change anything, so need no CSRF check. */
@@ -74,12 +75,13 @@ export interface SessionAuth {
 
 /**
  * Resolves the session cookie of a request that has no Authorization header; undefined when it
- * carries no session cookie. Cookie-authenticated writes are CSRF-checked first.
+ * carries no session cookie. Cookie-authenticated writes are CSRF-checked first. Records the
+ * session's use (see `actorForSession`).
  * @throws ServiceError 403 CSRF_REJECTED (see {@link checkSameOrigin}).
  */
-export function sessionAuth(services: Services, request: FastifyRequest): SessionAuth | undefined {
+export function* sessionAuth(services: Services, request: FastifyRequest, q: Sql = services.store.sql): Query<SessionAuth | undefined> {
   const secret = request.cookies?.[SESSION_COOKIE];
   if (!secret) return undefined;
   checkSameOrigin(services, request);
-  return { actor: actorForSession(services.db, secret, services.clock.now(), services.config.accounts) };
+  return { actor: yield* actorForSession(q, secret, services.clock.now(), services.config.accounts) };
 }

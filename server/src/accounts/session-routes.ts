@@ -41,7 +41,8 @@ const GENERIC_FAILURE = 'wrong login or password';
  */
 export const authSessionRoutes: FastifyPluginAsync = async (app) => {
   const services = app.services;
-  const { db, clock, config } = services;
+  const { store, clock, config } = services;
+  const q = store.sql;
   const auth = bearerAuth();
   const noStore = publicPageGuard();
   const throttle = new SignInThrottle(clock);
@@ -79,7 +80,7 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
       const { login, password } = request.body;
       refuseCrossSiteSignIn(services, request);
       refuseThrottled(reply, login, request.ip);
-      const creds = findCredentials(db, login);
+      const creds = await store.run(findCredentials(q, login));
       const ok = await verifyPassword(password, creds?.passwordHash);
       if (!ok || !creds) {
         throttle.fail(login, request.ip);
@@ -87,9 +88,9 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
       }
       throttle.succeed(login);
       const now = clock.now();
-      const created = createSession(db, creds.userId, now, config.accounts, request.headers['user-agent']);
+      const created = await store.run(createSession(q, creds.userId, now, config.accounts, request.headers['user-agent']));
       reply.setCookie(SESSION_COOKIE, created.secret, { ...cookieOptions, maxAge: Math.floor(config.accounts.sessionMaxMs / 1000) });
-      const user = db.prepare('SELECT id, handle, display_name AS displayName FROM users WHERE id = ?').get(creds.userId);
+      const user = await store.run(q.get('SELECT id, handle, display_name AS "displayName" FROM users WHERE id = ?', [creds.userId]));
       return { ok: true, item: { sessionId: created.id, expiresAt: isoTime(created.expiresAt), user } };
     },
   );
@@ -98,7 +99,7 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
     '/api/v1/auth/sign-out',
     { onRequest: auth, schema: { tags: ['auth'], summary: 'End the current session and clear its cookie', response: responses(okOnly) } },
     async (request, reply) => {
-      if (request.actor.sessionId) revokeSession(db, request.actor.userId, request.actor.sessionId, clock.now());
+      if (request.actor.sessionId) await store.run(revokeSession(q, request.actor.userId, request.actor.sessionId, clock.now()));
       reply.clearCookie(SESSION_COOKIE, cookieOptions);
       return { ok: true };
     },
@@ -109,7 +110,7 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
     { onRequest: auth, schema: { tags: ['auth'], summary: 'My live sessions; `current` marks this one', response: responses(itemsEnvelope(session)) } },
     async (request) => {
       const now = clock.now();
-      const items = listSessions(db, request.actor.userId, now, config.accounts).map((s) => ({
+      const items = (await store.run(listSessions(q, request.actor.userId, now, config.accounts))).map((s) => ({
         id: s.id,
         userAgent: s.userAgent,
         createdAt: isoTime(s.createdAt),
@@ -125,7 +126,9 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
     '/api/v1/auth/sessions/:sessionId',
     { onRequest: auth, schema: { tags: ['auth'], summary: 'End one of my sessions', params: params('sessionId'), response: responses(okOnly) } },
     async (request, reply) => {
-      if (!revokeSession(db, request.actor.userId, request.params.sessionId, clock.now())) throw notFound('session', request.params.sessionId);
+      if (!(await store.run(revokeSession(q, request.actor.userId, request.params.sessionId, clock.now())))) {
+        throw notFound('session', request.params.sessionId);
+      }
       if (request.params.sessionId === request.actor.sessionId) reply.clearCookie(SESSION_COOKIE, cookieOptions);
       return { ok: true };
     },
@@ -150,13 +153,13 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const { actor } = request;
       refuseThrottled(reply, actor.handle, request.ip);
-      const creds = credentialsOf(db, actor.userId)!;
+      const creds = (await store.run(credentialsOf(q, actor.userId)))!;
       if (!(await verifyPassword(request.body.currentPassword, creds.passwordHash))) {
         throttle.fail(actor.handle, request.ip);
         throw badRequest('currentPassword', 'incorrect', 'the current password is wrong');
       }
       const hash = await hashPassword(checkPasswordPolicy(request.body.newPassword, 'newPassword'));
-      replacePassword(app.services, actor, hash);
+      await store.run(replacePassword(services, actor, hash));
       return { ok: true };
     },
   );

@@ -1,5 +1,4 @@
-import type { Db } from '../platform/db/connection';
-import { sql } from '../platform/db/statements';
+import type { Query, Sql } from '../platform/db/query';
 import { newId, newSecret } from '../platform/ids';
 import { hashToken, type Actor } from '../auth/tokens';
 
@@ -30,20 +29,32 @@ export interface SessionInfo {
  * SHA-256 hash is stored. The session ends after `sessionIdleMs` without use or `sessionMaxMs`
  * after now, whichever comes first.
  */
-export function createSession(db: Db, userId: string, now: number, lifetimes: SessionLifetimes, userAgent?: string): { id: string; secret: string; expiresAt: number } {
+export function* createSession(
+  q: Sql,
+  userId: string,
+  now: number,
+  lifetimes: SessionLifetimes,
+  userAgent?: string,
+): Query<{ id: string; secret: string; expiresAt: number }> {
   const id = newId();
   const secret = newSecret(32);
   const expiresAt = now + lifetimes.sessionMaxMs;
-  sql(
-    db,
-    'INSERT INTO sessions (id, user_id, secret_hash, user_agent, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  ).run(id, userId, hashToken(secret), userAgent ? userAgent.slice(0, 300) : null, now, now, expiresAt);
+  yield* q.run('INSERT INTO sessions (id, user_id, secret_hash, user_agent, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+    id,
+    userId,
+    hashToken(secret),
+    userAgent ? userAgent.slice(0, 300) : null,
+    now,
+    now,
+    expiresAt,
+  ]);
   return { id, secret, expiresAt };
 }
 
 interface SessionActorRow {
   sessionId: string;
   lastUsedAt: number;
+  expiresAt: number;
   userId: string;
   handle: string;
   displayName: string;
@@ -57,40 +68,40 @@ interface SessionActorRow {
  * idle for longer than `sessionIdleMs` or past its absolute expiry. Records the use (at most once
  * per {@link SESSION_TOUCH_INTERVAL_MS}).
  */
-export function actorForSession(db: Db, secret: string, now: number, lifetimes: SessionLifetimes): Actor | undefined {
-  const row = sql<[string], SessionActorRow>(
-    db,
-    `SELECT s.id AS sessionId, s.last_used_at AS lastUsedAt, s.expires_at AS expiresAt,
-            u.id AS userId, u.handle, u.display_name AS displayName, u.plan, u.rate_tier AS rateTier, u.verified
+export function* actorForSession(q: Sql, secret: string, now: number, lifetimes: SessionLifetimes): Query<Actor | undefined> {
+  const row = yield* q.get<SessionActorRow>(
+    `SELECT s.id AS "sessionId", s.last_used_at AS "lastUsedAt", s.expires_at AS "expiresAt",
+            u.id AS "userId", u.handle, u.display_name AS "displayName", u.plan, u.rate_tier AS "rateTier", u.verified
        FROM sessions s JOIN users u ON u.id = s.user_id
       WHERE s.secret_hash = ? AND s.revoked_at IS NULL`,
-  ).get(hashToken(secret)) as (SessionActorRow & { expiresAt: number }) | undefined;
+    [hashToken(secret)],
+  );
   if (!row || row.expiresAt <= now || row.lastUsedAt + lifetimes.sessionIdleMs <= now) return undefined;
   if (now - row.lastUsedAt >= SESSION_TOUCH_INTERVAL_MS) {
-    sql(db, 'UPDATE sessions SET last_used_at = ? WHERE id = ?').run(now, row.sessionId);
+    yield* q.run('UPDATE sessions SET last_used_at = ? WHERE id = ?', [now, row.sessionId]);
   }
   const { sessionId, userId, handle, displayName, plan, rateTier, verified } = row;
   return { userId, handle, displayName, plan, rateTier, verified: verified === 1, sessionId };
 }
 
 /** A user's live sessions (not revoked, not expired), newest first. */
-export function listSessions(db: Db, userId: string, now: number, lifetimes: SessionLifetimes): SessionInfo[] {
-  return sql<[string, number, number], SessionInfo>(
-    db,
-    `SELECT id, user_agent AS userAgent, created_at AS createdAt, last_used_at AS lastUsedAt, expires_at AS expiresAt
+export function listSessions(q: Sql, userId: string, now: number, lifetimes: SessionLifetimes): Query<SessionInfo[]> {
+  return q.all<SessionInfo>(
+    `SELECT id, user_agent AS "userAgent", created_at AS "createdAt", last_used_at AS "lastUsedAt", expires_at AS "expiresAt"
        FROM sessions WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ? AND last_used_at > ?
       ORDER BY created_at DESC`,
-  ).all(userId, now, now - lifetimes.sessionIdleMs);
-}
-
-/** Ends one of `userId`'s sessions. Returns false when it has no live session `sessionId`. */
-export function revokeSession(db: Db, userId: string, sessionId: string, now: number): boolean {
-  return (
-    sql(db, 'UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL').run(now, sessionId, userId).changes === 1
+    [userId, now, now - lifetimes.sessionIdleMs],
   );
 }
 
-/** Ends every session of `userId` except `keepId` (when given); returns how many ended. */
-export function revokeOtherSessions(db: Db, userId: string, keepId: string | undefined, now: number): number {
-  return sql(db, 'UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND id <> ?').run(now, userId, keepId ?? '').changes;
+/** Ends one of `userId`'s sessions. @returns false when it has no live session `sessionId`. */
+export function* revokeSession(q: Sql, userId: string, sessionId: string, now: number): Query<boolean> {
+  const { changes } = yield* q.run('UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL', [now, sessionId, userId]);
+  return changes === 1;
+}
+
+/** Ends every session of `userId` except `keepId` (when given). @returns how many ended. */
+export function* revokeOtherSessions(q: Sql, userId: string, keepId: string | undefined, now: number): Query<number> {
+  const { changes } = yield* q.run('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND id <> ?', [now, userId, keepId ?? '']);
+  return changes;
 }

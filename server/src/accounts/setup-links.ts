@@ -1,6 +1,5 @@
-import type { Db } from '../platform/db/connection';
-import { transaction } from '../platform/db/connection';
-import { sql } from '../platform/db/statements';
+import type { Query, Sql } from '../platform/db/query';
+import type { Services } from '../services';
 import { badRequest } from '../errors';
 import { newId, newSecret } from '../platform/ids';
 import { hashToken } from '../auth/tokens';
@@ -15,15 +14,15 @@ export const SETUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
  * {@link SETUP_LINK_TTL_MS}. Only its SHA-256 hash is stored; the caller shows the token once,
  * as `/setup?token=<token>`.
  */
-export function createSetupLink(db: Db, userId: string, now: number): string {
+export function* createSetupLink(q: Sql, userId: string, now: number): Query<string> {
   const token = newSecret(32);
-  sql(db, 'INSERT INTO setup_links (id, user_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)').run(
+  yield* q.run('INSERT INTO setup_links (id, user_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)', [
     newId(),
     userId,
     hashToken(token),
     now,
     now + SETUP_LINK_TTL_MS,
-  );
+  ]);
   return token;
 }
 
@@ -34,11 +33,10 @@ interface LinkRow {
   usedAt: number | null;
 }
 
-function findLink(db: Db, token: string): LinkRow | undefined {
-  return sql<[string], LinkRow>(
-    db,
-    'SELECT id, user_id AS userId, expires_at AS expiresAt, used_at AS usedAt FROM setup_links WHERE token_hash = ?',
-  ).get(hashToken(token));
+function findLink(q: Sql, token: string): Query<LinkRow | undefined> {
+  return q.get<LinkRow>('SELECT id, user_id AS "userId", expires_at AS "expiresAt", used_at AS "usedAt" FROM setup_links WHERE token_hash = ?', [
+    hashToken(token),
+  ]);
 }
 
 /**
@@ -46,8 +44,8 @@ function findLink(db: Db, token: string): LinkRow | undefined {
  * @throws ServiceError 400 VALIDATION_ERROR, field `token`, reason `invalid_link` (unknown),
  *   `link_used` or `link_expired`.
  */
-export function checkSetupLink(db: Db, token: unknown, now: number): string {
-  const link = typeof token === 'string' && token ? findLink(db, token) : undefined;
+export function* checkSetupLink(q: Sql, token: unknown, now: number): Query<string> {
+  const link = typeof token === 'string' && token ? yield* findLink(q, token) : undefined;
   if (!link) throw badRequest('token', 'invalid_link', 'this setup link is not valid');
   if (link.usedAt !== null) throw badRequest('token', 'link_used', 'this setup link has already been used');
   if (link.expiresAt <= now) throw badRequest('token', 'link_expired', 'this setup link has expired; run `taskspace user set-password` instead');
@@ -56,18 +54,22 @@ export function checkSetupLink(db: Db, token: unknown, now: number): string {
 
 /**
  * Uses a setup link: sets the user's password and marks the link used, in one transaction
- * (a second use of the same link fails even when two requests race).
- * @returns the user id.
- * @throws ServiceError 400 as {@link checkSetupLink}, or for a password outside the policy.
+ * (a second use of the same link fails even when two requests race). The link is checked before
+ * the (slow) password hashing, which happens outside the transaction, and again inside it.
+ * @returns (resolves to) the user id.
+ * @throws (rejects with) ServiceError 400 as {@link checkSetupLink}, or for a password outside the policy.
  */
-export async function completeSetup(db: Db, token: unknown, password: unknown, clock: { now(): number }): Promise<string> {
-  checkSetupLink(db, token, clock.now());
+export async function completeSetup(svc: Services, token: unknown, password: unknown): Promise<string> {
+  const { store, clock } = svc;
+  await store.run(checkSetupLink(store.sql, token, clock.now()));
   const hash = await hashPassword(checkPasswordPolicy(password));
-  return transaction(db, () => {
-    const now = clock.now();
-    const userId = checkSetupLink(db, token, now);
-    sql(db, 'UPDATE setup_links SET used_at = ? WHERE token_hash = ?').run(now, hashToken(token as string));
-    setPasswordHash(db, userId, hash);
-    return userId;
-  });
+  return store.run(
+    store.sql.transaction(function* (tx) {
+      const now = clock.now();
+      const userId = yield* checkSetupLink(tx, token, now);
+      yield* tx.run('UPDATE setup_links SET used_at = ? WHERE token_hash = ?', [now, hashToken(token as string)]);
+      yield* setPasswordHash(tx, userId, hash);
+      return userId;
+    }),
+  );
 }

@@ -8,6 +8,16 @@ import { PASSWORD_MIN_LENGTH } from './passwords';
 import { ServiceError } from '../errors';
 import { escapeHtml, formPage as page, publicPageGuard } from '../http/public-pages';
 import { itemEnvelope, okOnly, responses } from '../http/schemas';
+import type { Query, Sql } from '../platform/db/query';
+
+/**
+ * The handle of the account behind a usable setup link, for the form.
+ * @throws ServiceError 400 as {@link checkSetupLink}.
+ */
+function* linkHandle(q: Sql, token: unknown, now: number): Query<string> {
+  const userId = yield* checkSetupLink(q, token, now);
+  return (yield* credentialsOf(q, userId))!.handle;
+}
 
 function form(token: string, handle: string, error?: string): string {
   return (
@@ -30,7 +40,8 @@ function form(token: string, handle: string, error?: string): string {
  * limited per caller address like the public pages.
  */
 export const accountRoutes: FastifyPluginAsync = async (app) => {
-  const { db, clock } = app.services;
+  const svc = app.services;
+  const { store, clock } = svc;
   const guard = publicPageGuard();
 
   // The setup form posts application/x-www-form-urlencoded; this parser exists only inside this plugin.
@@ -41,8 +52,8 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Querystring: { token?: string } }>('/setup', { schema: { hide: true }, onRequest: guard }, async (request, reply) => {
     const token = request.query.token ?? '';
     try {
-      const userId = checkSetupLink(db, token, clock.now());
-      return page(reply, 200, 'Set your password', form(token, credentialsOf(db, userId)!.handle));
+      const handle = await store.run(linkHandle(store.sql, token, clock.now()));
+      return page(reply, 200, 'Set your password', form(token, handle));
     } catch (error) {
       if (error instanceof ServiceError) return page(reply, error.statusCode, 'Setup link', `<p>${escapeHtml(error.message)}</p>`);
       throw error;
@@ -52,13 +63,13 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Body: { token?: string; password?: string } }>('/setup', { schema: { hide: true }, onRequest: guard }, async (request, reply) => {
     const body = (request.body ?? {}) as { token?: unknown; password?: unknown };
     try {
-      await completeSetup(db, body.token, body.password, clock);
+      await completeSetup(svc, body.token, body.password);
       return page(reply, 200, 'Password set', '<p>Your password is set. You can now sign in.</p>');
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error;
       if (error.details?.field === 'password' && typeof body.token === 'string') {
-        const userId = checkSetupLink(db, body.token, clock.now());
-        return page(reply, 400, 'Set your password', form(body.token, credentialsOf(db, userId)!.handle, error.message));
+        const handle = await store.run(linkHandle(store.sql, body.token, clock.now()));
+        return page(reply, 400, 'Set your password', form(body.token, handle, error.message));
       }
       return page(reply, error.statusCode, 'Setup link', `<p>${escapeHtml(error.message)}</p>`);
     }
@@ -84,7 +95,7 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { token, password } = request.body as { token: string; password: string };
-      await completeSetup(db, token, password, clock);
+      await completeSetup(svc, token, password);
       return { ok: true };
     },
   );
@@ -114,7 +125,7 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      const preview = previewInvitation(app.services, request.body.token);
+      const preview = await store.run(previewInvitation(svc, request.body.token));
       return { ok: true, item: { ...preview, expiresAt: isoTime(preview.expiresAt) } };
     },
   );
@@ -143,7 +154,7 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      const item = await signUpWithInvitation(app.services, request.body);
+      const item = await signUpWithInvitation(svc, request.body);
       return { ok: true, item };
     },
   );

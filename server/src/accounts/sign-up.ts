@@ -1,4 +1,3 @@
-import { transaction } from '../platform/db/connection';
 import { createUser } from '../modules/users/service';
 import type { Services } from '../services';
 import { checkInvitation, joinWithInvitation } from './invitations';
@@ -25,16 +24,18 @@ export async function signUpWithInvitation(
   svc: Services,
   input: { token: string; handle: string; password: string; displayName?: string },
 ): Promise<SignedUp> {
-  const { db, clock } = svc;
-  checkInvitation(db, input.token, clock.now());
+  const { store, clock } = svc;
+  await store.run(checkInvitation(store.sql, input.token, clock.now()));
   const hash = await hashPassword(checkPasswordPolicy(input.password));
-  return transaction(db, () => {
-    const now = clock.now();
-    const invitation = checkInvitation(db, input.token, now);
-    const user = createUser(db, { handle: input.handle, displayName: input.displayName }, now);
-    if (invitation.email) setEmail(db, user.id, invitation.email);
-    setPasswordHash(db, user.id, hash);
-    joinWithInvitation(db, input.token, user, now);
-    return { userId: user.id, handle: user.handle, workspaceId: invitation.workspaceId, role: invitation.role };
-  });
+  return store.run(
+    store.sql.transaction(function* (tx) {
+      const now = clock.now();
+      const invitation = yield* checkInvitation(tx, input.token, now);
+      const user = yield* createUser(tx, { handle: input.handle, displayName: input.displayName }, now);
+      if (invitation.email) yield* setEmail(tx, user.id, invitation.email);
+      yield* setPasswordHash(tx, user.id, hash);
+      yield* joinWithInvitation(tx, input.token, user, now);
+      return { userId: user.id, handle: user.handle, workspaceId: invitation.workspaceId, role: invitation.role };
+    }),
+  );
 }

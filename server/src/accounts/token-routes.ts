@@ -41,7 +41,8 @@ function present(t: AccessTokenInfo, now: number, handle?: string) {
  * list and revoke my tokens; Owners list and revoke the tokens of their workspace's members.
  */
 export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
-  const { db, clock } = app.services;
+  const svc = app.services;
+  const { store, clock } = svc;
 
   app.post<{ Body: { name: string; scope?: TokenScope; expiresAt?: string } }>(
     '/tokens',
@@ -64,7 +65,9 @@ export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { name, scope, expiresAt } = request.body;
-      const { info, token } = createTokenAs(app.services, request.actor, { name, scope, expiresAt: expiresAt === undefined ? null : Date.parse(expiresAt) });
+      const { info, token } = await store.run(
+        createTokenAs(svc, request.actor, { name, scope, expiresAt: expiresAt === undefined ? null : Date.parse(expiresAt) }),
+      );
       return { ok: true, item: { ...present(info, clock.now()), token } };
     },
   );
@@ -74,7 +77,7 @@ export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
     { schema: { tags: ['tokens'], summary: 'My live personal access tokens (never the token itself)', response: responses(itemsEnvelope(tokenInfo)) } },
     async (request) => {
       const now = clock.now();
-      const items = listAccessTokens(db, request.actor.userId)
+      const items = (await store.run(listAccessTokens(store.sql, request.actor.userId)))
         .filter((t) => t.revokedAt === null)
         .map((t) => present(t, now));
       return { ok: true, items };
@@ -92,7 +95,7 @@ export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      const items = listWorkspaceTokens(app.services, request.actor, request.params.workspaceId);
+      const items = await store.run(listWorkspaceTokens(svc, request.actor, request.params.workspaceId));
       const now = clock.now();
       return { ok: true, items: items.map((t) => present(t, now, t.handle)) };
     },
@@ -109,7 +112,7 @@ export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      revokeTokenAs(app.services, request.actor, request.params.tokenId);
+      await store.run(revokeTokenAs(svc, request.actor, request.params.tokenId));
       app.meter.forgetCachedTokens();
       return { ok: true };
     },

@@ -2,9 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors';
 import type { Services } from '../services';
 import { RateLimiter, type RateDecision } from './rate-limit';
-import { sql } from '../platform/db/statements';
 import { ActorCache, type Actor } from './tokens';
-import { sessionAuth } from '../accounts/session-auth';
+import { sessionAuth, type SessionAuth } from '../accounts/session-auth';
 import { requiredScope, scopeAllows } from './scopes';
 
 /**
@@ -81,8 +80,8 @@ export function requireScopeFor(method: string, url: string, actor: Actor): void
  * docs "Authentication", "Rate limits"): `/api` requests with a valid credential — a bearer token
  * (personal access token), else the session cookie (CSRF-checked) — count against the account's
  * tier limit, every other request against the caller's address at the standard limit (the
- * anonymous budget). One meter per server (it holds the token cache), so every API version,
- * public page and unknown route spends the same budgets.
+ * anonymous budget). One meter per server (it holds the token cache, on SQLite; see
+ * {@link ActorCache}), so every API version, public page and unknown route spends the same budgets.
  */
 export class RequestMeter {
   private readonly limiter: RateLimiter;
@@ -92,7 +91,7 @@ export class RequestMeter {
 
   constructor(private readonly services: Services) {
     this.limiter = new RateLimiter(services.clock);
-    this.actors = new ActorCache(services.db);
+    this.actors = new ActorCache(services.store.sql);
   }
 
   /** Drops the cached token → account lookups; call after revoking tokens or members in-process. */
@@ -102,12 +101,13 @@ export class RequestMeter {
 
   /**
    * Counts `request` (unless its route is `'uncounted'` or `'per-url'`), sets the X-RateLimit-*
-   * headers on `reply`, and sets `request.actor` for a valid token on `/api`.
-   * @returns the refusal to send instead of the route's answer: 429 RATE_LIMITED (with
+   * headers on `reply`, and sets `request.actor` for a valid token on `/api`. Reads the credential
+   * (and records its use) through `services.store`.
+   * @returns (resolves to) the refusal to send instead of the route's answer: 429 RATE_LIMITED (with
    * `Retry-After` set) past the limit, else 401 INVALID_TOKEN on `/api` without a valid token;
    * `undefined` when the request may proceed.
    */
-  admit(request: FastifyRequest, reply: HeaderSink): ServiceError | undefined {
+  async admit(request: FastifyRequest, reply: HeaderSink): Promise<ServiceError | undefined> {
     const policy = request.routeOptions?.config?.rateLimit;
     if (policy === 'per-url') return undefined;
     if (policy === 'uncounted') {
@@ -117,14 +117,15 @@ export class RequestMeter {
     const api = API_PATH.test(request.url) && request.routeOptions?.config?.auth !== 'none';
     const match = api ? BEARER.exec(request.headers.authorization ?? '') : null;
     // Without an Authorization header, a browser session cookie authenticates (CSRF-checked).
-    let session: ReturnType<typeof sessionAuth>;
+    const { store } = this.services;
+    let session: SessionAuth | undefined;
     try {
-      session = api && request.headers.authorization === undefined ? sessionAuth(this.services, request) : undefined;
+      session = api && request.headers.authorization === undefined ? await store.run(sessionAuth(this.services, request)) : undefined;
     } catch (error) {
       if (error instanceof ServiceError) return error;
       throw error;
     }
-    const found = match ? this.actors.lookup(match[1]!) : session?.actor;
+    const found = match ? await store.run(this.actors.lookup(match[1]!)) : session?.actor;
     const now = this.services.clock.now();
     const expired = found?.tokenExpiresAt != null && found.tokenExpiresAt <= now;
     const actor = expired ? undefined : found;
@@ -142,7 +143,7 @@ export class RequestMeter {
       return new ServiceError(401, 'INVALID_TOKEN', 'the session has ended; sign in again', { field: 'cookie', reason: 'session_expired' });
     }
     if (!actor) return missingToken(match !== null);
-    if (actor.tokenId) this.touchToken(actor.tokenId, now);
+    if (actor.tokenId) await this.touchToken(actor.tokenId, now);
     try {
       requireScopeFor(request.method, request.url, actor);
     } catch (error) {
@@ -152,15 +153,18 @@ export class RequestMeter {
     return undefined;
   }
 
-  private touchToken(tokenId: string, now: number): void {
+  private async touchToken(tokenId: string, now: number): Promise<void> {
     const last = this.touched.get(tokenId);
     if (last !== undefined && last > now - TOKEN_TOUCH_INTERVAL_MS) return;
     if (this.touched.size >= 10_000) this.touched.clear();
     this.touched.set(tokenId, now);
-    sql(this.services.db, 'UPDATE access_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)').run(
-      now,
-      tokenId,
-      now - TOKEN_TOUCH_INTERVAL_MS,
+    const { store } = this.services;
+    await store.run(
+      store.sql.run('UPDATE access_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)', [
+        now,
+        tokenId,
+        now - TOKEN_TOUCH_INTERVAL_MS,
+      ]),
     );
   }
 
@@ -189,7 +193,7 @@ function missingToken(presented: boolean): ServiceError {
  */
 export function installRequestMetering(app: FastifyInstance, meter: RequestMeter): void {
   app.addHook('onRequest', async (request, reply) => {
-    const refusal = meter.admit(request, reply);
+    const refusal = await meter.admit(request, reply);
     if (refusal) throw refusal;
   });
 }

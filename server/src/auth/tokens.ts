@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../platform/db/connection';
-import { sql } from '../platform/db/statements';
+import type { Query, Sql } from '../platform/db/query';
 import { newId, newSecret } from '../platform/ids';
 import { parseStoredScope } from './scopes';
 
@@ -34,17 +33,17 @@ export interface AccessTokenInfo {
  * to the caller once and stored only as its hash. `fixedToken` (the bootstrap token) replaces
  * the random value. `options.scope` defaults to `write`; `options.expiresAt` (ms) to never.
  */
-export function createAccessToken(
-  db: Db,
+export function* createAccessToken(
+  q: Sql,
   userId: string,
   name: string,
   now: number,
   fixedToken?: string,
   options: { scope?: TokenScope; expiresAt?: number | null } = {},
-): { id: string; token: string } {
+): Query<{ id: string; token: string }> {
   const token = fixedToken ?? TOKEN_PREFIX + newSecret(32);
   const id = newId();
-  sql(db, 'INSERT INTO access_tokens (id, user_id, name, token_hash, created_at, scope, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+  yield* q.run('INSERT INTO access_tokens (id, user_id, name, token_hash, created_at, scope, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
     id,
     userId,
     name,
@@ -52,25 +51,23 @@ export function createAccessToken(
     now,
     options.scope ?? 'write',
     options.expiresAt ?? null,
-  );
+  ]);
   return { id, token };
 }
 
-/** Revokes a token by id. Returns false when no unrevoked token has that id. */
-export function revokeAccessToken(db: Db, tokenId: string, now: number): boolean {
-  return sql(db, 'UPDATE access_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, tokenId).changes === 1;
+/** Revokes a token by id. @returns false when no unrevoked token has that id. */
+export function* revokeAccessToken(q: Sql, tokenId: string, now: number): Query<boolean> {
+  const { changes } = yield* q.run('UPDATE access_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now, tokenId]);
+  return changes === 1;
 }
 
 /** Columns of an {@link AccessTokenInfo}. */
-export const INFO_COLUMNS = `id, user_id AS userId, name, scope, created_at AS createdAt, last_used_at AS lastUsedAt,
-  expires_at AS expiresAt, revoked_at AS revokedAt`;
+export const INFO_COLUMNS = `id, user_id AS "userId", name, scope, created_at AS "createdAt", last_used_at AS "lastUsedAt",
+  expires_at AS "expiresAt", revoked_at AS "revokedAt"`;
 
 /** Lists a user's personal access tokens (not OAuth tokens), newest first. */
-export function listAccessTokens(db: Db, userId: string): AccessTokenInfo[] {
-  return sql<[string], AccessTokenInfo>(
-    db,
-    `SELECT ${INFO_COLUMNS} FROM access_tokens WHERE user_id = ? AND client_id IS NULL ORDER BY created_at DESC`,
-  ).all(userId);
+export function listAccessTokens(q: Sql, userId: string): Query<AccessTokenInfo[]> {
+  return q.all<AccessTokenInfo>(`SELECT ${INFO_COLUMNS} FROM access_tokens WHERE user_id = ? AND client_id IS NULL ORDER BY created_at DESC`, [userId]);
 }
 
 /** The authenticated caller of a request. */
@@ -117,17 +114,18 @@ interface ActorRow {
 }
 
 /** Finds the user behind a presented token; undefined when unknown or revoked. */
-export function actorForToken(db: Db, token: string): Actor | undefined {
-  return actorForHash(db, hashToken(token));
+export function actorForToken(q: Sql, token: string): Query<Actor | undefined> {
+  return actorForHash(q, hashToken(token));
 }
 
-function actorForHash(db: Db, tokenHash: string): Actor | undefined {
-  const row = sql<[string], ActorRow>(
-    db,
-    `SELECT t.id AS tokenId, t.expires_at AS tokenExpiresAt, t.scope, t.client_id AS clientId, u.id AS userId, u.handle, u.display_name AS displayName, u.plan, u.rate_tier AS rateTier, u.verified
+function* actorForHash(q: Sql, tokenHash: string): Query<Actor | undefined> {
+  const row = yield* q.get<ActorRow>(
+    `SELECT t.id AS "tokenId", t.expires_at AS "tokenExpiresAt", t.scope, t.client_id AS "clientId", u.id AS "userId", u.handle,
+            u.display_name AS "displayName", u.plan, u.rate_tier AS "rateTier", u.verified
        FROM access_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
-  ).get(tokenHash);
+    [tokenHash],
+  );
   if (!row) return undefined;
   const { scope, clientId, ...rest } = row;
   if (clientId !== null) return { ...rest, verified: row.verified === 1, scopes: parseStoredScope(scope), oauthClientId: clientId };
@@ -139,29 +137,38 @@ export const ACTOR_CACHE_SIZE = 10000;
 
 /**
  * Remembers which account a token hash belongs to, so an authenticated request costs no query.
- * Users and tokens change only through the admin CLI, which writes through its own SQLite
- * connection; SQLite's `PRAGMA data_version` changes exactly when another connection commits,
- * so the cache is dropped whenever that happens and a revoked token fails on its next request.
- * Code in this process that changes users or tokens must call {@link ActorCache.clear}.
- * Unknown tokens are never cached.
+ *
+ * On SQLite: users and tokens change only through this process or the admin CLI, which writes
+ * through its own SQLite connection; SQLite's `PRAGMA data_version` changes exactly when another
+ * connection commits, so the cache is dropped whenever that happens and a revoked token fails on
+ * its next request. Code in this process that changes users or tokens must call
+ * {@link ActorCache.clear}. Unknown tokens are never cached.
+ *
+ * On PostgreSQL nothing is cached: several processes share the database and none of them can
+ * notice another's writes (there is no `data_version`), so every lookup reads through to the
+ * database and a revoked token fails on its next request whichever process revoked it.
  */
 export class ActorCache {
   private version: unknown = undefined;
   private readonly actors = new Map<string, Actor>();
 
-  constructor(private readonly db: Db) {}
+  /** @param q the store's root handle (outside any transaction). */
+  constructor(private readonly q: Sql) {}
 
   /** The account behind `token`, or undefined when the token is unknown or revoked. */
-  lookup(token: string): Actor | undefined {
-    const version = sql(this.db, 'PRAGMA data_version').pluck().get();
+  *lookup(token: string): Query<Actor | undefined> {
+    const q = this.q;
+    const tokenHash = hashToken(token);
+    if (q.dialect === 'postgres') return yield* actorForHash(q, tokenHash);
+    // SQLite only (see above): PRAGMA is not shared SQL.
+    const version = (yield* q.get<{ data_version: number }>('PRAGMA data_version'))?.data_version;
     if (version !== this.version) {
       this.actors.clear();
       this.version = version;
     }
-    const tokenHash = hashToken(token);
     let actor = this.actors.get(tokenHash);
     if (!actor) {
-      actor = actorForHash(this.db, tokenHash);
+      actor = yield* actorForHash(q, tokenHash);
       if (!actor) return undefined;
       if (this.actors.size >= ACTOR_CACHE_SIZE) this.actors.clear();
       Object.freeze(actor);

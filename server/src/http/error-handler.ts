@@ -96,8 +96,13 @@ function socketError(error: NodeJS.ErrnoException): ServiceError {
 export function envelopeForFrameworkErrors(meter: RequestMeter): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'> {
   return {
     frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-      const mapped = meter.admit(request, reply) ?? toServiceError(error, request);
-      reply.status(mapped.statusCode).send(mapped.toBody());
+      void meter.admit(request, reply).then(
+        (refusal) => {
+          const mapped = refusal ?? toServiceError(error, request);
+          reply.status(mapped.statusCode).send(mapped.toBody());
+        },
+        (failure: unknown) => reply.send(failure),
+      );
     },
     clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
       if (error.code === 'ECONNRESET' || socket.destroyed) return;

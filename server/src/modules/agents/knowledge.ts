@@ -1,8 +1,6 @@
-import { runSync } from '../../platform/db/query';
+import type { Query, Sql } from '../../platform/db/query';
 import type { Actor } from '../../auth/tokens';
 import { requireAgent } from '../../auth/access';
-import { transaction, type Db } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
 import { notFound, ServiceError } from '../../errors';
 import type { Services } from '../../services';
 import type { Agent } from './agent-data';
@@ -20,13 +18,13 @@ export type KnowledgeKind = 'project' | 'media';
 const TABLES: Record<KnowledgeKind, 'projects' | 'media'> = { project: 'projects', media: 'media' };
 
 /** True when a project/media item `refId` exists in `workspaceId`. */
-function existsInWorkspace(db: Db, kind: KnowledgeKind, refId: string, workspaceId: string): boolean {
-  return sql<[string, string]>(db, `SELECT 1 FROM ${TABLES[kind]} WHERE id = ? AND workspace_id = ?`).get(refId, workspaceId) !== undefined;
+function* existsInWorkspace(q: Sql, kind: KnowledgeKind, refId: string, workspaceId: string): Query<boolean> {
+  return (yield* q.get(`SELECT 1 AS found FROM ${TABLES[kind]} WHERE id = ? AND workspace_id = ?`, [refId, workspaceId])) !== undefined;
 }
 
 /** Records a change of the agent's knowledge in its `updatedAt`. */
-function touch(db: Db, agentId: string, now: number): void {
-  sql(db, 'UPDATE agents SET updated_at = ? WHERE id = ?').run(now, agentId);
+function* touch(q: Sql, agentId: string, now: number): Query<void> {
+  yield* q.run('UPDATE agents SET updated_at = ? WHERE id = ?', [now, agentId]);
 }
 
 /**
@@ -36,14 +34,17 @@ function touch(db: Db, agentId: string, now: number): void {
  * @returns the agent after the change.
  * @throws ServiceError 404 (agent, or the project/media unknown or in another workspace), 403.
  */
-export function addKnowledge(svc: Services, actor: Actor, agentId: string, kind: KnowledgeKind, refId: string): Agent {
-  return transaction(svc.db, () => {
-    const agent = runSync(requireAgent(svc.db.handle, actor, agentId, 'Collaborator', 'changing agent knowledge'));
-    if (!existsInWorkspace(svc.db, kind, refId, agent.workspaceId)) throw notFound(kind, refId);
+export function* addKnowledge(svc: Services, actor: Actor, agentId: string, kind: KnowledgeKind, refId: string, q: Sql = svc.store.sql): Query<Agent> {
+  return yield* q.transaction(function* (tx) {
+    const agent = yield* requireAgent(tx, actor, agentId, 'Collaborator', 'changing agent knowledge');
+    if (!(yield* existsInWorkspace(tx, kind, refId, agent.workspaceId))) throw notFound(kind, refId);
     const now = svc.clock.now();
-    const added = sql(svc.db, 'INSERT OR IGNORE INTO agent_knowledge (agent_id, kind, ref_id, added_at) VALUES (?, ?, ?, ?)').run(agentId, kind, refId, now);
-    if (added.changes > 0) touch(svc.db, agentId, now);
-    return agentItem(svc.db, agentId);
+    const added = yield* tx.run(
+      'INSERT INTO agent_knowledge (agent_id, kind, ref_id, added_at) VALUES (?, ?, ?, ?) ON CONFLICT (agent_id, kind, ref_id) DO NOTHING',
+      [agentId, kind, refId, now],
+    );
+    if (added.changes > 0) yield* touch(tx, agentId, now);
+    return yield* agentItem(tx, agentId);
   });
 }
 
@@ -51,13 +52,13 @@ export function addKnowledge(svc: Services, actor: Actor, agentId: string, kind:
  * Detaches a project or media item from an agent's knowledge. Needs Collaborator.
  * @throws ServiceError 404 (agent unknown, or `refId` not attached to it), 403.
  */
-export function removeKnowledge(svc: Services, actor: Actor, agentId: string, kind: KnowledgeKind, refId: string): void {
-  transaction(svc.db, () => {
-    runSync(requireAgent(svc.db.handle, actor, agentId, 'Collaborator', 'changing agent knowledge'));
-    const removed = sql(svc.db, 'DELETE FROM agent_knowledge WHERE agent_id = ? AND kind = ? AND ref_id = ?').run(agentId, kind, refId);
+export function* removeKnowledge(svc: Services, actor: Actor, agentId: string, kind: KnowledgeKind, refId: string, q: Sql = svc.store.sql): Query<void> {
+  yield* q.transaction(function* (tx) {
+    yield* requireAgent(tx, actor, agentId, 'Collaborator', 'changing agent knowledge');
+    const removed = yield* tx.run('DELETE FROM agent_knowledge WHERE agent_id = ? AND kind = ? AND ref_id = ?', [agentId, kind, refId]);
     if (removed.changes === 0) {
       throw new ServiceError(404, 'NOT_FOUND', `${kind} '${refId}' is not in the knowledge of agent '${agentId}'`);
     }
-    touch(svc.db, agentId, svc.clock.now());
+    yield* touch(tx, agentId, svc.clock.now());
   });
 }

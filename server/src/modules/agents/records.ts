@@ -1,6 +1,5 @@
 import { isoTime } from '../../platform/clock';
-import type { Db } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
+import type { Dialect, Query, Sql } from '../../platform/db/query';
 import { ServiceError } from '../../errors';
 import { defaultAgentData, normalizeTone, type Agent, type AgentData } from './agent-data';
 
@@ -21,14 +20,22 @@ export interface AgentRow {
 /** The columns of {@link AgentRow}. */
 export const AGENT_COLUMNS = 'id, folder_id, workspace_id, name, type, data_json, created_at, updated_at';
 
+/**
+ * The query of {@link knowledgeOfAgents}, one JSON array of agent ids as its parameter. Links
+ * added in the same millisecond stay in the order they were added on SQLite (`rowid`);
+ * PostgreSQL rows have no insertion order, so the attached id breaks such ties there.
+ */
+const KNOWLEDGE_SQL: Readonly<Record<Dialect, string>> = {
+  sqlite: `SELECT agent_id, kind, ref_id FROM agent_knowledge
+            WHERE agent_id IN (SELECT value FROM json_each(?)) ORDER BY added_at, rowid`,
+  postgres: `SELECT agent_id, kind, ref_id FROM agent_knowledge
+              WHERE agent_id IN (SELECT jsonb_array_elements_text(?::jsonb)) ORDER BY added_at, ref_id`,
+};
+
 /** The knowledge of each agent in `agentIds` (one query): attached project and media ids, oldest first. */
-function knowledgeOfAgents(db: Db, agentIds: readonly string[]): Map<string, Agent['knowledge']> {
+function* knowledgeOfAgents(q: Sql, agentIds: readonly string[]): Query<Map<string, Agent['knowledge']>> {
   const byAgent = new Map<string, Agent['knowledge']>(agentIds.map((id) => [id, { projects: [], medias: [] }]));
-  const rows = sql<[string], { agent_id: string; kind: 'project' | 'media'; ref_id: string }>(
-    db,
-    `SELECT agent_id, kind, ref_id FROM agent_knowledge
-      WHERE agent_id IN (SELECT value FROM json_each(?)) ORDER BY added_at, rowid`,
-  ).all(JSON.stringify(agentIds));
+  const rows = yield* q.all<{ agent_id: string; kind: 'project' | 'media'; ref_id: string }>(KNOWLEDGE_SQL[q.dialect], [JSON.stringify(agentIds)]);
   for (const row of rows) {
     const knowledge = byAgent.get(row.agent_id)!;
     (row.kind === 'project' ? knowledge.projects : knowledge.medias).push(row.ref_id);
@@ -37,13 +44,13 @@ function knowledgeOfAgents(db: Db, agentIds: readonly string[]): Map<string, Age
 }
 
 /** The knowledge of an agent: attached project and media ids, oldest first. */
-export function knowledgeOf(db: Db, agentId: string): Agent['knowledge'] {
-  return knowledgeOfAgents(db, [agentId]).get(agentId)!;
+export function* knowledgeOf(q: Sql, agentId: string): Query<Agent['knowledge']> {
+  return (yield* knowledgeOfAgents(q, [agentId])).get(agentId)!;
 }
 
 /** The API items of agent rows, their knowledge loaded with one query. */
-export function toAgents(db: Db, rows: AgentRow[]): Agent[] {
-  const knowledge = knowledgeOfAgents(db, rows.map((row) => row.id));
+export function* toAgents(q: Sql, rows: AgentRow[]): Query<Agent[]> {
+  const knowledge = yield* knowledgeOfAgents(q, rows.map((row) => row.id));
   return rows.map((row) => toAgent(row, knowledge.get(row.id)!));
 }
 
@@ -63,16 +70,16 @@ export function toAgent(row: AgentRow, knowledge: Agent['knowledge']): Agent {
 }
 
 /** The stored row of an agent, or undefined. No access check: callers check first. */
-export function agentRow(db: Db, agentId: string): AgentRow | undefined {
-  return sql<[string], AgentRow>(db, `SELECT ${AGENT_COLUMNS} FROM agents WHERE id = ?`).get(agentId);
+export function agentRow(q: Sql, agentId: string): Query<AgentRow | undefined> {
+  return q.get<AgentRow>(`SELECT ${AGENT_COLUMNS} FROM agents WHERE id = ?`, [agentId]);
 }
 
 /**
  * The API item of an agent the caller has already been checked against.
  * @throws ServiceError 404 when the agent no longer exists.
  */
-export function agentItem(db: Db, agentId: string): Agent {
-  const row = agentRow(db, agentId);
+export function* agentItem(q: Sql, agentId: string): Query<Agent> {
+  const row = yield* agentRow(q, agentId);
   if (!row) throw new ServiceError(404, 'NOT_FOUND', `agent '${agentId}' not found`);
-  return toAgent(row, knowledgeOf(db, row.id));
+  return toAgent(row, yield* knowledgeOf(q, row.id));
 }

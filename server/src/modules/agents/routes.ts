@@ -133,7 +133,7 @@ export const agentsRoutes: FastifyPluginAsync = async (app) => {
         response: one,
       },
     },
-    async (request) => ({ ok: true, item: createAgent(svc, request.actor, request.params.folderId, request.body) }),
+    async (request) => ({ ok: true, item: await svc.store.run(createAgent(svc, request.actor, request.params.folderId, request.body)) }),
   );
 
   app.get<{ Params: { folderId: string }; Querystring: PageQuery & { search?: string } }>(
@@ -149,7 +149,7 @@ export const agentsRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { search, ...page } = request.query;
-      return { ok: true, items: listAgents(svc, request.actor, request.params.folderId, page, search) };
+      return { ok: true, items: await svc.store.run(listAgents(svc, request.actor, request.params.folderId, page, search)) };
     },
   );
 
@@ -175,7 +175,7 @@ export const agentsRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { agentId: string } }>(
     '/agents/:agentId',
     { schema: { tags, summary: 'Get an agent', params: params('agentId'), response: one } },
-    async (request) => ({ ok: true, item: getAgent(svc, request.actor, request.params.agentId) }),
+    async (request) => ({ ok: true, item: await svc.store.run(getAgent(svc, request.actor, request.params.agentId)) }),
   );
 
   app.patch<{ Params: { agentId: string }; Body: AgentPatchInput }>(
@@ -193,14 +193,14 @@ export const agentsRoutes: FastifyPluginAsync = async (app) => {
         response: one,
       },
     },
-    async (request) => ({ ok: true, item: updateAgent(svc, request.actor, request.params.agentId, request.body ?? {}) }),
+    async (request) => ({ ok: true, item: await svc.store.run(updateAgent(svc, request.actor, request.params.agentId, request.body ?? {})) }),
   );
 
   app.delete<{ Params: { agentId: string } }>(
     '/agents/:agentId',
     { schema: { tags, summary: 'Delete an agent', params: params('agentId'), response: responses(okOnly) } },
     async (request) => {
-      deleteAgent(svc, request.actor, request.params.agentId);
+      await svc.store.run(deleteAgent(svc, request.actor, request.params.agentId));
       return { ok: true };
     },
   );
@@ -218,7 +218,7 @@ export const agentsRoutes: FastifyPluginAsync = async (app) => {
           response: one,
         },
       },
-      async (request) => ({ ok: true, item: addKnowledge(svc, request.actor, request.params.agentId, kind, request.body[key]!) }),
+      async (request) => ({ ok: true, item: await svc.store.run(addKnowledge(svc, request.actor, request.params.agentId, kind, request.body[key]!)) }),
     );
     app.delete<{ Params: Record<string, string> }>(
       `/agents/:agentId/knowledge/${kind}/:${key}`,
@@ -231,7 +231,7 @@ export const agentsRoutes: FastifyPluginAsync = async (app) => {
         },
       },
       async (request) => {
-        removeKnowledge(svc, request.actor, request.params.agentId!, kind, request.params[key]!);
+        await svc.store.run(removeKnowledge(svc, request.actor, request.params.agentId!, kind, request.params[key]!));
         return { ok: true };
       },
     );

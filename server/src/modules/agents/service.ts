@@ -1,9 +1,7 @@
-import { runSync } from '../../platform/db/query';
+import type { Dialect, Query, Sql } from '../../platform/db/query';
 import { likeClause, likeContains } from '../../platform/db/like';
 import type { Actor } from '../../auth/tokens';
 import { requireAgent, requireFolder } from '../../auth/access';
-import { transaction } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
 import { badRequest, ServiceError } from '../../errors';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
@@ -20,23 +18,24 @@ import { AGENT_GENERATION_PROMPT, agentFromModel, parseModelJson } from './gener
  * `agent-data.ts`, rows as items in `records.ts`, the generation prompt and answer in `generation.ts`.
  */
 
-/** Inserts an agent row. Call inside a transaction after the access check. */
-function insertAgent(
+/** Inserts an agent row. Call inside a transaction after the access check, with its handle. */
+function* insertAgent(
   svc: Services,
+  tx: Sql,
   actor: Actor,
   folder: { id: string; workspaceId: string },
   name: string,
   type: string,
   data: AgentData,
-): Agent {
+): Query<Agent> {
   const now = svc.clock.now();
   const id = newId();
-  sql(
-    svc.db,
+  yield* tx.run(
     `INSERT INTO agents (id, workspace_id, folder_id, name, type, data_json, created_by, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(id, folder.workspaceId, folder.id, name, type, JSON.stringify(data), actor.userId, now, now);
-  return agentItem(svc.db, id);
+    [id, folder.workspaceId, folder.id, name, type, JSON.stringify(data), actor.userId, now, now],
+  );
+  return yield* agentItem(tx, id);
 }
 
 /**
@@ -45,9 +44,9 @@ function insertAgent(
  * uniqueness of command ids/names and the avatar rules.
  * @throws ServiceError 404 (folder unknown or outside the caller's workspaces), 403, 400.
  */
-export function createAgent(svc: Services, actor: Actor, folderId: string, input: AgentCreateInput): Agent {
-  return transaction(svc.db, () => {
-    const folder = runSync(requireFolder(svc.db.handle, actor, folderId, 'Collaborator', 'creating an agent'));
+export function* createAgent(svc: Services, actor: Actor, folderId: string, input: AgentCreateInput, q: Sql = svc.store.sql): Query<Agent> {
+  return yield* q.transaction(function* (tx) {
+    const folder = yield* requireFolder(tx, actor, folderId, 'Collaborator', 'creating an agent');
     const template = input.data?.template;
     if (template && input.data?.type !== TEMPLATE_AGENT_TYPE) {
       throw badRequest('data.type', 'invalid_value', `data.type must be '${TEMPLATE_AGENT_TYPE}' when data.template is given`);
@@ -57,32 +56,42 @@ export function createAgent(svc: Services, actor: Actor, folderId: string, input
     }
     const preset = template ? mergeAgentData(defaultAgentData(), agentTemplateData(template.type), 'data.template') : defaultAgentData();
     const data = mergeAgentData(preset, input.data?.data, 'data.data');
-    return insertAgent(svc, actor, folder, input.name, input.data?.type ?? DEFAULT_AGENT_TYPE, data);
+    return yield* insertAgent(svc, tx, actor, folder, input.name, input.data?.type ?? DEFAULT_AGENT_TYPE, data);
   });
 }
+
+/**
+ * The order of {@link listAgents}, newest first. Agents created in the same millisecond come
+ * newest first by insertion on SQLite (`rowid`); PostgreSQL rows have no insertion order, so the
+ * id breaks such ties there.
+ */
+const NEWEST_FIRST: Readonly<Record<Dialect, string>> = {
+  sqlite: 'ORDER BY created_at DESC, rowid DESC',
+  postgres: 'ORDER BY created_at DESC, id DESC',
+};
 
 /**
  * The agents of a folder, newest first (spec 4.3 `GET /folders/{folderId}/agents`). Needs Viewer.
  * @param page 1-based page of `limit` items.
  * @throws ServiceError 404, 403.
  */
-export function listAgents(svc: Services, actor: Actor, folderId: string, page: PageRequest, search?: string): Agent[] {
-  runSync(requireFolder(svc.db.handle, actor, folderId, 'Viewer'));
-  const named = search === undefined ? '' : `AND ${likeClause('name')}`;
-  const rows = sql<unknown[], AgentRow>(
-    svc.db,
-    `SELECT ${AGENT_COLUMNS} FROM agents WHERE folder_id = ? ${named} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
-  ).all(folderId, ...(search === undefined ? [] : [likeContains(search)]), ...pageWindow(page));
-  return toAgents(svc.db, rows);
+export function* listAgents(svc: Services, actor: Actor, folderId: string, page: PageRequest, search?: string, q: Sql = svc.store.sql): Query<Agent[]> {
+  yield* requireFolder(q, actor, folderId, 'Viewer');
+  const named = search === undefined ? '' : `AND ${likeClause(q.dialect, 'name')}`;
+  const rows = yield* q.all<AgentRow>(
+    `SELECT ${AGENT_COLUMNS} FROM agents WHERE folder_id = ? ${named} ${NEWEST_FIRST[q.dialect]} LIMIT ? OFFSET ?`,
+    [folderId, ...(search === undefined ? [] : [likeContains(search)]), ...pageWindow(page)],
+  );
+  return yield* toAgents(q, rows);
 }
 
 /**
  * One agent (spec 4.4 `GET /agents/{agentId}`). Needs Viewer.
  * @throws ServiceError 404 (unknown or outside the caller's workspaces).
  */
-export function getAgent(svc: Services, actor: Actor, agentId: string): Agent {
-  runSync(requireAgent(svc.db.handle, actor, agentId, 'Viewer'));
-  return agentItem(svc.db, agentId);
+export function* getAgent(svc: Services, actor: Actor, agentId: string, q: Sql = svc.store.sql): Query<Agent> {
+  yield* requireAgent(q, actor, agentId, 'Viewer');
+  return yield* agentItem(q, agentId);
 }
 
 /**
@@ -91,20 +100,20 @@ export function getAgent(svc: Services, actor: Actor, agentId: string): Agent {
  * sent with their `id` keep it, commands without one get a new id). An empty patch changes nothing.
  * @throws ServiceError 404, 403, 400 (duplicate command id/name, bad avatar).
  */
-export function updateAgent(svc: Services, actor: Actor, agentId: string, patch: AgentPatchInput): Agent {
-  return transaction(svc.db, () => {
-    runSync(requireAgent(svc.db.handle, actor, agentId, 'Collaborator', 'updating an agent'));
-    const row = agentRow(svc.db, agentId)!;
-    const current = toAgent(row, knowledgeOf(svc.db, row.id));
+export function* updateAgent(svc: Services, actor: Actor, agentId: string, patch: AgentPatchInput, q: Sql = svc.store.sql): Query<Agent> {
+  return yield* q.transaction(function* (tx) {
+    yield* requireAgent(tx, actor, agentId, 'Collaborator', 'updating an agent');
+    const row = (yield* agentRow(tx, agentId))!;
+    const current = toAgent(row, yield* knowledgeOf(tx, row.id));
     if (patch.name === undefined && patch.data === undefined) return current;
     const data = mergeAgentData(current.data, patch.data, 'data');
-    sql(svc.db, 'UPDATE agents SET name = ?, data_json = ?, updated_at = ? WHERE id = ?').run(
+    yield* tx.run('UPDATE agents SET name = ?, data_json = ?, updated_at = ? WHERE id = ?', [
       patch.name ?? row.name,
       JSON.stringify(data),
       svc.clock.now(),
       agentId,
-    );
-    return agentItem(svc.db, agentId);
+    ]);
+    return yield* agentItem(tx, agentId);
   });
 }
 
@@ -113,23 +122,25 @@ export function updateAgent(svc: Services, actor: Actor, agentId: string, patch:
  * (spec 4.4 `DELETE /agents/{agentId}`). Needs Collaborator.
  * @throws ServiceError 404, 403.
  */
-export function deleteAgent(svc: Services, actor: Actor, agentId: string): void {
-  transaction(svc.db, () => {
-    runSync(requireAgent(svc.db.handle, actor, agentId, 'Collaborator', 'deleting an agent'));
-    sql(svc.db, 'DELETE FROM agents WHERE id = ?').run(agentId);
+export function* deleteAgent(svc: Services, actor: Actor, agentId: string, q: Sql = svc.store.sql): Query<void> {
+  yield* q.transaction(function* (tx) {
+    yield* requireAgent(tx, actor, agentId, 'Collaborator', 'deleting an agent');
+    yield* tx.run('DELETE FROM agents WHERE id = ?', [agentId]);
   });
 }
 
 /**
  * Generates an agent from a prompt through the model provider and creates it in the folder
  * (spec 4.3 `POST /folders/{folderId}/agent-generate`). Needs Collaborator (checked before the
- * model is called, and again when the agent is written).
+ * model is called, and again when the agent is written). Async: the model is called between
+ * the two storage operations.
  * @param text the description, 1..{@link AGENT_LIMITS.generationText} characters.
  * @throws ServiceError 404, 403, 400 (text), 502 UPSTREAM_ERROR (provider failure or an answer
  *   that is not a JSON object).
  */
 export async function generateAgent(svc: Services, actor: Actor, folderId: string, text: string): Promise<Agent> {
-  runSync(requireFolder(svc.db.handle, actor, folderId, 'Collaborator', 'generating an agent'));
+  const { store } = svc;
+  await store.run(requireFolder(store.sql, actor, folderId, 'Collaborator', 'generating an agent'));
   if (!text.trim()) throw badRequest('text', 'too_short', 'text must contain a description');
   if (text.length > AGENT_LIMITS.generationText) throw badRequest('text', 'too_long', `text is at most ${AGENT_LIMITS.generationText} characters`);
   const answer = await svc.models.complete(
@@ -142,8 +153,10 @@ export async function generateAgent(svc: Services, actor: Actor, folderId: strin
   const raw = parseModelJson(answer.text);
   if (!raw) throw new ServiceError(502, 'UPSTREAM_ERROR', 'the model did not answer with a JSON object describing the agent');
   const { name, data } = agentFromModel(raw, text);
-  return transaction(svc.db, () => {
-    const folder = runSync(requireFolder(svc.db.handle, actor, folderId, 'Collaborator', 'generating an agent'));
-    return insertAgent(svc, actor, folder, name, DEFAULT_AGENT_TYPE, data);
-  });
+  return store.run(
+    store.sql.transaction(function* (tx) {
+      const folder = yield* requireFolder(tx, actor, folderId, 'Collaborator', 'generating an agent');
+      return yield* insertAgent(svc, tx, actor, folder, name, DEFAULT_AGENT_TYPE, data);
+    }),
+  );
 }

@@ -1,11 +1,9 @@
-import { runSync } from '../../platform/db/query';
 import type { ApprovalInput } from '@taskspace/engine';
 import { requireWorkspace } from '../../auth/access';
 import { hashToken, type Actor } from '../../auth/tokens';
 import { badRequest } from '../../errors';
 import { isoTime } from '../../platform/clock';
-import type { Db } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
+import type { Query, Sql } from '../../platform/db/query';
 import { newSecret } from '../../platform/ids';
 import type { Services } from '../../services';
 import type { AutomationRuntime } from './runtime';
@@ -22,16 +20,16 @@ import { decideRun, type RunItem } from './service';
 /** How long a decision link stays valid when the approval has no timeout, in ms: 7 days. */
 export const DECISION_LINK_TTL_MS = 7 * 24 * 3600 * 1000;
 
-/** Creates the decision link of an approval (inside the caller's transaction); returns its token. */
-export function createDecisionLink(db: Db, runId: string, stepId: string, input: ApprovalInput | undefined, now: number): string {
+/** Creates the decision link of an approval through `q` (inside the caller's transaction); returns its token. */
+export function* createDecisionLink(q: Sql, runId: string, stepId: string, input: ApprovalInput | undefined, now: number): Query<string> {
   const token = newSecret(32);
-  sql(db, 'INSERT INTO approval_links (token_hash, run_id, step_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)').run(
+  yield* q.run('INSERT INTO approval_links (token_hash, run_id, step_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)', [
     hashToken(token),
     runId,
     stepId,
     now,
     input?.timeoutAt ?? now + DECISION_LINK_TTL_MS,
-  );
+  ]);
   return token;
 }
 
@@ -50,21 +48,31 @@ interface LinkRow {
  * The usable link behind `token`.
  * @throws ServiceError 400 field `token`, reason `invalid_link`, `link_used` or `link_expired`.
  */
-function usableLink(db: Db, token: unknown, now: number): LinkRow {
+function* usableLink(q: Sql, token: unknown, now: number): Query<LinkRow> {
   const row =
     typeof token === 'string' && token
-      ? sql<[string], LinkRow>(
-          db,
-          `SELECT l.token_hash AS tokenHash, l.run_id AS runId, l.step_id AS stepId, l.expires_at AS expiresAt, l.used_at AS usedAt,
-                  r.automation_id AS automationId, r.workspace_id AS workspaceId, a.definition_json AS definition
+      ? yield* q.get<LinkRow>(
+          `SELECT l.token_hash AS "tokenHash", l.run_id AS "runId", l.step_id AS "stepId", l.expires_at AS "expiresAt", l.used_at AS "usedAt",
+                  r.automation_id AS "automationId", r.workspace_id AS "workspaceId", a.definition_json AS definition
              FROM approval_links l JOIN automation_runs r ON r.id = l.run_id JOIN automations a ON a.id = r.automation_id
             WHERE l.token_hash = ?`,
-        ).get(hashToken(token))
+          [hashToken(token)],
+        )
       : undefined;
   if (!row) throw badRequest('token', 'invalid_link', 'this decision link is not valid');
   if (row.usedAt !== null) throw badRequest('token', 'link_used', 'this decision link has already been used');
   if (row.expiresAt <= now) throw badRequest('token', 'link_expired', 'this decision link has expired');
   return row;
+}
+
+/**
+ * The usable link behind `token`, for a member of its workspace (`action` names the operation in a 403).
+ * @throws ServiceError 400 as {@link usableLink}; 404 for someone outside the workspace.
+ */
+function* checkedLink(q: Sql, svc: Services, actor: Actor, token: unknown, action: string): Query<LinkRow> {
+  const link = yield* usableLink(q, token, svc.clock.now());
+  yield* requireWorkspace(q, actor, link.workspaceId, 'Viewer', action);
+  return link;
 }
 
 /** What a decision link shows. */
@@ -86,8 +94,7 @@ export interface DecisionRequest {
  * @throws ServiceError 400 as {@link usableLink}; 404 for someone outside the workspace.
  */
 export async function inspectDecisionLink(svc: Services, rt: AutomationRuntime, actor: Actor, token: unknown): Promise<DecisionRequest> {
-  const link = usableLink(svc.db, token, svc.clock.now());
-  runSync(requireWorkspace(svc.db.handle, actor, link.workspaceId, 'Viewer', 'opening a decision link'));
+  const link = await svc.store.run(checkedLink(svc.store.sql, svc, actor, token, 'opening a decision link'));
   const found = await rt.engine.getRun(link.runId);
   const input = found?.steps.find((s) => s.stepId === link.stepId)?.input as ApprovalInput | undefined;
   return {
@@ -108,9 +115,8 @@ export async function inspectDecisionLink(svc: Services, rt: AutomationRuntime, 
  * @throws ServiceError 400 as {@link usableLink}; 403; 404; 409 when the run no longer waits on it.
  */
 export async function decideWithLink(svc: Services, rt: AutomationRuntime, actor: Actor, token: unknown, approve: boolean, comment?: string): Promise<RunItem> {
-  const link = usableLink(svc.db, token, svc.clock.now());
-  runSync(requireWorkspace(svc.db.handle, actor, link.workspaceId, 'Viewer', 'deciding an approval'));
+  const link = await svc.store.run(checkedLink(svc.store.sql, svc, actor, token, 'deciding an approval'));
   const run = await decideRun(svc, rt, actor, link.automationId, link.runId, approve, comment);
-  sql(svc.db, 'UPDATE approval_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL').run(svc.clock.now(), link.tokenHash);
+  await svc.store.run(svc.store.sql.run('UPDATE approval_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL', [svc.clock.now(), link.tokenHash]));
   return run;
 }

@@ -58,7 +58,7 @@ export const inboundWebhookRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       try {
-        const accepted = receiveInboundCall(svc, rt, {
+        const accepted = await receiveInboundCall(svc, rt, {
           webhookId: request.params.webhookId,
           authorization: request.headers.authorization,
           body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),

@@ -2,15 +2,14 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { redactHeaders, usesAction, type FormTrigger } from '@taskspace/engine';
 import { formValues, type FieldProblem } from '../forms/fields';
 import { hashToken } from '../../auth/tokens';
-import { transaction } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
+import type { Query, Sql } from '../../platform/db/query';
 import { badRequest, notFound, ServiceError } from '../../errors';
 import { newId } from '../../platform/ids';
 import { assertJsonDepth } from '../../http/json-depth';
 import type { Services } from '../../services';
 import { inboundLinkOf } from './inbound-link';
 import type { AutomationRuntime } from './runtime';
-import { automationOfInboundUrl, insertRun } from './sqlite-store';
+import { automationOfInboundUrl, insertRun } from './run-store';
 
 /**
  * Inbound calls, `POST /webhooks/<id>` and form posts to `/forms/<id>` (spec sections 4.7, 5.3,
@@ -115,19 +114,31 @@ function requestIdOf(automationId: string, idempotencyKey: string | undefined): 
  * disabled; 429 RATE_LIMITED past the per-URL throttle ({@link InboundThrottledError}); 400 when
  * the body is not JSON (or a form), when a form trigger's fields refuse it ({@link FormRejectedError})
  * or the Idempotency-Key is too long. Nothing is recorded for a refused call.
- * @returns the request id, the run and how to answer the call; the run is handed to the engine.
+ * @returns (resolves to) the request id, the run and how to answer the call; the run is handed to the engine.
  */
-export function receiveInboundCall(svc: Services, rt: AutomationRuntime, call: InboundCall): AcceptedInbound {
+export async function receiveInboundCall(svc: Services, rt: AutomationRuntime, call: InboundCall): Promise<AcceptedInbound> {
+  // The throttle is taken at most once per call, also when PostgreSQL runs the transaction again.
+  let waitMs: number | undefined;
+  const take = (key: string): number => (waitMs ??= rt.throttle.take(key));
   // One transaction from the first read to the run's insert: what the checks saw is what the run gets.
-  const { accepted, created } = transaction(svc.db, () => acceptCall(svc, rt, call));
+  const { accepted, created } = await svc.store.run(svc.store.sql.transaction((tx) => acceptCall(tx, svc, rt, call, take)));
   if (created) rt.engine.enqueue(accepted.runId);
   svc.signals?.notify('runs');
   return accepted;
 }
 
-/** The checks and the run's insert of {@link receiveInboundCall}, inside its transaction. */
-function acceptCall(svc: Services, rt: AutomationRuntime, call: InboundCall): { accepted: AcceptedInbound; created: boolean } {
-  const found = automationOfInboundUrl(svc.db, call.webhookId);
+/**
+ * The checks and the run's insert of {@link receiveInboundCall}, through `q` (its transaction);
+ * `take` takes one call from the URL's throttle (ms to wait, 0 when allowed).
+ */
+function* acceptCall(
+  q: Sql,
+  svc: Services,
+  rt: AutomationRuntime,
+  call: InboundCall,
+  take: (key: string) => number,
+): Query<{ accepted: AcceptedInbound; created: boolean }> {
+  const found = yield* automationOfInboundUrl(q, call.webhookId);
   const link = found && inboundLinkOf(found);
   if (!found || !link) throw notFound('webhook', call.webhookId);
   const form = found.definition.trigger.type === 'form' ? found.definition.trigger : undefined;
@@ -141,7 +152,7 @@ function acceptCall(svc: Services, rt: AutomationRuntime, call: InboundCall): { 
   if (!found.enabled) {
     throw new ServiceError(409, 'AUTOMATION_DISABLED', 'the automation behind this webhook is disabled; enable it to accept calls');
   }
-  const waitMs = rt.throttle.take(link.id);
+  const waitMs = take(link.id);
   if (waitMs > 0) throw new InboundThrottledError(waitMs);
 
   let body = call.parsed !== undefined ? call.parsed : inboundBody(call.body, call.headers['content-type'], svc.config.jsonMaxDepth);
@@ -163,7 +174,7 @@ function acceptCall(svc: Services, rt: AutomationRuntime, call: InboundCall): { 
   const headers = redactHeaders(received);
   const requestId = requestIdOf(found.id, idempotencyKey);
   const { run, dedupe } = rt.engine.prepareInboundRun(found, body, { requestId, headers });
-  const stored = insertRun(svc.db, run, dedupe);
+  const stored = yield* insertRun(q, run, dedupe);
   const accepted: AcceptedInbound = { requestId, runId: stored.run.id, respond: usesAction(found.definition.actions, 'respond') };
   if (form) accepted.form = form;
   return { accepted, created: stored.created };
@@ -182,11 +193,10 @@ export class InboundThrottledError extends ServiceError {
  * the request id (a repeated Idempotency-Key has the first call's id). Undefined when the id is
  * not a request of that automation.
  */
-export function runIdOfInboundRequest(svc: Services, automationId: string, requestId: string): string | undefined {
-  return sql<[string, string], string>(
-    svc.db,
-    'SELECT id FROM automation_runs WHERE automation_id = ? AND dedupe_key = ? ORDER BY seq DESC LIMIT 1',
-  )
-    .pluck()
-    .get(automationId, `inbound:${requestId}`);
+export function* runIdOfInboundRequest(q: Sql, automationId: string, requestId: string): Query<string | undefined> {
+  const row = yield* q.get<{ id: string }>('SELECT id FROM automation_runs WHERE automation_id = ? AND dedupe_key = ? ORDER BY seq DESC LIMIT 1', [
+    automationId,
+    `inbound:${requestId}`,
+  ]);
+  return row?.id;
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { FINAL_STATUSES, type RunResponse, type RunStatus } from '@taskspace/engine';
-import { sql } from '../../platform/db/statements';
+import type { Query, Sql } from '../../platform/db/query';
 import type { Services } from '../../services';
 
 /**
@@ -14,17 +14,15 @@ import type { Services } from '../../services';
 /** Where an inbound call's run stands: `done` with the response (or none), or still going. */
 type ResponseState = { done: true; response: RunResponse | undefined } | { done: false };
 
-function responseState(svc: Services, runId: string): ResponseState {
-  const status = sql<[string], string>(svc.db, 'SELECT status FROM automation_runs WHERE id = ?').pluck().get(runId);
-  if (status === undefined) return { done: true, response: undefined };
-  const output = sql<[string], string | null>(
-    svc.db,
+function* responseState(q: Sql, runId: string): Query<ResponseState> {
+  const run = yield* q.get<{ status: string }>('SELECT status FROM automation_runs WHERE id = ?', [runId]);
+  if (run === undefined) return { done: true, response: undefined };
+  const step = yield* q.get<{ output_json: string | null }>(
     "SELECT output_json FROM automation_steps WHERE run_id = ? AND type = 'respond' AND status = 'succeeded' ORDER BY ordinal LIMIT 1",
-  )
-    .pluck()
-    .get(runId);
-  if (output) return { done: true, response: JSON.parse(output) as RunResponse };
-  return FINAL_STATUSES.has(status as RunStatus) ? { done: true, response: undefined } : { done: false };
+    [runId],
+  );
+  if (step?.output_json) return { done: true, response: JSON.parse(step.output_json) as RunResponse };
+  return FINAL_STATUSES.has(run.status as RunStatus) ? { done: true, response: undefined } : { done: false };
 }
 
 /** Resolves after `ms`, or earlier when a run signals (`runs`) or `abort` fires. */
@@ -50,7 +48,7 @@ function nextSignal(svc: Services, ms: number, abort: AbortSignal): Promise<void
 export async function awaitInboundResponse(svc: Services, runId: string, timeoutMs: number, abort: AbortSignal): Promise<RunResponse | undefined> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const state = responseState(svc, runId);
+    const state = await svc.store.run(responseState(svc.store.sql, runId));
     if (state.done) return state.response;
     const left = deadline - Date.now();
     if (left <= 0 || abort.aborted) return undefined;

@@ -1,4 +1,3 @@
-import { runSync } from '../../platform/db/query';
 import { secretValues } from '../secrets/service';
 import { createEngine, type Engine, type RunRecord } from '@taskspace/engine';
 import { newOrderedId } from '../../platform/ids';
@@ -10,10 +9,10 @@ import { readEvents } from '../events/outbox';
 import type { Services } from '../../services';
 import { GuardedHttpAdapter } from './http-adapter';
 import { DomainServiceAdapter } from './service-adapter';
-import { SqliteRunStore } from './sqlite-store';
+import { ServiceRunStore } from './run-store';
 
 /**
- * The automation runtime of the server (README "Automations"): the engine over SQLite, the
+ * The automation runtime of the server (README "Automations"): the engine over the service's store, the
  * in-process service and the guarded HTTP client, the per-URL throttle of inbound calls, and the
  * outbox consumer that feeds service events to the engine. It reads `events` after its own
  * cursor (`outbox_cursors` row {@link AUTOMATION_CURSOR}, an {@link OutboxCursor}) and submits each
@@ -39,7 +38,7 @@ declare module 'fastify' {
 /** The engine and its consumers, as decorated on the app (`app.automations`). */
 export class AutomationRuntime {
   readonly engine: Engine;
-  readonly store: SqliteRunStore;
+  readonly store: ServiceRunStore;
   private readonly http: GuardedHttpAdapter;
   /** The per-URL throttle of inbound calls (webhook calls and form posts share a URL's bucket). */
   readonly throttle: InboundThrottle;
@@ -53,7 +52,7 @@ export class AutomationRuntime {
     private readonly svc: Services,
     log: WorkerLog,
   ) {
-    this.store = new SqliteRunStore(svc.db, { links: svc.links, clock: svc.clock, signals: svc.signals });
+    this.store = new ServiceRunStore(svc.store, { links: svc.links, clock: svc.clock, signals: svc.signals });
     this.http = new GuardedHttpAdapter(svc.addressPolicy);
     this.engine = createEngine({
       store: this.store,
@@ -62,14 +61,14 @@ export class AutomationRuntime {
       clock: svc.clock,
       newId: newOrderedId,
       logger: log,
-      secrets: (workspaceId) => secretValues(svc, workspaceId),
+      secrets: (workspaceId) => svc.store.run(secretValues(svc, workspaceId)),
       onRunSettled: (run) => {
         for (const listener of this.settledListeners) listener(run);
       },
     });
     const poll = svc.config.webhooks.pollMs;
     // A step handles one batch: again at once while batches come full, else after the poll interval.
-    this.cursor = new OutboxCursor(svc.db, svc.clock, AUTOMATION_CURSOR);
+    this.cursor = new OutboxCursor(svc.store, svc.clock, AUTOMATION_CURSOR);
     this.events = new WorkerLoop('automation outbox consumer', async () => ((await this.consumeEvents()) ? 0 : poll), log, poll);
     this.throttle = new InboundThrottle(svc.clock, svc.config.webhooks.inboundPerMinute);
   }
@@ -93,14 +92,14 @@ export class AutomationRuntime {
   async stop(): Promise<void> {
     for (const off of this.unsubscribe.splice(0)) off();
     await this.events.stop();
-    this.cursor.flush();
+    await this.cursor.flush();
     await this.engine.stop();
     await this.http.close();
   }
 
   /** One batch of outbox events; true when there may be more. */
   private async consumeEvents(): Promise<boolean> {
-    const events = runSync(readEvents(this.svc.db.handle, this.cursor.get(), BATCH));
+    const events = await this.svc.store.run(readEvents(this.svc.store.sql, await this.cursor.get(), BATCH));
     if (events.length === 0) return false;
     await this.engine.submitAll(
       events.map((event) => ({
@@ -112,7 +111,7 @@ export class AutomationRuntime {
         at: Date.parse(event.timestamp),
       })),
     );
-    this.cursor.advance(events[events.length - 1]!.seq);
+    await this.cursor.advance(events[events.length - 1]!.seq);
     return events.length === BATCH;
   }
 }

@@ -1,7 +1,6 @@
 import type { Service, ServiceContext, TaskDatePoint } from '@taskspace/engine';
 import type { Actor } from '../../auth/tokens';
-import { transaction } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
+import type { Query, Sql } from '../../platform/db/query';
 import { setAssignees } from '../tasks/assignees';
 import { runAgentCommand } from '../conversations/service';
 import { setTaskFieldValue } from '../fields/service';
@@ -30,135 +29,157 @@ import type { Services } from '../../services';
 export class DomainServiceAdapter implements Service {
   constructor(private readonly svc: Services) {}
 
-  /** The automation owner as an actor with the run's depth. @throws ServiceError 404 when the owner no longer exists. */
-  private actor(ctx: ServiceContext): Actor {
-    const row = sql<[string], { userId: string; handle: string; displayName: string; plan: string; rateTier: string; verified: number }>(
-      this.svc.db,
-      'SELECT id AS userId, handle, display_name AS displayName, plan, rate_tier AS rateTier, verified FROM users WHERE id = ?',
-    ).get(ctx.ownerId);
-    if (!row) throw new ServiceError(404, 'NOT_FOUND', 'the automation owner no longer exists');
-    return { ...row, verified: row.verified === 1, depth: ctx.depth };
-  }
-
   /**
-   * Refuses a project or agent outside the automation's own workspace, even one its owner can
-   * reach elsewhere: ids often come from templated trigger data (an inbound webhook body), and a
-   * run's outputs are readable by every member of the automation's workspace.
-   * @throws ServiceError 404 (a permanent step failure) for an unknown or foreign resource.
+   * Runs a domain write on a project of the automation's workspace once per (run, step), in one
+   * transaction with its `automation_effects` row, and wakes the event workers. `change` does its
+   * work through the transaction handle it is given.
    */
-  private inWorkspace(ctx: ServiceContext, table: 'projects' | 'agents', id: string): void {
-    const row = sql<[string], { workspace_id: string }>(this.svc.db, `SELECT workspace_id FROM ${table} WHERE id = ?`).get(id);
-    if (!row || row.workspace_id !== ctx.workspaceId) throw notFound(table === 'projects' ? 'project' : 'agent', id);
-  }
-
-  /** Runs a domain write on a project of the automation's workspace once per (run, step) and wakes the event workers. */
-  private once<T>(ctx: ServiceContext, projectId: string, change: (actor: Actor) => T): T {
-    const { db } = this.svc;
-    const result = transaction(db, () => {
-      const prior = sql<[string, string], { output_json: string }>(db, 'SELECT output_json FROM automation_effects WHERE run_id = ? AND step_id = ?').get(
-        ctx.runId,
-        ctx.stepId,
-      );
-      if (prior) return JSON.parse(prior.output_json) as T;
-      this.inWorkspace(ctx, 'projects', projectId);
-      const out = change(this.actor(ctx));
-      sql(db, 'INSERT INTO automation_effects (run_id, step_id, output_json, created_at) VALUES (?, ?, ?, ?)').run(
-        ctx.runId,
-        ctx.stepId,
-        JSON.stringify(out ?? null),
-        this.svc.clock.now(),
-      );
-      return out;
-    });
-    this.svc.signals?.notify('events');
+  private async once<T>(ctx: ServiceContext, projectId: string, change: (tx: Sql, actor: Actor) => Query<T>): Promise<T> {
+    const { svc } = this;
+    const result = await svc.store.run(
+      svc.store.sql.transaction(function* (tx): Query<T> {
+        const prior = yield* tx.get<{ output_json: string }>('SELECT output_json FROM automation_effects WHERE run_id = ? AND step_id = ?', [ctx.runId, ctx.stepId]);
+        if (prior) return JSON.parse(prior.output_json) as T;
+        yield* inWorkspace(tx, ctx, 'projects', projectId);
+        const out = yield* change(tx, yield* ownerActor(tx, ctx));
+        yield* tx.run('INSERT INTO automation_effects (run_id, step_id, output_json, created_at) VALUES (?, ?, ?, ?)', [
+          ctx.runId,
+          ctx.stepId,
+          JSON.stringify(out ?? null),
+          svc.clock.now(),
+        ]);
+        return out;
+      }),
+    );
+    svc.signals?.notify('events');
     return result;
   }
 
   async createTask(ctx: ServiceContext, p: { projectId: string; text: string; referenceTaskId?: string; placement?: string }) {
-    return this.once(ctx, p.projectId, (actor) => {
+    const { svc } = this;
+    return this.once(ctx, p.projectId, function* (tx, actor) {
       const task: Record<string, unknown> = { contentType: 'text/markdown', content: p.text, taskId: p.referenceTaskId ?? null };
       if (p.placement !== undefined) task.placement = p.placement;
-      const body = this.svc.inputs.check(createTasksBody, { tasks: [task] });
-      return createTasks(this.svc, actor, p.projectId, body.tasks)[0];
+      const body = svc.inputs.check(createTasksBody, { tasks: [task] });
+      return (yield* createTasks(svc, actor, p.projectId, body.tasks, tx))[0];
     });
   }
 
   async updateTask(ctx: ServiceContext, p: { projectId: string; taskId: string; text: string }) {
-    return this.once(ctx, p.projectId, (actor) => {
-      const body = this.svc.inputs.check(updateTaskBody, { contentType: 'text/markdown', content: p.text });
-      return updateTask(this.svc, actor, p.projectId, p.taskId, body);
+    const { svc } = this;
+    return this.once(ctx, p.projectId, function* (tx, actor) {
+      const body = svc.inputs.check(updateTaskBody, { contentType: 'text/markdown', content: p.text });
+      return yield* updateTask(svc, actor, p.projectId, p.taskId, body, tx);
     });
   }
 
   async completeTask(ctx: ServiceContext, p: { projectId: string; taskId: string }) {
-    return this.once(ctx, p.projectId, (actor) => setTaskCompleted(this.svc, actor, p.projectId, p.taskId, true));
+    return this.once(ctx, p.projectId, (tx, actor) => setTaskCompleted(this.svc, actor, p.projectId, p.taskId, true, tx));
   }
 
   async uncompleteTask(ctx: ServiceContext, p: { projectId: string; taskId: string }) {
-    return this.once(ctx, p.projectId, (actor) => setTaskCompleted(this.svc, actor, p.projectId, p.taskId, false));
+    return this.once(ctx, p.projectId, (tx, actor) => setTaskCompleted(this.svc, actor, p.projectId, p.taskId, false, tx));
   }
 
   async deleteTask(ctx: ServiceContext, p: { projectId: string; taskId: string }) {
-    return this.once(ctx, p.projectId, (actor) => {
-      deleteTask(this.svc, actor, p.projectId, p.taskId);
+    const { svc } = this;
+    return this.once(ctx, p.projectId, function* (tx, actor) {
+      yield* deleteTask(svc, actor, p.projectId, p.taskId, tx);
       return { deleted: true, taskId: p.taskId };
     });
   }
 
   async assignTask(ctx: ServiceContext, p: { projectId: string; taskId: string; handles: string[] }) {
-    return this.once(ctx, p.projectId, (actor) => {
-      const body = this.svc.inputs.check(assigneesBody, { handles: p.handles });
-      return setAssignees(this.svc, actor, p.projectId, p.taskId, body.handles);
+    const { svc } = this;
+    return this.once(ctx, p.projectId, function* (tx, actor) {
+      const body = svc.inputs.check(assigneesBody, { handles: p.handles });
+      return yield* setAssignees(svc, actor, p.projectId, p.taskId, body.handles, tx);
     });
   }
 
   async setTaskDate(ctx: ServiceContext, p: { projectId: string; taskId: string; start?: TaskDatePoint; end?: TaskDatePoint }) {
     const side = (point: TaskDatePoint | undefined): DatePointInput | null =>
       point ? { date: point.date, time: point.time || null, timezone: point.timezone || null } : null;
-    return this.once(ctx, p.projectId, (actor) => setTaskDate(this.svc, actor, p.projectId, p.taskId, { start: side(p.start), end: side(p.end) }));
+    return this.once(ctx, p.projectId, (tx, actor) => setTaskDate(this.svc, actor, p.projectId, p.taskId, { start: side(p.start), end: side(p.end) }, tx));
   }
 
   async setTaskNote(ctx: ServiceContext, p: { projectId: string; taskId: string; type: string; value: string }) {
-    return this.once(ctx, p.projectId, (actor) => {
-      const body = this.svc.inputs.check(taskNoteBody, { type: p.type, value: p.value });
-      return setNote(this.svc, actor, p.projectId, p.taskId, body);
+    const { svc } = this;
+    return this.once(ctx, p.projectId, function* (tx, actor) {
+      const body = svc.inputs.check(taskNoteBody, { type: p.type, value: p.value });
+      return yield* setNote(svc, actor, p.projectId, p.taskId, body, tx);
     });
   }
 
   async setTaskField(ctx: ServiceContext, p: { projectId: string; taskId: string; fieldId: string; value: string | number | boolean }) {
-    return this.once(ctx, p.projectId, (actor) => {
-      const body = this.svc.inputs.check(fieldValueBody, { value: p.value });
-      setTaskFieldValue(this.svc, actor, p.projectId, p.taskId, p.fieldId, body.value);
+    const { svc } = this;
+    return this.once(ctx, p.projectId, function* (tx, actor) {
+      const body = svc.inputs.check(fieldValueBody, { value: p.value });
+      yield* setTaskFieldValue(svc, actor, p.projectId, p.taskId, p.fieldId, body.value, tx);
       return { taskId: p.taskId, fieldId: p.fieldId, value: p.value };
     });
   }
 
   async moveTask(ctx: ServiceContext, p: { projectId: string; taskId: string; targetTaskId: string; position: string }) {
-    return this.once(ctx, p.projectId, (actor) => {
-      const body = this.svc.inputs.check(moveTaskBody, { target: { taskId: p.targetTaskId, position: p.position } });
-      return moveTask(this.svc, actor, p.projectId, p.taskId, body.target);
+    const { svc } = this;
+    return this.once(ctx, p.projectId, function* (tx, actor) {
+      const body = svc.inputs.check(moveTaskBody, { target: { taskId: p.targetTaskId, position: p.position } });
+      return yield* moveTask(svc, actor, p.projectId, p.taskId, body.target, tx);
     });
   }
 
   /** Output: `{text, conversationId, conversation}` (text = the model's answer). */
   async runAgentCommand(ctx: ServiceContext, p: { agentId: string; command: string; input: string }) {
-    this.inWorkspace(ctx, 'agents', p.agentId);
-    const conversation = await runAgentCommand(this.svc, this.actor(ctx), p.agentId, { command: p.command, input: p.input });
+    const actor = await this.svc.store.run(
+      (function* (q: Sql): Query<Actor> {
+        yield* inWorkspace(q, ctx, 'agents', p.agentId);
+        return yield* ownerActor(q, ctx);
+      })(this.svc.store.sql),
+    );
+    const conversation = await runAgentCommand(this.svc, actor, p.agentId, { command: p.command, input: p.input });
     const answer = [...conversation.data.messages].reverse().find((m) => m.role === 'assistant');
     return { text: answer?.content ?? '', conversationId: conversation.id, conversation };
   }
 
   async projectFolders(workspaceId: string, projectId: string): Promise<string[]> {
-    return sql<[string, string], { id: string }>(
-      this.svc.db,
-      `WITH RECURSIVE chain(id, parent_id, depth) AS (
-         SELECT f.id, f.parent_id, 0 FROM projects p JOIN folders f ON f.id = p.folder_id WHERE p.id = ? AND p.workspace_id = ?
-         UNION ALL
-         SELECT f.id, f.parent_id, c.depth + 1 FROM folders f JOIN chain c ON f.id = c.parent_id WHERE c.depth < 64
-       )
-       SELECT id FROM chain ORDER BY depth`,
-    )
-      .all(projectId, workspaceId)
-      .map((r) => r.id);
+    const rows = await this.svc.store.run(
+      this.svc.store.sql.all<{ id: string }>(
+        `WITH RECURSIVE chain(id, parent_id, depth) AS (
+           SELECT f.id, f.parent_id, 0 FROM projects p JOIN folders f ON f.id = p.folder_id WHERE p.id = ? AND p.workspace_id = ?
+           UNION ALL
+           SELECT f.id, f.parent_id, c.depth + 1 FROM folders f JOIN chain c ON f.id = c.parent_id WHERE c.depth < 64
+         )
+         SELECT id FROM chain ORDER BY depth`,
+        [projectId, workspaceId],
+      ),
+    );
+    return rows.map((r) => r.id);
   }
+}
+
+/** The automation owner as an actor with the run's depth. @throws ServiceError 404 when the owner no longer exists. */
+function* ownerActor(q: Sql, ctx: ServiceContext): Query<Actor> {
+  const row = yield* q.get<{ userId: string; handle: string; displayName: string; plan: string; rateTier: string; verified: number }>(
+    'SELECT id AS "userId", handle, display_name AS "displayName", plan, rate_tier AS "rateTier", verified FROM users WHERE id = ?',
+    [ctx.ownerId],
+  );
+  if (!row) throw new ServiceError(404, 'NOT_FOUND', 'the automation owner no longer exists');
+  return { ...row, verified: row.verified === 1, depth: ctx.depth };
+}
+
+/** The tables {@link inWorkspace} checks, with their own statement (texts are constants). */
+const WORKSPACE_OF = {
+  projects: 'SELECT workspace_id FROM projects WHERE id = ?',
+  agents: 'SELECT workspace_id FROM agents WHERE id = ?',
+} as const;
+
+/**
+ * Refuses a project or agent outside the automation's own workspace, even one its owner can
+ * reach elsewhere: ids often come from templated trigger data (an inbound webhook body), and a
+ * run's outputs are readable by every member of the automation's workspace.
+ * @throws ServiceError 404 (a permanent step failure) for an unknown or foreign resource.
+ */
+function* inWorkspace(q: Sql, ctx: ServiceContext, table: 'projects' | 'agents', id: string): Query<void> {
+  const row = yield* q.get<{ workspace_id: string }>(WORKSPACE_OF[table], [id]);
+  if (!row || row.workspace_id !== ctx.workspaceId) throw notFound(table === 'projects' ? 'project' : 'agent', id);
 }

@@ -1,4 +1,3 @@
-import { runSync } from '../../platform/db/query';
 import {
   FINAL_STATUSES,
   redactActions,
@@ -13,7 +12,7 @@ import { requireWorkspace } from '../../auth/access';
 import { roleAtLeast, type Role } from '../../auth/roles';
 import type { Actor } from '../../auth/tokens';
 import { isoTime } from '../../platform/clock';
-import { sql } from '../../platform/db/statements';
+import type { Query, Sql } from '../../platform/db/query';
 import { runIdOfInboundRequest } from './inbound';
 import { hasInboundUrl, inboundLinkOf, newInboundLink, newInboundToken, wantsToken } from './inbound-link';
 import { requireWebhookPlan } from '../webhooks/service';
@@ -116,18 +115,39 @@ async function engineCall<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-function handleOf(svc: Services, userId: string): string {
-  return sql<[string], { handle: string }>(svc.db, 'SELECT handle FROM users WHERE id = ?').get(userId)?.handle ?? '';
+/** The handle of a user ('' when the user is gone). */
+function* handleOf(q: Sql, userId: string): Query<string> {
+  return (yield* q.get<{ handle: string }>('SELECT handle FROM users WHERE id = ?', [userId]))?.handle ?? '';
 }
 
-function toItem(svc: Services, actor: Actor, role: Role, a: AutomationRecord, token?: string): AutomationItem {
+/** The API item of an automation for a reader with `role` (its owner's handle read through `q`). */
+function* toItem(q: Sql, svc: Services, actor: Actor, role: Role, a: AutomationRecord, token?: string): Query<AutomationItem> {
+  return itemOf(svc, role, a, yield* handleOf(q, a.ownerId), token);
+}
+
+/** The API items of automations, as {@link toItem}, reading each owner's handle once. */
+function* toItems(q: Sql, svc: Services, actor: Actor, role: Role, automations: AutomationRecord[]): Query<AutomationItem[]> {
+  const handles = new Map<string, string>();
+  const items: AutomationItem[] = [];
+  for (const a of automations) {
+    let handle = handles.get(a.ownerId);
+    if (handle === undefined) {
+      handle = yield* handleOf(q, a.ownerId);
+      handles.set(a.ownerId, handle);
+    }
+    items.push(itemOf(svc, role, a, handle));
+  }
+  return items;
+}
+
+function itemOf(svc: Services, role: Role, a: AutomationRecord, ownerHandle: string, token?: string): AutomationItem {
   const item: AutomationItem = {
     id: a.id,
     workspaceId: a.workspaceId,
     ...a.definition,
     enabled: a.enabled,
     version: a.version,
-    owner: { handle: handleOf(svc, a.ownerId) },
+    owner: { handle: ownerHandle },
     createdAt: isoTime(a.createdAt),
     updatedAt: isoTime(a.updatedAt),
   };
@@ -151,7 +171,7 @@ async function requireAutomation(svc: Services, rt: AutomationRuntime, actor: Ac
   if (!automation) throw notFound('automation', id);
   let role: Role;
   try {
-    role = runSync(requireWorkspace(svc.db.handle, actor, automation.workspaceId, min, action));
+    role = await svc.store.run(requireWorkspace(svc.store.sql, actor, automation.workspaceId, min, action));
   } catch (error) {
     if (error instanceof ServiceError && error.statusCode === 404) throw notFound('automation', id);
     throw error;
@@ -174,9 +194,10 @@ function validate(rt: AutomationRuntime, definition: unknown): AutomationDefinit
  * @throws ServiceError 400 (invalid definition: details name the field), 402, 403, 404.
  */
 export async function createAutomation(svc: Services, rt: AutomationRuntime, actor: Actor, input: AutomationInput): Promise<AutomationItem> {
-  runSync(requireWorkspace(svc.db.handle, actor, input.workspaceId, 'Owner', 'creating an automation'));
+  const q = svc.store.sql;
+  await svc.store.run(requireWorkspace(q, actor, input.workspaceId, 'Owner', 'creating an automation'));
   const definition = validate(rt, input.definition);
-  checkReferences(svc, input.workspaceId, definition);
+  await svc.store.run(checkReferences(q, svc, input.workspaceId, definition));
   const meta: Record<string, unknown> = {};
   let token: string | undefined;
   if (hasInboundUrl(definition.trigger)) {
@@ -188,19 +209,20 @@ export async function createAutomation(svc: Services, rt: AutomationRuntime, act
   const created = await engineCall(() =>
     rt.engine.createAutomation({ id: newId(), workspaceId: input.workspaceId, ownerId: actor.userId, definition, enabled: input.enabled ?? true, meta }),
   );
-  return toItem(svc, actor, 'Owner', created, token);
+  return svc.store.run(toItem(q, svc, actor, 'Owner', created, token));
 }
 
 /** A workspace's automations, oldest first (any member). @throws ServiceError 404. */
 export async function listAutomations(svc: Services, rt: AutomationRuntime, actor: Actor, workspaceId: string): Promise<AutomationItem[]> {
-  const role = runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Viewer', 'listing automations'));
-  return (await rt.engine.listAutomations(workspaceId)).map((a) => toItem(svc, actor, role, a));
+  const role = await svc.store.run(requireWorkspace(svc.store.sql, actor, workspaceId, 'Viewer', 'listing automations'));
+  const automations = await rt.engine.listAutomations(workspaceId);
+  return svc.store.run(toItems(svc.store.sql, svc, actor, role, automations));
 }
 
 /** One automation (any member; the webhook URL only for the Owner). @throws ServiceError 404. */
 export async function getAutomation(svc: Services, rt: AutomationRuntime, actor: Actor, id: string): Promise<AutomationItem> {
   const { automation, role } = await requireAutomation(svc, rt, actor, id, 'Viewer', 'reading an automation');
-  return toItem(svc, actor, role, automation);
+  return svc.store.run(toItem(svc.store.sql, svc, actor, role, automation));
 }
 
 /**
@@ -213,7 +235,7 @@ export async function getAutomation(svc: Services, rt: AutomationRuntime, actor:
 export async function updateAutomation(svc: Services, rt: AutomationRuntime, actor: Actor, id: string, input: unknown): Promise<AutomationItem> {
   const { automation } = await requireAutomation(svc, rt, actor, id, 'Owner', 'changing an automation');
   const definition = validate(rt, input);
-  checkReferences(svc, automation.workspaceId, definition);
+  await svc.store.run(checkReferences(svc.store.sql, svc, automation.workspaceId, definition));
   const meta = { ...automation.meta };
   const link = inboundLinkOf(automation);
   let token: string | undefined;
@@ -235,7 +257,7 @@ export async function updateAutomation(svc: Services, rt: AutomationRuntime, act
     }
   }
   const updated = await engineCall(() => rt.engine.updateAutomation(id, definition, meta));
-  return toItem(svc, actor, 'Owner', updated, token);
+  return svc.store.run(toItem(svc.store.sql, svc, actor, 'Owner', updated, token));
 }
 
 /** One kept version of an automation, as the API lists it. */
@@ -296,7 +318,7 @@ export async function restoreAutomationVersion(svc: Services, rt: AutomationRunt
 export async function setAutomationEnabled(svc: Services, rt: AutomationRuntime, actor: Actor, id: string, enabled: boolean): Promise<AutomationItem> {
   await requireAutomation(svc, rt, actor, id, 'Owner', enabled ? 'enabling an automation' : 'disabling an automation');
   const updated = await engineCall(() => rt.engine.setEnabled(id, enabled));
-  return toItem(svc, actor, 'Owner', updated);
+  return svc.store.run(toItem(svc.store.sql, svc, actor, 'Owner', updated));
 }
 
 /** Deletes an automation with its runs and inbound URL (Owner). @throws ServiceError 403, 404. */
@@ -360,7 +382,7 @@ export interface RunListQuery {
 export async function listRuns(svc: Services, rt: AutomationRuntime, actor: Actor, automationId: string, query: RunListQuery): Promise<RunItem[]> {
   await requireAutomation(svc, rt, actor, automationId, 'Viewer', 'reading runs');
   if (query.requestId !== undefined) {
-    const runId = runIdOfInboundRequest(svc, automationId, query.requestId);
+    const runId = await svc.store.run(runIdOfInboundRequest(svc.store.sql, automationId, query.requestId));
     const found = runId === undefined ? undefined : await rt.engine.getRun(runId);
     if (!found || (query.status !== undefined && found.run.status !== query.status)) return [];
     return [runItem(found.run)];

@@ -1,4 +1,3 @@
-import { runSync } from '../../platform/db/query';
 import type { ApprovalInput, RunQuery, RunStatus } from '@taskspace/engine';
 import { requireWorkspace } from '../../auth/access';
 import { roleAtLeast } from '../../auth/roles';
@@ -35,7 +34,7 @@ export interface WorkspaceRunQuery {
  * @throws ServiceError 400 for a malformed time; 403/404 from the workspace access check.
  */
 export async function listWorkspaceRuns(svc: Services, rt: AutomationRuntime, actor: Actor, workspaceId: string, query: WorkspaceRunQuery): Promise<RunItem[]> {
-  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Viewer', 'reading runs'));
+  await svc.store.run(requireWorkspace(svc.store.sql, actor, workspaceId, 'Viewer', 'reading runs'));
   const q: RunQuery = { workspaceId, limit: query.limit };
   if (query.status !== undefined) q.status = query.status;
   if (query.automationId !== undefined) q.automationId = query.automationId;
@@ -85,7 +84,7 @@ const SCAN_PAGE = 100;
  * @throws ServiceError 403/404 from the workspace access check.
  */
 export async function listPendingApprovals(svc: Services, rt: AutomationRuntime, actor: Actor, workspaceId: string, query: ApprovalQuery): Promise<PendingApproval[]> {
-  const role = runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Viewer', 'reading approvals'));
+  const role = await svc.store.run(requireWorkspace(svc.store.sql, actor, workspaceId, 'Viewer', 'reading approvals'));
   const approver = query.approver?.replace(/^@/, '').toLowerCase();
   const names = new Map<string, string>();
   const found: PendingApproval[] = [];

@@ -44,7 +44,7 @@ const tags = ['agents'];
  */
 export const conversationRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
-  failInterruptedConversations(svc);
+  await svc.store.run(failInterruptedConversations(svc));
 
   for (const path of ['/agents/:agentId/convos', '/agents/:agentId/convos/']) {
     const hide = path.endsWith('/');
@@ -62,7 +62,7 @@ export const conversationRoutes: FastifyPluginAsync = async (app) => {
           response: responses(itemsEnvelope(conversationSchema)),
         },
       },
-      async (request) => ({ ok: true, items: listConversations(svc, request.actor, request.params.agentId, request.query) }),
+      async (request) => ({ ok: true, items: await svc.store.run(listConversations(svc, request.actor, request.params.agentId, request.query)) }),
     );
 
     app.post<{ Params: { agentId: string }; Body: CommandRun }>(
@@ -91,6 +91,6 @@ export const conversationRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemEnvelope(conversationSchema)),
       },
     },
-    async (request) => ({ ok: true, item: getConversation(svc, request.actor, request.params.agentId, request.params.convoId) }),
+    async (request) => ({ ok: true, item: await svc.store.run(getConversation(svc, request.actor, request.params.agentId, request.params.convoId)) }),
   );
 };

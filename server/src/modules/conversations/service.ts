@@ -1,8 +1,6 @@
-import { runSync } from '../../platform/db/query';
+import type { Dialect, Query, Sql } from '../../platform/db/query';
 import type { Actor } from '../../auth/tokens';
 import { requireAgent } from '../../auth/access';
-import { transaction, type Db } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
 import { badRequest, notFound, ServiceError } from '../../errors';
 import { newId } from '../../platform/ids';
 import type { ChatMessage } from '../../models/provider';
@@ -96,34 +94,46 @@ function toConversation(row: ConversationRow): Conversation {
   };
 }
 
-function conversationRow(db: Db, agentId: string, convoId: string): ConversationRow | undefined {
-  return sql<[string, string], ConversationRow>(db, `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ? AND agent_id = ?`).get(
-    convoId,
-    agentId,
-  );
+function conversationRow(q: Sql, agentId: string, convoId: string): Query<ConversationRow | undefined> {
+  return q.get<ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ? AND agent_id = ?`, [convoId, agentId]);
 }
+
+/**
+ * The order of {@link listConversations}, newest first. Conversations started in the same
+ * millisecond come newest first by insertion on SQLite (`rowid`); PostgreSQL rows have no
+ * insertion order, so the id breaks such ties there.
+ */
+const NEWEST_FIRST: Readonly<Record<Dialect, string>> = {
+  sqlite: 'ORDER BY created_at DESC, rowid DESC',
+  postgres: 'ORDER BY created_at DESC, id DESC',
+};
 
 /**
  * An agent's conversations, newest first (spec 4.4 `GET /agents/{agentId}/convos/`). Needs Viewer.
  * @throws ServiceError 404, 403.
  */
-export function listConversations(svc: Services, actor: Actor, agentId: string, page: { limit: number; page: number }): Conversation[] {
-  runSync(requireAgent(svc.db.handle, actor, agentId, 'Viewer'));
-  return sql<[string, number, number], ConversationRow>(
-    svc.db,
-    `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE agent_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
-  )
-    .all(agentId, ...pageWindow(page))
-    .map(toConversation);
+export function* listConversations(
+  svc: Services,
+  actor: Actor,
+  agentId: string,
+  page: { limit: number; page: number },
+  q: Sql = svc.store.sql,
+): Query<Conversation[]> {
+  yield* requireAgent(q, actor, agentId, 'Viewer');
+  const rows = yield* q.all<ConversationRow>(
+    `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE agent_id = ? ${NEWEST_FIRST[q.dialect]} LIMIT ? OFFSET ?`,
+    [agentId, ...pageWindow(page)],
+  );
+  return rows.map(toConversation);
 }
 
 /**
  * One conversation of an agent (spec 4.4 `GET /agents/{agentId}/convos/{convoId}`). Needs Viewer.
  * @throws ServiceError 404 (agent unknown/outside the caller's workspaces, or no such conversation of that agent).
  */
-export function getConversation(svc: Services, actor: Actor, agentId: string, convoId: string): Conversation {
-  runSync(requireAgent(svc.db.handle, actor, agentId, 'Viewer'));
-  const row = conversationRow(svc.db, agentId, convoId);
+export function* getConversation(svc: Services, actor: Actor, agentId: string, convoId: string, q: Sql = svc.store.sql): Query<Conversation> {
+  yield* requireAgent(q, actor, agentId, 'Viewer');
+  const row = yield* conversationRow(q, agentId, convoId);
   if (!row) throw notFound('conversation', convoId);
   return toConversation(row);
 }
@@ -175,35 +185,49 @@ function take(parts: string[], text: string, budget: number): number {
   return budget - Math.min(text.length, budget);
 }
 
+/** Tasks read per query for the knowledge text: a large project is read a page at a time. */
+const KNOWLEDGE_TASK_PAGE = 250;
+
 /**
  * The knowledge text of an agent (when `knowledgeEnabled`): each project as its name and its
  * tasks in document order (two spaces of indent per level, `[x]` for completed ones), then each
  * media item as its name and kind, with the content of `text` media; at most
  * {@link COMMAND_RUN_LIMITS.knowledge} characters in all.
  */
-export function knowledgeText(svc: Services, agent: Agent): string {
+export function* knowledgeText(svc: Services, agent: Agent, q: Sql = svc.store.sql): Query<string> {
   if (!agent.data.knowledgeEnabled) return '';
   const parts: string[] = [];
   let budget: number = COMMAND_RUN_LIMITS.knowledge;
   for (const projectId of agent.knowledge.projects) {
-    const project = sql<[string], { name: string }>(svc.db, 'SELECT name FROM projects WHERE id = ?').get(projectId);
+    const project = yield* q.get<{ name: string }>('SELECT name FROM projects WHERE id = ?', [projectId]);
     if (!project) continue;
-    // Tasks are read only until the budget is spent, however large the project.
+    // Tasks are read only until the budget is spent, however large the project: in pages of
+    // KNOWLEDGE_TASK_PAGE, each starting after the last path of the one before (the
+    // (project_id, path) index; every path sorts above '').
     const lines = [`## Project: ${project.name}`];
     let length = lines[0]!.length;
-    const tasks = sql<[string], { text: string; path: string; completed: number }>(
-      svc.db,
-      'SELECT text, path, completed FROM tasks WHERE project_id = ? ORDER BY path',
-    ).iterate(projectId);
-    for (const t of tasks) {
-      if (length > budget) break;
-      const line = `${'  '.repeat(t.path.split('.').length - 1)}- ${t.completed ? '[x] ' : ''}${t.text}`;
-      lines.push(line);
-      length += line.length + 1;
+    let after = '';
+    for (;;) {
+      const tasks = yield* q.all<{ text: string; path: string; completed: number }>(
+        'SELECT text, path, completed FROM tasks WHERE project_id = ? AND path > ? ORDER BY path LIMIT ?',
+        [projectId, after, KNOWLEDGE_TASK_PAGE],
+      );
+      let spent = false;
+      for (const t of tasks) {
+        if (length > budget) {
+          spent = true;
+          break;
+        }
+        const line = `${'  '.repeat(t.path.split('.').length - 1)}- ${t.completed ? '[x] ' : ''}${t.text}`;
+        lines.push(line);
+        length += line.length + 1;
+      }
+      if (spent || tasks.length < KNOWLEDGE_TASK_PAGE || length > budget) break;
+      after = tasks[tasks.length - 1]!.path;
     }
     budget = take(parts, lines.join('\n'), budget);
   }
-  for (const media of mediaForKnowledge(svc, agent.knowledge.medias)) {
+  for (const media of yield* mediaForKnowledge(svc, agent.knowledge.medias, q)) {
     let text = `## File: ${media.name} (${media.kind}, ${media.contentType}, ${media.size} bytes)`;
     if (media.kind === 'text' && budget > text.length) {
       text += `\n${readMediaPrefix(svc.config.dataDir, media.storageKey, budget).toString('utf8')}`;
@@ -214,13 +238,13 @@ export function knowledgeText(svc: Services, agent: Agent): string {
 }
 
 /** The system message of a command run: who the agent is, how it answers, what it knows. */
-export function systemMessage(svc: Services, agent: Agent, command: AgentCommand): string {
+export function* systemMessage(svc: Services, agent: Agent, command: AgentCommand, q: Sql = svc.store.sql): Query<string> {
   const lines = [`You are "${agent.name}", an AI agent.`];
   if (agent.data.description) lines.push(agent.data.description);
   lines.push(`Tone: ${agent.data.tone}. Answer in the language with BCP 47 tag "${agent.data.language}".`);
   if (command.mode === 'json') lines.push('Answer with one JSON object and nothing else.');
   if (command.mode.startsWith('plan-and-execute')) lines.push('First write a short numbered plan, then carry out each step and give the result.');
-  const knowledge = knowledgeText(svc, agent);
+  const knowledge = yield* knowledgeText(svc, agent, q);
   if (knowledge) lines.push('', 'Use this knowledge when it helps:', '', knowledge);
   return lines.join('\n');
 }
@@ -236,10 +260,10 @@ function titleOf(command: AgentCommand, input: string): string {
  * answering) as `failed`. Call once at start, before commands run.
  * @returns how many were marked.
  */
-export function failInterruptedConversations(svc: Services): number {
-  return transaction(svc.db, () =>
-    sql(svc.db, "UPDATE conversations SET status = 'failed', updated_at = ? WHERE status = 'in_progress'").run(svc.clock.now()).changes,
-  );
+export function* failInterruptedConversations(svc: Services, q: Sql = svc.store.sql): Query<number> {
+  return yield* q.transaction(function* (tx) {
+    return (yield* tx.run("UPDATE conversations SET status = 'failed', updated_at = ? WHERE status = 'in_progress'", [svc.clock.now()])).changes;
+  });
 }
 
 /** A request to run an agent command. */
@@ -261,51 +285,74 @@ export interface CommandRun {
  *   outside the caller's workspaces; no command with that id or name), 403, 502 UPSTREAM_ERROR.
  */
 export async function runAgentCommand(svc: Services, actor: Actor, agentId: string, run: CommandRun): Promise<Conversation> {
-  const { db, models } = svc;
+  const { store, models } = svc;
   // The route's own schema: calls from the engine are refused exactly as the route refuses them.
   svc.inputs.check(commandRunBody, run);
   const input = run.input ?? '';
 
   // The messages are read (knowledge can mean whole projects and files) before the write lock is taken.
-  runSync(requireAgent(db.handle, actor, agentId, 'Participant', 'running an agent command'));
-  const agent = agentItem(db, agentId);
-  const command = findCommand(agent, run.command);
-  if (!command) throw new ServiceError(404, 'NOT_FOUND', `agent '${agentId}' has no command with id or name '${run.command}'`);
-  const messages: ChatMessage[] = [
-    { role: 'system', content: systemMessage(svc, agent, command) },
-    { role: 'user', content: renderPrompt(agent, command.prompt, input) },
-  ];
-  const started = transaction(db, () => {
-    // Checked again under the lock: the agent may have been deleted meanwhile (a 404, not a foreign-key failure).
-    runSync(requireAgent(db.handle, actor, agentId, 'Participant', 'running an agent command'));
-    const id = newId();
-    const now = svc.clock.now();
-    sql(
-      db,
-      `INSERT INTO conversations (id, agent_id, title, status, llm_type, llm_name, messages_json, created_by, created_at, updated_at)
-       VALUES (?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?)`,
-    ).run(id, agentId, titleOf(command, input), models.type, models.model, JSON.stringify(messages.slice(1)), actor.userId, now, now);
-    return { id, command, messages };
-  });
+  const { command, messages } = await store.run(commandMessages(svc, actor, agentId, run.command, input, store.sql));
+  const started = await store.run(
+    store.sql.transaction(function* (tx) {
+      // Checked again under the lock: the agent may have been deleted meanwhile (a 404, not a foreign-key failure).
+      yield* requireAgent(tx, actor, agentId, 'Participant', 'running an agent command');
+      const id = newId();
+      const now = svc.clock.now();
+      yield* tx.run(
+        `INSERT INTO conversations (id, agent_id, title, status, llm_type, llm_name, messages_json, created_by, created_at, updated_at)
+         VALUES (?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?)`,
+        [id, agentId, titleOf(command, input), models.type, models.model, JSON.stringify(messages.slice(1)), actor.userId, now, now],
+      );
+      return { id, command, messages };
+    }),
+  );
 
   let answer;
   try {
     answer = await models.complete(started.messages, { purpose: 'agent-command', json: started.command.mode === 'json' });
   } catch (error) {
-    transaction(db, () => {
-      sql(db, "UPDATE conversations SET status = 'failed', updated_at = ? WHERE id = ?").run(svc.clock.now(), started.id);
-    });
+    await store.run(
+      store.sql.transaction(function* (tx) {
+        yield* tx.run("UPDATE conversations SET status = 'failed', updated_at = ? WHERE id = ?", [svc.clock.now(), started.id]);
+      }),
+    );
     if (error instanceof ServiceError) throw error;
     throw new ServiceError(502, 'UPSTREAM_ERROR', `the model provider failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 
-  return transaction(db, () => {
-    const history = [...started.messages.slice(1), { role: 'assistant' as const, content: answer.text }];
-    const updated = sql(
-      db,
-      "UPDATE conversations SET status = 'completed', llm_name = ?, messages_json = ?, updated_at = ? WHERE id = ?",
-    ).run(answer.model, JSON.stringify(history), svc.clock.now(), started.id);
-    if (updated.changes === 0) throw notFound('agent', agentId);
-    return toConversation(conversationRow(db, agentId, started.id)!);
-  });
+  const history = [...started.messages.slice(1), { role: 'assistant' as const, content: answer.text }];
+  return store.run(
+    store.sql.transaction(function* (tx) {
+      const updated = yield* tx.run(
+        "UPDATE conversations SET status = 'completed', llm_name = ?, messages_json = ?, updated_at = ? WHERE id = ?",
+        [answer.model, JSON.stringify(history), svc.clock.now(), started.id],
+      );
+      if (updated.changes === 0) throw notFound('agent', agentId);
+      return toConversation((yield* conversationRow(tx, agentId, started.id))!);
+    }),
+  );
+}
+
+/**
+ * The access check (Participant), the command named by `ref` and the messages of a run of it:
+ * the system message and the rendered prompt.
+ * @throws ServiceError 404 (agent unknown or outside the caller's workspaces; no such command), 403.
+ */
+function* commandMessages(
+  svc: Services,
+  actor: Actor,
+  agentId: string,
+  ref: string,
+  input: string,
+  q: Sql,
+): Query<{ command: AgentCommand; messages: ChatMessage[] }> {
+  yield* requireAgent(q, actor, agentId, 'Participant', 'running an agent command');
+  const agent = yield* agentItem(q, agentId);
+  const command = findCommand(agent, ref);
+  if (!command) throw new ServiceError(404, 'NOT_FOUND', `agent '${agentId}' has no command with id or name '${ref}'`);
+  const messages: ChatMessage[] = [
+    { role: 'system', content: yield* systemMessage(svc, agent, command, q) },
+    { role: 'user', content: renderPrompt(agent, command.prompt, input) },
+  ];
+  return { command, messages };
 }

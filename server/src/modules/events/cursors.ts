@@ -1,5 +1,5 @@
-import { transaction, type Db } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
+import type { Query, Sql } from '../../platform/db/query';
+import type { Store } from '../../platform/db/store';
 import type { Clock } from '../../platform/clock';
 
 /**
@@ -24,19 +24,22 @@ export const OUTBOX_READERS = [WEBHOOK_CURSOR, AUTOMATION_CURSOR] as const;
 export const CURSOR_PERSIST_MS = 1000;
 
 /** The last event `seq` handled by reader `name` (0 when it never ran). */
-export function readCursor(db: Db, name: string): number {
-  return sql<[string], { seq: number }>(db, 'SELECT seq FROM outbox_cursors WHERE name = ?').get(name)?.seq ?? 0;
+export function* readCursor(q: Sql, name: string): Query<number> {
+  const row = yield* q.get<{ seq: number }>('SELECT seq FROM outbox_cursors WHERE name = ?', [name]);
+  return row?.seq ?? 0;
 }
 
 /** Records that reader `name` handled every event up to `seq`. Call inside the reader's transaction. */
-export function writeCursor(db: Db, name: string, seq: number): void {
-  sql(db, 'INSERT INTO outbox_cursors (name, seq) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET seq = excluded.seq').run(name, seq);
+export function* writeCursor(q: Sql, name: string, seq: number): Query<void> {
+  yield* q.run('INSERT INTO outbox_cursors (name, seq) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET seq = excluded.seq', [name, seq]);
 }
 
 /**
  * One reader's cursor: its position in memory (read from `outbox_cursors` on first use) and what
  * of it is persisted. Owned by the reader's worker, one per process (the data directory's lock
- * keeps a second process off the database).
+ * keeps a second process off the database). Its methods run their storage work on `store`
+ * themselves: the position moves only once a write has committed, so they are never part of a
+ * caller's transaction.
  */
 export class OutboxCursor {
   private position: number | undefined;
@@ -44,33 +47,43 @@ export class OutboxCursor {
   private persistedAt = 0;
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly clock: Clock,
     readonly name: string,
   ) {}
 
-  /** The last event `seq` this reader handled. */
-  get(): number {
+  /** The last event `seq` this reader handled (read from the database on the first call). */
+  async get(): Promise<number> {
     if (this.position === undefined) {
-      this.position = readCursor(this.db, this.name);
-      this.persisted = this.position;
-      this.persistedAt = this.clock.now();
+      const stored = await this.store.run(readCursor(this.store.sql, this.name));
+      // Another call may have loaded (or moved) it meanwhile: the first load wins.
+      if (this.position === undefined) {
+        this.position = stored;
+        this.persisted = stored;
+        this.persistedAt = this.clock.now();
+      }
     }
     return this.position;
   }
 
   /**
-   * Runs `work` (writing the rows that events up to `seq` caused) and the cursor's advance to `seq`
-   * in one transaction; the position moves once it has committed.
-   * @throws whatever `work` throws (nothing is written and the position stays).
+   * Runs `work` (writing, through the transaction handle it is given, the rows that events up to
+   * `seq` caused) and the cursor's advance to `seq` in one transaction; the position moves once it
+   * has committed. Without `work`, only the advance is written.
+   * @returns what `work` returned.
+   * @throws (rejects with) whatever `work` throws (nothing is written and the position stays).
    */
-  commitWith<T>(seq: number, work: () => T): T {
-    const result = transaction(this.db, () => {
-      const value = work();
-      writeCursor(this.db, this.name, seq);
-      return value;
-    });
-    this.position = seq;
+  async commitWith<T>(seq: number, work?: (tx: Sql) => Query<T>): Promise<T | undefined> {
+    const name = this.name;
+    const result = await this.store.run(
+      this.store.sql.transaction(function* (tx) {
+        const value = work ? yield* work(tx) : undefined;
+        yield* writeCursor(tx, name, seq);
+        return value;
+      }),
+    );
+    // Never backwards: an advance made while the transaction ran stays (and is flushed later).
+    if (this.position === undefined || this.position < seq) this.position = seq;
     this.persisted = seq;
     this.persistedAt = this.clock.now();
     return result;
@@ -80,15 +93,15 @@ export class OutboxCursor {
    * Records events up to `seq` handled without rows of their own (outside any transaction):
    * persisted now when the last write is {@link CURSOR_PERSIST_MS} old, else by a later call or {@link flush}.
    */
-  advance(seq: number): void {
+  async advance(seq: number): Promise<void> {
     this.position = seq;
-    if (this.clock.now() - this.persistedAt >= CURSOR_PERSIST_MS) this.flush();
+    if (this.clock.now() - this.persistedAt >= CURSOR_PERSIST_MS) await this.flush();
   }
 
   /** Persists the position if it moved since the last write (a reader calls it when it stops). */
-  flush(): void {
+  async flush(): Promise<void> {
     const seq = this.position;
     if (seq === undefined || seq === this.persisted) return;
-    this.commitWith(seq, () => undefined);
+    await this.commitWith(seq);
   }
 }

@@ -1,7 +1,5 @@
-import { runSync } from '../../platform/db/query';
+import type { Query, Sql } from '../../platform/db/query';
 import { isoTime } from '../../platform/clock';
-import { transaction } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
 import type { Services } from '../../services';
 import { WorkerLoop, type WorkerLog } from '../../platform/worker-loop';
 import { appendEvent } from './outbox';
@@ -48,15 +46,15 @@ export interface DueScan {
   nextDueAt: number | null;
 }
 
-function assigneesOf(svc: Services, taskId: string): { handle: string }[] {
-  return sql<[string], { handle: string }>(
-    svc.db,
+function* assigneesOf(q: Sql, taskId: string): Query<{ handle: string }[]> {
+  return yield* q.all<{ handle: string }>(
     `SELECT u.handle FROM task_assignees a JOIN users u ON u.id = a.user_id WHERE a.task_id = ? ORDER BY a.assigned_at, u.handle`,
-  ).all(taskId);
+    [taskId],
+  );
 }
 
 /** The `task.due` payload of a task row (shape in README "Events and webhooks"). */
-function payloadOf(svc: Services, task: DueTask, now: number): Record<string, unknown> {
+function* payloadOf(svc: Services, q: Sql, task: DueTask, now: number): Query<Record<string, unknown>> {
   const payload: Record<string, unknown> = {
     projectId: task.project_id,
     projectTitle: task.project_name,
@@ -69,7 +67,7 @@ function payloadOf(svc: Services, task: DueTask, now: number): Record<string, un
   payload.dueAt = isoTime(task.due_at);
   if (task.start_date !== null) payload.startDate = task.start_date;
   if (task.end_date !== null) payload.endDate = task.end_date;
-  payload.assignees = assigneesOf(svc, task.id);
+  payload.assignees = yield* assigneesOf(q, task.id);
   payload.triggerTime = isoTime(now);
   return payload;
 }
@@ -92,50 +90,55 @@ const DUE_TASKS = `SELECT t.id, t.due_at, t.text, t.note_value, t.parent_id, t.c
     AND NOT EXISTS (SELECT 1 FROM task_due_fired f WHERE f.task_id = t.id AND f.due_at = t.due_at)
   ORDER BY t.due_at, t.id LIMIT ?`;
 
-function scannedUntil(svc: Services): number | undefined {
-  return sql<[], { scanned_until: number }>(svc.db, 'SELECT scanned_until FROM due_scheduler_state WHERE id = 1').get()?.scanned_until;
+function* scannedUntil(q: Sql): Query<number | undefined> {
+  return (yield* q.get<{ scanned_until: number }>('SELECT scanned_until FROM due_scheduler_state WHERE id = 1'))?.scanned_until;
 }
 
-function nextDueAfter(svc: Services, now: number): number | null {
-  return sql<[number], { at: number | null }>(svc.db, 'SELECT min(due_at) AS at FROM tasks WHERE due_at > ?').get(now)?.at ?? null;
+function* nextDueAfter(q: Sql, now: number): Query<number | null> {
+  return (yield* q.get<{ at: number | null }>('SELECT min(due_at) AS at FROM tasks WHERE due_at > ?', [now]))?.at ?? null;
 }
 
 /**
  * Fires the due times that have arrived, up to `limit` tasks, in one transaction.
  * Safe to call at any time; the result says when to call again. A scan with nothing due opens
  * no write transaction, except to persist the scan position (first scan of a database, then at
- * most every {@link DUE_STATE_PERSIST_MS}); `position` carries the unpersisted position between scans.
+ * most every {@link DUE_STATE_PERSIST_MS}); `position` carries the unpersisted position between scans
+ * (updated only once the scan's transaction has committed).
  */
-export function fireDueTasks(svc: Services, limit = 200, position: DueScanPosition = {}): DueScan {
-  const { db } = svc;
+export function* fireDueTasks(svc: Services, limit = 200, position: DueScanPosition = {}, q: Sql = svc.store.sql): Query<DueScan> {
   const now = svc.clock.now();
   const grace = svc.config.webhooks.dueGraceMs;
   // Look before taking the write lock.
-  const persisted = scannedUntil(svc);
+  const persisted = yield* scannedUntil(q);
   const lowerOf = (stored: number | undefined) => Math.min(position.scannedUntil ?? stored ?? now, now - grace);
-  const anyDue = sql<[number, number, number], DueTask>(db, DUE_TASKS).get(lowerOf(persisted), now, 1) !== undefined;
+  const anyDue = (yield* q.get<DueTask>(DUE_TASKS, [lowerOf(persisted), now, 1])) !== undefined;
   if (!anyDue && persisted !== undefined && now - persisted < DUE_STATE_PERSIST_MS) {
     position.scannedUntil = now;
-    return { fired: 0, more: false, nextDueAt: nextDueAfter(svc, now) };
+    return { fired: 0, more: false, nextDueAt: yield* nextDueAfter(q, now) };
   }
-  const scan = transaction(db, () => {
-    const stored = scannedUntil(svc);
-    const due = sql<[number, number, number], DueTask>(db, DUE_TASKS).all(lowerOf(stored), now, limit);
+  const scan = yield* q.transaction(function* (tx) {
+    const stored = yield* scannedUntil(tx);
+    const due = yield* tx.all<DueTask>(DUE_TASKS, [lowerOf(stored), now, limit]);
     let fired = 0;
     for (const task of due) {
       const fires = task.completed === 0 && task.is_template === 0;
       if (fires) fired++;
-      const eventId = fires ? runSync(appendEvent(db.handle, { type: 'task.due', workspaceId: task.workspace_id, payload: payloadOf(svc, task, now) }, now)) : null;
-      sql(db, 'INSERT INTO task_due_fired (task_id, due_at, fired_at, event_id) VALUES (?, ?, ?, ?)').run(task.id, task.due_at, now, eventId);
+      const eventId = fires
+        ? yield* appendEvent(tx, { type: 'task.due', workspaceId: task.workspace_id, payload: yield* payloadOf(svc, tx, task, now) }, now)
+        : null;
+      yield* tx.run('INSERT INTO task_due_fired (task_id, due_at, fired_at, event_id) VALUES (?, ?, ?, ?)', [task.id, task.due_at, now, eventId]);
     }
     const more = due.length === limit;
     if (!more) {
-      sql(db, 'INSERT INTO due_scheduler_state (id, scanned_until) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET scanned_until = excluded.scanned_until').run(now);
+      yield* tx.run(
+        'INSERT INTO due_scheduler_state (id, scanned_until) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET scanned_until = excluded.scanned_until',
+        [now],
+      );
       // Pairs at or below the lower bound from the persisted position are never scanned again,
       // not even after a restart (later lower bounds are higher).
-      sql(db, 'DELETE FROM task_due_fired WHERE due_at <= ?').run(Math.min(stored ?? now, now - grace));
+      yield* tx.run('DELETE FROM task_due_fired WHERE due_at <= ?', [Math.min(stored ?? now, now - grace)]);
     }
-    return { fired, more, nextDueAt: nextDueAfter(svc, now) };
+    return { fired, more, nextDueAt: yield* nextDueAfter(tx, now) };
   });
   if (!scan.more) position.scannedUntil = now;
   return scan;
@@ -163,8 +166,8 @@ export class DueScheduler {
     return this.loop.stop();
   }
 
-  private step(): number {
-    const scan = fireDueTasks(this.svc, undefined, this.position);
+  private async step(): Promise<number> {
+    const scan = await this.svc.store.run(fireDueTasks(this.svc, undefined, this.position));
     if (scan.fired > 0) this.onFired();
     if (scan.more) return 0;
     const poll = this.svc.config.webhooks.pollMs;

@@ -40,6 +40,20 @@ export interface DomainEvent {
 }
 
 /**
+ * Key of the transaction-level advisory lock that orders outbox appends on PostgreSQL.
+ * Readers follow the outbox by `seq`: a sequence value taken by a transaction that commits after
+ * a later one would be skipped by a reader that has already passed it. Taking this lock before
+ * the INSERT makes appends commit in `seq` order (it is released at commit). SQLite has one writer
+ * and needs nothing.
+ */
+export const OUTBOX_APPEND_LOCK = 7_461_001;
+
+/** On PostgreSQL, waits for the outbox append lock (see {@link OUTBOX_APPEND_LOCK}). */
+function* lockOutbox(q: Sql): Query<void> {
+  if (q.dialect === 'postgres') yield* q.get('SELECT pg_advisory_xact_lock(?) AS locked', [OUTBOX_APPEND_LOCK]);
+}
+
+/**
  * Appends an event to the outbox. Call inside the transaction of the change that raises it,
  * so the event exists exactly when the change commits.
  * @returns the new event's id.
@@ -50,6 +64,7 @@ export function* appendEvent(
   now: number,
 ): Query<string> {
   const id = newOrderedId();
+  yield* lockOutbox(q);
   yield* q.run('INSERT INTO events (id, type, workspace_id, payload_json, depth, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
     id,
     event.type,
@@ -91,6 +106,7 @@ export function* appendEvents(
   events: readonly { type: EventType; workspaceId: string; payload: Record<string, unknown>; depth?: number }[],
   now: number,
 ): Query<void> {
+  if (events.length > 0) yield* lockOutbox(q);
   for (let start = 0; start < events.length; start += EVENT_BATCH_ROWS) {
     const batch = events.slice(start, start + EVENT_BATCH_ROWS);
     const values = batch.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');

@@ -1,5 +1,4 @@
-import { transaction } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
+import type { Query, Sql } from '../../platform/db/query';
 import type { Services } from '../../services';
 import { OUTBOX_READERS, readCursor } from './cursors';
 
@@ -18,33 +17,39 @@ import { OUTBOX_READERS, readCursor } from './cursors';
 /** Rows deleted per transaction. */
 const BATCH = 1000;
 
-/** Deletes one batch of expired deliveries and one of expired events; returns how many rows went (0 when retention is off). */
-export function pruneExpired(svc: Services): number {
+/**
+ * Deletes one batch of expired deliveries and one of expired events, each in its own transaction.
+ * @returns how many rows went (0 when retention is off).
+ */
+export function* pruneExpired(svc: Services, q: Sql = svc.store.sql): Query<number> {
   const days = svc.config.webhooks.logRetentionDays;
   if (days === 0) return 0;
   const before = svc.clock.now() - days * 86400000;
-  const deliveries = transaction(svc.db, () =>
-    sql(
-      svc.db,
+  const deliveries = yield* q.transaction(function* (tx) {
+    const deleted = yield* tx.run(
       `DELETE FROM webhook_deliveries WHERE id IN (
          SELECT id FROM webhook_deliveries WHERE completed_at IS NOT NULL AND completed_at < ? LIMIT ?)`,
-    ).run(before, BATCH).changes,
-  );
-  return deliveries + pruneEvents(svc, before);
+      [before, BATCH],
+    );
+    return deleted.changes;
+  });
+  return deliveries + (yield* pruneEvents(q, before));
 }
 
 /** Deletes up to {@link BATCH} outbox events made before `before` (ms) that every reader has handled and no delivery refers to. */
-function pruneEvents(svc: Services, before: number): number {
-  const { db } = svc;
-  return transaction(db, () => {
-    const handled = Math.min(...OUTBOX_READERS.map((name) => readCursor(db, name)));
-    return sql(
-      db,
+function* pruneEvents(q: Sql, before: number): Query<number> {
+  return yield* q.transaction(function* (tx) {
+    const cursors: number[] = [];
+    for (const name of OUTBOX_READERS) cursors.push(yield* readCursor(tx, name));
+    const handled = Math.min(...cursors);
+    const deleted = yield* tx.run(
       `DELETE FROM events WHERE seq IN (
          SELECT e.seq FROM events e
           WHERE e.seq <= ? AND e.created_at < ?
             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = e.seq)
           ORDER BY e.seq LIMIT ?)`,
-    ).run(handled, before, BATCH).changes;
+      [handled, before, BATCH],
+    );
+    return deleted.changes;
   });
 }

@@ -11,7 +11,7 @@ import { pruneExpired } from './retention';
 /**
  * The background workers of events and webhooks: the outbox dispatcher, the delivery worker,
  * the `task.due` scheduler and the log retention. They run while the server listens; everything they need is in
- * SQLite, so a restart resumes where the last commit left off.
+ * the database, so a restart resumes where the last commit left off.
  */
 
 /** Events read per dispatcher transaction. */
@@ -34,18 +34,23 @@ export interface EventWorkers {
 export function startEventWorkers(svc: Services, log: WorkerLog): EventWorkers {
   const http = new GuardedHttp(svc.addressPolicy);
   const delivery = new DeliveryWorker(svc, http, log);
-  const cursor = new OutboxCursor(svc.db, svc.clock, WEBHOOK_CURSOR);
+  const cursor = new OutboxCursor(svc.store, svc.clock, WEBHOOK_CURSOR);
   const dispatcher = new WorkerLoop(
     'outbox dispatcher',
-    () => {
-      const result = dispatchEvents(svc, cursor, DISPATCH_BATCH);
+    async () => {
+      const result = await dispatchEvents(svc, cursor, DISPATCH_BATCH);
       if (result.deliveries > 0) delivery.wake();
       return result.events === DISPATCH_BATCH ? 0 : svc.config.webhooks.pollMs;
     },
     log,
   );
   const due = new DueScheduler(svc, log, () => dispatcher.wake());
-  const pruner = new WorkerLoop('delivery log retention', () => (pruneExpired(svc) > 0 ? 1000 : PRUNE_EVERY_MS), log, PRUNE_EVERY_MS);
+  const pruner = new WorkerLoop(
+    'delivery log retention',
+    async () => ((await svc.store.run(pruneExpired(svc))) > 0 ? 1000 : PRUNE_EVERY_MS),
+    log,
+    PRUNE_EVERY_MS,
+  );
   const unsubscribe = [svc.signals?.on('events', () => dispatcher.wake())];
   delivery.start();
   dispatcher.start();
@@ -57,7 +62,7 @@ export function startEventWorkers(svc: Services, log: WorkerLog): EventWorkers {
       await due.stop();
       await pruner.stop();
       await dispatcher.stop();
-      cursor.flush();
+      await cursor.flush();
       await delivery.stop();
       await http.close();
     },

@@ -75,13 +75,13 @@ export const fieldsRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemEnvelope(definition)),
       },
     },
-    async (request) => ({ ok: true, item: createField(svc, request.actor, request.params.projectId, request.body) }),
+    async (request) => ({ ok: true, item: await svc.store.run(createField(svc, request.actor, request.params.projectId, request.body)) }),
   );
 
   app.get<{ Params: { projectId: string } }>(
     '/projects/:projectId/fields',
     { schema: { tags, summary: "A project's custom fields, in creation order", params: params('projectId'), response: responses(itemsEnvelope(definition)) } },
-    async (request) => ({ ok: true, items: listFields(svc, request.actor, request.params.projectId) }),
+    async (request) => ({ ok: true, items: await svc.store.run(listFields(svc, request.actor, request.params.projectId)) }),
   );
 
   app.get<{ Params: Omit<ValueParams, 'fieldId'> }>(
@@ -94,7 +94,7 @@ export const fieldsRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemsEnvelope(fieldValue)),
       },
     },
-    async (request) => ({ ok: true, items: listTaskFieldValues(svc, request.actor, request.params.projectId, request.params.taskId) }),
+    async (request) => ({ ok: true, items: await svc.store.run(listTaskFieldValues(svc, request.actor, request.params.projectId, request.params.taskId)) }),
   );
 
   app.get<{ Params: ValueParams }>(
@@ -102,7 +102,7 @@ export const fieldsRoutes: FastifyPluginAsync = async (app) => {
     { schema: { tags, summary: "A task's value for a field", params: valueParams, response: responses(itemEnvelope(fieldValue)) } },
     async (request) => {
       const { projectId, taskId, fieldId } = request.params;
-      return { ok: true, item: getTaskFieldValue(svc, request.actor, projectId, taskId, fieldId) };
+      return { ok: true, item: await svc.store.run(getTaskFieldValue(svc, request.actor, projectId, taskId, fieldId)) };
     },
   );
 
@@ -119,7 +119,7 @@ export const fieldsRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { projectId, taskId, fieldId } = request.params;
-      setTaskFieldValue(svc, request.actor, projectId, taskId, fieldId, request.body.value);
+      await svc.store.run(setTaskFieldValue(svc, request.actor, projectId, taskId, fieldId, request.body.value));
       return { ok: true };
     },
   );
@@ -129,7 +129,7 @@ export const fieldsRoutes: FastifyPluginAsync = async (app) => {
     { schema: { tags, summary: "Clear a task's value for a field", params: valueParams, response: responses(okOnly) } },
     async (request) => {
       const { projectId, taskId, fieldId } = request.params;
-      clearTaskFieldValue(svc, request.actor, projectId, taskId, fieldId);
+      await svc.store.run(clearTaskFieldValue(svc, request.actor, projectId, taskId, fieldId));
       return { ok: true };
     },
   );

@@ -1,13 +1,12 @@
-import { runSync } from '../../platform/db/query';
+import type { Dialect, Query, Sql } from '../../platform/db/query';
 import { requireProject } from '../../auth/access';
 import type { Actor } from '../../auth/tokens';
-import { transaction, type Db } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
 import { badRequest, conflict, notFound } from '../../errors';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
 import { isCalendarDate } from '../tasks/dates';
 import { characterCount, requireTask, touchTask } from '../tasks/records';
+import { insertRows } from '../projects/bulk-insert';
 
 /**
  * Custom fields of a project and their values on tasks (spec sections 4.1 field endpoints and
@@ -60,11 +59,26 @@ function toDefinition(row: FieldRow): FieldDefinition {
   return { id: row.id, name: row.name, data };
 }
 
-function fieldRows(db: Db, projectId: string): FieldRow[] {
-  return sql<[string], FieldRow>(
-    db,
-    'SELECT id, project_id, name, type, options_json FROM fields WHERE project_id = ? ORDER BY created_at, rowid',
-  ).all(projectId);
+/**
+ * The ORDER BY terms listing the fields of table alias `f` in creation order. Fields made in the
+ * same millisecond stay in the order they were added on SQLite (`rowid`); PostgreSQL rows have no
+ * insertion order, so the id breaks such ties there (a copy's fields, all made at once, get ids
+ * in their source order: see {@link copyFields}).
+ */
+function fieldOrder(dialect: Dialect, f: string): string {
+  return dialect === 'postgres' ? `${f}.created_at, ${f}.id` : `${f}.created_at, ${f}.rowid`;
+}
+
+/** The query of {@link fieldRows}, per dialect. */
+const FIELD_ROWS_SQL: Readonly<Record<Dialect, string>> = { sqlite: fieldRowsText('sqlite'), postgres: fieldRowsText('postgres') };
+
+function fieldRowsText(dialect: Dialect): string {
+  return `SELECT f.id, f.project_id, f.name, f.type, f.options_json FROM fields f WHERE f.project_id = ? ORDER BY ${fieldOrder(dialect, 'f')}`;
+}
+
+/** The fields of a project in creation order. */
+function fieldRows(q: Sql, projectId: string): Query<FieldRow[]> {
+  return q.all<FieldRow>(FIELD_ROWS_SQL[q.dialect], [projectId]);
 }
 
 /**
@@ -74,7 +88,7 @@ function fieldRows(db: Db, projectId: string): FieldRow[] {
  *   `required` (select without options), `not_allowed` (options on another type) or
  *   `duplicate_value`; 409 CONFLICT for a name already used in the project.
  */
-export function createField(svc: Services, actor: Actor, projectId: string, input: NewField): FieldDefinition {
+export function createField(svc: Services, actor: Actor, projectId: string, input: NewField, q: Sql = svc.store.sql): Query<FieldDefinition> {
   if (input.type === 'select' && input.options === undefined) {
     throw badRequest('options', 'required', 'a select field needs options');
   }
@@ -84,22 +98,22 @@ export function createField(svc: Services, actor: Actor, projectId: string, inpu
   if (input.options && new Set(input.options).size !== input.options.length) {
     throw badRequest('options', 'duplicate_value', 'select options must be distinct');
   }
-  return transaction(svc.db, () => {
-    runSync(requireProject(svc.db.handle, actor, projectId, 'Collaborator', { mutation: true, action: 'defining a field' }));
+  return q.transaction(function* (tx) {
+    yield* requireProject(tx, actor, projectId, 'Collaborator', { mutation: true, action: 'defining a field' });
     const wanted = input.name.toLowerCase();
-    if (fieldRows(svc.db, projectId).some((f) => f.name.toLowerCase() === wanted)) {
+    if ((yield* fieldRows(tx, projectId)).some((f) => f.name.toLowerCase() === wanted)) {
       throw conflict(`the project already has a field named '${input.name}'`, { field: 'name', reason: 'duplicate_value' });
     }
     const id = newId();
     const options = input.options ? JSON.stringify(input.options) : null;
-    sql(svc.db, 'INSERT INTO fields (id, project_id, name, type, options_json, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+    yield* tx.run('INSERT INTO fields (id, project_id, name, type, options_json, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
       id,
       projectId,
       input.name,
       input.type,
       options,
       svc.clock.now(),
-    );
+    ]);
     return toDefinition({ id, project_id: projectId, name: input.name, type: input.type, options_json: options });
   });
 }
@@ -108,9 +122,9 @@ export function createField(svc: Services, actor: Actor, projectId: string, inpu
  * `GET /api/v1/projects/{projectId}/fields` (Viewer): the project's fields in creation order.
  * @throws ServiceError 404.
  */
-export function listFields(svc: Services, actor: Actor, projectId: string): FieldDefinition[] {
-  runSync(requireProject(svc.db.handle, actor, projectId, 'Viewer'));
-  return fieldRows(svc.db, projectId).map(toDefinition);
+export function* listFields(svc: Services, actor: Actor, projectId: string, q: Sql = svc.store.sql): Query<FieldDefinition[]> {
+  yield* requireProject(q, actor, projectId, 'Viewer');
+  return (yield* fieldRows(q, projectId)).map(toDefinition);
 }
 
 const NUMERIC = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -167,11 +181,8 @@ export function normalizeFieldValue(field: Pick<FieldDefinition, 'data'>, value:
 }
 
 /** The field `fieldId` of `projectId`. @throws ServiceError 404. */
-function requireField(db: Db, projectId: string, fieldId: string): FieldRow {
-  const field = sql<[string, string], FieldRow>(
-    db,
-    'SELECT id, project_id, name, type, options_json FROM fields WHERE id = ? AND project_id = ?',
-  ).get(fieldId, projectId);
+function* requireField(q: Sql, projectId: string, fieldId: string): Query<FieldRow> {
+  const field = yield* q.get<FieldRow>('SELECT id, project_id, name, type, options_json FROM fields WHERE id = ? AND project_id = ?', [fieldId, projectId]);
   if (!field) throw notFound('field', fieldId);
   return field;
 }
@@ -180,20 +191,27 @@ function requireField(db: Db, projectId: string, fieldId: string): FieldRow {
  * `GET .../tasks/{taskId}/fields/{fieldId}` (Viewer): `{fieldId, value}`, value null when unset.
  * @throws ServiceError 404 for an unknown project, task, or a field of another project.
  */
-export function getTaskFieldValue(
+export function* getTaskFieldValue(
   svc: Services,
   actor: Actor,
   projectId: string,
   taskId: string,
   fieldId: string,
-): { fieldId: string; value: FieldValue | null } {
-  runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Viewer'));
-  requireField(svc.db, projectId, fieldId);
-  const row = sql<[string, string], { value_json: string }>(
-    svc.db,
-    'SELECT value_json FROM task_field_values WHERE task_id = ? AND field_id = ?',
-  ).get(taskId, fieldId);
+  q: Sql = svc.store.sql,
+): Query<{ fieldId: string; value: FieldValue | null }> {
+  yield* requireTask(q, actor, projectId, taskId, 'Viewer');
+  yield* requireField(q, projectId, fieldId);
+  const row = yield* q.get<{ value_json: string }>('SELECT value_json FROM task_field_values WHERE task_id = ? AND field_id = ?', [taskId, fieldId]);
   return { fieldId, value: row ? (JSON.parse(row.value_json) as FieldValue) : null };
+}
+
+/** The query of {@link listTaskFieldValues}, per dialect. */
+const TASK_VALUES_SQL: Readonly<Record<Dialect, string>> = { sqlite: taskValuesText('sqlite'), postgres: taskValuesText('postgres') };
+
+function taskValuesText(dialect: Dialect): string {
+  return `SELECT f.id AS "fieldId", v.value_json FROM fields f
+       LEFT JOIN task_field_values v ON v.field_id = f.id AND v.task_id = ?
+      WHERE f.project_id = ? ORDER BY ${fieldOrder(dialect, 'f')}`;
 }
 
 /**
@@ -201,14 +219,15 @@ export function getTaskFieldValue(
  * field creation order (the order of the fields list), value null where the task has none.
  * @throws ServiceError 404 for an unknown project or task (or one outside the caller's workspaces).
  */
-export function listTaskFieldValues(svc: Services, actor: Actor, projectId: string, taskId: string): { fieldId: string; value: FieldValue | null }[] {
-  runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Viewer'));
-  const rows = sql<[string, string], { fieldId: string; value_json: string | null }>(
-    svc.db,
-    `SELECT f.id AS fieldId, v.value_json FROM fields f
-       LEFT JOIN task_field_values v ON v.field_id = f.id AND v.task_id = ?
-      WHERE f.project_id = ? ORDER BY f.created_at, f.rowid`,
-  ).all(taskId, projectId);
+export function* listTaskFieldValues(
+  svc: Services,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  q: Sql = svc.store.sql,
+): Query<{ fieldId: string; value: FieldValue | null }[]> {
+  yield* requireTask(q, actor, projectId, taskId, 'Viewer');
+  const rows = yield* q.all<{ fieldId: string; value_json: string | null }>(TASK_VALUES_SQL[q.dialect], [taskId, projectId]);
   return rows.map((row) => ({ fieldId: row.fieldId, value: row.value_json === null ? null : (JSON.parse(row.value_json) as FieldValue) }));
 }
 
@@ -217,17 +236,25 @@ export function listTaskFieldValues(svc: Services, actor: Actor, projectId: stri
  * normalized by {@link normalizeFieldValue}.
  * @throws ServiceError 404, 403, 409 PROJECT_COMPLETED, 400 for a value the field does not take.
  */
-export function setTaskFieldValue(svc: Services, actor: Actor, projectId: string, taskId: string, fieldId: string, value: unknown): void {
-  transaction(svc.db, () => {
-    runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'setting a field value' }));
-    const field = requireField(svc.db, projectId, fieldId);
+export function setTaskFieldValue(
+  svc: Services,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  fieldId: string,
+  value: unknown,
+  q: Sql = svc.store.sql,
+): Query<void> {
+  return q.transaction(function* (tx) {
+    yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'setting a field value' });
+    const field = yield* requireField(tx, projectId, fieldId);
     const normalized = normalizeFieldValue(toDefinition(field), value);
-    sql(
-      svc.db,
+    yield* tx.run(
       `INSERT INTO task_field_values (task_id, field_id, value_json) VALUES (?, ?, ?)
        ON CONFLICT (task_id, field_id) DO UPDATE SET value_json = excluded.value_json`,
-    ).run(taskId, fieldId, JSON.stringify(normalized));
-    runSync(touchTask(svc.db.handle, taskId, svc.clock.now()));
+      [taskId, fieldId, JSON.stringify(normalized)],
+    );
+    yield* touchTask(tx, taskId, svc.clock.now());
   });
 }
 
@@ -236,38 +263,45 @@ export function setTaskFieldValue(svc: Services, actor: Actor, projectId: string
  * Idempotent.
  * @throws ServiceError 404, 403, 409 PROJECT_COMPLETED.
  */
-export function clearTaskFieldValue(svc: Services, actor: Actor, projectId: string, taskId: string, fieldId: string): void {
-  transaction(svc.db, () => {
-    runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'clearing a field value' }));
-    requireField(svc.db, projectId, fieldId);
-    const removed = sql(svc.db, 'DELETE FROM task_field_values WHERE task_id = ? AND field_id = ?').run(taskId, fieldId);
-    if (removed.changes > 0) runSync(touchTask(svc.db.handle, taskId, svc.clock.now()));
+export function clearTaskFieldValue(svc: Services, actor: Actor, projectId: string, taskId: string, fieldId: string, q: Sql = svc.store.sql): Query<void> {
+  return q.transaction(function* (tx) {
+    yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'clearing a field value' });
+    yield* requireField(tx, projectId, fieldId);
+    const removed = yield* tx.run('DELETE FROM task_field_values WHERE task_id = ? AND field_id = ?', [taskId, fieldId]);
+    if (removed.changes > 0) yield* touchTask(tx, taskId, svc.clock.now());
   });
 }
 
 /**
  * Copies every field definition of `sourceProjectId` into `targetProjectId` (new ids, same
- * order), then the values of the copied tasks (`taskIds` maps source task id → copy's id).
- * Call inside the copying transaction.
+ * order), then the values of the copied tasks (`taskIds` maps source task id → copy's id), with
+ * multi-row INSERTs. The copies share one creation time, so their new ids are handed out in
+ * ascending order along the source's field order: PostgreSQL, which breaks creation-time ties
+ * by id, then lists them in the source's order, as SQLite does by insertion order. Call inside
+ * the copying transaction, with its handle.
  */
-export function copyFields(db: Db, sourceProjectId: string, targetProjectId: string, taskIds: Map<string, string>, now: number): void {
-  const fieldIds = new Map<string, string>();
-  const insertField = sql(db, 'INSERT INTO fields (id, project_id, name, type, options_json, created_at) VALUES (?, ?, ?, ?, ?, ?)');
-  for (const field of fieldRows(db, sourceProjectId)) {
-    const id = newId();
-    fieldIds.set(field.id, id);
-    insertField.run(id, targetProjectId, field.name, field.type, field.options_json, now);
-  }
-  if (fieldIds.size === 0) return;
-  const insertValue = sql(db, 'INSERT INTO task_field_values (task_id, field_id, value_json) VALUES (?, ?, ?)');
-  const values = sql<[string], { task_id: string; field_id: string; value_json: string }>(
-    db,
+export function* copyFields(q: Sql, sourceProjectId: string, targetProjectId: string, taskIds: Map<string, string>, now: number): Query<void> {
+  const fields = yield* fieldRows(q, sourceProjectId);
+  if (fields.length === 0) return;
+  // Ids are ASCII: JavaScript's sort order is PostgreSQL's "C" byte order.
+  const newIds = fields.map(() => newId()).sort();
+  const fieldIds = new Map(fields.map((field, i) => [field.id, newIds[i]!]));
+  yield* insertRows(
+    q,
+    'fields',
+    ['id', 'project_id', 'name', 'type', 'options_json', 'created_at'],
+    fields.map((field) => [fieldIds.get(field.id)!, targetProjectId, field.name, field.type, field.options_json, now]),
+  );
+  const values = yield* q.all<{ task_id: string; field_id: string; value_json: string }>(
     `SELECT v.task_id, v.field_id, v.value_json FROM task_field_values v JOIN fields f ON f.id = v.field_id
       WHERE f.project_id = ?`,
-  ).all(sourceProjectId);
+    [sourceProjectId],
+  );
+  const rows: unknown[][] = [];
   for (const value of values) {
     const taskId = taskIds.get(value.task_id);
     const fieldId = fieldIds.get(value.field_id);
-    if (taskId && fieldId) insertValue.run(taskId, fieldId, value.value_json);
+    if (taskId && fieldId) rows.push([taskId, fieldId, value.value_json]);
   }
+  yield* insertRows(q, 'task_field_values', ['task_id', 'field_id', 'value_json'], rows);
 }

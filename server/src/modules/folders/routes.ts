@@ -27,7 +27,7 @@ export const foldersRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      return { ok: true, items: listFolders(app.services, request.actor, request.params.workspaceId) };
+      return { ok: true, items: await app.services.store.run(listFolders(app.services, request.actor, request.params.workspaceId)) };
     },
   );
 
@@ -48,7 +48,7 @@ export const foldersRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      return { ok: true, item: addFolder(app.services, request.actor, request.params.workspaceId, request.body) };
+      return { ok: true, item: await app.services.store.run(addFolder(app.services, request.actor, request.params.workspaceId, request.body)) };
     },
   );
 };

@@ -58,7 +58,7 @@ export const formRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const { formId } = request.params;
-      const state = formPageState(svc, formId, request.query.token);
+      const state = await svc.store.run(formPageState(svc, formId, request.query.token));
       if (state.kind !== 'open') return notOpen(reply, state.kind);
       return formPage(reply, 200, state.form.title, renderForm(state.form, { id: formId, token: request.query.token }), { formTargets: formTargets(state.form) });
     },
@@ -98,7 +98,7 @@ export const formRoutes: FastifyPluginAsync = async (app) => {
             if (typeof fields.token === 'string') token = fields.token;
             delete fields.token;
           }
-          const accepted = receiveInboundCall(svc, rt, {
+          const accepted = await receiveInboundCall(svc, rt, {
             webhookId: formId,
             authorization: request.headers.authorization ?? (token === undefined ? undefined : `Bearer ${token}`),
             body: raw,
@@ -114,7 +114,7 @@ export const formRoutes: FastifyPluginAsync = async (app) => {
           if (error instanceof InboundThrottledError) reply.header('Retry-After', Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
           if (json || !(error instanceof ServiceError)) throw error;
           if (error instanceof FormRejectedError) {
-            const state = formPageState(svc, formId, token);
+            const state = await svc.store.run(formPageState(svc, formId, token));
             if (state.kind === 'open') {
               const page = renderForm(state.form, { id: formId, token, values: posted as Record<string, unknown>, problems: error.problems });
               return formPage(reply, 400, state.form.title, page, { formTargets: formTargets(state.form) });

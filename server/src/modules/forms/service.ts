@@ -1,5 +1,5 @@
 import type { AutomationDefinition, FormTrigger } from '@taskspace/engine';
-import { sql } from '../../platform/db/statements';
+import type { Query, Sql } from '../../platform/db/query';
 import type { Services } from '../../services';
 import { tokenMatches } from '../automations/inbound';
 
@@ -21,11 +21,11 @@ export type FormPageState =
  * Unknown ids and automations without a form trigger are `not_found`; a disabled automation's form
  * is `closed`; a form that requires a token and was opened without the right one is `needs_token`.
  */
-export function formPageState(svc: Services, id: string, token: string | undefined): FormPageState {
-  const row = sql<[string], { token_hash: string | null; enabled: number; definition_json: string }>(
-    svc.db,
+export function* formPageState(svc: Services, id: string, token: string | undefined, q: Sql = svc.store.sql): Query<FormPageState> {
+  const row = yield* q.get<{ token_hash: string | null; enabled: number; definition_json: string }>(
     `SELECT w.token_hash, a.enabled, a.definition_json FROM inbound_webhooks w JOIN automations a ON a.id = w.automation_id WHERE w.id = ?`,
-  ).get(id);
+    [id],
+  );
   const trigger = row ? (JSON.parse(row.definition_json) as AutomationDefinition).trigger : undefined;
   if (!row || trigger?.type !== 'form') return { kind: 'not_found' };
   if (row.enabled !== 1) return { kind: 'closed', form: trigger };

@@ -53,7 +53,18 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
       const count = open.get(userId) ?? 0;
       if (count >= MAX_STREAMS_PER_USER) throw new ServiceError(429, 'RATE_LIMITED', `at most ${MAX_STREAMS_PER_USER} live streams per person; close one first`);
       open.set(userId, count + 1);
-      const feed = new LiveFeed(svc.db, userId);
+      const release = () => {
+        const left = (open.get(userId) ?? 1) - 1;
+        if (left > 0) open.set(userId, left);
+        else open.delete(userId);
+      };
+      let feed: LiveFeed;
+      try {
+        feed = await svc.store.run(LiveFeed.open(svc.store.sql, userId));
+      } catch (error) {
+        release();
+        throw error;
+      }
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -66,13 +77,29 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
 
       let timer: NodeJS.Timeout | undefined;
       let closed = false;
-      const look = () => {
+      /** A look in progress (the feed runs one at a time), and whether another was asked for meanwhile. */
+      let looking = false;
+      let again = false;
+      const look = async (): Promise<void> => {
         if (closed) return;
+        if (looking) {
+          again = true;
+          return;
+        }
+        looking = true;
         clearTimeout(timer);
         try {
-          for (const e of feed.changes()) res.write(frame(e));
+          const changes = await svc.store.run(feed.changes(svc.store.sql));
+          if (!closed) for (const e of changes) res.write(frame(e));
         } catch (error) {
           request.log.warn({ err: error }, 'live feed failed');
+        }
+        looking = false;
+        if (closed) return;
+        if (again) {
+          again = false;
+          void look();
+          return;
         }
         timer = setTimeout(look, LIVE_POLL_MS);
       };
@@ -87,9 +114,7 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
         clearTimeout(end);
         clearInterval(keepAlive);
         for (const off of offs) off?.();
-        const left = (open.get(userId) ?? 1) - 1;
-        if (left > 0) open.set(userId, left);
-        else open.delete(userId);
+        release();
       };
       const finish = () => {
         close();

@@ -51,9 +51,13 @@ export interface TempUpload {
 
 /**
  * Streams `source` into a new temporary file under `<dataDir>/media/.tmp/`.
- * On any failure the partial file is removed and the stream's error is rethrown.
+ * On any failure the partial file is removed and the stream's error is rethrown; a stream already
+ * destroyed before its end is an Error at once.
  */
 export async function receiveToTemp(dataDir: string, source: Readable): Promise<TempUpload> {
+  // A multipart file stream whose body ended early while nobody read it is destroyed without an
+  // `errored` value: piping it would wait forever.
+  if (source.destroyed && !source.readableEnded) throw new Error('the upload stream ended before the file was complete');
   fs.mkdirSync(tempDir(dataDir), { recursive: true });
   const file = path.join(tempDir(dataDir), newId());
   const sink = fs.createWriteStream(file, { flags: 'wx' });

@@ -89,20 +89,20 @@ export const mediaRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemsEnvelope(mediaSchema)),
       },
     },
-    async (request) => ({ ok: true, items: listMedia(svc, request.actor, request.params.folderId, request.query) }),
+    async (request) => ({ ok: true, items: await svc.store.run(listMedia(svc, request.actor, request.params.folderId, request.query)) }),
   );
 
   app.get<{ Params: { mediaId: string } }>(
     '/medias/:mediaId',
     { schema: { tags, summary: 'Get a media item', params: params('mediaId'), response: responses(itemEnvelope(mediaSchema)) } },
-    async (request) => ({ ok: true, item: getMedia(svc, request.actor, request.params.mediaId) }),
+    async (request) => ({ ok: true, item: await svc.store.run(getMedia(svc, request.actor, request.params.mediaId)) }),
   );
 
   app.get<{ Params: { mediaId: string } }>(
     '/medias/:mediaId/content',
     { schema: { tags, summary: "Download a media item's bytes", params: params('mediaId') } },
     async (request, reply) => {
-      const { media, stream } = openMediaContent(svc, request.actor, request.params.mediaId);
+      const { media, stream } = await svc.store.run(openMediaContent(svc, request.actor, request.params.mediaId));
       reply
         .type(media.contentType)
         .header('content-length', String(media.size))
@@ -117,7 +117,7 @@ export const mediaRoutes: FastifyPluginAsync = async (app) => {
     '/medias/:mediaId',
     { schema: { tags, summary: 'Delete a media item and its bytes', params: params('mediaId'), response: responses(okOnly) } },
     async (request) => {
-      deleteMedia(svc, request.actor, request.params.mediaId);
+      await svc.store.run(deleteMedia(svc, request.actor, request.params.mediaId));
       return { ok: true };
     },
   );

@@ -1,9 +1,7 @@
-import { runSync } from '../../platform/db/query';
+import type { Dialect, Query, Sql } from '../../platform/db/query';
 import type { Readable } from 'node:stream';
 import type { Actor } from '../../auth/tokens';
 import { requireFolder, requireMedia } from '../../auth/access';
-import { transaction } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
 import { badRequest, ServiceError } from '../../errors';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
@@ -166,8 +164,8 @@ function toMedia(svc: Services, row: MediaRow): Media {
   };
 }
 
-function mediaRow(svc: Services, mediaId: string): MediaRow {
-  const row = sql<[string], MediaRow>(svc.db, `SELECT ${MEDIA_COLUMNS} FROM media WHERE id = ?`).get(mediaId);
+function* mediaRow(q: Sql, mediaId: string): Query<MediaRow> {
+  const row = yield* q.get<MediaRow>(`SELECT ${MEDIA_COLUMNS} FROM media WHERE id = ?`, [mediaId]);
   if (!row) throw new ServiceError(404, 'NOT_FOUND', `media '${mediaId}' not found`);
   return row;
 }
@@ -186,7 +184,7 @@ export interface IncomingFile {
 
 /**
  * Stores an uploaded file in a folder (`POST /api/v1/folders/{folderId}/medias`). Needs
- * Collaborator, checked before any byte is read. The bytes go to a temporary file; the row is
+ * Collaborator, checked before any byte of the file is read. The bytes go to a temporary file; the row is
  * inserted and the file renamed into place in one transaction, and the file is removed if that
  * fails, so row and bytes exist together or not at all.
  * @param openFile yields the first file part of the request, or undefined when there is none.
@@ -199,9 +197,12 @@ export async function uploadMedia(
   folderId: string,
   openFile: () => Promise<IncomingFile | undefined>,
 ): Promise<Media> {
-  const { db, config } = svc;
-  runSync(requireFolder(db.handle, actor, folderId, 'Collaborator', 'uploading media'));
+  const { store, config } = svc;
+  // The file part is opened first (its headers only: no byte is read from it until the role is
+  // checked): the multipart parser must be listening before the request waits on anything else,
+  // or a body cut short is consumed unnoticed and the upload never ends.
   const file = await openFile();
+  await store.run(requireFolder(store.sql, actor, folderId, 'Collaborator', 'uploading media'));
   if (!file) throw badRequest('file', 'required', 'the multipart body has no file part');
   let upload;
   try {
@@ -218,22 +219,30 @@ export async function uploadMedia(
   const name = storedName(file.filename);
   const contentType = storedContentType(file.contentType, name);
   const id = newId();
+  const temp = upload;
+  // PostgreSQL may run the transaction body again (serialization retry): the bytes are then in place already.
+  let placed = false;
   try {
-    transaction(db, () => {
-      const folder = runSync(requireFolder(db.handle, actor, folderId, 'Collaborator', 'uploading media'));
-      sql(
-        db,
-        `INSERT INTO media (id, workspace_id, folder_id, kind, name, content_type, size_bytes, storage_key, created_by, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(id, folder.workspaceId, folder.id, kindOf(contentType), name, contentType, upload.size, id, actor.userId, svc.clock.now());
-      commitTemp(config.dataDir, upload, id);
-    });
+    await store.run(
+      store.sql.transaction(function* (tx) {
+        const folder = yield* requireFolder(tx, actor, folderId, 'Collaborator', 'uploading media');
+        yield* tx.run(
+          `INSERT INTO media (id, workspace_id, folder_id, kind, name, content_type, size_bytes, storage_key, created_by, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [id, folder.workspaceId, folder.id, kindOf(contentType), name, contentType, temp.size, id, actor.userId, svc.clock.now()],
+        );
+        if (!placed) {
+          commitTemp(config.dataDir, temp, id);
+          placed = true;
+        }
+      }),
+    );
   } catch (error) {
     removeQuietly(upload.file);
     removeQuietly(mediaPath(config.dataDir, id));
     throw error;
   }
-  return toMedia(svc, mediaRow(svc, id));
+  return toMedia(svc, await store.run(mediaRow(store.sql, id)));
 }
 
 function tooLarge(max: number): ServiceError {
@@ -241,35 +250,44 @@ function tooLarge(max: number): ServiceError {
 }
 
 /**
+ * The order of {@link listMedia}, newest first. Items uploaded in the same millisecond come
+ * newest first by insertion on SQLite (`rowid`); PostgreSQL rows have no insertion order, so the
+ * id breaks such ties there.
+ */
+const NEWEST_FIRST: Readonly<Record<Dialect, string>> = {
+  sqlite: 'ORDER BY created_at DESC, rowid DESC',
+  postgres: 'ORDER BY created_at DESC, id DESC',
+};
+
+/**
  * The media of a folder, newest first (spec 4.3 `GET /folders/{folderId}/medias`). Needs Viewer.
  * @throws ServiceError 404, 403.
  */
-export function listMedia(svc: Services, actor: Actor, folderId: string, page: PageRequest): Media[] {
-  runSync(requireFolder(svc.db.handle, actor, folderId, 'Viewer'));
-  return sql<[string, number, number], MediaRow>(
-    svc.db,
-    `SELECT ${MEDIA_COLUMNS} FROM media WHERE folder_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
-  )
-    .all(folderId, ...pageWindow(page))
-    .map((row) => toMedia(svc, row));
+export function* listMedia(svc: Services, actor: Actor, folderId: string, page: PageRequest, q: Sql = svc.store.sql): Query<Media[]> {
+  yield* requireFolder(q, actor, folderId, 'Viewer');
+  const rows = yield* q.all<MediaRow>(`SELECT ${MEDIA_COLUMNS} FROM media WHERE folder_id = ? ${NEWEST_FIRST[q.dialect]} LIMIT ? OFFSET ?`, [
+    folderId,
+    ...pageWindow(page),
+  ]);
+  return rows.map((row) => toMedia(svc, row));
 }
 
 /**
  * One media item (spec 4.5 `GET /medias/{mediaId}`). Needs Viewer.
  * @throws ServiceError 404 (unknown or outside the caller's workspaces).
  */
-export function getMedia(svc: Services, actor: Actor, mediaId: string): Media {
-  runSync(requireMedia(svc.db.handle, actor, mediaId, 'Viewer'));
-  return toMedia(svc, mediaRow(svc, mediaId));
+export function* getMedia(svc: Services, actor: Actor, mediaId: string, q: Sql = svc.store.sql): Query<Media> {
+  yield* requireMedia(q, actor, mediaId, 'Viewer');
+  return toMedia(svc, yield* mediaRow(q, mediaId));
 }
 
 /**
  * Opens a media item's bytes for download (`GET /api/v1/medias/{mediaId}/content`). Needs Viewer.
  * @throws ServiceError 404 (unknown, outside the caller's workspaces, or bytes missing on disk).
  */
-export function openMediaContent(svc: Services, actor: Actor, mediaId: string): { media: Media; stream: Readable } {
-  runSync(requireMedia(svc.db.handle, actor, mediaId, 'Viewer'));
-  const row = mediaRow(svc, mediaId);
+export function* openMediaContent(svc: Services, actor: Actor, mediaId: string, q: Sql = svc.store.sql): Query<{ media: Media; stream: Readable }> {
+  yield* requireMedia(q, actor, mediaId, 'Viewer');
+  const row = yield* mediaRow(q, mediaId);
   const stream = openMediaFile(svc.config.dataDir, row.storage_key);
   if (!stream) throw new ServiceError(404, 'NOT_FOUND', `the bytes of media '${mediaId}' are missing from the data directory`);
   return { media: toMedia(svc, row), stream };
@@ -281,24 +299,32 @@ export function openMediaContent(svc: Services, actor: Actor, mediaId: string): 
  * Needs Collaborator.
  * @throws ServiceError 404, 403.
  */
-export function deleteMedia(svc: Services, actor: Actor, mediaId: string): void {
-  const storageKey = transaction(svc.db, () => {
-    runSync(requireMedia(svc.db.handle, actor, mediaId, 'Collaborator', 'deleting media'));
-    const row = mediaRow(svc, mediaId);
-    sql(svc.db, 'DELETE FROM media WHERE id = ?').run(mediaId);
+export function* deleteMedia(svc: Services, actor: Actor, mediaId: string, q: Sql = svc.store.sql): Query<void> {
+  const storageKey = yield* q.transaction(function* (tx) {
+    yield* requireMedia(tx, actor, mediaId, 'Collaborator', 'deleting media');
+    const row = yield* mediaRow(tx, mediaId);
+    yield* tx.run('DELETE FROM media WHERE id = ?', [mediaId]);
     return row.storage_key;
   });
   removeMediaFile(svc.config.dataDir, storageKey);
 }
 
+/** The query of {@link mediaForKnowledge}, one JSON array of media ids as its parameter. */
+const KNOWLEDGE_SQL: Readonly<Record<Dialect, string>> = {
+  sqlite: `SELECT ${MEDIA_COLUMNS} FROM media WHERE id IN (SELECT value FROM json_each(?))`,
+  postgres: `SELECT ${MEDIA_COLUMNS} FROM media WHERE id IN (SELECT jsonb_array_elements_text(?::jsonb))`,
+};
+
 /**
  * Storage key, kind, name and content type of media items (in the order of `mediaIds`, unknown
  * ids skipped, one query), for agent knowledge. No access check.
  */
-export function mediaForKnowledge(svc: Services, mediaIds: string[]): { id: string; name: string; kind: MediaKind; contentType: string; size: number; storageKey: string }[] {
-  const rows = sql<[string], MediaRow>(svc.db, `SELECT ${MEDIA_COLUMNS} FROM media WHERE id IN (SELECT value FROM json_each(?))`).all(
-    JSON.stringify(mediaIds),
-  );
+export function* mediaForKnowledge(
+  svc: Services,
+  mediaIds: string[],
+  q: Sql = svc.store.sql,
+): Query<{ id: string; name: string; kind: MediaKind; contentType: string; size: number; storageKey: string }[]> {
+  const rows = yield* q.all<MediaRow>(KNOWLEDGE_SQL[q.dialect], [JSON.stringify(mediaIds)]);
   const byId = new Map(rows.map((row) => [row.id, row]));
   return mediaIds
     .map((id) => byId.get(id))

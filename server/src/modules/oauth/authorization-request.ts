@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db/connection';
+import type { Query, Sql } from '../../platform/db/query';
 import { findClient, type ClientRecord } from './clients';
 import { DEFAULT_SCOPE, normalizeScopes, type OAuthScope } from '../../auth/scopes';
 
@@ -50,8 +50,8 @@ export interface ValidRequest {
  * (exactly; optional when it registered only one), the response type is `code`, the scopes are
  * known (`read` when none are asked for), and PKCE is S256 — required for public clients.
  */
-export function checkAuthorizationRequest(db: Db, params: AuthorizationParams): UnsafeRequest | RefusedRequest | ValidRequest {
-  const client = params.client_id ? findClient(db, params.client_id) : undefined;
+export function* checkAuthorizationRequest(q: Sql, params: AuthorizationParams): Query<UnsafeRequest | RefusedRequest | ValidRequest> {
+  const client = params.client_id ? yield* findClient(q, params.client_id) : undefined;
   if (!client) return { kind: 'unsafe', message: params.client_id ? 'This app is not registered with this Taskspace.' : 'The request names no app (client_id is missing).' };
   const redirectUri = params.redirect_uri ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
   if (!redirectUri || !client.redirectUris.includes(redirectUri)) {

@@ -74,7 +74,8 @@ export const oauthClientRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      const { client, clientSecret } = registerClient(app.services, request.actor, request.params.workspaceId, request.body);
+      const svc = app.services;
+      const { client, clientSecret } = await svc.store.run(registerClient(svc, request.actor, request.params.workspaceId, request.body));
       return { ok: true, item: { ...presentClient(client), ...(clientSecret ? { clientSecret } : {}) } };
     },
   );
@@ -82,14 +83,14 @@ export const oauthClientRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { workspaceId: string } }>(
     '/workspaces/:workspaceId/oauth-clients',
     { schema: { tags: ['oauth'], summary: "Owners: the workspace's OAuth clients (never a secret)", params: params('workspaceId'), response: responses(itemsEnvelope(clientSchema)) } },
-    async (request) => ({ ok: true, items: listClients(app.services, request.actor, request.params.workspaceId).map(presentClient) }),
+    async (request) => ({ ok: true, items: (await app.services.store.run(listClients(app.services, request.actor, request.params.workspaceId))).map(presentClient) }),
   );
 
   app.delete<{ Params: { clientId: string } }>(
     '/oauth-clients/:clientId',
     { schema: { tags: ['oauth'], summary: 'Owners: delete an OAuth client; every token it holds stops working', params: params('clientId'), response: responses(okOnly) } },
     async (request) => {
-      deleteClient(app.services, request.actor, request.params.clientId);
+      await app.services.store.run(deleteClient(app.services, request.actor, request.params.clientId));
       app.meter.forgetCachedTokens();
       return { ok: true };
     },
@@ -98,14 +99,14 @@ export const oauthClientRoutes: FastifyPluginAsync = async (app) => {
   app.get(
     '/me/oauth-grants',
     { schema: { tags: ['oauth'], summary: 'The apps I authorized, with their scopes', response: responses(itemsEnvelope(grantSchema)) } },
-    async (request) => ({ ok: true, items: listMyGrants(app.services, request.actor).map(presentGrant) }),
+    async (request) => ({ ok: true, items: (await app.services.store.run(listMyGrants(app.services, request.actor))).map(presentGrant) }),
   );
 
   app.delete<{ Params: { grantId: string } }>(
     '/me/oauth-grants/:grantId',
     { schema: { tags: ['oauth'], summary: 'Revoke an app I authorized: its tokens stop working at once', params: params('grantId'), response: responses(okOnly) } },
     async (request) => {
-      revokeMyGrant(app.services, request.actor, request.params.grantId);
+      await app.services.store.run(revokeMyGrant(app.services, request.actor, request.params.grantId));
       app.meter.forgetCachedTokens();
       return { ok: true };
     },

@@ -1,8 +1,5 @@
-import { runSync } from '../../platform/db/query';
 import { timingSafeEqual } from 'node:crypto';
-import type { Db } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
-import { transaction } from '../../platform/db/connection';
+import type { Query, Sql } from '../../platform/db/query';
 import { newId, newSecret } from '../../platform/ids';
 import { hashToken, type Actor } from '../../auth/tokens';
 import { requireFirstPartyCredential, requireWorkspace } from '../../auth/access';
@@ -46,16 +43,16 @@ interface ClientRow extends Omit<OAuthClient, 'redirectUris'> {
   secretHash: string | null;
 }
 
-const CLIENT_COLUMNS = `c.id, c.workspace_id AS workspaceId, c.name, c.redirect_uris AS redirectUris, c.type,
-  c.created_at AS createdAt, u.handle AS createdBy, c.secret_hash AS secretHash`;
+const CLIENT_COLUMNS = `c.id, c.workspace_id AS "workspaceId", c.name, c.redirect_uris AS "redirectUris", c.type,
+  c.created_at AS "createdAt", u.handle AS "createdBy", c.secret_hash AS "secretHash"`;
 
 function fromRow(row: ClientRow): OAuthClient {
   const { secretHash: _secret, redirectUris, ...rest } = row;
   return { ...rest, redirectUris: JSON.parse(redirectUris) as string[] };
 }
 
-function clientRow(db: Db, clientId: string): ClientRow | undefined {
-  return sql<[string], ClientRow>(db, `SELECT ${CLIENT_COLUMNS} FROM oauth_clients c LEFT JOIN users u ON u.id = c.created_by WHERE c.id = ?`).get(clientId);
+function* clientRow(q: Sql, clientId: string): Query<ClientRow | undefined> {
+  return yield* q.get<ClientRow>(`SELECT ${CLIENT_COLUMNS} FROM oauth_clients c LEFT JOIN users u ON u.id = c.created_by WHERE c.id = ?`, [clientId]);
 }
 
 /**
@@ -89,31 +86,42 @@ export interface ClientInput {
  * @throws ServiceError 404/403 from the workspace check (Owner needed), 403 for OAuth access
  * tokens, 400 for a bad redirect URI.
  */
-export function registerClient(svc: Services, actor: Actor, workspaceId: string, input: ClientInput): { client: OAuthClient; clientSecret?: string } {
+export function* registerClient(
+  svc: Services,
+  actor: Actor,
+  workspaceId: string,
+  input: ClientInput,
+  q: Sql = svc.store.sql,
+): Query<{ client: OAuthClient; clientSecret?: string }> {
   requireFirstPartyCredential(actor, 'registering an OAuth client');
-  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Owner', 'registering an OAuth client'));
+  yield* requireWorkspace(q, actor, workspaceId, 'Owner', 'registering an OAuth client');
   const redirectUris = [...new Set(input.redirectUris.map(checkRedirectUri))];
   const id = newId();
   const secret = input.type === 'confidential' ? CLIENT_SECRET_PREFIX + newSecret(32) : undefined;
-  sql(
-    svc.db,
-    'INSERT INTO oauth_clients (id, workspace_id, name, redirect_uris, type, secret_hash, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-  ).run(id, workspaceId, input.name.trim(), JSON.stringify(redirectUris), input.type, secret ? hashToken(secret) : null, actor.userId, svc.clock.now());
-  return { client: fromRow(clientRow(svc.db, id)!), ...(secret ? { clientSecret: secret } : {}) };
+  yield* q.run('INSERT INTO oauth_clients (id, workspace_id, name, redirect_uris, type, secret_hash, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+    id,
+    workspaceId,
+    input.name.trim(),
+    JSON.stringify(redirectUris),
+    input.type,
+    secret ? hashToken(secret) : null,
+    actor.userId,
+    svc.clock.now(),
+  ]);
+  return { client: fromRow((yield* clientRow(q, id))!), ...(secret ? { clientSecret: secret } : {}) };
 }
 
 /**
  * The clients of a workspace, newest first (Owners).
  * @throws ServiceError 404/403 from the workspace check.
  */
-export function listClients(svc: Services, actor: Actor, workspaceId: string): OAuthClient[] {
-  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Owner', 'listing OAuth clients'));
-  return sql<[string], ClientRow>(
-    svc.db,
+export function* listClients(svc: Services, actor: Actor, workspaceId: string, q: Sql = svc.store.sql): Query<OAuthClient[]> {
+  yield* requireWorkspace(q, actor, workspaceId, 'Owner', 'listing OAuth clients');
+  const rows = yield* q.all<ClientRow>(
     `SELECT ${CLIENT_COLUMNS} FROM oauth_clients c LEFT JOIN users u ON u.id = c.created_by WHERE c.workspace_id = ? ORDER BY c.created_at DESC, c.id`,
-  )
-    .all(workspaceId)
-    .map(fromRow);
+    [workspaceId],
+  );
+  return rows.map(fromRow);
 }
 
 /**
@@ -122,14 +130,14 @@ export function listClients(svc: Services, actor: Actor, workspaceId: string): O
  * @throws ServiceError 404 when unknown or outside the caller's workspaces, 403 below Owner or
  * for OAuth access tokens.
  */
-export function deleteClient(svc: Services, actor: Actor, clientId: string): void {
+export function* deleteClient(svc: Services, actor: Actor, clientId: string, q: Sql = svc.store.sql): Query<void> {
   requireFirstPartyCredential(actor, 'deleting an OAuth client');
-  const row = clientRow(svc.db, clientId);
+  const row = yield* clientRow(q, clientId);
   if (!row) throw notFound('OAuth client', clientId);
-  runSync(requireWorkspace(svc.db.handle, actor, row.workspaceId, 'Owner', 'deleting an OAuth client'));
-  transaction(svc.db, () => {
-    sql(svc.db, 'DELETE FROM access_tokens WHERE client_id = ?').run(clientId);
-    sql(svc.db, 'DELETE FROM oauth_clients WHERE id = ?').run(clientId);
+  yield* requireWorkspace(q, actor, row.workspaceId, 'Owner', 'deleting an OAuth client');
+  yield* q.transaction(function* (tx) {
+    yield* tx.run('DELETE FROM access_tokens WHERE client_id = ?', [clientId]);
+    yield* tx.run('DELETE FROM oauth_clients WHERE id = ?', [clientId]);
   });
 }
 
@@ -139,8 +147,8 @@ export interface ClientRecord extends OAuthClient {
 }
 
 /** A client by id with its secret hash, or undefined. */
-export function findClient(db: Db, clientId: string): ClientRecord | undefined {
-  const row = clientRow(db, clientId);
+export function* findClient(q: Sql, clientId: string): Query<ClientRecord | undefined> {
+  const row = yield* clientRow(q, clientId);
   return row ? { ...fromRow(row), secretHash: row.secretHash } : undefined;
 }
 
@@ -150,8 +158,8 @@ export function findClient(db: Db, clientId: string): ClientRecord | undefined {
  * presented for it is refused).
  * @returns the client, or undefined when the client is unknown or authentication fails.
  */
-export function authenticateClient(db: Db, clientId: string, clientSecret: string | null | undefined): ClientRecord | undefined {
-  const client = findClient(db, clientId);
+export function* authenticateClient(q: Sql, clientId: string, clientSecret: string | null | undefined): Query<ClientRecord | undefined> {
+  const client = yield* findClient(q, clientId);
   if (!client) return undefined;
   if (client.type === 'public') return clientSecret ? undefined : client;
   if (!clientSecret || !client.secretHash) return undefined;
@@ -161,6 +169,6 @@ export function authenticateClient(db: Db, clientId: string, clientSecret: strin
 }
 
 /** The name of the workspace a client was registered in (for the consent page). */
-export function workspaceNameOf(db: Db, workspaceId: string): string {
-  return sql<[string], string>(db, 'SELECT name FROM workspaces WHERE id = ?').pluck().get(workspaceId) ?? 'unknown';
+export function* workspaceNameOf(q: Sql, workspaceId: string): Query<string> {
+  return (yield* q.get<{ name: string }>('SELECT name FROM workspaces WHERE id = ?', [workspaceId]))?.name ?? 'unknown';
 }

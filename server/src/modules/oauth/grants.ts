@@ -1,6 +1,4 @@
-import type { Db } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
-import { transaction } from '../../platform/db/connection';
+import type { Query, Sql } from '../../platform/db/query';
 import { newId } from '../../platform/ids';
 import type { Actor } from '../../auth/tokens';
 import { notFound } from '../../errors';
@@ -34,17 +32,17 @@ export interface GrantRecord {
 }
 
 /** The grant `userId` gave `clientId`, if any. */
-export function findGrant(db: Db, userId: string, clientId: string): GrantRecord | undefined {
-  const row = sql<[string, string], { id: string; scope: string }>(db, 'SELECT id, scope FROM oauth_grants WHERE user_id = ? AND client_id = ?').get(userId, clientId);
+export function* findGrant(q: Sql, userId: string, clientId: string): Query<GrantRecord | undefined> {
+  const row = yield* q.get<{ id: string; scope: string }>('SELECT id, scope FROM oauth_grants WHERE user_id = ? AND client_id = ?', [userId, clientId]);
   return row ? { id: row.id, userId, clientId, scopes: parseStoredScope(row.scope) } : undefined;
 }
 
 /** A grant by id, if any. */
-export function grantById(db: Db, grantId: string): GrantRecord | undefined {
-  const row = sql<[string], { id: string; userId: string; clientId: string; scope: string }>(
-    db,
-    'SELECT id, user_id AS userId, client_id AS clientId, scope FROM oauth_grants WHERE id = ?',
-  ).get(grantId);
+export function* grantById(q: Sql, grantId: string): Query<GrantRecord | undefined> {
+  const row = yield* q.get<{ id: string; userId: string; clientId: string; scope: string }>(
+    'SELECT id, user_id AS "userId", client_id AS "clientId", scope FROM oauth_grants WHERE id = ?',
+    [grantId],
+  );
   return row ? { id: row.id, userId: row.userId, clientId: row.clientId, scopes: parseStoredScope(row.scope) } : undefined;
 }
 
@@ -52,16 +50,23 @@ export function grantById(db: Db, grantId: string): GrantRecord | undefined {
  * Records that `userId` approved `scopes` for `clientId`: a new grant, or the existing one
  * widened to the union of both scope lists. Returns the grant.
  */
-export function rememberGrant(db: Db, userId: string, clientId: string, scopes: readonly OAuthScope[], now: number): GrantRecord {
-  return transaction(db, () => {
-    const existing = findGrant(db, userId, clientId);
+export function* rememberGrant(q: Sql, userId: string, clientId: string, scopes: readonly OAuthScope[], now: number): Query<GrantRecord> {
+  return yield* q.transaction(function* (tx) {
+    const existing = yield* findGrant(tx, userId, clientId);
     const union = normalizeScopes([...(existing?.scopes ?? []), ...scopes])!;
     if (existing) {
-      sql(db, 'UPDATE oauth_grants SET scope = ?, updated_at = ? WHERE id = ?').run(union.join(' '), now, existing.id);
+      yield* tx.run('UPDATE oauth_grants SET scope = ?, updated_at = ? WHERE id = ?', [union.join(' '), now, existing.id]);
       return { ...existing, scopes: union };
     }
     const id = newId();
-    sql(db, 'INSERT INTO oauth_grants (id, user_id, client_id, scope, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)').run(id, userId, clientId, union.join(' '), now, now);
+    yield* tx.run('INSERT INTO oauth_grants (id, user_id, client_id, scope, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [
+      id,
+      userId,
+      clientId,
+      union.join(' '),
+      now,
+      now,
+    ]);
     return { id, userId, clientId, scopes: union };
   });
 }
@@ -75,15 +80,15 @@ export function grantCovers(grant: GrantRecord | undefined, scopes: readonly str
  * The apps I authorized, most recently changed first.
  * @throws ServiceError 403 for OAuth access tokens.
  */
-export function listMyGrants(svc: Services, actor: Actor): GrantInfo[] {
+export function* listMyGrants(svc: Services, actor: Actor, q: Sql = svc.store.sql): Query<GrantInfo[]> {
   requireFirstPartyCredential(actor, 'listing authorized apps');
-  const rows = sql<[string], { id: string; clientId: string; clientName: string; workspaceId: string; scope: string; createdAt: number; updatedAt: number; lastUsedAt: number | null }>(
-    svc.db,
-    `SELECT g.id, c.id AS clientId, c.name AS clientName, c.workspace_id AS workspaceId, g.scope, g.created_at AS createdAt, g.updated_at AS updatedAt,
-            (SELECT MAX(t.last_used_at) FROM access_tokens t WHERE t.grant_id = g.id) AS lastUsedAt
+  const rows = yield* q.all<{ id: string; clientId: string; clientName: string; workspaceId: string; scope: string; createdAt: number; updatedAt: number; lastUsedAt: number | null }>(
+    `SELECT g.id, c.id AS "clientId", c.name AS "clientName", c.workspace_id AS "workspaceId", g.scope, g.created_at AS "createdAt", g.updated_at AS "updatedAt",
+            (SELECT MAX(t.last_used_at) FROM access_tokens t WHERE t.grant_id = g.id) AS "lastUsedAt"
        FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
       WHERE g.user_id = ? ORDER BY g.updated_at DESC, g.id`,
-  ).all(actor.userId);
+    [actor.userId],
+  );
   return rows.map((r) => ({
     id: r.id,
     client: { id: r.clientId, name: r.clientName, workspaceId: r.workspaceId },
@@ -99,12 +104,12 @@ export function listMyGrants(svc: Services, actor: Actor): GrantInfo[] {
  * are deleted in one transaction, so the app loses access at once and must ask again.
  * @throws ServiceError 404 when I have no such grant, 403 for OAuth access tokens.
  */
-export function revokeMyGrant(svc: Services, actor: Actor, grantId: string): void {
+export function* revokeMyGrant(svc: Services, actor: Actor, grantId: string, q: Sql = svc.store.sql): Query<void> {
   requireFirstPartyCredential(actor, 'revoking an authorized app');
-  const grant = grantById(svc.db, grantId);
+  const grant = yield* grantById(q, grantId);
   if (!grant || grant.userId !== actor.userId) throw notFound('grant', grantId);
-  transaction(svc.db, () => {
-    sql(svc.db, 'DELETE FROM access_tokens WHERE grant_id = ?').run(grantId);
-    sql(svc.db, 'DELETE FROM oauth_grants WHERE id = ?').run(grantId);
+  yield* q.transaction(function* (tx) {
+    yield* tx.run('DELETE FROM access_tokens WHERE grant_id = ?', [grantId]);
+    yield* tx.run('DELETE FROM oauth_grants WHERE id = ?', [grantId]);
   });
 }

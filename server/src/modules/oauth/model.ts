@@ -1,6 +1,5 @@
 import OAuth2Server from '@node-oauth/oauth2-server';
-import { sql } from '../../platform/db/statements';
-import { transaction } from '../../platform/db/connection';
+import type { Query, Sql } from '../../platform/db/query';
 import { newId, newSecret } from '../../platform/ids';
 import { hashToken } from '../../auth/tokens';
 import type { Services } from '../../services';
@@ -46,14 +45,14 @@ function libraryDate(svc: Services, at: number): Date {
 
 /**
  * Revokes every refresh and access token of a family (reuse detection, revocation of a refresh
- * token). Returns how many tokens ended.
+ * token), in one transaction. Returns how many tokens ended.
  */
-export function revokeFamily(svc: Services, familyId: string): number {
+export function* revokeFamily(svc: Services, familyId: string, q: Sql = svc.store.sql): Query<number> {
   const now = svc.clock.now();
-  return transaction(svc.db, () => {
-    const refresh = sql(svc.db, 'UPDATE oauth_refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL').run(now, familyId).changes;
-    const access = sql(svc.db, 'UPDATE access_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL').run(now, familyId).changes;
-    return refresh + access;
+  return yield* q.transaction(function* (tx) {
+    const refresh = yield* tx.run('UPDATE oauth_refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL', [now, familyId]);
+    const access = yield* tx.run('UPDATE access_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL', [now, familyId]);
+    return refresh.changes + access.changes;
   });
 }
 
@@ -62,16 +61,14 @@ export function revokeFamily(svc: Services, familyId: string): number {
  * alone. Unknown tokens and tokens issued to other clients change nothing (section 2.2: the
  * answer is the same 200).
  */
-export function revokeIssuedToken(svc: Services, clientId: string, token: string): void {
+export function* revokeIssuedToken(svc: Services, clientId: string, token: string, q: Sql = svc.store.sql): Query<void> {
   const tokenHash = hashToken(token);
-  const family = sql<[string, string], string>(
-    svc.db,
+  const family = yield* q.get<{ family_id: string }>(
     'SELECT r.family_id FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.id = r.grant_id WHERE r.token_hash = ? AND g.client_id = ?',
-  )
-    .pluck()
-    .get(tokenHash, clientId);
-  if (family !== undefined) revokeFamily(svc, family);
-  else sql(svc.db, 'UPDATE access_tokens SET revoked_at = ? WHERE token_hash = ? AND client_id = ? AND revoked_at IS NULL').run(svc.clock.now(), tokenHash, clientId);
+    [tokenHash, clientId],
+  );
+  if (family !== undefined) yield* revokeFamily(svc, family.family_id, q);
+  else yield* q.run('UPDATE access_tokens SET revoked_at = ? WHERE token_hash = ? AND client_id = ? AND revoked_at IS NULL', [svc.clock.now(), tokenHash, clientId]);
 }
 
 interface CodeRow {
@@ -94,25 +91,29 @@ interface RefreshRow {
   revokedAt: number | null;
 }
 
-/** The model methods both servers share: codes, tokens, scopes. */
+/**
+ * The model methods both servers share: codes, tokens, scopes. The library awaits each method;
+ * each runs its storage work with `svc.store.run`.
+ */
 function sharedModel(svc: Services, onRevoked: () => void) {
-  const { db } = svc;
+  const { store } = svc;
+  const q = store.sql;
   const { oauthAccessTokenMs, oauthRefreshTokenMs } = svc.config.accounts;
 
   /**
    * The client a stored code or refresh token may still be used by: none when it expired, or when
    * it was spent already — then it is being replayed, and its family's tokens are revoked.
    */
-  function usableClient(stored: { spent: boolean; familyId: string | null; expiresAt: number; clientId: string }): ClientRecord | undefined {
+  async function usableClient(stored: { spent: boolean; familyId: string | null; expiresAt: number; clientId: string }): Promise<ClientRecord | undefined> {
     if (stored.spent) {
       if (stored.familyId) {
-        revokeFamily(svc, stored.familyId);
+        await store.run(revokeFamily(svc, stored.familyId));
         onRevoked();
       }
       return undefined;
     }
     if (stored.expiresAt <= svc.clock.now()) return undefined;
-    return findClient(db, stored.clientId);
+    return store.run(findClient(q, stored.clientId));
   }
 
   return {
@@ -133,7 +134,7 @@ function sharedModel(svc: Services, onRevoked: () => void) {
     /** The requested scopes, known and within the person's grant; the default when none are asked for. */
     async validateScope(user: OAuthSubject, _client: OAuth2Server.Client, scope?: string[]): Promise<string[] | false> {
       const scopes = normalizeScopes(scope && scope.length > 0 ? scope : DEFAULT_SCOPE);
-      const grant = grantById(db, user.grantId);
+      const grant = await store.run(grantById(q, user.grantId));
       if (!scopes || !grant || !scopes.every((s) => grant.scopes.includes(s))) return false;
       return scopes;
     },
@@ -144,19 +145,21 @@ function sharedModel(svc: Services, onRevoked: () => void) {
       user: OAuthSubject,
     ): Promise<OAuth2Server.AuthorizationCode> {
       const now = svc.clock.now();
-      sql(
-        db,
-        `INSERT INTO oauth_codes (code_hash, grant_id, redirect_uri, scope, code_challenge, code_challenge_method, created_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        hashToken(code.authorizationCode),
-        user.grantId,
-        code.redirectUri,
-        (code.scope ?? []).join(' '),
-        code.codeChallenge ?? null,
-        code.codeChallengeMethod ?? null,
-        now,
-        now + AUTHORIZATION_CODE_SECONDS * 1000,
+      await store.run(
+        q.run(
+          `INSERT INTO oauth_codes (code_hash, grant_id, redirect_uri, scope, code_challenge, code_challenge_method, created_at, expires_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            hashToken(code.authorizationCode),
+            user.grantId,
+            code.redirectUri,
+            (code.scope ?? []).join(' '),
+            code.codeChallenge ?? null,
+            code.codeChallengeMethod ?? null,
+            now,
+            now + AUTHORIZATION_CODE_SECONDS * 1000,
+          ],
+        ),
       );
       return { ...code, client, user };
     },
@@ -166,14 +169,16 @@ function sharedModel(svc: Services, onRevoked: () => void) {
      * token issued with it is revoked (RFC 6749 section 4.1.2).
      */
     async getAuthorizationCode(authorizationCode: string): Promise<OAuth2Server.AuthorizationCode | false> {
-      const row = sql<[string], CodeRow & { clientId: string; userId: string }>(
-        db,
-        `SELECT c.grant_id AS grantId, c.redirect_uri AS redirectUri, c.scope, c.code_challenge AS codeChallenge,
-                c.code_challenge_method AS codeChallengeMethod, c.expires_at AS expiresAt, c.used_at AS usedAt, c.family_id AS familyId,
-                g.client_id AS clientId, g.user_id AS userId
-           FROM oauth_codes c JOIN oauth_grants g ON g.id = c.grant_id WHERE c.code_hash = ?`,
-      ).get(hashToken(authorizationCode));
-      const client = row && usableClient({ spent: row.usedAt !== null, familyId: row.familyId, expiresAt: row.expiresAt, clientId: row.clientId });
+      const row = await store.run(
+        q.get<CodeRow & { clientId: string; userId: string }>(
+          `SELECT c.grant_id AS "grantId", c.redirect_uri AS "redirectUri", c.scope, c.code_challenge AS "codeChallenge",
+                  c.code_challenge_method AS "codeChallengeMethod", c.expires_at AS "expiresAt", c.used_at AS "usedAt", c.family_id AS "familyId",
+                  g.client_id AS "clientId", g.user_id AS "userId"
+             FROM oauth_codes c JOIN oauth_grants g ON g.id = c.grant_id WHERE c.code_hash = ?`,
+          [hashToken(authorizationCode)],
+        ),
+      );
+      const client = row && (await usableClient({ spent: row.usedAt !== null, familyId: row.familyId, expiresAt: row.expiresAt, clientId: row.clientId }));
       if (!row || !client) return false;
       const user: OAuthSubject = { userId: row.userId, grantId: row.grantId };
       return {
@@ -189,7 +194,8 @@ function sharedModel(svc: Services, onRevoked: () => void) {
 
     /** Marks a code used (single use); false when it was used already. */
     async revokeAuthorizationCode(code: OAuth2Server.AuthorizationCode): Promise<boolean> {
-      return sql(db, 'UPDATE oauth_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL').run(svc.clock.now(), hashToken(code.authorizationCode)).changes === 1;
+      const used = await store.run(q.run('UPDATE oauth_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL', [svc.clock.now(), hashToken(code.authorizationCode)]));
+      return used.changes === 1;
     },
 
     /** Stores an access token (in `access_tokens`, so the API accepts it) and its refresh token, in one family. */
@@ -197,22 +203,29 @@ function sharedModel(svc: Services, onRevoked: () => void) {
       const now = svc.clock.now();
       const familyId = user.familyId ?? newId();
       const scope = (token.scope ?? []).join(' ');
-      transaction(db, () => {
-        sql(
-          db,
-          `INSERT INTO access_tokens (id, user_id, name, token_hash, created_at, scope, expires_at, client_id, grant_id, family_id)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(newId(), user.userId, String(client.name ?? client.id), hashToken(token.accessToken), now, scope, now + oauthAccessTokenMs, client.id, user.grantId, familyId);
-        if (token.refreshToken) {
-          sql(
-            db,
-            'INSERT INTO oauth_refresh_tokens (id, token_hash, grant_id, family_id, scope, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-          ).run(newId(), hashToken(token.refreshToken), user.grantId, familyId, scope, now, now + oauthRefreshTokenMs);
-        }
-        if (token.authorizationCode) {
-          sql(db, 'UPDATE oauth_codes SET family_id = ? WHERE code_hash = ?').run(familyId, hashToken(token.authorizationCode));
-        }
-      });
+      await store.run(
+        q.transaction(function* (tx) {
+          yield* tx.run(
+            `INSERT INTO access_tokens (id, user_id, name, token_hash, created_at, scope, expires_at, client_id, grant_id, family_id)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            [newId(), user.userId, String(client.name ?? client.id), hashToken(token.accessToken), now, scope, now + oauthAccessTokenMs, client.id, user.grantId, familyId],
+          );
+          if (token.refreshToken) {
+            yield* tx.run('INSERT INTO oauth_refresh_tokens (id, token_hash, grant_id, family_id, scope, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+              newId(),
+              hashToken(token.refreshToken),
+              user.grantId,
+              familyId,
+              scope,
+              now,
+              now + oauthRefreshTokenMs,
+            ]);
+          }
+          if (token.authorizationCode) {
+            yield* tx.run('UPDATE oauth_codes SET family_id = ? WHERE code_hash = ?', [familyId, hashToken(token.authorizationCode)]);
+          }
+        }),
+      );
       return { ...token, client, user: { ...user, familyId } };
     },
 
@@ -221,13 +234,15 @@ function sharedModel(svc: Services, onRevoked: () => void) {
      * family is revoked and the request fails with `invalid_grant`.
      */
     async getRefreshToken(refreshToken: string): Promise<OAuth2Server.RefreshToken | false> {
-      const row = sql<[string], RefreshRow & { clientId: string; userId: string }>(
-        db,
-        `SELECT r.id, r.grant_id AS grantId, r.family_id AS familyId, r.scope, r.expires_at AS expiresAt, r.revoked_at AS revokedAt,
-                g.client_id AS clientId, g.user_id AS userId
-           FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.id = r.grant_id WHERE r.token_hash = ?`,
-      ).get(hashToken(refreshToken));
-      const client = row && usableClient({ spent: row.revokedAt !== null, familyId: row.familyId, expiresAt: row.expiresAt, clientId: row.clientId });
+      const row = await store.run(
+        q.get<RefreshRow & { clientId: string; userId: string }>(
+          `SELECT r.id, r.grant_id AS "grantId", r.family_id AS "familyId", r.scope, r.expires_at AS "expiresAt", r.revoked_at AS "revokedAt",
+                  g.client_id AS "clientId", g.user_id AS "userId"
+             FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.id = r.grant_id WHERE r.token_hash = ?`,
+          [hashToken(refreshToken)],
+        ),
+      );
+      const client = row && (await usableClient({ spent: row.revokedAt !== null, familyId: row.familyId, expiresAt: row.expiresAt, clientId: row.clientId }));
       if (!row || !client) return false;
       const user: OAuthSubject = { userId: row.userId, grantId: row.grantId, familyId: row.familyId };
       return { refreshToken, refreshTokenExpiresAt: libraryDate(svc, row.expiresAt), scope: parseStoredScope(row.scope), client: libraryClient(client), user };
@@ -236,7 +251,10 @@ function sharedModel(svc: Services, onRevoked: () => void) {
     /** Rotation: the presented refresh token ends; false when it already had (a concurrent use). */
     async revokeToken(token: OAuth2Server.RefreshToken): Promise<boolean> {
       const now = svc.clock.now();
-      return sql(db, 'UPDATE oauth_refresh_tokens SET revoked_at = ?, rotated_at = ? WHERE token_hash = ? AND revoked_at IS NULL').run(now, now, hashToken(token.refreshToken)).changes === 1;
+      const revoked = await store.run(
+        q.run('UPDATE oauth_refresh_tokens SET revoked_at = ?, rotated_at = ? WHERE token_hash = ? AND revoked_at IS NULL', [now, now, hashToken(token.refreshToken)]),
+      );
+      return revoked.changes === 1;
     },
   };
 }
@@ -260,7 +278,7 @@ export function oauthServers(svc: Services, onRevoked: () => void): { authorizer
     model: {
       ...shared,
       async getClient(clientId: string) {
-        const client = findClient(svc.db, clientId);
+        const client = await svc.store.run(findClient(svc.store.sql, clientId));
         return client ? libraryClient(client) : false;
       },
     },
@@ -272,7 +290,7 @@ export function oauthServers(svc: Services, onRevoked: () => void): { authorizer
     model: {
       ...shared,
       async getClient(clientId: string, clientSecret: string | null | undefined) {
-        const client = authenticateClient(svc.db, clientId, clientSecret);
+        const client = await svc.store.run(authenticateClient(svc.store.sql, clientId, clientSecret));
         return client ? libraryClient(client) : false;
       },
     },

@@ -64,7 +64,7 @@ function oauthError(reply: FastifyReply, status: number, error: string, descript
  */
 export const oauthRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
-  const { db, clock, links } = svc;
+  const { store, clock, links } = svc;
   const forget = () => app.meter.forgetCachedTokens();
   const { authorizer, issuer } = oauthServers(svc, forget);
 
@@ -109,8 +109,8 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
   }
 
   /** The consent page for a checked request. */
-  function consent(reply: FastifyReply, actor: Actor, params: AuthorizationParams, checked: ValidRequest): string {
-    const workspaceName = workspaceNameOf(db, checked.client.workspaceId);
+  async function consent(reply: FastifyReply, actor: Actor, params: AuthorizationParams, checked: ValidRequest): Promise<string> {
+    const workspaceName = await store.run(workspaceNameOf(store.sql, checked.client.workspaceId));
     const body = consentBody({ client: checked.client, workspaceName, redirectUri: checked.redirectUri, handle: actor.handle, scopes: checked.scopes, params });
     // same-origin: the Allow/Deny post carries this origin (checked against CSRF); the client learns nothing from a Referer.
     return formPage(reply, 200, `Allow ${checked.client.name}?`, body, { formTargets: [formTarget(checked.redirectUri)], referrerPolicy: 'same-origin' });
@@ -121,18 +121,18 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
   }
 
   /** The signed-in person of a browser request, or undefined; a cross-site write throws 403 CSRF_REJECTED. */
-  function sessionActor(request: FastifyRequest): Actor | undefined {
-    return sessionAuth(svc, request)?.actor;
+  async function sessionActor(request: FastifyRequest): Promise<Actor | undefined> {
+    return (await store.run(sessionAuth(svc, request)))?.actor;
   }
 
   app.get('/oauth/authorize', { schema: { hide: true } }, async (request, reply) => {
     const params = authorizationParams(request.query);
-    const checked = checkAuthorizationRequest(db, params);
+    const checked = await store.run(checkAuthorizationRequest(store.sql, params));
     if (checked.kind === 'unsafe') return errorPage(reply, 400, checked.message);
     if (checked.kind === 'refused') return reply.redirect(errorRedirect(checked.redirectUri, checked.error, checked.description, params.state), 302);
-    const actor = sessionActor(request);
+    const actor = await sessionActor(request);
     if (!actor) return reply.redirect(`/sign-in?next=${encodeURIComponent(request.url)}`, 302);
-    const grant = findGrant(db, actor.userId, checked.client.id);
+    const grant = await store.run(findGrant(store.sql, actor.userId, checked.client.id));
     if (grantCovers(grant, checked.scopes)) return reply.redirect(await issueCode(actor, grant!.id, params, checked), 302);
     return consent(reply, actor, params, checked);
   });
@@ -142,19 +142,19 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     const params = authorizationParams(body);
     let actor: Actor | undefined;
     try {
-      actor = sessionActor(request);
+      actor = await sessionActor(request);
     } catch (error) {
       if (error instanceof ServiceError) return errorPage(reply, error.statusCode, error.message);
       throw error;
     }
-    const checked = checkAuthorizationRequest(db, params);
+    const checked = await store.run(checkAuthorizationRequest(store.sql, params));
     if (checked.kind === 'unsafe') return errorPage(reply, 400, checked.message);
     if (checked.kind === 'refused') return reply.redirect(errorRedirect(checked.redirectUri, checked.error, checked.description, params.state), 302);
     if (!actor) return errorPage(reply, 401, 'Your session has ended. Sign in and open the app’s link again.');
     if (body.decision !== 'allow') {
       return reply.redirect(errorRedirect(checked.redirectUri, 'access_denied', 'the user denied access', params.state), 302);
     }
-    const grant = rememberGrant(db, actor.userId, checked.client.id, checked.scopes, clock.now());
+    const grant = await store.run(rememberGrant(store.sql, actor.userId, checked.client.id, checked.scopes, clock.now()));
     return reply.redirect(await issueCode(actor, grant.id, params, checked), 302);
   });
 
@@ -183,13 +183,13 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     const basic = basicCredentials(request.headers.authorization);
     const clientId = basic?.id ?? (typeof body.client_id === 'string' ? body.client_id : undefined);
     const secret = basic?.secret ?? (typeof body.client_secret === 'string' ? body.client_secret : undefined);
-    const client = clientId ? authenticateClient(db, clientId, secret) : undefined;
+    const client = clientId ? await store.run(authenticateClient(store.sql, clientId, secret)) : undefined;
     if (!client) {
       if (basic) reply.header('WWW-Authenticate', 'Basic realm="taskspace"');
       return oauthError(reply, 401, 'invalid_client', 'client authentication failed');
     }
     if (typeof body.token !== 'string' || body.token === '') return oauthError(reply, 400, 'invalid_request', 'token is required');
-    revokeIssuedToken(svc, client.id, body.token);
+    await store.run(revokeIssuedToken(svc, client.id, body.token));
     forget();
     reply.header('Cache-Control', 'no-store');
     return reply.code(200).send();

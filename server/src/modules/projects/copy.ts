@@ -1,13 +1,13 @@
-import { runSync } from '../../platform/db/query';
+import type { Dialect, Query, Sql } from '../../platform/db/query';
 import { raiseTaskAddedForProject } from '../tasks/bulk-events';
+import { bytewise } from '../tasks/tree';
 import { requireFolder, requireProject, type FolderAccess, type ProjectAccess } from '../../auth/access';
 import type { Actor } from '../../auth/tokens';
-import { transaction, type Db } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
 import { badRequest } from '../../errors';
 import { newTaskId } from '../../platform/ids';
 import type { Services } from '../../services';
 import { copyFields } from '../fields/service';
+import { insertRows } from './bulk-insert';
 import { insertProject, type Project } from './service';
 
 /**
@@ -52,31 +52,37 @@ export interface DuplicateOptions {
   now: number;
 }
 
+/** The columns a copied task is read with, in the order they are written after `id, project_id`. */
+const COPIED_COLUMNS = `parent_id, rank, path, text, content_type, completed, completed_at, completed_by, note_type, note_value,
+            start_date, start_time, start_tz, end_date, end_time, end_tz, due_at`;
+
+/** The source's tasks in path order (compared bytewise: parents before their children), per dialect. */
+const SOURCE_TASKS_SQL: Readonly<Record<Dialect, string>> = { sqlite: sourceTasksText('sqlite'), postgres: sourceTasksText('postgres') };
+
+function sourceTasksText(dialect: Dialect): string {
+  return `SELECT id, ${COPIED_COLUMNS} FROM tasks WHERE project_id = ? ORDER BY ${bytewise(dialect, 'path')}`;
+}
+
+/** The columns of a copied task row, in the order {@link duplicateTree} writes them. */
+const TASK_INSERT_COLUMNS = [
+  'id', 'project_id', 'parent_id', 'rank', 'path', 'text', 'content_type', 'completed', 'completed_at', 'completed_by',
+  'note_type', 'note_value', 'start_date', 'start_time', 'start_tz', 'end_date', 'end_time', 'end_tz', 'due_at',
+  'created_by', 'created_at', 'updated_at',
+] as const;
+
 /**
  * Copies the task tree, field definitions and values (and optionally assignees) of
  * `sourceProjectId` into the empty project `targetProjectId`. Ranks and paths are per project,
  * so they are reused as they are; rows are read in path order so parents exist before their
- * children. Call inside a transaction.
+ * children, and written with multi-row INSERTs. Call inside a transaction, with its handle.
  */
-export function duplicateTree(db: Db, sourceProjectId: string, targetProjectId: string, opts: DuplicateOptions): void {
-  const tasks = sql<[string], TaskRow>(
-    db,
-    `SELECT id, parent_id, rank, path, text, content_type, completed, completed_at, completed_by, note_type, note_value,
-            start_date, start_time, start_tz, end_date, end_time, end_tz, due_at
-       FROM tasks WHERE project_id = ? ORDER BY path`,
-  ).all(sourceProjectId);
-  const insert = sql(
-    db,
-    `INSERT INTO tasks (id, project_id, parent_id, rank, path, text, content_type, completed, completed_at, completed_by,
-                        note_type, note_value, start_date, start_time, start_tz, end_date, end_time, end_tz, due_at,
-                        created_by, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+export function* duplicateTree(q: Sql, sourceProjectId: string, targetProjectId: string, opts: DuplicateOptions): Query<void> {
+  const tasks = yield* q.all<TaskRow>(SOURCE_TASKS_SQL[q.dialect], [sourceProjectId]);
   const ids = new Map<string, string>();
-  for (const t of tasks) {
+  const rows = tasks.map((t) => {
     const id = newTaskId();
     ids.set(t.id, id);
-    insert.run(
+    return [
       id,
       targetProjectId,
       t.parent_id === null ? null : ids.get(t.parent_id)!,
@@ -99,28 +105,41 @@ export function duplicateTree(db: Db, sourceProjectId: string, targetProjectId: 
       opts.userId,
       opts.now,
       opts.now,
-    );
-  }
-  copyFields(db, sourceProjectId, targetProjectId, ids, opts.now);
+    ];
+  });
+  yield* insertRows(q, 'tasks', TASK_INSERT_COLUMNS, rows);
+  yield* copyFields(q, sourceProjectId, targetProjectId, ids, opts.now);
   if (opts.withAssignees) {
-    const assignees = sql<[string], { task_id: string; user_id: string }>(
-      db,
+    const assignees = yield* q.all<{ task_id: string; user_id: string }>(
       'SELECT a.task_id, a.user_id FROM task_assignees a JOIN tasks t ON t.id = a.task_id WHERE t.project_id = ?',
-    ).all(sourceProjectId);
-    const add = sql(db, 'INSERT INTO task_assignees (task_id, user_id, assigned_at) VALUES (?, ?, ?)');
-    for (const a of assignees) add.run(ids.get(a.task_id)!, a.user_id, opts.now);
+      [sourceProjectId],
+    );
+    yield* insertRows(
+      q,
+      'task_assignees',
+      ['task_id', 'user_id', 'assigned_at'],
+      assignees.map((a) => [ids.get(a.task_id)!, a.user_id, opts.now]),
+    );
   }
 }
 
-function duplicate(svc: Services, actor: Actor, source: ProjectAccess, folder: FolderAccess, name: string, isTemplate: boolean): Project {
+function* duplicate(
+  tx: Sql,
+  svc: Services,
+  actor: Actor,
+  source: ProjectAccess,
+  folder: FolderAccess,
+  name: string,
+  isTemplate: boolean,
+): Query<Project> {
   const now = svc.clock.now();
-  const project = insertProject(svc, actor, folder, { name, isTemplate }, now);
-  duplicateTree(svc.db, source.id, project.id, {
+  const project = yield* insertProject(tx, svc, actor, folder, { name, isTemplate }, now);
+  yield* duplicateTree(tx, source.id, project.id, {
     withAssignees: folder.workspaceId === source.workspaceId,
     userId: actor.userId,
     now,
   });
-  raiseTaskAddedForProject(svc, actor, project, now);
+  yield* raiseTaskAddedForProject(tx, svc, actor, project, now);
   return project;
 }
 
@@ -135,14 +154,14 @@ export interface CopyInput {
 
 /**
  * `POST /api/v1/projects/{projectId}/copy`: duplicates a project (Viewer on it) into a folder
- * (Collaborator there). The copy is never completed.
+ * (Collaborator there), in one transaction. The copy is never completed.
  * @throws ServiceError 404 unknown project or folder, 403 role too low on the target.
  */
-export function copyProject(svc: Services, actor: Actor, projectId: string, input: CopyInput): Project {
-  return transaction(svc.db, () => {
-    const source = runSync(requireProject(svc.db.handle, actor, projectId, 'Viewer'));
-    const folder = runSync(requireFolder(svc.db.handle, actor, input.folderId, 'Collaborator', 'copying a project into this folder'));
-    return duplicate(svc, actor, source, folder, input.projectTitle ?? source.name, input.isTemplate === true);
+export function copyProject(svc: Services, actor: Actor, projectId: string, input: CopyInput, q: Sql = svc.store.sql): Query<Project> {
+  return q.transaction(function* (tx) {
+    const source = yield* requireProject(tx, actor, projectId, 'Viewer');
+    const folder = yield* requireFolder(tx, actor, input.folderId, 'Collaborator', 'copying a project into this folder');
+    return yield* duplicate(tx, svc, actor, source, folder, input.projectTitle ?? source.name, input.isTemplate === true);
   });
 }
 
@@ -154,17 +173,17 @@ export interface FromTemplateInput {
 
 /**
  * `POST /api/v1/projects/from-template`: a normal project named like the template (Viewer on
- * it) with a copy of its tree, in a folder (Collaborator there).
+ * it) with a copy of its tree, in a folder (Collaborator there), in one transaction.
  * @throws ServiceError 404 unknown template or folder; 400 (`templateId`, `not_a_template`)
  *   when the id is a project that is not flagged as a template; 403 role too low on the target.
  */
-export function createProjectFromTemplate(svc: Services, actor: Actor, input: FromTemplateInput): Project {
-  return transaction(svc.db, () => {
-    const template = runSync(requireProject(svc.db.handle, actor, input.templateId, 'Viewer'));
+export function createProjectFromTemplate(svc: Services, actor: Actor, input: FromTemplateInput, q: Sql = svc.store.sql): Query<Project> {
+  return q.transaction(function* (tx) {
+    const template = yield* requireProject(tx, actor, input.templateId, 'Viewer');
     if (!template.isTemplate) {
       throw badRequest('templateId', 'not_a_template', `project '${input.templateId}' is not a template`);
     }
-    const folder = runSync(requireFolder(svc.db.handle, actor, input.folderId, 'Collaborator', 'creating a project in this folder'));
-    return duplicate(svc, actor, template, folder, template.name, false);
+    const folder = yield* requireFolder(tx, actor, input.folderId, 'Collaborator', 'creating a project in this folder');
+    return yield* duplicate(tx, svc, actor, template, folder, template.name, false);
   });
 }

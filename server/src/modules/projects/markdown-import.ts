@@ -1,12 +1,12 @@
 import MarkdownIt from 'markdown-it';
-import type { Db } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
+import type { Query, Sql } from '../../platform/db/query';
 import { badRequest } from '../../errors';
 import { newTaskId } from '../../platform/ids';
 import { keyBetween } from '../tasks/rank';
 import { PATH_SEPARATOR } from '../tasks/tree';
 import { MAX_CONTENT_LENGTH, type ContentType } from '../tasks/service';
 import { characterCount } from '../tasks/records';
+import { insertRows } from './bulk-insert';
 
 /**
  * Turns the `content` of a project-create body into a project name and a tree of tasks
@@ -236,17 +236,19 @@ export interface ImportStamp {
   contentType: ContentType;
 }
 
+/** The columns of an imported task row, in the order {@link insertImportedTasks} writes them. */
+const IMPORT_COLUMNS = [
+  'id', 'project_id', 'parent_id', 'rank', 'path', 'text', 'content_type', 'completed', 'completed_at', 'completed_by',
+  'created_by', 'created_at', 'updated_at',
+] as const;
+
 /**
  * Inserts an imported tree into an empty project, appending siblings with successive rank keys
- * computed in memory (no query per task). Call inside the transaction that created the project.
+ * computed in memory (no query per task), parents before their children, with multi-row
+ * INSERTs. Call inside the transaction that created the project, with its handle.
  */
-export function insertImportedTasks(db: Db, projectId: string, tasks: ImportedTask[], stamp: ImportStamp): void {
-  const insert = sql(
-    db,
-    `INSERT INTO tasks (id, project_id, parent_id, rank, path, text, content_type, completed, completed_at, completed_by,
-                        created_by, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+export function insertImportedTasks(q: Sql, projectId: string, tasks: ImportedTask[], stamp: ImportStamp): Query<void> {
+  const rows: unknown[][] = [];
   const walk = (nodes: ImportedTask[], parentId: string | null, prefix: string) => {
     let previous: string | null = null;
     for (const node of nodes) {
@@ -254,7 +256,7 @@ export function insertImportedTasks(db: Db, projectId: string, tasks: ImportedTa
       previous = rank;
       const id = newTaskId();
       const path = prefix + rank;
-      insert.run(
+      rows.push([
         id,
         projectId,
         parentId,
@@ -268,9 +270,10 @@ export function insertImportedTasks(db: Db, projectId: string, tasks: ImportedTa
         stamp.userId,
         stamp.now,
         stamp.now,
-      );
+      ]);
       walk(node.children, id, path + PATH_SEPARATOR);
     }
   };
   walk(tasks, null, '');
+  return insertRows(q, 'tasks', IMPORT_COLUMNS, rows);
 }

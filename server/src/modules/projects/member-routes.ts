@@ -32,7 +32,7 @@ export const projectMemberRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemsEnvelope(member), { 409: { $ref: 'ErrorEnvelope#' } }),
       },
     },
-    async (request) => ({ ok: true, items: addProjectMembers(svc, request.actor, request.params.projectId, request.body.handles) }),
+    async (request) => ({ ok: true, items: await svc.store.run(addProjectMembers(svc, request.actor, request.params.projectId, request.body.handles)) }),
   );
 
   app.delete<{ Params: { projectId: string; handle: string } }>(
@@ -46,7 +46,7 @@ export const projectMemberRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      removeProjectMember(svc, request.actor, request.params.projectId, request.params.handle);
+      await svc.store.run(removeProjectMember(svc, request.actor, request.params.projectId, request.params.handle));
       return { ok: true };
     },
   );

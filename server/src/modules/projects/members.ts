@@ -1,8 +1,6 @@
-import { runSync } from '../../platform/db/query';
+import type { Query, Sql } from '../../platform/db/query';
 import { requireProject } from '../../auth/access';
 import type { Actor } from '../../auth/tokens';
-import { transaction } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
 import { badRequest, notFound } from '../../errors';
 import { appendEvent } from '../events/outbox';
 import type { Services } from '../../services';
@@ -30,13 +28,13 @@ export interface ExplicitProjectMember {
   displayName: string;
 }
 
-/** The explicit members of a project, ordered by handle. No access check (callers check first). */
-export function explicitProjectMembers(svc: Services, projectId: string): ExplicitProjectMember[] {
-  return sql<[string], ExplicitProjectMember>(
-    svc.db,
-    `SELECT u.handle, u.display_name AS displayName FROM project_members pm JOIN users u ON u.id = pm.user_id
-      WHERE pm.project_id = ? ORDER BY u.handle COLLATE NOCASE`,
-  ).all(projectId);
+/** The explicit members of a project, ordered by handle (case-insensitive). No access check (callers check first). */
+export function explicitProjectMembers(q: Sql, projectId: string): Query<ExplicitProjectMember[]> {
+  return q.all<ExplicitProjectMember>(
+    `SELECT u.handle, u.display_name AS "displayName" FROM project_members pm JOIN users u ON u.id = pm.user_id
+      WHERE pm.project_id = ? ORDER BY lower(u.handle)`,
+    [projectId],
+  );
 }
 
 /**
@@ -45,28 +43,28 @@ export function explicitProjectMembers(svc: Services, projectId: string): Explic
  * @throws ServiceError 400 (field `handles`: `too_few`, `too_many`, `duplicate`, `not_a_member`
  *   for a handle that is unknown or not in the project's workspace); 404 / 403 / 409.
  */
-export function addProjectMembers(svc: Services, actor: Actor, projectId: string, handles: string[]): ExplicitProjectMember[] {
+export function addProjectMembers(svc: Services, actor: Actor, projectId: string, handles: string[], q: Sql = svc.store.sql): Query<ExplicitProjectMember[]> {
   if (handles.length === 0) throw badRequest('handles', 'too_few', 'handles must name at least one member');
   if (handles.length > MAX_MEMBER_HANDLES) throw badRequest('handles', 'too_many', `at most ${MAX_MEMBER_HANDLES} handles`);
   checkHandleList(handles);
   const onlySelf = handles.every((h) => h.toLowerCase() === actor.handle.toLowerCase());
-  const { db } = svc;
-  return transaction(db, () => {
-    const project = runSync(requireProject(db.handle, actor, projectId, onlySelf ? 'Participant' : 'Collaborator', {
+  return q.transaction(function* (tx) {
+    const project = yield* requireProject(tx, actor, projectId, onlySelf ? 'Participant' : 'Collaborator', {
       mutation: true,
       action: onlySelf ? 'joining a project' : 'adding project members',
-    }));
+    });
     const now = svc.clock.now();
-    const users = membersByHandle(db, project.workspaceId, handles);
+    const users = yield* membersByHandle(tx, project.workspaceId, handles);
     const base = { projectId: project.id, projectTitle: project.name, projectLink: svc.links.project(project.id), folderId: project.folderId };
     for (const user of users) {
-      const added = sql(
-        db,
+      const { changes: added } = yield* tx.run(
         'INSERT INTO project_members (project_id, user_id, added_by, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
-      ).run(project.id, user.id, actor.userId, now).changes;
+        [project.id, user.id, actor.userId, now],
+      );
       if (added === 0) continue;
       const self = user.id === actor.userId;
-      runSync(appendEvent(db.handle,
+      yield* appendEvent(
+        tx,
         {
           type: self ? 'project.joined' : 'project.assigned',
           workspaceId: project.workspaceId,
@@ -76,28 +74,27 @@ export function addProjectMembers(svc: Services, actor: Actor, projectId: string
           depth: actor.depth,
         },
         now,
-      ));
+      );
     }
-    return explicitProjectMembers(svc, project.id);
+    return yield* explicitProjectMembers(tx, project.id);
   });
 }
 
 /**
- * Removes one explicit member (no event).
+ * Removes one explicit member, named by handle (matched case-insensitively; no event).
  * @throws ServiceError 404 when the project is hidden or the handle is not an explicit member; 403 / 409.
  */
-export function removeProjectMember(svc: Services, actor: Actor, projectId: string, handle: string): void {
+export function removeProjectMember(svc: Services, actor: Actor, projectId: string, handle: string, q: Sql = svc.store.sql): Query<void> {
   const self = handle.toLowerCase() === actor.handle.toLowerCase();
-  const { db } = svc;
-  transaction(db, () => {
-    const project = runSync(requireProject(db.handle, actor, projectId, self ? 'Participant' : 'Collaborator', {
+  return q.transaction(function* (tx) {
+    const project = yield* requireProject(tx, actor, projectId, self ? 'Participant' : 'Collaborator', {
       mutation: true,
       action: self ? 'leaving a project' : 'removing project members',
-    }));
-    const removed = sql(
-      db,
-      'DELETE FROM project_members WHERE project_id = ? AND user_id = (SELECT id FROM users WHERE handle = ?)',
-    ).run(project.id, handle).changes;
+    });
+    const { changes: removed } = yield* tx.run(
+      'DELETE FROM project_members WHERE project_id = ? AND user_id = (SELECT id FROM users WHERE lower(handle) = lower(?))',
+      [project.id, handle],
+    );
     if (removed === 0) throw notFound('project member', handle);
   });
 }

@@ -81,7 +81,7 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { projectId: string } }>(
     '/projects/:projectId',
     { schema: { tags, summary: 'Get a project', params: params('projectId'), response: one } },
-    async (request) => ({ ok: true, item: getProject(svc, request.actor, request.params.projectId) }),
+    async (request) => ({ ok: true, item: await svc.store.run(getProject(svc, request.actor, request.params.projectId)) }),
   );
 
   app.post<{ Body: ContentBody & { folderId: string } }>(
@@ -102,7 +102,7 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { folderId, ...input } = request.body;
-      return { ok: true, item: createProject(svc, request.actor, folderId, input) };
+      return { ok: true, item: await svc.store.run(createProject(svc, request.actor, folderId, input)) };
     },
   );
 
@@ -117,7 +117,7 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
         response: one,
       },
     },
-    async (request) => ({ ok: true, item: createWorkspaceProject(svc, request.actor, request.params.workspaceId, request.body) }),
+    async (request) => ({ ok: true, item: await svc.store.run(createWorkspaceProject(svc, request.actor, request.params.workspaceId, request.body)) }),
   );
 
   app.post<{ Body: { folderId: string; templateId: string } }>(
@@ -135,7 +135,7 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
         response: one,
       },
     },
-    async (request) => ({ ok: true, item: createProjectFromTemplate(svc, request.actor, request.body) }),
+    async (request) => ({ ok: true, item: await svc.store.run(createProjectFromTemplate(svc, request.actor, request.body)) }),
   );
 
   app.post<{ Params: { projectId: string }; Body: { folderId: string; projectTitle?: string; isTemplate?: boolean } }>(
@@ -154,14 +154,14 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
         response: one,
       },
     },
-    async (request) => ({ ok: true, item: copyProject(svc, request.actor, request.params.projectId, request.body) }),
+    async (request) => ({ ok: true, item: await svc.store.run(copyProject(svc, request.actor, request.params.projectId, request.body)) }),
   );
 
   app.delete<{ Params: { projectId: string } }>(
     '/projects/:projectId',
     { schema: { tags, summary: 'Delete a project with its tasks', params: params('projectId'), response: responses(okOnly) } },
     async (request) => {
-      deleteProject(svc, request.actor, request.params.projectId);
+      await svc.store.run(deleteProject(svc, request.actor, request.params.projectId));
       return { ok: true };
     },
   );
@@ -169,13 +169,13 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Params: { projectId: string } }>(
     '/projects/:projectId/complete',
     { schema: { tags, summary: 'Mark a project completed', params: params('projectId'), response: one } },
-    async (request) => ({ ok: true, item: completeProject(svc, request.actor, request.params.projectId) }),
+    async (request) => ({ ok: true, item: await svc.store.run(completeProject(svc, request.actor, request.params.projectId)) }),
   );
 
   app.post<{ Params: { projectId: string } }>(
     '/projects/:projectId/restore',
     { schema: { tags, summary: 'Restore a completed project', params: params('projectId'), response: one } },
-    async (request) => ({ ok: true, item: restoreProject(svc, request.actor, request.params.projectId) }),
+    async (request) => ({ ok: true, item: await svc.store.run(restoreProject(svc, request.actor, request.params.projectId)) }),
   );
 
   app.get<{ Params: { projectId: string }; Querystring: PageRequest }>(
@@ -189,7 +189,7 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemsEnvelope(member)),
       },
     },
-    async (request) => ({ ok: true, items: listProjectMembers(svc, request.actor, request.params.projectId, request.query) }),
+    async (request) => ({ ok: true, items: await svc.store.run(listProjectMembers(svc, request.actor, request.params.projectId, request.query)) }),
   );
 
   app.get<{ Querystring: PageRequest & { search?: string } }>(
@@ -204,7 +204,7 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { search, ...page } = request.query;
-      return { ok: true, items: listMyProjects(svc, request.actor, page, search) };
+      return { ok: true, items: await svc.store.run(listMyProjects(svc, request.actor, page, search)) };
     },
   );
 
@@ -229,7 +229,7 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       const { limit, page, search } = request.query;
       const paging = limit === undefined ? undefined : { limit, page };
-      return { ok: true, items: listFolderProjects(svc, request.actor, request.params.folderId, paging, search) };
+      return { ok: true, items: await svc.store.run(listFolderProjects(svc, request.actor, request.params.folderId, paging, search)) };
     },
   );
 
@@ -244,7 +244,7 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
         response: many,
       },
     },
-    async (request) => ({ ok: true, items: listFolderTemplates(svc, request.actor, request.params.folderId, request.query) }),
+    async (request) => ({ ok: true, items: await svc.store.run(listFolderTemplates(svc, request.actor, request.params.folderId, request.query)) }),
   );
 
 };

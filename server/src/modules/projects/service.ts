@@ -1,9 +1,7 @@
-import { runSync } from '../../platform/db/query';
+import type { Dialect, Query, Sql } from '../../platform/db/query';
 import { likeClause, likeContains } from '../../platform/db/like';
 import { requireFolder, requireProject, requireWorkspace, type FolderAccess } from '../../auth/access';
 import type { Actor } from '../../auth/tokens';
-import { transaction, type Db } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
 import { notFound } from '../../errors';
 import { appendEvent } from '../events/outbox';
 import { newId } from '../../platform/ids';
@@ -61,8 +59,8 @@ function toProject(row: ProjectRow): Project {
 }
 
 /** Loads a project by id without access checks (callers check first). @throws ServiceError 404. */
-export function loadProject(db: Db, projectId: string): Project {
-  const row = sql<[string], ProjectRow>(db, `SELECT ${COLUMNS} FROM projects p WHERE p.id = ?`).get(projectId);
+export function* loadProject(q: Sql, projectId: string): Query<Project> {
+  const row = yield* q.get<ProjectRow>(`SELECT ${COLUMNS} FROM projects p WHERE p.id = ?`, [projectId]);
   if (!row) throw notFound('project', projectId);
   return toProject(row);
 }
@@ -71,9 +69,9 @@ export function loadProject(db: Db, projectId: string): Project {
  * `GET /api/v1/projects/{projectId}` (Viewer).
  * @throws ServiceError 404 when unknown or outside the caller's workspaces.
  */
-export function getProject(svc: Services, actor: Actor, projectId: string): Project {
-  runSync(requireProject(svc.db.handle, actor, projectId, 'Viewer'));
-  return loadProject(svc.db, projectId);
+export function* getProject(svc: Services, actor: Actor, projectId: string, q: Sql = svc.store.sql): Query<Project> {
+  yield* requireProject(q, actor, projectId, 'Viewer');
+  return yield* loadProject(q, projectId);
 }
 
 /** What {@link insertProject} needs besides the target folder. */
@@ -85,16 +83,24 @@ export interface NewProject {
 /**
  * Inserts an empty project into `folder` and raises `project.created`
  * (`{projectId, projectTitle, projectLink, folderId, createdBy}`). Call inside the transaction
- * that also fills the project. Shared by create, copy and from-template.
+ * that also fills the project, with its handle `q`. Shared by create, copy and from-template.
  */
-export function insertProject(svc: Services, actor: Actor, folder: Pick<FolderAccess, 'id' | 'workspaceId'>, input: NewProject, now: number): Project {
+export function* insertProject(
+  q: Sql,
+  svc: Services,
+  actor: Actor,
+  folder: Pick<FolderAccess, 'id' | 'workspaceId'>,
+  input: NewProject,
+  now: number,
+): Query<Project> {
   const id = newId();
-  sql(
-    svc.db,
+  yield* q.run(
     `INSERT INTO projects (id, workspace_id, folder_id, name, is_template, created_by, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(id, folder.workspaceId, folder.id, input.name, input.isTemplate ? 1 : 0, actor.userId, now, now);
-  runSync(appendEvent(svc.db.handle,
+    [id, folder.workspaceId, folder.id, input.name, input.isTemplate ? 1 : 0, actor.userId, now, now],
+  );
+  yield* appendEvent(
+    q,
     {
       type: 'project.created',
       workspaceId: folder.workspaceId,
@@ -102,8 +108,8 @@ export function insertProject(svc: Services, actor: Actor, folder: Pick<FolderAc
       depth: actor.depth,
     },
     now,
-  ));
-  return loadProject(svc.db, id);
+  );
+  return yield* loadProject(q, id);
 }
 
 /** Body of the two project-create endpoints. */
@@ -114,15 +120,26 @@ export interface CreateProjectInput {
   isTemplate?: boolean;
 }
 
-function createIn(svc: Services, actor: Actor, resolve: () => Pick<FolderAccess, 'id' | 'workspaceId'>, input: CreateProjectInput): Project {
-  resolve(); // access first: a caller without the role learns nothing from content errors
+/**
+ * Creates a project from content in the folder `resolve` checks and returns. `resolve` runs
+ * twice: once before the content is parsed (a caller without the role learns nothing from
+ * content errors), and again inside the transaction.
+ */
+function* createIn(
+  q: Sql,
+  svc: Services,
+  actor: Actor,
+  resolve: (q: Sql) => Query<Pick<FolderAccess, 'id' | 'workspaceId'>>,
+  input: CreateProjectInput,
+): Query<Project> {
+  yield* resolve(q); // access first: a caller without the role learns nothing from content errors
   const parsed = parseProjectContent(input.contentType, input.content);
-  return transaction(svc.db, () => {
-    const folder = resolve();
+  return yield* q.transaction(function* (tx) {
+    const folder = yield* resolve(tx);
     const now = svc.clock.now();
-    const project = insertProject(svc, actor, folder, { name: parsed.name, isTemplate: input.isTemplate === true }, now);
-    insertImportedTasks(svc.db, project.id, parsed.tasks, { userId: actor.userId, now, contentType: input.contentType });
-    raiseTaskAddedForProject(svc, actor, project, now);
+    const project = yield* insertProject(tx, svc, actor, folder, { name: parsed.name, isTemplate: input.isTemplate === true }, now);
+    yield* insertImportedTasks(tx, project.id, parsed.tasks, { userId: actor.userId, now, contentType: input.contentType });
+    yield* raiseTaskAddedForProject(tx, svc, actor, project, now);
     return project;
   });
 }
@@ -132,8 +149,8 @@ function createIn(svc: Services, actor: Actor, resolve: () => Pick<FolderAccess,
  * markdown or plain-text content (rules in `markdown-import.ts`) and raises `project.created`.
  * @throws ServiceError 404 unknown folder, 403 role too low, 400 content limits.
  */
-export function createProject(svc: Services, actor: Actor, folderId: string, input: CreateProjectInput): Project {
-  return createIn(svc, actor, () => runSync(requireFolder(svc.db.handle, actor, folderId, 'Collaborator', 'creating a project')), input);
+export function createProject(svc: Services, actor: Actor, folderId: string, input: CreateProjectInput, q: Sql = svc.store.sql): Query<Project> {
+  return createIn(q, svc, actor, (h) => requireFolder(h, actor, folderId, 'Collaborator', 'creating a project'), input);
 }
 
 /**
@@ -141,12 +158,13 @@ export function createProject(svc: Services, actor: Actor, folderId: string, inp
  * workspace's home folder (whose id is the workspace id).
  * @throws ServiceError 404 unknown workspace, 403 role too low, 400 content limits.
  */
-export function createWorkspaceProject(svc: Services, actor: Actor, workspaceId: string, input: CreateProjectInput): Project {
+export function createWorkspaceProject(svc: Services, actor: Actor, workspaceId: string, input: CreateProjectInput, q: Sql = svc.store.sql): Query<Project> {
   return createIn(
+    q,
     svc,
     actor,
-    () => {
-      runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Collaborator', 'creating a project'));
+    function* (h) {
+      yield* requireWorkspace(h, actor, workspaceId, 'Collaborator', 'creating a project');
       return { id: workspaceId, workspaceId };
     },
     input,
@@ -159,13 +177,14 @@ export function createWorkspaceProject(svc: Services, actor: Actor, workspaceId:
  * completedBy, completedAt}`) only on the transition.
  * @throws ServiceError 404 / 403.
  */
-export function completeProject(svc: Services, actor: Actor, projectId: string): Project {
-  return transaction(svc.db, () => {
-    const access = runSync(requireProject(svc.db.handle, actor, projectId, 'Collaborator', { action: 'completing a project' }));
+export function completeProject(svc: Services, actor: Actor, projectId: string, q: Sql = svc.store.sql): Query<Project> {
+  return q.transaction(function* (tx) {
+    const access = yield* requireProject(tx, actor, projectId, 'Collaborator', { action: 'completing a project' });
     if (access.completedAt === null) {
       const now = svc.clock.now();
-      sql(svc.db, 'UPDATE projects SET completed_at = ?, completed_by = ?, updated_at = ? WHERE id = ?').run(now, actor.userId, now, projectId);
-      runSync(appendEvent(svc.db.handle,
+      yield* tx.run('UPDATE projects SET completed_at = ?, completed_by = ?, updated_at = ? WHERE id = ?', [now, actor.userId, now, projectId]);
+      yield* appendEvent(
+        tx,
         {
           type: 'project.completed',
           workspaceId: access.workspaceId,
@@ -179,9 +198,9 @@ export function completeProject(svc: Services, actor: Actor, projectId: string):
           depth: actor.depth,
         },
         now,
-      ));
+      );
     }
-    return loadProject(svc.db, projectId);
+    return yield* loadProject(tx, projectId);
   });
 }
 
@@ -190,13 +209,13 @@ export function completeProject(svc: Services, actor: Actor, projectId: string):
  * project accepts edits again. Idempotent; raises no event.
  * @throws ServiceError 404 / 403.
  */
-export function restoreProject(svc: Services, actor: Actor, projectId: string): Project {
-  return transaction(svc.db, () => {
-    const access = runSync(requireProject(svc.db.handle, actor, projectId, 'Collaborator', { action: 'restoring a project' }));
+export function restoreProject(svc: Services, actor: Actor, projectId: string, q: Sql = svc.store.sql): Query<Project> {
+  return q.transaction(function* (tx) {
+    const access = yield* requireProject(tx, actor, projectId, 'Collaborator', { action: 'restoring a project' });
     if (access.completedAt !== null) {
-      sql(svc.db, 'UPDATE projects SET completed_at = NULL, completed_by = NULL, updated_at = ? WHERE id = ?').run(svc.clock.now(), projectId);
+      yield* tx.run('UPDATE projects SET completed_at = NULL, completed_by = NULL, updated_at = ? WHERE id = ?', [svc.clock.now(), projectId]);
     }
-    return loadProject(svc.db, projectId);
+    return yield* loadProject(tx, projectId);
   });
 }
 
@@ -206,62 +225,73 @@ export function restoreProject(svc: Services, actor: Actor, projectId: string): 
  * agents' knowledge. Completed projects and templates can be deleted too.
  * @throws ServiceError 404 unknown project (or outside the caller's workspaces), 403 below Collaborator.
  */
-export function deleteProject(svc: Services, actor: Actor, projectId: string): void {
-  transaction(svc.db, () => {
-    runSync(requireProject(svc.db.handle, actor, projectId, 'Collaborator', { action: 'deleting a project' }));
-    sql(svc.db, 'DELETE FROM projects WHERE id = ?').run(projectId);
+export function deleteProject(svc: Services, actor: Actor, projectId: string, q: Sql = svc.store.sql): Query<void> {
+  return q.transaction(function* (tx) {
+    yield* requireProject(tx, actor, projectId, 'Collaborator', { action: 'deleting a project' });
+    yield* tx.run('DELETE FROM projects WHERE id = ?', [projectId]);
   });
 }
+
+/**
+ * The ORDER BY of the project lists, oldest first: projects made in the same millisecond stay in
+ * the order they were added on SQLite (`rowid`); PostgreSQL rows have no insertion order, so the
+ * id breaks such ties there.
+ */
+const OLDEST_FIRST: Readonly<Record<Dialect, string>> = { sqlite: 'ORDER BY p.created_at, p.rowid', postgres: 'ORDER BY p.created_at, p.id' };
 
 /**
  * `GET /api/v1/folders/{folderId}/projects` (Viewer): the folder's projects (templates
  * excluded), oldest first; all of them, or one page when `page` is given.
  * @throws ServiceError 404 unknown folder.
  */
-export function listFolderProjects(svc: Services, actor: Actor, folderId: string, page?: PageRequest, search?: string): Project[] {
-  runSync(requireFolder(svc.db.handle, actor, folderId, 'Viewer'));
-  const [limit, offset] = page ? pageWindow(page) : [-1, 0];
-  const named = nameFilter(search);
-  return sql<unknown[], ProjectRow>(
-    svc.db,
-    `SELECT ${COLUMNS} FROM projects p WHERE p.folder_id = ? AND p.is_template = 0 ${named.sql} ORDER BY p.created_at, p.rowid LIMIT ? OFFSET ?`,
-  )
-    .all(folderId, ...named.params, limit, offset)
-    .map(toProject);
+export function* listFolderProjects(
+  svc: Services,
+  actor: Actor,
+  folderId: string,
+  page?: PageRequest,
+  search?: string,
+  q: Sql = svc.store.sql,
+): Query<Project[]> {
+  yield* requireFolder(q, actor, folderId, 'Viewer');
+  const named = nameFilter(q.dialect, search);
+  const window = page ? ' LIMIT ? OFFSET ?' : '';
+  const rows = yield* q.all<ProjectRow>(
+    `SELECT ${COLUMNS} FROM projects p WHERE p.folder_id = ? AND p.is_template = 0 ${named.sql} ${OLDEST_FIRST[q.dialect]}${window}`,
+    page ? [folderId, ...named.params, ...pageWindow(page)] : [folderId, ...named.params],
+  );
+  return rows.map(toProject);
 }
 
 /** The `AND p.name LIKE …` condition of a `search` filter (case-insensitive substring), or nothing. */
-function nameFilter(search: string | undefined): { sql: string; params: string[] } {
-  return search === undefined ? { sql: '', params: [] } : { sql: `AND ${likeClause('p.name')}`, params: [likeContains(search)] };
+function nameFilter(dialect: Dialect, search: string | undefined): { sql: string; params: string[] } {
+  return search === undefined ? { sql: '', params: [] } : { sql: `AND ${likeClause(dialect, 'p.name')}`, params: [likeContains(search)] };
 }
 
 /**
  * `GET /api/v1/folders/{folderId}/project-templates` (Viewer): the folder's templates, oldest first.
  * @throws ServiceError 404 unknown folder.
  */
-export function listFolderTemplates(svc: Services, actor: Actor, folderId: string, page: PageRequest): Project[] {
-  runSync(requireFolder(svc.db.handle, actor, folderId, 'Viewer'));
-  return sql<[string, number, number], ProjectRow>(
-    svc.db,
-    `SELECT ${COLUMNS} FROM projects p WHERE p.folder_id = ? AND p.is_template = 1 ORDER BY p.created_at, p.rowid LIMIT ? OFFSET ?`,
-  )
-    .all(folderId, ...pageWindow(page))
-    .map(toProject);
+export function* listFolderTemplates(svc: Services, actor: Actor, folderId: string, page: PageRequest, q: Sql = svc.store.sql): Query<Project[]> {
+  yield* requireFolder(q, actor, folderId, 'Viewer');
+  const rows = yield* q.all<ProjectRow>(
+    `SELECT ${COLUMNS} FROM projects p WHERE p.folder_id = ? AND p.is_template = 1 ${OLDEST_FIRST[q.dialect]} LIMIT ? OFFSET ?`,
+    [folderId, ...pageWindow(page)],
+  );
+  return rows.map(toProject);
 }
 
 /**
  * `GET /api/v1/me/projects`: the projects (templates excluded) of every workspace the caller
  * belongs to, oldest first.
  */
-export function listMyProjects(svc: Services, actor: Actor, page: PageRequest, search?: string): Project[] {
-  const named = nameFilter(search);
-  return sql<unknown[], ProjectRow>(
-    svc.db,
+export function* listMyProjects(svc: Services, actor: Actor, page: PageRequest, search?: string, q: Sql = svc.store.sql): Query<Project[]> {
+  const named = nameFilter(q.dialect, search);
+  const rows = yield* q.all<ProjectRow>(
     `SELECT ${COLUMNS} FROM projects p JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ?
-      WHERE p.is_template = 0 ${named.sql} ORDER BY p.created_at, p.rowid LIMIT ? OFFSET ?`,
-  )
-    .all(actor.userId, ...named.params, ...pageWindow(page))
-    .map(toProject);
+      WHERE p.is_template = 0 ${named.sql} ${OLDEST_FIRST[q.dialect]} LIMIT ? OFFSET ?`,
+    [actor.userId, ...named.params, ...pageWindow(page)],
+  );
+  return rows.map(toProject);
 }
 
 /** A person with access to a project (spec section 4.2 members). */
@@ -280,17 +310,16 @@ export interface ProjectMember {
  * members of its workspace) by handle, each flagged when explicitly a member of the project.
  * @throws ServiceError 404 / 403; 400 for a page out of range.
  */
-export function listProjectMembers(svc: Services, actor: Actor, projectId: string, page: PageRequest): ProjectMember[] {
-  const access = runSync(requireProject(svc.db.handle, actor, projectId, 'Viewer'));
-  return sql<[string, string, number, number], { handle: string; displayName: string; projectMember: number }>(
-    svc.db,
-    `SELECT u.handle, u.display_name AS displayName, (pm.user_id IS NOT NULL) AS projectMember
+export function* listProjectMembers(svc: Services, actor: Actor, projectId: string, page: PageRequest, q: Sql = svc.store.sql): Query<ProjectMember[]> {
+  const access = yield* requireProject(q, actor, projectId, 'Viewer');
+  const rows = yield* q.all<{ handle: string; displayName: string; projectMember: number }>(
+    `SELECT u.handle, u.display_name AS "displayName", CASE WHEN pm.user_id IS NOT NULL THEN 1 ELSE 0 END AS "projectMember"
        FROM workspace_members m
        JOIN users u ON u.id = m.user_id
        LEFT JOIN project_members pm ON pm.project_id = ? AND pm.user_id = m.user_id
       WHERE m.workspace_id = ?
-      ORDER BY u.handle COLLATE NOCASE LIMIT ? OFFSET ?`,
-  )
-    .all(projectId, access.workspaceId, ...pageWindow(page))
-    .map((row) => ({ handle: row.handle, displayName: row.displayName, projectMember: row.projectMember === 1 }));
+      ORDER BY lower(u.handle) LIMIT ? OFFSET ?`,
+    [projectId, access.workspaceId, ...pageWindow(page)],
+  );
+  return rows.map((row) => ({ handle: row.handle, displayName: row.displayName, projectMember: row.projectMember === 1 }));
 }

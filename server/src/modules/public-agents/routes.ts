@@ -80,14 +80,14 @@ export const publicAgentRoutes: FastifyPluginAsync = async (app) => {
   app.put<{ Params: { agentId: string } }>(
     '/agents/:agentId/publicAccess',
     { schema: { tags, summary: 'Enable public access (idempotent)', params: params('agentId'), response: responses(publicUrlEnvelope) } },
-    async (request) => ({ ok: true, ...enablePublicAccess(svc, request.actor, request.params.agentId) }),
+    async (request) => ({ ok: true, ...(await svc.store.run(enablePublicAccess(svc, request.actor, request.params.agentId))) }),
   );
 
   app.delete<{ Params: { agentId: string } }>(
     '/agents/:agentId/publicAccess',
     { schema: { tags, summary: 'Disable public access (idempotent)', params: params('agentId'), response: responses(okOnly) } },
     async (request) => {
-      disablePublicAccess(svc, request.actor, request.params.agentId);
+      await svc.store.run(disablePublicAccess(svc, request.actor, request.params.agentId));
       return { ok: true };
     },
   );
@@ -106,7 +106,7 @@ export const publicAgentRoutes: FastifyPluginAsync = async (app) => {
         }),
       },
     },
-    async (request) => ({ ok: true, ...getPublicAgent(svc, request.actor, request.params.agentId) }),
+    async (request) => ({ ok: true, ...(await svc.store.run(getPublicAgent(svc, request.actor, request.params.agentId))) }),
   );
 
   app.get<{ Params: { publicAgentId: string } }>(
@@ -119,7 +119,7 @@ export const publicAgentRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemEnvelope(publicAgentViewSchema)),
       },
     },
-    async (request) => ({ ok: true, item: publicAgentView(svc, request.params.publicAgentId) }),
+    async (request) => ({ ok: true, item: await svc.store.run(publicAgentView(svc, request.params.publicAgentId)) }),
   );
 
   app.patch<{ Params: { agentId: string }; Body: { preferences: Partial<PublicAgentPreferences> } }>(
@@ -138,7 +138,7 @@ export const publicAgentRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemEnvelope(publicAgentSchema)),
       },
     },
-    async (request) => ({ ok: true, item: updatePublicAgent(svc, request.actor, request.params.agentId, request.body.preferences) }),
+    async (request) => ({ ok: true, item: await svc.store.run(updatePublicAgent(svc, request.actor, request.params.agentId, request.body.preferences)) }),
   );
 };
 
@@ -193,7 +193,7 @@ export const publicAgentPageRoutes: FastifyPluginAsync = async (app) => {
     { schema: { hide: true, params: params('publicId') } },
     async (request, reply) => {
       void guard(request, reply);
-      const view = publicAgentView(svc, request.params.publicId);
+      const view = await svc.store.run(publicAgentView(svc, request.params.publicId));
       if (wantsJson(request.headers.accept)) return { ok: true, item: view };
       return sendHtml(reply, renderPublicPage(view));
     },

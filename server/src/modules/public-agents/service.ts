@@ -1,8 +1,6 @@
-import { runSync } from '../../platform/db/query';
+import type { Dialect, Query, Sql } from '../../platform/db/query';
 import type { Actor } from '../../auth/tokens';
 import { requireAgent } from '../../auth/access';
-import { transaction, type Db } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
 import { ServiceError } from '../../errors';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
@@ -73,8 +71,8 @@ interface PublicRow {
   preferences_json: string;
 }
 
-function publicRow(db: Db, agentId: string): PublicRow | undefined {
-  return sql<[string], PublicRow>(db, 'SELECT id, agent_id, preferences_json FROM public_agents WHERE agent_id = ?').get(agentId);
+function publicRow(q: Sql, agentId: string): Query<PublicRow | undefined> {
+  return q.get<PublicRow>('SELECT id, agent_id, preferences_json FROM public_agents WHERE agent_id = ?', [agentId]);
 }
 
 function toPublicAgent(row: PublicRow): PublicAgent {
@@ -100,20 +98,20 @@ function notEnabled(agentId: string): ServiceError {
  * @returns the absolute public URL.
  * @throws ServiceError 404, 403.
  */
-export function enablePublicAccess(svc: Services, actor: Actor, agentId: string): { publicUrl: string } {
-  return transaction(svc.db, () => {
-    runSync(requireAgent(svc.db.handle, actor, agentId, 'Collaborator', 'changing public access'));
-    let row = publicRow(svc.db, agentId);
+export function* enablePublicAccess(svc: Services, actor: Actor, agentId: string, q: Sql = svc.store.sql): Query<{ publicUrl: string }> {
+  return yield* q.transaction(function* (tx) {
+    yield* requireAgent(tx, actor, agentId, 'Collaborator', 'changing public access');
+    let row = yield* publicRow(tx, agentId);
     if (!row) {
       const now = svc.clock.now();
-      sql(svc.db, 'INSERT INTO public_agents (id, agent_id, preferences_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(
+      yield* tx.run('INSERT INTO public_agents (id, agent_id, preferences_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', [
         newId(),
         agentId,
         JSON.stringify(defaultPreferences()),
         now,
         now,
-      );
-      row = publicRow(svc.db, agentId)!;
+      ]);
+      row = (yield* publicRow(tx, agentId))!;
     }
     return { publicUrl: publicUrlOf(svc, row.id) };
   });
@@ -125,10 +123,10 @@ export function enablePublicAccess(svc: Services, actor: Actor, agentId: string)
  * Idempotent: disabling a private agent succeeds.
  * @throws ServiceError 404, 403.
  */
-export function disablePublicAccess(svc: Services, actor: Actor, agentId: string): void {
-  transaction(svc.db, () => {
-    runSync(requireAgent(svc.db.handle, actor, agentId, 'Collaborator', 'changing public access'));
-    sql(svc.db, 'DELETE FROM public_agents WHERE agent_id = ?').run(agentId);
+export function* disablePublicAccess(svc: Services, actor: Actor, agentId: string, q: Sql = svc.store.sql): Query<void> {
+  yield* q.transaction(function* (tx) {
+    yield* requireAgent(tx, actor, agentId, 'Collaborator', 'changing public access');
+    yield* tx.run('DELETE FROM public_agents WHERE agent_id = ?', [agentId]);
   });
 }
 
@@ -136,9 +134,9 @@ export function disablePublicAccess(svc: Services, actor: Actor, agentId: string
  * The public agent and its URL (spec 4.4 `GET /agents/{agentId}/public-agent`). Needs Viewer.
  * @throws ServiceError 404 (agent unknown/outside the caller's workspaces, or not public).
  */
-export function getPublicAgent(svc: Services, actor: Actor, agentId: string): { item: PublicAgent; publicUrl: string } {
-  runSync(requireAgent(svc.db.handle, actor, agentId, 'Viewer'));
-  const row = publicRow(svc.db, agentId);
+export function* getPublicAgent(svc: Services, actor: Actor, agentId: string, q: Sql = svc.store.sql): Query<{ item: PublicAgent; publicUrl: string }> {
+  yield* requireAgent(q, actor, agentId, 'Viewer');
+  const row = yield* publicRow(q, agentId);
   if (!row) throw notEnabled(agentId);
   return { item: toPublicAgent(row), publicUrl: publicUrlOf(svc, row.id) };
 }
@@ -148,23 +146,24 @@ export function getPublicAgent(svc: Services, actor: Actor, agentId: string): { 
  * Needs Collaborator. Absent keys keep their value.
  * @throws ServiceError 404 (agent unknown/outside the caller's workspaces, or not public), 403.
  */
-export function updatePublicAgent(
+export function* updatePublicAgent(
   svc: Services,
   actor: Actor,
   agentId: string,
   preferences: Partial<PublicAgentPreferences>,
-): PublicAgent {
-  return transaction(svc.db, () => {
-    runSync(requireAgent(svc.db.handle, actor, agentId, 'Collaborator', 'changing public agent preferences'));
-    const row = publicRow(svc.db, agentId);
+  q: Sql = svc.store.sql,
+): Query<PublicAgent> {
+  return yield* q.transaction(function* (tx) {
+    yield* requireAgent(tx, actor, agentId, 'Collaborator', 'changing public agent preferences');
+    const row = yield* publicRow(tx, agentId);
     if (!row) throw notEnabled(agentId);
     const merged = { ...toPublicAgent(row).preferences };
     const wanted = normalizePreferences(preferences);
     for (const key of Object.keys(merged) as (keyof PublicAgentPreferences)[]) {
       if (wanted[key] !== undefined) (merged as Record<string, unknown>)[key] = wanted[key];
     }
-    sql(svc.db, 'UPDATE public_agents SET preferences_json = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(merged), svc.clock.now(), row.id);
-    return toPublicAgent(publicRow(svc.db, agentId)!);
+    yield* tx.run('UPDATE public_agents SET preferences_json = ?, updated_at = ? WHERE id = ?', [JSON.stringify(merged), svc.clock.now(), row.id]);
+    return toPublicAgent((yield* publicRow(tx, agentId))!);
   });
 }
 
@@ -183,11 +182,15 @@ export interface PublicAgentView {
   preferences: PublicAgentPreferences;
 }
 
+/** The query of {@link projectNames}, one JSON array of project ids as its parameter. */
+const PROJECT_NAMES_SQL: Readonly<Record<Dialect, string>> = {
+  sqlite: 'SELECT id, name FROM projects WHERE id IN (SELECT value FROM json_each(?))',
+  postgres: 'SELECT id, name FROM projects WHERE id IN (SELECT jsonb_array_elements_text(?::jsonb))',
+};
+
 /** `{id, name}` of the projects `projectIds` (in that order, unknown ids skipped), loaded with one query. */
-function projectNames(db: Db, projectIds: string[]): { id: string; name: string }[] {
-  const rows = sql<[string], { id: string; name: string }>(db, 'SELECT id, name FROM projects WHERE id IN (SELECT value FROM json_each(?))').all(
-    JSON.stringify(projectIds),
-  );
+function* projectNames(q: Sql, projectIds: string[]): Query<{ id: string; name: string }[]> {
+  const rows = yield* q.all<{ id: string; name: string }>(PROJECT_NAMES_SQL[q.dialect], [JSON.stringify(projectIds)]);
   const byId = new Map(rows.map((row) => [row.id, row]));
   return projectIds.map((id) => byId.get(id)).filter((p): p is { id: string; name: string } => p !== undefined);
 }
@@ -196,11 +199,11 @@ function projectNames(db: Db, projectIds: string[]): { id: string; name: string 
  * The public page of an agent, for anyone holding its public id (no authentication).
  * @throws ServiceError 404 when no agent is public under that id.
  */
-export function publicAgentView(svc: Services, publicId: string): PublicAgentView {
-  const row = sql<[string], PublicRow>(svc.db, 'SELECT id, agent_id, preferences_json FROM public_agents WHERE id = ?').get(publicId);
+export function* publicAgentView(svc: Services, publicId: string, q: Sql = svc.store.sql): Query<PublicAgentView> {
+  const row = yield* q.get<PublicRow>('SELECT id, agent_id, preferences_json FROM public_agents WHERE id = ?', [publicId]);
   if (!row) throw new ServiceError(404, 'NOT_FOUND', 'no public agent at this address');
   const { preferences } = toPublicAgent(row);
-  const agent = agentItem(svc.db, row.agent_id);
+  const agent = yield* agentItem(q, row.agent_id);
   const view: PublicAgentView = {
     id: row.id,
     name: agent.name,
@@ -213,8 +216,8 @@ export function publicAgentView(svc: Services, publicId: string): PublicAgentVie
   };
   if (preferences.canCopyKnowledge) {
     view.knowledge = {
-      projects: projectNames(svc.db, agent.knowledge.projects),
-      medias: mediaForKnowledge(svc, agent.knowledge.medias).map((m) => ({ id: m.id, name: m.name, kind: m.kind })),
+      projects: yield* projectNames(q, agent.knowledge.projects),
+      medias: (yield* mediaForKnowledge(svc, agent.knowledge.medias, q)).map((m) => ({ id: m.id, name: m.name, kind: m.kind })),
     };
   }
   return view;

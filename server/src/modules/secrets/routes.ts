@@ -33,7 +33,7 @@ export const secretRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { workspaceId: string } }>(
     '/workspaces/:workspaceId/secrets',
     { schema: { tags: ['secrets'], summary: "Owners: the workspace's secrets by name, with the automations that read each (never a value)", params: params('workspaceId'), response: responses(itemsEnvelope(secretSchema)) } },
-    async (request) => ({ ok: true, items: listSecrets(app.services, request.actor, request.params.workspaceId).map(present) }),
+    async (request) => ({ ok: true, items: (await app.services.store.run(listSecrets(app.services, request.actor, request.params.workspaceId))).map(present) }),
   );
 
   app.put<{ Params: { workspaceId: string; name: string }; Body: { value: string } }>(
@@ -48,7 +48,9 @@ export const secretRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      const { secret, created } = setSecret(app.services, request.actor, request.params.workspaceId, request.params.name, request.body.value);
+      const { secret, created } = await app.services.store.run(
+        setSecret(app.services, request.actor, request.params.workspaceId, request.params.name, request.body.value),
+      );
       return { ok: true, item: { ...present(secret), created } };
     },
   );
@@ -57,7 +59,7 @@ export const secretRoutes: FastifyPluginAsync = async (app) => {
     '/workspaces/:workspaceId/secrets/:name',
     { schema: { tags: ['secrets'], summary: 'Owners: delete a secret no enabled automation reads (409 with their list otherwise)', params: secretParams, response: responses(okOnly) } },
     async (request) => {
-      deleteSecret(app.services, request.actor, request.params.workspaceId, request.params.name);
+      await app.services.store.run(deleteSecret(app.services, request.actor, request.params.workspaceId, request.params.name));
       return { ok: true };
     },
   );

@@ -1,6 +1,4 @@
-import { runSync } from '../../platform/db/query';
-import type { Db } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
+import type { Query, Sql } from '../../platform/db/query';
 import { SECRET_MIN_LENGTH } from '@taskspace/engine';
 import type { Actor } from '../../auth/tokens';
 import { requireWorkspace } from '../../auth/access';
@@ -47,13 +45,20 @@ interface AutomationRow {
   enabled: number;
 }
 
-/** The automations of a workspace that read secrets, each with the names it reads (one query). */
-function secretReaders(db: Db, workspaceId: string): { id: string; name: string; enabled: boolean; reads: string[] }[] {
-  return sql<[string], AutomationRow>(
-    db,
+/** The automations that read secrets, each with the names it reads (see {@link secretReaders}). */
+type SecretReaders = { id: string; name: string; enabled: boolean; reads: string[] }[];
+
+/**
+ * The automations of a workspace that read secrets, each with the names it reads (one query).
+ * The LIKE only narrows the rows read: it is case-insensitive on SQLite and not on PostgreSQL,
+ * and either way {@link secretReferences} keeps exactly the definitions naming `secrets`.
+ */
+function* secretReaders(q: Sql, workspaceId: string): Query<SecretReaders> {
+  const rows = yield* q.all<AutomationRow>(
     "SELECT id, definition_json AS definition, enabled FROM automations WHERE workspace_id = ? AND definition_json LIKE '%secrets%' ORDER BY created_at, id",
-  )
-    .all(workspaceId)
+    [workspaceId],
+  );
+  return rows
     .map((row) => {
       const definition = JSON.parse(row.definition) as { name?: unknown };
       return { id: row.id, name: String(definition.name ?? ''), enabled: row.enabled === 1, reads: secretReferences(definition) };
@@ -62,7 +67,7 @@ function secretReaders(db: Db, workspaceId: string): { id: string; name: string;
 }
 
 /** The automations of a workspace that read `name`. */
-function automationsUsing(readers: ReturnType<typeof secretReaders>, name: string): SecretInfo['usedBy'] {
+function automationsUsing(readers: SecretReaders, name: string): SecretInfo['usedBy'] {
   return readers.filter((a) => a.reads.includes(name)).map(({ id, name: automationName, enabled }) => ({ id, name: automationName, enabled }));
 }
 
@@ -70,16 +75,15 @@ function automationsUsing(readers: ReturnType<typeof secretReaders>, name: strin
  * The secrets of a workspace by name (Owners), with the automations that read each.
  * @throws ServiceError 404/403 from the workspace check.
  */
-export function listSecrets(svc: Services, actor: Actor, workspaceId: string): SecretInfo[] {
-  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Owner', 'listing secrets'));
-  const readers = secretReaders(svc.db, workspaceId);
-  return sql<[string], Omit<SecretInfo, 'usedBy'>>(
-    svc.db,
-    `SELECT s.name, s.created_at AS createdAt, s.updated_at AS updatedAt, u.handle AS updatedBy
+export function* listSecrets(svc: Services, actor: Actor, workspaceId: string, q: Sql = svc.store.sql): Query<SecretInfo[]> {
+  yield* requireWorkspace(q, actor, workspaceId, 'Owner', 'listing secrets');
+  const readers = yield* secretReaders(q, workspaceId);
+  const rows = yield* q.all<Omit<SecretInfo, 'usedBy'>>(
+    `SELECT s.name, s.created_at AS "createdAt", s.updated_at AS "updatedAt", u.handle AS "updatedBy"
        FROM workspace_secrets s LEFT JOIN users u ON u.id = s.updated_by WHERE s.workspace_id = ? ORDER BY s.name`,
-  )
-    .all(workspaceId)
-    .map((row) => ({ ...row, usedBy: automationsUsing(readers, row.name) }));
+    [workspaceId],
+  );
+  return rows.map((row) => ({ ...row, usedBy: automationsUsing(readers, row.name) }));
 }
 
 /**
@@ -88,25 +92,36 @@ export function listSecrets(svc: Services, actor: Actor, workspaceId: string): S
  * @throws ServiceError 404/403 from the workspace check; 400 for a value shorter than
  * {@link SECRET_MIN_LENGTH} characters (it could not be masked reliably).
  */
-export function setSecret(svc: Services, actor: Actor, workspaceId: string, name: string, value: string): { secret: SecretInfo; created: boolean } {
-  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Owner', 'setting secrets'));
+export function* setSecret(
+  svc: Services,
+  actor: Actor,
+  workspaceId: string,
+  name: string,
+  value: string,
+  q: Sql = svc.store.sql,
+): Query<{ secret: SecretInfo; created: boolean }> {
+  yield* requireWorkspace(q, actor, workspaceId, 'Owner', 'setting secrets');
   if (value.length < SECRET_MIN_LENGTH) throw badRequest('value', 'too_short', `value must be at least ${SECRET_MIN_LENGTH} characters, so that it can be masked in run journals`);
   const now = svc.clock.now();
   const sealed = svc.secretBox.seal(value);
-  const updated = sql(svc.db, 'UPDATE workspace_secrets SET value_sealed = ?, updated_by = ?, updated_at = ? WHERE workspace_id = ? AND name = ?').run(
-    sealed,
-    actor.userId,
-    now,
-    workspaceId,
-    name,
-  ).changes;
-  if (updated === 0) {
-    sql(
-      svc.db,
-      'INSERT INTO workspace_secrets (workspace_id, name, value_sealed, created_by, updated_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ).run(workspaceId, name, sealed, actor.userId, actor.userId, now, now);
-  }
-  const secret = listSecrets(svc, actor, workspaceId).find((s) => s.name === name)!;
+  // One transaction: two concurrent first writes of a name cannot both insert (PostgreSQL).
+  const updated = yield* q.transaction(function* (tx) {
+    const changes = (yield* tx.run('UPDATE workspace_secrets SET value_sealed = ?, updated_by = ?, updated_at = ? WHERE workspace_id = ? AND name = ?', [
+      sealed,
+      actor.userId,
+      now,
+      workspaceId,
+      name,
+    ])).changes;
+    if (changes === 0) {
+      yield* tx.run(
+        'INSERT INTO workspace_secrets (workspace_id, name, value_sealed, created_by, updated_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [workspaceId, name, sealed, actor.userId, actor.userId, now, now],
+      );
+    }
+    return changes;
+  });
+  const secret = (yield* listSecrets(svc, actor, workspaceId, q)).find((s) => s.name === name)!;
   return { secret, created: updated === 0 };
 }
 
@@ -115,26 +130,29 @@ export function setSecret(svc: Services, actor: Actor, workspaceId: string, name
  * @throws ServiceError 404 when the workspace has no such secret (or is not the caller's), 403
  * below Owner, 409 CONFLICT (reason `in_use`, `details.automations`) while enabled automations read it.
  */
-export function deleteSecret(svc: Services, actor: Actor, workspaceId: string, name: string): void {
-  runSync(requireWorkspace(svc.db.handle, actor, workspaceId, 'Owner', 'deleting secrets'));
-  const users = automationsUsing(secretReaders(svc.db, workspaceId), name).filter((a) => a.enabled);
-  if (users.length > 0) {
-    throw conflict(`secret ${name} is read by ${users.length} enabled automation(s): ${users.map((a) => a.name).join(', ')}; disable or change them first`, {
-      field: 'name',
-      reason: 'in_use',
-      automations: users.map(({ id, name: automationName }) => ({ id, name: automationName })),
-    });
-  }
-  if (sql(svc.db, 'DELETE FROM workspace_secrets WHERE workspace_id = ? AND name = ?').run(workspaceId, name).changes === 0) throw notFound('secret', name);
+export function* deleteSecret(svc: Services, actor: Actor, workspaceId: string, name: string, q: Sql = svc.store.sql): Query<void> {
+  yield* requireWorkspace(q, actor, workspaceId, 'Owner', 'deleting secrets');
+  // The check and the delete in one transaction: no automation starts reading it in between (PostgreSQL).
+  yield* q.transaction(function* (tx) {
+    const users = automationsUsing(yield* secretReaders(tx, workspaceId), name).filter((a) => a.enabled);
+    if (users.length > 0) {
+      throw conflict(`secret ${name} is read by ${users.length} enabled automation(s): ${users.map((a) => a.name).join(', ')}; disable or change them first`, {
+        field: 'name',
+        reason: 'in_use',
+        automations: users.map(({ id, name: automationName }) => ({ id, name: automationName })),
+      });
+    }
+    if ((yield* tx.run('DELETE FROM workspace_secrets WHERE workspace_id = ? AND name = ?', [workspaceId, name])).changes === 0) throw notFound('secret', name);
+  });
 }
 
 /**
  * The secret values of a workspace by name, for the engine (`{{ secrets.NAME }}`).
  * @throws SecretUnreadableError when the app's key cannot open them (a changed key).
  */
-export function secretValues(svc: Services, workspaceId: string): Record<string, string> {
+export function* secretValues(svc: Services, workspaceId: string, q: Sql = svc.store.sql): Query<Record<string, string>> {
   const values: Record<string, string> = {};
-  for (const row of sql<[string], { name: string; sealed: string }>(svc.db, 'SELECT name, value_sealed AS sealed FROM workspace_secrets WHERE workspace_id = ?').all(workspaceId)) {
+  for (const row of yield* q.all<{ name: string; sealed: string }>('SELECT name, value_sealed AS sealed FROM workspace_secrets WHERE workspace_id = ?', [workspaceId])) {
     values[row.name] = svc.secretBox.open(row.sealed);
   }
   return values;
@@ -143,7 +161,8 @@ export function secretValues(svc: Services, workspaceId: string): Record<string,
 /**
  * The secret names a definition reads that the workspace does not have.
  */
-export function unknownSecrets(db: Db, workspaceId: string, definition: unknown): string[] {
-  const known = new Set(sql<[string], string>(db, 'SELECT name FROM workspace_secrets WHERE workspace_id = ?').pluck().all(workspaceId));
+export function* unknownSecrets(q: Sql, workspaceId: string, definition: unknown): Query<string[]> {
+  const rows = yield* q.all<{ name: string }>('SELECT name FROM workspace_secrets WHERE workspace_id = ?', [workspaceId]);
+  const known = new Set(rows.map((row) => row.name));
   return secretReferences(definition).filter((name) => !known.has(name));
 }

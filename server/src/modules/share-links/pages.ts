@@ -47,7 +47,7 @@ export const sharePageRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       void guard(request, reply);
-      const view = sharedProjectView(svc, request.params.token, request.params.mode);
+      const view = await svc.store.run(sharedProjectView(svc, request.params.token, request.params.mode));
       if (wantsJson(request.headers.accept)) return { ok: true, item: view };
       return sendHtml(reply, renderSharedProject(view));
     },

@@ -21,20 +21,20 @@ export const shareLinkRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { projectId: string } }>(
     '/projects/:projectId/shareLink',
     { schema: { ...schema, summary: "A project's share URLs (404 until enabled)" } },
-    async (request) => ({ ok: true, item: getShareLink(svc, request.actor, request.params.projectId) }),
+    async (request) => ({ ok: true, item: await svc.store.run(getShareLink(svc, request.actor, request.params.projectId)) }),
   );
 
   app.put<{ Params: { projectId: string } }>(
     '/projects/:projectId/shareLink',
     { schema: { ...schema, summary: 'Enable the share link (idempotent)' } },
-    async (request) => ({ ok: true, item: enableShareLink(svc, request.actor, request.params.projectId) }),
+    async (request) => ({ ok: true, item: await svc.store.run(enableShareLink(svc, request.actor, request.params.projectId)) }),
   );
 
   app.delete<{ Params: { projectId: string } }>(
     '/projects/:projectId/shareLink',
     { schema: { tags: ['projects'], params: params('projectId'), response: responses(okOnly), summary: 'Disable the share link: its URLs stop working (idempotent)' } },
     async (request) => {
-      disableShareLink(svc, request.actor, request.params.projectId);
+      await svc.store.run(disableShareLink(svc, request.actor, request.params.projectId));
       return { ok: true };
     },
   );

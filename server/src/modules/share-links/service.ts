@@ -1,8 +1,6 @@
-import { runSync } from '../../platform/db/query';
+import type { Query, Sql } from '../../platform/db/query';
 import { requireProject } from '../../auth/access';
 import type { Actor } from '../../auth/tokens';
-import { transaction } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
 import { ServiceError } from '../../errors';
 import { newSecret } from '../../platform/ids';
 import type { Services } from '../../services';
@@ -38,8 +36,9 @@ function toLink(svc: Services, token: string): ShareLink {
   };
 }
 
-function tokenOf(svc: Services, projectId: string): string | null {
-  return sql<[string], { share_token: string | null }>(svc.db, 'SELECT share_token FROM projects WHERE id = ?').get(projectId)!.share_token;
+function* tokenOf(q: Sql, projectId: string): Query<string | null> {
+  const row = yield* q.get<{ share_token: string | null }>('SELECT share_token FROM projects WHERE id = ?', [projectId]);
+  return row!.share_token;
 }
 
 /**
@@ -47,13 +46,13 @@ function tokenOf(svc: Services, projectId: string): string | null {
  * creating its token on the first call; later calls return the same URLs.
  * @throws ServiceError 404, 403, 409 PROJECT_COMPLETED.
  */
-export function enableShareLink(svc: Services, actor: Actor, projectId: string): ShareLink {
-  return transaction(svc.db, () => {
-    runSync(requireProject(svc.db.handle, actor, projectId, 'Collaborator', { mutation: true, action: 'enabling the share link' }));
-    let token = tokenOf(svc, projectId);
+export function* enableShareLink(svc: Services, actor: Actor, projectId: string, q: Sql = svc.store.sql): Query<ShareLink> {
+  return yield* q.transaction(function* (tx) {
+    yield* requireProject(tx, actor, projectId, 'Collaborator', { mutation: true, action: 'enabling the share link' });
+    let token = yield* tokenOf(tx, projectId);
     if (token === null) {
       token = newSecret(24);
-      sql(svc.db, 'UPDATE projects SET share_token = ?, updated_at = ? WHERE id = ?').run(token, svc.clock.now(), projectId);
+      yield* tx.run('UPDATE projects SET share_token = ?, updated_at = ? WHERE id = ?', [token, svc.clock.now(), projectId]);
     }
     return toLink(svc, token);
   });
@@ -63,9 +62,9 @@ export function enableShareLink(svc: Services, actor: Actor, projectId: string):
  * `GET /api/v1/projects/{projectId}/shareLink` (Collaborator): the share URLs.
  * @throws ServiceError 404 (also when the link is not enabled), 403.
  */
-export function getShareLink(svc: Services, actor: Actor, projectId: string): ShareLink {
-  runSync(requireProject(svc.db.handle, actor, projectId, 'Collaborator', { action: 'reading the share link' }));
-  const token = tokenOf(svc, projectId);
+export function* getShareLink(svc: Services, actor: Actor, projectId: string, q: Sql = svc.store.sql): Query<ShareLink> {
+  yield* requireProject(q, actor, projectId, 'Collaborator', { action: 'reading the share link' });
+  const token = yield* tokenOf(q, projectId);
   if (token === null) throw new ServiceError(404, 'NOT_FOUND', 'share link not enabled');
   return toLink(svc, token);
 }
@@ -77,10 +76,10 @@ export function getShareLink(svc: Services, actor: Actor, projectId: string): Sh
  * not an edit).
  * @throws ServiceError 404, 403.
  */
-export function disableShareLink(svc: Services, actor: Actor, projectId: string): void {
-  transaction(svc.db, () => {
-    runSync(requireProject(svc.db.handle, actor, projectId, 'Collaborator', { action: 'disabling the share link' }));
-    sql(svc.db, 'UPDATE projects SET share_token = NULL, updated_at = ? WHERE id = ?').run(svc.clock.now(), projectId);
+export function* disableShareLink(svc: Services, actor: Actor, projectId: string, q: Sql = svc.store.sql): Query<void> {
+  yield* q.transaction(function* (tx) {
+    yield* requireProject(tx, actor, projectId, 'Collaborator', { action: 'disabling the share link' });
+    yield* tx.run('UPDATE projects SET share_token = NULL, updated_at = ? WHERE id = ?', [svc.clock.now(), projectId]);
   });
 }
 
@@ -106,16 +105,16 @@ export interface SharedProjectView {
  * through a share link need the web app, which this service does not include.
  * @throws ServiceError 404 for an unknown or revoked token.
  */
-export function sharedProjectView(svc: Services, token: string, mode: ShareMode): SharedProjectView {
-  const project = sql<[string], { id: string; name: string; completed_at: number | null }>(
-    svc.db,
+export function* sharedProjectView(svc: Services, token: string, mode: ShareMode, q: Sql = svc.store.sql): Query<SharedProjectView> {
+  const project = yield* q.get<{ id: string; name: string; completed_at: number | null }>(
     'SELECT id, name, completed_at FROM projects WHERE share_token = ?',
-  ).get(token);
+    [token],
+  );
   if (!project) throw new ServiceError(404, 'NOT_FOUND', 'this share link does not exist or was disabled');
-  const rows = sql<[string, number], { id: string; text: string; completed: number; path: string }>(
-    svc.db,
+  const rows = yield* q.all<{ id: string; text: string; completed: number; path: string }>(
     'SELECT id, text, completed, path FROM tasks WHERE project_id = ? ORDER BY path LIMIT ?',
-  ).all(project.id, SHARED_VIEW_MAX_TASKS + 1);
+    [project.id, SHARED_VIEW_MAX_TASKS + 1],
+  );
   const truncated = rows.length > SHARED_VIEW_MAX_TASKS;
   return {
     mode,

@@ -14,7 +14,7 @@ export const taskAssigneesRoutes: FastifyPluginAsync = async (app) => {
     {
       schema: { tags, summary: "A task's assignees", params: params('projectId', 'taskId'), response: responses(itemsEnvelope(memberSchema)) },
     },
-    async (request) => ({ ok: true, items: listAssignees(svc, request.actor, request.params.projectId, request.params.taskId) }),
+    async (request) => ({ ok: true, items: await svc.store.run(listAssignees(svc, request.actor, request.params.projectId, request.params.taskId)) }),
   );
 
   app.put<{ Params: TaskParams; Body: { handles: string[] } }>(
@@ -30,7 +30,7 @@ export const taskAssigneesRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => ({
       ok: true,
-      item: setAssignees(svc, request.actor, request.params.projectId, request.params.taskId, request.body.handles),
+      item: await svc.store.run(setAssignees(svc, request.actor, request.params.projectId, request.params.taskId, request.body.handles)),
     }),
   );
 
@@ -46,7 +46,7 @@ export const taskAssigneesRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { projectId, taskId, assigneeHandle } = request.params;
-      return { ok: true, item: removeAssignee(svc, request.actor, projectId, taskId, assigneeHandle) };
+      return { ok: true, item: await svc.store.run(removeAssignee(svc, request.actor, projectId, taskId, assigneeHandle)) };
     },
   );
 };

@@ -48,7 +48,7 @@ export const taskDatesRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemEnvelope({ type: 'object', required: ['start', 'end'], properties: { start: pointOut, end: pointOut } })),
       },
     },
-    async (request) => ({ ok: true, item: getTaskDate(svc, request.actor, request.params.projectId, request.params.taskId) }),
+    async (request) => ({ ok: true, item: await svc.store.run(getTaskDate(svc, request.actor, request.params.projectId, request.params.taskId)) }),
   );
 
   app.put<{ Params: TaskParams; Body: TaskDateInput }>(
@@ -64,13 +64,13 @@ export const taskDatesRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => ({
       ok: true,
-      item: setTaskDate(svc, request.actor, request.params.projectId, request.params.taskId, request.body),
+      item: await svc.store.run(setTaskDate(svc, request.actor, request.params.projectId, request.params.taskId, request.body)),
     }),
   );
 
   app.delete<{ Params: TaskParams }>(
     '/projects/:projectId/tasks/:taskId/date',
     { schema: { tags, summary: "Remove a task's date (idempotent)", params: taskParams, response: responses(itemEnvelope(taskSchema)) } },
-    async (request) => ({ ok: true, item: clearTaskDate(svc, request.actor, request.params.projectId, request.params.taskId) }),
+    async (request) => ({ ok: true, item: await svc.store.run(clearTaskDate(svc, request.actor, request.params.projectId, request.params.taskId)) }),
   );
 };

@@ -1,7 +1,5 @@
-import { runSync } from '../../platform/db/query';
+import type { Query, Sql } from '../../platform/db/query';
 import type { Actor } from '../../auth/tokens';
-import { transaction } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
 import { badRequest, ServiceError } from '../../errors';
 import type { Services } from '../../services';
 import { requireTask, toTask, type Task } from './records';
@@ -189,63 +187,66 @@ function pointOf(date: string | null, time: string | null, timezone: string | nu
  * A task's date (Viewer).
  * @throws ServiceError 404 for an unknown project or task, or when the task has no date.
  */
-export function getTaskDate(svc: Services, actor: Actor, projectId: string, taskId: string): TaskDate {
-  runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Viewer'));
-  const row = sql<[string], DateRow>(
-    svc.db,
-    `SELECT start_date AS startDate, start_time AS startTime, start_tz AS startTz,
-            end_date AS endDate, end_time AS endTime, end_tz AS endTz FROM tasks WHERE id = ?`,
-  ).get(taskId)!;
+export function* getTaskDate(svc: Services, actor: Actor, projectId: string, taskId: string, q: Sql = svc.store.sql): Query<TaskDate> {
+  yield* requireTask(q, actor, projectId, taskId, 'Viewer');
+  const row = (yield* q.get<DateRow>(
+    `SELECT start_date AS "startDate", start_time AS "startTime", start_tz AS "startTz",
+            end_date AS "endDate", end_time AS "endTime", end_tz AS "endTz" FROM tasks WHERE id = ?`,
+    [taskId],
+  ))!;
   if (row.startDate === null && row.endDate === null) throw new ServiceError(404, 'NOT_FOUND', `task '${taskId}' has no date`);
   return { start: pointOf(row.startDate, row.startTime, row.startTz), end: pointOf(row.endDate, row.endTime, row.endTz) };
 }
 
-function writeDate(svc: Services, taskId: string, date: TaskDate): void {
+function* writeDate(q: Sql, svc: Services, taskId: string, date: TaskDate): Query<void> {
   const { start, end } = date;
-  sql(
-    svc.db,
+  yield* q.run(
     `UPDATE tasks SET start_date = ?, start_time = ?, start_tz = ?, end_date = ?, end_time = ?, end_tz = ?, due_at = ?, updated_at = ?
       WHERE id = ?`,
-  ).run(
-    start?.date ?? null,
-    start?.time ?? null,
-    start ? start.timezone : null,
-    end?.date ?? null,
-    end?.time ?? null,
-    end ? end.timezone : null,
-    dueAt(date),
-    svc.clock.now(),
-    taskId,
+    [
+      start?.date ?? null,
+      start?.time ?? null,
+      start ? start.timezone : null,
+      end?.date ?? null,
+      end?.time ?? null,
+      end ? end.timezone : null,
+      dueAt(date),
+      svc.clock.now(),
+      taskId,
+    ],
   );
 }
 
 /**
  * Sets a task's date (Participant). The date becomes exactly what is given: a side that is
  * absent or null is cleared. A side without `timezone` is in UTC; without `time` it is all day.
+ * The input is checked when the function is called, before the operation runs.
+ * @returns the task.
  * @throws ServiceError 400 when neither side is given (field `start`, reason `required`), for a
  *   malformed side, or when the end is before the start (field `end`, reason `before_start`);
  *   404, 403, 409 as for every task write.
  */
-export function setTaskDate(svc: Services, actor: Actor, projectId: string, taskId: string, input: TaskDateInput): Task {
+export function setTaskDate(svc: Services, actor: Actor, projectId: string, taskId: string, input: TaskDateInput, q: Sql = svc.store.sql): Query<Task> {
   const start = input.start ? checkPoint('start', input.start) : null;
   const end = input.end ? checkPoint('end', input.end) : null;
   if (!start && !end) throw badRequest('start', 'required', 'a date needs start, end or both');
   if (start && end && endsBeforeStart(start, end)) throw badRequest('end', 'before_start', 'end must not be before start');
-  return transaction(svc.db, () => {
-    const { task } = runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'setting a date' }));
-    writeDate(svc, task.id, { start, end });
+  return q.transaction(function* (tx) {
+    const { task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'setting a date' });
+    yield* writeDate(tx, svc, task.id, { start, end });
     return toTask(task);
   });
 }
 
 /**
  * Removes a task's date and due time (Participant). Idempotent.
+ * @returns the task.
  * @throws ServiceError 404, 403, 409 as for every task write.
  */
-export function clearTaskDate(svc: Services, actor: Actor, projectId: string, taskId: string): Task {
-  return transaction(svc.db, () => {
-    const { task } = runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'removing a date' }));
-    writeDate(svc, task.id, { start: null, end: null });
+export function clearTaskDate(svc: Services, actor: Actor, projectId: string, taskId: string, q: Sql = svc.store.sql): Query<Task> {
+  return q.transaction(function* (tx) {
+    const { task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'removing a date' });
+    yield* writeDate(tx, svc, task.id, { start: null, end: null });
     return toTask(task);
   });
 }

@@ -19,7 +19,7 @@ export const taskNotesRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: TaskParams }>(
     '/projects/:projectId/tasks/:taskId/note',
     { schema: { tags, summary: "A task's note (404 when it has none)", params: taskParams, response: responses(itemEnvelope(noteSchema)) } },
-    async (request) => ({ ok: true, item: getNote(svc, request.actor, request.params.projectId, request.params.taskId) }),
+    async (request) => ({ ok: true, item: await svc.store.run(getNote(svc, request.actor, request.params.projectId, request.params.taskId)) }),
   );
 
   app.put<{ Params: TaskParams; Body: NoteInput }>(
@@ -33,14 +33,14 @@ export const taskNotesRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemEnvelope(noteSchema)),
       },
     },
-    async (request) => ({ ok: true, item: setNote(svc, request.actor, request.params.projectId, request.params.taskId, request.body) }),
+    async (request) => ({ ok: true, item: await svc.store.run(setNote(svc, request.actor, request.params.projectId, request.params.taskId, request.body)) }),
   );
 
   app.delete<{ Params: TaskParams }>(
     '/projects/:projectId/tasks/:taskId/note',
     { schema: { tags, summary: "Remove a task's note (idempotent)", params: taskParams, response: responses(okOnly) } },
     async (request) => {
-      deleteNote(svc, request.actor, request.params.projectId, request.params.taskId);
+      await svc.store.run(deleteNote(svc, request.actor, request.params.projectId, request.params.taskId));
       return { ok: true };
     },
   );

@@ -1,10 +1,8 @@
-import { runSync } from '../../platform/db/query';
+import type { Query, Sql } from '../../platform/db/query';
 import type { Actor } from '../../auth/tokens';
-import { transaction } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
 import { ServiceError } from '../../errors';
 import type { Services } from '../../services';
-import { requireTask, touchTask } from './records';
+import { requireTask } from './records';
 import type { NoteInput } from './schemas';
 
 /**
@@ -40,12 +38,9 @@ export function noteType(type: NoteWriteType): NoteType {
  * A task's note (Viewer).
  * @throws ServiceError 404 for an unknown project or task, or when the task has no note.
  */
-export function getNote(svc: Services, actor: Actor, projectId: string, taskId: string): Note {
-  runSync(requireTask(svc.db.handle, actor, projectId, taskId, 'Viewer'));
-  const row = sql<[string], { type: NoteType | null; value: string | null }>(
-    svc.db,
-    'SELECT note_type AS type, note_value AS value FROM tasks WHERE id = ?',
-  ).get(taskId)!;
+export function* getNote(svc: Services, actor: Actor, projectId: string, taskId: string, q: Sql = svc.store.sql): Query<Note> {
+  yield* requireTask(q, actor, projectId, taskId, 'Viewer');
+  const row = (yield* q.get<{ type: NoteType | null; value: string | null }>('SELECT note_type AS type, note_value AS value FROM tasks WHERE id = ?', [taskId]))!;
   if (row.value === null) throw new ServiceError(404, 'NOT_FOUND', `task '${taskId}' has no note`);
   return { type: row.type ?? 'text', value: row.value };
 }
@@ -53,14 +48,14 @@ export function getNote(svc: Services, actor: Actor, projectId: string, taskId: 
 /**
  * Creates or replaces a task's note (Participant). `input` must match `taskNoteBody`
  * (schemas.ts), checked by the route or the engine's adapter.
+ * @returns the note as stored.
  * @throws ServiceError 404, 403, 409 as for every task write.
  */
-export function setNote(svc: Services, actor: Actor, projectId: string, taskId: string, input: NoteInput): Note {
-  const { db, clock } = svc;
+export function setNote(svc: Services, actor: Actor, projectId: string, taskId: string, input: NoteInput, q: Sql = svc.store.sql): Query<Note> {
   const type = noteType(input.type);
-  return transaction(db, () => {
-    const { task } = runSync(requireTask(db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'editing a note' }));
-    sql(db, 'UPDATE tasks SET note_type = ?, note_value = ?, updated_at = ? WHERE id = ?').run(type, input.value, clock.now(), task.id);
+  return q.transaction(function* (tx) {
+    const { task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'editing a note' });
+    yield* tx.run('UPDATE tasks SET note_type = ?, note_value = ?, updated_at = ? WHERE id = ?', [type, input.value, svc.clock.now(), task.id]);
     return { type, value: input.value };
   });
 }
@@ -69,10 +64,9 @@ export function setNote(svc: Services, actor: Actor, projectId: string, taskId: 
  * Removes a task's note (Participant). Idempotent: a task without a note stays so.
  * @throws ServiceError 404, 403, 409 as for every task write.
  */
-export function deleteNote(svc: Services, actor: Actor, projectId: string, taskId: string): void {
-  const { db, clock } = svc;
-  transaction(db, () => {
-    const { task } = runSync(requireTask(db.handle, actor, projectId, taskId, 'Participant', { mutation: true, action: 'removing a note' }));
-    sql(db, 'UPDATE tasks SET note_type = NULL, note_value = NULL, updated_at = ? WHERE id = ? AND note_value IS NOT NULL').run(clock.now(), task.id);
+export function deleteNote(svc: Services, actor: Actor, projectId: string, taskId: string, q: Sql = svc.store.sql): Query<void> {
+  return q.transaction(function* (tx) {
+    const { task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'removing a note' });
+    yield* tx.run('UPDATE tasks SET note_type = NULL, note_value = NULL, updated_at = ? WHERE id = ? AND note_value IS NOT NULL', [svc.clock.now(), task.id]);
   });
 }

@@ -32,8 +32,9 @@ async function rootReferenceAsAbsent(request: FastifyRequest): Promise<void> {
 /**
  * Tasks (spec section 4.1) and a project's cursor lists of blocks and tasks (section 4.2),
  * plus the task add-on plugins: assignees, date, note and comments. Task writes (create, update,
- * complete, move, delete) go through the group commit (`svc.writes`): concurrent writes share one
- * transaction, and each answer waits for its commit.
+ * complete, move, delete) go through the group commit (`svc.writes`): on SQLite concurrent writes
+ * share one transaction, on PostgreSQL writes to one project run one after another (lane: the
+ * project id); each answer waits for its commit.
  */
 export const tasksRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
@@ -51,7 +52,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { limit, after, before, ...filter } = request.query;
-      return { ok: true, items: listTasks(svc, request.actor, request.params.projectId, { limit, after, before }, filter) };
+      return { ok: true, items: await svc.store.run(listTasks(svc, request.actor, request.params.projectId, { limit, after, before }, filter)) };
     },
   );
 
@@ -66,7 +67,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemsEnvelope(blockSchema)),
       },
     },
-    async (request) => ({ ok: true, items: listBlocks(svc, request.actor, request.params.projectId, request.query) }),
+    async (request) => ({ ok: true, items: await svc.store.run(listBlocks(svc, request.actor, request.params.projectId, request.query)) }),
   );
 
   const create = (hide: boolean) => ({
@@ -83,7 +84,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
   type CreateRoute = { Params: { projectId: string }; Body: { tasks: NewTask[] } };
   const createHandler = async (request: FastifyRequest<CreateRoute>) => ({
     ok: true,
-    item: await svc.writes.run(() => createTasks(svc, request.actor, request.params.projectId, request.body.tasks)),
+    item: await svc.writes.run((q) => createTasks(svc, request.actor, request.params.projectId, request.body.tasks, q), request.params.projectId),
   });
   // The spec writes the path with a trailing slash; the form without one is accepted too.
   app.post<CreateRoute>('/projects/:projectId/tasks/', create(false), createHandler);
@@ -92,7 +93,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: TaskParams }>(
     '/projects/:projectId/tasks/:taskId',
     { schema: { tags, summary: 'One task', params: taskParams, response: responses(itemEnvelope(taskSchema)) } },
-    async (request) => ({ ok: true, item: getTask(svc, request.actor, request.params.projectId, request.params.taskId) }),
+    async (request) => ({ ok: true, item: await svc.store.run(getTask(svc, request.actor, request.params.projectId, request.params.taskId)) }),
   );
 
   app.put<{ Params: TaskParams; Body: TaskContent }>(
@@ -102,7 +103,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => ({
       ok: true,
-      item: await svc.writes.run(() => updateTask(svc, request.actor, request.params.projectId, request.params.taskId, request.body)),
+      item: await svc.writes.run((q) => updateTask(svc, request.actor, request.params.projectId, request.params.taskId, request.body, q), request.params.projectId),
     }),
   );
 
@@ -110,7 +111,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
     '/projects/:projectId/tasks/:taskId',
     { schema: { tags, summary: 'Delete a task and its subtasks', params: taskParams, response: responses(okOnly) } },
     async (request) => {
-      await svc.writes.run(() => deleteTask(svc, request.actor, request.params.projectId, request.params.taskId));
+      await svc.writes.run((q) => deleteTask(svc, request.actor, request.params.projectId, request.params.taskId, q), request.params.projectId);
       return { ok: true };
     },
   );
@@ -128,7 +129,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
       },
       async (request) => ({
         ok: true,
-        item: await svc.writes.run(() => setTaskCompleted(svc, request.actor, request.params.projectId, request.params.taskId, completed)),
+        item: await svc.writes.run((q) => setTaskCompleted(svc, request.actor, request.params.projectId, request.params.taskId, completed, q), request.params.projectId),
       }),
     );
   }
@@ -146,7 +147,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => ({
       ok: true,
-      item: await svc.writes.run(() => moveTask(svc, request.actor, request.params.projectId, request.params.taskId, request.body.target)),
+      item: await svc.writes.run((q) => moveTask(svc, request.actor, request.params.projectId, request.params.taskId, request.body.target, q), request.params.projectId),
     }),
   );
 

@@ -1,5 +1,4 @@
-import type { Db } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
+import type { Dialect, Query, Sql } from '../../platform/db/query';
 import { badRequest } from '../../errors';
 import { keyBetween } from './rank';
 
@@ -26,6 +25,17 @@ export function subtreeEnd(path: string): string {
   return path + '/';
 }
 
+/**
+ * `column` (a `rank` or `path` column, possibly qualified) as SQL that compares and orders by
+ * byte order, as every WHERE comparison and ORDER BY of ranks and paths must: SQLite's default
+ * BINARY collation already does; on PostgreSQL text follows the database's collation, so the
+ * column is given the "C" collation there (the one the schema declares it with, so the
+ * (project_id, path) and (parent_id, project_id, rank) indexes still serve).
+ */
+export function bytewise(dialect: Dialect, column: string): string {
+  return dialect === 'postgres' ? `${column} COLLATE "C"` : column;
+}
+
 /** A computed slot for a new or moved task. */
 export interface Slot {
   parentId: string | null;
@@ -42,35 +52,51 @@ interface TreeRow {
   path: string;
 }
 
-function treeRow(db: Db, projectId: string, taskId: string): TreeRow | undefined {
-  return sql<[string, string], TreeRow>(db, 'SELECT id, parent_id, rank, path FROM tasks WHERE project_id = ? AND id = ?').get(projectId, taskId);
+function treeRow(q: Sql, projectId: string, taskId: string): Query<TreeRow | undefined> {
+  return q.get<TreeRow>('SELECT id, parent_id, rank, path FROM tasks WHERE project_id = ? AND id = ?', [projectId, taskId]);
 }
 
-function parentPath(db: Db, projectId: string, parentId: string | null): string {
-  if (parentId === null) return '';
-  return treeRow(db, projectId, parentId)!.path + PATH_SEPARATOR;
+/** The path prefix of the children of `parentId`: its path and {@link PATH_SEPARATOR}. */
+function* parentPath(q: Sql, projectId: string, parentId: string): Query<string> {
+  return (yield* treeRow(q, projectId, parentId))!.path + PATH_SEPARATOR;
 }
 
-function neighbour(db: Db, projectId: string, parentId: string | null, rank: string | null, direction: 'next' | 'prev'): string | null {
-  const op = direction === 'next' ? '>' : '<';
-  const order = direction === 'next' ? 'ASC' : 'DESC';
-  const parentClause = parentId === null ? 'parent_id IS NULL' : 'parent_id = ?';
-  const rankClause = rank === null ? '' : ` AND rank ${op} ?`;
+/**
+ * The texts of {@link neighbour}'s query for one dialect, indexed by
+ * `(direction === 'next' ? 4 : 0) + (parentId === null ? 2 : 0) + (rank === null ? 1 : 0)`:
+ * built once, so the hot path (appending a task) builds no SQL.
+ */
+function neighbourTexts(dialect: Dialect): readonly string[] {
+  const rank = bytewise(dialect, 'rank');
+  const texts: string[] = [];
+  for (const direction of ['prev', 'next'] as const) {
+    for (const parentClause of ['parent_id = ?', 'parent_id IS NULL']) {
+      for (const rankClause of [` AND ${rank} ${direction === 'next' ? '>' : '<'} ?`, '']) {
+        texts.push(`SELECT rank FROM tasks WHERE project_id = ? AND ${parentClause}${rankClause} ORDER BY ${rank} ${direction === 'next' ? 'ASC' : 'DESC'} LIMIT 1`);
+      }
+    }
+  }
+  return texts;
+}
+
+const NEIGHBOUR_SQL: Readonly<Record<Dialect, readonly string[]>> = { sqlite: neighbourTexts('sqlite'), postgres: neighbourTexts('postgres') };
+
+/** The rank of the sibling right after (`next`) or before (`prev`) `rank` among the children of `parentId` (null: first/last). */
+function* neighbour(q: Sql, projectId: string, parentId: string | null, rank: string | null, direction: 'next' | 'prev'): Query<string | null> {
+  const text = NEIGHBOUR_SQL[q.dialect][(direction === 'next' ? 4 : 0) + (parentId === null ? 2 : 0) + (rank === null ? 1 : 0)]!;
   const args: unknown[] = [projectId];
   if (parentId !== null) args.push(parentId);
   if (rank !== null) args.push(rank);
-  const row = sql<unknown[], { rank: string }>(
-    db,
-    `SELECT rank FROM tasks WHERE project_id = ? AND ${parentClause}${rankClause} ORDER BY rank ${order} LIMIT 1`,
-  ).get(...args);
+  const row = yield* q.get<{ rank: string }>(text, args);
   return row?.rank ?? null;
 }
 
 /** The slot after the last child of `parentId` (null: the last top-level block). */
-export function slotAtEnd(db: Db, projectId: string, parentId: string | null): Slot {
-  const last = neighbour(db, projectId, parentId, null, 'prev');
+export function* slotAtEnd(q: Sql, projectId: string, parentId: string | null): Query<Slot> {
+  const last = yield* neighbour(q, projectId, parentId, null, 'prev');
   const rank = keyBetween(last, null);
-  return { parentId, rank, path: parentPath(db, projectId, parentId) + rank, next: null };
+  // A block's path is its rank: the append hot path reads nothing more.
+  return { parentId, rank, path: parentId === null ? rank : (yield* parentPath(q, projectId, parentId)) + rank, next: null };
 }
 
 /**
@@ -87,15 +113,15 @@ export function slotAfter(slot: Slot): Slot {
  * project when there is no reference.
  * @throws ServiceError 400 when the reference task is not in the project.
  */
-export function slotFor(db: Db, projectId: string, referenceId: string | undefined, position: Position, field = 'taskId'): Slot {
-  if (referenceId === undefined) return slotAtEnd(db, projectId, null);
-  const ref = treeRow(db, projectId, referenceId);
+export function* slotFor(q: Sql, projectId: string, referenceId: string | undefined, position: Position, field = 'taskId'): Query<Slot> {
+  if (referenceId === undefined) return yield* slotAtEnd(q, projectId, null);
+  const ref = yield* treeRow(q, projectId, referenceId);
   if (!ref) throw badRequest(field, 'not_found', `reference task '${referenceId}' is not in this project`);
-  return slotBeside(db, projectId, ref, position);
+  return yield* slotBeside(q, projectId, ref, position);
 }
 
 /** The slot at `position` relative to the loaded reference row `ref`. */
-function slotBeside(db: Db, projectId: string, ref: TreeRow, position: Position): Slot {
+function* slotBeside(q: Sql, projectId: string, ref: TreeRow, position: Position): Query<Slot> {
   // A path is the parent's path, PATH_SEPARATOR, then the task's rank (or just the rank for a
   // block), so both possible parents' path prefixes follow from `ref.path`.
   const siblingPrefix = ref.path.slice(0, ref.path.length - ref.rank.length);
@@ -107,25 +133,25 @@ function slotBeside(db: Db, projectId: string, ref: TreeRow, position: Position)
   switch (position) {
     case 'beforebegin':
       parentId = ref.parent_id;
-      lower = neighbour(db, projectId, parentId, ref.rank, 'prev');
+      lower = yield* neighbour(q, projectId, parentId, ref.rank, 'prev');
       upper = ref.rank;
       prefix = siblingPrefix;
       break;
     case 'afterend':
       parentId = ref.parent_id;
       lower = ref.rank;
-      upper = neighbour(db, projectId, parentId, ref.rank, 'next');
+      upper = yield* neighbour(q, projectId, parentId, ref.rank, 'next');
       prefix = siblingPrefix;
       break;
     case 'afterbegin':
       parentId = ref.id;
       lower = null;
-      upper = neighbour(db, projectId, parentId, null, 'next');
+      upper = yield* neighbour(q, projectId, parentId, null, 'next');
       prefix = childPrefix;
       break;
     case 'beforeend':
       parentId = ref.id;
-      lower = neighbour(db, projectId, parentId, null, 'prev');
+      lower = yield* neighbour(q, projectId, parentId, null, 'prev');
       upper = null;
       prefix = childPrefix;
       break;
@@ -134,25 +160,34 @@ function slotBeside(db: Db, projectId: string, ref: TreeRow, position: Position)
   return { parentId, rank, path: prefix + rank, next: upper };
 }
 
+/** The statement of {@link moveSubtree} rewriting the descendants' paths, per dialect. */
+const MOVE_DESCENDANTS_SQL: Readonly<Record<Dialect, string>> = {
+  sqlite: moveDescendantsText('sqlite'),
+  postgres: moveDescendantsText('postgres'),
+};
+
+function moveDescendantsText(dialect: Dialect): string {
+  const path = bytewise(dialect, 'path');
+  return `UPDATE tasks SET path = ? || substr(path, ?) WHERE project_id = ? AND ${path} > ? AND ${path} < ?`;
+}
+
 /**
  * Moves a task (with its subtree) to `position` relative to `referenceId`. Call inside a
- * transaction, with the task as loaded by the caller's access check (`requireTask`).
+ * transaction (with its handle), with the task as loaded by the caller's access check (`requireTask`).
+ * @returns the task's new slot.
  * @throws ServiceError 400 for an unknown reference or a move into its own subtree.
  */
-export function moveSubtree(db: Db, projectId: string, task: { id: string; path: string }, referenceId: string, position: Position): Slot {
-  const ref = treeRow(db, projectId, referenceId);
+export function* moveSubtree(q: Sql, projectId: string, task: { id: string; path: string }, referenceId: string, position: Position): Query<Slot> {
+  const ref = yield* treeRow(q, projectId, referenceId);
   if (!ref) throw badRequest('target.taskId', 'not_found', `reference task '${referenceId}' is not in this project`);
   if (ref.id === task.id || ref.path.startsWith(task.path + PATH_SEPARATOR)) {
     throw badRequest('target.taskId', 'inside_moved_task', 'a task cannot be moved relative to itself or into its own subtree');
   }
-  const slot = slotBeside(db, projectId, ref, position);
+  const slot = yield* slotBeside(q, projectId, ref, position);
   const oldPrefix = task.path;
   // Rewrite the subtree's paths: the moved task's own, then every descendant's prefix.
-  sql(db, 'UPDATE tasks SET parent_id = ?, rank = ?, path = ? WHERE id = ?').run(slot.parentId, slot.rank, slot.path, task.id);
+  yield* q.run('UPDATE tasks SET parent_id = ?, rank = ?, path = ? WHERE id = ?', [slot.parentId, slot.rank, slot.path, task.id]);
   // The descendants are one range of the (project_id, path) index: (old + '.', old + '/').
-  sql(
-    db,
-    `UPDATE tasks SET path = ? || substr(path, ?) WHERE project_id = ? AND path > ? AND path < ?`,
-  ).run(slot.path, oldPrefix.length + 1, projectId, oldPrefix + PATH_SEPARATOR, subtreeEnd(oldPrefix));
+  yield* q.run(MOVE_DESCENDANTS_SQL[q.dialect], [slot.path, oldPrefix.length + 1, projectId, oldPrefix + PATH_SEPARATOR, subtreeEnd(oldPrefix)]);
   return slot;
 }

@@ -1,5 +1,4 @@
-import type { Db } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
+import type { Query, Sql } from '../../platform/db/query';
 import { badRequest, conflict, notFound } from '../../errors';
 import { newId } from '../../platform/ids';
 
@@ -60,13 +59,13 @@ export interface NewUser {
  * Creates a user.
  * @throws ServiceError 400 for a malformed handle, plan or tier; 409 when the handle is taken.
  */
-export function createUser(db: Db, input: NewUser, now: number): User {
+export function* createUser(q: Sql, input: NewUser, now: number): Query<User> {
   if (!HANDLE_PATTERN.test(input.handle)) throw badRequest('handle', 'invalid_format', `invalid handle '${input.handle}'`);
   const plan = input.plan ?? 'free';
   const rateTier = input.rateTier ?? 'standard';
   if (!PLANS.includes(plan)) throw badRequest('plan', 'invalid_value', `plan must be one of ${PLANS.join(', ')}`);
   if (!RATE_TIERS.includes(rateTier)) throw badRequest('rateTier', 'invalid_value', `rate tier must be one of ${RATE_TIERS.join(', ')}`);
-  if (findUserByHandle(db, input.handle)) throw conflict(`handle '${input.handle}' is taken`, { field: 'handle', reason: 'taken' });
+  if (yield* findUserByHandle(q, input.handle)) throw conflict(`handle '${input.handle}' is taken`, { field: 'handle', reason: 'taken' });
   const user: User = {
     id: newId(),
     handle: input.handle,
@@ -76,7 +75,7 @@ export function createUser(db: Db, input: NewUser, now: number): User {
     verified: input.verified ?? false,
     createdAt: now,
   };
-  sql(db, 'INSERT INTO users (id, handle, display_name, plan, rate_tier, verified, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+  yield* q.run('INSERT INTO users (id, handle, display_name, plan, rate_tier, verified, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
     user.id,
     user.handle,
     user.displayName,
@@ -84,13 +83,16 @@ export function createUser(db: Db, input: NewUser, now: number): User {
     user.rateTier,
     user.verified ? 1 : 0,
     user.createdAt,
-  );
+  ]);
   return user;
 }
 
 /** The user with `handle` (case-insensitive), or undefined. */
-export function findUserByHandle(db: Db, handle: string): User | undefined {
-  const row = sql<[string], UserRow>(db, 'SELECT * FROM users WHERE handle = ?').get(handle);
+export function* findUserByHandle(q: Sql, handle: string): Query<User | undefined> {
+  const row = yield* q.get<UserRow>(
+    'SELECT id, handle, display_name, plan, rate_tier, verified, created_at FROM users WHERE lower(handle) = lower(?)',
+    [handle],
+  );
   return row ? toUser(row) : undefined;
 }
 
@@ -98,27 +100,28 @@ export function findUserByHandle(db: Db, handle: string): User | undefined {
  * The user with `handle`.
  * @throws ServiceError 404 when there is none.
  */
-export function getUserByHandle(db: Db, handle: string): User {
-  const user = findUserByHandle(db, handle);
+export function* getUserByHandle(q: Sql, handle: string): Query<User> {
+  const user = yield* findUserByHandle(q, handle);
   if (!user) throw notFound('user', handle);
   return user;
 }
 
 /** Number of users; 0 before the first start's bootstrap. */
-export function countUsers(db: Db): number {
-  return (sql(db, 'SELECT count(*) AS n FROM users').get() as { n: number }).n;
+export function* countUsers(q: Sql): Query<number> {
+  const row = yield* q.get<{ n: number }>('SELECT count(*) AS n FROM users');
+  return row!.n;
 }
 
 /**
  * Changes a user's plan, rate tier or verified flag.
  * @throws ServiceError 400 for an unknown plan or tier, 404 for an unknown handle.
  */
-export function updateUser(
-  db: Db,
+export function* updateUser(
+  q: Sql,
   handle: string,
   changes: { plan?: string; rateTier?: string; verified?: boolean },
-): User {
-  const user = getUserByHandle(db, handle);
+): Query<User> {
+  const user = yield* getUserByHandle(q, handle);
   if (changes.plan !== undefined && !PLANS.includes(changes.plan as Plan)) {
     throw badRequest('plan', 'invalid_value', `plan must be one of ${PLANS.join(', ')}`);
   }
@@ -130,6 +133,6 @@ export function updateUser(
     rateTier: (changes.rateTier as RateTier) ?? user.rateTier,
     verified: changes.verified ?? user.verified,
   };
-  sql(db, 'UPDATE users SET plan = ?, rate_tier = ?, verified = ? WHERE id = ?').run(next.plan, next.rateTier, next.verified ? 1 : 0, user.id);
+  yield* q.run('UPDATE users SET plan = ?, rate_tier = ?, verified = ? WHERE id = ?', [next.plan, next.rateTier, next.verified ? 1 : 0, user.id]);
   return { ...user, ...next };
 }

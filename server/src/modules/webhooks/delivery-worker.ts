@@ -1,5 +1,4 @@
-import { transaction } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
+import type { Dialect, Query, Sql } from '../../platform/db/query';
 import type { Services } from '../../services';
 import { BlockedTargetError, type GuardedHttp } from '../../platform/guarded-http';
 import { WorkerLoop, type WorkerLog } from '../../platform/worker-loop';
@@ -14,8 +13,8 @@ import { signPayload } from './signature';
  *
  * Durability: a row is marked `sending` while its attempt is in flight and gets its outcome in
  * one transaction afterwards. When the process dies mid-attempt, the row is still `sending`;
- * {@link DeliveryWorker.start} puts such rows back to `pending`, so the attempt is sent again
- * (at-least-once: receivers de-duplicate by `X-Service-Delivery`).
+ * the first step after {@link DeliveryWorker.start} puts such rows back to `pending`, before it
+ * claims any, so the attempt is sent again (at-least-once: receivers de-duplicate by `X-Service-Delivery`).
  *
  * Request: `POST <url>` with body `{"id","type","workspaceId","timestamp","payload"}` and headers
  * `Content-Type: application/json`, `User-Agent`, `X-Service-Event`, `X-Service-Delivery`,
@@ -40,11 +39,20 @@ interface DueRow {
   secret_sealed: string | null;
 }
 
-/** Due deliveries, oldest first: id and target. Parameters: now, JSON array of targets to skip, limit. */
-const DUE_IDS = `SELECT d.id, coalesce(d.webhook_id, d.subscription_id) AS target FROM webhook_deliveries d
+/**
+ * Due deliveries, oldest first: id and target. Parameters: now, JSON array of targets to skip,
+ * limit. The JSON array is read by each store's own function.
+ */
+const DUE_IDS: Record<Dialect, string> = {
+  sqlite: `SELECT d.id, coalesce(d.webhook_id, d.subscription_id) AS target FROM webhook_deliveries d
   WHERE d.status = 'pending' AND d.next_attempt_at <= ?
     AND coalesce(d.webhook_id, d.subscription_id) NOT IN (SELECT value FROM json_each(?))
-  ORDER BY d.next_attempt_at LIMIT ?`;
+  ORDER BY d.next_attempt_at LIMIT ?`,
+  postgres: `SELECT d.id, coalesce(d.webhook_id, d.subscription_id) AS target FROM webhook_deliveries d
+  WHERE d.status = 'pending' AND d.next_attempt_at <= ?
+    AND coalesce(d.webhook_id, d.subscription_id) NOT IN (SELECT jsonb_array_elements_text(CAST(? AS jsonb)))
+  ORDER BY d.next_attempt_at LIMIT ?`,
+};
 
 /** What an attempt needs, by delivery id. */
 const DUE_ROW = `SELECT d.id, coalesce(d.webhook_id, d.subscription_id) AS target, d.attempts, d.event_type,
@@ -81,12 +89,93 @@ function describe(error: unknown): string {
   return `${code}: ${message}`.slice(0, 500);
 }
 
+/** Puts attempts a previous process left in flight (`sending`) back in the queue. */
+function* requeueInFlight(q: Sql): Query<void> {
+  yield* q.run("UPDATE webhook_deliveries SET status = 'pending' WHERE status = 'sending'");
+}
+
+/** What one claim found: the rows claimed, and whether due rows were passed over. */
+interface Claim {
+  rows: DueRow[];
+  /** Due rows were left because their target was at its concurrency limit. */
+  skipped: boolean;
+  /** The first look filled every free slot's worth of candidates but not every slot: more may be due. */
+  more: boolean;
+  /** The deep scan (past saturated targets) ran. */
+  deepScanned: boolean;
+}
+
+/**
+ * Claims up to `free` due rows in one transaction, marking them `sending`, with at most `limit`
+ * attempts per target counting `inFlight` (attempts per target already in flight). Looks past
+ * targets at their limit (a deep scan) only when `deepScanAllowed`.
+ */
+function* claimDue(q: Sql, now: number, free: number, limit: number, inFlight: ReadonlyMap<string, number>, deepScanAllowed: boolean): Query<Claim> {
+  return yield* q.transaction(function* (tx) {
+    // Built afresh by every run of the body (PostgreSQL may run it again).
+    const counts = new Map(inFlight);
+    const rows: DueRow[] = [];
+    let skipped = false;
+    const pick = function* (candidates: { id: string; target: string }[]): Query<void> {
+      for (const candidate of candidates) {
+        if (rows.length === free) return;
+        const n = counts.get(candidate.target) ?? 0;
+        if (n >= limit) {
+          skipped = true;
+          continue;
+        }
+        counts.set(candidate.target, n + 1);
+        rows.push((yield* tx.get<DueRow>(DUE_ROW, [candidate.id]))!);
+        yield* tx.run("UPDATE webhook_deliveries SET status = 'sending' WHERE id = ?", [candidate.id]);
+      }
+    };
+    const due = (skip: string[], n: number) => tx.all<{ id: string; target: string }>(DUE_IDS[tx.dialect], [now, JSON.stringify(skip), n]);
+    const first = yield* due([], free);
+    yield* pick(first);
+    let deepScanned = false;
+    if (rows.length < free && skipped && deepScanAllowed) {
+      // Targets at their concurrency limit hold the oldest due rows: look past them, at most
+      // once per poll interval (the skip can cost a scan of their backlog).
+      deepScanned = true;
+      const saturated = [...counts].filter(([, n]) => n >= limit).map(([target]) => target);
+      yield* pick(yield* due(saturated, free - rows.length));
+    }
+    return { rows, skipped, more: first.length === free && rows.length < free, deepScanned };
+  });
+}
+
+/** Writes finished attempts: each delivery's new state and its attempt row, in one transaction. */
+function* recordOutcomes(q: Sql, outcomes: readonly Outcome[]): Query<void> {
+  yield* q.transaction(function* (tx) {
+    for (const o of outcomes) {
+      const updated = yield* tx.run(
+        `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status_code = ?, last_error = ?, completed_at = ?
+          WHERE id = ? AND status = 'sending'`,
+        [o.status, o.number, o.nextAt, o.statusCode, o.error, o.status === 'pending' ? null : o.now, o.id],
+      );
+      if (updated.changes === 0) continue; // deleted with its webhook meanwhile
+      yield* tx.run('INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error) VALUES (?, ?, ?, ?, ?, ?)', [
+        o.id,
+        o.number,
+        o.started,
+        Math.max(0, o.now - o.started),
+        o.statusCode,
+        o.error,
+      ]);
+    }
+  });
+}
+
 /** Sends queued deliveries; see the module comment. */
 export class DeliveryWorker {
   private readonly inflight = new Map<string, Promise<void>>();
   /** Finished attempts waiting to be written (see {@link DeliveryWorker.flush}). */
   private outcomes: Outcome[] = [];
   private flushScheduled = false;
+  /** The last write of outcomes (writes run one after another). */
+  private flushing: Promise<void> = Promise.resolve();
+  /** Whether attempts left in flight by a previous process have been put back in the queue. */
+  private resumed = false;
   private lastDeepScan = 0;
   /** Attempts in flight per target. */
   private readonly perTarget = new Map<string, number>();
@@ -102,9 +191,8 @@ export class DeliveryWorker {
     this.loop = new WorkerLoop('webhook delivery', () => this.step(), log);
   }
 
-  /** Re-queues attempts a previous process left in flight, then starts sending. */
+  /** Starts sending; the first step re-queues attempts a previous process left in flight. */
   start(): void {
-    sql(this.svc.db, "UPDATE webhook_deliveries SET status = 'pending' WHERE status = 'sending'").run();
     this.loop.start();
   }
 
@@ -113,57 +201,46 @@ export class DeliveryWorker {
     this.loop.wake();
   }
 
-  /** Stops claiming, aborts attempts in flight (they stay queued) and waits for them to settle. */
+  /**
+   * Stops claiming, aborts attempts in flight (they stay queued), waits for the step in progress
+   * and the attempts to settle, then writes the outcomes still waiting.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
-    void this.loop.stop();
+    const stepping = this.loop.stop();
     this.abort.abort();
+    await stepping;
     await Promise.allSettled([...this.inflight.values()]);
-    this.flush();
+    await this.flush();
   }
 
-  /** Claims due rows into free slots; returns ms until the next look. */
-  private step(): number {
-    const { db, clock, config } = this.svc;
+  /** Claims due rows into free slots; resolves to the ms until the next look. */
+  private async step(): Promise<number> {
+    const { store, clock, config } = this.svc;
+    if (!this.resumed) {
+      await store.run(requeueInFlight(store.sql));
+      this.resumed = true;
+    }
     const poll = config.webhooks.pollMs;
     const free = config.webhooks.concurrency - this.inflight.size;
     if (free <= 0) return poll; // a finishing attempt wakes the loop
     const now = clock.now();
     const limit = config.webhooks.concurrencyPerTarget;
-    const counts = new Map(this.perTarget);
-    const rows: DueRow[] = [];
-    let skipped = false;
-    const pick = (candidates: { id: string; target: string }[]) => {
-      for (const candidate of candidates) {
-        if (rows.length === free) return;
-        const n = counts.get(candidate.target) ?? 0;
-        if (n >= limit) {
-          skipped = true;
-          continue;
-        }
-        counts.set(candidate.target, n + 1);
-        rows.push(sql<[string], DueRow>(db, DUE_ROW).get(candidate.id)!);
-        sql(db, "UPDATE webhook_deliveries SET status = 'sending' WHERE id = ?").run(candidate.id);
-      }
-    };
-    const due = (skip: string[], n: number) => sql<[number, string, number], { id: string; target: string }>(db, DUE_IDS).all(now, JSON.stringify(skip), n);
     // Look before taking the write lock: an idle poll must not open a write transaction.
-    const anyDue = sql<[number], { id: string }>(db, "SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? LIMIT 1").get(now);
-    const more = anyDue === undefined ? false : transaction(db, () => {
-      const first = due([], free);
-      pick(first);
-      if (rows.length < free && skipped && now - this.lastDeepScan >= poll) {
-        // Targets at their concurrency limit hold the oldest due rows: look past them, at most
-        // once per poll interval (the skip can cost a scan of their backlog).
-        this.lastDeepScan = now;
-        const saturated = [...counts].filter(([, n]) => n >= limit).map(([target]) => target);
-        pick(due(saturated, free - rows.length));
-      }
-      return first.length === free && rows.length < free;
-    });
+    const anyDue = await store.run(
+      store.sql.get<{ id: string }>("SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? LIMIT 1", [now]),
+    );
+    const claim: Claim =
+      anyDue === undefined
+        ? { rows: [], skipped: false, more: false, deepScanned: false }
+        : await store.run(claimDue(store.sql, now, free, limit, new Map(this.perTarget), now - this.lastDeepScan >= poll));
+    if (claim.deepScanned) this.lastDeepScan = now;
+    const { rows, skipped, more } = claim;
     for (const row of rows) this.launch(row);
     if (rows.length === free || more || skipped) return poll; // finishing attempts wake the loop
-    const next = sql<[], { at: number | null }>(db, "SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'").get()?.at;
+    const next = (
+      await store.run(store.sql.get<{ at: number | null }>("SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'"))
+    )?.at;
     return next === null || next === undefined ? poll : Math.min(poll, Math.max(0, next - now));
   }
 
@@ -220,7 +297,8 @@ export class DeliveryWorker {
     } catch (caught) {
       if (this.stopping) {
         // Shutdown interrupted the attempt: leave it queued, unrecorded, for the next start.
-        sql(this.svc.db, "UPDATE webhook_deliveries SET status = 'pending' WHERE id = ? AND status = 'sending'").run(row.id);
+        const { store } = this.svc;
+        await store.run(store.sql.run("UPDATE webhook_deliveries SET status = 'pending' WHERE id = ? AND status = 'sending'", [row.id]));
         return;
       }
       error = describe(caught);
@@ -247,39 +325,30 @@ export class DeliveryWorker {
     this.outcomes.push({ id, number, started, now, statusCode, error, status: final === 'retry' ? 'pending' : final, nextAt });
     if (!this.flushScheduled) {
       this.flushScheduled = true;
-      setImmediate(() => this.flush());
+      setImmediate(() => void this.flush());
     }
   }
 
-  /** Writes the queued outcomes in one transaction. */
-  private flush(): void {
+  /**
+   * Writes the queued outcomes in one transaction, after the writes queued before them; resolves
+   * once written (a failure is logged: the rows stay `sending` and are sent again after the next
+   * start, at-least-once).
+   */
+  private flush(): Promise<void> {
     this.flushScheduled = false;
     const outcomes = this.outcomes.splice(0);
-    if (outcomes.length === 0) return;
-    const { db } = this.svc;
-    try {
-      transaction(db, () => {
-        for (const o of outcomes) {
-          const updated = sql(
-            db,
-            `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status_code = ?, last_error = ?, completed_at = ?
-              WHERE id = ? AND status = 'sending'`,
-          ).run(o.status, o.number, o.nextAt, o.statusCode, o.error, o.status === 'pending' ? null : o.now, o.id);
-          if (updated.changes === 0) continue; // deleted with its webhook meanwhile
-          sql(db, 'INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error) VALUES (?, ?, ?, ?, ?, ?)').run(
-            o.id,
-            o.number,
-            o.started,
-            Math.max(0, o.now - o.started),
-            o.statusCode,
-            o.error,
-          );
-        }
-      });
-    } catch (error) {
-      // The rows stay 'sending' and are sent again after the next start (at-least-once).
-      this.log.error({ err: error }, 'recording webhook delivery attempts failed');
-    }
-    this.loop.wake();
+    const write = async (): Promise<void> => {
+      if (outcomes.length === 0) return;
+      const { store } = this.svc;
+      try {
+        await store.run(recordOutcomes(store.sql, outcomes));
+      } catch (error) {
+        // The rows stay 'sending' and are sent again after the next start (at-least-once).
+        this.log.error({ err: error }, 'recording webhook delivery attempts failed');
+      }
+      this.loop.wake();
+    };
+    this.flushing = this.flushing.then(write);
+    return this.flushing;
   }
 }

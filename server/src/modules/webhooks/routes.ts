@@ -94,13 +94,13 @@ export const webhookRoutes: FastifyPluginAsync = async (app) => {
         ),
       },
     },
-    async (request) => ({ ok: true, ...registerWebhook(svc, request.actor, request.body) }),
+    async (request) => ({ ok: true, ...(await svc.store.run(registerWebhook(svc, request.actor, request.body))) }),
   );
 
   app.get(
     '/webhooks',
     { schema: { tags, summary: "The caller's signed webhooks", response: responses(itemsEnvelope(webhookSchema)) } },
-    async (request) => ({ ok: true, items: listWebhooks(svc, request.actor) }),
+    async (request) => ({ ok: true, items: await svc.store.run(listWebhooks(svc, request.actor)) }),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -113,7 +113,7 @@ export const webhookRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemEnvelope(webhookSchema)),
       },
     },
-    async (request) => ({ ok: true, item: getWebhook(svc, request.actor, request.params.id) }),
+    async (request) => ({ ok: true, item: await svc.store.run(getWebhook(svc, request.actor, request.params.id)) }),
   );
 
   app.delete<{ Params: { id: string } }>(
@@ -127,7 +127,7 @@ export const webhookRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      deleteWebhook(svc, request.actor, request.params.id);
+      await svc.store.run(deleteWebhook(svc, request.actor, request.params.id));
       return { ok: true, deleted: true };
     },
   );
@@ -143,6 +143,6 @@ export const webhookRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemsEnvelope(deliverySchema)),
       },
     },
-    async (request) => ({ ok: true, items: listWebhookDeliveries(svc, request.actor, request.params.id, request.query) }),
+    async (request) => ({ ok: true, items: await svc.store.run(listWebhookDeliveries(svc, request.actor, request.params.id, request.query)) }),
   );
 };

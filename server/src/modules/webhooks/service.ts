@@ -1,7 +1,6 @@
 import type { Actor } from '../../auth/tokens';
 import { isoTime } from '../../platform/clock';
-import { transaction } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
+import type { Dialect, Query, Sql } from '../../platform/db/query';
 import { badRequest, notFound, ServiceError } from '../../errors';
 import { checkTargetUrl } from '../../platform/ssrf';
 import { newId, newSecret } from '../../platform/ids';
@@ -163,28 +162,33 @@ function toWebhook(row: WebhookRow): Webhook {
   };
 }
 
-function findRow(svc: Services, userId: string, id: string): WebhookRow | undefined {
-  return sql<[string, string], WebhookRow>(
-    svc.db,
-    'SELECT id, url, events_json, space_ids_json, created_at FROM webhooks WHERE user_id = ? AND url = ?',
-  ).get(userId, normaliseId(id));
+function* findRow(q: Sql, userId: string, id: string): Query<WebhookRow | undefined> {
+  return yield* q.get<WebhookRow>('SELECT id, url, events_json, space_ids_json, created_at FROM webhooks WHERE user_id = ? AND url = ?', [
+    userId,
+    normaliseId(id),
+  ]);
 }
 
-function workspaceCount(svc: Services, userId: string): number {
-  return sql<[string], { n: number }>(svc.db, 'SELECT count(*) AS n FROM workspace_members WHERE user_id = ?').get(userId)!.n;
+function* workspaceCount(q: Sql, userId: string): Query<number> {
+  return (yield* q.get<{ n: number }>('SELECT count(*) AS n FROM workspace_members WHERE user_id = ?', [userId]))!.n;
 }
 
 /**
  * Event × workspace combinations used by an account's webhooks, except the one at `exceptUrl`.
- * A webhook for all workspaces counts each workspace the account belongs to now.
+ * A webhook for all workspaces counts each workspace the account belongs to now. The events and
+ * workspaces of a registration are counted in its matching rows (`webhook_events`,
+ * `webhook_spaces`), written with its `events_json` and `space_ids_json` and always equal to them.
  */
-export function countCombinations(svc: Services, userId: string, exceptUrl?: string): number {
-  const row = sql<[number, string, string], { n: number | null }>(
-    svc.db,
-    `SELECT sum(json_array_length(events_json) * CASE WHEN all_spaces = 1 THEN ? ELSE json_array_length(space_ids_json) END) AS n
-       FROM webhooks WHERE user_id = ? AND url <> ?`,
-  ).get(workspaceCount(svc, userId), userId, exceptUrl ?? '');
-  return row?.n ?? 0;
+export function* countCombinations(svc: Services, userId: string, exceptUrl?: string, q: Sql = svc.store.sql): Query<number> {
+  const workspaces = yield* workspaceCount(q, userId);
+  const row = yield* q.get<{ n: number | string | null }>(
+    `SELECT sum((SELECT count(*) FROM webhook_events e WHERE e.webhook_id = w.id)
+              * CASE WHEN w.all_spaces = 1 THEN ? ELSE (SELECT count(*) FROM webhook_spaces s WHERE s.webhook_id = w.id) END) AS n
+       FROM webhooks w WHERE w.user_id = ? AND w.url <> ?`,
+    [workspaces, userId, exceptUrl ?? ''],
+  );
+  // PostgreSQL sums BIGINTs as NUMERIC, which comes back as a string.
+  return Number(row?.n ?? 0);
 }
 
 /** Input of {@link registerWebhook} (the `POST /api/v2/webhooks` body). */
@@ -203,24 +207,24 @@ export interface WebhookInput {
  * @throws ServiceError 402 by plan; 400 for an invalid URL, events or spaceIds (`not_found` for
  *         a workspace the caller is not a member of) or past 100 combinations (`too_many_combinations`).
  */
-export function registerWebhook(svc: Services, actor: Actor, input: WebhookInput): { webhook: Webhook; secret: string } {
+export function* registerWebhook(svc: Services, actor: Actor, input: WebhookInput, q: Sql = svc.store.sql): Query<{ webhook: Webhook; secret: string }> {
   requireWebhookPlan(actor);
   const url = validateTargetUrl(svc, input.targetUrl);
   const events = validateEventTypes(input.events);
   const spaceIds = input.spaceIds ?? [];
   const seen = new Set<string>();
-  spaceIds.forEach((spaceId, i) => {
+  for (const [i, spaceId] of spaceIds.entries()) {
     if (seen.has(spaceId)) throw badRequest(`spaceIds[${i}]`, 'duplicate_value', `spaceIds[${i}] repeats '${spaceId}'`);
     seen.add(spaceId);
-    const member = sql(svc.db, 'SELECT 1 FROM workspace_members WHERE workspace_id = ? AND user_id = ?').get(spaceId, actor.userId);
+    const member = yield* q.get('SELECT 1 AS one FROM workspace_members WHERE workspace_id = ? AND user_id = ?', [spaceId, actor.userId]);
     if (!member) throw badRequest(`spaceIds[${i}]`, 'not_found', `spaceIds[${i}]: workspace '${spaceId}' not found among your workspaces`);
-  });
+  }
 
   const secret = 'whsec_' + newSecret(32);
   const now = svc.clock.now();
-  const webhook = transaction(svc.db, () => {
-    const mine = spaceIds.length === 0 ? workspaceCount(svc, actor.userId) : spaceIds.length;
-    const total = countCombinations(svc, actor.userId, url) + events.length * mine;
+  const webhook = yield* q.transaction(function* (tx) {
+    const mine = spaceIds.length === 0 ? yield* workspaceCount(tx, actor.userId) : spaceIds.length;
+    const total = (yield* countCombinations(svc, actor.userId, url, tx)) + events.length * mine;
     if (total > MAX_WEBHOOK_COMBINATIONS) {
       throw badRequest(
         'events',
@@ -228,50 +232,48 @@ export function registerWebhook(svc: Services, actor: Actor, input: WebhookInput
         `this registration would bring the account to ${total} event-workspace combinations; the limit is ${MAX_WEBHOOK_COMBINATIONS}`,
       );
     }
-    const existing = findRow(svc, actor.userId, url);
+    const existing = yield* findRow(tx, actor.userId, url);
     const id = existing?.id ?? newId();
     const sealed = svc.secretBox.seal(secret);
     if (existing) {
-      sql(svc.db, 'UPDATE webhooks SET events_json = ?, space_ids_json = ?, all_spaces = ?, secret_sealed = ?, updated_at = ? WHERE id = ?').run(
+      yield* tx.run('UPDATE webhooks SET events_json = ?, space_ids_json = ?, all_spaces = ?, secret_sealed = ?, updated_at = ? WHERE id = ?', [
         JSON.stringify(events),
         JSON.stringify(spaceIds),
         spaceIds.length === 0 ? 1 : 0,
         sealed,
         now,
         id,
-      );
-      sql(svc.db, 'DELETE FROM webhook_events WHERE webhook_id = ?').run(id);
-      sql(svc.db, 'DELETE FROM webhook_spaces WHERE webhook_id = ?').run(id);
+      ]);
+      yield* tx.run('DELETE FROM webhook_events WHERE webhook_id = ?', [id]);
+      yield* tx.run('DELETE FROM webhook_spaces WHERE webhook_id = ?', [id]);
     } else {
-      sql(
-        svc.db,
+      yield* tx.run(
         `INSERT INTO webhooks (id, user_id, url, events_json, space_ids_json, all_spaces, secret_sealed, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(id, actor.userId, url, JSON.stringify(events), JSON.stringify(spaceIds), spaceIds.length === 0 ? 1 : 0, sealed, now, now);
+        [id, actor.userId, url, JSON.stringify(events), JSON.stringify(spaceIds), spaceIds.length === 0 ? 1 : 0, sealed, now, now],
+      );
     }
-    for (const event of events) sql(svc.db, 'INSERT INTO webhook_events (event_type, webhook_id) VALUES (?, ?)').run(event, id);
-    for (const spaceId of spaceIds) sql(svc.db, 'INSERT INTO webhook_spaces (webhook_id, workspace_id) VALUES (?, ?)').run(id, spaceId);
-    return findRow(svc, actor.userId, url)!;
+    for (const event of events) yield* tx.run('INSERT INTO webhook_events (event_type, webhook_id) VALUES (?, ?)', [event, id]);
+    for (const spaceId of spaceIds) yield* tx.run('INSERT INTO webhook_spaces (webhook_id, workspace_id) VALUES (?, ?)', [id, spaceId]);
+    return (yield* findRow(tx, actor.userId, url))!;
   });
   return { webhook: toWebhook(webhook), secret };
 }
 
 /** The caller's registrations, oldest first. */
-export function listWebhooks(svc: Services, actor: Actor): Webhook[] {
-  return sql<[string], WebhookRow>(
-    svc.db,
-    'SELECT id, url, events_json, space_ids_json, created_at FROM webhooks WHERE user_id = ? ORDER BY created_at, url',
-  )
-    .all(actor.userId)
-    .map(toWebhook);
+export function* listWebhooks(svc: Services, actor: Actor, q: Sql = svc.store.sql): Query<Webhook[]> {
+  const rows = yield* q.all<WebhookRow>('SELECT id, url, events_json, space_ids_json, created_at FROM webhooks WHERE user_id = ? ORDER BY created_at, url', [
+    actor.userId,
+  ]);
+  return rows.map(toWebhook);
 }
 
 /**
  * One of the caller's registrations by id (its target URL; any spelling that normalises to it).
  * @throws ServiceError 404 when the caller has no registration with that id.
  */
-export function getWebhook(svc: Services, actor: Actor, id: string): Webhook {
-  const row = findRow(svc, actor.userId, id);
+export function* getWebhook(svc: Services, actor: Actor, id: string, q: Sql = svc.store.sql): Query<Webhook> {
+  const row = yield* findRow(q, actor.userId, id);
   if (!row) throw notFound('webhook', id);
   return toWebhook(row);
 }
@@ -281,9 +283,9 @@ export function getWebhook(svc: Services, actor: Actor, id: string): Webhook {
  * whatever the plan (spec section 4.6 rule 3).
  * @throws ServiceError 404 when the caller has no registration with that id.
  */
-export function deleteWebhook(svc: Services, actor: Actor, id: string): void {
-  const deleted = transaction(svc.db, () => sql(svc.db, 'DELETE FROM webhooks WHERE user_id = ? AND url = ?').run(actor.userId, normaliseId(id)).changes);
-  if (deleted === 0) throw notFound('webhook', id);
+export function* deleteWebhook(svc: Services, actor: Actor, id: string, q: Sql = svc.store.sql): Query<void> {
+  const deleted = yield* q.transaction((tx) => tx.run('DELETE FROM webhooks WHERE user_id = ? AND url = ?', [actor.userId, normaliseId(id)]));
+  if (deleted.changes === 0) throw notFound('webhook', id);
 }
 
 /** Filters of {@link listWebhookDeliveries}. */
@@ -308,28 +310,41 @@ interface DeliveryRow {
   last_error: string | null;
 }
 
+interface AttemptRow {
+  delivery_id: string;
+  attempt: number;
+  started_at: number;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+}
+
+/** The attempts of the deliveries whose ids are in the JSON array bound as the one parameter. */
+const ATTEMPTS_OF: Record<Dialect, string> = {
+  sqlite: `SELECT delivery_id, attempt, started_at, duration_ms, status_code, error FROM webhook_attempts
+        WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY delivery_id, attempt`,
+  postgres: `SELECT delivery_id, attempt, started_at, duration_ms, status_code, error FROM webhook_attempts
+        WHERE delivery_id IN (SELECT jsonb_array_elements_text(CAST(? AS jsonb))) ORDER BY delivery_id, attempt`,
+};
+
 /**
  * The delivery log of one of the caller's registrations, newest first, each with its attempts.
  * @throws ServiceError 404 when the caller has no registration with that id.
  */
-export function listWebhookDeliveries(svc: Services, actor: Actor, id: string, query: DeliveryQuery): WebhookDelivery[] {
-  const hook = findRow(svc, actor.userId, id);
+export function* listWebhookDeliveries(svc: Services, actor: Actor, id: string, query: DeliveryQuery, q: Sql = svc.store.sql): Query<WebhookDelivery[]> {
+  const hook = yield* findRow(q, actor.userId, id);
   if (!hook) throw notFound('webhook', id);
-  const rows = sql<[string, string | null, string | null, number, number], DeliveryRow>(
-    svc.db,
+  const rows = yield* q.all<DeliveryRow>(
     `SELECT d.id, e.id AS event_id, d.event_type, d.status, d.attempts, d.created_at, d.next_attempt_at, d.completed_at,
             d.last_status_code, d.last_error
        FROM webhook_deliveries d LEFT JOIN events e ON e.seq = d.event_seq
-      WHERE d.webhook_id = ? AND (? IS NULL OR d.status = ?)
+      WHERE d.webhook_id = ? AND (CAST(? AS TEXT) IS NULL OR d.status = ?)
       ORDER BY d.created_at DESC, d.event_seq DESC LIMIT ? OFFSET ?`,
-  ).all(hook.id, query.status ?? null, query.status ?? null, ...pageWindow(query));
+    [hook.id, query.status ?? null, query.status ?? null, ...pageWindow(query)],
+  );
   const attempts = new Map<string, DeliveryAttempt[]>();
   if (rows.length > 0) {
-    const found = sql<[string], { delivery_id: string; attempt: number; started_at: number; duration_ms: number; status_code: number | null; error: string | null }>(
-      svc.db,
-      `SELECT delivery_id, attempt, started_at, duration_ms, status_code, error FROM webhook_attempts
-        WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY delivery_id, attempt`,
-    ).all(JSON.stringify(rows.map((r) => r.id)));
+    const found = yield* q.all<AttemptRow>(ATTEMPTS_OF[q.dialect], [JSON.stringify(rows.map((r) => r.id))]);
     for (const a of found) {
       const entry: DeliveryAttempt = { number: a.attempt, at: isoTime(a.started_at), durationMs: a.duration_ms, statusCode: a.status_code, error: a.error };
       const list = attempts.get(a.delivery_id);
@@ -351,4 +366,3 @@ export function listWebhookDeliveries(svc: Services, actor: Actor, id: string, q
     attempts: attempts.get(r.id) ?? [],
   }));
 }
-

@@ -31,7 +31,7 @@ export const subscriptionRoutes: FastifyPluginAsync = async (app) => {
         ),
       },
     },
-    async (request) => ({ ok: true, ...subscribeWebhook(svc, request.actor, request.body) }),
+    async (request) => ({ ok: true, ...(await svc.store.run(subscribeWebhook(svc, request.actor, request.body))) }),
   );
 
   app.get(
@@ -50,7 +50,7 @@ export const subscriptionRoutes: FastifyPluginAsync = async (app) => {
         ),
       },
     },
-    async (request) => ({ ok: true, items: listSubscriptions(svc, request.actor) }),
+    async (request) => ({ ok: true, items: await svc.store.run(listSubscriptions(svc, request.actor)) }),
   );
 
   app.post<{ Body: { hookId: string } }>(
@@ -65,7 +65,7 @@ export const subscriptionRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      unsubscribeWebhook(svc, request.actor, request.body.hookId);
+      await svc.store.run(unsubscribeWebhook(svc, request.actor, request.body.hookId));
       return { ok: true, deleted: true };
     },
   );

@@ -1,6 +1,5 @@
 import type { Actor } from '../../auth/tokens';
-import { transaction } from '../../platform/db/connection';
-import { sql } from '../../platform/db/statements';
+import type { Query, Sql } from '../../platform/db/query';
 import { badRequest, notFound } from '../../errors';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
@@ -25,27 +24,29 @@ export interface SubscriptionInput {
  * existing `hookId` (no duplicate deliveries).
  * @throws ServiceError 402 by plan; 400 for an invalid URL or trigger type.
  */
-export function subscribeWebhook(svc: Services, actor: Actor, input: SubscriptionInput): { hookId: string } {
+export function* subscribeWebhook(svc: Services, actor: Actor, input: SubscriptionInput, q: Sql = svc.store.sql): Query<{ hookId: string }> {
   requireWebhookPlan(actor);
   const url = validateTargetUrl(svc, input.targetUrl);
   if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(input.triggerType)) {
     throw badRequest('triggerType', 'invalid_value', `triggerType must be one of: ${WEBHOOK_EVENT_TYPES.join(', ')}`);
   }
   const triggerType = input.triggerType as WebhookEventType;
-  return transaction(svc.db, () => {
-    const existing = sql<[string, string, string], { id: string }>(
-      svc.db,
-      'SELECT id FROM webhook_subscriptions WHERE user_id = ? AND url = ? AND event_type = ?',
-    ).get(actor.userId, url, triggerType);
+  const now = svc.clock.now();
+  return yield* q.transaction(function* (tx) {
+    const existing = yield* tx.get<{ id: string }>('SELECT id FROM webhook_subscriptions WHERE user_id = ? AND url = ? AND event_type = ?', [
+      actor.userId,
+      url,
+      triggerType,
+    ]);
     if (existing) return { hookId: existing.id };
     const hookId = newId();
-    sql(svc.db, 'INSERT INTO webhook_subscriptions (id, user_id, url, event_type, created_at) VALUES (?, ?, ?, ?, ?)').run(
+    yield* tx.run('INSERT INTO webhook_subscriptions (id, user_id, url, event_type, created_at) VALUES (?, ?, ?, ?, ?)', [
       hookId,
       actor.userId,
       url,
       triggerType,
-      svc.clock.now(),
-    );
+      now,
+    ]);
     return { hookId };
   });
 }
@@ -60,13 +61,12 @@ export interface Subscription {
 }
 
 /** The caller's legacy subscriptions, oldest first (so they can be seen, and moved to signed webhooks). Any plan. */
-export function listSubscriptions(svc: Services, actor: Actor): Subscription[] {
-  return sql<[string], { id: string; url: string; event_type: WebhookEventType; created_at: number }>(
-    svc.db,
+export function* listSubscriptions(svc: Services, actor: Actor, q: Sql = svc.store.sql): Query<Subscription[]> {
+  const rows = yield* q.all<{ id: string; url: string; event_type: WebhookEventType; created_at: number }>(
     'SELECT id, url, event_type, created_at FROM webhook_subscriptions WHERE user_id = ? ORDER BY created_at, id',
-  )
-    .all(actor.userId)
-    .map((r) => ({ hookId: r.id, targetUrl: r.url, triggerType: r.event_type, createdAt: new Date(r.created_at).toISOString() }));
+    [actor.userId],
+  );
+  return rows.map((r) => ({ hookId: r.id, targetUrl: r.url, triggerType: r.event_type, createdAt: new Date(r.created_at).toISOString() }));
 }
 
 /**
@@ -74,7 +74,7 @@ export function listSubscriptions(svc: Services, actor: Actor): Subscription[] {
  * whatever the plan.
  * @throws ServiceError 404 when the caller has no subscription with that id.
  */
-export function unsubscribeWebhook(svc: Services, actor: Actor, hookId: string): void {
-  const deleted = transaction(svc.db, () => sql(svc.db, 'DELETE FROM webhook_subscriptions WHERE id = ? AND user_id = ?').run(hookId, actor.userId).changes);
-  if (deleted === 0) throw notFound('subscription', hookId);
+export function* unsubscribeWebhook(svc: Services, actor: Actor, hookId: string, q: Sql = svc.store.sql): Query<void> {
+  const deleted = yield* q.transaction((tx) => tx.run('DELETE FROM webhook_subscriptions WHERE id = ? AND user_id = ?', [hookId, actor.userId]));
+  if (deleted.changes === 0) throw notFound('subscription', hookId);
 }

@@ -21,7 +21,7 @@ const me = {
 
 /** Discovery: the caller and their workspaces (README "API notes"); folders are in modules/folders. */
 export const workspacesRoutes: FastifyPluginAsync = async (app) => {
-  const { db } = app.services;
+  const { store } = app.services;
 
   app.get('/me', { schema: { tags: ['workspaces'], summary: 'The authenticated account', response: responses(itemEnvelope(me)) } }, async (request) => {
     const { userId, handle, displayName, plan, rateTier, verified } = request.actor;
@@ -31,6 +31,6 @@ export const workspacesRoutes: FastifyPluginAsync = async (app) => {
   app.get(
     '/workspaces',
     { schema: { tags: ['workspaces'], summary: "The caller's workspaces", response: responses(itemsEnvelope(workspace)) } },
-    async (request) => ({ ok: true, items: listWorkspacesOf(db, request.actor.userId) }),
+    async (request) => ({ ok: true, items: await store.run(listWorkspacesOf(store.sql, request.actor.userId)) }),
   );
 };

@@ -17,5 +17,9 @@ import { m020DeliveryEventIndex } from './020_delivery_event_index';
 /**
  * Every schema migration, in order. Add a file `NNN_name.ts` exporting a {@link Migration}
  * and list it here; never edit one that has shipped.
+ *
+ * Schema changes come in pairs: each new version is one file here and one in
+ * platform/db/postgres/migrations (PostgreSQL, whose baseline is version 20), with the same version
+ * number and name, bringing both schemas to the same state (test/postgres/schema.test.ts compares them).
  */
 export const migrations: Migration[] = [m001Initial, m002Webhooks, m003Automations, m004TaskParentIndex, m006AgentKnowledgeCleanup, m010Accounts, m013ProjectVersion, m014RunReplay, m015ApprovalLinks, m016OAuth, m017WorkspaceSecrets, m018InboundRuns, m019TaskChildrenIndex, m020DeliveryEventIndex];

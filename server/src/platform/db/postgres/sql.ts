@@ -4,6 +4,9 @@ import type { Params, Query, RunResult, Sql } from '../query';
 /** Most attempts of one transaction that PostgreSQL aborts as a serialization failure or deadlock. */
 export const MAX_TRANSACTION_ATTEMPTS = 5;
 
+/** Longest wait, in ms, before the second attempt of a transaction; it doubles per attempt (the wait is random below it). */
+export const RETRY_BACKOFF_MS = 10;
+
 /** SQLSTATEs after which the whole transaction may simply run again. */
 const RETRYABLE = new Set(['40001', '40P01']);
 
@@ -14,7 +17,7 @@ const RETRYABLE = new Set(['40001', '40P01']);
  *
  * Transactions run at SERIALIZABLE: the same guarantee SQLite's single writer gives, so code that
  * reads and then writes needs no dialect-specific locking. A transaction PostgreSQL aborts as a
- * serialization failure or deadlock is run again from the start, up to
+ * serialization failure or deadlock is run again from the start after a short random wait, up to
  * {@link MAX_TRANSACTION_ATTEMPTS} times; a body must therefore do nothing but storage work that
  * cannot be repeated (no outbound calls: those belong after the commit).
  */
@@ -50,7 +53,7 @@ export class PostgresSql implements Sql {
   *transaction<T>(body: (tx: Sql) => Query<T>): Query<T> {
     if (this.depth > 0) return yield* this.savepoint(body);
     for (let attempt = 1; ; attempt++) {
-      const client = (yield (this.target as Pool).connect()) as PoolClient;
+      const client = yield* this.connect();
       let broken: Error | undefined;
       try {
         yield client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
@@ -64,12 +67,26 @@ export class PostgresSql implements Sql {
           broken = rollbackError as Error;
         }
         const code = (error as { code?: unknown }).code;
-        if (attempt < MAX_TRANSACTION_ATTEMPTS && typeof code === 'string' && RETRYABLE.has(code)) continue;
-        throw error;
+        if (attempt >= MAX_TRANSACTION_ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
       } finally {
         // A client whose rollback failed is discarded rather than reused.
         client.release(broken);
       }
+      // Only a retryable failure gets here. Transactions that collided would collide again at
+      // once: spread them out.
+      yield new Promise((resolve) => setTimeout(resolve, Math.random() * RETRY_BACKOFF_MS * 2 ** (attempt - 1)));
+    }
+  }
+
+  /** A client of the pool; released at once if the operation is abandoned while it connects. */
+  private *connect(): Query<PoolClient> {
+    const connecting = (this.target as Pool).connect();
+    let client: PoolClient | undefined;
+    try {
+      client = (yield connecting) as PoolClient;
+      return client;
+    } finally {
+      if (client === undefined) connecting.then((c) => c.release(), () => undefined);
     }
   }
 

@@ -1,0 +1,14 @@
+import type { Migration } from '../../migrate';
+import { m020Baseline } from './020_baseline';
+
+/**
+ * Every PostgreSQL schema migration, in order, applied by `migratePostgres` (../migrate.ts).
+ * The first is a baseline at version 20 that creates the schema SQLite reaches after its
+ * migrations 001..020 (../../migrations).
+ *
+ * Schema changes come in pairs: each new version is one file here and one in
+ * platform/db/migrations (SQLite), with the same version number and name, bringing both schemas
+ * to the same state (test/postgres/schema.test.ts compares them). Add a file `NNN_name.ts`
+ * exporting a {@link Migration} and list it here; never edit one that has shipped.
+ */
+export const postgresMigrations: Migration[] = [m020Baseline];

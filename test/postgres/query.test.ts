@@ -1,0 +1,171 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type pg from 'pg';
+import { openDatabase, transaction, type Db } from '../../server/src/platform/db/connection';
+import { AsyncQueryError, isUniqueViolation, runSync, type Query, type Sql } from '../../server/src/platform/db/query';
+import { migratePostgres } from '../../server/src/platform/db/postgres/migrate';
+import { createPostgresPool } from '../../server/src/platform/db/postgres/pool';
+import { numberPlaceholders } from '../../server/src/platform/db/postgres/sql';
+import { postgresStore, sqliteStore, type Store } from '../../server/src/platform/db/store';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres';
+
+/**
+ * The storage seam (server/src/platform/db/query.ts): the same operations, written once, run on
+ * the embedded SQLite store and on PostgreSQL with the same results; transactions, savepoints,
+ * constraint errors and PostgreSQL's serialization retry.
+ */
+
+const T0 = 1_700_000_000_000;
+
+function* addUser(q: Sql, id: string, handle: string): Query<void> {
+  yield* q.run('INSERT INTO users (id, handle, display_name, rate_tier, created_at) VALUES (?, ?, ?, ?, ?)', [id, handle, handle, 'standard', T0]);
+}
+
+function* userHandles(q: Sql): Query<string[]> {
+  const rows = yield* q.all<{ handle: string }>('SELECT handle FROM users ORDER BY handle');
+  return rows.map((r) => r.handle);
+}
+
+function* countUsers(q: Sql): Query<number> {
+  const row = yield* q.get<{ n: number }>('SELECT COUNT(*) AS n FROM users');
+  return row!.n;
+}
+
+/** Adds users in one transaction, then fails when `fail` is set: nothing of it may stay. */
+function* addUsersThen(q: Sql, ids: string[], fail: boolean): Query<void> {
+  yield* q.transaction(function* (tx) {
+    for (const id of ids) yield* addUser(tx, id, id);
+    if (fail) throw new Error('refused');
+  });
+}
+
+describe.each(['sqlite', 'postgres'] as const)('storage operations on %s', (dialect) => {
+  let store: Store;
+  let db: Db | undefined;
+  let pool: pg.Pool | undefined;
+  let database: TestDatabase | undefined;
+  let dir: string | undefined;
+
+  beforeAll(async () => {
+    if (dialect === 'sqlite') {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskspace-query-'));
+      db = openDatabase(dir);
+      store = sqliteStore(db);
+    } else {
+      database = await createTestDatabase();
+      pool = createPostgresPool(database.url, { max: 4 });
+      await migratePostgres(pool);
+      store = postgresStore(pool);
+    }
+  });
+
+  afterAll(async () => {
+    db?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    await pool?.end();
+    await database?.drop();
+  });
+
+  beforeEach(async () => {
+    await store.run(store.sql.run('DELETE FROM users'));
+  });
+
+  test('reads back what it writes, with ? placeholders and camelCase aliases', async () => {
+    await store.run(addUser(store.sql, 'u1', 'bea'));
+    await store.run(addUser(store.sql, 'u2', 'al'));
+    expect(await store.run(userHandles(store.sql))).toEqual(['al', 'bea']);
+    const row = await store.run(store.sql.get('SELECT id, created_at AS "createdAt" FROM users WHERE handle = ?', ['bea']));
+    expect(row).toEqual({ id: 'u1', createdAt: T0 });
+    expect(await store.run(store.sql.get('SELECT id FROM users WHERE handle = ?', ['nobody']))).toBeUndefined();
+    const { changes } = await store.run(store.sql.run('UPDATE users SET display_name = ? WHERE id IN (?, ?)', ['x', 'u1', 'u2']));
+    expect(changes).toBe(2);
+  });
+
+  test('a transaction that throws leaves nothing behind; one that returns commits', async () => {
+    await expect(store.run(addUsersThen(store.sql, ['a1', 'a2'], true))).rejects.toThrow('refused');
+    expect(await store.run(countUsers(store.sql))).toBe(0);
+    await store.run(addUsersThen(store.sql, ['a1', 'a2'], false));
+    expect(await store.run(countUsers(store.sql))).toBe(2);
+  });
+
+  test('a nested transaction that throws rolls back alone', async () => {
+    await store.run(
+      store.sql.transaction(function* (tx) {
+        yield* addUser(tx, 'outer', 'outer');
+        try {
+          yield* tx.transaction(function* (inner) {
+            yield* addUser(inner, 'inner', 'inner');
+            throw new Error('inner refused');
+          });
+        } catch {
+          // the savepoint is gone; the outer transaction goes on
+        }
+        yield* addUser(tx, 'after', 'after');
+      }),
+    );
+    expect(await store.run(userHandles(store.sql))).toEqual(['after', 'outer']);
+  });
+
+  test('a duplicate key is recognised as a unique violation, and the transaction is rolled back', async () => {
+    await store.run(addUser(store.sql, 'd1', 'dup'));
+    const error = await store.run(addUsersThen(store.sql, ['d2', 'd1'], false)).catch((e: unknown) => e);
+    expect(isUniqueViolation(error)).toBe(true);
+    expect(isUniqueViolation(new Error('other'))).toBe(false);
+    expect(await store.run(userHandles(store.sql))).toEqual(['dup']);
+  });
+
+  test('runSync runs an operation only where statements do not wait', async () => {
+    if (dialect === 'sqlite') {
+      expect(runSync(countUsers(store.sql))).toBe(0);
+      // Operations and the connection's own transaction() nest in either order.
+      transaction(db!, () => runSync(addUsersThen(store.sql, ['s1'], false)));
+      expect(runSync(countUsers(store.sql))).toBe(1);
+    } else {
+      expect(() => runSync(countUsers(store.sql))).toThrow(AsyncQueryError);
+      // An abandoned transaction is rolled back and its connection returned to the pool.
+      expect(() => runSync(addUsersThen(store.sql, ['s1'], false))).toThrow(AsyncQueryError);
+      await expect(store.run(countUsers(store.sql))).resolves.toBe(0);
+    }
+  });
+});
+
+describe('PostgreSQL transactions', () => {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  let store: Store;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = createPostgresPool(database.url, { max: 8 });
+    await migratePostgres(pool);
+    store = postgresStore(pool);
+  });
+
+  afterAll(async () => {
+    await pool.end();
+    await database.drop();
+  });
+
+  test('concurrent read-modify-write transactions are serialized: none of the increments is lost', async () => {
+    await store.run(store.sql.run('INSERT INTO users (id, handle, display_name, rate_tier, created_at) VALUES (?, ?, ?, ?, ?)', ['c', 'counter', '0', 'standard', T0]));
+    let attempts = 0;
+    function* increment(q: Sql): Query<void> {
+      yield* q.transaction(function* (tx) {
+        attempts++;
+        const row = yield* tx.get<{ n: string }>('SELECT display_name AS n FROM users WHERE id = ?', ['c']);
+        yield* tx.run('UPDATE users SET display_name = ? WHERE id = ?', [String(Number(row!.n) + 1), 'c']);
+      });
+    }
+    await Promise.all(Array.from({ length: 6 }, () => store.run(increment(store.sql))));
+    const row = await store.run(store.sql.get<{ n: string }>('SELECT display_name AS n FROM users WHERE id = ?', ['c']));
+    expect(row!.n).toBe('6');
+    // At least one transaction read a value another one then changed, and ran again.
+    expect(attempts).toBeGreaterThan(6);
+  });
+
+  test('placeholders inside quotes and comments are left alone', () => {
+    expect(numberPlaceholders("SELECT ?, '?', \"a?\" -- ?\n, ?")).toBe("SELECT $1, '?', \"a?\" -- ?\n, $2");
+    expect(numberPlaceholders("SELECT 'it''s ?', ?")).toBe("SELECT 'it''s ?', $1");
+  });
+});
