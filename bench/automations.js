@@ -29,8 +29,11 @@ const CALLERS = 10;
 const N8N_RUNS_PER_SECOND = 10;
 const N8N_P50_MS = 900;
 
-/** Measures Taskspace alone; resolves its result (the servers are stopped when it resolves). */
-async function runTaskspace() {
+/**
+ * Measures Taskspace alone; resolves its result (the servers are stopped when it resolves).
+ * `env` adds configuration (bench/stores.js passes `DATABASE_URL` to measure PostgreSQL).
+ */
+async function runTaskspace(env = {}) {
   const receiver = await startReceiver();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskspace-bench-automations-'));
   const { buildApp } = dist('app.js');
@@ -45,6 +48,7 @@ async function runTaskspace() {
     TASKSPACE_BOOTSTRAP_TOKEN: token,
     TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1',
     TASKSPACE_INBOUND_RATE_PER_MINUTE: '100000000',
+    ...env,
   });
   const built = await buildApp({ config });
   await built.app.listen({ port: 0, host: '127.0.0.1' });
@@ -143,6 +147,6 @@ async function run() {
   return result;
 }
 
-module.exports = { run };
+module.exports = { run, runTaskspace };
 
 runIfMain(module, run);

@@ -6,7 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const scenarios = ['api.js', 'delivery.js', 'automations.js', 'scale.js', 'web.js'].filter((f) => fs.existsSync(path.join(__dirname, f)));
+const scenarios = ['api.js', 'delivery.js', 'automations.js', 'stores.js', 'scale.js', 'web.js'].filter((f) => fs.existsSync(path.join(__dirname, f)));
 
 (async () => {
   for (const file of scenarios) {

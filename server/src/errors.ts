@@ -40,6 +40,7 @@ export type ErrorCode =
   | 'HEADERS_TOO_LARGE'
   | 'RATE_LIMITED'
   | 'UPSTREAM_ERROR'
+  | 'BUSY'
   | 'INTERNAL_ERROR';
 
 /** The error envelope: every 4xx/5xx body has this shape. */

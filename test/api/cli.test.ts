@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { addUser, runCli, startServer, tempDataDir, type TestServer } from '../helpers/server';
+import { testSqliteOnly } from '../helpers/test-store';
 
 const BIN = path.resolve(__dirname, '../../server/bin/taskspace.js');
 
@@ -37,7 +38,7 @@ describe('admin CLI: which data directory', () => {
     expect(fs.readdirSync(elsewhere)).toEqual([]);
   });
 
-  test('an explicit directory without a database is refused too, and left without one', () => {
+  testSqliteOnly('an explicit directory without a database is refused too, and left without one', () => {
     const empty = tempDataDir();
     const res = runCli(empty, 'user', 'list');
     expect(res.code).toBe(1);
@@ -45,7 +46,7 @@ describe('admin CLI: which data directory', () => {
     expect(fs.readdirSync(empty)).toEqual([]);
   });
 
-  test('on the service directory it prints which one to stderr (one line) and works, via --data-dir too', () => {
+  testSqliteOnly('on the service directory it prints which one to stderr (one line) and works, via --data-dir too', () => {
     const elsewhere = tempDataDir();
     const byFlag = runBin(elsewhere, ['user', 'list', '--data-dir', server.dataDir]);
     expect(byFlag.status).toBe(0);

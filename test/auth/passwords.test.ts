@@ -1,7 +1,6 @@
 import { hashPassword, hashPasswordSync, verifyPassword } from '../../server/src/accounts/passwords';
-import { openDatabase } from '../../server/src/platform/db/connection';
-import { main as cli } from '../../server/src/cli';
-import { tempDataDir } from '../helpers/server';
+import { runCliWithInput, startServer } from '../helpers/server';
+import { dbOf } from '../helpers/db';
 
 describe('password hashing', () => {
   it('stores a self-describing scrypt string that verifies only the right password', async () => {
@@ -21,37 +20,32 @@ describe('password hashing', () => {
 });
 
 describe('CLI accounts', () => {
-  function run(dir: string, args: string[], secret = ''): { code: number; out: string; err: string } {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = cli(args, { TASKSPACE_DATA_DIR: dir }, (l) => out.push(l), (l) => err.push(l), () => secret);
-    if (typeof code !== 'number') throw new TypeError('the CLI returned a promise on the SQLite file');
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
+  const run = (dir: string, args: string[], secret = '') => runCliWithInput(dir, secret, ...args);
 
   it('creates users with a unique email and sets a password read from outside argv', async () => {
-    const dir = tempDataDir();
-    openDatabase(dir).close(); // the server's first start creates the database; the CLI never does
-    expect(run(dir, ['user', 'create', 'ann', '--email', 'Ann@Example.org']).code).toBe(0);
-    const dup = run(dir, ['user', 'create', 'bob', '--email', 'ann@example.org']);
-    expect(dup.code).toBe(1);
-    expect(dup.err).toContain('taken');
-    expect(run(dir, ['user', 'create', 'bad', '--email', 'not-an-email']).code).toBe(1);
-    const short = run(dir, ['user', 'set-password', 'ann'], 'short');
-    expect(short.code).toBe(1);
-    expect(short.err).toContain('at least 10');
-    const set = run(dir, ['user', 'set-password', 'ann'], 'a long enough secret');
-    expect(set.code).toBe(0);
-    expect(set.out).not.toContain('a long enough secret');
-    const db = openDatabase(dir);
+    // The server's first start creates the database; the CLI never does.
+    const server = await startServer();
+    const dir = server.dataDir;
     try {
-      const row = db.prepare("SELECT email, password_hash AS hash FROM users WHERE handle = 'ann'").get() as { email: string; hash: string };
+      expect(run(dir, ['user', 'create', 'ann', '--email', 'Ann@Example.org']).code).toBe(0);
+      const dup = run(dir, ['user', 'create', 'bob', '--email', 'ann@example.org']);
+      expect(dup.code).toBe(1);
+      expect(dup.err).toContain('taken');
+      expect(run(dir, ['user', 'create', 'bad', '--email', 'not-an-email']).code).toBe(1);
+      const short = run(dir, ['user', 'set-password', 'ann'], 'short');
+      expect(short.code).toBe(1);
+      expect(short.err).toContain('at least 10');
+      const set = run(dir, ['user', 'set-password', 'ann'], 'a long enough secret');
+      expect(set.code).toBe(0);
+      expect(set.out).not.toContain('a long enough secret');
+      const db = dbOf(server);
+      const row = (await db.get<{ email: string; hash: string }>("SELECT email, password_hash AS hash FROM users WHERE handle = 'ann'"))!;
       expect(row.email).toBe('Ann@Example.org');
       expect(row.hash).toMatch(/^scrypt\$/);
       expect(await verifyPassword('a long enough secret', row.hash)).toBe(true);
-      expect(db.prepare("SELECT COUNT(*) FROM users WHERE handle IN ('bob', 'bad')").pluck().get()).toBe(0);
+      expect(await db.value("SELECT COUNT(*) AS n FROM users WHERE handle IN ('bob', 'bad')")).toBe(0);
     } finally {
-      db.close();
+      await server.close();
     }
   });
 });

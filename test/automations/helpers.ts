@@ -41,6 +41,18 @@ export async function settledRuns(api: Api, automationId: string, count = 1, ms 
   return full;
 }
 
+/**
+ * Like {@link settledRuns}, but waits until every run has ended (a run waiting on an approval, a
+ * timer or a child counts as not yet ended).
+ */
+export async function endedRuns(api: Api, automationId: string, count = 1, ms = 15000): Promise<any[]> {
+  await waitFor(async () => {
+    const list = await runsOf(api, automationId);
+    return list.length >= count && list.every((r) => SETTLED.has(r.status) && r.status !== 'waiting');
+  }, `${count} ended run(s) of ${automationId}`, ms);
+  return settledRuns(api, automationId, count, ms);
+}
+
 /** Waits until a run has the given status; returns it with steps. */
 export async function runWithStatus(api: Api, automationId: string, runId: string, status: string, ms = 15000): Promise<any> {
   return waitFor(async () => {

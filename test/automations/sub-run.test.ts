@@ -1,5 +1,5 @@
 import { call, client, type TestServer } from '../helpers/server';
-import { automationServer, createAutomation, runsOf, runWithStatus, settledRuns, waitFor } from './helpers';
+import { automationServer, createAutomation, endedRuns, runsOf, runWithStatus, settledRuns, waitFor } from './helpers';
 import { newProject } from '../helpers/fixtures-tasks';
 
 /**
@@ -93,7 +93,7 @@ describe('automation.run (sub-automations)', () => {
     });
     await fire(parent, { target: child.id });
     await fire(parent, { target: 'nope' });
-    const [broken, unknown] = await settledRuns(api, parent.id, 2);
+    const [broken, unknown] = await endedRuns(api, parent.id, 2);
     expect(broken.status).toBe('failed');
     expect(broken.error).toMatchObject({ code: 'SUB_RUN_FAILED', stepId: 'sub' });
     expect(broken.steps[0].error.details).toMatchObject({ status: 'failed', error: { code: 'NOT_FOUND' } });
@@ -110,7 +110,8 @@ describe('automation.run (sub-automations)', () => {
     });
     expect(updated.status).toBe(200);
     await fire(self, { level: 0 });
-    const runs = await settledRuns(api, self.id, 6, 30000);
+    // Parents wait on their child until the failure reaches them: wait for the whole chain to end.
+    const runs = await endedRuns(api, self.id, 6, 30000);
     expect(runs.map((r) => r.status)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed', 'skipped']);
     expect(runs[5].error.code).toBe('DEPTH_LIMIT');
     expect(runs[4].error.code).toBe('SUB_RUN_FAILED');

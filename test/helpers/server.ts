@@ -99,17 +99,25 @@ export function client(server: { url: string }, token: string | null) {
 
 /** Runs the admin CLI (`npx taskspace ...`) against a data directory; returns its exit code and output. */
 export function runCli(dataDir: string, ...args: string[]): { code: number; out: string; err: string } {
+  return runCliWithInput(dataDir, '', ...args);
+}
+
+/**
+ * {@link runCli} with `input` as the first line of its standard input (what `user set-password`
+ * reads). On PostgreSQL the CLI waits on the driver, so the built CLI runs in a child process.
+ */
+export function runCliWithInput(dataDir: string, input: string, ...args: string[]): { code: number; out: string; err: string } {
   if (onPostgres()) {
-    // On PostgreSQL the CLI's storage calls wait on the driver: run the built CLI in a child process.
     const child = spawnSync(process.execPath, [path.resolve(__dirname, '../../server/bin/taskspace.js'), ...args], {
       env: { ...process.env, TASKSPACE_DATA_DIR: dataDir, ...storeEnv(dataDir) },
+      input: `${input}\n`,
       encoding: 'utf8',
     });
     return { code: child.status ?? 1, out: child.stdout.trimEnd(), err: child.stderr.trimEnd() };
   }
   const out: string[] = [];
   const err: string[] = [];
-  const code = cli(args, { TASKSPACE_DATA_DIR: dataDir }, (l) => out.push(l), (l) => err.push(l));
+  const code = cli(args, { TASKSPACE_DATA_DIR: dataDir }, (l) => out.push(l), (l) => err.push(l), () => input);
   if (typeof code !== 'number') throw new TypeError('the CLI returned a promise on the SQLite file');
   return { code, out: out.join('\n'), err: err.join('\n') };
 }

@@ -28,6 +28,11 @@ export function describeSqliteOnly(name: string, fn: () => void): void {
   (onPostgres() ? describe.skip : describe)(name, fn);
 }
 
+/** `test` on SQLite, `test.skip` on PostgreSQL: for a test about the SQLite file of a data directory. */
+export function testSqliteOnly(name: string, fn: () => unknown, timeout?: number): void {
+  (onPostgres() ? test.skip : test)(name, fn as jest.ProvidesCallback, timeout);
+}
+
 /** The admin URL with its database name replaced by `name`. */
 export function databaseUrl(adminUrl: string, name: string): string {
   const url = new URL(adminUrl);

@@ -6,7 +6,8 @@ import { openDatabase, transaction, type Db } from '../../server/src/platform/db
 import { AsyncQueryError, isUniqueViolation, runSync, type Query, type Sql } from '../../server/src/platform/db/query';
 import { migratePostgres } from '../../server/src/platform/db/postgres/migrate';
 import { createPostgresPool } from '../../server/src/platform/db/postgres/pool';
-import { numberPlaceholders } from '../../server/src/platform/db/postgres/sql';
+import { MAX_TRANSACTION_ATTEMPTS, numberPlaceholders } from '../../server/src/platform/db/postgres/sql';
+import { toServiceError } from '../../server/src/http/error-handler';
 import { postgresStore, sqliteStore, type Store } from '../../server/src/platform/db/store';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres';
 
@@ -162,6 +163,20 @@ describe('PostgreSQL transactions', () => {
     expect(row!.n).toBe('6');
     // At least one transaction read a value another one then changed, and ran again.
     expect(attempts).toBeGreaterThan(6);
+  });
+
+  test('a transaction that keeps colliding is given up after the last attempt and answered 503 BUSY', async () => {
+    let attempts = 0;
+    const collide = store.sql.transaction(function* (tx) {
+      attempts++;
+      yield* tx.run('UPDATE users SET display_name = display_name WHERE id = ?', ['nobody']);
+      throw Object.assign(new Error('could not serialize access'), { code: '40001' });
+    });
+    const error = await store.run(collide).catch((e: unknown) => e);
+    expect(attempts).toBe(MAX_TRANSACTION_ATTEMPTS);
+    const mapped = toServiceError(error as Error);
+    expect([mapped.statusCode, mapped.code]).toEqual([503, 'BUSY']);
+    expect(toServiceError(new Error('anything else')).statusCode).toBe(500);
   });
 
   test('placeholders inside quotes and comments are left alone', () => {

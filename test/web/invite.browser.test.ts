@@ -1,6 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { main as cli } from '../../server/src/cli';
-import { call, runCli, startServer, type TestServer } from '../helpers/server';
+import { call, runCli, runCliWithInput, startServer, type TestServer } from '../helpers/server';
 import { browserAvailable, launch, seriousViolations, withScreenshot } from './browser';
 
 const run = browserAvailable() ? describe : describe.skip;
@@ -65,7 +64,7 @@ run('web app: invitations', () => {
 
   test('someone with an account signs in from the link and joins with it', async () => {
     expect(runCli(server.dataDir, 'user', 'create', 'bea').code).toBe(0);
-    expect(cli(['user', 'set-password', 'bea'], { TASKSPACE_DATA_DIR: server.dataDir }, () => {}, () => {}, () => 'bea has a long password')).toBe(0);
+    expect(runCliWithInput(server.dataDir, 'bea has a long password', 'user', 'set-password', 'bea').code).toBe(0);
     const url = await invite({ handle: 'bea', role: 'Viewer' });
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, Fasti
 import { rateLimitHeaders, type RequestMeter } from '../auth/hook';
 import { fromEngineError } from '../modules/automations/engine-errors';
 import { ServiceError, type ErrorCode } from '../errors';
+import { isRetryableConflict } from '../platform/db/query';
 import { assertJsonDepth } from './json-depth';
 import { validationError, type AjvError } from './validate-input';
 
@@ -58,6 +59,9 @@ export function toServiceError(error: FastifyError | ServiceError | Error, reque
     const code: ErrorCode = fe.statusCode === 404 ? 'NOT_FOUND' : fe.statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR';
     return new ServiceError(fe.statusCode, code, fe.message);
   }
+  if (isRetryableConflict(error)) {
+    return new ServiceError(503, 'BUSY', 'the change collided with concurrent changes too often; nothing was written, retry it');
+  }
   return new ServiceError(500, 'INTERNAL_ERROR', 'internal server error');
 }
 
@@ -65,7 +69,8 @@ export function toServiceError(error: FastifyError | ServiceError | Error, reque
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const mapped = toServiceError(error as FastifyError, request);
-    if (mapped.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    if (mapped.statusCode === 503) reply.header('retry-after', '1');
+    else if (mapped.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     reply.status(mapped.statusCode).send(mapped.toBody());
   });
   app.setNotFoundHandler((request, reply) => {

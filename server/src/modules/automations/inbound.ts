@@ -121,7 +121,11 @@ export async function receiveInboundCall(svc: Services, rt: AutomationRuntime, c
   let waitMs: number | undefined;
   const take = (key: string): number => (waitMs ??= rt.throttle.take(key));
   // One transaction from the first read to the run's insert: what the checks saw is what the run gets.
-  const { accepted, created } = await svc.store.run(svc.store.sql.transaction((tx) => acceptCall(tx, svc, rt, call, take)));
+  // Calls to one URL take turns (a lock on PostgreSQL, the single writer on SQLite), so the
+  // de-duplication check sees every run committed before it without serializable conflicts.
+  const { accepted, created } = await svc.store.run(
+    svc.store.sql.transaction((tx) => acceptCall(tx, svc, rt, call, take), { isolation: 'read committed' }),
+  );
   if (created) rt.engine.enqueue(accepted.runId);
   svc.signals?.notify('runs');
   return accepted;
@@ -138,6 +142,7 @@ function* acceptCall(
   call: InboundCall,
   take: (key: string) => number,
 ): Query<{ accepted: AcceptedInbound; created: boolean }> {
+  if (q.dialect === 'postgres') yield* q.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [`inbound:${call.webhookId}`]);
   const found = yield* automationOfInboundUrl(q, call.webhookId);
   const link = found && inboundLinkOf(found);
   if (!found || !link) throw notFound('webhook', call.webhookId);

@@ -36,21 +36,21 @@ export class DomainServiceAdapter implements Service {
    */
   private async once<T>(ctx: ServiceContext, projectId: string, change: (tx: Sql, actor: Actor) => Query<T>): Promise<T> {
     const { svc } = this;
-    const result = await svc.store.run(
-      svc.store.sql.transaction(function* (tx): Query<T> {
-        const prior = yield* tx.get<{ output_json: string }>('SELECT output_json FROM automation_effects WHERE run_id = ? AND step_id = ?', [ctx.runId, ctx.stepId]);
-        if (prior) return JSON.parse(prior.output_json) as T;
-        yield* inWorkspace(tx, ctx, 'projects', projectId);
-        const out = yield* change(tx, yield* ownerActor(tx, ctx));
-        yield* tx.run('INSERT INTO automation_effects (run_id, step_id, output_json, created_at) VALUES (?, ?, ?, ?)', [
-          ctx.runId,
-          ctx.stepId,
-          JSON.stringify(out ?? null),
-          svc.clock.now(),
-        ]);
-        return out;
-      }),
-    );
+    // Through the task writes' group commit: on SQLite it shares their transactions, on
+    // PostgreSQL it takes its turn in the project's lane instead of colliding with them.
+    const result = await svc.writes.run(function* (tx): Query<T> {
+      const prior = yield* tx.get<{ output_json: string }>('SELECT output_json FROM automation_effects WHERE run_id = ? AND step_id = ?', [ctx.runId, ctx.stepId]);
+      if (prior) return JSON.parse(prior.output_json) as T;
+      yield* inWorkspace(tx, ctx, 'projects', projectId);
+      const out = yield* change(tx, yield* ownerActor(tx, ctx));
+      yield* tx.run('INSERT INTO automation_effects (run_id, step_id, output_json, created_at) VALUES (?, ?, ?, ?)', [
+        ctx.runId,
+        ctx.stepId,
+        JSON.stringify(out ?? null),
+        svc.clock.now(),
+      ]);
+      return out;
+    }, projectId);
     svc.signals?.notify('events');
     return result;
   }

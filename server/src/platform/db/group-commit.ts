@@ -1,4 +1,4 @@
-import { runSync, type Query, type Sql } from './query';
+import { isRetryableConflict, runSync, type Query, type Sql } from './query';
 import type { Store } from './store';
 
 /** One write waiting for its group. */
@@ -25,19 +25,21 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * could take back. The whole group runs synchronously between BEGIN and COMMIT, so nothing else
  * (no reader, no background worker) ever sees a group's uncommitted rows.
  *
- * On PostgreSQL there is no grouping: each write runs in a transaction of its own
- * (`store.run(store.sql.transaction(op))`) and its promise settles after that transaction's
- * COMMIT; the pool's connections give the concurrency. Only writes of one lane (one project) wait
- * for each other, in this process: concurrent serializable transactions on one project would
- * mostly abort each other, faster than their retries could succeed.
+ * On PostgreSQL writes are grouped by lane (the route's project id): a lane runs one group at a
+ * time, in one transaction with a savepoint per write, and the writes that arrive meanwhile form
+ * its next group; lanes run concurrently on the pool's connections, and a write without a lane
+ * runs in a transaction of its own. Concurrent serializable transactions on one project would
+ * mostly abort each other (they read the last sibling's rank and bump the same version row),
+ * faster than their retries could succeed; grouped, one round of transaction overhead serves many.
+ * A promise settles after its group's COMMIT, as on SQLite.
  *
  * One instance per store, owned by the app's services (`Services.writes`).
  */
 export class GroupCommit {
   private pending: PendingWrite[] = [];
   private scheduled = false;
-  /** PostgreSQL: per lane, a promise settled when the lane's last queued write has finished. */
-  private readonly lanes = new Map<string, Promise<void>>();
+  /** PostgreSQL: the writes waiting in each busy lane (a lane is here while it has work). */
+  private readonly lanes = new Map<string, PendingWrite[]>();
 
   /**
    * @param store the app's store; its dialect chooses grouping (SQLite) or one transaction per write (PostgreSQL).
@@ -51,13 +53,11 @@ export class GroupCommit {
   /**
    * Runs the operation `op` builds on the handle it is given, inside a transaction, and resolves
    * to its result once that transaction has committed: on SQLite in the next group (`op` runs in
-   * the group's savepoint and must not wait on anything), on PostgreSQL in a transaction of its
-   * own (retried from the start on a serialization failure, so `op` may run more than once).
-   * @param lane on PostgreSQL, writes given the same lane (the route's project id) run one after
-   *   another in this process, each starting when the previous one has finished, instead of
-   *   concurrently: writes to one project conflict (they read and bump the same rows), and run
-   *   together they would mostly fail each other's serializable transactions. Ignored on SQLite,
-   *   where a group runs its writes one after another anyway.
+   * the group's savepoint and must not wait on anything), on PostgreSQL in its lane's next group
+   * (retried from the start on a serialization failure, so `op` may run more than once).
+   * @param lane on PostgreSQL, the group the write joins (the route's project id: writes to one
+   *   project conflict, they read and bump the same rows); without one, a transaction of its own.
+   *   Ignored on SQLite, where all writes share the next group.
    * @throws (rejects with) whatever the operation throws (its writes rolled back), or the commit's
    *   error for every write of a group whose COMMIT failed; on SQLite an AsyncQueryError (a
    *   TypeError) when the operation waits on a promise.
@@ -75,20 +75,39 @@ export class GroupCommit {
     return this.store.run(this.store.sql.transaction(op));
   }
 
-  /** PostgreSQL: `op` in a transaction of its own, once the writes queued before it in `lane` have finished. */
+  /**
+   * PostgreSQL: `op` in the lane's next group. A lane runs one group at a time; the writes that
+   * arrive meanwhile wait and then share one transaction, each in its own savepoint.
+   */
   private runInLane<T>(lane: string, op: (q: Sql) => Query<T>): Promise<T> {
-    const previous = this.lanes.get(lane);
-    const result = previous === undefined ? this.runAlone(op) : previous.then(() => this.runAlone(op));
-    const settled = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.lanes.set(lane, settled);
-    // The lane is forgotten once its last write has finished.
-    void settled.then(() => {
-      if (this.lanes.get(lane) === settled) this.lanes.delete(lane);
+    return new Promise<T>((resolve, reject) => {
+      const write: PendingWrite = { op, resolve: resolve as (value: unknown) => void, reject };
+      const queue = this.lanes.get(lane);
+      if (queue) {
+        queue.push(write);
+        return;
+      }
+      this.lanes.set(lane, [write]);
+      // Like SQLite's groups, the first one collects what arrives in the same turn of the event loop.
+      setImmediate(() => void this.drainLane(lane));
     });
-    return result;
+  }
+
+  /** Runs the lane's queued writes group by group until none is left, then forgets the lane. */
+  private async drainLane(lane: string): Promise<void> {
+    const queue = this.lanes.get(lane)!;
+    while (queue.length > 0) {
+      const group = queue.splice(0, this.maxGroup);
+      let outcomes: Outcome[];
+      try {
+        outcomes = await this.store.run(this.store.sql.transaction((tx) => attemptEach(tx, group)));
+      } catch (error) {
+        for (const write of group) write.reject(error);
+        continue;
+      }
+      settle(group, outcomes);
+    }
+    this.lanes.delete(lane);
   }
 
   private schedule(): void {
@@ -108,12 +127,35 @@ export class GroupCommit {
       for (const write of group) write.reject(error);
       return;
     }
-    group.forEach((write, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) write.resolve(outcome.value);
-      else write.reject(outcome.error);
-    });
+    settle(group, outcomes);
   }
+}
+
+/** Settles each write's promise with its outcome. */
+function settle(group: readonly PendingWrite[], outcomes: readonly Outcome[]): void {
+  group.forEach((write, i) => {
+    const outcome = outcomes[i]!;
+    if (outcome.ok) write.resolve(outcome.value);
+    else write.reject(outcome.error);
+  });
+}
+
+/**
+ * PostgreSQL: runs each write of a group in its own savepoint of the group's transaction; one that
+ * throws is rolled back alone and recorded as failed. A serialization failure or deadlock is not a
+ * write's own failure: it aborts the whole transaction, which runs again from the start.
+ */
+function* attemptEach(tx: Sql, group: readonly PendingWrite[]): Query<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const write of group) {
+    try {
+      outcomes.push({ ok: true, value: yield* tx.transaction(write.op) });
+    } catch (error) {
+      if (isRetryableConflict(error)) throw error;
+      outcomes.push({ ok: false, error });
+    }
+  }
+  return outcomes;
 }
 
 /**

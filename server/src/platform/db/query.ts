@@ -33,6 +33,11 @@ export interface RunResult {
   changes: number;
 }
 
+/** Options of {@link Sql.transaction}. */
+export interface TransactionOptions {
+  isolation?: 'serializable' | 'read committed';
+}
+
 /** The SQL flavour behind a handle, for the few statements that must differ. */
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -53,9 +58,12 @@ export interface Sql {
    * Runs `body` in one transaction, committed when it returns and rolled back when it throws.
    * Inside another transaction it becomes a savepoint, rolled back alone when `body` throws.
    * On SQLite the transaction takes the write lock at once (BEGIN IMMEDIATE).
+   * @param options `isolation` (PostgreSQL; ignored on SQLite and for a savepoint): `serializable`
+   *   by default; `read committed` for a body that orders itself with a lock it takes first
+   *   (each later statement then sees what the lock's previous holder committed).
    * @throws whatever `body` throws, after the rollback.
    */
-  transaction<T>(body: (tx: Sql) => Query<T>): Query<T>;
+  transaction<T>(body: (tx: Sql) => Query<T>, options?: TransactionOptions): Query<T>;
 }
 
 /** Thrown by {@link runSync} when an operation waits on a promise: it needs {@link runAsync}. */
@@ -107,4 +115,13 @@ export async function runAsync<T>(query: Query<T>): Promise<T> {
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+/**
+ * True when `error` is PostgreSQL aborting a transaction for colliding with concurrent ones (a
+ * serialization failure or a deadlock): the transaction wrote nothing and may be run again.
+ */
+export function isRetryableConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40001' || code === '40P01';
 }

@@ -1,22 +1,20 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
-import type { Params, Query, RunResult, Sql } from '../query';
+import { isRetryableConflict, type Params, type Query, type RunResult, type Sql, type TransactionOptions } from '../query';
 
 /** Most attempts of one transaction that PostgreSQL aborts as a serialization failure or deadlock. */
-export const MAX_TRANSACTION_ATTEMPTS = 5;
+export const MAX_TRANSACTION_ATTEMPTS = 8;
 
 /** Longest wait, in ms, before the second attempt of a transaction; it doubles per attempt (the wait is random below it). */
-export const RETRY_BACKOFF_MS = 10;
+export const RETRY_BACKOFF_MS = 5;
 
-/** SQLSTATEs after which the whole transaction may simply run again. */
-const RETRYABLE = new Set(['40001', '40P01']);
 
 /**
  * The {@link Sql} handle of the PostgreSQL store: every statement yields the `pg` driver's promise
  * (run it with `runAsync`). Statement texts are written with `?` placeholders, as for SQLite; each
  * text is rewritten to `$1, $2, …` once and cached.
  *
- * Transactions run at SERIALIZABLE: the same guarantee SQLite's single writer gives, so code that
- * reads and then writes needs no dialect-specific locking. A transaction PostgreSQL aborts as a
+ * Transactions run at SERIALIZABLE unless asked otherwise: the same guarantee SQLite's single
+ * writer gives, so code that reads and then writes needs no dialect-specific locking. A transaction PostgreSQL aborts as a
  * serialization failure or deadlock is run again from the start after a short random wait, up to
  * {@link MAX_TRANSACTION_ATTEMPTS} times; a body must therefore do nothing but storage work that
  * cannot be repeated (no outbound calls: those belong after the commit).
@@ -50,13 +48,14 @@ export class PostgresSql implements Sql {
     return { changes: result.rowCount ?? 0 };
   }
 
-  *transaction<T>(body: (tx: Sql) => Query<T>): Query<T> {
+  *transaction<T>(body: (tx: Sql) => Query<T>, options: TransactionOptions = {}): Query<T> {
     if (this.depth > 0) return yield* this.savepoint(body);
+    const begin = options.isolation === 'read committed' ? 'BEGIN ISOLATION LEVEL READ COMMITTED' : 'BEGIN ISOLATION LEVEL SERIALIZABLE';
     for (let attempt = 1; ; attempt++) {
       const client = yield* this.connect();
       let broken: Error | undefined;
       try {
-        yield client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+        yield client.query(begin);
         const result = yield* body(new PostgresSql(client, this.texts, 1));
         yield client.query('COMMIT');
         return result;
@@ -66,8 +65,7 @@ export class PostgresSql implements Sql {
         } catch (rollbackError) {
           broken = rollbackError as Error;
         }
-        const code = (error as { code?: unknown }).code;
-        if (attempt >= MAX_TRANSACTION_ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
+        if (attempt >= MAX_TRANSACTION_ATTEMPTS || !isRetryableConflict(error)) throw error;
       } finally {
         // A client whose rollback failed is discarded rather than reused.
         client.release(broken);
