@@ -1,21 +1,13 @@
 'use strict';
 // API throughput: GET task, GET tasks list (1,000-task project) and POST create task, each
 // beside the bare Fastify baseline in the same run (medians of alternating rounds, BENCH_ROUNDS).
-const { startTaskspace, startBare, api, pairedLoad, row, runIfMain } = require('./lib');
+const { startTaskspace, startBare, pairedLoad, row, runIfMain, thousandTaskProject } = require('./lib');
 
 async function run() {
   const bare = await startBare();
   const ts = await startTaskspace();
   try {
-    const workspaces = await api(ts.url, 'GET', '/api/v1/workspaces', ts.token);
-    const workspaceId = workspaces.items[0].id;
-    const project = (await api(ts.url, 'POST', `/api/v1/workspaces/${workspaceId}/projects`, ts.token, { contentType: 'text/markdown', content: '# Bench' })).item;
-    let first;
-    for (let batch = 0; batch < 10; batch++) {
-      const tasks = Array.from({ length: 100 }, (_, i) => ({ contentType: 'text/markdown', content: `Task ${batch * 100 + i}` }));
-      const created = await api(ts.url, 'POST', `/api/v1/projects/${project.id}/tasks/`, ts.token, { tasks });
-      first = first || created.item[0];
-    }
+    const { projectId, taskId } = await thousandTaskProject(ts);
     const auth = { authorization: `Bearer ${ts.token}` };
     const results = [];
     const pair = async (name, bareOpts, tsOpts) => {
@@ -24,13 +16,13 @@ async function run() {
       console.log(row(`bare ${name}`, base));
       console.log(row(`taskspace ${name}`, ours, base));
     };
-    await pair('GET task', { url: `${bare.url}/task` }, { url: `${ts.url}/api/v1/projects/${project.id}/tasks/${first.id}`, headers: auth });
-    await pair('GET tasks (100 of 1,000)', { url: `${bare.url}/tasks` }, { url: `${ts.url}/api/v1/projects/${project.id}/tasks`, headers: auth });
+    await pair('GET task', { url: `${bare.url}/task` }, { url: `${ts.url}/api/v1/projects/${projectId}/tasks/${taskId}`, headers: auth });
+    await pair('GET tasks (100 of 1,000)', { url: `${bare.url}/tasks` }, { url: `${ts.url}/api/v1/projects/${projectId}/tasks`, headers: auth });
     const body = JSON.stringify({ tasks: [{ contentType: 'text/markdown', content: 'Benchmark task' }] });
     await pair(
       'POST create task',
       { url: `${bare.url}/tasks`, method: 'POST', body, headers: { 'content-type': 'application/json' } },
-      { url: `${ts.url}/api/v1/projects/${project.id}/tasks/`, method: 'POST', body, headers: { ...auth, 'content-type': 'application/json' } },
+      { url: `${ts.url}/api/v1/projects/${projectId}/tasks/`, method: 'POST', body, headers: { ...auth, 'content-type': 'application/json' } },
     );
     return results;
   } finally {

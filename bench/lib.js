@@ -70,6 +70,22 @@ async function api(base, method, urlPath, token, body, dispatcher) {
   return text ? JSON.parse(text) : undefined;
 }
 
+/**
+ * Makes a project of 1,000 tasks (10 requests of 100) in the first workspace of a running server
+ * (`{ url, token }`); resolves its id and the first task's id.
+ */
+async function thousandTaskProject(server) {
+  const workspaceId = (await api(server.url, 'GET', '/api/v1/workspaces', server.token)).items[0].id;
+  const project = (await api(server.url, 'POST', `/api/v1/workspaces/${workspaceId}/projects`, server.token, { contentType: 'text/markdown', content: '# Bench' })).item;
+  let first;
+  for (let batch = 0; batch < 10; batch++) {
+    const tasks = Array.from({ length: 100 }, (_, i) => ({ contentType: 'text/markdown', content: `Task ${batch * 100 + i}` }));
+    const created = await api(server.url, 'POST', `/api/v1/projects/${project.id}/tasks/`, server.token, { tasks });
+    first = first || created.item[0];
+  }
+  return { projectId: project.id, taskId: first.id };
+}
+
 /** Runs autocannon and returns mean requests/second, failing on any non-2xx reply. */
 async function load(opts) {
   const autocannon = require('autocannon');
@@ -224,6 +240,7 @@ function runIfMain(mod, run) {
 }
 
 module.exports = {
+  thousandTaskProject,
   runIfMain,
   pairedLoad,
   median,

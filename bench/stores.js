@@ -7,7 +7,7 @@
 // postgres://postgres@127.0.0.1:5432/postgres) and dropped at the end.
 const { randomBytes } = require('node:crypto');
 const pg = require('pg');
-const { startTaskspace, api, pairedLoad, row, runIfMain } = require('./lib');
+const { startTaskspace, pairedLoad, row, runIfMain, thousandTaskProject } = require('./lib');
 const automations = require('./automations');
 
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -32,19 +32,6 @@ async function scratchDatabase() {
   return { url: url.toString(), drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)) };
 }
 
-/** A 1,000-task project on a running server; resolves the ids the loads address. */
-async function fill(server) {
-  const workspaceId = (await api(server.url, 'GET', '/api/v1/workspaces', server.token)).items[0].id;
-  const project = (await api(server.url, 'POST', `/api/v1/workspaces/${workspaceId}/projects`, server.token, { contentType: 'text/markdown', content: '# Bench' })).item;
-  let first;
-  for (let batch = 0; batch < 10; batch++) {
-    const tasks = Array.from({ length: 100 }, (_, i) => ({ contentType: 'text/markdown', content: `Task ${batch * 100 + i}` }));
-    const created = await api(server.url, 'POST', `/api/v1/projects/${project.id}/tasks/`, server.token, { tasks });
-    first = first || created.item[0];
-  }
-  return { projectId: project.id, taskId: first.id };
-}
-
 /** The load options of each API operation on one server. */
 function operations(server, { projectId, taskId }) {
   const headers = { authorization: `Bearer ${server.token}` };
@@ -63,8 +50,8 @@ async function run() {
     const sqlite = await startTaskspace({ DATABASE_URL: '' });
     const postgres = await startTaskspace({ DATABASE_URL: database.url });
     try {
-      const onSqlite = operations(sqlite, await fill(sqlite));
-      const onPostgres = operations(postgres, await fill(postgres));
+      const onSqlite = operations(sqlite, await thousandTaskProject(sqlite));
+      const onPostgres = operations(postgres, await thousandTaskProject(postgres));
       console.log('API, one server process per store, 10 connections:');
       for (const name of Object.keys(onSqlite)) {
         const { bare: base, ours } = await pairedLoad(onSqlite[name], onPostgres[name]);
