@@ -24,7 +24,7 @@ export interface Config {
   port: number;
   /** Interface to bind (`HOST`, default 127.0.0.1). */
   host: string;
-  /** Directory holding the SQLite file and media bytes (`TASKSPACE_DATA_DIR`, default ./.data). */
+  /** Directory holding the SQLite file, media files (TASKSPACE_MEDIA_STORE=files) and the webhook secret key file (`TASKSPACE_DATA_DIR`, default ./.data). */
   dataDir: string;
   /**
    * PostgreSQL connection URL (`DATABASE_URL`, `postgres://` or `postgresql://`): when set, the
@@ -66,6 +66,12 @@ export interface Config {
   bodyLimitBytes: number;
   /** Largest media upload in bytes (`TASKSPACE_MEDIA_MAX_BYTES`, default 25 MiB). */
   mediaMaxBytes: number;
+  /**
+   * Where media bytes live (`TASKSPACE_MEDIA_STORE`): `files`, one file each under
+   * `<dataDir>/media/` (the default on SQLite), or `database`, in the database beside the rows
+   * (the default on PostgreSQL, so that every process reaches them). Docs "Operations", "Media bytes".
+   */
+  mediaStore: MediaStoreKind;
   /** Model provider for agent generation and commands (README "Model providers"). */
   model: {
     /** `offline` (deterministic, the embedded default) or `openai` (any OpenAI-compatible chat-completions API). */
@@ -234,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonMaxDepth: int(env, 'TASKSPACE_JSON_MAX_DEPTH', 100, 2),
     bodyLimitBytes: int(env, 'TASKSPACE_BODY_LIMIT_BYTES', 1024 * 1024, 1024),
     mediaMaxBytes: int(env, 'TASKSPACE_MEDIA_MAX_BYTES', 25 * 1024 * 1024, 1),
+    mediaStore: mediaStore(env),
     model: {
       provider,
       baseUrl: (env.TASKSPACE_MODEL_BASE_URL || 'https://api.openai.com/v1').replace(/\/+$/, ''),
@@ -259,6 +266,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       respondTimeoutMs: int(env, 'TASKSPACE_INBOUND_RESPOND_TIMEOUT_MS', 30000, 0),
     },
   };
+}
+
+/** The places media bytes can live (see {@link Config.mediaStore}). */
+export const MEDIA_STORE_KINDS = ['files', 'database'] as const;
+/** One of {@link MEDIA_STORE_KINDS}. */
+export type MediaStoreKind = (typeof MEDIA_STORE_KINDS)[number];
+
+/** `TASKSPACE_MEDIA_STORE`; by default `database` when `DATABASE_URL` is set, else `files`. */
+function mediaStore(env: NodeJS.ProcessEnv): MediaStoreKind {
+  const value = (env.TASKSPACE_MEDIA_STORE ?? '').trim().toLowerCase();
+  if (!value) return env.DATABASE_URL ? 'database' : 'files';
+  if (!(MEDIA_STORE_KINDS as readonly string[]).includes(value)) {
+    throw new ConfigError(`TASKSPACE_MEDIA_STORE must be 'files' or 'database', got '${env.TASKSPACE_MEDIA_STORE}'`);
+  }
+  return value as MediaStoreKind;
 }
 
 /** `DATABASE_URL`, checked to be a PostgreSQL URL; undefined when unset or empty. */

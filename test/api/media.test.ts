@@ -3,6 +3,8 @@ import path from 'node:path';
 import { FormData, request } from 'undici';
 import { addUser, call, client, startServer, OWNER_TOKEN, type Reply, type TestServer } from '../helpers/server';
 import { dbOf } from '../helpers/db';
+import { onPostgres } from '../helpers/test-store';
+import { loadConfig } from '../../server/src/config';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -50,12 +52,41 @@ async function mediaRows(server: TestServer): Promise<number> {
   return (await dbOf(server).value<number>('SELECT COUNT(*) AS n FROM media'))!;
 }
 
-describe('media: upload, get, list, download, delete', () => {
+/** A value of TASKSPACE_MEDIA_STORE. */
+type MediaStore = 'files' | 'database';
+
+/** The store a server uses when TASKSPACE_MEDIA_STORE is not set. */
+const DEFAULT_STORE: MediaStore = onPostgres() ? 'database' : 'files';
+
+/** What each media store holds, read (and damaged) behind the service's back. */
+const held: Record<MediaStore, { bytes(server: TestServer, id: string): Promise<Buffer | undefined>; keys(server: TestServer): Promise<string[]>; lose(server: TestServer, id: string): Promise<void> }> = {
+  files: {
+    bytes: async (server, id) => {
+      const file = path.join(server.dataDir, 'media', id);
+      return fs.existsSync(file) ? fs.readFileSync(file) : undefined;
+    },
+    keys: async (server) => mediaFiles(server),
+    lose: async (server, id) => fs.unlinkSync(path.join(server.dataDir, 'media', id)),
+  },
+  database: {
+    bytes: async (server, id) => {
+      const rows = await dbOf(server).all<{ bytes: Buffer }>('SELECT bytes FROM media_chunks WHERE media_id = ? ORDER BY seq', id);
+      return rows.length ? Buffer.concat(rows.map((row) => row.bytes)) : undefined;
+    },
+    keys: async (server) => (await dbOf(server).all<{ media_id: string }>('SELECT DISTINCT media_id FROM media_chunks')).map((row) => row.media_id),
+    lose: async (server, id) => {
+      await dbOf(server).run('DELETE FROM media_chunks WHERE media_id = ?', id);
+    },
+  },
+};
+
+describe.each(['files', 'database'] as const)('media on TASKSPACE_MEDIA_STORE=%s: upload, get, list, download, delete', (mediaStore) => {
   const PUBLIC = 'https://files.example.org';
+  const store = held[mediaStore];
   let server: TestServer;
   let api: ReturnType<typeof client>;
   beforeAll(async () => {
-    server = await startServer({ env: { TASKSPACE_PUBLIC_URL: PUBLIC } });
+    server = await startServer({ env: { TASKSPACE_PUBLIC_URL: PUBLIC, TASKSPACE_MEDIA_STORE: mediaStore } });
     api = client(server, OWNER_TOKEN);
   });
   afterAll(() => server.close());
@@ -79,7 +110,25 @@ describe('media: upload, get, list, download, delete', () => {
     const got = await api.get(`/api/v1/medias/${res.body.item.id}`);
     expect(got.status).toBe(200);
     expect(got.body).toEqual(res.body);
-    expect(fs.readFileSync(path.join(server.dataDir, 'media', res.body.item.id), 'utf8')).toBe('hello media');
+    expect((await store.bytes(server, res.body.item.id))?.toString('utf8')).toBe('hello media');
+  });
+
+  test('a file of several chunks (512 KiB each in the database) downloads whole and in order', async () => {
+    const bytes = Buffer.alloc(1_200_000);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) % 251;
+    const item = (await upload(server, server.workspaceId, { name: 'big.bin', type: 'application/x-big', bytes })).body.item;
+    expect(item.size).toBe(bytes.length);
+    const res = await download(server, item.url);
+    expect(res.status).toBe(200);
+    expect(res.bytes.equals(bytes)).toBe(true);
+    expect((await store.bytes(server, item.id))?.equals(bytes)).toBe(true);
+    if (mediaStore === 'database') {
+      expect(await dbOf(server).all('SELECT seq, length(bytes) AS n FROM media_chunks WHERE media_id = ? ORDER BY seq', item.id)).toEqual([
+        { seq: 0, n: 524288 },
+        { seq: 1, n: 524288 },
+        { seq: 2, n: 1_200_000 - 2 * 524288 },
+      ]);
+    }
   });
 
   test('download streams the bytes with the stored content type, length and an attachment disposition', async () => {
@@ -210,24 +259,24 @@ describe('media: upload, get, list, download, delete', () => {
     expect((await api.get(`/api/v1/folders/${folder}/medias?page=2`)).body.items.map((m: any) => m.id)).toEqual(['bulk0']);
   });
 
-  test('delete removes the row and the bytes on disk', async () => {
+  test('delete removes the row and the bytes', async () => {
     const item = (await upload(server, server.workspaceId, { name: 'gone.txt', type: 'text/plain', bytes: 'bye' })).body.item;
-    const file = path.join(server.dataDir, 'media', item.id);
-    expect(fs.existsSync(file)).toBe(true);
+    expect((await store.bytes(server, item.id))?.toString()).toBe('bye');
     const res = await api.delete(`/api/v1/medias/${item.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true });
-    expect(fs.existsSync(file)).toBe(false);
+    expect(await store.bytes(server, item.id)).toBeUndefined();
     expect((await api.get(`/api/v1/medias/${item.id}`)).status).toBe(404);
     expect((await download(server, item.url)).status).toBe(404);
     expect((await api.delete(`/api/v1/medias/${item.id}`)).status).toBe(404);
   });
 
-  test('bytes missing from disk are a 404 on download, not a 500', async () => {
+  test('missing bytes are a 404 on download, not a 500', async () => {
     const item = (await upload(server, server.workspaceId, { name: 'lost.txt', type: 'text/plain', bytes: 'x' })).body.item;
-    fs.unlinkSync(path.join(server.dataDir, 'media', item.id));
+    await store.lose(server, item.id);
     const res = await download(server, item.url);
     expect(res.status).toBe(404);
+    expect(res.bytes.toString()).toContain(`TASKSPACE_MEDIA_STORE=${mediaStore}`);
     expect((await api.delete(`/api/v1/medias/${item.id}`)).status).toBe(200);
   });
 
@@ -244,11 +293,20 @@ describe('media: upload, get, list, download, delete', () => {
     expect((await client(server, viewer).delete(`/api/v1/medias/${item.id}`)).status).toBe(403);
   });
 
-  test('no temporary upload is left behind', async () => {
+  test('no temporary upload is left behind; the store holds the bytes of every item and nothing else', async () => {
     expect(tempFiles(server)).toEqual([]);
     const rows = await dbOf(server).all<{ storage_key: string }>('SELECT storage_key FROM media WHERE id NOT LIKE ?', 'bulk%');
-    expect(mediaFiles(server).sort()).toEqual(rows.map((r) => r.storage_key).sort());
+    expect((await store.keys(server)).sort()).toEqual(rows.map((r) => r.storage_key).sort());
+    if (mediaStore === 'database') expect(mediaFiles(server)).toEqual([]);
   });
+});
+
+test('TASKSPACE_MEDIA_STORE: files on SQLite and database on PostgreSQL unless set; anything else is a configuration error', () => {
+  expect(loadConfig({}).mediaStore).toBe('files');
+  expect(loadConfig({ DATABASE_URL: 'postgres://db.example/taskspace' }).mediaStore).toBe('database');
+  expect(loadConfig({ DATABASE_URL: 'postgres://db.example/taskspace', TASKSPACE_MEDIA_STORE: 'Files' }).mediaStore).toBe('files');
+  expect(loadConfig({ TASKSPACE_MEDIA_STORE: 'database' }).mediaStore).toBe('database');
+  expect(() => loadConfig({ TASKSPACE_MEDIA_STORE: 's3' })).toThrow("TASKSPACE_MEDIA_STORE must be 'files' or 'database', got 's3'");
 });
 
 describe('media upload limit (TASKSPACE_MEDIA_MAX_BYTES=1024)', () => {
@@ -266,7 +324,7 @@ describe('media upload limit (TASKSPACE_MEDIA_MAX_BYTES=1024)', () => {
 
   test('one byte over is 413 PAYLOAD_TOO_LARGE and nothing is written', async () => {
     const rows = await mediaRows(server);
-    const files = mediaFiles(server);
+    const files = await held[DEFAULT_STORE].keys(server);
     const res = await upload(server, server.workspaceId, { name: 'big.bin', type: 'application/x-big', bytes: Buffer.alloc(1025, 7) });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({
@@ -278,7 +336,7 @@ describe('media upload limit (TASKSPACE_MEDIA_MAX_BYTES=1024)', () => {
     const much = await upload(server, server.workspaceId, { name: 'huge.bin', bytes: Buffer.alloc(300_000, 1) });
     expect(much.status).toBe(413);
     expect(await mediaRows(server)).toBe(rows);
-    expect(mediaFiles(server)).toEqual(files);
+    expect(await held[DEFAULT_STORE].keys(server)).toEqual(files);
     expect(tempFiles(server)).toEqual([]);
   });
 

@@ -6,7 +6,7 @@ import { newId } from '../../platform/ids';
 import type { ChatMessage } from '../../models/provider';
 import type { Services } from '../../services';
 import { pageWindow } from '../../platform/paging';
-import { readMediaPrefix } from '../media/files';
+import { mediaContents } from '../media/contents';
 import type { Agent, AgentCommand } from '../agents/agent-data';
 import { agentItem } from '../agents/records';
 import { mediaForKnowledge } from '../media/service';
@@ -227,10 +227,11 @@ export function* knowledgeText(svc: Services, agent: Agent, q: Sql = svc.store.s
     }
     budget = take(parts, lines.join('\n'), budget);
   }
+  const contents = mediaContents(svc.config, svc.store);
   for (const media of yield* mediaForKnowledge(svc, agent.knowledge.medias, q)) {
     let text = `## File: ${media.name} (${media.kind}, ${media.contentType}, ${media.size} bytes)`;
     if (media.kind === 'text' && budget > text.length) {
-      text += `\n${readMediaPrefix(svc.config.dataDir, media.storageKey, budget).toString('utf8')}`;
+      text += `\n${(yield* contents.prefix(q, media, budget)).toString('utf8')}`;
     }
     budget = take(parts, text, budget);
   }

@@ -6,18 +6,13 @@ import { badRequest, ServiceError } from '../../errors';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
 import { pageWindow, type PageRequest } from '../../platform/paging';
-import {
-  commitTemp,
-  mediaPath,
-  openMediaFile,
-  receiveToTemp,
-  removeMediaFile,
-  removeQuietly,
-} from './files';
+import { receiveToTemp, removeQuietly } from './files';
+import { mediaContents } from './contents';
 
 /**
  * Media (spec 4.3 `GET /folders/{folderId}/medias`, 4.5; plus upload and download;
- * README "Agents, conversations, media and model providers"). Bytes live under `<dataDir>/media/` (modules/media/files.ts).
+ * README "Agents, conversations, media and model providers"). Bytes live in the data directory or
+ * in the database, by `TASKSPACE_MEDIA_STORE` (modules/media/contents.ts).
  */
 
 /** Media kinds, derived from the content type (see {@link kindOf}). */
@@ -185,8 +180,8 @@ export interface IncomingFile {
 /**
  * Stores an uploaded file in a folder (`POST /api/v1/folders/{folderId}/medias`). Needs
  * Collaborator, checked before any byte of the file is read. The bytes go to a temporary file; the row is
- * inserted and the file renamed into place in one transaction, and the file is removed if that
- * fails, so row and bytes exist together or not at all.
+ * inserted and the bytes placed (file renamed, or chunks inserted) in one transaction, and
+ * whatever was placed is removed if that fails, so row and bytes exist together or not at all.
  * @param openFile yields the first file part of the request, or undefined when there is none.
  * @throws ServiceError 404, 403; 400 `file` required (no file part) or incomplete (the body
  *   ended early); 413 PAYLOAD_TOO_LARGE past `config.mediaMaxBytes` (nothing is kept).
@@ -219,9 +214,9 @@ export async function uploadMedia(
   const name = storedName(file.filename);
   const contentType = storedContentType(file.contentType, name);
   const id = newId();
+  const stored = { id, storageKey: id };
   const temp = upload;
-  // PostgreSQL may run the transaction body again (serialization retry): the bytes are then in place already.
-  let placed = false;
+  const contents = mediaContents(config, store);
   try {
     await store.run(
       store.sql.transaction(function* (tx) {
@@ -231,17 +226,14 @@ export async function uploadMedia(
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [id, folder.workspaceId, folder.id, kindOf(contentType), name, contentType, temp.size, id, actor.userId, svc.clock.now()],
         );
-        if (!placed) {
-          commitTemp(config.dataDir, temp, id);
-          placed = true;
-        }
+        yield* contents.place(tx, stored, temp);
       }),
     );
   } catch (error) {
-    removeQuietly(upload.file);
-    removeQuietly(mediaPath(config.dataDir, id));
+    contents.discard(stored, temp);
     throw error;
   }
+  removeQuietly(temp.file);
   return toMedia(svc, await store.run(mediaRow(store.sql, id)));
 }
 
@@ -283,19 +275,20 @@ export function* getMedia(svc: Services, actor: Actor, mediaId: string, q: Sql =
 
 /**
  * Opens a media item's bytes for download (`GET /api/v1/medias/{mediaId}/content`). Needs Viewer.
- * @throws ServiceError 404 (unknown, outside the caller's workspaces, or bytes missing on disk).
+ * @throws ServiceError 404 (unknown, outside the caller's workspaces, or bytes missing from the media store).
  */
 export function* openMediaContent(svc: Services, actor: Actor, mediaId: string, q: Sql = svc.store.sql): Query<{ media: Media; stream: Readable }> {
   yield* requireMedia(q, actor, mediaId, 'Viewer');
   const row = yield* mediaRow(q, mediaId);
-  const stream = openMediaFile(svc.config.dataDir, row.storage_key);
-  if (!stream) throw new ServiceError(404, 'NOT_FOUND', `the bytes of media '${mediaId}' are missing from the data directory`);
+  const stream = yield* mediaContents(svc.config, svc.store).open(q, { id: row.id, storageKey: row.storage_key });
+  if (!stream) throw new ServiceError(404, 'NOT_FOUND', `the bytes of media '${mediaId}' are missing from the media store (TASKSPACE_MEDIA_STORE=${svc.config.mediaStore})`);
   return { media: toMedia(svc, row), stream };
 }
 
 /**
  * Deletes a media item: its row (and with it, through migration 006's trigger, every agent
- * knowledge link to it) in one transaction, then its bytes (spec 4.5 `DELETE /medias/{mediaId}`).
+ * knowledge link to it, and its chunks in the database) in one transaction, then its file when
+ * the bytes are files (spec 4.5 `DELETE /medias/{mediaId}`).
  * Needs Collaborator.
  * @throws ServiceError 404, 403.
  */
@@ -306,7 +299,7 @@ export function* deleteMedia(svc: Services, actor: Actor, mediaId: string, q: Sq
     yield* tx.run('DELETE FROM media WHERE id = ?', [mediaId]);
     return row.storage_key;
   });
-  removeMediaFile(svc.config.dataDir, storageKey);
+  mediaContents(svc.config, svc.store).afterDelete({ id: mediaId, storageKey });
 }
 
 /** The query of {@link mediaForKnowledge}, one JSON array of media ids as its parameter. */

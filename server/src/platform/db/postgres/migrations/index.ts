@@ -1,5 +1,6 @@
 import type { Migration } from '../../migrate';
 import { m020Baseline } from './020_baseline';
+import { m021MediaChunks } from './021_media_chunks';
 
 /**
  * Every PostgreSQL schema migration, in order, applied by `migratePostgres` (../migrate.ts).
@@ -11,4 +12,4 @@ import { m020Baseline } from './020_baseline';
  * to the same state (test/postgres/schema.test.ts compares them). Add a file `NNN_name.ts`
  * exporting a {@link Migration} and list it here; never edit one that has shipped.
  */
-export const postgresMigrations: Migration[] = [m020Baseline];
+export const postgresMigrations: Migration[] = [m020Baseline, m021MediaChunks];
