@@ -16,7 +16,7 @@ import { Executor } from './executor';
 import { RunQueue } from './run-queue';
 import { Ticker } from './ticker';
 import { permanent } from './errors';
-import type { SubRunParams } from './actions/sub-run';
+import type { SubRunInput, SubRunParams } from './actions/sub-run';
 import {
   FINAL_STATUSES,
   systemClock,
@@ -433,6 +433,25 @@ export class Engine {
   }
 
   /**
+   * Cancels the child runs a cancelled run was waiting for (its `automation.run` steps with
+   * `wait: true` still `waiting`), and theirs in turn: nobody would read their result.
+   * Children started with `wait: false` go on.
+   */
+  private async cancelChildren(parentId: string): Promise<void> {
+    for (const step of await this.store.getSteps(parentId)) {
+      if (step.type !== 'automation.run' || step.status !== 'waiting') continue;
+      const childId = (step.input as SubRunInput | undefined)?.runId;
+      if (childId === undefined) continue;
+      try {
+        await this.cancelRun(childId);
+      } catch (error) {
+        // The child's automation was deleted with its runs.
+        if (!(error instanceof EngineError && error.status === 404)) throw error;
+      }
+    }
+  }
+
+  /**
    * Replays a failed or cancelled run as a new run with the same trigger, linked by `replayOf`.
    * `from: 'start'` runs every step again; `from: 'failed-step'` keeps the steps that succeeded
    * (their recorded outputs are copied into the new run's journal with it, atomically, so they
@@ -484,7 +503,8 @@ export class Engine {
 
   /**
    * Cancels a run that has not finished: queued and waiting runs at once, an executing run at its
-   * next step boundary. Resolves to the run as stored (unchanged when already final).
+   * next step boundary; the child runs it waits for go with it. Resolves to the run as stored
+   * (unchanged when already final).
    * @throws EngineError 404.
    */
   async cancelRun(runId: string): Promise<RunRecord> {
@@ -548,6 +568,9 @@ export class Engine {
   private settled(run: RunRecord): void {
     if (run.trigger.parent && FINAL_STATUSES.has(run.status)) {
       void this.wakeParent(run).catch((error: unknown) => this.logger.warn({ err: error, runId: run.id }, 'waking the parent run failed'));
+    }
+    if (run.status === 'cancelled') {
+      void this.cancelChildren(run.id).catch((error: unknown) => this.logger.warn({ err: error, runId: run.id }, 'cancelling the child runs failed'));
     }
     const list = this.waiters.get(run.id);
     if (list) {

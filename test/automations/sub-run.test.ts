@@ -80,6 +80,42 @@ describe('automation.run (sub-automations)', () => {
     expect(childRun.steps[0].output.text).toBe('background 5');
   });
 
+  test('cancelling a parent cancels the runs it waits for, down the chain; children it did not wait for go on', async () => {
+    const sleeper = (name: string) => createAutomation(api, server.workspaceId, { name, trigger: { type: 'webhook' }, actions: [{ id: 'sleep', type: 'delay', seconds: 3600 }] });
+    const grandchild = await sleeper('Deep sleeper');
+    const background = await sleeper('Background sleeper');
+    const child = await createAutomation(api, server.workspaceId, {
+      name: 'Middle',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'deeper', type: 'automation.run', automationId: grandchild.id }],
+    });
+    const parent = await createAutomation(api, server.workspaceId, {
+      name: 'Top',
+      trigger: { type: 'webhook' },
+      actions: [
+        { id: 'detached', type: 'automation.run', automationId: background.id, wait: false },
+        { id: 'sub', type: 'automation.run', automationId: child.id },
+      ],
+    });
+    await fire(parent, {});
+    const waitingRun = async (automationId: string) =>
+      waitFor(async () => {
+        const [r] = await runsOf(api, automationId);
+        return r?.status === 'waiting' && r;
+      }, `a waiting run of ${automationId}`);
+    const top = await waitingRun(parent.id);
+    const middle = await waitingRun(child.id);
+    const deep = await waitingRun(grandchild.id);
+    const detached = await waitingRun(background.id);
+    const cancelled = await api.post(`/api/v1/automations/${parent.id}/runs/${top.id}/cancel`, {});
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.item.status).toBe('cancelled');
+    await runWithStatus(api, child.id, middle.id, 'cancelled');
+    await runWithStatus(api, grandchild.id, deep.id, 'cancelled');
+    expect((await api.get(`/api/v1/automations/${background.id}/runs/${detached.id}`)).body.item.status).toBe('waiting');
+    expect((await api.get(`/api/v1/automations/${parent.id}/runs/${top.id}`)).body.item.status).toBe('cancelled');
+  });
+
   test('a failing child fails the parent step with SUB_RUN_FAILED and the child error; an unknown target fails with NOT_FOUND', async () => {
     const child = await createAutomation(api, server.workspaceId, {
       name: 'Breaks',

@@ -88,6 +88,16 @@ describe('OAuth scopes and clients', () => {
     expect(pat.body.error.details.reason).toBe('oauth_token_not_allowed');
     expect((await app.post(`/api/v1/workspaces/${server.workspaceId}/oauth-clients`, { name: 'x', redirectUris: ['https://x.example/cb'], type: 'public' })).status).toBe(403);
     expect((await app.get('/api/v1/me/oauth-grants')).status).toBe(403);
+    // Nor the person's own sign-in: sessions and the password.
+    for (const res of [
+      await app.get('/api/v1/auth/sessions'),
+      await app.delete('/api/v1/auth/sessions/some-session'),
+      await app.post('/api/v1/auth/password', { currentPassword: 'owner password 1', newPassword: 'taken over by an app' }),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(res.body.error.details.reason).toBe('oauth_token_not_allowed');
+    }
+    expect((await client(server, server.token).get('/api/v1/auth/sessions')).status).toBe(200);
     // Listing tokens shows personal tokens only, never OAuth ones.
     const listed = await client(server, server.token).get('/api/v1/tokens');
     expect(listed.body.items.every((t: { name: string }) => t.name !== 'Example app')).toBe(true);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerAuth } from '../auth/hook';
+import { requireFirstPartyCredential } from '../auth/access';
 import { isoTime } from '../platform/clock';
 import { ServiceError, badRequest, notFound } from '../errors';
 import { credentialsOf, findCredentials, replacePassword } from './credentials';
@@ -37,7 +38,8 @@ const GENERIC_FAILURE = 'wrong login or password';
  * Browser sign-in (docs "Accounts and sign-in"): `POST /api/v1/auth/sign-in`, `sign-out`,
  * `GET`/`DELETE /api/v1/auth/sessions[/:id]` and `POST /api/v1/auth/password`. Registered outside
  * the v1 plugin so sign-in needs no credential; the other routes authenticate with the same hook
- * as the API (bearer token, else the session cookie, CSRF-checked).
+ * as the API (bearer token, else the session cookie, CSRF-checked). Sessions and the password are
+ * a person's own credentials: OAuth access tokens are refused there (403 `oauth_token_not_allowed`).
  */
 export const authSessionRoutes: FastifyPluginAsync = async (app) => {
   const services = app.services;
@@ -109,6 +111,7 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
     '/api/v1/auth/sessions',
     { onRequest: auth, schema: { tags: ['auth'], summary: 'My live sessions; `current` marks this one', response: responses(itemsEnvelope(session)) } },
     async (request) => {
+      requireFirstPartyCredential(request.actor, 'listing sessions');
       const now = clock.now();
       const items = (await store.run(listSessions(q, request.actor.userId, now, config.accounts))).map((s) => ({
         id: s.id,
@@ -126,6 +129,7 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
     '/api/v1/auth/sessions/:sessionId',
     { onRequest: auth, schema: { tags: ['auth'], summary: 'End one of my sessions', params: params('sessionId'), response: responses(okOnly) } },
     async (request, reply) => {
+      requireFirstPartyCredential(request.actor, 'ending a session');
       if (!(await store.run(revokeSession(q, request.actor.userId, request.params.sessionId, clock.now())))) {
         throw notFound('session', request.params.sessionId);
       }
@@ -152,6 +156,7 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const { actor } = request;
+      requireFirstPartyCredential(actor, 'changing the password');
       refuseThrottled(reply, actor.handle, request.ip);
       const creds = (await store.run(credentialsOf(q, actor.userId)))!;
       if (!(await verifyPassword(request.body.currentPassword, creds.passwordHash))) {
