@@ -11,6 +11,7 @@ import { errorEnvelope } from './http/schemas';
 import { InputValidator, ROUTE_AJV } from './http/validate-input';
 import { GroupCommit } from './platform/db/group-commit';
 import { openStorage, type Storage } from './platform/db/storage';
+import type { ServerLockLostError } from './platform/db/postgres/server-lock';
 import { serializeRequest } from './http/log';
 import { createModelProvider } from './models';
 import type { ModelProvider } from './models/provider';
@@ -18,7 +19,7 @@ import { PublicLinks, type Services } from './services';
 import { registerRoutes } from './route-table';
 import { Signals } from './platform/signals';
 import { policyFromConfig } from './platform/guarded-http';
-import { SecretBox } from './platform/secret-box';
+import { SecretBox, secretKeyOpensStored } from './platform/secret-box';
 import { TaskPageCache } from './modules/tasks/page-cache';
 import { installEventWorkers } from './modules/events/workers';
 import { installAutomations } from './modules/automations/runtime';
@@ -37,6 +38,16 @@ export interface BuildOptions {
   config: Config;
   clock?: Clock;
   models?: ModelProvider;
+  /** Told when a standby (`TASKSPACE_STANDBY=1`) starts waiting for the database's running server to end. */
+  onStandby?(database: string, holder: string | undefined): void;
+  /**
+   * Called if the PostgreSQL server lock is lost while the app runs (platform/db/postgres/server-lock.ts).
+   * Default: log it and close the app, so that it stops working on a database another server may
+   * now hold. `npm start` exits the process instead.
+   */
+  onLockLost?(error: ServerLockLostError): void;
+  /** Told at start when the secret key does not open the secrets already stored (see `secretKeyOpensStored`). */
+  onKeyMismatch?(message: string): void;
 }
 
 /** A built, not yet listening, server. */
@@ -61,7 +72,12 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   // SQLite: one server per data directory, a second one is refused before it touches anything.
   // PostgreSQL: any number of servers share the database (platform/db/storage.ts).
   let reportPoolError: (error: Error) => void = () => undefined;
-  const storage = await openStorage(config, (error) => reportPoolError(error));
+  let lockLost: (error: ServerLockLostError) => void = () => undefined;
+  const storage = await openStorage(config, {
+    onPoolError: (error) => reportPoolError(error),
+    onStandby: options.onStandby,
+    onLockLost: (error) => lockLost(error),
+  });
   const links = new PublicLinks(config.publicUrl);
   const { store } = storage;
   const services: Services = {
@@ -117,6 +133,19 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   refuseTextBodies(app);
   app.addSchema(errorEnvelope);
   reportPoolError = (error) => app.log.error({ err: error }, 'an idle PostgreSQL connection failed; the pool opens another when needed');
+  lockLost =
+    options.onLockLost ??
+    ((error) => {
+      app.log.fatal({ err: error }, 'closing: the PostgreSQL server lock was lost');
+      void app.close();
+    });
+  if (!(await store.run(secretKeyOpensStored(store.sql, services.secretBox)))) {
+    const message =
+      'the webhook secret key does not open the secrets stored in the database: deliveries and automation secrets will fail. ' +
+      'Give every server the key the secrets were sealed with (TASKSPACE_WEBHOOKS_SECRET_KEY, or the data directory\'s webhook-secrets.key)';
+    app.log.error(message);
+    options.onKeyMismatch?.(message);
+  }
   app.addHook('onListen', async () => {
     const address = app.server.address();
     if (address && typeof address === 'object') links.setListening(config.host, address.port);

@@ -33,6 +33,11 @@ export interface Config {
    */
   databaseUrl: string | undefined;
   /**
+   * On PostgreSQL, wait for the server running on the database to end and take over, instead of
+   * exiting (`TASKSPACE_STANDBY=1`, default off; docs "Operations", "Standby servers").
+   */
+  standby: boolean;
+  /**
    * Base URL for absolute links (share links, public agents, media), without a trailing slash
    * (`TASKSPACE_PUBLIC_URL`; default `http://HOST:PORT` once the port is known).
    */
@@ -219,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.TASKSPACE_DATA_DIR || './.data'),
     databaseUrl: databaseUrl(env),
+    standby: standby(env),
     publicUrl: publicUrl ? publicUrl.replace(/\/+$/, '') : undefined,
     bootstrapToken: env.TASKSPACE_BOOTSTRAP_TOKEN || undefined,
     logLevel: env.TASKSPACE_LOG_LEVEL || 'info',
@@ -281,6 +287,18 @@ function mediaStore(env: NodeJS.ProcessEnv): MediaStoreKind {
     throw new ConfigError(`TASKSPACE_MEDIA_STORE must be 'files' or 'database', got '${env.TASKSPACE_MEDIA_STORE}'`);
   }
   return value as MediaStoreKind;
+}
+
+/** `TASKSPACE_STANDBY`; only PostgreSQL can hand a database over (one server owns a SQLite data directory). */
+function standby(env: NodeJS.ProcessEnv): boolean {
+  const on = flag(env, 'TASKSPACE_STANDBY');
+  if (on && !env.DATABASE_URL) throw new ConfigError('TASKSPACE_STANDBY=1 needs DATABASE_URL: a standby waits to take over a PostgreSQL database');
+  if (on && !env.TASKSPACE_WEBHOOKS_SECRET_KEY) {
+    throw new ConfigError(
+      'TASKSPACE_STANDBY=1 needs TASKSPACE_WEBHOOKS_SECRET_KEY, the same on every server of the database: a key file in this data directory could not open the secrets another server sealed',
+    );
+  }
+  return on;
 }
 
 /** `DATABASE_URL`, checked to be a PostgreSQL URL; undefined when unset or empty. */

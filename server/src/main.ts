@@ -17,7 +17,18 @@ async function main(): Promise<void> {
   }
   let built;
   try {
-    built = await buildApp({ config });
+    built = await buildApp({
+      config,
+      onStandby: (database, holder) =>
+        process.stdout.write(`Standing by: the PostgreSQL database ${database} is in use by another Taskspace server${holder ? ` (${holder})` : ''}; taking over when it stops (TASKSPACE_STANDBY=1)\n`),
+      onKeyMismatch: (message) => process.stderr.write(`taskspace: warning: ${message}\n`),
+      onLockLost: (error) => {
+        // Stop at once: another server may take the database over now. Every acknowledged write
+        // is committed; work in flight is taken up again by the next server.
+        process.stderr.write(`taskspace: ${error.message}\n`);
+        process.exit(1);
+      },
+    });
   } catch (error) {
     if (error instanceof DataDirLockedError || error instanceof DatabaseInUseError) {
       process.stderr.write(`taskspace: ${error.message}\n`);

@@ -156,8 +156,16 @@ export interface ChildServer {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `server/dist/main.js` on a free port with `dataDir` and waits until it listens. */
-export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
+/** A server process that may not listen yet (a standby waits for its database first). */
+export interface LaunchedServer extends Omit<ChildServer, 'url'> {
+  /** Resolves to the server's URL once it listens; rejects if it exits first. */
+  listening: Promise<string>;
+  /** Resolves to the exit code (or signal name) when the process ends. */
+  exited: Promise<number | string>;
+}
+
+/** Starts `server/dist/main.js` on a free port with `dataDir`, without waiting for it to listen. */
+export function launchServer(dataDir: string, env: Record<string, string> = {}): LaunchedServer {
   const main = path.resolve(__dirname, '../../server/dist/main.js');
   const child = spawn(process.execPath, [main], {
     env: {
@@ -173,25 +181,44 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const listening = new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) resolve(match[1]!);
-    };
-    child.stdout!.on('data', onData);
+    });
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-    setTimeout(() => reject(new Error(`server did not start: ${output}`)), 20000).unref();
   });
+  // A caller that never waits for it must not see an unhandled rejection.
+  listening.catch(() => undefined);
   return {
-    url,
     child,
+    listening,
+    exited,
     output: () => output,
     stop: async (signal: NodeJS.Signals = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
     },
   };
+}
+
+/** Starts `server/dist/main.js` on a free port with `dataDir` and waits until it listens. */
+export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
+  const launched = launchServer(dataDir, env);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`server did not start: ${launched.output()}`)), 20000);
+  });
+  try {
+    const url = await Promise.race([launched.listening, timeout]);
+    return { url, child: launched.child, output: launched.output, stop: launched.stop };
+  } catch (error) {
+    await launched.stop('SIGKILL');
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
 }

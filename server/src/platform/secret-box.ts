@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import type { Query, Sql } from './db/query';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config';
@@ -83,4 +84,30 @@ export class SecretBox {
       throw new SecretUnreadableError('the webhook secret cannot be decrypted with the configured key');
     }
   }
+}
+
+/** The newest sealed value of each table holding them (webhook signing secrets, workspace secrets). */
+const NEWEST_SEALED = [
+  'SELECT secret_sealed AS sealed FROM webhooks ORDER BY created_at DESC LIMIT 1',
+  'SELECT value_sealed AS sealed FROM workspace_secrets ORDER BY created_at DESC LIMIT 1',
+];
+
+/**
+ * Whether `box`'s key opens the secrets already sealed in the database: false when the newest
+ * value of a table holding them cannot be opened, as when servers sharing one PostgreSQL database
+ * run with different keys, or the key file of the data directory was lost or replaced. True when
+ * nothing is sealed yet. Called at start, to warn before deliveries and automations fail.
+ */
+export function* secretKeyOpensStored(q: Sql, box: SecretBox): Query<boolean> {
+  for (const text of NEWEST_SEALED) {
+    const row = yield* q.get<{ sealed: string }>(text);
+    if (!row) continue;
+    try {
+      box.open(row.sealed);
+    } catch (error) {
+      if (error instanceof SecretUnreadableError) return false;
+      throw error;
+    }
+  }
+  return true;
 }

@@ -5,7 +5,7 @@ import { openDatabase, type Db } from './connection';
 import { lockDataDir } from './data-dir-lock';
 import { migratePostgres } from './postgres/migrate';
 import { createPostgresPool } from './postgres/pool';
-import { lockDatabase, type ServerLock } from './postgres/server-lock';
+import { lockDatabase, type ServerLock, type ServerLockLostError } from './postgres/server-lock';
 import { postgresStore, sqliteStore, type Store } from './store';
 
 /**
@@ -22,26 +22,35 @@ export interface Storage {
   close(): Promise<void>;
 }
 
+/** What {@link openStorage} reports while it opens the store and while the server runs. */
+export interface StorageEvents {
+  /** An idle PostgreSQL connection failed (not fatal: the pool replaces the connection). */
+  onPoolError(error: Error): void;
+  /** A standby (`TASKSPACE_STANDBY=1`) found the database held and waits to take over. */
+  onStandby?(database: string, holder: string | undefined): void;
+  /** The PostgreSQL server lock was lost while running: the server must stop working at once. */
+  onLockLost(error: ServerLockLostError): void;
+}
+
 /**
  * Opens the configured store and brings its schema up to date.
  * - SQLite: takes the data directory's lock (one server per directory), opens the file and
  *   applies pending migrations.
  * - PostgreSQL: opens a pool, takes the database's server lock (postgres/server-lock.ts: one
- *   server per database until work is shared out between processes) and applies pending
- *   migrations under an advisory lock of their own.
- * @param onPoolError where errors of idle PostgreSQL connections are reported (they are not fatal:
- *   the pool replaces the connection).
+ *   active server per database until work is shared out between processes; with
+ *   `config.standby` it waits for the lock instead of failing) and applies pending migrations
+ *   under an advisory lock of their own.
  * @throws DataDirLockedError or DatabaseInUseError when another server holds the data directory
  *   or the database; the store's error when
  *   it cannot be opened or a migration fails (nothing is left open then).
  */
-export async function openStorage(config: Config, onPoolError: (error: Error) => void): Promise<Storage> {
+export async function openStorage(config: Config, events: StorageEvents): Promise<Storage> {
   if (config.databaseUrl) {
     const pool = createPostgresPool(config.databaseUrl);
-    pool.on('error', onPoolError);
+    pool.on('error', (error) => events.onPoolError(error));
     let lock: ServerLock | undefined;
     try {
-      lock = await lockDatabase(pool);
+      lock = await lockDatabase(pool, { standby: config.standby, onWaiting: events.onStandby, onLost: events.onLockLost });
       await migratePostgres(pool);
     } catch (error) {
       await lock?.release();

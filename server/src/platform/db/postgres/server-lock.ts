@@ -3,9 +3,41 @@ import type pg from 'pg';
 /**
  * Key of the session-level advisory lock a server holds on its PostgreSQL database while it runs.
  * Until the work of several processes is shared out safely (claimed deliveries, runs and schedule
- * slots), one server per database is the rule, as one server per data directory is with SQLite.
+ * slots), one active server per database is the rule, as one server per data directory is with
+ * SQLite; more processes may wait as standbys (`TASKSPACE_STANDBY=1`) and take over when it ends.
  */
 export const SERVER_LOCK_KEY = 7_461_002;
+
+/** How often a standby tries to take the lock, in ms. */
+export const STANDBY_POLL_MS = 500;
+
+/**
+ * TCP keepalive of the lock's connection, set on PostgreSQL's side of it: the server notices a
+ * holder whose machine or network died after about idle + interval × count seconds (10 + 5 × 3)
+ * and drops its session, and with it the lock, instead of after the operating system's two hours.
+ */
+const KEEPALIVE_SETTINGS = ['SET tcp_keepalives_idle = 10', 'SET tcp_keepalives_interval = 5', 'SET tcp_keepalives_count = 3'];
+
+/** The server lost its lock (its connection to PostgreSQL ended): another server may now take over. */
+export class ServerLockLostError extends Error {
+  constructor(override readonly cause: Error) {
+    super(`lost the PostgreSQL server lock (${cause.message}); stopping so that only one server works on the database`);
+    this.name = 'ServerLockLostError';
+  }
+}
+
+/** How {@link lockDatabase} behaves when the lock is held and after it is taken. */
+export interface ServerLockOptions {
+  /** Wait for the holder to end and take over (a standby), instead of throwing DatabaseInUseError. */
+  standby?: boolean;
+  /** Told once, when a standby starts waiting: the database and the holder as far as visible. */
+  onWaiting?(database: string, holder: string | undefined): void;
+  /**
+   * Called once if the lock's connection ends while the lock is held (PostgreSQL restarted, the
+   * session was terminated, the network failed): the lock is gone, so the server must stop working.
+   */
+  onLost(error: ServerLockLostError): void;
+}
 
 /** A second server was started on a PostgreSQL database a running server holds. */
 export class DatabaseInUseError extends Error {
@@ -16,7 +48,8 @@ export class DatabaseInUseError extends Error {
   ) {
     super(
       `the PostgreSQL database ${database} is in use by another Taskspace server${holder ? ` (${holder})` : ''}. ` +
-        'Stop that server first, or point DATABASE_URL at another database. (The admin CLI may run beside a server; two servers may not yet.)',
+        'Stop that server first, point DATABASE_URL at another database, or start this one as a standby that takes over when it stops (TASKSPACE_STANDBY=1). ' +
+        '(The admin CLI may run beside a server.)',
     );
     this.name = 'DatabaseInUseError';
   }
@@ -30,24 +63,44 @@ export interface ServerLock {
 
 /**
  * Takes the server lock of the pool's database on a connection kept for the life of the server:
- * PostgreSQL drops the lock when that connection ends in any way (the process killed included),
- * so a stale lock never blocks the next start.
- * @throws DatabaseInUseError when another server holds it; the driver's error when the database
- *   cannot be reached.
+ * PostgreSQL drops the lock when that connection ends in any way (the process killed included,
+ * a dead machine within about 25 s by the TCP keepalive), so a stale lock never blocks the next
+ * start. A standby tries again every {@link STANDBY_POLL_MS} until it gets the lock.
+ * @throws DatabaseInUseError when another server holds it (not as a standby); the driver's error
+ *   when the database cannot be reached.
  */
-export async function lockDatabase(pool: pg.Pool): Promise<ServerLock> {
+export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): Promise<ServerLock> {
   const client = await pool.connect();
+  let held = false;
+  let released = false;
+  const lost = (error: Error) => {
+    if (!held || released) return;
+    released = true;
+    // The pool drops the broken connection instead of handing it out again.
+    client.release(error);
+    options.onLost(new ServerLockLostError(error));
+  };
   try {
-    const { rows } = await client.query<{ locked: boolean; database: string }>(
-      'SELECT pg_try_advisory_lock($1) AS locked, current_database() AS database',
-      [SERVER_LOCK_KEY],
-    );
-    if (!rows[0]!.locked) throw new DatabaseInUseError(rows[0]!.database, await holderOf(client));
+    let waiting = false;
+    for (;;) {
+      const { rows } = await client.query<{ locked: boolean; database: string }>(
+        'SELECT pg_try_advisory_lock($1) AS locked, current_database() AS database',
+        [SERVER_LOCK_KEY],
+      );
+      if (rows[0]!.locked) break;
+      if (!options.standby) throw new DatabaseInUseError(rows[0]!.database, await holderOf(client));
+      if (!waiting) options.onWaiting?.(rows[0]!.database, await holderOf(client));
+      waiting = true;
+      await new Promise((resolve) => setTimeout(resolve, STANDBY_POLL_MS));
+    }
+    held = true;
+    for (const setting of KEEPALIVE_SETTINGS) await client.query(setting);
   } catch (error) {
-    client.release();
+    client.release(held ? (error as Error) : undefined);
     throw error;
   }
-  let released = false;
+  client.on('error', lost);
+  client.on('end', () => lost(new Error('the connection ended')));
   return {
     async release() {
       if (released) return;
