@@ -101,6 +101,12 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     throw error;
   }
   const meter = new RequestMeter(services);
+  try {
+    await meter.counters.load();
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
 
   const app = Fastify({
     logger:

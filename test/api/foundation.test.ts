@@ -1,5 +1,6 @@
 import { addUser, call, client, runCli, startServer, OWNER_TOKEN, type TestServer } from '../helpers/server';
 import { dbOf } from '../helpers/db';
+import { waitFor } from '../helpers/wait';
 import { storeEnv } from '../helpers/test-store';
 
 describe('auth, errors, discovery and the admin CLI', () => {
@@ -149,6 +150,21 @@ describe('rate limiting', () => {
 
   test('the enterprise owner is unlimited', async () => {
     for (let i = 0; i < 5; i++) expect((await client(server, OWNER_TOKEN).get('/api/v1/workspaces')).status).toBe(200);
+  });
+
+  test('budgets are kept in the database: a restart does not give a spent budget back', async () => {
+    const user = addUser(server, 'restarted', { workspaceId: server.workspaceId, role: 'Viewer' });
+    const api = () => client(server, user);
+    expect((await api().get('/api/v1/workspaces')).headers['x-ratelimit-remaining']).toBe('2');
+    expect((await api().get('/api/v1/workspaces')).headers['x-ratelimit-remaining']).toBe('1');
+    await server.close();
+    server = await startServer({ dataDir: server.dataDir, env: { TASKSPACE_RATE_LIMIT_STANDARD: '3', TASKSPACE_RATE_LIMIT_PREMIUM: '5' } });
+    const third = await api().get('/api/v1/workspaces');
+    expect([third.status, third.headers['x-ratelimit-remaining']]).toEqual([200, '0']);
+    expect((await api().get('/api/v1/workspaces')).status).toBe(429);
+    // Written within a second while the server runs, not only at stop.
+    const key = `u:${(await dbOf(server).get<{ id: string }>('SELECT id FROM users WHERE handle = ?', 'restarted'))!.id}`;
+    await waitFor(async () => (await dbOf(server).value<number>('SELECT count FROM rate_counters WHERE key = ?', key)) === 4, 'the counts to be stored');
   });
 });
 

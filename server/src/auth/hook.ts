@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors';
 import type { Services } from '../services';
 import { RateLimiter, type RateDecision } from './rate-limit';
+import { RateCounterSync } from './rate-counters';
 import { ActorCache, type Actor } from './tokens';
 import { sessionAuth, type SessionAuth } from '../accounts/session-auth';
 import { requiredScope, scopeAllows } from './scopes';
@@ -85,12 +86,15 @@ export function requireScopeFor(method: string, url: string, actor: Actor): void
  */
 export class RequestMeter {
   private readonly limiter: RateLimiter;
+  /** Keeps the budgets in the database (auth/rate-counters.ts). */
+  readonly counters: RateCounterSync;
   private readonly actors: ActorCache;
   /** When this process last recorded each token's use (ms), so a busy token costs one write a minute, not one per request. */
   private readonly touched = new Map<string, number>();
 
   constructor(private readonly services: Services) {
     this.limiter = new RateLimiter(services.clock);
+    this.counters = new RateCounterSync(services.store, this.limiter);
     this.actors = new ActorCache(services.store.sql);
   }
 
@@ -195,6 +199,18 @@ export function installRequestMetering(app: FastifyInstance, meter: RequestMeter
   app.addHook('onRequest', async (request, reply) => {
     const refusal = await meter.admit(request, reply);
     if (refusal) throw refusal;
+  });
+  // The budgets are written while the server listens and once more before the store closes.
+  let started = false;
+  app.addHook('onListen', async () => {
+    if (started) return;
+    started = true;
+    meter.counters.start(app.log);
+  });
+  app.addHook('preClose', async () => {
+    if (!started) return;
+    started = false;
+    await meter.counters.stop().catch((error: unknown) => app.log.warn({ err: error }, 'the last request counts could not be stored'));
   });
 }
 

@@ -14,6 +14,7 @@ import { m018InboundRuns } from './018_inbound_runs';
 import { m019TaskChildrenIndex } from './019_task_children_index';
 import { m020DeliveryEventIndex } from './020_delivery_event_index';
 import { m021MediaChunks } from './021_media_chunks';
+import { m022RateCounters } from './022_rate_counters';
 
 /**
  * Every schema migration, in order. Add a file `NNN_name.ts` exporting a {@link Migration}
@@ -23,4 +24,4 @@ import { m021MediaChunks } from './021_media_chunks';
  * platform/db/postgres/migrations (PostgreSQL, whose baseline is version 20), with the same version
  * number and name, bringing both schemas to the same state (test/postgres/schema.test.ts compares them).
  */
-export const migrations: Migration[] = [m001Initial, m002Webhooks, m003Automations, m004TaskParentIndex, m006AgentKnowledgeCleanup, m010Accounts, m013ProjectVersion, m014RunReplay, m015ApprovalLinks, m016OAuth, m017WorkspaceSecrets, m018InboundRuns, m019TaskChildrenIndex, m020DeliveryEventIndex, m021MediaChunks];
+export const migrations: Migration[] = [m001Initial, m002Webhooks, m003Automations, m004TaskParentIndex, m006AgentKnowledgeCleanup, m010Accounts, m013ProjectVersion, m014RunReplay, m015ApprovalLinks, m016OAuth, m017WorkspaceSecrets, m018InboundRuns, m019TaskChildrenIndex, m020DeliveryEventIndex, m021MediaChunks, m022RateCounters];

@@ -1,6 +1,7 @@
 import type { Migration } from '../../migrate';
 import { m020Baseline } from './020_baseline';
 import { m021MediaChunks } from './021_media_chunks';
+import { m022RateCounters } from './022_rate_counters';
 
 /**
  * Every PostgreSQL schema migration, in order, applied by `migratePostgres` (../migrate.ts).
@@ -12,4 +13,4 @@ import { m021MediaChunks } from './021_media_chunks';
  * to the same state (test/postgres/schema.test.ts compares them). Add a file `NNN_name.ts`
  * exporting a {@link Migration} and list it here; never edit one that has shipped.
  */
-export const postgresMigrations: Migration[] = [m020Baseline, m021MediaChunks];
+export const postgresMigrations: Migration[] = [m020Baseline, m021MediaChunks, m022RateCounters];
