@@ -108,6 +108,49 @@ describe.each(['sqlite', 'postgres'] as const)('storage operations on %s', (dial
     expect(await store.run(userHandles(store.sql))).toEqual(['after', 'outer']);
   });
 
+  test('transactions nested two deep, begun first in their savepoint or later, each undo only their own work', async () => {
+    const refuse = (q: Sql, id: string) =>
+      q.transaction(function* (inner) {
+        yield* addUser(inner, id, id);
+        throw new Error(`${id} refused`);
+      });
+    const kept = await store.run(
+      store.sql.transaction(function* (tx) {
+        yield* addUser(tx, 'top', 'top');
+        // A grouped write: a savepoint whose first act is a transaction of its own.
+        yield* tx.transaction(function* (write) {
+          try {
+            yield* refuse(write, 'first');
+          } catch {
+            // undone: the savepoint is as it was, and the write goes on in it
+          }
+          yield* write.transaction(function* (inner) {
+            yield* addUser(inner, 'second', 'second');
+          });
+          try {
+            yield* refuse(write, 'third');
+          } catch {
+            // undone alone: 'second' stays
+          }
+          yield* addUser(write, 'fourth', 'fourth');
+        });
+        try {
+          yield* tx.transaction(function* (write) {
+            yield* write.transaction(function* (inner) {
+              yield* addUser(inner, 'fifth', 'fifth');
+            });
+            throw new Error('the whole write refused');
+          });
+        } catch {
+          // the write and the transaction begun first in it are undone together
+        }
+        return yield* userHandles(tx);
+      }),
+    );
+    expect(kept).toEqual(['fourth', 'second', 'top']);
+    expect(await store.run(userHandles(store.sql))).toEqual(['fourth', 'second', 'top']);
+  });
+
   test('a duplicate key is recognised as a unique violation, and the transaction is rolled back', async () => {
     await store.run(addUser(store.sql, 'd1', 'dup'));
     const error = await store.run(addUsersThen(store.sql, ['d2', 'd1'], false)).catch((e: unknown) => e);

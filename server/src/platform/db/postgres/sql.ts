@@ -23,15 +23,25 @@ export class PostgresSql implements Sql {
   readonly dialect = 'postgres' as const;
 
   /**
+   * True on a savepoint's handle while nothing has run in the savepoint: a transaction begun then
+   * needs no savepoint of its own (see {@link PostgresSql.transaction}).
+   */
+  private clean: boolean;
+
+  /**
    * @param target the pool (outside a transaction) or the transaction's client.
    * @param texts cache of rewritten statement texts, shared by a store's handles.
    * @param depth 0 on the pool, 1 inside a transaction, more inside savepoints.
+   * @param savepoint the savepoint this handle works in (depth 2 and more).
    */
   constructor(
     private readonly target: Pool | PoolClient,
     private readonly texts: Map<string, string> = new Map(),
     private readonly depth = 0,
-  ) {}
+    private readonly savepoint?: string,
+  ) {
+    this.clean = savepoint !== undefined;
+  }
 
   *all<R>(text: string, params: Params = []): Query<R[]> {
     const result = (yield this.query(text, params)) as QueryResult;
@@ -48,8 +58,16 @@ export class PostgresSql implements Sql {
     return { changes: result.rowCount ?? 0 };
   }
 
+  /**
+   * Runs `body` in a transaction: on the pool, BEGIN … COMMIT with retries; inside a transaction,
+   * a savepoint, so that a body that throws is undone alone. A nested transaction begun before
+   * anything ran in the savepoint around it shares that savepoint (rolled back to, and kept, when
+   * the body throws): the state to return to is the same, and a grouped write then costs two
+   * statements fewer.
+   */
   *transaction<T>(body: (tx: Sql) => Query<T>, options: TransactionOptions = {}): Query<T> {
-    if (this.depth > 0) return yield* this.savepoint(body);
+    if (this.clean) return yield* this.inSavepoint(body);
+    if (this.depth > 0) return yield* this.nested(body);
     const begin = options.isolation === 'read committed' ? 'BEGIN ISOLATION LEVEL READ COMMITTED' : 'BEGIN ISOLATION LEVEL SERIALIZABLE';
     for (let attempt = 1; ; attempt++) {
       const client = yield* this.connect();
@@ -88,11 +106,23 @@ export class PostgresSql implements Sql {
     }
   }
 
-  private *savepoint<T>(body: (tx: Sql) => Query<T>): Query<T> {
+  /** `body` in this handle's savepoint, in which nothing has run yet. */
+  private *inSavepoint<T>(body: (tx: Sql) => Query<T>): Query<T> {
+    try {
+      return yield* body(this);
+    } catch (error) {
+      yield this.target.query(`ROLLBACK TO SAVEPOINT ${this.savepoint!}`);
+      this.clean = true;
+      throw error;
+    }
+  }
+
+  private *nested<T>(body: (tx: Sql) => Query<T>): Query<T> {
     const name = `nested_${this.depth}`;
+    this.clean = false;
     yield this.target.query(`SAVEPOINT ${name}`);
     try {
-      const result = yield* body(new PostgresSql(this.target, this.texts, this.depth + 1));
+      const result = yield* body(new PostgresSql(this.target, this.texts, this.depth + 1, name));
       yield this.target.query(`RELEASE SAVEPOINT ${name}`);
       return result;
     } catch (error) {
@@ -103,6 +133,7 @@ export class PostgresSql implements Sql {
   }
 
   private query(text: string, params: Params): Promise<QueryResult> {
+    this.clean = false;
     let rewritten = this.texts.get(text);
     if (rewritten === undefined) {
       rewritten = numberPlaceholders(text);
