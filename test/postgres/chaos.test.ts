@@ -1,0 +1,181 @@
+import pg from 'pg';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres';
+import { call, launchServer, OWNER_TOKEN, spawnServer, tempDataDir, type LaunchedServer } from '../helpers/server';
+import { receiver, waitFor } from '../automations/helpers';
+
+/**
+ * Chaos on one PostgreSQL database (docs "Operations", "Standby servers"): three server processes,
+ * one active and two standbys, under mixed load — task and project writes from four clients, signed
+ * deliveries to a loopback receiver, automations with a delay, a failing-then-recovering HTTP step
+ * and an approval, a schedule every second — while the active process is killed with SIGKILL twice.
+ * Afterwards no acknowledged write is missing, no automation's task is made twice, every project's
+ * signed delivery arrived (duplicates only within at-least-once), and no schedule slot fired twice.
+ */
+describe('chaos: three processes on one PostgreSQL database, kill -9 twice', () => {
+  let database: TestDatabase;
+  const processes: { stop(signal?: NodeJS.Signals): Promise<void> }[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    for (const child of processes) await child.stop('SIGKILL');
+    await database.drop();
+  });
+
+  test('no acknowledged write lost, no task effect duplicated, every delivery made, every slot once', async () => {
+    // /flaky/<n> fails its first call, then answers 200; everything else 200 at once.
+    const flakyCalls = new Map<string, number>();
+    const rx = await receiver((request) => {
+      if (!request.url.startsWith('/flaky/')) return { status: 200, body: { ok: true } };
+      const seen = (flakyCalls.get(request.url) ?? 0) + 1;
+      flakyCalls.set(request.url, seen);
+      return { status: seen === 1 ? 503 : 200, body: { ok: seen > 1 } };
+    });
+    const env = {
+      DATABASE_URL: database.url,
+      TASKSPACE_WEBHOOKS_SECRET_KEY: 'chaos-test-key-0123456789abcdefgh',
+      TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1',
+      TASKSPACE_WEBHOOKS_POLL_MS: '50',
+      TASKSPACE_WEBHOOKS_RETRY_BASE_MS: '100',
+      TASKSPACE_INBOUND_RATE_PER_MINUTE: '100000',
+    };
+    const first = await spawnServer(tempDataDir(), env);
+    processes.push(first);
+    const standbys: LaunchedServer[] = [];
+    for (let i = 0; i < 2; i++) {
+      const s = launchServer(tempDataDir(), { ...env, TASKSPACE_STANDBY: '1' });
+      processes.push(s);
+      standbys.push(s);
+    }
+    await waitFor(() => standbys.every((s) => s.output().includes('Standing by')), 'both standbys to wait');
+
+    let active = first.url;
+    const api = (method: string, path: string, body?: unknown) => call(active, method, path, { token: OWNER_TOKEN, body });
+    const workspaceId = (await api('GET', '/api/v1/workspaces')).body.items[0].id;
+    expect((await api('POST', '/api/v2/webhooks', { targetUrl: `${rx.url}/signed`, events: ['project.created'] })).status).toBe(200);
+    const projectId = (await api('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Chaos' })).body.item.id;
+    const automation = async (name: string, trigger: unknown, actions: unknown[]) => {
+      const res = await api('POST', '/api/v1/automations', { workspaceId, name, trigger, actions });
+      expect(res.status).toBe(200);
+      return res.body.item;
+    };
+    const slow = await automation('Slow and flaky', { type: 'webhook' }, [
+      { id: 'wait', type: 'delay', seconds: 1 },
+      { id: 'call', type: 'http.request', method: 'POST', url: `${rx.url}/flaky/{{ trigger.n }}`, retry: { maxAttempts: 6, initialDelayMs: 200, factor: 1 } },
+      { id: 'make', type: 'task.create', projectId, text: 'slow {{ trigger.n }}' },
+    ]);
+    const gated = await automation('Gated', { type: 'webhook' }, [
+      { id: 'ok', type: 'approval', message: 'go?' },
+      { id: 'make', type: 'task.create', projectId, text: 'approved {{ trigger.n }}' },
+    ]);
+    const ticking = await automation('Tick', { type: 'schedule', cron: '* * * * * *' }, []);
+
+    // Four clients write until told to stop; a refused connection means the active server died:
+    // they wait for the next one. Only answers of 200 count as acknowledged.
+    const acknowledgedTasks: string[] = [];
+    const acknowledgedProjects: string[] = [];
+    const fired = { slow: [] as number[], gated: [] as number[] };
+    let stopping = false;
+    let failures = 0;
+    const client = async (k: number) => {
+      for (let i = 0; !stopping; i++) {
+        const url = active;
+        try {
+          if (i % 10 === 9) {
+            const res = await call(url, 'POST', `/api/v1/workspaces/${workspaceId}/projects`, { token: OWNER_TOKEN, body: { contentType: 'text/markdown', content: `# P ${k}.${i}` } });
+            if (res.status === 200) acknowledgedProjects.push(res.body.item.id);
+          } else {
+            const res = await call(url, 'POST', `/api/v1/projects/${projectId}/tasks/`, { token: OWNER_TOKEN, body: { tasks: [{ contentType: 'text/plain', content: `c${k} ${i}` }] } });
+            if (res.status === 200) acknowledgedTasks.push(res.body.item[0].id);
+          }
+        } catch {
+          failures++;
+          await waitFor(() => active !== url || stopping, 'the next active server', 30000);
+        }
+      }
+    };
+    const fire = async (a: { webhook: { url: string } }, list: number[], n: number) => {
+      try {
+        const res = await call(active, 'POST', new URL(a.webhook.url).pathname, { body: { n } });
+        if (res.status === 200) list.push(n);
+      } catch {
+        // the server died before answering: not acknowledged (it may or may not have run)
+      }
+    };
+    const takeOver = async (): Promise<void> => {
+      const next = await Promise.race(standbys.map((s) => s.listening.then((url) => ({ url, s }))));
+      standbys.splice(standbys.indexOf(next.s), 1);
+      active = next.url;
+    };
+
+    const clients = [0, 1, 2, 3].map((k) => client(k));
+    for (let n = 0; n < 4; n++) {
+      await fire(slow, fired.slow, n);
+      await fire(gated, fired.gated, n);
+    }
+    await waitFor(() => acknowledgedTasks.length >= 40, 'load on the first server');
+    await first.stop('SIGKILL');
+    await takeOver();
+    for (let n = 4; n < 8; n++) await fire(slow, fired.slow, n);
+    const beforeSecondKill = acknowledgedTasks.length;
+    await waitFor(() => acknowledgedTasks.length >= beforeSecondKill + 40, 'load on the second server');
+    const second = processes.find((p) => p !== first && !standbys.includes(p as LaunchedServer))!;
+    await second.stop('SIGKILL');
+    await takeOver();
+    const beforeStop = acknowledgedTasks.length;
+    await waitFor(() => acknowledgedTasks.length >= beforeStop + 40, 'load on the third server');
+    stopping = true;
+    await Promise.all(clients);
+    expect(failures).toBeGreaterThan(0);
+
+    // The approvals are decided on the last server; then every acknowledged run completes.
+    for (const n of fired.gated) {
+      const run = await waitFor(async () => {
+        const runs = (await api('GET', `/api/v1/automations/${gated.id}/runs?limit=100`)).body.items as any[];
+        return runs.find((r) => r.trigger?.variables?.n === n && r.status === 'waiting');
+      }, `gated run ${n} waiting`, 30000);
+      expect((await api('POST', `/api/v1/automations/${gated.id}/runs/${run.id}/approve`, {})).status).toBe(200);
+    }
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const texts = async () => (await db.query<{ text: string }>('SELECT text FROM tasks WHERE project_id = $1', [projectId])).rows.map((r) => r.text);
+      await waitFor(
+        async () => {
+          const all = await texts();
+          return fired.slow.every((n) => all.includes(`slow ${n}`)) && fired.gated.every((n) => all.includes(`approved ${n}`));
+        },
+        'every acknowledged automation run to make its task',
+        30000,
+      );
+      // No acknowledged write is missing.
+      const stored = new Set((await db.query<{ id: string }>('SELECT id FROM tasks WHERE project_id = $1', [projectId])).rows.map((r) => r.id));
+      expect(acknowledgedTasks.filter((id) => !stored.has(id))).toEqual([]);
+      const projects = new Set((await db.query<{ id: string }>('SELECT id FROM projects')).rows.map((r) => r.id));
+      expect(acknowledgedProjects.filter((id) => !projects.has(id))).toEqual([]);
+      // No automation made its task twice, acknowledged or not (a call cut off by the kill may have run once).
+      const counts = new Map<string, number>();
+      for (const text of await texts()) if (/^(slow|approved) \d+$/.test(text)) counts.set(text, (counts.get(text) ?? 0) + 1);
+      expect([...counts].filter(([, count]) => count > 1)).toEqual([]);
+      // Every acknowledged project's signed delivery arrived, at least once.
+      await waitFor(
+        () => {
+          const delivered = new Set(rx.received.filter((r) => r.url === '/signed').map((r) => JSON.parse(r.body).payload.projectId));
+          return acknowledgedProjects.every((id) => delivered.has(id));
+        },
+        'a signed delivery for every acknowledged project',
+        30000,
+      );
+      // No schedule slot fired twice.
+      const slots = (await db.query<{ trigger_json: string }>('SELECT trigger_json FROM automation_runs WHERE automation_id = $1', [ticking.id])).rows.map(
+        (r) => JSON.parse(r.trigger_json).variables.scheduledAt as string,
+      );
+      expect(slots.length).toBeGreaterThan(0);
+      expect(new Set(slots).size).toBe(slots.length);
+    } finally {
+      await db.end();
+      await rx.close();
+    }
+  }, 120_000);
+});
