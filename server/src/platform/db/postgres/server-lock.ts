@@ -11,6 +11,12 @@ export const SERVER_LOCK_KEY = 7_461_002;
 /** How often a standby tries to take the lock, in ms. */
 export const STANDBY_POLL_MS = 500;
 
+/** How often the holder checks that the lock's connection still answers, in ms. */
+const HEARTBEAT_MS = 5000;
+
+/** How long the holder waits for that answer before it takes the lock for lost, in ms. */
+const HEARTBEAT_TIMEOUT_MS = 10_000;
+
 /**
  * TCP keepalive of the lock's connection, set on PostgreSQL's side of it: the server notices a
  * holder whose machine or network died after about idle + interval × count seconds (10 + 5 × 3)
@@ -73,9 +79,12 @@ export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): P
   const client = await pool.connect();
   let held = false;
   let released = false;
+  let heartbeat: NodeJS.Timeout | undefined;
+  const stopHeartbeat = () => clearInterval(heartbeat);
   const lost = (error: Error) => {
     if (!held || released) return;
     released = true;
+    stopHeartbeat();
     // The pool drops the broken connection instead of handing it out again.
     client.release(error);
     options.onLost(new ServerLockLostError(error));
@@ -101,8 +110,28 @@ export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): P
   }
   client.on('error', lost);
   client.on('end', () => lost(new Error('the connection ended')));
+  // A connection cut off without a word (a network partition) raises no event: ask now and then.
+  let asking = false;
+  heartbeat = setInterval(() => {
+    if (asking || released) return;
+    asking = true;
+    const timeout = setTimeout(() => lost(new Error(`no answer within ${HEARTBEAT_TIMEOUT_MS} ms`)), HEARTBEAT_TIMEOUT_MS);
+    client
+      .query('SELECT 1')
+      .then(
+        () => undefined,
+        (error: Error) => lost(error),
+      )
+      .finally(() => {
+        clearTimeout(timeout);
+        asking = false;
+      });
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  client.once('end', stopHeartbeat);
   return {
     async release() {
+      stopHeartbeat();
       if (released) return;
       released = true;
       try {
