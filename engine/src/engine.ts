@@ -78,7 +78,22 @@ export interface EngineOptions {
   onRunSettled?: (run: RunRecord) => void;
   /** The workspace secrets templates read as `{{ secrets.NAME }}` and journals mask (none when absent). */
   secrets?: SecretSource;
+  /**
+   * False for an engine that records runs but leaves executing them to an executing engine on the
+   * same store, in another process (the server's `TASKSPACE_ROLE=api`): runs it starts, replays or
+   * lets continue after an approval stay `queued` in the store for that engine to find
+   * ({@link Engine.discover}); {@link Engine.waitForRun} watches the store; {@link Engine.cancelRun}
+   * records a cancel request there and waits for the executing engine to carry it out. Such an
+   * engine is never started. Default true.
+   */
+  executes?: boolean;
 }
+
+/** How often a non-executing engine looks at a run it waits for, in ms. */
+export const RUN_POLL_MS = 50;
+
+/** How long a non-executing engine's `cancelRun` waits for the executing engine to cancel, in ms. */
+export const CANCEL_WAIT_MS = 10_000;
 
 /** A run with its journal. */
 export interface RunWithSteps {
@@ -141,8 +156,11 @@ export class Engine {
   /** Parent runs a child's end should wake but that were executing then: woken once their execution ends. */
   private readonly wakeAgain = new Set<string>();
   private stopping = false;
+  /** See {@link EngineOptions.executes}. */
+  private readonly executes: boolean;
 
   constructor(options: EngineOptions) {
+    this.executes = options.executes ?? true;
     this.store = options.store;
     this.service = options.service;
     this.clock = options.clock ?? systemClock;
@@ -169,7 +187,7 @@ export class Engine {
       kick: () => this.ticker.kick(),
       cancelRunsOf: (automationId) => this.cancelRunsOf(automationId),
     });
-    this.approvals = { store: this.store, clock: this.clock, definitionOf: (run) => this.registry.definitionOf(run), resume: (id) => this.runs.add(id) };
+    this.approvals = { store: this.store, clock: this.clock, definitionOf: (run) => this.registry.definitionOf(run), resume: (id) => this.queueRun(id) };
     this.runs = new RunQueue(this.maxConcurrent, {
       execute: (runId, entry) => this.runOne(runId, entry),
       finished: (runId) => this.finished(runId),
@@ -240,7 +258,10 @@ export class Engine {
 
   private async cancelRunsOf(automationId: string): Promise<void> {
     for (const runId of this.runs.executingOf(automationId)) this.cancelRequested.add(runId);
-    for (const run of await this.store.listPendingRuns(automationId)) await this.cancelRun(run.id);
+    for (const run of await this.store.listPendingRuns(automationId)) {
+      if (this.executes) await this.cancelRun(run.id);
+      else await this.store.requestCancel(run.id);
+    }
   }
 
   // ---------------------------------------------------------------- runs
@@ -279,8 +300,9 @@ export class Engine {
     const { run: stored, created } = await this.store.createRun(run, opts.dedupeKey !== undefined ? { since: opts.since ?? 0 } : undefined, steps);
     if (created && stored.status === 'queued') {
       // A run created with journal entries (a replay) must read them: only an empty journal is "fresh".
-      if (steps.length === 0) this.fresh.set(stored.id, stored);
-      this.runs.add(stored.id);
+      // Only when not queued already: discovery (another process's runs) may have found it first.
+      if (steps.length === 0 && this.executes && !this.runs.has(stored.id)) this.fresh.set(stored.id, stored);
+      this.queueRun(stored.id);
     } else if (created) this.settled(stored);
     return stored;
   }
@@ -398,7 +420,12 @@ export class Engine {
    * queued or executing is left as it is, one in any other status is skipped when its turn comes.
    */
   enqueue(runId: string): void {
-    this.runs.add(runId);
+    this.queueRun(runId);
+  }
+
+  /** Queues a stored run for execution here; a non-executing engine leaves it to the executing one. */
+  private queueRun(runId: string): void {
+    if (this.executes) this.runs.add(runId);
   }
 
   /**
@@ -417,6 +444,36 @@ export class Engine {
     const trigger: RunRecord['trigger'] = { type: SUB_RUN_TRIGGER, variables: params.input, eventId: parent.id };
     if (params.wait) trigger.parent = { runId: parent.id, stepId: stepKey };
     return this.newRun(automation, trigger, { depth: parent.depth, dedupeKey: `parent:${parent.id}:${stepKey}`, since: 0, test: parent.test });
+  }
+
+  /**
+   * Reads the run every {@link RUN_POLL_MS} until `done` holds or `timeoutMs` has passed
+   * (a non-executing engine's wait); resolves to the run as last read.
+   * @throws EngineError 404 when the run does not exist (or no longer does).
+   */
+  private async watchRun(runId: string, timeoutMs: number, done: (run: RunRecord) => boolean): Promise<RunRecord> {
+    const deadline = this.clock.now() + timeoutMs;
+    for (;;) {
+      const run = await this.store.getRun(runId);
+      if (!run) throw new EngineError(404, 'NOT_FOUND', `run '${runId}' not found`);
+      if (done(run) || this.clock.now() >= deadline) return run;
+      await new Promise((resolve) => setTimeout(resolve, RUN_POLL_MS));
+    }
+  }
+
+  /**
+   * For an executing engine that shares its store with non-executing ones (other processes):
+   * queues the stored runs that are queued or running but not known here, carries out the cancel
+   * requests recorded by them, and does what is due ({@link Engine.tick}). Call it every poll
+   * interval; a no-op on a non-executing or stopped engine.
+   */
+  async discover(): Promise<void> {
+    if (!this.executes || this.stopping) return;
+    for (const run of await this.store.listUnfinishedRuns()) this.runs.add(run.id);
+    for (const runId of await this.store.listCancelRequests()) {
+      if (!this.cancelRequested.has(runId)) await this.cancelRun(runId);
+    }
+    await this.tick();
   }
 
   /** Wakes the parent waiting on `child` (a run that just ended), now or when its execution ends. */
@@ -511,6 +568,10 @@ export class Engine {
     const run = await this.store.getRun(runId);
     if (!run) throw new EngineError(404, 'NOT_FOUND', `run '${runId}' not found`);
     if (FINAL_STATUSES.has(run.status)) return run;
+    if (!this.executes) {
+      await this.store.requestCancel(runId);
+      return this.watchRun(runId, CANCEL_WAIT_MS, (r) => FINAL_STATUSES.has(r.status));
+    }
     if (this.runs.isExecuting(runId)) {
       this.cancelRequested.add(runId);
       return run;
@@ -530,6 +591,7 @@ export class Engine {
    * @throws EngineError 404 when the run does not exist.
    */
   async waitForRun(runId: string, timeoutMs = 30_000): Promise<RunRecord> {
+    if (!this.executes) return this.watchRun(runId, timeoutMs, (r) => FINAL_STATUSES.has(r.status) || r.status === 'waiting');
     const settledRun = new Promise<RunRecord>((resolve) => {
       const list = this.waiters.get(runId) ?? [];
       list.push(resolve);

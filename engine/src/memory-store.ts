@@ -17,6 +17,8 @@ export class MemoryStore implements RunStore {
   private readonly slots = new Map<string, number>();
   private readonly runs = new Map<string, RunRecord>();
   private readonly steps = new Map<string, StepRecord[]>();
+  /** Runs whose cancellation was requested, in request order. */
+  private readonly cancelRequests = new Set<string>();
 
   async insertAutomation(automation: AutomationRecord): Promise<void> {
     if (this.automations.has(automation.id)) throw new Error(`automation ${automation.id} exists`);
@@ -144,6 +146,17 @@ export class MemoryStore implements RunStore {
 
   async listPendingRuns(automationId: string): Promise<RunRecord[]> {
     return [...this.runs.values()].filter((r) => r.automationId === automationId && (r.status === 'queued' || r.status === 'waiting')).map(copy);
+  }
+
+  async requestCancel(runId: string): Promise<void> {
+    if (this.runs.has(runId)) this.cancelRequests.add(runId);
+  }
+
+  async listCancelRequests(): Promise<string[]> {
+    return [...this.cancelRequests].filter((id) => {
+      const status = this.runs.get(id)?.status;
+      return status === 'queued' || status === 'running' || status === 'waiting';
+    });
   }
 
   async getSteps(runId: string): Promise<StepRecord[]> {

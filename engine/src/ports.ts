@@ -177,6 +177,10 @@ export interface RunStore {
   nextWakeAt(after: number): Promise<number | undefined>;
   /** Runs of an automation in status queued or waiting. */
   listPendingRuns(automationId: string): Promise<RunRecord[]>;
+  /** Records that a run should be cancelled by whichever engine executes it (see `EngineOptions.executes`). */
+  requestCancel(runId: string): Promise<void>;
+  /** Ids of runs not yet final (queued, running or waiting) whose cancellation was requested, oldest first. */
+  listCancelRequests(): Promise<string[]>;
 
   /** The run's journal, in the order steps first started. */
   getSteps(runId: string): Promise<StepRecord[]>;

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { ServiceError } from './errors';
 import swagger from '@fastify/swagger';
 import cookie from '@fastify/cookie';
 import { installApiDocs } from './http/api-docs';
@@ -134,6 +135,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   app.decorateRequest('actor', null as never);
   await app.register(cookie);
   installErrorHandling(app);
+  if (config.role === 'worker') refuseApiRequests(app);
   installRequestMetering(app, meter);
   installJsonBodyParser(app, config.jsonMaxDepth);
   refuseTextBodies(app);
@@ -178,4 +180,15 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
 
   await registerRoutes(app);
   return { app, services, storage, bootstrap: boot };
+}
+
+/**
+ * A worker process (`TASKSPACE_ROLE=worker`) answers only `GET /healthz`; anything else is
+ * 404 NOT_FOUND naming the processes that serve the API.
+ */
+function refuseApiRequests(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.url === '/healthz' || request.url.startsWith('/healthz?')) return;
+    throw new ServiceError(404, 'NOT_FOUND', 'this process does background work only (TASKSPACE_ROLE=worker); send requests to a process with TASKSPACE_ROLE=all or api');
+  });
 }

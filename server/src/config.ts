@@ -38,6 +38,14 @@ export interface Config {
    */
   standby: boolean;
   /**
+   * What this process does (`TASKSPACE_ROLE`, default `all`; docs "Operations", "Roles"): `all`
+   * serves the API and does the background work (deliveries, automation runs, schedules, due
+   * dates), holding the database's server lock; `worker` does the background work and answers only
+   * `/healthz`; `api` serves the API without the lock or background work, so any number may run
+   * beside one `all` or `worker` process. `api` and `worker` need PostgreSQL.
+   */
+  role: ServerRole;
+  /**
    * Base URL for absolute links (share links, public agents, media), without a trailing slash
    * (`TASKSPACE_PUBLIC_URL`; default `http://HOST:PORT` once the port is known).
    */
@@ -225,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.TASKSPACE_DATA_DIR || './.data'),
     databaseUrl: databaseUrl(env),
     standby: standby(env),
+    role: serverRole(env),
     publicUrl: publicUrl ? publicUrl.replace(/\/+$/, '') : undefined,
     bootstrapToken: env.TASKSPACE_BOOTSTRAP_TOKEN || undefined,
     logLevel: env.TASKSPACE_LOG_LEVEL || 'info',
@@ -287,6 +296,26 @@ function mediaStore(env: NodeJS.ProcessEnv): MediaStoreKind {
     throw new ConfigError(`TASKSPACE_MEDIA_STORE must be 'files' or 'database', got '${env.TASKSPACE_MEDIA_STORE}'`);
   }
   return value as MediaStoreKind;
+}
+
+/** The values of `TASKSPACE_ROLE` (see {@link Config.role}). */
+export const SERVER_ROLES = ['all', 'api', 'worker'] as const;
+/** One of {@link SERVER_ROLES}. */
+export type ServerRole = (typeof SERVER_ROLES)[number];
+
+/** `TASKSPACE_ROLE`: `all` unless set; `api` and `worker` only on PostgreSQL. */
+function serverRole(env: NodeJS.ProcessEnv): ServerRole {
+  const value = (env.TASKSPACE_ROLE ?? '').trim().toLowerCase() || 'all';
+  if (!(SERVER_ROLES as readonly string[]).includes(value)) {
+    throw new ConfigError(`TASKSPACE_ROLE must be 'all', 'api' or 'worker', got '${env.TASKSPACE_ROLE}'`);
+  }
+  if (value !== 'all' && !env.DATABASE_URL) {
+    throw new ConfigError(`TASKSPACE_ROLE=${value} needs DATABASE_URL: on SQLite one process serves the API and does the background work`);
+  }
+  if (value === 'api' && flag(env, 'TASKSPACE_STANDBY')) {
+    throw new ConfigError('TASKSPACE_STANDBY=1 is for processes that do the background work (TASKSPACE_ROLE=all or worker); api processes never wait');
+  }
+  return value as ServerRole;
 }
 
 /** `TASKSPACE_STANDBY`; only PostgreSQL can hand a database over (one server owns a SQLite data directory). */

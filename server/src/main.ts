@@ -40,7 +40,8 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const base = services.links.base();
   const where = config.databaseUrl ? `PostgreSQL database ${new URL(config.databaseUrl).pathname.slice(1)}` : config.dataDir;
-  process.stdout.write(`Taskspace is listening on ${base} (data in ${where})\n`);
+  const role = config.role === 'all' ? '' : `; TASKSPACE_ROLE=${config.role}`;
+  process.stdout.write(`Taskspace is listening on ${base} (data in ${where}${role})\n`);
   if (bootstrap) {
     process.stdout.write(
       `First start: created the owner '@owner' and workspace ${bootstrap.workspaceId}.\n` +

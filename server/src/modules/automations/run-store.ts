@@ -516,6 +516,19 @@ export class ServiceRunStore implements RunStore {
     );
   }
 
+  async requestCancel(runId: string): Promise<void> {
+    await this.store.run(this.store.sql.run('UPDATE automation_runs SET cancel_requested = 1 WHERE id = ?', [runId]));
+  }
+
+  async listCancelRequests(): Promise<string[]> {
+    const rows = await this.store.run(
+      this.store.sql.all<{ id: string }>(
+        "SELECT id FROM automation_runs WHERE cancel_requested = 1 AND status IN ('queued', 'running', 'waiting') ORDER BY seq",
+      ),
+    );
+    return rows.map((row) => row.id);
+  }
+
   async getSteps(runId: string): Promise<StepRecord[]> {
     return this.store.run(stepsOf(this.store.sql, runId));
   }

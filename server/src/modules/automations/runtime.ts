@@ -43,6 +43,8 @@ export class AutomationRuntime {
   /** The per-URL throttle of inbound calls (webhook calls and form posts share a URL's bucket). */
   readonly throttle: InboundThrottle;
   private readonly events: WorkerLoop;
+  /** On PostgreSQL: finds the runs and cancel requests api processes recorded ({@link Engine.discover}). */
+  private readonly discovery: WorkerLoop;
   /** How far the outbox consumer has read. */
   private readonly cursor: OutboxCursor;
   private readonly unsubscribe: (() => void)[] = [];
@@ -65,11 +67,22 @@ export class AutomationRuntime {
       onRunSettled: (run) => {
         for (const listener of this.settledListeners) listener(run);
       },
+      // An api process records runs; the process doing the background work executes them.
+      executes: svc.config.role !== 'api',
     });
     const poll = svc.config.webhooks.pollMs;
     // A step handles one batch: again at once while batches come full, else after the poll interval.
     this.cursor = new OutboxCursor(svc.store, svc.clock, AUTOMATION_CURSOR);
     this.events = new WorkerLoop('automation outbox consumer', async () => ((await this.consumeEvents()) ? 0 : poll), log, poll);
+    this.discovery = new WorkerLoop(
+      'automation run discovery',
+      async () => {
+        await this.engine.discover();
+        return poll;
+      },
+      log,
+      poll,
+    );
     this.throttle = new InboundThrottle(svc.clock, svc.config.webhooks.inboundPerMinute);
   }
 
@@ -79,18 +92,24 @@ export class AutomationRuntime {
     return () => this.settledListeners.delete(listener);
   }
 
-  /** Resumes stored runs and starts the consumers. */
+  /**
+   * Resumes stored runs and starts the consumers; on PostgreSQL also the discovery of runs other
+   * processes recorded. Nothing in an api process (`TASKSPACE_ROLE=api`), whose engine never executes.
+   */
   async start(): Promise<void> {
+    if (this.svc.config.role === 'api') return;
     await this.engine.start();
     this.unsubscribe.push(
       this.svc.signals?.on('events', () => this.events.wake()) ?? (() => undefined),
     );
     this.events.start();
+    if (this.svc.store.dialect === 'postgres') this.discovery.start();
   }
 
   /** Stops the consumers and the engine (runs in flight get a grace period; the rest resume at the next start). */
   async stop(): Promise<void> {
     for (const off of this.unsubscribe.splice(0)) off();
+    await this.discovery.stop();
     await this.events.stop();
     await this.cursor.flush();
     await this.engine.stop();

@@ -44,7 +44,9 @@ const tags = ['agents'];
  */
 export const conversationRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
-  await svc.store.run(failInterruptedConversations(svc));
+  // An api process starts beside the one doing the background work: other processes' commands
+  // may be in progress, so only that one marks what a previous process left.
+  if (svc.config.role !== 'api') await svc.store.run(failInterruptedConversations(svc));
 
   for (const path of ['/agents/:agentId/convos', '/agents/:agentId/convos/']) {
     const hide = path.endsWith('/');

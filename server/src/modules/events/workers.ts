@@ -77,6 +77,8 @@ export function startEventWorkers(svc: Services, log: WorkerLog): EventWorkers {
 export function installEventWorkers(app: FastifyInstance, svc: Services): void {
   let workers: EventWorkers | undefined;
   app.addHook('onListen', async () => {
+    // An api process leaves the outbox, deliveries and due dates to the lock's holder.
+    if (svc.config.role === 'api') return;
     workers ??= startEventWorkers(svc, app.log);
   });
   app.addHook('preClose', async () => {

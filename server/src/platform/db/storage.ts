@@ -37,9 +37,9 @@ export interface StorageEvents {
  * - SQLite: takes the data directory's lock (one server per directory), opens the file and
  *   applies pending migrations.
  * - PostgreSQL: opens a pool, takes the database's server lock (postgres/server-lock.ts: one
- *   active server per database until work is shared out between processes; with
- *   `config.standby` it waits for the lock instead of failing) and applies pending migrations
- *   under an advisory lock of their own.
+ *   process doing the background work per database; with `config.standby` it waits for the lock
+ *   instead of failing; `api` processes take none) and applies pending migrations under an
+ *   advisory lock of their own.
  * @throws DataDirLockedError or DatabaseInUseError when another server holds the data directory
  *   or the database; the store's error when
  *   it cannot be opened or a migration fails (nothing is left open then).
@@ -50,7 +50,8 @@ export async function openStorage(config: Config, events: StorageEvents): Promis
     pool.on('error', (error) => events.onPoolError(error));
     let lock: ServerLock | undefined;
     try {
-      lock = await lockDatabase(pool, { standby: config.standby, onWaiting: events.onStandby, onLost: events.onLockLost });
+      // An api process does no background work: it runs beside the lock's holder.
+      if (config.role !== 'api') lock = await lockDatabase(pool, { standby: config.standby, onWaiting: events.onStandby, onLost: events.onLockLost });
       await migratePostgres(pool);
     } catch (error) {
       await lock?.release();
@@ -63,7 +64,7 @@ export async function openStorage(config: Config, events: StorageEvents): Promis
       db: undefined,
       start: async () => undefined,
       async close() {
-        await held.release();
+        await held?.release();
         await pool.end();
       },
     };
