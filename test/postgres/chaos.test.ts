@@ -4,14 +4,21 @@ import { call, launchServer, OWNER_TOKEN, spawnServer, tempDataDir, type Launche
 import { receiver, waitFor } from '../automations/helpers';
 
 /**
- * Chaos on one PostgreSQL database (docs "Operations", "Standby servers"): three server processes,
- * one active and two standbys, under mixed load — task and project writes from four clients, signed
- * deliveries to a loopback receiver, automations with a delay, a failing-then-recovering HTTP step
- * and an approval, a schedule every second — while the active process is killed with SIGKILL twice.
- * Afterwards no acknowledged write is missing, no automation's task is made twice, every project's
- * signed delivery arrived (duplicates only within at-least-once), and no schedule slot fired twice.
+ * Chaos on one PostgreSQL database (docs "Operations", "Roles" and "Standby servers"): three server
+ * processes under mixed load — task and project writes from four clients, signed deliveries to a
+ * loopback receiver, automations with a delay, a failing-then-recovering HTTP step and an
+ * approval, a schedule every second — while processes are killed with SIGKILL twice. Two
+ * layouts: one active process and two standbys (each kill hits the process doing the work); and
+ * one active process, one api process and one standby (the api process is killed, then the active
+ * one). Afterwards no acknowledged write is missing, no automation's task is made twice, every
+ * project's signed delivery arrived (duplicates only within at-least-once), and no schedule slot
+ * fired twice.
  */
-describe('chaos: three processes on one PostgreSQL database, kill -9 twice', () => {
+
+/** A layout: the role of the second process (the first is `all`, the last an `all` standby). */
+type Layout = 'two standbys' | 'an api process and a standby';
+
+describe.each<Layout>(['two standbys', 'an api process and a standby'])('chaos: an active process and %s on one PostgreSQL database, kill -9 twice', (layout) => {
   let database: TestDatabase;
   const processes: { stop(signal?: NodeJS.Signals): Promise<void> }[] = [];
 
@@ -42,13 +49,23 @@ describe('chaos: three processes on one PostgreSQL database, kill -9 twice', () 
     };
     const first = await spawnServer(tempDataDir(), env);
     processes.push(first);
+    // The processes that serve requests now; clients spread over them.
+    const serving: string[] = [first.url];
     const standbys: LaunchedServer[] = [];
-    for (let i = 0; i < 2; i++) {
+    const standby = () => {
       const s = launchServer(tempDataDir(), { ...env, TASKSPACE_STANDBY: '1' });
       processes.push(s);
       standbys.push(s);
+    };
+    let apiProcess: Awaited<ReturnType<typeof spawnServer>> | undefined;
+    if (layout === 'two standbys') standby();
+    else {
+      apiProcess = await spawnServer(tempDataDir(), { ...env, TASKSPACE_ROLE: 'api' });
+      processes.push(apiProcess);
+      serving.push(apiProcess.url);
     }
-    await waitFor(() => standbys.every((s) => s.output().includes('Standing by')), 'both standbys to wait');
+    standby();
+    await waitFor(() => standbys.every((s) => s.output().includes('Standing by')), 'the standbys to wait');
 
     let active = first.url;
     const api = (method: string, path: string, body?: unknown) => call(active, method, path, { token: OWNER_TOKEN, body });
@@ -71,8 +88,8 @@ describe('chaos: three processes on one PostgreSQL database, kill -9 twice', () 
     ]);
     const ticking = await automation('Tick', { type: 'schedule', cron: '* * * * * *' }, []);
 
-    // Four clients write until told to stop; a refused connection means the active server died:
-    // they wait for the next one. Only answers of 200 count as acknowledged.
+    // Four clients write until told to stop, spread over the serving processes; a refused connection means a process died:
+    // it leaves the list (a standby that takes over joins it). Only answers of 200 count as acknowledged.
     const acknowledgedTasks: string[] = [];
     const acknowledgedProjects: string[] = [];
     const fired = { slow: [] as number[], gated: [] as number[] };
@@ -80,7 +97,11 @@ describe('chaos: three processes on one PostgreSQL database, kill -9 twice', () 
     let failures = 0;
     const client = async (k: number) => {
       for (let i = 0; !stopping; i++) {
-        const url = active;
+        if (serving.length === 0) {
+          await waitFor(() => serving.length > 0 || stopping, 'a serving process', 30000);
+          continue;
+        }
+        const url = serving[(k + i) % serving.length]!;
         try {
           if (i % 10 === 9) {
             const res = await call(url, 'POST', `/api/v1/workspaces/${workspaceId}/projects`, { token: OWNER_TOKEN, body: { contentType: 'text/markdown', content: `# P ${k}.${i}` } });
@@ -90,14 +111,16 @@ describe('chaos: three processes on one PostgreSQL database, kill -9 twice', () 
             if (res.status === 200) acknowledgedTasks.push(res.body.item[0].id);
           }
         } catch {
+          // A refused connection: that process died.
           failures++;
-          await waitFor(() => active !== url || stopping, 'the next active server', 30000);
+          const at = serving.indexOf(url);
+          if (at >= 0) serving.splice(at, 1);
         }
       }
     };
     const fire = async (a: { webhook: { url: string } }, list: number[], n: number) => {
       try {
-        const res = await call(active, 'POST', new URL(a.webhook.url).pathname, { body: { n } });
+        const res = await call(serving[n % serving.length] ?? active, 'POST', new URL(a.webhook.url).pathname, { body: { n } });
         if (res.status === 200) list.push(n);
       } catch {
         // the server died before answering: not acknowledged (it may or may not have run)
@@ -107,6 +130,7 @@ describe('chaos: three processes on one PostgreSQL database, kill -9 twice', () 
       const next = await Promise.race(standbys.map((s) => s.listening.then((url) => ({ url, s }))));
       standbys.splice(standbys.indexOf(next.s), 1);
       active = next.url;
+      serving.push(next.url);
     };
 
     const clients = [0, 1, 2, 3].map((k) => client(k));
@@ -114,17 +138,24 @@ describe('chaos: three processes on one PostgreSQL database, kill -9 twice', () 
       await fire(slow, fired.slow, n);
       await fire(gated, fired.gated, n);
     }
-    await waitFor(() => acknowledgedTasks.length >= 40, 'load on the first server');
-    await first.stop('SIGKILL');
-    await takeOver();
+    await waitFor(() => acknowledgedTasks.length >= 40, 'load on the first layout');
+    if (apiProcess) {
+      // The api process dies; the active one serves on alone and keeps working.
+      await apiProcess.stop('SIGKILL');
+      await waitFor(() => !serving.includes(apiProcess!.url), 'the clients to leave the dead api process');
+    } else {
+      await first.stop('SIGKILL');
+      await takeOver();
+    }
     for (let n = 4; n < 8; n++) await fire(slow, fired.slow, n);
     const beforeSecondKill = acknowledgedTasks.length;
-    await waitFor(() => acknowledgedTasks.length >= beforeSecondKill + 40, 'load on the second server');
-    const second = processes.find((p) => p !== first && !standbys.includes(p as LaunchedServer))!;
-    await second.stop('SIGKILL');
+    await waitFor(() => acknowledgedTasks.length >= beforeSecondKill + 40, 'load after the first kill');
+    // The process doing the work dies; the remaining standby takes over.
+    const working = apiProcess ? first : processes.find((p) => p !== first && !standbys.includes(p as LaunchedServer))!;
+    await working.stop('SIGKILL');
     await takeOver();
     const beforeStop = acknowledgedTasks.length;
-    await waitFor(() => acknowledgedTasks.length >= beforeStop + 40, 'load on the third server');
+    await waitFor(() => acknowledgedTasks.length >= beforeStop + 40, 'load after the second kill');
     stopping = true;
     await Promise.all(clients);
     expect(failures).toBeGreaterThan(0);
