@@ -87,6 +87,11 @@ export interface EngineOptions {
    * engine is never started. Default true.
    */
   executes?: boolean;
+  /**
+   * Called by a non-executing engine each time it stored work for the executing one (a queued
+   * run, a decision, a cancel request), so the host can wake that engine at once.
+   */
+  onWork?: () => void;
 }
 
 /** How often a non-executing engine looks at a run it waits for, in ms. */
@@ -158,9 +163,11 @@ export class Engine {
   private stopping = false;
   /** See {@link EngineOptions.executes}. */
   private readonly executes: boolean;
+  private readonly onWork: (() => void) | undefined;
 
   constructor(options: EngineOptions) {
     this.executes = options.executes ?? true;
+    this.onWork = options.onWork;
     this.store = options.store;
     this.service = options.service;
     this.clock = options.clock ?? systemClock;
@@ -262,6 +269,7 @@ export class Engine {
       if (this.executes) await this.cancelRun(run.id);
       else await this.store.requestCancel(run.id);
     }
+    if (!this.executes) this.onWork?.();
   }
 
   // ---------------------------------------------------------------- runs
@@ -426,6 +434,7 @@ export class Engine {
   /** Queues a stored run for execution here; a non-executing engine leaves it to the executing one. */
   private queueRun(runId: string): void {
     if (this.executes) this.runs.add(runId);
+    else this.onWork?.();
   }
 
   /**
@@ -570,6 +579,7 @@ export class Engine {
     if (FINAL_STATUSES.has(run.status)) return run;
     if (!this.executes) {
       await this.store.requestCancel(runId);
+      this.onWork?.();
       return this.watchRun(runId, CANCEL_WAIT_MS, (r) => FINAL_STATUSES.has(r.status));
     }
     if (this.runs.isExecuting(runId)) {

@@ -13,6 +13,7 @@ import { InputValidator, ROUTE_AJV } from './http/validate-input';
 import { GroupCommit } from './platform/db/group-commit';
 import { openStorage, type Storage } from './platform/db/storage';
 import type { ServerLockLostError } from './platform/db/postgres/server-lock';
+import { WorkNotifier } from './platform/db/postgres/notifications';
 import { serializeRequest } from './http/log';
 import { createModelProvider } from './models';
 import type { ModelProvider } from './models/provider';
@@ -93,6 +94,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     taskPages: new TaskPageCache(),
     inputs: new InputValidator(),
     writes: new GroupCommit(store),
+    workNotifier: config.role === 'api' ? new WorkNotifier(store) : undefined,
   };
   let boot: BootstrapResult | undefined;
   try {

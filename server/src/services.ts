@@ -8,6 +8,7 @@ import type { SecretBox } from './platform/secret-box';
 import type { TaskPageCache } from './modules/tasks/page-cache';
 import type { InputValidator } from './http/validate-input';
 import type { GroupCommit } from './platform/db/group-commit';
+import type { WorkNotifier } from './platform/db/postgres/notifications';
 import type { Block, Task } from './modules/tasks/records';
 
 /**
@@ -42,6 +43,11 @@ export interface Services {
    * on SQLite; on PostgreSQL each runs in a transaction of its own.
    */
   writes: GroupCommit;
+  /**
+   * In an api process on PostgreSQL (`TASKSPACE_ROLE=api`): wakes the process doing the
+   * background work when work was stored for it (platform/db/postgres/notifications.ts).
+   */
+  workNotifier?: WorkNotifier;
 }
 
 /** Absolute link building. */

@@ -132,3 +132,42 @@ describe('TASKSPACE_ROLE: a worker and two api processes on one PostgreSQL datab
     expect(loadConfig({ DATABASE_URL: database.url, TASKSPACE_ROLE: 'API' }).role).toBe('api');
   });
 });
+
+describe('TASKSPACE_ROLE: api processes wake the worker with NOTIFY', () => {
+  let database: TestDatabase;
+  let rx: Awaited<ReturnType<typeof receiver>>;
+  const processes: ChildServer[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    rx = await receiver();
+  });
+  afterAll(async () => {
+    for (const child of processes) await child.stop();
+    await rx.close();
+    await database.drop();
+  });
+
+  test('with an hour between polls, runs and deliveries stored by an api process are still carried out at once', async () => {
+    const env = {
+      DATABASE_URL: database.url,
+      TASKSPACE_WEBHOOKS_SECRET_KEY: 'roles-test-key-0123456789abcdefghij',
+      TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1',
+      TASKSPACE_WEBHOOKS_POLL_MS: '3600000',
+    };
+    const worker = await spawnServer(tempDataDir(), { ...env, TASKSPACE_ROLE: 'worker' });
+    processes.push(worker);
+    const apiProcess = await spawnServer(tempDataDir(), { ...env, TASKSPACE_ROLE: 'api' });
+    processes.push(apiProcess);
+    const api = (method: string, path: string, body?: unknown) => call(apiProcess.url, method, path, { token: OWNER_TOKEN, body });
+    const workspaceId = (await api('GET', '/api/v1/workspaces')).body.items[0].id;
+    expect((await api('POST', '/api/v2/webhooks', { targetUrl: `${rx.url}/signed`, events: ['project.created'] })).status).toBe(200);
+    const projectId = (await api('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Woken' })).body.item.id;
+    await waitFor(() => rx.received.some((r) => r.url === '/signed' && JSON.parse(r.body).payload.projectId === projectId), 'the signed delivery', 10_000);
+    const automation = (
+      await api('POST', '/api/v1/automations', { workspaceId, name: 'At once', trigger: { type: 'webhook' }, actions: [{ id: 'make', type: 'task.create', projectId, text: 'woken' }] })
+    ).body.item;
+    expect((await call(apiProcess.url, 'POST', new URL(automation.webhook.url).pathname, { body: {} })).status).toBe(200);
+    await waitFor(async () => (await api('GET', `/api/v1/projects/${projectId}/tasks`)).body.items.some((t: { text: string }) => t.text === 'woken'), 'the run to make its task', 10_000);
+  });
+});

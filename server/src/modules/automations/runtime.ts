@@ -10,6 +10,7 @@ import type { Services } from '../../services';
 import { GuardedHttpAdapter } from './http-adapter';
 import { DomainServiceAdapter } from './service-adapter';
 import { ServiceRunStore } from './run-store';
+import { WorkListener } from '../../platform/db/postgres/notifications';
 
 /**
  * The automation runtime of the server (README "Automations"): the engine over the service's store, the
@@ -45,6 +46,8 @@ export class AutomationRuntime {
   private readonly events: WorkerLoop;
   /** On PostgreSQL: finds the runs and cancel requests api processes recorded ({@link Engine.discover}). */
   private readonly discovery: WorkerLoop;
+  /** On PostgreSQL: wake-ups from api processes. */
+  private listener: WorkListener | undefined;
   /** How far the outbox consumer has read. */
   private readonly cursor: OutboxCursor;
   private readonly unsubscribe: (() => void)[] = [];
@@ -52,7 +55,7 @@ export class AutomationRuntime {
 
   constructor(
     private readonly svc: Services,
-    log: WorkerLog,
+    private readonly log: WorkerLog,
   ) {
     this.store = new ServiceRunStore(svc.store, { links: svc.links, clock: svc.clock, signals: svc.signals });
     this.http = new GuardedHttpAdapter(svc.addressPolicy);
@@ -69,6 +72,7 @@ export class AutomationRuntime {
       },
       // An api process records runs; the process doing the background work executes them.
       executes: svc.config.role !== 'api',
+      onWork: () => svc.workNotifier?.notify('runs'),
     });
     const poll = svc.config.webhooks.pollMs;
     // A step handles one batch: again at once while batches come full, else after the poll interval.
@@ -94,7 +98,8 @@ export class AutomationRuntime {
 
   /**
    * Resumes stored runs and starts the consumers; on PostgreSQL also the discovery of runs other
-   * processes recorded. Nothing in an api process (`TASKSPACE_ROLE=api`), whose engine never executes.
+   * processes recorded, woken by their notifications (platform/db/postgres/notifications.ts).
+   * Nothing in an api process (`TASKSPACE_ROLE=api`), whose engine never executes.
    */
   async start(): Promise<void> {
     if (this.svc.config.role === 'api') return;
@@ -103,12 +108,21 @@ export class AutomationRuntime {
       this.svc.signals?.on('events', () => this.events.wake()) ?? (() => undefined),
     );
     this.events.start();
-    if (this.svc.store.dialect === 'postgres') this.discovery.start();
+    if (this.svc.config.databaseUrl) {
+      this.discovery.start();
+      // Api processes tell at once what they stored; polling stays the fallback.
+      this.listener = new WorkListener(this.svc.config.databaseUrl, (topic) => {
+        if (topic === 'runs') this.discovery.wake();
+        else this.svc.signals?.notify('events');
+      }, this.log);
+      await this.listener.start();
+    }
   }
 
   /** Stops the consumers and the engine (runs in flight get a grace period; the rest resume at the next start). */
   async stop(): Promise<void> {
     for (const off of this.unsubscribe.splice(0)) off();
+    await this.listener?.stop();
     await this.discovery.stop();
     await this.events.stop();
     await this.cursor.flush();

@@ -86,6 +86,8 @@ export function installEventWorkers(app: FastifyInstance, svc: Services): void {
     workers = undefined;
   });
   app.addHook('onResponse', async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') svc.signals?.notify('events');
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
+    svc.signals?.notify('events');
+    svc.workNotifier?.notify('events');
   });
 }
