@@ -21,7 +21,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { Agent } = require('undici');
-const { api, measureRuns, runIfMain, startReceiver, OWNER_TOKEN, ROOT } = require('./lib');
+const { api, measureRuns, runIfMain, startReceiver, startTaskspace, OWNER_TOKEN, ROOT } = require('./lib');
 const n8n = require('./n8n');
 
 const dist = (p) => require(path.join(ROOT, 'server/dist', p));
@@ -32,8 +32,10 @@ const N8N_P50_MS = 900;
 /**
  * Measures Taskspace alone; resolves its result (the servers are stopped when it resolves).
  * `env` adds configuration (bench/stores.js passes `DATABASE_URL` to measure PostgreSQL).
+ * `apiProcesses` (PostgreSQL only) starts that many `TASKSPACE_ROLE=api` processes beside the one
+ * in this process, which executes the runs; the callers then spread their inbound calls over all.
  */
-async function runTaskspace(env = {}) {
+async function runTaskspace(env = {}, { apiProcesses = 0 } = {}) {
   const receiver = await startReceiver();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskspace-bench-automations-'));
   const { buildApp } = dist('app.js');
@@ -55,7 +57,12 @@ async function runTaskspace(env = {}) {
   const base = `http://127.0.0.1:${built.app.server.address().port}`;
   const dispatcher = new Agent({ connections: CALLERS * 2, keepAliveTimeout: 10000 });
   const json = (method, urlPath, body, bearer = token) => api(base, method, urlPath, bearer, body, dispatcher);
+  const others = [];
   try {
+    for (let i = 0; i < apiProcesses; i++) {
+      others.push(await startTaskspace({ TASKSPACE_ROLE: 'api', TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1', TASKSPACE_INBOUND_RATE_PER_MINUTE: '100000000', ...env }));
+    }
+    const bases = [base, ...others.map((other) => other.url)];
     const runtime = built.app.automations;
     // requestId -> run (settled) or resolver
     const finished = new Map();
@@ -106,12 +113,14 @@ async function runTaskspace(env = {}) {
 
     // One run: POST to the inbound URL, then wait for the run it started to settle.
     const once = async (seq) => {
-      const { requestId } = await json('POST', hookPath, { title: `Invoice ${seq}`, amount: seq % 1000 }, null);
+      const to = bases[seq % bases.length];
+      const { requestId } = await api(to, 'POST', hookPath, null, { title: `Invoice ${seq}`, amount: seq % 1000 }, dispatcher);
       return (await waitRun(requestId)).status === 'completed';
     };
     const { loaded, single } = await measureRuns({ callers: CALLERS, once });
     return { runsPerSecond: loaded.perSecond, p50Ms: loaded.p50, p99Ms: loaded.p99, singleCallerP50Ms: single.p50, runs: loaded.runs, seconds: loaded.seconds };
   } finally {
+    for (const other of others) await other.stop();
     await dispatcher.close();
     await built.app.close();
     await receiver.stop();

@@ -1,13 +1,15 @@
 'use strict';
 // The two stores side by side: the same API operations and automation runs on the embedded SQLite
 // file and on PostgreSQL, one server process each, with PostgreSQL's ratio to SQLite in the same
-// run. API figures are medians of alternating rounds (BENCH_ROUNDS) of 10 connections for
+// run; then PostgreSQL with 1, 2 and 3 processes (one doing the background work, api processes
+// beside it), each figure with its ratio to SQLite's one process and to one PostgreSQL process.
+// API figures are medians of alternating rounds (BENCH_ROUNDS) of 10 connections (12 by processes) for
 // BENCH_SECONDS each; automation runs as in bench/automations.js (webhook → task → HTTP → branch).
 // PostgreSQL: a fresh database made on the server of BENCH_POSTGRES_URL (default the local one,
 // postgres://postgres@127.0.0.1:5432/postgres) and dropped at the end.
 const { randomBytes } = require('node:crypto');
 const pg = require('pg');
-const { startTaskspace, pairedLoad, row, runIfMain, thousandTaskProject } = require('./lib');
+const { load, median, startTaskspace, pairedLoad, row, runIfMain, thousandTaskProject } = require('./lib');
 const automations = require('./automations');
 
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -72,8 +74,88 @@ async function run() {
     console.log(
       `  postgres ${runsOnPostgres.runsPerSecond.toFixed(0).padStart(7)} runs/s   p50 ${runsOnPostgres.p50Ms.toFixed(1)} ms, p99 ${runsOnPostgres.p99Ms.toFixed(1)} ms   ratio ${ratio.toFixed(2)}`,
     );
+    results.push(...(await apiByProcesses(results)));
+    results.push(...(await runsByProcesses(runsOnSqlite.runsPerSecond)));
   } finally {
     await database.drop();
+  }
+  return results;
+}
+
+/** The secret key every process on one bench database shares. */
+const BENCH_KEY = 'bench-secret-key-0123456789abcdefghijkl';
+
+/** Formats a figure with its ratios to SQLite's one process and to one PostgreSQL process. */
+function processRow(label, value, unit, sqlite, one) {
+  return `${label.padEnd(50)} ${value.toFixed(0).padStart(9)} ${unit}   ratio to sqlite ${(value / sqlite).toFixed(2)}, to one process ${(value / one).toFixed(2)}`;
+}
+
+/**
+ * API throughput on PostgreSQL with 1, 2 and 3 processes: one `all` process, then one and two
+ * `TASKSPACE_ROLE=api` processes beside it, 12 connections spread evenly over them (reads of one
+ * project; creates each into a project of the process's own, as teams write to their own
+ * projects), medians of BENCH_ROUNDS rounds. `sqliteResults` holds the one-process SQLite figures
+ * of the same operations, measured above.
+ */
+async function apiByProcesses(sqliteResults) {
+  const database = await scratchDatabase();
+  const env = { DATABASE_URL: database.url, TASKSPACE_WEBHOOKS_SECRET_KEY: BENCH_KEY };
+  const servers = [];
+  const results = [];
+  try {
+    servers.push(await startTaskspace(env));
+    for (let i = 0; i < 2; i++) servers.push(await startTaskspace({ ...env, TASKSPACE_ROLE: 'api' }));
+    const shared = await thousandTaskProject(servers[0]);
+    const own = [];
+    for (const server of servers) own.push(await thousandTaskProject(server));
+    const targets = servers.map((server, i) => ({ ...operations(server, shared), 'POST create task': operations(server, own[i])['POST create task'] }));
+    const rounds = Number(process.env.BENCH_ROUNDS || 3);
+    console.log('API on PostgreSQL by processes (one all process, then api processes beside it), 12 connections spread over them:');
+    for (const name of Object.keys(targets[0])) {
+      const figures = [[], [], []];
+      const busy = [0, 0, 0];
+      for (let round = 0; round < rounds; round++) {
+        for (let n = 1; n <= 3; n++) {
+          const opts = { ...targets[0][name], url: targets.slice(0, n).map((t) => t[name].url), connections: 12 };
+          const measured = await load(opts, { tolerateBusy: true });
+          figures[n - 1].push(measured.rps);
+          busy[n - 1] += measured.busy;
+        }
+      }
+      const medians = figures.map(median);
+      const sqlite = sqliteResults.find((r) => r.name === name).sqlite;
+      for (let n = 1; n <= 3; n++) {
+        results.push({ name: `${name} (postgres, ${n} processes)`, postgres: medians[n - 1], sqlite, ratio: medians[n - 1] / sqlite, ratioToOne: medians[n - 1] / medians[0], busy: busy[n - 1] });
+        const refused = busy[n - 1] > 0 ? `   (${busy[n - 1]} answered 503 BUSY, not counted)` : '';
+        console.log(processRow(`postgres ${name}, ${n} process${n > 1 ? 'es' : ''}`, medians[n - 1], 'req/s', sqlite, medians[0]) + refused);
+      }
+    }
+  } finally {
+    for (const server of servers.reverse()) await server.stop();
+    await database.drop();
+  }
+  return results;
+}
+
+/**
+ * Automation runs (as above) on PostgreSQL with 1, 2 and 3 processes: the one executing the runs,
+ * then one and two api processes taking inbound calls beside it; the callers spread their calls
+ * over all. Each count on a fresh database.
+ */
+async function runsByProcesses(sqliteRunsPerSecond) {
+  const results = [];
+  const figures = [];
+  console.log('automation runs on PostgreSQL by processes (inbound calls spread over them; one process executes the runs):');
+  for (let n = 1; n <= 3; n++) {
+    const database = await scratchDatabase();
+    try {
+      const measured = await automations.runTaskspace({ DATABASE_URL: database.url, TASKSPACE_WEBHOOKS_SECRET_KEY: BENCH_KEY }, { apiProcesses: n - 1 });
+      figures.push(measured.runsPerSecond);
+      results.push({ name: `automation runs (postgres, ${n} processes)`, postgres: measured.runsPerSecond, sqlite: sqliteRunsPerSecond, ratio: measured.runsPerSecond / sqliteRunsPerSecond, ratioToOne: measured.runsPerSecond / figures[0] });
+      console.log(`${processRow(`postgres automation runs, ${n} process${n > 1 ? 'es' : ''}`, measured.runsPerSecond, 'runs/s', sqliteRunsPerSecond, figures[0])}   p50 ${measured.p50Ms.toFixed(1)} ms`);
+    } finally {
+      await database.drop();
+    }
   }
   return results;
 }
