@@ -461,11 +461,12 @@ export class Engine {
    * @throws EngineError 404 when the run does not exist (or no longer does).
    */
   private async watchRun(runId: string, timeoutMs: number, done: (run: RunRecord) => boolean): Promise<RunRecord> {
-    const deadline = this.clock.now() + timeoutMs;
+    // Wall time, as the timers of waitForRun.
+    const deadline = Date.now() + timeoutMs;
     for (;;) {
       const run = await this.store.getRun(runId);
       if (!run) throw new EngineError(404, 'NOT_FOUND', `run '${runId}' not found`);
-      if (done(run) || this.clock.now() >= deadline) return run;
+      if (done(run) || Date.now() >= deadline) return run;
       await new Promise((resolve) => setTimeout(resolve, RUN_POLL_MS));
     }
   }

@@ -621,3 +621,63 @@ describe('engine: schedules', () => {
     await engine.idle();
   });
 });
+
+describe('engine: a non-executing engine beside an executing one on the same store', () => {
+  test('runs it starts, decisions and cancel requests are carried out by the executing engine, once', async () => {
+    const store = new MemoryStore();
+    const service = new MemService();
+    const clock = new TestClock();
+    const executing = createEngine({ store, service, http: fetchHttp(), clock, autoTick: false });
+    let notified = 0;
+    const recording = createEngine({ store, service, http: fetchHttp(), clock, autoTick: false, executes: false, onWork: () => notified++ });
+    await executing.start();
+    const make = await recording.createAutomation({
+      workspaceId: WS,
+      ownerId: OWNER,
+      definition: { name: 'Make', trigger: { type: 'webhook' }, actions: [{ id: 'make', type: 'task.create', projectId: 'p1', text: 'made {{ trigger.n }}' }] },
+    });
+    const gated = await recording.createAutomation({
+      workspaceId: WS,
+      ownerId: OWNER,
+      definition: { name: 'Gated', trigger: { type: 'webhook' }, actions: [{ id: 'ok', type: 'approval', message: 'go?' }, { id: 'make', type: 'task.create', projectId: 'p1', text: 'approved' }] },
+    });
+    const sleeper = await recording.createAutomation({
+      workspaceId: WS,
+      ownerId: OWNER,
+      definition: { name: 'Sleeper', trigger: { type: 'webhook' }, actions: [{ id: 'sleep', type: 'delay', seconds: 3600 }] },
+    });
+
+    // Started by the recording engine: stored as queued, nothing executed until the executing one looks.
+    const run = await recording.startRun(make.id, { n: 1 });
+    expect(run.status).toBe('queued');
+    expect(notified).toBe(1);
+    expect(service.tasks.size).toBe(0);
+    const settled = recording.waitForRun(run.id, 5000);
+    await executing.discover();
+    await executing.discover();
+    expect((await settled).status).toBe('completed');
+
+    const approval = await recording.startRun(gated.id, {});
+    await executing.discover();
+    await executing.idle();
+    expect((await store.getRun(approval.id))!.status).toBe('waiting');
+    const decided = recording.decide(approval.id, true, { handle: 'ann' });
+    await decided;
+    await executing.discover();
+    expect((await recording.waitForRun(approval.id, 5000)).status).toBe('completed');
+
+    const sleeping = await recording.startRun(sleeper.id, {});
+    await executing.discover();
+    await executing.idle();
+    expect((await store.getRun(sleeping.id))!.status).toBe('waiting');
+    const cancelling = recording.cancelRun(sleeping.id);
+    await waitFor(async () => (await store.listCancelRequests()).includes(sleeping.id), 'the cancel request');
+    await executing.discover();
+    expect((await cancelling).status).toBe('cancelled');
+    expect(await store.listCancelRequests()).toEqual([]);
+
+    expect([...service.tasks.values()].map((t) => t.text).sort()).toEqual(['approved', 'made 1']);
+    expect(notified).toBe(5);
+    await executing.stop();
+  });
+});

@@ -94,20 +94,19 @@ describe('TASKSPACE_ROLE: a worker and two api processes on one PostgreSQL datab
 
     // An approval decided through the other api process.
     expect((await call(apis[0]!.url, 'POST', new URL(gated.webhook.url).pathname, { body: {} })).status).toBe(200);
-    const waiting = await waitFor(async () => {
-      const [run] = (await b('GET', `/api/v1/automations/${gated.id}/runs`)).body.items;
-      return run?.status === 'waiting' && run;
-    }, 'the gated run waiting');
+    const waitingRun = (get: ReturnType<typeof on>, automationId: string) =>
+      waitFor(async () => {
+        const [run] = (await get('GET', `/api/v1/automations/${automationId}/runs`)).body.items;
+        return run?.status === 'waiting' && run;
+      }, `a run of ${automationId} waiting`);
+    const waiting = await waitingRun(b, gated.id);
     const decided = await b('POST', `/api/v1/automations/${gated.id}/runs/${waiting.id}/approve`, {});
     expect(decided.status).toBe(200);
     expect(decided.body.item.status).toBe('completed');
 
     // A cancellation through an api process of a run the worker holds waiting.
     expect((await call(apis[1]!.url, 'POST', new URL(sleeper.webhook.url).pathname, { body: {} })).status).toBe(200);
-    const sleeping = await waitFor(async () => {
-      const [run] = (await a('GET', `/api/v1/automations/${sleeper.id}/runs`)).body.items;
-      return run?.status === 'waiting' && run;
-    }, 'the sleeper waiting');
+    const sleeping = await waitingRun(a, sleeper.id);
     const cancelled = await a('POST', `/api/v1/automations/${sleeper.id}/runs/${sleeping.id}/cancel`, {});
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.item.status).toBe('cancelled');
