@@ -147,7 +147,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     options.onLockLost ??
     ((error) => {
       app.log.fatal({ err: error }, 'closing: the PostgreSQL server lock was lost');
-      void app.close();
+      app.close().catch((closeError: unknown) => app.log.error({ err: closeError }, 'closing after the lock was lost failed'));
     });
   if (!(await store.run(secretKeyOpensStored(store.sql, services.secretBox)))) {
     const message =

@@ -82,12 +82,11 @@ function databaseContents(store: Store): MediaContents {
       const fd = fs.openSync(upload.file, 'r');
       try {
         const buffer = Buffer.alloc(MEDIA_CHUNK_BYTES);
-        for (let seq = 0, offset = 0; seq === 0 || offset < upload.size; seq++) {
-          const read = fs.readSync(fd, buffer, 0, MEDIA_CHUNK_BYTES, offset);
+        let seq = 0;
+        do {
+          const read = fs.readSync(fd, buffer, 0, MEDIA_CHUNK_BYTES, seq * MEDIA_CHUNK_BYTES);
           yield* tx.run('INSERT INTO media_chunks (media_id, seq, bytes) VALUES (?, ?, ?)', [media.id, seq, Buffer.from(buffer.subarray(0, read))]);
-          offset += read;
-          if (read === 0) break;
-        }
+        } while (++seq * MEDIA_CHUNK_BYTES < upload.size);
       } finally {
         fs.closeSync(fd);
       }
