@@ -24,6 +24,7 @@ import {
   type Clock,
   type Http,
   type Logger,
+  type RunLease,
   type RunQuery,
   type RunRecord,
   type RunStore,
@@ -43,6 +44,13 @@ export const DEFAULT_MAX_DEPTH = 5;
 export const DEFAULT_MAX_CONCURRENT_RUNS = 16;
 /** Default idempotency window of `startRun` dedupe keys: 24 hours, in ms. */
 export const DEFAULT_DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** Default {@link EngineOptions.leaseMs}: 30 s. */
+export const DEFAULT_LEASE_MS = 30_000;
+/**
+ * Default {@link EngineOptions.workerId}: the same for every engine that is not given one, so that
+ * an engine started again over a store (one process, restarted) takes its runs back at once.
+ */
+export const DEFAULT_WORKER_ID = 'engine';
 
 /** Options of {@link createEngine}. */
 export interface EngineOptions {
@@ -92,6 +100,25 @@ export interface EngineOptions {
    * run, a decision, a cancel request), so the host can wake that engine at once.
    */
   onWork?: () => void;
+  /**
+   * This engine's id in the leases of the runs it executes ({@link RunLease}; default
+   * {@link DEFAULT_WORKER_ID}). Engines executing runs of one store at once (one per process) need
+   * distinct ids: each executes only the runs it claimed, and takes another's run only when that
+   * lease ran out. An engine started again under the same id takes back its runs at once.
+   */
+  workerId?: string;
+  /**
+   * How long a claim on a run holds, in ms (default {@link DEFAULT_LEASE_MS}): renewed every third
+   * of it while the run is queued or executing here, so it runs out only when this process died or
+   * stalled. It is the longest a run of a dead process waits before another engine takes it over,
+   * and a process stalled for longer may find its run executed by another one meanwhile.
+   */
+  leaseMs?: number;
+  /**
+   * Whether this engine fires schedule slots at its ticks (default: always). When several engines
+   * execute runs of one store, one fires them (the server: the leader).
+   */
+  firesSchedules?: () => boolean;
 }
 
 /** How often a non-executing engine looks at a run it waits for, in ms. */
@@ -99,6 +126,14 @@ export const RUN_POLL_MS = 50;
 
 /** How long a non-executing engine's `cancelRun` waits for the executing engine to cancel, in ms. */
 export const CANCEL_WAIT_MS = 10_000;
+
+/** How long waiters of a run that another engine claimed watch the store for it to settle, in ms. */
+const HAND_OVER_WATCH_MS = 60_000;
+
+/** A run has settled: a final status, or waiting. */
+function settledStatus(run: RunRecord): boolean {
+  return FINAL_STATUSES.has(run.status) || run.status === 'waiting';
+}
 
 /** A run with its journal. */
 export interface RunWithSteps {
@@ -161,12 +196,23 @@ export class Engine {
   /** Parent runs a child's end should wake but that were executing then: woken once their execution ends. */
   private readonly wakeAgain = new Set<string>();
   private stopping = false;
+  /** See {@link EngineOptions.workerId}, {@link EngineOptions.leaseMs}. */
+  private readonly workerId: string;
+  private readonly leaseMs: number;
+  private readonly firesSchedules: () => boolean;
+  /** Renews the leases of the runs queued and executing here. */
+  private leaseTimer: NodeJS.Timeout | undefined;
+  /** A claim filled the queue: claim again when there is room. */
+  private backlog = false;
   /** See {@link EngineOptions.executes}. */
   private readonly executes: boolean;
   private readonly onWork: (() => void) | undefined;
 
   constructor(options: EngineOptions) {
     this.executes = options.executes ?? true;
+    this.workerId = options.workerId ?? DEFAULT_WORKER_ID;
+    this.leaseMs = Math.max(300, options.leaseMs ?? DEFAULT_LEASE_MS);
+    this.firesSchedules = options.firesSchedules ?? (() => true);
     this.onWork = options.onWork;
     this.store = options.store;
     this.service = options.service;
@@ -264,12 +310,48 @@ export class Engine {
   }
 
   private async cancelRunsOf(automationId: string): Promise<void> {
-    for (const runId of this.runs.executingOf(automationId)) this.cancelRequested.add(runId);
+    const local = new Set(this.runs.executingOf(automationId));
+    for (const runId of local) this.cancelRequested.add(runId);
     for (const run of await this.store.listPendingRuns(automationId)) {
-      if (this.executes) await this.cancelRun(run.id);
+      if (this.executes && (await this.store.claimRun(run.id, this.lease()))) await this.cancelRun(run.id);
       else await this.store.requestCancel(run.id);
     }
-    if (!this.executes) this.onWork?.();
+    // Runs executing in other processes stop at their next step there.
+    for (const run of await this.store.listRuns({ automationId, status: 'running', limit: 1000 })) {
+      if (!local.has(run.id)) await this.store.requestCancel(run.id);
+    }
+    this.onWork?.();
+  }
+
+  /** A claim for this engine from now for {@link EngineOptions.leaseMs} (wall time). */
+  private lease(): RunLease {
+    const now = Date.now();
+    return { owner: this.workerId, now, until: now + this.leaseMs };
+  }
+
+  /** Free places in the run queue: claims take no more runs than fit, leaving the rest to other engines. */
+  private room(): number {
+    const { active, queued } = this.runs.load();
+    return Math.max(0, this.maxConcurrent - active - queued);
+  }
+
+  /** Queues the runs `claim` takes (as many as there is room for); remembers when more may be waiting. */
+  private async claim(take: (lease: RunLease, limit: number) => Promise<string[]>): Promise<void> {
+    const room = this.room();
+    const ids = room > 0 ? await take(this.lease(), room) : [];
+    if (ids.length === room) this.backlog = true;
+    for (const id of ids) this.runs.add(id);
+  }
+
+  /** Renews the leases of the runs queued and executing here; every third of {@link EngineOptions.leaseMs}. */
+  private startLeaseRenewal(): void {
+    clearInterval(this.leaseTimer);
+    this.leaseTimer = setInterval(() => {
+      const ids = this.runs.ids();
+      if (ids.length === 0) return;
+      void this.store.renewLeases(ids, this.lease()).catch((error: unknown) => this.logger.warn({ err: error }, 'renewing run leases failed'));
+    }, Math.floor(this.leaseMs / 3));
+    this.leaseTimer.unref?.();
   }
 
   // ---------------------------------------------------------------- runs
@@ -305,7 +387,9 @@ export class Engine {
       };
     }
     const steps = run.status === 'queued' && opts.steps ? opts.steps(run.id) : [];
-    const { run: stored, created } = await this.store.createRun(run, opts.dedupeKey !== undefined ? { since: opts.since ?? 0 } : undefined, steps);
+    // Claimed by this engine as it is stored, so it executes here (a waiter here sees it settle).
+    const lease = this.executes && run.status === 'queued' ? this.lease() : undefined;
+    const { run: stored, created } = await this.store.createRun(run, opts.dedupeKey !== undefined ? { since: opts.since ?? 0 } : undefined, steps, lease);
     if (created && stored.status === 'queued') {
       // A run created with journal entries (a replay) must read them: only an empty journal is "fresh".
       // Only when not queued already: discovery (another process's runs) may have found it first.
@@ -472,16 +556,20 @@ export class Engine {
   }
 
   /**
-   * For an executing engine that shares its store with non-executing ones (other processes):
-   * queues the stored runs that are queued or running but not known here, carries out the cancel
-   * requests recorded by them, and does what is due ({@link Engine.tick}). Call it every poll
-   * interval; a no-op on a non-executing or stopped engine.
+   * For an executing engine that shares its store with other engines (other processes): claims
+   * the stored runs that are queued or running and free (recorded by a non-executing engine, or
+   * left by a process that died), as many as there is room for; carries out the cancel requests
+   * of runs executing or claimed here, or free; and does what is due ({@link Engine.tick}). Call
+   * it every poll interval and when told of new work; a no-op on a non-executing or stopped engine.
    */
   async discover(): Promise<void> {
     if (!this.executes || this.stopping) return;
-    for (const run of await this.store.listUnfinishedRuns()) this.runs.add(run.id);
+    await this.claim((lease, limit) => this.store.claimUnfinishedRuns(lease, limit));
     for (const runId of await this.store.listCancelRequests()) {
-      if (!this.cancelRequested.has(runId)) await this.cancelRun(runId);
+      if (this.cancelRequested.has(runId)) continue;
+      if (this.runs.isExecuting(runId)) this.cancelRequested.add(runId);
+      // A run another engine holds is that engine's to cancel.
+      else if (await this.store.claimRun(runId, this.lease())) await this.cancelRun(runId);
     }
     await this.tick();
   }
@@ -587,6 +675,12 @@ export class Engine {
       this.cancelRequested.add(runId);
       return run;
     }
+    if (!(await this.store.claimRun(runId, this.lease()))) {
+      // Executing or claimed in another process: that engine cancels it.
+      await this.store.requestCancel(runId);
+      this.onWork?.();
+      return this.watchRun(runId, CANCEL_WAIT_MS, (r) => FINAL_STATUSES.has(r.status));
+    }
     const now = this.clock.now();
     await this.store.updateRun(runId, { status: 'cancelled', finishedAt: now, wakeAt: undefined });
     this.runs.remove(runId);
@@ -602,7 +696,7 @@ export class Engine {
    * @throws EngineError 404 when the run does not exist.
    */
   async waitForRun(runId: string, timeoutMs = 30_000): Promise<RunRecord> {
-    if (!this.executes) return this.watchRun(runId, timeoutMs, (r) => FINAL_STATUSES.has(r.status) || r.status === 'waiting');
+    if (!this.executes) return this.watchRun(runId, timeoutMs, settledStatus);
     const settledRun = new Promise<RunRecord>((resolve) => {
       const list = this.waiters.get(runId) ?? [];
       list.push(resolve);
@@ -613,9 +707,11 @@ export class Engine {
       this.waiters.delete(runId);
       throw new EngineError(404, 'NOT_FOUND', `run '${runId}' not found`);
     }
-    if (!this.runs.has(runId) && (FINAL_STATUSES.has(run.status) || run.status === 'waiting')) {
+    if (!this.runs.has(runId)) {
       this.waiters.delete(runId);
-      return run;
+      if (FINAL_STATUSES.has(run.status) || run.status === 'waiting') return run;
+      // Not here: another process executes it, or will claim it.
+      return this.watchRun(runId, timeoutMs, settledStatus);
     }
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<RunRecord>((resolve) => {
@@ -662,6 +758,10 @@ export class Engine {
   /** After a run's execution: forget its cancel request, and wake it again if a child ended meanwhile. */
   private finished(runId: string): void {
     this.cancelRequested.delete(runId);
+    if (this.backlog && !this.stopping && this.room() > 0) {
+      this.backlog = false;
+      void this.discover().catch((error: unknown) => this.logger.warn({ err: error }, 'claiming runs failed'));
+    }
     if (this.wakeAgain.delete(runId)) {
       void this.store
         .updateRun(runId, { wakeAt: this.clock.now() })
@@ -670,16 +770,28 @@ export class Engine {
     }
   }
 
+  /**
+   * Executes one run of the queue, when this engine holds its lease (a run created here is claimed
+   * as it is stored; any other is claimed now, and left alone when another engine holds it). A run
+   * left unfinished (waiting, or interrupted by a stop) is released for any engine to take.
+   */
   private async runOne(runId: string, entry: { automationId: string }): Promise<void> {
     let run = this.fresh.get(runId);
     const fresh = run !== undefined;
     this.fresh.delete(runId);
+    if (!fresh && !(await this.store.claimRun(runId, this.lease()))) {
+      this.handOver(runId);
+      return;
+    }
     if (!run) run = await this.store.getRun(runId);
     if (!run) return;
     entry.automationId = run.automationId;
     const now = this.clock.now();
     if (FINAL_STATUSES.has(run.status)) return;
-    if (run.status === 'waiting' && (run.wakeAt === undefined || run.wakeAt > now)) return;
+    if (run.status === 'waiting' && (run.wakeAt === undefined || run.wakeAt > now)) {
+      await this.store.releaseRun(runId, this.workerId);
+      return;
+    }
     if (this.cancelRequested.has(runId)) {
       await this.store.updateRun(runId, { status: 'cancelled', finishedAt: now, wakeAt: undefined });
       this.settled({ ...run, status: 'cancelled', finishedAt: now });
@@ -687,12 +799,42 @@ export class Engine {
     }
     const definition = await this.registry.definitionOf(run);
     const result = await this.executor.execute(run, definition, fresh);
-    if (result === 'interrupted') return;
-    const after = await this.store.getRun(runId);
-    if (after) {
-      this.settled(after);
-      if (after.status === 'waiting' && after.wakeAt !== undefined) this.ticker.arm(after.wakeAt);
+    if (result === 'interrupted') {
+      await this.store.releaseRun(runId, this.workerId);
+      return;
     }
+    const after = await this.store.getRun(runId);
+    if (!after) return;
+    if (!FINAL_STATUSES.has(after.status)) await this.store.releaseRun(runId, this.workerId);
+    this.settled(after);
+    if (after.status === 'waiting' && after.wakeAt !== undefined) this.ticker.arm(after.wakeAt);
+    if (after.waitingOn?.kind === 'automation' && (await this.childEnded(after))) this.wakeAgain.add(runId);
+  }
+
+  /**
+   * Whether the child run a parent now waits on has ended already. Its end may have been seen in
+   * another process while the parent was still executing here, before it waited; the parent is
+   * then woken again here (the other process found it not waiting).
+   */
+  private async childEnded(parent: RunRecord): Promise<boolean> {
+    const step = (await this.store.getSteps(parent.id)).find((s) => s.stepId === parent.waitingOn!.stepId);
+    const childId = (step?.input as SubRunInput | undefined)?.runId;
+    if (childId === undefined) return false;
+    const child = await this.store.getRun(childId);
+    return child !== undefined && FINAL_STATUSES.has(child.status);
+  }
+
+  /** A run queued here turned out claimed by another engine: whoever waits for it here watches the store instead. */
+  private handOver(runId: string): void {
+    const list = this.waiters.get(runId);
+    if (!list) return;
+    this.waiters.delete(runId);
+    this.watchRun(runId, HAND_OVER_WATCH_MS, settledStatus).then(
+      (run) => {
+        for (const resolve of list) resolve(run);
+      },
+      (error: unknown) => this.logger.warn({ err: error, runId }, 'watching a run executed elsewhere failed'),
+    );
   }
 
   // ---------------------------------------------------------------- time
@@ -708,8 +850,9 @@ export class Engine {
 
   /** The work of a tick at `now`: due runs queued, due schedule slots fired. Resolves to when something is next due. */
   private async due(now: number): Promise<number | undefined> {
-    for (const run of await this.store.listDueRuns(now, 1000)) this.runs.add(run.id);
+    if (this.executes) await this.claim((lease, limit) => this.store.claimDueRuns(now, lease, limit));
     let next = await this.store.nextWakeAt(now);
+    if (!this.firesSchedules()) return next;
     for (const automation of await this.store.listEnabledAutomations('schedule')) {
       const trigger = automation.definition.trigger as ScheduleTrigger;
       try {
@@ -729,14 +872,18 @@ export class Engine {
   }
 
   /**
-   * Starts the engine over its store: queues every run left `queued` or `running` (interrupted
-   * by a stop or a crash; each resumes at its first unfinished step), then ticks.
+   * Starts the engine over its store: claims the runs left `queued` or `running` that no other
+   * engine holds (interrupted by a stop or a crash, this engine's own included; each resumes at its
+   * first unfinished step), as many as fit, then ticks; the rest are claimed as room frees up.
    */
   async start(): Promise<void> {
     this.stopping = false;
     this.ticker.start();
     this.runs.resume();
-    for (const run of await this.store.listUnfinishedRuns()) this.runs.add(run.id);
+    this.startLeaseRenewal();
+    // What this id held in an earlier life (a restart) is free again; nothing of it executes now.
+    await this.store.releaseRuns(this.workerId);
+    await this.claim((lease, limit) => this.store.claimUnfinishedRuns(lease, limit));
     await this.tick();
   }
 
@@ -746,6 +893,7 @@ export class Engine {
    */
   async stop(graceMs = 5000): Promise<void> {
     this.stopping = true;
+    clearInterval(this.leaseTimer);
     const pending: Promise<unknown>[] = this.runs.pause();
     const ticking = this.ticker.stop();
     if (ticking) pending.push(ticking.catch(() => undefined));

@@ -4,7 +4,7 @@
  * engine over the same instance behaves like a restart over a durable store.
  */
 import type { AutomationDefinition } from './definition';
-import type { AutomationRecord, RunQuery, RunRecord, RunStore, StepRecord, VersionRecord } from './ports';
+import type { AutomationRecord, RunLease, RunQuery, RunRecord, RunStore, StepRecord, VersionRecord } from './ports';
 
 function copy<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
@@ -17,6 +17,8 @@ export class MemoryStore implements RunStore {
   private readonly slots = new Map<string, number>();
   private readonly runs = new Map<string, RunRecord>();
   private readonly steps = new Map<string, StepRecord[]>();
+  /** Claims of runs by engines (see `RunLease`), by run id. */
+  private readonly leases = new Map<string, { owner: string; until: number }>();
   /** Runs whose cancellation was requested, in request order. */
   private readonly cancelRequests = new Set<string>();
 
@@ -66,6 +68,7 @@ export class MemoryStore implements RunStore {
       if (run.automationId !== id) continue;
       this.runs.delete(run.id);
       this.steps.delete(run.id);
+      this.leases.delete(run.id);
     }
   }
 
@@ -77,7 +80,7 @@ export class MemoryStore implements RunStore {
     this.slots.set(automationId, slot);
   }
 
-  async createRun(run: RunRecord, dedupe?: { since: number }, steps: StepRecord[] = []): Promise<{ run: RunRecord; created: boolean }> {
+  async createRun(run: RunRecord, dedupe?: { since: number }, steps: StepRecord[] = [], lease?: RunLease): Promise<{ run: RunRecord; created: boolean }> {
     if (dedupe && run.dedupeKey !== undefined) {
       for (const existing of this.runs.values()) {
         if (existing.automationId === run.automationId && existing.dedupeKey === run.dedupeKey && existing.createdAt >= dedupe.since) {
@@ -87,6 +90,7 @@ export class MemoryStore implements RunStore {
     }
     this.runs.set(run.id, copy(run));
     if (steps.length > 0) this.steps.set(run.id, steps.map(copy));
+    if (lease) this.leases.set(run.id, { owner: lease.owner, until: lease.until });
     return { run: copy(run), created: true };
   }
 
@@ -124,16 +128,48 @@ export class MemoryStore implements RunStore {
     this.runs.set(id, next as unknown as RunRecord);
   }
 
-  async listUnfinishedRuns(): Promise<RunRecord[]> {
-    return [...this.runs.values()].filter((r) => r.status === 'queued' || r.status === 'running').map(copy);
+  async claimUnfinishedRuns(lease: RunLease, limit: number): Promise<string[]> {
+    const runs = [...this.runs.values()].filter((r) => (r.status === 'queued' || r.status === 'running') && this.free(r.id, lease.now));
+    return this.take(runs.slice(0, limit), lease);
   }
 
-  async listDueRuns(now: number, limit: number): Promise<RunRecord[]> {
-    return [...this.runs.values()]
-      .filter((r) => r.status === 'waiting' && r.wakeAt !== undefined && r.wakeAt <= now)
-      .sort((a, b) => a.wakeAt! - b.wakeAt!)
-      .slice(0, limit)
-      .map(copy);
+  async claimDueRuns(dueBy: number, lease: RunLease, limit: number): Promise<string[]> {
+    const runs = [...this.runs.values()]
+      .filter((r) => r.status === 'waiting' && r.wakeAt !== undefined && r.wakeAt <= dueBy && this.free(r.id, lease.now))
+      .sort((a, b) => a.wakeAt! - b.wakeAt!);
+    return this.take(runs.slice(0, limit), lease);
+  }
+
+  async claimRun(runId: string, lease: RunLease): Promise<boolean> {
+    if (!this.runs.has(runId)) return false;
+    if (!this.free(runId, lease.now) && this.leases.get(runId)?.owner !== lease.owner) return false;
+    this.leases.set(runId, { owner: lease.owner, until: lease.until });
+    return true;
+  }
+
+  async renewLeases(runIds: readonly string[], lease: RunLease): Promise<string[]> {
+    const held = runIds.filter((id) => this.leases.get(id)?.owner === lease.owner);
+    for (const id of held) this.leases.set(id, { owner: lease.owner, until: lease.until });
+    return held;
+  }
+
+  async releaseRun(runId: string, owner: string): Promise<void> {
+    if (this.leases.get(runId)?.owner === owner) this.leases.delete(runId);
+  }
+
+  async releaseRuns(owner: string): Promise<void> {
+    for (const [id, lease] of this.leases) if (lease.owner === owner) this.leases.delete(id);
+  }
+
+  /** No lease on the run, or one that ended before `now`. */
+  private free(runId: string, now: number): boolean {
+    const lease = this.leases.get(runId);
+    return lease === undefined || lease.until < now;
+  }
+
+  private take(runs: RunRecord[], lease: RunLease): string[] {
+    for (const run of runs) this.leases.set(run.id, { owner: lease.owner, until: lease.until });
+    return runs.map((r) => r.id);
   }
 
   async nextWakeAt(after: number): Promise<number | undefined> {

@@ -134,9 +134,24 @@ export interface RunQuery {
 }
 
 /**
+ * A claim of one executing engine on runs (`RunStore.claimUnfinishedRuns` and the like): while it
+ * holds, no other engine on the store executes them. Times are wall-clock ms since the epoch (not
+ * the engine's {@link Clock}: leases are about processes being alive).
+ */
+export interface RunLease {
+  /** The claiming engine's id (`EngineOptions.workerId`): one per process. */
+  owner: string;
+  /** Now: leases that ended before this time are free. */
+  now: number;
+  /** Until when the claim holds unless it is renewed. */
+  until: number;
+}
+
+/**
  * Durable storage of automations, runs and the step journal. Implementations: the in-memory
- * `MemoryStore` of this package and the server's SQLite store. One engine per store at a time.
- * Each method is atomic on its own.
+ * `MemoryStore` of this package and the server's store (SQLite or PostgreSQL). Several engines may
+ * execute runs of one store at once (one per process): each claims the runs it executes with a
+ * {@link RunLease}. Each method is atomic on its own.
  */
 export interface RunStore {
   /** Inserts a new automation with its version-1 definition. */
@@ -161,18 +176,31 @@ export interface RunStore {
   /**
    * Inserts a run, unless `dedupe` is given and a run of the same automation with the same
    * key was created at or after `dedupe.since` (ms): then returns that run and `created: false`.
-   * `steps` (journal entries of the new run, e.g. a replay's recorded outputs) are saved with it.
-   * Check and inserts are one atomic operation.
+   * `steps` (journal entries of the new run, e.g. a replay's recorded outputs) are saved with it,
+   * and a new run is claimed for `lease` when given. Check and inserts are one atomic operation.
    */
-  createRun(run: RunRecord, dedupe?: { since: number }, steps?: StepRecord[]): Promise<{ run: RunRecord; created: boolean }>;
+  createRun(run: RunRecord, dedupe?: { since: number }, steps?: StepRecord[], lease?: RunLease): Promise<{ run: RunRecord; created: boolean }>;
   getRun(id: string): Promise<RunRecord | undefined>;
   listRuns(query: RunQuery): Promise<RunRecord[]>;
   /** Updates fields of a run (`undefined` values clear optional fields). */
   updateRun(id: string, patch: Partial<RunRecord>): Promise<void>;
-  /** Runs in status `queued` or `running` (interrupted), oldest first: resumed at start. */
-  listUnfinishedRuns(): Promise<RunRecord[]>;
-  /** Runs in status `waiting` with `wakeAt <= now`, soonest first, at most `limit`. */
-  listDueRuns(now: number, limit: number): Promise<RunRecord[]>;
+  /**
+   * Claims up to `limit` runs in status `queued` or `running` (new, or interrupted by a stop or a
+   * crash), oldest first, that are free: no lease, or a lease that ended before `lease.now`. Runs
+   * being claimed at the same moment are passed over, not waited for (PostgreSQL: `FOR UPDATE SKIP
+   * LOCKED`), so engines claiming at once get different runs. Resolves to their ids.
+   */
+  claimUnfinishedRuns(lease: RunLease, limit: number): Promise<string[]>;
+  /** {@link claimUnfinishedRuns} for runs in status `waiting` with `wakeAt <= dueBy`, soonest first. */
+  claimDueRuns(dueBy: number, lease: RunLease, limit: number): Promise<string[]>;
+  /** Claims one run, whatever its status, when it is free (see {@link claimUnfinishedRuns}) or `lease.owner` holds it already; false when another engine holds it. */
+  claimRun(runId: string, lease: RunLease): Promise<boolean>;
+  /** Extends the leases `lease.owner` holds on these runs to `lease.until`; resolves to the ids still held. */
+  renewLeases(runIds: readonly string[], lease: RunLease): Promise<string[]>;
+  /** Gives up the lease `owner` holds on the run (it waits, or this engine stops), so that any engine may take it. */
+  releaseRun(runId: string, owner: string): Promise<void>;
+  /** Gives up every lease `owner` holds on runs not final: an engine started again under the same id, before it claims. */
+  releaseRuns(owner: string): Promise<void>;
   /** The smallest `wakeAt` greater than `after` among waiting runs (timer planning). */
   nextWakeAt(after: number): Promise<number | undefined>;
   /** Runs of an automation in status queued or waiting. */

@@ -62,6 +62,11 @@ export class RunQueue {
     return [...this.active].filter(([, a]) => a.automationId === automationId).map(([id]) => id);
   }
 
+  /** The runs queued and executing. */
+  ids(): string[] {
+    return [...this.queued, ...this.active.keys()];
+  }
+
   /** Number of runs executing and waiting in the queue. */
   load(): { active: number; queued: number } {
     return { active: this.active.size, queued: this.queued.size };

@@ -40,8 +40,11 @@ export interface BuildOptions {
   config: Config;
   clock?: Clock;
   models?: ModelProvider;
-  /** Told when a standby (`TASKSPACE_STANDBY=1`) starts waiting for the database's running server to end. */
-  onStandby?(database: string, holder: string | undefined): void;
+  /**
+   * Told when the PostgreSQL database is led by another server: a standby (`TASKSPACE_STANDBY=1`,
+   * `standby` true) waits for it to end; any other process follows it (platform/leadership.ts).
+   */
+  onLockHeld?(database: string, holder: string | undefined, standby: boolean): void;
   /**
    * Called if the PostgreSQL server lock is lost while the app runs (platform/db/postgres/server-lock.ts).
    * Default: log it and close the app, so that it stops working on a database another server may
@@ -77,7 +80,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   let lockLost: (error: ServerLockLostError) => void = () => undefined;
   const storage = await openStorage(config, {
     onPoolError: (error) => reportPoolError(error),
-    onStandby: options.onStandby,
+    onLockHeld: options.onLockHeld,
     onLockLost: (error) => lockLost(error),
   });
   const links = new PublicLinks(config.publicUrl);
@@ -94,7 +97,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     taskPages: new TaskPageCache(),
     inputs: new InputValidator(),
     writes: new GroupCommit(store),
-    workNotifier: config.role === 'api' ? new WorkNotifier(store) : undefined,
+    workNotifier: config.databaseUrl ? new WorkNotifier(store) : undefined,
+    leadership: storage.leadership,
   };
   let boot: BootstrapResult | undefined;
   try {
@@ -164,6 +168,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   app.addHook('onClose', async () => {
     await storage.close();
   });
+  // Registered before the workers' hooks, so a take-over while they stop starts nothing.
+  app.addHook('preClose', async () => services.leadership.stop());
   installEventWorkers(app, services);
   installAutomations(app, services);
 
@@ -178,7 +184,12 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await installApiDocs(app);
   // Reported, not counted: probes may call it more often than the anonymous budget allows.
-  app.get('/healthz', { schema: { hide: true }, config: { rateLimit: 'uncounted' } }, async () => ({ ok: true }));
+  // `leader`: whether this process does the work done once per database (platform/leadership.ts).
+  app.get('/healthz', { schema: { hide: true }, config: { rateLimit: 'uncounted' } }, async () => ({
+    ok: true,
+    role: config.role,
+    leader: services.leadership.leading,
+  }));
 
   await registerRoutes(app);
   return { app, services, storage, bootstrap: boot };

@@ -33,18 +33,26 @@ export interface Config {
    */
   databaseUrl: string | undefined;
   /**
-   * On PostgreSQL, wait for the server running on the database to end and take over, instead of
-   * exiting (`TASKSPACE_STANDBY=1`, default off; docs "Operations", "Standby servers").
+   * On PostgreSQL, do nothing until this process leads the database: wait for the leading server
+   * to end and take over (`TASKSPACE_STANDBY=1`, default off: a process that finds another one
+   * leading follows it; docs "Operations", "Standby servers").
    */
   standby: boolean;
   /**
    * What this process does (`TASKSPACE_ROLE`, default `all`; docs "Operations", "Roles"): `all`
-   * serves the API and does the background work (deliveries, automation runs, schedules, due
-   * dates), holding the database's server lock; `worker` does the background work and answers only
-   * `/healthz`; `api` serves the API without the lock or background work, so any number may run
-   * beside one `all` or `worker` process. `api` and `worker` need PostgreSQL.
+   * serves the API and does background work; `worker` does background work and answers only
+   * `/healthz`; `api` serves the API and does no background work. Every `all` and `worker` process
+   * executes the automation runs it claims; the one holding the database's server lock (the
+   * leader) also does the work done once per database (deliveries, schedules, due dates; see
+   * platform/leadership.ts). `api` and `worker` need PostgreSQL.
    */
   role: ServerRole;
+  /**
+   * How long a process's claim on an automation run holds without renewal, in ms
+   * (`TASKSPACE_RUN_LEASE_MS`, default 30000, at least 1000): the longest the runs of a process that
+   * died wait before another process takes them over (engine `EngineOptions.leaseMs`).
+   */
+  runLeaseMs: number;
   /**
    * Base URL for absolute links (share links, public agents, media), without a trailing slash
    * (`TASKSPACE_PUBLIC_URL`; default `http://HOST:PORT` once the port is known).
@@ -234,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: databaseUrl(env),
     standby: standby(env),
     role: serverRole(env),
+    runLeaseMs: int(env, 'TASKSPACE_RUN_LEASE_MS', 30_000, 1000),
     publicUrl: publicUrl ? publicUrl.replace(/\/+$/, '') : undefined,
     bootstrapToken: env.TASKSPACE_BOOTSTRAP_TOKEN || undefined,
     logLevel: env.TASKSPACE_LOG_LEVEL || 'info',

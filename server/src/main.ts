@@ -1,7 +1,6 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DataDirLockedError } from './platform/db/data-dir-lock';
-import { DatabaseInUseError } from './platform/db/postgres/server-lock';
 
 /** `npm start`: reads the environment, starts the service and prints its URL (and, on first start, the owner's token). */
 async function main(): Promise<void> {
@@ -19,8 +18,14 @@ async function main(): Promise<void> {
   try {
     built = await buildApp({
       config,
-      onStandby: (database, holder) =>
-        process.stdout.write(`Standing by: the PostgreSQL database ${database} is in use by another Taskspace server${holder ? ` (${holder})` : ''}; taking over when it stops (TASKSPACE_STANDBY=1)\n`),
+      onLockHeld: (database, holder, standby) => {
+        const leader = `the PostgreSQL database ${database} is led by another Taskspace server${holder ? ` (${holder})` : ''}`;
+        process.stdout.write(
+          standby
+            ? `Standing by: ${leader}; taking over when it stops (TASKSPACE_STANDBY=1)\n`
+            : `Following: ${leader}; this one executes its share of automation runs and leads when that one stops\n`,
+        );
+      },
       onKeyMismatch: (message) => process.stderr.write(`taskspace: warning: ${message}\n`),
       onLockLost: (error) => {
         // Stop at once: another server may take the database over now. Every acknowledged write
@@ -30,7 +35,7 @@ async function main(): Promise<void> {
       },
     });
   } catch (error) {
-    if (error instanceof DataDirLockedError || error instanceof DatabaseInUseError) {
+    if (error instanceof DataDirLockedError) {
       process.stderr.write(`taskspace: ${error.message}\n`);
       process.exit(1);
     }

@@ -9,6 +9,7 @@ import type { TaskPageCache } from './modules/tasks/page-cache';
 import type { InputValidator } from './http/validate-input';
 import type { GroupCommit } from './platform/db/group-commit';
 import type { WorkNotifier } from './platform/db/postgres/notifications';
+import type { Leadership } from './platform/leadership';
 import type { Block, Task } from './modules/tasks/records';
 
 /**
@@ -44,10 +45,13 @@ export interface Services {
    */
   writes: GroupCommit;
   /**
-   * In an api process on PostgreSQL (`TASKSPACE_ROLE=api`): wakes the process doing the
-   * background work when work was stored for it (platform/db/postgres/notifications.ts).
+   * On PostgreSQL: wakes the other processes of the database when work was stored for them
+   * (platform/db/postgres/notifications.ts): outbox rows for the leader, runs and cancel requests
+   * for the processes executing runs.
    */
   workNotifier?: WorkNotifier;
+  /** Whether this process leads its database: does the work done once per database (platform/leadership.ts). */
+  leadership: Leadership;
 }
 
 /** Absolute link building. */

@@ -163,7 +163,7 @@ describe('one envelope and one set of headers on every response', () => {
   test('the health probe reports the address budget without spending it', async () => {
     const first = await call(server.url, 'GET', '/healthz');
     const second = await call(server.url, 'GET', '/healthz');
-    expect(first.body).toEqual({ ok: true });
+    expect(first.body).toEqual({ ok: true, role: 'all', leader: true });
     expect(rate(first).limit).toBe(1000);
     expect(rate(second).remaining).toBe(rate(first).remaining);
   });

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createEngine, fetchHttp, MemoryStore, type Engine, type RunRecord } from '../../engine/src';
 import { waitFor } from '../helpers/wait';
 import { MemService, receiver, TestClock } from './helpers';
@@ -679,5 +681,107 @@ describe('engine: a non-executing engine beside an executing one on the same sto
     expect([...service.tasks.values()].map((t) => t.text).sort()).toEqual(['approved', 'made 1']);
     expect(notified).toBe(5);
     await executing.stop();
+  });
+});
+
+describe('engine: several executing engines on one store (run leases)', () => {
+  const make = (engine: Engine) =>
+    engine.createAutomation({
+      workspaceId: WS,
+      ownerId: OWNER,
+      definition: { name: 'Make', trigger: { type: 'webhook' }, actions: [{ id: 'make', type: 'task.create', projectId: 'p1', text: 'made {{ trigger.n }}' }] },
+    });
+
+  test('they share the queued runs, each run executed by one of them, once', async () => {
+    const store = new MemoryStore();
+    const service = new MemService();
+    const clock = new TestClock();
+    const executedBy = new Map<string, string[]>();
+    const engineFor = (workerId: string) =>
+      createEngine({
+        store,
+        service,
+        http: fetchHttp(),
+        clock,
+        autoTick: false,
+        maxConcurrentRuns: 2,
+        workerId,
+        onRunSettled: (run) => executedBy.set(run.id, [...(executedBy.get(run.id) ?? []), workerId]),
+      });
+    const a = engineFor('a');
+    const b = engineFor('b');
+    const recording = createEngine({ store, service, http: fetchHttp(), clock, autoTick: false, executes: false });
+    const automation = await make(recording);
+    const runs: RunRecord[] = [];
+    for (let n = 0; n < 12; n++) runs.push(await recording.startRun(automation.id, { n }));
+
+    // Both claim at once: each takes what fits its queue, and more as room frees up.
+    await Promise.all([a.start(), b.start()]);
+    await waitFor(async () => (await Promise.all(runs.map((r) => store.getRun(r.id)))).every((r) => r!.status === 'completed'), 'every run to complete');
+
+    expect([...executedBy.keys()].sort()).toEqual(runs.map((r) => r.id).sort());
+    expect([...executedBy.values()].every((by) => by.length === 1)).toBe(true);
+    const counts = { a: [...executedBy.values()].filter(([by]) => by === 'a').length, b: [...executedBy.values()].filter(([by]) => by === 'b').length };
+    expect(counts.a).toBeGreaterThan(0);
+    expect(counts.b).toBeGreaterThan(0);
+    expect([...service.tasks.values()].map((t) => t.text).sort()).toEqual(runs.map((_, n) => `made ${n}`).sort());
+    await Promise.all([a.stop(), b.stop()]);
+  });
+
+  test("a run whose engine died is taken over once its lease runs out, not before", async () => {
+    const store = new MemoryStore();
+    const service = new MemService();
+    const engine = createEngine({ store, service, http: fetchHttp(), clock: new TestClock(), autoTick: false, workerId: 'alive' });
+    const recording = createEngine({ store, service, http: fetchHttp(), autoTick: false, executes: false });
+    const run = await recording.startRun((await make(recording)).id, { n: 1 });
+    // Claimed by a process that died right after: its lease holds for 300 ms more.
+    expect(await store.claimRun(run.id, { owner: 'dead', now: Date.now(), until: Date.now() + 300 })).toBe(true);
+    await engine.start();
+    await engine.idle();
+    expect((await store.getRun(run.id))!.status).toBe('queued');
+    expect(await store.claimRun(run.id, { owner: 'alive', now: Date.now(), until: Date.now() + 1000 })).toBe(false);
+    await waitFor(async () => {
+      await engine.discover();
+      await engine.idle();
+      return (await store.getRun(run.id))!.status === 'completed';
+    }, 'the run to be taken over');
+    expect(service.tasks.size).toBe(1);
+    await engine.stop();
+  });
+
+  test('cancelling a run another engine executes asks that engine, which stops it at the next step', async () => {
+    const store = new MemoryStore();
+    const service = new MemService();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = http.createServer((_req, res) => void held.then(() => res.end('{}')));
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`;
+    const a = createEngine({ store, service, http: fetchHttp(), autoTick: false, workerId: 'a' });
+    const b = createEngine({ store, service, http: fetchHttp(), autoTick: false, workerId: 'b' });
+    await b.start();
+    const automation = await a.createAutomation({
+      workspaceId: WS,
+      ownerId: OWNER,
+      definition: {
+        name: 'Slow',
+        trigger: { type: 'webhook' },
+        actions: [
+          { id: 'call', type: 'http.request', method: 'GET', url },
+          { id: 'make', type: 'task.create', projectId: 'p1', text: 'after the call' },
+        ],
+      },
+    });
+    await a.start();
+    const run = await a.startRun(automation.id, {});
+    await waitFor(async () => (await store.getSteps(run.id)).some((s) => s.stepId === 'call' && s.status === 'running'), 'the call to be in flight on a');
+    const cancelling = b.cancelRun(run.id);
+    await waitFor(async () => (await store.listCancelRequests()).includes(run.id), 'the cancel request');
+    await a.discover();
+    release();
+    expect((await cancelling).status).toBe('cancelled');
+    expect(service.tasks.size).toBe(0);
+    await Promise.all([a.stop(), b.stop()]);
+    await new Promise<void>((resolve) => slow.close(() => resolve()));
   });
 });

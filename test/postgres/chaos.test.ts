@@ -8,17 +8,27 @@ import { receiver, waitFor } from '../automations/helpers';
  * processes under mixed load — task and project writes from four clients, signed deliveries to a
  * loopback receiver, automations with a delay, a failing-then-recovering HTTP step and an
  * approval, a schedule every second — while processes are killed with SIGKILL twice. Two
- * layouts: one active process and two standbys (each kill hits the process doing the work); and
- * one active process, one api process and one standby (the api process is killed, then the active
- * one). Afterwards no acknowledged write is missing, no automation's task is made twice, every
- * project's signed delivery arrived (duplicates only within at-least-once), and no schedule slot
- * fired twice.
+ * layouts: three `all` processes, a leader and two followers that all serve and execute runs
+ * (each kill hits the leader; a follower takes over, and the dead process's claimed runs are taken
+ * over when their leases run out); and a leader, an api process and a standby (the api process is
+ * killed, then the leader). Afterwards no acknowledged write is missing, no automation's task is
+ * made twice, every project's signed delivery arrived (duplicates only within at-least-once), and
+ * no schedule slot fired twice.
  */
 
-/** A layout: the role of the second process (the first is `all`, the last an `all` standby). */
-type Layout = 'two standbys' | 'an api process and a standby';
+/** A layout: what runs beside the first process (an `all` process, the leader). */
+type Layout = 'two followers' | 'an api process and a standby';
 
-describe.each<Layout>(['two standbys', 'an api process and a standby'])('chaos: an active process and %s on one PostgreSQL database, kill -9 twice', (layout) => {
+/** `/healthz` of a process: whether it leads (false when it does not answer). */
+async function leads(url: string): Promise<boolean> {
+  try {
+    return (await call(url, 'GET', '/healthz')).body.leader === true;
+  } catch {
+    return false;
+  }
+}
+
+describe.each<Layout>(['two followers', 'an api process and a standby'])('chaos: a leader and %s on one PostgreSQL database, kill -9 twice', (layout) => {
   let database: TestDatabase;
   const processes: { stop(signal?: NodeJS.Signals): Promise<void> }[] = [];
 
@@ -46,6 +56,7 @@ describe.each<Layout>(['two standbys', 'an api process and a standby'])('chaos: 
       TASKSPACE_WEBHOOKS_POLL_MS: '50',
       TASKSPACE_WEBHOOKS_RETRY_BASE_MS: '100',
       TASKSPACE_INBOUND_RATE_PER_MINUTE: '100000',
+      TASKSPACE_RUN_LEASE_MS: '2000',
     };
     const first = await spawnServer(tempDataDir(), env);
     processes.push(first);
@@ -58,14 +69,22 @@ describe.each<Layout>(['two standbys', 'an api process and a standby'])('chaos: 
       standbys.push(s);
     };
     let apiProcess: Awaited<ReturnType<typeof spawnServer>> | undefined;
-    if (layout === 'two standbys') standby();
-    else {
+    const followers: Awaited<ReturnType<typeof spawnServer>>[] = [];
+    if (layout === 'two followers') {
+      for (let i = 0; i < 2; i++) {
+        const follower = await spawnServer(tempDataDir(), env);
+        expect(follower.output()).toContain('Following: the PostgreSQL database');
+        processes.push(follower);
+        followers.push(follower);
+        serving.push(follower.url);
+      }
+    } else {
       apiProcess = await spawnServer(tempDataDir(), { ...env, TASKSPACE_ROLE: 'api' });
       processes.push(apiProcess);
       serving.push(apiProcess.url);
+      standby();
+      await waitFor(() => standbys.every((s) => s.output().includes('Standing by')), 'the standby to wait');
     }
-    standby();
-    await waitFor(() => standbys.every((s) => s.output().includes('Standing by')), 'the standbys to wait');
 
     let active = first.url;
     const api = (method: string, path: string, body?: unknown) => call(active, method, path, { token: OWNER_TOKEN, body });
@@ -126,7 +145,15 @@ describe.each<Layout>(['two standbys', 'an api process and a standby'])('chaos: 
         // the server died before answering: not acknowledged (it may or may not have run)
       }
     };
-    const takeOver = async (): Promise<void> => {
+    /** After the leader was killed: a standby starts serving, or a follower leads. */
+    const takeOver = async (killed: string): Promise<void> => {
+      if (layout === 'two followers') {
+        const at = serving.indexOf(killed);
+        if (at >= 0) serving.splice(at, 1);
+        active = serving[0]!;
+        await waitFor(async () => (await Promise.all(serving.map(leads))).includes(true), 'a follower to take the lead');
+        return;
+      }
       const next = await Promise.race(standbys.map((s) => s.listening.then((url) => ({ url, s }))));
       standbys.splice(standbys.indexOf(next.s), 1);
       active = next.url;
@@ -145,15 +172,16 @@ describe.each<Layout>(['two standbys', 'an api process and a standby'])('chaos: 
       await waitFor(() => !serving.includes(apiProcess!.url), 'the clients to leave the dead api process');
     } else {
       await first.stop('SIGKILL');
-      await takeOver();
+      await takeOver(first.url);
     }
     for (let n = 4; n < 8; n++) await fire(slow, fired.slow, n);
     const beforeSecondKill = acknowledgedTasks.length;
     await waitFor(() => acknowledgedTasks.length >= beforeSecondKill + 40, 'load after the first kill');
-    // The process doing the work dies; the remaining standby takes over.
-    const working = apiProcess ? first : processes.find((p) => p !== first && !standbys.includes(p as LaunchedServer))!;
+    // The leader dies; the remaining standby or follower takes over.
+    let working: { url: string; stop(signal?: NodeJS.Signals): Promise<void> } = first;
+    for (const follower of followers) if (await leads(follower.url)) working = follower;
     await working.stop('SIGKILL');
-    await takeOver();
+    await takeOver(working.url);
     const beforeStop = acknowledgedTasks.length;
     await waitFor(() => acknowledgedTasks.length >= beforeStop + 40, 'load after the second kill');
     stopping = true;
@@ -204,6 +232,11 @@ describe.each<Layout>(['two standbys', 'an api process and a standby'])('chaos: 
       );
       expect(slots.length).toBeGreaterThan(0);
       expect(new Set(slots).size).toBe(slots.length);
+      if (layout === 'two followers') {
+        // The runs were shared: more than one process executed some (each claims them with its own lease).
+        const owners = await db.query<{ owner: string }>("SELECT DISTINCT lease_owner AS owner FROM automation_runs WHERE status = 'completed' AND lease_owner IS NOT NULL");
+        expect(owners.rows.length).toBeGreaterThan(1);
+      }
     } finally {
       await db.end();
       await rx.close();

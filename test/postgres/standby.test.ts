@@ -22,6 +22,8 @@ describe('standby servers', () => {
     TASKSPACE_WEBHOOKS_RETRY_BASE_MS: '50',
     // Every server of a database seals and opens secrets with the same key.
     TASKSPACE_WEBHOOKS_SECRET_KEY: 'standby-test-key-0123456789abcdef',
+    // A run the killed server had claimed is taken over when its lease runs out.
+    TASKSPACE_RUN_LEASE_MS: '2000',
   });
 
   beforeAll(async () => {

@@ -57,7 +57,7 @@ describe('serving the web app', () => {
     const api = await call(server.url, 'GET', '/api/v1/me');
     expect(api.status).toBe(401);
     expect(api.headers['content-type']).toContain('application/json');
-    expect((await call(server.url, 'GET', '/healthz')).body).toEqual({ ok: true });
+    expect((await call(server.url, 'GET', '/healthz')).body).toEqual({ ok: true, role: 'all', leader: true });
   });
 
   test('without a built app the screens say how to build it (503)', async () => {

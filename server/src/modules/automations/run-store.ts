@@ -1,4 +1,4 @@
-import type { ApprovalInput, AutomationDefinition, AutomationRecord, RunQuery, RunRecord, RunStore, StepRecord, VersionRecord } from '@taskspace/engine';
+import type { ApprovalInput, AutomationDefinition, AutomationRecord, RunLease, RunQuery, RunRecord, RunStore, StepRecord, VersionRecord } from '@taskspace/engine';
 import type { Query, Sql } from '../../platform/db/query';
 import type { Store } from '../../platform/db/store';
 import { isoTime, type Clock } from '../../platform/clock';
@@ -152,10 +152,11 @@ export function toRun(row: RunRow): RunRecord {
 /**
  * Stores a new run (`RunStore.createRun` semantics, without journal entries) through `q`, inside
  * the caller's transaction: with `dedupe`, a run of the same automation with the same `dedupeKey`
- * created at or after `dedupe.since` (ms epoch) is returned instead (`created: false`). The inbound
- * intake calls it in the transaction that accepts a call, so an acknowledged call always has its run.
+ * created at or after `dedupe.since` (ms epoch) is returned instead (`created: false`). With
+ * `lease`, the new run is claimed by that engine as it is stored. The inbound intake calls it in the
+ * transaction that accepts a call, so an acknowledged call always has its run.
  */
-export function* insertRun(q: Sql, run: RunRecord, dedupe?: { since: number }): Query<{ run: RunRecord; created: boolean }> {
+export function* insertRun(q: Sql, run: RunRecord, dedupe?: { since: number }, lease?: RunLease): Query<{ run: RunRecord; created: boolean }> {
   if (dedupe && run.dedupeKey !== undefined) {
     const existing = yield* q.get<RunRow>(
       `SELECT ${RUN_COLUMNS} FROM automation_runs WHERE automation_id = ? AND dedupe_key = ? AND created_at >= ? ORDER BY seq LIMIT 1`,
@@ -165,8 +166,8 @@ export function* insertRun(q: Sql, run: RunRecord, dedupe?: { since: number }): 
   }
   yield* q.run(
     `INSERT INTO automation_runs (id, automation_id, version, workspace_id, owner_id, status, trigger_json, depth, test, dedupe_key,
-                                  replay_of, created_at, started_at, finished_at, wake_at, waiting_json, error_json)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                                  replay_of, created_at, started_at, finished_at, wake_at, waiting_json, error_json, lease_owner, lease_until)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       run.id,
       run.automationId,
@@ -185,6 +186,8 @@ export function* insertRun(q: Sql, run: RunRecord, dedupe?: { since: number }): 
       run.wakeAt ?? null,
       json(run.waitingOn),
       json(run.error),
+      lease?.owner ?? null,
+      lease?.until ?? null,
     ],
   );
   return { run, created: true };
@@ -435,10 +438,10 @@ export class ServiceRunStore implements RunStore {
     await this.store.run(this.store.sql.run('UPDATE automations SET schedule_slot = ? WHERE id = ?', [slot, automationId]));
   }
 
-  async createRun(run: RunRecord, dedupe?: { since: number }, steps: StepRecord[] = []): Promise<{ run: RunRecord; created: boolean }> {
+  async createRun(run: RunRecord, dedupe?: { since: number }, steps: StepRecord[] = [], lease?: RunLease): Promise<{ run: RunRecord; created: boolean }> {
     return this.store.run(
       this.store.sql.transaction(function* (tx) {
-        const result = yield* insertRun(tx, run, dedupe);
+        const result = yield* insertRun(tx, run, dedupe, lease);
         if (result.created) for (const step of steps) yield* writeStep(tx, step);
         return result;
       }),
@@ -496,13 +499,52 @@ export class ServiceRunStore implements RunStore {
     this.alerts?.signals?.notify('runs');
   }
 
-  async listUnfinishedRuns(): Promise<RunRecord[]> {
-    return this.store.run(runsOf(this.store.sql, `SELECT ${RUN_COLUMNS} FROM automation_runs WHERE status IN ('queued', 'running') ORDER BY seq`, []));
+  async claimUnfinishedRuns(lease: RunLease, limit: number): Promise<string[]> {
+    return this.store.run(claimRuns(this.store.sql, "status IN ('queued', 'running')", [], 'seq', lease, limit));
   }
 
-  async listDueRuns(now: number, limit: number): Promise<RunRecord[]> {
-    return this.store.run(
-      runsOf(this.store.sql, `SELECT ${RUN_COLUMNS} FROM automation_runs WHERE status = 'waiting' AND wake_at <= ? ORDER BY wake_at, seq LIMIT ?`, [now, limit]),
+  async claimDueRuns(dueBy: number, lease: RunLease, limit: number): Promise<string[]> {
+    return this.store.run(claimRuns(this.store.sql, "status = 'waiting' AND wake_at <= ?", [dueBy], 'wake_at, seq', lease, limit));
+  }
+
+  async claimRun(runId: string, lease: RunLease): Promise<boolean> {
+    const { changes } = await this.store.run(
+      this.store.sql.run('UPDATE automation_runs SET lease_owner = ?, lease_until = ? WHERE id = ? AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)', [
+        lease.owner,
+        lease.until,
+        runId,
+        lease.owner,
+        lease.now,
+      ]),
+    );
+    return changes === 1;
+  }
+
+  async renewLeases(runIds: readonly string[], lease: RunLease): Promise<string[]> {
+    const held: string[] = [];
+    for (let i = 0; i < runIds.length; i += LEASE_BATCH) {
+      const ids = runIds.slice(i, i + LEASE_BATCH);
+      const rows = await this.store.run(
+        this.store.sql.all<{ id: string }>(
+          `UPDATE automation_runs SET lease_until = ? WHERE lease_owner = ? AND id IN (${ids.map(() => '?').join(', ')}) RETURNING id`,
+          [lease.until, lease.owner, ...ids],
+        ),
+      );
+      held.push(...rows.map((row) => row.id));
+    }
+    return held;
+  }
+
+  async releaseRun(runId: string, owner: string): Promise<void> {
+    await this.store.run(this.store.sql.run('UPDATE automation_runs SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?', [runId, owner]));
+  }
+
+  async releaseRuns(owner: string): Promise<void> {
+    await this.store.run(
+      this.store.sql.run(
+        "UPDATE automation_runs SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ? AND (status IN ('queued', 'running') OR status = 'waiting')",
+        [owner],
+      ),
     );
   }
 
@@ -563,6 +605,28 @@ export class ServiceRunStore implements RunStore {
 /** Automations (with their inbound URL) matching `condition` (SQL after WHERE, from constants), with `params`. */
 function* automationsWhere(q: Sql, condition: string, params: unknown[]): Query<AutomationRecord[]> {
   return (yield* q.all<AutomationRow>(`${AUTOMATION_FROM} WHERE ${condition}`, params)).map(toAutomation);
+}
+
+/** Runs whose leases {@link ServiceRunStore.renewLeases} extends per statement. */
+const LEASE_BATCH = 500;
+
+/**
+ * Claims up to `limit` free runs matching `condition` (SQL after WHERE, from constants, with
+ * `params`) in `order`: runs without a lease or whose lease ended before `lease.now` get
+ * `lease`. On PostgreSQL the candidates are locked with `FOR UPDATE SKIP LOCKED`, so processes
+ * claiming at once pass over each other's rows instead of waiting or taking the same ones (the
+ * lock re-checks the condition on the row as committed); SQLite has one writer at a time.
+ * @returns the claimed runs' ids.
+ */
+function* claimRuns(q: Sql, condition: string, params: unknown[], order: string, lease: RunLease, limit: number): Query<string[]> {
+  const skipLocked = q.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+  const rows = yield* q.all<{ id: string }>(
+    `UPDATE automation_runs SET lease_owner = ?, lease_until = ?
+      WHERE id IN (SELECT id FROM automation_runs WHERE ${condition} AND (lease_owner IS NULL OR lease_until < ?) ORDER BY ${order} LIMIT ?${skipLocked})
+      RETURNING id`,
+    [lease.owner, lease.until, ...params, lease.now, limit],
+  );
+  return rows.map((row) => row.id);
 }
 
 /** The runs a query text of {@link RUN_COLUMNS} selects, with `params`. */

@@ -11,6 +11,7 @@ import { GuardedHttpAdapter } from './http-adapter';
 import { DomainServiceAdapter } from './service-adapter';
 import { ServiceRunStore } from './run-store';
 import { WorkListener } from '../../platform/db/postgres/notifications';
+import { hostname } from 'node:os';
 
 /**
  * The automation runtime of the server (README "Automations"): the engine over the service's store, the
@@ -70,9 +71,14 @@ export class AutomationRuntime {
       onRunSettled: (run) => {
         for (const listener of this.settledListeners) listener(run);
       },
-      // An api process records runs; the process doing the background work executes them.
+      // An api process records runs; the all and worker processes execute them.
       executes: svc.config.role !== 'api',
       onWork: () => svc.workNotifier?.notify('runs'),
+      // On PostgreSQL several processes execute runs, each claiming its own (a lease per run);
+      // SQLite's one process keeps one id, so that it takes its runs back at once after a restart.
+      workerId: svc.config.databaseUrl ? `${hostname()}:${process.pid}:${newOrderedId()}` : undefined,
+      leaseMs: svc.config.runLeaseMs,
+      firesSchedules: () => svc.leadership.leading,
     });
     const poll = svc.config.webhooks.pollMs;
     // A step handles one batch: again at once while batches come full, else after the poll interval.
@@ -97,17 +103,20 @@ export class AutomationRuntime {
   }
 
   /**
-   * Resumes stored runs and starts the consumers; on PostgreSQL also the discovery of runs other
-   * processes recorded, woken by their notifications (platform/db/postgres/notifications.ts).
+   * Claims and resumes stored runs; on PostgreSQL also starts the discovery of runs other processes
+   * recorded or left, woken by their notifications (platform/db/postgres/notifications.ts). The
+   * outbox consumer starts when this process leads (platform/leadership.ts), now or at a take-over.
    * Nothing in an api process (`TASKSPACE_ROLE=api`), whose engine never executes.
    */
   async start(): Promise<void> {
     if (this.svc.config.role === 'api') return;
     await this.engine.start();
-    this.unsubscribe.push(
-      this.svc.signals?.on('events', () => this.events.wake()) ?? (() => undefined),
-    );
-    this.events.start();
+    this.svc.leadership.whenLeading(() => {
+      this.unsubscribe.push(this.svc.signals?.on('events', () => this.events.wake()) ?? (() => undefined));
+      this.events.start();
+      // Schedules are the leader's: a process taking over fires what is due now.
+      void this.engine.tick().catch((error: unknown) => this.log.error({ err: error }, 'tick failed'));
+    });
     if (this.svc.config.databaseUrl) {
       this.discovery.start();
       // Api processes tell at once what they stored; polling stays the fallback.

@@ -39,14 +39,19 @@ const tags = ['agents'];
 /**
  * Conversations (spec 4.4 `GET /agents/{agentId}/convos/`, `.../convos/{convoId}`) and running a
  * command (`POST /agents/{agentId}/convos`, ours). The list and the run answer with and without
- * the trailing slash the spec writes. At registration (server start), conversations a previous
- * process left `in_progress` are marked `failed`.
+ * the trailing slash the spec writes. When the server leads (platform/leadership.ts), at
+ * registration or at a take-over, conversations a previous process left `in_progress` are marked `failed`.
  */
 export const conversationRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
-  // An api process starts beside the one doing the background work: other processes' commands
-  // may be in progress, so only that one marks what a previous process left.
-  if (svc.config.role !== 'api') await svc.store.run(failInterruptedConversations(svc));
+  // Other processes' commands may be in progress: only the leader marks what a previous process
+  // left, at its start or when it takes the lead over.
+  if (svc.leadership.leading) await svc.store.run(failInterruptedConversations(svc));
+  else {
+    svc.leadership.whenLeading(() => {
+      svc.store.run(failInterruptedConversations(svc)).catch((error: unknown) => app.log.error({ err: error }, 'marking interrupted conversations failed'));
+    });
+  }
 
   for (const path of ['/agents/:agentId/convos', '/agents/:agentId/convos/']) {
     const hide = path.endsWith('/');

@@ -70,16 +70,18 @@ export function startEventWorkers(svc: Services, log: WorkerLog): EventWorkers {
 }
 
 /**
- * Wires the workers into a Fastify app: start on listen, stop before close (while the database
- * is still open), and signal `events` after every write request so deliveries go out promptly.
+ * Wires the workers into a Fastify app: start on listen when this process leads (or when it takes
+ * over), stop before close (while the database is still open), and signal `events` after every
+ * write request so deliveries go out promptly (another process's leader by NOTIFY).
  * Call before registering routes (hooks apply to routes registered after them).
  */
 export function installEventWorkers(app: FastifyInstance, svc: Services): void {
   let workers: EventWorkers | undefined;
   app.addHook('onListen', async () => {
-    // An api process leaves the outbox, deliveries and due dates to the lock's holder.
-    if (svc.config.role === 'api') return;
-    workers ??= startEventWorkers(svc, app.log);
+    // The leader does this work, once per database: this process now, or when it takes over.
+    svc.leadership.whenLeading(() => {
+      workers ??= startEventWorkers(svc, app.log);
+    });
   });
   app.addHook('preClose', async () => {
     await workers?.stop();
@@ -88,6 +90,6 @@ export function installEventWorkers(app: FastifyInstance, svc: Services): void {
   app.addHook('onResponse', async (request) => {
     if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
     svc.signals?.notify('events');
-    svc.workNotifier?.notify('events');
+    if (!svc.leadership.leading) svc.workNotifier?.notify('events');
   });
 }

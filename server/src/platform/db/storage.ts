@@ -6,6 +6,7 @@ import { lockDataDir } from './data-dir-lock';
 import { migratePostgres } from './postgres/migrate';
 import { createPostgresPool } from './postgres/pool';
 import { lockDatabase, type ServerLock, type ServerLockLostError } from './postgres/server-lock';
+import { Leadership } from '../leadership';
 import { postgresStore, sqliteStore, type Store } from './store';
 
 /**
@@ -16,6 +17,8 @@ export interface Storage {
   readonly store: Store;
   /** The SQLite connection (SQLite mode only): its WAL checkpoints and file-level tasks. */
   readonly db: Db | undefined;
+  /** Whether this process leads the database (the server lock's holder on PostgreSQL). */
+  readonly leadership: Leadership;
   /** Starts the background work of the store once the server listens (SQLite's checkpoint worker). */
   start(log: WorkerLog): Promise<void>;
   /** Stops that work and closes the store; the server's last step. */
@@ -26,8 +29,11 @@ export interface Storage {
 export interface StorageEvents {
   /** An idle PostgreSQL connection failed (not fatal: the pool replaces the connection). */
   onPoolError(error: Error): void;
-  /** A standby (`TASKSPACE_STANDBY=1`) found the database held and waits to take over. */
-  onStandby?(database: string, holder: string | undefined): void;
+  /**
+   * The database's server lock is held by another server: a standby (`TASKSPACE_STANDBY=1`) waits
+   * to take over; any other `all` or `worker` process goes on as a follower (`standby` false).
+   */
+  onLockHeld?(database: string, holder: string | undefined, standby: boolean): void;
   /** The PostgreSQL server lock was lost while running: the server must stop working at once. */
   onLockLost(error: ServerLockLostError): void;
 }
@@ -36,12 +42,11 @@ export interface StorageEvents {
  * Opens the configured store and brings its schema up to date.
  * - SQLite: takes the data directory's lock (one server per directory), opens the file and
  *   applies pending migrations.
- * - PostgreSQL: opens a pool, takes the database's server lock (postgres/server-lock.ts: one
- *   process doing the background work per database; with `config.standby` it waits for the lock
- *   instead of failing; `api` processes take none) and applies pending migrations under an
- *   advisory lock of their own.
- * @throws DataDirLockedError or DatabaseInUseError when another server holds the data directory
- *   or the database; the store's error when
+ * - PostgreSQL: opens a pool, tries the database's server lock (postgres/server-lock.ts: the
+ *   process holding it leads, see {@link Leadership}; another one follows and takes it over when
+ *   it can; with `config.standby` it waits for the lock before going on; `api` processes take
+ *   none) and applies pending migrations under an advisory lock of their own.
+ * @throws DataDirLockedError when another server holds the data directory; the store's error when
  *   it cannot be opened or a migration fails (nothing is left open then).
  */
 export async function openStorage(config: Config, events: StorageEvents): Promise<Storage> {
@@ -49,9 +54,18 @@ export async function openStorage(config: Config, events: StorageEvents): Promis
     const pool = createPostgresPool(config.databaseUrl);
     pool.on('error', (error) => events.onPoolError(error));
     let lock: ServerLock | undefined;
+    const leadership = new Leadership(false);
     try {
-      // An api process does no background work: it runs beside the lock's holder.
-      if (config.role !== 'api') lock = await lockDatabase(pool, { standby: config.standby, onWaiting: events.onStandby, onLost: events.onLockLost });
+      // An api process never leads: it runs beside the processes that do the background work.
+      if (config.role !== 'api') {
+        lock = await lockDatabase(pool, {
+          whenHeld: config.standby ? 'wait' : 'follow',
+          onWaiting: (database, holder) => events.onLockHeld?.(database, holder, config.standby),
+          onAcquired: () => leadership.promote(),
+          onLost: events.onLockLost,
+        });
+        if (lock.held) leadership.promote();
+      }
       await migratePostgres(pool);
     } catch (error) {
       await lock?.release();
@@ -62,6 +76,7 @@ export async function openStorage(config: Config, events: StorageEvents): Promis
     return {
       store: postgresStore(pool),
       db: undefined,
+      leadership,
       start: async () => undefined,
       async close() {
         await held?.release();
@@ -81,6 +96,7 @@ export async function openStorage(config: Config, events: StorageEvents): Promis
   return {
     store: sqliteStore(db),
     db,
+    leadership: new Leadership(true),
     async start(log) {
       // WAL checkpoints run in a worker thread while the server listens (checkpointer.ts).
       checkpointer ??= new WalCheckpointer(db, log);

@@ -4,11 +4,10 @@ import type { Store } from '../store';
 
 /**
  * Wake-ups between processes on one PostgreSQL database (docs "Operations", "Roles"), over
- * `LISTEN`/`NOTIFY` on the channel {@link WORK_CHANNEL}: an `api` process that stored work for the
- * process doing the background work tells it at once instead of leaving it to that process's next
- * poll. Topics:
- * - `events`: new rows may be in the outbox (after a write request);
- * - `runs`: a run was queued, decided or asked to cancel.
+ * `LISTEN`/`NOTIFY` on the channel {@link WORK_CHANNEL}: a process that stored work for the others
+ * tells them at once instead of leaving it to their next poll. Topics:
+ * - `events`: new rows may be in the outbox (after a write request in a process that does not lead);
+ * - `runs`: a run was queued, decided or asked to cancel (for the processes executing runs).
  * Notifications are hints: the receiver also polls, so one lost (no listener connected, a
  * connection dropped) only delays the work.
  */

@@ -1,14 +1,15 @@
 import type pg from 'pg';
 
 /**
- * Key of the session-level advisory lock a server holds on its PostgreSQL database while it runs.
- * Until the work of several processes is shared out safely (claimed deliveries, runs and schedule
- * slots), one active server per database is the rule, as one server per data directory is with
- * SQLite; more processes may wait as standbys (`TASKSPACE_STANDBY=1`) and take over when it ends.
+ * Key of the session-level advisory lock of a database's leader: the one process that does the
+ * work done once per database (the outbox dispatcher and webhook deliveries, the automation outbox
+ * consumer, schedules and due dates, log retention). Every other process executes automation runs
+ * it claims (engine `RunLease`s) and serves the API as its role says; one of them takes the lock
+ * over when its holder ends. A standby (`TASKSPACE_STANDBY=1`) does nothing until it holds it.
  */
 export const SERVER_LOCK_KEY = 7_461_002;
 
-/** How often a standby tries to take the lock, in ms. */
+/** How often a standby or a follower tries to take the lock, in ms. */
 export const STANDBY_POLL_MS = 500;
 
 /** How often the holder checks that the lock's connection still answers, in ms. */
@@ -27,17 +28,23 @@ const KEEPALIVE_SETTINGS = ['SET tcp_keepalives_idle = 10', 'SET tcp_keepalives_
 /** The server lost its lock (its connection to PostgreSQL ended): another server may now take over. */
 export class ServerLockLostError extends Error {
   constructor(override readonly cause: Error) {
-    super(`lost the PostgreSQL server lock (${cause.message}); stopping so that only one server works on the database`);
+    super(`lost the PostgreSQL server lock (${cause.message}); stopping so that only one server leads the database`);
     this.name = 'ServerLockLostError';
   }
 }
 
 /** How {@link lockDatabase} behaves when the lock is held and after it is taken. */
 export interface ServerLockOptions {
-  /** Wait for the holder to end and take over (a standby), instead of throwing DatabaseInUseError. */
-  standby?: boolean;
-  /** Told once, when a standby starts waiting: the database and the holder as far as visible. */
+  /**
+   * What to do while another server holds the lock: `wait` (a standby: resolve once the lock is
+   * taken) or `follow` (resolve at once with the lock not held, and keep trying every
+   * {@link STANDBY_POLL_MS} in the background; `onAcquired` tells when it is taken).
+   */
+  whenHeld: 'wait' | 'follow';
+  /** Told once, when a standby or follower finds the lock held: the database and the holder as far as visible. */
   onWaiting?(database: string, holder: string | undefined): void;
+  /** Told when a follower took the lock over (not when the lock was free at once). */
+  onAcquired?(): void;
   /**
    * Called once if the lock's connection ends while the lock is held (PostgreSQL restarted, the
    * session was terminated, the network failed): the lock is gone, so the server must stop working.
@@ -45,25 +52,11 @@ export interface ServerLockOptions {
   onLost(error: ServerLockLostError): void;
 }
 
-/** A second server was started on a PostgreSQL database a running server holds. */
-export class DatabaseInUseError extends Error {
-  constructor(
-    readonly database: string,
-    /** The holder's connection as PostgreSQL reports it (client address, backend start), if visible. */
-    readonly holder: string | undefined,
-  ) {
-    super(
-      `the PostgreSQL database ${database} is in use by another Taskspace server${holder ? ` (${holder})` : ''}. ` +
-        'Stop that server first, point DATABASE_URL at another database, or start this one as a standby that takes over when it stops (TASKSPACE_STANDBY=1). ' +
-        '(The admin CLI may run beside a server.)',
-    );
-    this.name = 'DatabaseInUseError';
-  }
-}
-
-/** A held server lock. */
+/** The server lock, held or (a follower) still tried for. */
 export interface ServerLock {
-  /** Releases the lock and returns its connection to the pool (idempotent). */
+  /** Whether this process holds the lock now. */
+  readonly held: boolean;
+  /** Releases the lock, or stops trying for it, and returns its connection to the pool (idempotent). */
   release(): Promise<void>;
 }
 
@@ -71,69 +64,122 @@ export interface ServerLock {
  * Takes the server lock of the pool's database on a connection kept for the life of the server:
  * PostgreSQL drops the lock when that connection ends in any way (the process killed included,
  * a dead machine within about 25 s by the TCP keepalive), so a stale lock never blocks the next
- * start. A standby tries again every {@link STANDBY_POLL_MS} until it gets the lock.
- * @throws DatabaseInUseError when another server holds it (not as a standby); the driver's error
- *   when the database cannot be reached.
+ * start. See {@link ServerLockOptions.whenHeld} for a lock another server holds.
+ * @throws the driver's error when the database cannot be reached.
  */
 export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): Promise<ServerLock> {
-  const client = await pool.connect();
+  let client = await pool.connect();
   let held = false;
   let released = false;
   let heartbeat: NodeJS.Timeout | undefined;
-  const stopHeartbeat = () => clearInterval(heartbeat);
+  let retry: NodeJS.Timeout | undefined;
+  const stopTimers = () => {
+    clearInterval(heartbeat);
+    clearTimeout(retry);
+  };
   const lost = (error: Error) => {
     if (!held || released) return;
     released = true;
-    stopHeartbeat();
+    stopTimers();
     // The pool drops the broken connection instead of handing it out again.
     client.release(error);
     options.onLost(new ServerLockLostError(error));
   };
+  const tryLock = async () =>
+    (
+      await client.query<{ locked: boolean; database: string }>('SELECT pg_try_advisory_lock($1) AS locked, current_database() AS database', [
+        SERVER_LOCK_KEY,
+      ])
+    ).rows[0]!;
+  /** From the moment the lock is taken: keepalives, and watching the connection. */
+  const hold = async () => {
+    held = true;
+    for (const setting of KEEPALIVE_SETTINGS) await client.query(setting);
+    const watched = client;
+    watched.on('error', lost);
+    watched.on('end', () => lost(new Error('the connection ended')));
+    // A connection cut off without a word (a network partition) raises no event: ask now and then.
+    let asking = false;
+    heartbeat = setInterval(() => {
+      if (asking || released) return;
+      asking = true;
+      const timeout = setTimeout(() => lost(new Error(`no answer within ${HEARTBEAT_TIMEOUT_MS} ms`)), HEARTBEAT_TIMEOUT_MS);
+      watched
+        .query('SELECT 1')
+        .then(
+          () => undefined,
+          (error: Error) => lost(error),
+        )
+        .finally(() => {
+          clearTimeout(timeout);
+          asking = false;
+        });
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+    watched.once('end', () => clearInterval(heartbeat));
+  };
+  /** A follower's tries, in the background (one at a time); a connection that fails is replaced. */
+  let closing = false;
+  let broken = false;
+  let trying: Promise<void> | undefined;
+  const attempt = async () => {
+    try {
+      if (broken) {
+        client = await pool.connect();
+        broken = false;
+      }
+      if ((await tryLock()).locked) {
+        await hold();
+        if (!closing) options.onAcquired?.();
+        return;
+      }
+    } catch (error) {
+      if (held) return lost(error as Error);
+      if (!broken) client.release(error as Error);
+      broken = true;
+    }
+    follow();
+  };
+  const follow = () => {
+    if (closing) return;
+    retry = setTimeout(() => {
+      trying = attempt().finally(() => (trying = undefined));
+    }, STANDBY_POLL_MS);
+    retry.unref();
+  };
   try {
     let waiting = false;
     for (;;) {
-      const { rows } = await client.query<{ locked: boolean; database: string }>(
-        'SELECT pg_try_advisory_lock($1) AS locked, current_database() AS database',
-        [SERVER_LOCK_KEY],
-      );
-      if (rows[0]!.locked) break;
-      if (!options.standby) throw new DatabaseInUseError(rows[0]!.database, await holderOf(client));
-      if (!waiting) options.onWaiting?.(rows[0]!.database, await holderOf(client));
+      const { locked, database } = await tryLock();
+      if (locked) break;
+      if (!waiting) options.onWaiting?.(database, await holderOf(client));
       waiting = true;
+      if (options.whenHeld === 'follow') break;
       await new Promise((resolve) => setTimeout(resolve, STANDBY_POLL_MS));
     }
-    held = true;
-    for (const setting of KEEPALIVE_SETTINGS) await client.query(setting);
+    if (waiting && options.whenHeld === 'follow') follow();
+    else await hold();
   } catch (error) {
+    stopTimers();
     client.release(held ? (error as Error) : undefined);
     throw error;
   }
-  client.on('error', lost);
-  client.on('end', () => lost(new Error('the connection ended')));
-  // A connection cut off without a word (a network partition) raises no event: ask now and then.
-  let asking = false;
-  heartbeat = setInterval(() => {
-    if (asking || released) return;
-    asking = true;
-    const timeout = setTimeout(() => lost(new Error(`no answer within ${HEARTBEAT_TIMEOUT_MS} ms`)), HEARTBEAT_TIMEOUT_MS);
-    client
-      .query('SELECT 1')
-      .then(
-        () => undefined,
-        (error: Error) => lost(error),
-      )
-      .finally(() => {
-        clearTimeout(timeout);
-        asking = false;
-      });
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
-  client.once('end', stopHeartbeat);
   return {
+    get held() {
+      return held && !released;
+    },
     async release() {
-      stopHeartbeat();
+      if (released || closing) return;
+      closing = true;
+      clearTimeout(retry);
+      await trying;
+      stopTimers();
       if (released) return;
       released = true;
+      if (!held) {
+        if (!broken) client.release();
+        return;
+      }
       try {
         await client.query('SELECT pg_advisory_unlock($1)', [SERVER_LOCK_KEY]);
         client.release();
