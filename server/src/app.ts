@@ -99,6 +99,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     writes: new GroupCommit(store),
     workNotifier: config.databaseUrl ? new WorkNotifier(store) : undefined,
     leadership: storage.leadership,
+    workerId: storage.workerId,
   };
   let boot: BootstrapResult | undefined;
   try {

@@ -49,8 +49,9 @@ export interface Config {
   role: ServerRole;
   /**
    * How long a process's claim on an automation run holds without renewal, in ms
-   * (`TASKSPACE_RUN_LEASE_MS`, default 30000, at least 1000): the longest the runs of a process that
-   * died wait before another process takes them over (engine `EngineOptions.leaseMs`).
+   * (`TASKSPACE_RUN_LEASE_MS`, default 30000, at least 1000; engine `EngineOptions.leaseMs`). The
+   * runs of a process that died are free at once (platform/db/postgres/presence.ts); this is how
+   * long those of a process that is alive but stalled or cut off wait before another takes them.
    */
   runLeaseMs: number;
   /**
@@ -132,11 +133,11 @@ export interface Config {
     retryMaxMs: number;
     /** Timeout of one delivery attempt in ms, connect to last body byte (`TASKSPACE_WEBHOOKS_TIMEOUT_MS`, default 10000). */
     timeoutMs: number;
-    /** Deliveries in flight at once per server (`TASKSPACE_WEBHOOKS_CONCURRENCY`, default 32). */
+    /** Deliveries in flight at once per process (`TASKSPACE_WEBHOOKS_CONCURRENCY`, default 32). */
     concurrency: number;
     /**
      * Deliveries in flight at once to one registration or subscription, so a slow receiver cannot
-     * hold every slot (`TASKSPACE_WEBHOOKS_CONCURRENCY_PER_TARGET`, default 8).
+     * hold every slot, counted over every process of the database (`TASKSPACE_WEBHOOKS_CONCURRENCY_PER_TARGET`, default 8).
      */
     concurrencyPerTarget: number;
     /** How often the outbox and due-date workers look for work when not woken, in ms (`TASKSPACE_WEBHOOKS_POLL_MS`, default 500). */

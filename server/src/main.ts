@@ -23,7 +23,7 @@ async function main(): Promise<void> {
         process.stdout.write(
           standby
             ? `Standing by: ${leader}; taking over when it stops (TASKSPACE_STANDBY=1)\n`
-            : `Following: ${leader}; this one executes its share of automation runs and leads when that one stops\n`,
+            : `Following: ${leader}; this one takes its share of automation runs and webhook deliveries, and leads when that one stops\n`,
         );
       },
       onKeyMismatch: (message) => process.stderr.write(`taskspace: warning: ${message}\n`),

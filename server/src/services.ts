@@ -52,6 +52,8 @@ export interface Services {
   workNotifier?: WorkNotifier;
   /** Whether this process leads its database: does the work done once per database (platform/leadership.ts). */
   leadership: Leadership;
+  /** On PostgreSQL, in an `all` or `worker` process: its id in run leases (platform/db/postgres/presence.ts). */
+  workerId?: string;
 }
 
 /** Absolute link building. */

@@ -7,6 +7,7 @@ import type { Links } from '../../services';
 import { appendEvent } from '../events/outbox';
 import { createDecisionLink } from './decision-links';
 import { inboundLinkOf, type InboundLink } from './inbound-link';
+import { ownerGone } from '../../platform/db/postgres/presence';
 
 /**
  * The engine's {@link RunStore} over the service's {@link Store}, SQLite or PostgreSQL (migration
@@ -508,8 +509,9 @@ export class ServiceRunStore implements RunStore {
   }
 
   async claimRun(runId: string, lease: RunLease): Promise<boolean> {
+    const q = this.store.sql;
     const { changes } = await this.store.run(
-      this.store.sql.run('UPDATE automation_runs SET lease_owner = ?, lease_until = ? WHERE id = ? AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)', [
+      q.run(`UPDATE automation_runs SET lease_owner = ?, lease_until = ? WHERE id = ? AND (lease_owner = ? OR ${freeLease(q)})`, [
         lease.owner,
         lease.until,
         runId,
@@ -611,18 +613,27 @@ function* automationsWhere(q: Sql, condition: string, params: unknown[]): Query<
 const LEASE_BATCH = 500;
 
 /**
- * Claims up to `limit` free runs matching `condition` (SQL after WHERE, from constants, with
- * `params`) in `order`: runs without a lease or whose lease ended before `lease.now` get
- * `lease`. On PostgreSQL the candidates are locked with `FOR UPDATE SKIP LOCKED`, so processes
- * claiming at once pass over each other's rows instead of waiting or taking the same ones (the
- * lock re-checks the condition on the row as committed); SQLite has one writer at a time.
+ * SQL condition, with one parameter (now, ms): the run's lease is free — none, one that ended
+ * before now, or (PostgreSQL) one whose process is gone (postgres/presence.ts), so a process
+ * killed with its runs claimed leaves them at once rather than when their leases run out.
+ */
+function freeLease(q: Sql): string {
+  return q.dialect === 'postgres' ? `(lease_owner IS NULL OR lease_until < ? OR ${ownerGone('lease_owner')})` : '(lease_owner IS NULL OR lease_until < ?)';
+}
+
+/**
+ * Claims up to `limit` runs matching `condition` (SQL after WHERE, from constants, with
+ * `params`) whose lease is free ({@link freeLease}), in `order`: they get `lease`. On PostgreSQL
+ * the candidates are locked with `FOR UPDATE SKIP LOCKED`, so processes claiming at once pass over
+ * each other's rows instead of waiting or taking the same ones (the lock re-checks the condition
+ * on the row as committed); SQLite has one writer at a time.
  * @returns the claimed runs' ids.
  */
 function* claimRuns(q: Sql, condition: string, params: unknown[], order: string, lease: RunLease, limit: number): Query<string[]> {
   const skipLocked = q.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
   const rows = yield* q.all<{ id: string }>(
     `UPDATE automation_runs SET lease_owner = ?, lease_until = ?
-      WHERE id IN (SELECT id FROM automation_runs WHERE ${condition} AND (lease_owner IS NULL OR lease_until < ?) ORDER BY ${order} LIMIT ?${skipLocked})
+      WHERE id IN (SELECT id FROM automation_runs WHERE ${condition} AND ${freeLease(q)} ORDER BY ${order} LIMIT ?${skipLocked})
       RETURNING id`,
     [lease.owner, lease.until, ...params, lease.now, limit],
   );

@@ -11,7 +11,6 @@ import { GuardedHttpAdapter } from './http-adapter';
 import { DomainServiceAdapter } from './service-adapter';
 import { ServiceRunStore } from './run-store';
 import { WorkListener } from '../../platform/db/postgres/notifications';
-import { hostname } from 'node:os';
 
 /**
  * The automation runtime of the server (README "Automations"): the engine over the service's store, the
@@ -75,8 +74,8 @@ export class AutomationRuntime {
       executes: svc.config.role !== 'api',
       onWork: () => svc.workNotifier?.notify('runs'),
       // On PostgreSQL several processes execute runs, each claiming its own (a lease per run);
-      // SQLite's one process keeps one id, so that it takes its runs back at once after a restart.
-      workerId: svc.config.databaseUrl ? `${hostname()}:${process.pid}:${newOrderedId()}` : undefined,
+      // SQLite's one process keeps the engine's default id, so that it takes its runs back at once after a restart.
+      workerId: svc.workerId,
       leaseMs: svc.config.runLeaseMs,
       firesSchedules: () => svc.leadership.leading,
     });

@@ -9,9 +9,11 @@ import { WorkerLoop, type WorkerLog } from '../../platform/worker-loop';
 import { pruneExpired } from './retention';
 
 /**
- * The background workers of events and webhooks: the outbox dispatcher, the delivery worker,
- * the `task.due` scheduler and the log retention. They run while the server listens; everything they need is in
- * the database, so a restart resumes where the last commit left off.
+ * The background workers of events and webhooks: the outbox dispatcher, the `task.due` scheduler
+ * and the log retention, run by the leader (platform/leadership.ts), and the delivery worker, run
+ * by every process doing background work (deliveries are claimed row by row, so several processes
+ * share them). They run while the server listens; everything they need is in the database, so a
+ * restart resumes where the last commit left off.
  */
 
 /** Events read per dispatcher transaction. */
@@ -22,24 +24,39 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /** Running workers. */
 export interface EventWorkers {
-  /** Stops every worker and waits for deliveries in flight to settle (they stay queued). */
+  /** Stops the workers and waits for what is in flight to settle (deliveries stay queued). */
   stop(): Promise<void>;
 }
 
 /**
- * Starts the workers. The dispatcher wakes on `svc.signals` topic `events` and at least every
- * `TASKSPACE_WEBHOOKS_POLL_MS`; the delivery worker when the dispatcher queued deliveries, when an
- * attempt finishes and at each due retry.
+ * Starts the delivery worker: woken by the dispatcher of this process (`wake`), when an attempt
+ * finishes and at each due retry, and looking at least every `TASKSPACE_WEBHOOKS_POLL_MS` for
+ * what the leader queued in another process.
  */
-export function startEventWorkers(svc: Services, log: WorkerLog): EventWorkers {
+function startDeliveries(svc: Services, log: WorkerLog): EventWorkers & { wake(): void } {
   const http = new GuardedHttp(svc.addressPolicy);
   const delivery = new DeliveryWorker(svc, http, log);
+  delivery.start();
+  return {
+    wake: () => delivery.wake(),
+    async stop() {
+      await delivery.stop();
+      await http.close();
+    },
+  };
+}
+
+/**
+ * Starts the leader's workers. The dispatcher wakes on `svc.signals` topic `events` and at least
+ * every `TASKSPACE_WEBHOOKS_POLL_MS`, and wakes `deliveries` when it queued some.
+ */
+function startLeaderWorkers(svc: Services, log: WorkerLog, deliveries: { wake(): void }): EventWorkers {
   const cursor = new OutboxCursor(svc.store, svc.clock, WEBHOOK_CURSOR);
   const dispatcher = new WorkerLoop(
     'outbox dispatcher',
     async () => {
       const result = await dispatchEvents(svc, cursor, DISPATCH_BATCH);
-      if (result.deliveries > 0) delivery.wake();
+      if (result.deliveries > 0) deliveries.wake();
       return result.events === DISPATCH_BATCH ? 0 : svc.config.webhooks.pollMs;
     },
     log,
@@ -52,7 +69,6 @@ export function startEventWorkers(svc: Services, log: WorkerLog): EventWorkers {
     PRUNE_EVERY_MS,
   );
   const unsubscribe = [svc.signals?.on('events', () => dispatcher.wake())];
-  delivery.start();
   dispatcher.start();
   due.start();
   pruner.start();
@@ -63,29 +79,33 @@ export function startEventWorkers(svc: Services, log: WorkerLog): EventWorkers {
       await pruner.stop();
       await dispatcher.stop();
       await cursor.flush();
-      await delivery.stop();
-      await http.close();
     },
   };
 }
 
 /**
- * Wires the workers into a Fastify app: start on listen when this process leads (or when it takes
- * over), stop before close (while the database is still open), and signal `events` after every
- * write request so deliveries go out promptly (another process's leader by NOTIFY).
+ * Wires the workers into a Fastify app: deliveries start on listen in every process doing
+ * background work, the rest when this process leads (now or when it takes over); all stop before
+ * close (while the database is still open). Every write request signals `events` so deliveries go
+ * out promptly (to the leader in another process by NOTIFY).
  * Call before registering routes (hooks apply to routes registered after them).
  */
 export function installEventWorkers(app: FastifyInstance, svc: Services): void {
-  let workers: EventWorkers | undefined;
+  let deliveries: (EventWorkers & { wake(): void }) | undefined;
+  let leading: EventWorkers | undefined;
   app.addHook('onListen', async () => {
-    // The leader does this work, once per database: this process now, or when it takes over.
+    if (svc.config.role === 'api') return;
+    const sender = (deliveries ??= startDeliveries(svc, app.log));
+    // The rest is the leader's, once per database: this process now, or when it takes over.
     svc.leadership.whenLeading(() => {
-      workers ??= startEventWorkers(svc, app.log);
+      leading ??= startLeaderWorkers(svc, app.log, sender);
     });
   });
   app.addHook('preClose', async () => {
-    await workers?.stop();
-    workers = undefined;
+    await leading?.stop();
+    leading = undefined;
+    await deliveries?.stop();
+    deliveries = undefined;
   });
   app.addHook('onResponse', async (request) => {
     if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;

@@ -5,16 +5,21 @@ import { WorkerLoop, type WorkerLog } from '../../platform/worker-loop';
 import { parseRetryAfter } from '@taskspace/engine';
 import { deliveryDelayMs, verdictForStatus, type AttemptVerdict } from './delivery-verdicts';
 import { signPayload } from './signature';
+import { ownerGone } from '../../platform/db/postgres/presence';
 
 /**
  * The delivery worker (README "Events and webhooks", "Delivery"): sends due `webhook_deliveries` rows,
- * oldest due first, up to `config.webhooks.concurrency` at once and `concurrencyPerTarget` to
- * any one registration or subscription, and records each attempt.
+ * oldest due first, up to `config.webhooks.concurrency` at once per process and
+ * `concurrencyPerTarget` to any one registration or subscription (counted over every process),
+ * and records each attempt. Every `all` and `worker` process runs one (docs "Operations", "Roles").
  *
- * Durability: a row is marked `sending` while its attempt is in flight and gets its outcome in
- * one transaction afterwards. When the process dies mid-attempt, the row is still `sending`;
- * the first step after {@link DeliveryWorker.start} puts such rows back to `pending`, before it
- * claims any, so the attempt is sent again (at-least-once: receivers de-duplicate by `X-Service-Delivery`).
+ * Durability: a row is marked `sending`, with its sender's worker id (`claimed_by`), while its
+ * attempt is in flight, and gets its outcome in one transaction afterwards, written only by that
+ * sender. When the process dies mid-attempt, the row is still `sending`; it goes back to `pending`
+ * — on SQLite at the first step after {@link DeliveryWorker.start}, before any claim; on
+ * PostgreSQL once its sender's presence lock is gone (checked at start and every
+ * {@link REQUEUE_EVERY_MS}) — so the attempt is sent again (at-least-once: receivers de-duplicate
+ * by `X-Service-Delivery`).
  *
  * Request: `POST <url>` with body `{"id","type","workspaceId","timestamp","payload"}` and headers
  * `Content-Type: application/json`, `User-Agent`, `X-Service-Event`, `X-Service-Delivery`,
@@ -89,9 +94,28 @@ function describe(error: unknown): string {
   return `${code}: ${message}`.slice(0, 500);
 }
 
-/** Puts attempts a previous process left in flight (`sending`) back in the queue. */
-function* requeueInFlight(q: Sql): Query<void> {
-  yield* q.run("UPDATE webhook_deliveries SET status = 'pending' WHERE status = 'sending'");
+/** The sender id of the one process of a SQLite database. */
+const LOCAL_SENDER = 'local';
+
+/** How often a PostgreSQL process looks for attempts left in flight by processes that are gone, in ms. */
+const REQUEUE_EVERY_MS = 5000;
+
+/**
+ * Puts attempts left in flight (`sending`) by processes that are gone back in the queue: on
+ * SQLite, whose one process calls it before it sends anything, every one; on PostgreSQL those
+ * whose sender holds no presence lock (platform/db/postgres/presence.ts).
+ */
+function* requeueAbandoned(q: Sql): Query<void> {
+  const gone = q.dialect === 'postgres' ? ` AND (claimed_by IS NULL OR ${ownerGone('claimed_by')})` : '';
+  yield* q.run(`UPDATE webhook_deliveries SET status = 'pending', claimed_by = NULL WHERE status = 'sending'${gone}`);
+}
+
+/** Attempts in flight per target, over every process. */
+function* inFlightByTarget(q: Sql): Query<Map<string, number>> {
+  const rows = yield* q.all<{ target: string; n: number }>(
+    "SELECT coalesce(webhook_id, subscription_id) AS target, CAST(count(*) AS INTEGER) AS n FROM webhook_deliveries WHERE status = 'sending' GROUP BY coalesce(webhook_id, subscription_id)",
+  );
+  return new Map(rows.map((row) => [row.target, row.n]));
 }
 
 /** What one claim found: the rows claimed, and whether due rows were passed over. */
@@ -106,14 +130,15 @@ interface Claim {
 }
 
 /**
- * Claims up to `free` due rows in one transaction, marking them `sending`, with at most `limit`
- * attempts per target counting `inFlight` (attempts per target already in flight). Looks past
- * targets at their limit (a deep scan) only when `deepScanAllowed`.
+ * Claims up to `free` due rows in one transaction, marking them `sending` by `sender`, with at most
+ * `limit` attempts per target counting those already in flight (in any process). Looks past
+ * targets at their limit (a deep scan) only when `deepScanAllowed`. Processes claiming at once
+ * conflict and one runs again (PostgreSQL's SERIALIZABLE), so no row is claimed twice.
  */
-function* claimDue(q: Sql, now: number, free: number, limit: number, inFlight: ReadonlyMap<string, number>, deepScanAllowed: boolean): Query<Claim> {
+function* claimDue(q: Sql, now: number, free: number, limit: number, sender: string, deepScanAllowed: boolean): Query<Claim> {
   return yield* q.transaction(function* (tx) {
-    // Built afresh by every run of the body (PostgreSQL may run it again).
-    const counts = new Map(inFlight);
+    // Read afresh by every run of the body (PostgreSQL may run it again).
+    const counts = yield* inFlightByTarget(tx);
     const rows: DueRow[] = [];
     let skipped = false;
     const pick = function* (candidates: { id: string; target: string }[]): Query<void> {
@@ -126,7 +151,7 @@ function* claimDue(q: Sql, now: number, free: number, limit: number, inFlight: R
         }
         counts.set(candidate.target, n + 1);
         rows.push((yield* tx.get<DueRow>(DUE_ROW, [candidate.id]))!);
-        yield* tx.run("UPDATE webhook_deliveries SET status = 'sending' WHERE id = ?", [candidate.id]);
+        yield* tx.run("UPDATE webhook_deliveries SET status = 'sending', claimed_by = ? WHERE id = ?", [sender, candidate.id]);
       }
     };
     const due = (skip: string[], n: number) => tx.all<{ id: string; target: string }>(DUE_IDS[tx.dialect], [now, JSON.stringify(skip), n]);
@@ -144,16 +169,20 @@ function* claimDue(q: Sql, now: number, free: number, limit: number, inFlight: R
   });
 }
 
-/** Writes finished attempts: each delivery's new state and its attempt row, in one transaction. */
-function* recordOutcomes(q: Sql, outcomes: readonly Outcome[]): Query<void> {
+/**
+ * Writes finished attempts: each delivery's new state and its attempt row, in one transaction; only
+ * for rows `sender` still holds (a row deleted with its webhook, or put back in the queue because
+ * this process was taken for gone, is left alone).
+ */
+function* recordOutcomes(q: Sql, outcomes: readonly Outcome[], sender: string): Query<void> {
   yield* q.transaction(function* (tx) {
     for (const o of outcomes) {
       const updated = yield* tx.run(
-        `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status_code = ?, last_error = ?, completed_at = ?
-          WHERE id = ? AND status = 'sending'`,
-        [o.status, o.number, o.nextAt, o.statusCode, o.error, o.status === 'pending' ? null : o.now, o.id],
+        `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status_code = ?, last_error = ?, completed_at = ?, claimed_by = NULL
+          WHERE id = ? AND status = 'sending' AND claimed_by = ?`,
+        [o.status, o.number, o.nextAt, o.statusCode, o.error, o.status === 'pending' ? null : o.now, o.id, sender],
       );
-      if (updated.changes === 0) continue; // deleted with its webhook meanwhile
+      if (updated.changes === 0) continue;
       yield* tx.run('INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error) VALUES (?, ?, ?, ?, ?, ?)', [
         o.id,
         o.number,
@@ -174,11 +203,11 @@ export class DeliveryWorker {
   private flushScheduled = false;
   /** The last write of outcomes (writes run one after another). */
   private flushing: Promise<void> = Promise.resolve();
-  /** Whether attempts left in flight by a previous process have been put back in the queue. */
-  private resumed = false;
+  /** When attempts left in flight by processes that are gone were last put back in the queue (0: not yet). */
+  private lastRequeue = 0;
   private lastDeepScan = 0;
-  /** Attempts in flight per target. */
-  private readonly perTarget = new Map<string, number>();
+  /** This process's id in `claimed_by`. */
+  private readonly sender: string;
   private readonly abort = new AbortController();
   private readonly loop: WorkerLoop;
   private stopping = false;
@@ -189,6 +218,7 @@ export class DeliveryWorker {
     private readonly log: WorkerLog,
   ) {
     this.loop = new WorkerLoop('webhook delivery', () => this.step(), log);
+    this.sender = svc.workerId ?? LOCAL_SENDER;
   }
 
   /** Starts sending; the first step re-queues attempts a previous process left in flight. */
@@ -217,9 +247,10 @@ export class DeliveryWorker {
   /** Claims due rows into free slots; resolves to the ms until the next look. */
   private async step(): Promise<number> {
     const { store, clock, config } = this.svc;
-    if (!this.resumed) {
-      await store.run(requeueInFlight(store.sql));
-      this.resumed = true;
+    // SQLite: once, before anything is sent; PostgreSQL: now and then, for every process that died.
+    if (this.lastRequeue === 0 || (store.sql.dialect === 'postgres' && Date.now() - this.lastRequeue >= REQUEUE_EVERY_MS)) {
+      await store.run(requeueAbandoned(store.sql));
+      this.lastRequeue = Date.now();
     }
     const poll = config.webhooks.pollMs;
     const free = config.webhooks.concurrency - this.inflight.size;
@@ -233,7 +264,7 @@ export class DeliveryWorker {
     const claim: Claim =
       anyDue === undefined
         ? { rows: [], skipped: false, more: false, deepScanned: false }
-        : await store.run(claimDue(store.sql, now, free, limit, new Map(this.perTarget), now - this.lastDeepScan >= poll));
+        : await store.run(claimDue(store.sql, now, free, limit, this.sender, now - this.lastDeepScan >= poll));
     if (claim.deepScanned) this.lastDeepScan = now;
     const { rows, skipped, more } = claim;
     for (const row of rows) this.launch(row);
@@ -244,16 +275,12 @@ export class DeliveryWorker {
     return next === null || next === undefined ? poll : Math.min(poll, Math.max(0, next - now));
   }
 
-  /** Starts one claimed attempt and keeps the in-flight counts. */
+  /** Starts one claimed attempt. */
   private launch(row: DueRow): void {
-    this.perTarget.set(row.target, (this.perTarget.get(row.target) ?? 0) + 1);
     const attempt = this.attempt(row)
       .catch((error: unknown) => this.log.error({ err: error }, 'webhook delivery attempt failed unexpectedly'))
       .finally(() => {
         this.inflight.delete(row.id);
-        const left = (this.perTarget.get(row.target) ?? 1) - 1;
-        if (left > 0) this.perTarget.set(row.target, left);
-        else this.perTarget.delete(row.target);
         this.loop.wake();
       });
     this.inflight.set(row.id, attempt);
@@ -298,7 +325,9 @@ export class DeliveryWorker {
       if (this.stopping) {
         // Shutdown interrupted the attempt: leave it queued, unrecorded, for the next start.
         const { store } = this.svc;
-        await store.run(store.sql.run("UPDATE webhook_deliveries SET status = 'pending' WHERE id = ? AND status = 'sending'", [row.id]));
+        await store.run(
+          store.sql.run("UPDATE webhook_deliveries SET status = 'pending', claimed_by = NULL WHERE id = ? AND status = 'sending' AND claimed_by = ?", [row.id, this.sender]),
+        );
         return;
       }
       error = describe(caught);
@@ -341,7 +370,7 @@ export class DeliveryWorker {
       if (outcomes.length === 0) return;
       const { store } = this.svc;
       try {
-        await store.run(recordOutcomes(store.sql, outcomes));
+        await store.run(recordOutcomes(store.sql, outcomes, this.sender));
       } catch (error) {
         // The rows stay 'sending' and are sent again after the next start (at-least-once).
         this.log.error({ err: error }, 'recording webhook delivery attempts failed');

@@ -7,6 +7,7 @@ import { migratePostgres } from './postgres/migrate';
 import { createPostgresPool } from './postgres/pool';
 import { lockDatabase, type ServerLock, type ServerLockLostError } from './postgres/server-lock';
 import { Leadership } from '../leadership';
+import { newWorkerId, presenceKey } from './postgres/presence';
 import { postgresStore, sqliteStore, type Store } from './store';
 
 /**
@@ -19,6 +20,11 @@ export interface Storage {
   readonly db: Db | undefined;
   /** Whether this process leads the database (the server lock's holder on PostgreSQL). */
   readonly leadership: Leadership;
+  /**
+   * On PostgreSQL, for an `all` or `worker` process: its id in the leases of the runs it claims
+   * (postgres/presence.ts; its presence lock is held with the server lock's connection).
+   */
+  readonly workerId: string | undefined;
   /** Starts the background work of the store once the server listens (SQLite's checkpoint worker). */
   start(log: WorkerLog): Promise<void>;
   /** Stops that work and closes the store; the server's last step. */
@@ -55,11 +61,13 @@ export async function openStorage(config: Config, events: StorageEvents): Promis
     pool.on('error', (error) => events.onPoolError(error));
     let lock: ServerLock | undefined;
     const leadership = new Leadership(false);
+    // An api process never leads nor claims: it runs beside the processes that do the background work.
+    const workerId = config.role === 'api' ? undefined : newWorkerId();
     try {
-      // An api process never leads: it runs beside the processes that do the background work.
-      if (config.role !== 'api') {
+      if (workerId !== undefined) {
         lock = await lockDatabase(pool, {
           whenHeld: config.standby ? 'wait' : 'follow',
+          presenceKey: presenceKey(workerId),
           onWaiting: (database, holder) => events.onLockHeld?.(database, holder, config.standby),
           onAcquired: () => leadership.promote(),
           onLost: events.onLockLost,
@@ -77,6 +85,7 @@ export async function openStorage(config: Config, events: StorageEvents): Promis
       store: postgresStore(pool),
       db: undefined,
       leadership,
+      workerId,
       start: async () => undefined,
       async close() {
         await held?.release();
@@ -97,6 +106,7 @@ export async function openStorage(config: Config, events: StorageEvents): Promis
     store: sqliteStore(db),
     db,
     leadership: new Leadership(true),
+    workerId: undefined,
     async start(log) {
       // WAL checkpoints run in a worker thread while the server listens (checkpointer.ts).
       checkpointer ??= new WalCheckpointer(db, log);

@@ -17,6 +17,7 @@ import { m021MediaChunks } from './021_media_chunks';
 import { m022RateCounters } from './022_rate_counters';
 import { m023RunCancelRequests } from './023_run_cancel_requests';
 import { m024RunLeases } from './024_run_leases';
+import { m025DeliveryClaims } from './025_delivery_claims';
 
 /**
  * Every schema migration, in order. Add a file `NNN_name.ts` exporting a {@link Migration}
@@ -26,4 +27,4 @@ import { m024RunLeases } from './024_run_leases';
  * platform/db/postgres/migrations (PostgreSQL, whose baseline is version 20), with the same version
  * number and name, bringing both schemas to the same state (test/postgres/schema.test.ts compares them).
  */
-export const migrations: Migration[] = [m001Initial, m002Webhooks, m003Automations, m004TaskParentIndex, m006AgentKnowledgeCleanup, m010Accounts, m013ProjectVersion, m014RunReplay, m015ApprovalLinks, m016OAuth, m017WorkspaceSecrets, m018InboundRuns, m019TaskChildrenIndex, m020DeliveryEventIndex, m021MediaChunks, m022RateCounters, m023RunCancelRequests, m024RunLeases];
+export const migrations: Migration[] = [m001Initial, m002Webhooks, m003Automations, m004TaskParentIndex, m006AgentKnowledgeCleanup, m010Accounts, m013ProjectVersion, m014RunReplay, m015ApprovalLinks, m016OAuth, m017WorkspaceSecrets, m018InboundRuns, m019TaskChildrenIndex, m020DeliveryEventIndex, m021MediaChunks, m022RateCounters, m023RunCancelRequests, m024RunLeases, m025DeliveryClaims];

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { PRESENCE_LOCK_CLASS } from './presence';
 
 /**
  * Key of the session-level advisory lock of a database's leader: the one process that does the
@@ -41,6 +42,11 @@ export interface ServerLockOptions {
    * {@link STANDBY_POLL_MS} in the background; `onAcquired` tells when it is taken).
    */
   whenHeld: 'wait' | 'follow';
+  /**
+   * This process's presence lock key (platform/db/postgres/presence.ts), held on the same connection
+   * for the life of the process, whether it leads or not.
+   */
+  presenceKey?: number;
   /** Told once, when a standby or follower finds the lock held: the database and the holder as far as visible. */
   onWaiting?(database: string, holder: string | undefined): void;
   /** Told when a follower took the lock over (not when the lock was free at once). */
@@ -68,7 +74,19 @@ export interface ServerLock {
  * @throws the driver's error when the database cannot be reached.
  */
 export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): Promise<ServerLock> {
-  let client = await pool.connect();
+  /** A connection for the life of the process, showing this process present from the start. */
+  const connect = async () => {
+    const connection = await pool.connect();
+    if (options.presenceKey === undefined) return connection;
+    try {
+      await connection.query('SELECT pg_advisory_lock($1, $2)', [PRESENCE_LOCK_CLASS, options.presenceKey]);
+      return connection;
+    } catch (error) {
+      connection.release(error as Error);
+      throw error;
+    }
+  };
+  let client = await connect();
   let held = false;
   let released = false;
   let heartbeat: NodeJS.Timeout | undefined;
@@ -125,7 +143,7 @@ export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): P
   const attempt = async () => {
     try {
       if (broken) {
-        client = await pool.connect();
+        client = await connect();
         broken = false;
       }
       if ((await tryLock()).locked) {
@@ -161,7 +179,8 @@ export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): P
     else await hold();
   } catch (error) {
     stopTimers();
-    client.release(held ? (error as Error) : undefined);
+    // Closed rather than pooled: it may hold the presence lock.
+    client.release(error as Error);
     throw error;
   }
   return {
@@ -176,15 +195,13 @@ export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): P
       stopTimers();
       if (released) return;
       released = true;
-      if (!held) {
-        if (!broken) client.release();
-        return;
-      }
+      if (broken) return;
       try {
-        await client.query('SELECT pg_advisory_unlock($1)', [SERVER_LOCK_KEY]);
+        // The server lock (when held) and the presence lock: the connection goes back to the pool.
+        await client.query('SELECT pg_advisory_unlock_all()');
         client.release();
       } catch (error) {
-        // A connection that cannot unlock is closed instead, which drops the lock too.
+        // A connection that cannot unlock is closed instead, which drops the locks too.
         client.release(error as Error);
       }
     },

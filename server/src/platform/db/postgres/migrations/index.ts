@@ -4,6 +4,7 @@ import { m021MediaChunks } from './021_media_chunks';
 import { m022RateCounters } from './022_rate_counters';
 import { m023RunCancelRequests } from './023_run_cancel_requests';
 import { m024RunLeases } from './024_run_leases';
+import { m025DeliveryClaims } from './025_delivery_claims';
 
 /**
  * Every PostgreSQL schema migration, in order, applied by `migratePostgres` (../migrate.ts).
@@ -15,4 +16,4 @@ import { m024RunLeases } from './024_run_leases';
  * to the same state (test/postgres/schema.test.ts compares them). Add a file `NNN_name.ts`
  * exporting a {@link Migration} and list it here; never edit one that has shipped.
  */
-export const postgresMigrations: Migration[] = [m020Baseline, m021MediaChunks, m022RateCounters, m023RunCancelRequests, m024RunLeases];
+export const postgresMigrations: Migration[] = [m020Baseline, m021MediaChunks, m022RateCounters, m023RunCancelRequests, m024RunLeases, m025DeliveryClaims];

@@ -1,0 +1,13 @@
+import type { Migration } from '../migrate';
+
+/**
+ * The sender of a webhook delivery in flight (`status = 'sending'`): the worker id of the process
+ * making the attempt (platform/db/postgres/presence.ts; `local` on SQLite). Several processes send
+ * deliveries on PostgreSQL; a row whose sender is gone goes back to `pending`, and an outcome is
+ * written only by the process that claimed the row.
+ */
+export const m025DeliveryClaims: Migration = {
+  version: 25,
+  name: 'delivery_claims',
+  up: `ALTER TABLE webhook_deliveries ADD COLUMN claimed_by TEXT;`,
+};
