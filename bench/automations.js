@@ -30,6 +30,36 @@ const N8N_RUNS_PER_SECOND = 10;
 const N8N_P50_MS = 900;
 
 /**
+ * Creates the measured automation (webhook → create task in `projectId` → HTTP Request to the
+ * receiver at `receiverUrl` → branch) through `json(method, path, body)`; resolves it as the API
+ * answers it.
+ */
+async function createBenchAutomation(json, workspaceId, projectId, receiverUrl) {
+  return (
+    await json('POST', '/api/v1/automations', {
+      workspaceId,
+      name: 'Bench: webhook → task → HTTP → branch',
+      trigger: { type: 'webhook' },
+      actions: [
+        { id: 'create', type: 'task.create', projectId, text: '{{ trigger.title }}' },
+        {
+          id: 'notify',
+          type: 'http.request',
+          method: 'POST',
+          url: `${receiverUrl}/tickets`,
+          body: { type: 'json', value: { task: '{{ steps.create.id }}', title: '{{ trigger.title }}', amount: '{{ trigger.amount }}' } },
+        },
+        {
+          id: 'route',
+          type: 'branch',
+          conditions: { anyOf: [{ allOf: [{ left: '{{ steps.notify.body.ok }}', operator: 'equals', right: 'true' }, { left: '{{ steps.notify.status }}', operator: 'lt', right: 300 }] }] },
+        },
+      ],
+    })
+  ).item;
+}
+
+/**
  * Measures Taskspace alone; resolves its result (the servers are stopped when it resolves).
  * `env` adds configuration (bench/stores.js passes `DATABASE_URL` to measure PostgreSQL).
  * `apiProcesses` (PostgreSQL only) starts that many `TASKSPACE_ROLE=api` processes beside the one
@@ -87,28 +117,7 @@ async function runTaskspace(env = {}, { apiProcesses = 0 } = {}) {
 
     const workspaceId = (await json('GET', '/api/v1/workspaces')).items[0].id;
     const projectId = (await json('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Bench' })).item.id;
-    const automation = (
-      await json('POST', '/api/v1/automations', {
-        workspaceId,
-        name: 'Bench: webhook → task → HTTP → branch',
-        trigger: { type: 'webhook' },
-        actions: [
-          { id: 'create', type: 'task.create', projectId, text: '{{ trigger.title }}' },
-          {
-            id: 'notify',
-            type: 'http.request',
-            method: 'POST',
-            url: `${receiver.url}/tickets`,
-            body: { type: 'json', value: { task: '{{ steps.create.id }}', title: '{{ trigger.title }}', amount: '{{ trigger.amount }}' } },
-          },
-          {
-            id: 'route',
-            type: 'branch',
-            conditions: { anyOf: [{ allOf: [{ left: '{{ steps.notify.body.ok }}', operator: 'equals', right: 'true' }, { left: '{{ steps.notify.status }}', operator: 'lt', right: 300 }] }] },
-          },
-        ],
-      })
-    ).item;
+    const automation = await createBenchAutomation(json, workspaceId, projectId, receiver.url);
     const hookPath = new URL(automation.webhook.url).pathname;
 
     // One run: POST to the inbound URL, then wait for the run it started to settle.
@@ -156,6 +165,6 @@ async function run() {
   return result;
 }
 
-module.exports = { run, runTaskspace };
+module.exports = { run, runTaskspace, createBenchAutomation, CALLERS };
 
 runIfMain(module, run);

@@ -1,15 +1,16 @@
 'use strict';
 // The two stores side by side: the same API operations and automation runs on the embedded SQLite
 // file and on PostgreSQL, one server process each, with PostgreSQL's ratio to SQLite in the same
-// run; then PostgreSQL with 1, 2 and 3 processes (one doing the background work, api processes
-// beside it), each figure with its ratio to SQLite's one process and to one PostgreSQL process.
+// run; then PostgreSQL with 1, 2 and 3 processes (one executing the runs, api processes beside
+// it), each figure with its ratio to SQLite's one process and to one PostgreSQL process; then
+// automation runs executed by 1, 2 and 3 processes sharing them, with the ratio to one.
 // API figures are medians of alternating rounds (BENCH_ROUNDS) of 10 connections (12 by processes) for
 // BENCH_SECONDS each; automation runs as in bench/automations.js (webhook → task → HTTP → branch).
 // PostgreSQL: a fresh database made on the server of BENCH_POSTGRES_URL (default the local one,
 // postgres://postgres@127.0.0.1:5432/postgres) and dropped at the end.
 const { randomBytes } = require('node:crypto');
 const pg = require('pg');
-const { load, median, startTaskspace, pairedLoad, row, runIfMain, thousandTaskProject } = require('./lib');
+const { api, load, median, startReceiver, startTaskspace, pairedLoad, row, runIfMain, thousandTaskProject, OWNER_TOKEN } = require('./lib');
 const automations = require('./automations');
 
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -76,6 +77,7 @@ async function run() {
     );
     results.push(...(await apiByProcesses(results)));
     results.push(...(await runsByProcesses(runsOnSqlite.runsPerSecond)));
+    results.push(...(await sharedRunsByProcesses()));
   } finally {
     await database.drop();
   }
@@ -160,5 +162,65 @@ async function runsByProcesses(sqliteRunsPerSecond) {
   return results;
 }
 
-module.exports = { run };
+/** Runs counted as finished by {@link sharedRunsByProcesses}. */
+const FINISHED = "SELECT count(*) AS n FROM automation_runs WHERE status IN ('completed', 'failed')";
+
+/**
+ * Automation runs (as above) on PostgreSQL executed by 1, 2 and 3 `all` processes, which share
+ * them (each run claimed by one process with a lease): BENCH_SHARED_RUNS inbound calls (default
+ * 2,000) from 10 callers spread over the processes, each caller sending its next call as soon as
+ * one is accepted; timed from the first call until the database holds every run finished, after a
+ * warm-up of 200. Each count on a fresh database.
+ */
+async function sharedRunsByProcesses() {
+  const total = Number(process.env.BENCH_SHARED_RUNS || 2000);
+  const results = [];
+  const figures = [];
+  console.log(`automation runs on PostgreSQL executed by every process (${total} inbound calls spread over them, timed until all finished):`);
+  for (let n = 1; n <= 3; n++) {
+    const database = await scratchDatabase();
+    const receiver = await startReceiver();
+    const servers = [];
+    const db = new pg.Client({ connectionString: database.url });
+    try {
+      const env = { DATABASE_URL: database.url, TASKSPACE_WEBHOOKS_SECRET_KEY: BENCH_KEY, TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1', TASKSPACE_INBOUND_RATE_PER_MINUTE: '100000000' };
+      for (let i = 0; i < n; i++) servers.push(await startTaskspace(env));
+      await db.connect();
+      const json = (method, urlPath, body) => api(servers[0].url, method, urlPath, OWNER_TOKEN, body);
+      const workspaceId = (await json('GET', '/api/v1/workspaces')).items[0].id;
+      const projectId = (await json('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Bench' })).item.id;
+      const hookPath = new URL((await automations.createBenchAutomation(json, workspaceId, projectId, receiver.url)).webhook.url).pathname;
+      let sent = 0;
+      const fire = async (count) => {
+        const until = sent + count;
+        const caller = async () => {
+          while (sent < until) {
+            const seq = sent++;
+            await api(servers[seq % servers.length].url, 'POST', hookPath, null, { title: `Invoice ${seq}`, amount: seq % 1000 });
+          }
+        };
+        await Promise.all(Array.from({ length: automations.CALLERS }, caller));
+        for (;;) {
+          if (Number((await db.query(FINISHED)).rows[0].n) >= until) return;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      await fire(200);
+      const started = performance.now();
+      await fire(total);
+      const perSecond = total / ((performance.now() - started) / 1000);
+      figures.push(perSecond);
+      results.push({ name: `shared automation runs (postgres, ${n} processes)`, postgres: perSecond, ratioToOne: perSecond / figures[0] });
+      console.log(`  ${`${n} process${n > 1 ? 'es' : ''}`.padEnd(12)} ${perSecond.toFixed(0).padStart(7)} runs/s   ratio to one process ${(perSecond / figures[0]).toFixed(2)}`);
+    } finally {
+      await db.end().catch(() => undefined);
+      for (const server of servers.reverse()) await server.stop();
+      await receiver.stop();
+      await database.drop();
+    }
+  }
+  return results;
+}
+
+module.exports = { run, sharedRunsByProcesses };
 runIfMain(module, run);

@@ -86,6 +86,14 @@ export function notFound(kind: string, id?: string): ServiceError {
   return new ServiceError(404, 'NOT_FOUND', id === undefined ? `${kind} not found` : `${kind} '${id}' not found`);
 }
 
+/**
+ * 503 BUSY: a change collided with concurrent ones (a PostgreSQL serialization failure or deadlock,
+ * `isRetryableConflict`) on every attempt; nothing was written and the caller may retry.
+ */
+export function busy(): ServiceError {
+  return new ServiceError(503, 'BUSY', 'the change collided with concurrent changes too often; nothing was written, retry it');
+}
+
 /** 403 FORBIDDEN: the caller's role is below what the operation needs. */
 export function forbidden(message: string): ServiceError {
   return new ServiceError(403, 'FORBIDDEN', message);

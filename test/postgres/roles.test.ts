@@ -62,6 +62,32 @@ describe('TASKSPACE_ROLE: a worker and two api processes on one PostgreSQL datab
     await waitFor(() => rx.received.some((r) => r.url === '/signed' && JSON.parse(r.body).payload.projectId === projectId), 'the signed delivery');
   });
 
+  test('concurrent task creates into one project through both api processes: each answered 200 or 503 BUSY, never 500', async () => {
+    const [a, b] = apis.map(on) as [ReturnType<typeof on>, ReturnType<typeof on>];
+    const workspaceId = (await a('GET', '/api/v1/workspaces')).body.items[0].id;
+    const projectId = (await a('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Contended' })).body.item.id;
+    // Both processes append to the same sibling list: each computes the next path from the last
+    // sibling it read, so their transactions collide (a serialization failure, or the same path
+    // taken first by the other, which is run again like one).
+    const statuses: number[] = [];
+    const acknowledged: string[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, k) => {
+        for (let i = 0; i < 25; i++) {
+          const res = await (k % 2 ? a : b)('POST', `/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/plain', content: `t${k}.${i}` }] });
+          statuses.push(res.status);
+          if (res.status === 200) acknowledged.push(res.body.item[0].id);
+        }
+      }),
+    );
+    expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
+    expect(acknowledged.length).toBeGreaterThan(150);
+    const stored = new Set(
+      (await a('GET', `/api/v1/projects/${projectId}/tasks?limit=500`)).body.items.map((t: { id: string }) => t.id),
+    );
+    expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+  });
+
   test('inbound calls, test runs, approvals and cancellations through api processes are carried out by the worker, once', async () => {
     const [a, b] = apis.map(on) as [ReturnType<typeof on>, ReturnType<typeof on>];
     const workspaceId = (await a('GET', '/api/v1/workspaces')).body.items[0].id;

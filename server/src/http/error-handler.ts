@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { rateLimitHeaders, type RequestMeter } from '../auth/hook';
 import { fromEngineError } from '../modules/automations/engine-errors';
-import { ServiceError, type ErrorCode } from '../errors';
+import { busy, ServiceError, type ErrorCode } from '../errors';
 import { isRetryableConflict } from '../platform/db/query';
 import { assertJsonDepth } from './json-depth';
 import { validationError, type AjvError } from './validate-input';
@@ -59,9 +59,7 @@ export function toServiceError(error: FastifyError | ServiceError | Error, reque
     const code: ErrorCode = fe.statusCode === 404 ? 'NOT_FOUND' : fe.statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR';
     return new ServiceError(fe.statusCode, code, fe.message);
   }
-  if (isRetryableConflict(error)) {
-    return new ServiceError(503, 'BUSY', 'the change collided with concurrent changes too often; nothing was written, retry it');
-  }
+  if (isRetryableConflict(error)) return busy();
   return new ServiceError(500, 'INTERNAL_ERROR', 'internal server error');
 }
 

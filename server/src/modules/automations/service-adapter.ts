@@ -9,7 +9,8 @@ import { setNote } from '../tasks/notes';
 import { setTaskDate, type DatePointInput } from '../tasks/dates';
 import { createTasks, deleteTask, moveTask, setTaskCompleted, updateTask } from '../tasks/service';
 import { assigneesBody, createTasksBody, moveTaskBody, taskNoteBody, updateTaskBody } from '../tasks/schemas';
-import { notFound, ServiceError } from '../../errors';
+import { busy, notFound, ServiceError } from '../../errors';
+import { isRetryableConflict } from '../../platform/db/query';
 import type { Services } from '../../services';
 
 /**
@@ -37,7 +38,9 @@ export class DomainServiceAdapter implements Service {
   private async once<T>(ctx: ServiceContext, projectId: string, change: (tx: Sql, actor: Actor) => Query<T>): Promise<T> {
     const { svc } = this;
     // Through the task writes' group commit: on SQLite it shares their transactions, on
-    // PostgreSQL it takes its turn in the project's lane instead of colliding with them.
+    // PostgreSQL it takes its turn in the project's lane instead of colliding with them. Writes of
+    // other processes can still collide with it past every attempt: 503 BUSY, a transient error,
+    // so the step is retried by its policy instead of failing the run.
     const result = await svc.writes.run(function* (tx): Query<T> {
       const prior = yield* tx.get<{ output_json: string }>('SELECT output_json FROM automation_effects WHERE run_id = ? AND step_id = ?', [ctx.runId, ctx.stepId]);
       if (prior) return JSON.parse(prior.output_json) as T;
@@ -50,7 +53,9 @@ export class DomainServiceAdapter implements Service {
         svc.clock.now(),
       ]);
       return out;
-    }, projectId);
+    }, projectId).catch((error: unknown) => {
+      throw isRetryableConflict(error) ? busy() : error;
+    });
     svc.signals?.notify('events');
     return result;
   }

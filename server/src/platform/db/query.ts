@@ -118,10 +118,19 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
+ * Unique indexes whose keys a transaction derives from what it read (a task's `path` from its
+ * siblings' ranks): a duplicate there means a concurrent transaction took the key first, which
+ * PostgreSQL reports as a unique violation rather than a serialization failure when the
+ * transaction did not read that exact key. Only writes from several processes can meet it.
+ */
+const DERIVED_KEY_INDEXES: ReadonlySet<string> = new Set(['tasks_project_path']);
+
+/**
  * True when `error` is PostgreSQL aborting a transaction for colliding with concurrent ones (a
- * serialization failure or a deadlock): the transaction wrote nothing and may be run again.
+ * serialization failure, a deadlock, or a duplicate in a {@link DERIVED_KEY_INDEXES} index): the
+ * transaction wrote nothing and may be run again.
  */
 export function isRetryableConflict(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '40001' || code === '40P01';
+  const e = (error ?? {}) as { code?: unknown; constraint?: unknown };
+  return e.code === '40001' || e.code === '40P01' || (e.code === '23505' && typeof e.constraint === 'string' && DERIVED_KEY_INDEXES.has(e.constraint));
 }
