@@ -1,3 +1,5 @@
+import pg from 'pg';
+import { PRESENCE_LOCK_CLASS, presenceKey } from '../../server/src/platform/db/postgres/presence';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres';
 import { waitFor } from '../helpers/wait';
 import { call, OWNER_TOKEN, spawnServer, startServer, tempDataDir, type TestServer } from '../helpers/server';
@@ -35,6 +37,40 @@ describe('the PostgreSQL server lock', () => {
     await waitFor(async () => (await health(second.url)).leader, 'the follower to take the lead');
     await second.close();
     running.pop();
+  });
+
+  test("a follower whose connection is cut connects again and shows itself present again", async () => {
+    const leader = await startServer({ env: { DATABASE_URL: database.url } });
+    running.push(leader);
+    const follower = await startServer({ env: { DATABASE_URL: database.url } });
+    running.push(follower);
+    const key = presenceKey(follower.built.services.workerId!);
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const presence = async () =>
+        (
+          await db.query<{ pid: number }>("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2 AND granted", [
+            PRESENCE_LOCK_CLASS,
+            key,
+          ])
+        ).rows.map((r) => r.pid);
+      const [before] = await presence();
+      expect(before).toBeDefined();
+      await db.query('SELECT pg_terminate_backend($1)', [before]);
+      await waitFor(async () => {
+        const now = await presence();
+        return now.length === 1 && now[0] !== before;
+      }, 'the follower to hold its presence lock on a new connection');
+      expect(await health(follower.url)).toEqual({ ok: true, role: 'all', leader: false });
+      await leader.close();
+      running.splice(running.indexOf(leader), 1);
+      await waitFor(async () => (await health(follower.url)).leader, 'the follower to take the lead');
+    } finally {
+      await db.end();
+      await follower.close();
+      running.splice(running.indexOf(follower), 1);
+    }
   });
 
   test('a leader killed with SIGKILL leaves no lock behind: the follower takes over', async () => {

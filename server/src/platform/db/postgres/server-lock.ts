@@ -3,10 +3,11 @@ import { PRESENCE_LOCK_CLASS } from './presence';
 
 /**
  * Key of the session-level advisory lock of a database's leader: the one process that does the
- * work done once per database (the outbox dispatcher and webhook deliveries, the automation outbox
- * consumer, schedules and due dates, log retention). Every other process executes automation runs
- * it claims (engine `RunLease`s) and serves the API as its role says; one of them takes the lock
- * over when its holder ends. A standby (`TASKSPACE_STANDBY=1`) does nothing until it holds it.
+ * work done once per database (the outbox dispatcher, the automation outbox consumer, schedules
+ * and due dates, log retention; platform/leadership.ts). Every `all` and `worker` process executes
+ * the automation runs and sends the webhook deliveries it claims, and serves the API as its role
+ * says; one of them takes the lock over when its holder ends. A standby (`TASKSPACE_STANDBY=1`)
+ * does nothing until it holds it.
  */
 export const SERVER_LOCK_KEY = 7_461_002;
 
@@ -74,9 +75,22 @@ export interface ServerLock {
  * @throws the driver's error when the database cannot be reached.
  */
 export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): Promise<ServerLock> {
+  let held = false;
+  let released = false;
+  /** Stopping: no more tries. */
+  let closing = false;
+  /** The connection failed and went back to the pool closed; the next try opens another. */
+  let broken = false;
+  let trying: Promise<void> | undefined;
   /** A connection for the life of the process, showing this process present from the start. */
   const connect = async () => {
     const connection = await pool.connect();
+    // Until the lock is held (then `lost` listens too): a failed connection is replaced by the next try.
+    connection.on('error', (error: Error) => {
+      if (held || connection !== client || broken) return;
+      broken = true;
+      connection.release(error);
+    });
     if (options.presenceKey === undefined) return connection;
     try {
       await connection.query('SELECT pg_advisory_lock($1, $2)', [PRESENCE_LOCK_CLASS, options.presenceKey]);
@@ -86,9 +100,9 @@ export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): P
       throw error;
     }
   };
-  let client = await connect();
-  let held = false;
-  let released = false;
+  // Declared before the first `connect` runs: its error listener compares against it.
+  let client!: pg.PoolClient;
+  client = await connect();
   let heartbeat: NodeJS.Timeout | undefined;
   let retry: NodeJS.Timeout | undefined;
   const stopTimers = () => {
@@ -137,9 +151,6 @@ export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): P
     watched.once('end', () => clearInterval(heartbeat));
   };
   /** A follower's tries, in the background (one at a time); a connection that fails is replaced. */
-  let closing = false;
-  let broken = false;
-  let trying: Promise<void> | undefined;
   const attempt = async () => {
     try {
       if (broken) {
