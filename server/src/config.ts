@@ -42,9 +42,9 @@ export interface Config {
    * What this process does (`TASKSPACE_ROLE`, default `all`; docs "Operations", "Roles"): `all`
    * serves the API and does background work; `worker` does background work and answers only
    * `/healthz`; `api` serves the API and does no background work. Every `all` and `worker` process
-   * executes the automation runs it claims; the one holding the database's server lock (the
-   * leader) also does the work done once per database (deliveries, schedules, due dates; see
-   * platform/leadership.ts). `api` and `worker` need PostgreSQL.
+   * executes the automation runs and sends the webhook deliveries it claims; the one holding the
+   * database's server lock (the leader) also does the work done once per database (the outbox,
+   * schedules, due dates; see platform/leadership.ts). `api` and `worker` need PostgreSQL.
    */
   role: ServerRole;
   /**
