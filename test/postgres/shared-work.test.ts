@@ -12,8 +12,8 @@ import { waitFor } from '../automations/helpers';
  *   (`FOR UPDATE SKIP LOCKED`), so both execute runs and none executes a run twice; a worker
  *   killed with SIGKILL leaves its claimed runs to the other at once (PostgreSQL ends its presence
  *   lock with its connection), long before the leases would run out.
- * - Deliveries: both workers send the deliveries the leader's dispatcher queues, each once; those
- *   in flight in a killed worker are sent again by the other.
+ * - Deliveries: both workers send the deliveries the leader's dispatcher queues (its `NOTIFY` wakes
+ *   the other), each once; those in flight in a killed worker are sent again by the other.
  */
 
 /** Two workers and an api process on a fresh database, a receiver answering after 200 ms, and a client on the database. */
@@ -118,7 +118,8 @@ describe('shared runs: two workers execute the runs an api process stores', () =
 
 describe('shared deliveries: two workers send the deliveries the leader queues', () => {
   // Four at once per process: the leader cannot hold every delivery, the follower takes its share.
-  const f = sharedWork({ TASKSPACE_WEBHOOKS_CONCURRENCY: '4' });
+  // An hour between polls: the follower sends because the leader's NOTIFY wakes it.
+  const f = sharedWork({ TASKSPACE_WEBHOOKS_CONCURRENCY: '4', TASKSPACE_WEBHOOKS_POLL_MS: '3600000' });
 
   test('both send, each delivery once; the deliveries in flight in a killed worker are sent again by the other', async () => {
     const [leader, follower] = f.workers as [ChildServer, ChildServer];

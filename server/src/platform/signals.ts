@@ -6,8 +6,10 @@
  * - `events`: new rows may be in the outbox (raised after every API write request).
  * - `runs`: an automation run was recorded, changed or journalled a step (for inbound calls waiting
  *   on their response, and live update streams).
+ * - `deliveries`: the leader queued webhook deliveries in another process (told by `NOTIFY`) for
+ *   this process's delivery worker to claim.
  */
-export type SignalTopic = 'events' | 'runs';
+export type SignalTopic = 'events' | 'runs' | 'deliveries';
 
 /** A tiny topic-based notifier. Listeners run on a later tick, at most once per burst of notifications. */
 export class Signals {

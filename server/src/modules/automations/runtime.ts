@@ -121,7 +121,7 @@ export class AutomationRuntime {
       // Api processes tell at once what they stored; polling stays the fallback.
       this.listener = new WorkListener(this.svc.config.databaseUrl, (topic) => {
         if (topic === 'runs') this.discovery.wake();
-        else this.svc.signals?.notify('events');
+        else this.svc.signals?.notify(topic);
       }, this.log);
       await this.listener.start();
     }

@@ -29,17 +29,19 @@ export interface EventWorkers {
 }
 
 /**
- * Starts the delivery worker: woken by the dispatcher of this process (`wake`), when an attempt
- * finishes and at each due retry, and looking at least every `TASKSPACE_WEBHOOKS_POLL_MS` for
- * what the leader queued in another process.
+ * Starts the delivery worker: woken by the dispatcher of this process (`wake`) or, on signal
+ * `deliveries`, of the leader in another process (by `NOTIFY`), when an attempt finishes and at
+ * each due retry, and looking at least every `TASKSPACE_WEBHOOKS_POLL_MS`.
  */
 function startDeliveries(svc: Services, log: WorkerLog): EventWorkers & { wake(): void } {
   const http = new GuardedHttp(svc.addressPolicy);
   const delivery = new DeliveryWorker(svc, http, log);
+  const off = svc.signals?.on('deliveries', () => delivery.wake());
   delivery.start();
   return {
     wake: () => delivery.wake(),
     async stop() {
+      off?.();
       await delivery.stop();
       await http.close();
     },
@@ -48,7 +50,8 @@ function startDeliveries(svc: Services, log: WorkerLog): EventWorkers & { wake()
 
 /**
  * Starts the leader's workers. The dispatcher wakes on `svc.signals` topic `events` and at least
- * every `TASKSPACE_WEBHOOKS_POLL_MS`, and wakes `deliveries` when it queued some.
+ * every `TASKSPACE_WEBHOOKS_POLL_MS`, and wakes `deliveries` (and, by `NOTIFY`, the other
+ * processes' delivery workers) when it queued some.
  */
 function startLeaderWorkers(svc: Services, log: WorkerLog, deliveries: { wake(): void }): EventWorkers {
   const cursor = new OutboxCursor(svc.store, svc.clock, WEBHOOK_CURSOR);
@@ -56,7 +59,11 @@ function startLeaderWorkers(svc: Services, log: WorkerLog, deliveries: { wake():
     'outbox dispatcher',
     async () => {
       const result = await dispatchEvents(svc, cursor, DISPATCH_BATCH);
-      if (result.deliveries > 0) deliveries.wake();
+      if (result.deliveries > 0) {
+        deliveries.wake();
+        // The other processes sending deliveries claim their share at once.
+        svc.workNotifier?.notify('deliveries');
+      }
       return result.events === DISPATCH_BATCH ? 0 : svc.config.webhooks.pollMs;
     },
     log,

@@ -252,7 +252,8 @@ export class DeliveryWorker {
       await store.run(requeueAbandoned(store.sql));
       this.lastRequeue = Date.now();
     }
-    const poll = config.webhooks.pollMs;
+    // On PostgreSQL at least every REQUEUE_EVERY_MS, for what dead processes left in flight.
+    const poll = store.sql.dialect === 'postgres' ? Math.min(config.webhooks.pollMs, REQUEUE_EVERY_MS) : config.webhooks.pollMs;
     const free = config.webhooks.concurrency - this.inflight.size;
     if (free <= 0) return poll; // a finishing attempt wakes the loop
     const now = clock.now();

@@ -7,7 +7,8 @@ import type { Store } from '../store';
  * `LISTEN`/`NOTIFY` on the channel {@link WORK_CHANNEL}: a process that stored work for the others
  * tells them at once instead of leaving it to their next poll. Topics:
  * - `events`: new rows may be in the outbox (after a write request in a process that does not lead);
- * - `runs`: a run was queued, decided or asked to cancel (for the processes executing runs).
+ * - `runs`: a run was queued, decided or asked to cancel (for the processes executing runs);
+ * - `deliveries`: the leader's dispatcher queued webhook deliveries (for every process sending them).
  * Notifications are hints: the receiver also polls, so one lost (no listener connected, a
  * connection dropped) only delays the work.
  */
@@ -16,9 +17,9 @@ import type { Store } from '../store';
 export const WORK_CHANNEL = 'taskspace_work';
 
 /** What can be notified. */
-export type WorkTopic = 'events' | 'runs';
+export type WorkTopic = 'events' | 'runs' | 'deliveries';
 
-const TOPICS: ReadonlySet<string> = new Set<WorkTopic>(['events', 'runs']);
+const TOPICS: ReadonlySet<string> = new Set<WorkTopic>(['events', 'runs', 'deliveries']);
 
 /** How long the listener waits before connecting again after its connection failed, in ms. */
 const RECONNECT_MS = 1000;
