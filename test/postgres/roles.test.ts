@@ -153,6 +153,8 @@ describe('TASKSPACE_ROLE: a worker and two api processes on one PostgreSQL datab
     expect(() => loadConfig({ DATABASE_URL: database.url, TASKSPACE_ROLE: 'api', TASKSPACE_STANDBY: '1', TASKSPACE_WEBHOOKS_SECRET_KEY: 'k'.repeat(32) })).toThrow(
       'TASKSPACE_STANDBY=1 is for processes that do the background work',
     );
+    expect(() => loadConfig({ TASKSPACE_RUN_LEASE_MS: '500' })).toThrow("TASKSPACE_RUN_LEASE_MS must be an integer >= 1000, got '500'");
+    expect(loadConfig({}).runLeaseMs).toBe(30_000);
     expect(loadConfig({}).role).toBe('all');
     expect(loadConfig({ DATABASE_URL: database.url, TASKSPACE_ROLE: 'API' }).role).toBe('api');
   });

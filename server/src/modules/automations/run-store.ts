@@ -544,7 +544,7 @@ export class ServiceRunStore implements RunStore {
   async releaseRuns(owner: string): Promise<void> {
     await this.store.run(
       this.store.sql.run(
-        "UPDATE automation_runs SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ? AND (status IN ('queued', 'running') OR status = 'waiting')",
+        "UPDATE automation_runs SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ? AND status IN ('queued', 'running', 'waiting')",
         [owner],
       ),
     );

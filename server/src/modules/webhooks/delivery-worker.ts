@@ -2,7 +2,7 @@ import type { Dialect, Query, Sql } from '../../platform/db/query';
 import type { Services } from '../../services';
 import { BlockedTargetError, type GuardedHttp } from '../../platform/guarded-http';
 import { WorkerLoop, type WorkerLog } from '../../platform/worker-loop';
-import { parseRetryAfter } from '@taskspace/engine';
+import { DEFAULT_WORKER_ID, parseRetryAfter } from '@taskspace/engine';
 import { deliveryDelayMs, verdictForStatus, type AttemptVerdict } from './delivery-verdicts';
 import { signPayload } from './signature';
 import { ownerGone } from '../../platform/db/postgres/presence';
@@ -93,9 +93,6 @@ function describe(error: unknown): string {
   const message = e.cause?.message && e.cause.message !== e.message ? `${e.message ?? ''} (${e.cause.message})` : (e.message ?? String(error));
   return `${code}: ${message}`.slice(0, 500);
 }
-
-/** The sender id of the one process of a SQLite database. */
-const LOCAL_SENDER = 'local';
 
 /** How often a PostgreSQL process looks for attempts left in flight by processes that are gone, in ms. */
 const REQUEUE_EVERY_MS = 5000;
@@ -218,7 +215,8 @@ export class DeliveryWorker {
     private readonly log: WorkerLog,
   ) {
     this.loop = new WorkerLoop('webhook delivery', () => this.step(), log);
-    this.sender = svc.workerId ?? LOCAL_SENDER;
+    // SQLite's one process: the engine's default id, as its runs use.
+    this.sender = svc.workerId ?? DEFAULT_WORKER_ID;
   }
 
   /** Starts sending; the first step re-queues attempts a previous process left in flight. */

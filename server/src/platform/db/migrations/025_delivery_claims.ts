@@ -2,7 +2,7 @@ import type { Migration } from '../migrate';
 
 /**
  * The sender of a webhook delivery in flight (`status = 'sending'`): the worker id of the process
- * making the attempt (platform/db/postgres/presence.ts; `local` on SQLite). Several processes send
+ * making the attempt (platform/db/postgres/presence.ts; the engine's default id on SQLite). Several processes send
  * deliveries on PostgreSQL; a row whose sender is gone goes back to `pending`, and an outcome is
  * written only by the process that claimed the row.
  */
