@@ -115,7 +115,6 @@ async function run(options = {}) {
   const events = Number(options.events || process.env.BENCH_EVENTS || 4000);
   const { buildApp } = dist('app.js');
   const { loadConfig } = dist('config.js');
-  const { transaction } = dist('platform/db/connection.js');
   const { appendEvent } = dist('modules/events/outbox.js');
   const { signPayload } = dist('modules/webhooks/signature.js');
 
@@ -154,11 +153,13 @@ async function run(options = {}) {
     for (let i = 0; i < events; i += 20) {
       for (let j = i; j < Math.min(events, i + 20); j++) {
         const projectId = `bench-${j}`;
-        transaction(svc.db, () =>
-          appendEvent(
-            svc.db,
-            { type: 'project.created', workspaceId, payload: { projectId, projectTitle: `Bench ${j}`, projectLink: link(projectId), folderId: workspaceId, createdBy: 'owner' } },
-            svc.clock.now(),
+        await svc.store.run(
+          svc.store.sql.transaction((tx) =>
+            appendEvent(
+              tx,
+              { type: 'project.created', workspaceId, payload: { projectId, projectTitle: `Bench ${j}`, projectLink: link(projectId), folderId: workspaceId, createdBy: 'owner' } },
+              svc.clock.now(),
+            ),
           ),
         );
       }

@@ -6,7 +6,23 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const scenarios = ['api.js', 'delivery.js', 'automations.js', 'stores.js', 'scale.js', 'web.js'].filter((f) => fs.existsSync(path.join(__dirname, f)));
+// `--smoke` (CI, `npm run bench:smoke`): every scenario end to end with tiny loads, so a broken
+// bench fails CI; its figures mean nothing. Variables already set win.
+const SMOKE = {
+  BENCH_SECONDS: '1',
+  BENCH_ROUNDS: '1',
+  BENCH_EVENTS: '200',
+  BENCH_SCALE_MAX: '1000',
+  BENCH_SCALE_SECONDS: '1',
+  BENCH_SHARED_RUNS: '100',
+  BENCH_WEB_TASKS: '300',
+  BENCH_N8N: '0',
+  BENCH_FLOOD: '20',
+  BENCH_QUICK: '5',
+};
+if (process.argv.includes('--smoke')) for (const [name, value] of Object.entries(SMOKE)) process.env[name] ??= value;
+
+const scenarios = ['api.js', 'delivery.js', 'automations.js', 'fairness.js', 'stores.js', 'scale.js', 'web.js'].filter((f) => fs.existsSync(path.join(__dirname, f)));
 
 (async () => {
   for (const file of scenarios) {

@@ -96,8 +96,8 @@ export function compare(left: unknown, operator: Operator, right: unknown): bool
   }
 }
 
-function operand(templates: Templates, value: Rule['left'] | undefined, scope: Scope, lenient: boolean): unknown {
-  return typeof value === 'string' ? templates.evaluate(value, scope, lenient) : value;
+function operand(templates: Templates, value: Rule['left'] | undefined, scope: Scope, lenient: boolean, field: string): unknown {
+  return typeof value === 'string' ? templates.evaluate(value, scope, lenient, field) : value;
 }
 
 /** One evaluated rule, as journalled in the branch step's input. */
@@ -125,10 +125,11 @@ export interface ConditionResult {
 export function evaluateConditions(templates: Templates, conditions: Conditions, scope: Scope): ConditionResult {
   const evaluated: EvaluatedRule[] = [];
   for (let g = 0; g < conditions.anyOf.length; g++) {
-    const holds = conditions.anyOf[g]!.allOf.every((rule) => {
+    const holds = conditions.anyOf[g]!.allOf.every((rule, r) => {
       const lenient = rule.operator === 'is_empty' || rule.operator === 'is_not_empty';
-      const left = operand(templates, rule.left, scope, lenient);
-      const right = lenient ? undefined : operand(templates, rule.right, scope, false);
+      const at = `conditions.anyOf[${g}].allOf[${r}]`;
+      const left = operand(templates, rule.left, scope, lenient, `${at}.left`);
+      const right = lenient ? undefined : operand(templates, rule.right, scope, false, `${at}.right`);
       const result = compare(left, rule.operator, right);
       const entry: EvaluatedRule = { group: g, left: left ?? null, operator: rule.operator, result };
       if (!lenient) entry.right = right ?? null;

@@ -9,6 +9,7 @@
 import type { SecretSource } from './secrets';
 import { randomBytes } from 'node:crypto';
 import { decideApproval, type ApprovalDeps } from './approvals';
+import { sendRunEvent } from './events';
 import { RUN_EVENT_TRIGGER_TYPES, SUB_RUN_TRIGGER, type AutomationDefinition, type ScheduleTrigger } from './definition';
 import { EngineError } from './engine-error';
 import { AutomationRegistry, type NewAutomation } from './registry';
@@ -33,6 +34,7 @@ import {
   type VersionRecord,
 } from './ports';
 import { Templates, type TemplateOptions } from './templates';
+import { CodeSandbox } from './code/sandbox';
 import { dueSlot, matchEvent, nextSlot, scheduleVariables, webhookVariables, type TriggerEvent } from './triggers';
 
 export { EngineError } from './engine-error';
@@ -44,6 +46,9 @@ export const DEFAULT_MAX_DEPTH = 5;
 export const DEFAULT_MAX_CONCURRENT_RUNS = 16;
 /** Default idempotency window of `startRun` dedupe keys: 24 hours, in ms. */
 export const DEFAULT_DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** Tries again in a row of a run whose execution failed on a store error (see `Engine.runOne`). */
+const MAX_FAILED_TRIES = 6;
+
 /** Default {@link EngineOptions.leaseMs}: 30 s. */
 export const DEFAULT_LEASE_MS = 30_000;
 /**
@@ -119,6 +124,10 @@ export interface EngineOptions {
    * execute runs of one store, one fires them (the server: the leader).
    */
   firesSchedules?: () => boolean;
+  /** Worker threads running `code` steps at once (default 2; see {@link CodeSandbox}). */
+  codeWorkers?: number;
+  /** The URL that sends a run the event it waits for, read by templates as `{{ run.resumeUrl }}`. */
+  resumeUrl?: (runId: string) => string;
 }
 
 /** How often a non-executing engine looks at a run it waits for, in ms. */
@@ -175,6 +184,8 @@ export class Engine {
   private readonly service: Service;
   private readonly clock: Clock;
   private readonly executor: Executor;
+  /** Where `code` steps run; its worker threads start on first use and end with {@link Engine.stop}. */
+  private readonly sandbox: CodeSandbox;
   private readonly maxConcurrent: number;
   private readonly maxDepth: number;
   private readonly dedupeWindowMs: number;
@@ -204,6 +215,10 @@ export class Engine {
   private leaseTimer: NodeJS.Timeout | undefined;
   /** A claim filled the queue: claim again when there is room. */
   private backlog = false;
+  /** The `concurrency` of the automations whose runs this engine created or executed (see {@link RunQueue}). */
+  private readonly limits = new Map<string, number>();
+  /** Runs whose execution failed on a store error, by the number of tries again so far (see {@link Engine.runOne}). */
+  private readonly failedTries = new Map<string, number>();
   /** See {@link EngineOptions.executes}. */
   private readonly executes: boolean;
   private readonly onWork: (() => void) | undefined;
@@ -224,6 +239,7 @@ export class Engine {
     this.newId = options.newId ?? defaultId;
     this.logger = options.logger ?? silent;
     this.onRunSettled = options.onRunSettled;
+    this.sandbox = new CodeSandbox({ workers: options.codeWorkers });
     this.executor = new Executor({
       store: this.store,
       service: this.service,
@@ -231,9 +247,11 @@ export class Engine {
       clock: this.clock,
       random: options.random ?? Math.random,
       templates: this.templates,
+      sandbox: this.sandbox,
       isCancelled: (id) => this.cancelRequested.has(id),
       isStopping: () => this.stopping,
       secrets: options.secrets,
+      ...(options.resumeUrl ? { resumeUrl: options.resumeUrl } : {}),
       startChild: (parent, stepKey, params) => this.startChild(parent, stepKey, params),
     });
     this.registry = new AutomationRegistry(this.store, this.clock, this.templates, this.newId, {
@@ -244,6 +262,7 @@ export class Engine {
     this.runs = new RunQueue(this.maxConcurrent, {
       execute: (runId, entry) => this.runOne(runId, entry),
       finished: (runId) => this.finished(runId),
+      limitOf: (automationId) => this.limits.get(automationId),
       logger: this.logger,
     });
     this.ticker = new Ticker({
@@ -309,9 +328,15 @@ export class Engine {
     return this.registry.delete(id);
   }
 
+  /** Cancels a run executing here: it stops at once, its step in flight aborted (an HTTP call included). */
+  private requestLocalCancel(runId: string): void {
+    this.cancelRequested.add(runId);
+    this.executor.abort(runId);
+  }
+
   private async cancelRunsOf(automationId: string): Promise<void> {
     const local = new Set(this.runs.executingOf(automationId));
-    for (const runId of local) this.cancelRequested.add(runId);
+    for (const runId of local) this.requestLocalCancel(runId);
     for (const run of await this.store.listPendingRuns(automationId)) {
       if (this.executes && (await this.store.claimRun(run.id, this.lease()))) await this.cancelRun(run.id);
       else await this.store.requestCancel(run.id);
@@ -394,7 +419,8 @@ export class Engine {
       // A run created with journal entries (a replay) must read them: only an empty journal is "fresh".
       // Only when not queued already: discovery (another process's runs) may have found it first.
       if (steps.length === 0 && this.executes && !this.runs.has(stored.id)) this.fresh.set(stored.id, stored);
-      this.queueRun(stored.id);
+      this.noteLimit(automation.id, automation.definition);
+      this.queueRun(stored.id, automation.id);
     } else if (created) this.settled(stored);
     return stored;
   }
@@ -511,14 +537,23 @@ export class Engine {
    * Queues a run the host stored as `queued` itself (see {@link prepareInboundRun}); a run already
    * queued or executing is left as it is, one in any other status is skipped when its turn comes.
    */
-  enqueue(runId: string): void {
-    this.queueRun(runId);
+  enqueue(runId: string, automationId?: string): void {
+    this.queueRun(runId, automationId);
   }
 
-  /** Queues a stored run for execution here; a non-executing engine leaves it to the executing one. */
-  private queueRun(runId: string): void {
-    if (this.executes) this.runs.add(runId);
+  /**
+   * Queues a stored run for execution here, in its automation's turn when `automationId` is
+   * known; a non-executing engine leaves it to the executing one.
+   */
+  private queueRun(runId: string, automationId?: string): void {
+    if (this.executes) this.runs.add(runId, automationId);
     else this.onWork?.();
+  }
+
+  /** Remembers an automation's `concurrency` for the run queue. */
+  private noteLimit(automationId: string, definition: AutomationDefinition): void {
+    if (definition.concurrency === undefined) this.limits.delete(automationId);
+    else this.limits.set(automationId, definition.concurrency);
   }
 
   /**
@@ -567,7 +602,7 @@ export class Engine {
     await this.claim((lease, limit) => this.store.claimUnfinishedRuns(lease, limit));
     for (const runId of await this.store.listCancelRequests()) {
       if (this.cancelRequested.has(runId)) continue;
-      if (this.runs.isExecuting(runId)) this.cancelRequested.add(runId);
+      if (this.runs.isExecuting(runId)) this.requestLocalCancel(runId);
       // A run another engine holds is that engine's to cancel.
       else if (await this.store.claimRun(runId, this.lease())) await this.cancelRun(runId);
     }
@@ -657,6 +692,15 @@ export class Engine {
   }
 
   /**
+   * Sends an event to a run waiting on a `wait.event` step (see {@link sendRunEvent}); `event`
+   * undefined: the one it waits for. The run continues with the payload as the step's output.
+   * @throws EngineError 404, 409.
+   */
+  sendEvent(runId: string, event: string | undefined, payload: unknown, sentBy: string): Promise<RunRecord> {
+    return sendRunEvent({ store: this.store, clock: this.clock, resume: (run) => this.queueRun(run.id, run.automationId) }, runId, event, payload, sentBy);
+  }
+
+  /**
    * Cancels a run that has not finished: queued and waiting runs at once, an executing run at its
    * next step boundary; the child runs it waits for go with it. Resolves to the run as stored
    * (unchanged when already final).
@@ -672,7 +716,7 @@ export class Engine {
       return this.watchRun(runId, CANCEL_WAIT_MS, (r) => FINAL_STATUSES.has(r.status));
     }
     if (this.runs.isExecuting(runId)) {
-      this.cancelRequested.add(runId);
+      this.requestLocalCancel(runId);
       return run;
     }
     if (!(await this.store.claimRun(runId, this.lease()))) {
@@ -771,11 +815,40 @@ export class Engine {
   }
 
   /**
-   * Executes one run of the queue, when this engine holds its lease (a run created here is claimed
-   * as it is stored; any other is claimed now, and left alone when another engine holds it). A run
-   * left unfinished (waiting, or interrupted by a stop) is released for any engine to take.
+   * Executes one run of the queue ({@link Engine.executeOne}). When that fails (a store error
+   * outside any step: the run's status, its journal, its lease), the run is released at once, so
+   * that another engine may take it up, and queued here again after a wait that doubles (from 500
+   * ms, at most {@link MAX_FAILED_TRIES} times in a row), instead of sitting claimed and idle until
+   * its lease runs out. It resumes at its first unfinished step.
    */
   private async runOne(runId: string, entry: { automationId: string }): Promise<void> {
+    try {
+      await this.executeOne(runId, entry);
+      this.failedTries.delete(runId);
+    } catch (error) {
+      if (this.stopping) throw error;
+      const tries = (this.failedTries.get(runId) ?? 0) + 1;
+      this.logger.warn({ err: error, runId, tries }, 'run execution failed on a store error; released to be tried again');
+      await this.store.releaseRun(runId, this.workerId).catch((release: unknown) => this.logger.warn({ err: release, runId }, 'releasing a run failed'));
+      if (tries > MAX_FAILED_TRIES) {
+        // Left to whichever engine claims it next (discovery, or the next start).
+        this.failedTries.delete(runId);
+        return;
+      }
+      this.failedTries.set(runId, tries);
+      const timer = setTimeout(() => {
+        if (!this.stopping) this.runs.add(runId);
+      }, 500 * 2 ** (tries - 1));
+      timer.unref?.();
+    }
+  }
+
+  /**
+   * Executes one run, when this engine holds its lease (a run created here is claimed as it is
+   * stored; any other is claimed now, and left alone when another engine holds it). A run left
+   * unfinished (waiting, or interrupted by a stop) is released for any engine to take.
+   */
+  private async executeOne(runId: string, entry: { automationId: string }): Promise<void> {
     let run = this.fresh.get(runId);
     const fresh = run !== undefined;
     this.fresh.delete(runId);
@@ -798,6 +871,7 @@ export class Engine {
       return;
     }
     const definition = await this.registry.definitionOf(run);
+    this.noteLimit(run.automationId, definition);
     const result = await this.executor.execute(run, definition, fresh);
     if (result === 'interrupted') {
       await this.store.releaseRun(runId, this.workerId);
@@ -900,6 +974,7 @@ export class Engine {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.allSettled(pending), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
     clearTimeout(timer);
+    await this.sandbox.close();
   }
 }
 

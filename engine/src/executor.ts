@@ -11,83 +11,39 @@
  */
 import type { ActionContext } from './actions';
 import { WORK_ACTIONS } from './actions';
-import { approvalInput, delayUntil, loopItems, type ApprovalDecision, type ApprovalInput, type LoopInput } from './actions/control';
-import { evaluateConditions, type ConditionResult } from './conditions';
-import { SUB_RUN_RECHECK_MS, subRunOutput, subRunParams, type SubRunInput, type SubRunParams } from './actions/sub-run';
-import type { Action, ApprovalAction, AutomationDefinition, BranchAction, DelayAction, LoopAction, RunAutomationAction } from './definition';
-import { classifyError, permanent, type ErrorInfo } from './errors';
-import { FINAL_STATUSES, type Clock, type Http, type RunRecord, type RunStatus, type RunStore, type Service, type StepRecord, type WaitInfo } from './ports';
+import type { ConditionResult } from './conditions';
+import type { ApprovalDecision } from './actions/control';
+import type { Action, AutomationDefinition } from './definition';
+import { classifyError, type ErrorInfo } from './errors';
+import type { RunRecord, StepRecord } from './ports';
 import { backoffMs, retryPolicy } from './retry';
-import type { Scope, Templates } from './templates';
-import { SecretMask, type SecretSource } from './secrets';
+import { SECRET_READS } from './templates';
+import { SecretMask } from './secrets';
+import { attemptSignal, raceAbort, RunAborts, RunCancelled, runTimeout } from './aborts';
+import { ControlSteps, type ParallelOutput } from './control-steps';
+import { CONTINUE, iso, plain, stepKey, type ExecutionResult, type ExecutorDeps, type Outcome, type RunState } from './step-journal';
 
-/** What the executor needs from the engine. */
-export interface ExecutorDeps {
-  store: RunStore;
-  service: Service;
-  http: Http;
-  clock: Clock;
-  /** Source of retry jitter, a number in [0, 1) (see `backoffMs`). */
-  random: () => number;
-  templates: Templates;
-  /** True when the run was cancelled while executing: stop at the next step boundary. */
-  isCancelled(runId: string): boolean;
-  /** True when the engine is stopping: leave the run as it is (resumed at the next start). */
-  isStopping(): boolean;
-  /** The workspace's secrets for `{{ secrets.NAME }}`; none when absent. */
-  secrets?: SecretSource;
-  /**
-   * Starts (or, for the same parent step, finds again) the child run of an `automation.run` step.
-   * @throws ActionError (permanent) when the automation is unknown, outside the workspace or disabled.
-   */
-  startChild(parent: RunRecord, stepKey: string, params: SubRunParams): Promise<RunRecord>;
-}
-
-/** How a walk over an action list ended. */
-type Outcome =
-  | { kind: 'continue' }
-  | { kind: 'end'; status: 'failed' | 'rejected' | 'cancelled'; error?: ErrorInfo }
-  | { kind: 'suspend'; wakeAt?: number; waitingOn: WaitInfo }
-  | { kind: 'interrupted' };
-
-const CONTINUE: Outcome = { kind: 'continue' };
-
-interface RunState {
-  run: RunRecord;
-  scope: Scope;
-  journal: Map<string, StepRecord>;
-  /** Journal key prefix of the actions being walked: '' at the top, `<loopKey>[<index>].` inside a loop iteration. */
-  prefix: string;
-  /** The secret values this execution has read, masked in everything it records. */
-  mask: SecretMask;
-  /** Whether the definition mentions `secrets` at all; if not, no step reads them. */
-  readsSecrets: boolean;
-}
-
-/**
- * The journal key of an action in the current walk: its id at the top level, and
- * `<loop key>[<index>].<id>` inside loop iterations (e.g. `each[2].create`), so that every
- * iteration is journalled on its own and a resumed run skips the iterations that finished.
- */
-function stepKey(st: RunState, action: Action): string {
-  return st.prefix + action.id;
-}
-
-/** The result of one execution of a run: its new status, or `interrupted` (engine stopping). */
-export type ExecutionResult = RunStatus | 'interrupted';
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
-/** A JSON copy, so that outputs look the same in this execution and after a resume. */
-function plain(value: unknown): unknown {
-  return value === undefined ? null : JSON.parse(JSON.stringify(value));
-}
+export type { ExecutionResult, ExecutorDeps } from './step-journal';
 
 /** Runs the actions of one run. Stateless between runs; one instance serves the engine. */
-export class Executor {
-  constructor(private readonly deps: ExecutorDeps) {}
+export class Executor extends ControlSteps {
+  /** The abort signals of the runs executing here. */
+  private readonly aborts = new RunAborts();
+
+  constructor(deps: ExecutorDeps) {
+    super(deps);
+  }
+
+  /** `run.resumeUrl` when the host makes one and the definition reads it. */
+  private links(run: RunRecord, definition: AutomationDefinition): { resumeUrl?: string } {
+    if (!this.deps.resumeUrl || !JSON.stringify(definition.actions).includes('resumeUrl')) return {};
+    return { resumeUrl: this.deps.resumeUrl(run.id) };
+  }
+
+  /** Aborts the step in flight of a run executing here (a cancel); the run ends `cancelled`. */
+  abort(runId: string): void {
+    this.aborts.cancel(runId);
+  }
 
   /**
    * Executes (or resumes) `run` with the definition of its version and records the result on
@@ -99,7 +55,10 @@ export class Executor {
     const startedAt = run.startedAt ?? now;
     await store.updateRun(run.id, { status: 'running', startedAt, wakeAt: undefined, waitingOn: undefined });
     const steps = fresh ? [] : await store.getSteps(run.id);
+    const deadline = definition.timeoutMs === undefined ? undefined : { timeoutMs: definition.timeoutMs, at: run.createdAt + definition.timeoutMs };
     const state: RunState = {
+      signal: this.aborts.begin(run.id, deadline && { remainingMs: deadline.at - now, timeoutMs: deadline.timeoutMs }),
+      ...(deadline ? { deadline } : {}),
       run,
       journal: new Map(steps.map((s) => [s.stepId, s])),
       prefix: '',
@@ -108,10 +67,11 @@ export class Executor {
       scope: {
         trigger: run.trigger.variables,
         steps: {},
-        run: { id: run.id, createdAt: iso(run.createdAt), startedAt: iso(startedAt), depth: run.depth, test: run.test, triggerType: run.trigger.type },
+        run: { id: run.id, createdAt: iso(run.createdAt), startedAt: iso(startedAt), depth: run.depth, test: run.test, triggerType: run.trigger.type, ...this.links(run, definition) },
         automation: { id: run.automationId, name: definition.name, version: run.version, workspaceId: run.workspaceId },
       },
     };
+    if (state.readsSecrets) state.scope[SECRET_READS] = state.mask.observe;
     let outcome: Outcome;
     try {
       outcome = await this.walk(definition.actions, state);
@@ -120,7 +80,11 @@ export class Executor {
       if (this.deps.isStopping()) return 'interrupted';
       const info = classifyError(error);
       outcome = { kind: 'end', status: 'failed', error: { code: 'ENGINE_ERROR', message: info.message, transient: false } };
+    } finally {
+      this.aborts.end(run.id);
     }
+    // A wait ends at the run's deadline at the latest, to fail it then.
+    if (outcome.kind === 'suspend' && state.deadline) outcome.wakeAt = Math.min(outcome.wakeAt ?? Infinity, state.deadline.at);
     const at = clock.now();
     switch (outcome.kind) {
       case 'interrupted':
@@ -140,7 +104,7 @@ export class Executor {
     }
   }
 
-  private async walk(actions: Action[] | undefined, st: RunState): Promise<Outcome> {
+  protected async walk(actions: Action[] | undefined, st: RunState): Promise<Outcome> {
     for (const action of actions ?? []) {
       const outcome = await this.step(action, st);
       if (outcome.kind !== 'continue') return outcome;
@@ -148,16 +112,49 @@ export class Executor {
     return CONTINUE;
   }
 
-  private async step(action: Action, st: RunState): Promise<Outcome> {
+  protected async step(action: Action, st: RunState): Promise<Outcome> {
+    if (action.disabled) return CONTINUE;
     if (this.deps.isStopping()) return { kind: 'interrupted' };
-    const rec = st.journal.get(stepKey(st, action));
+    const key = stepKey(st, action);
+    const rec = st.journal.get(key);
     if (rec?.status === 'succeeded') {
       st.scope.steps[action.id] = rec.output;
       return this.descend(action, rec.output, st);
     }
-    if (rec?.status === 'failed') return { kind: 'end', status: 'failed', error: { ...rec.error!, stepId: stepKey(st, action) } };
-    if (this.deps.isCancelled(st.run.id)) return { kind: 'end', status: 'cancelled' };
+    if (rec?.status === 'failed') return this.failed(action, rec.error!, st);
+    if (this.deps.isCancelled(st.run.id) || st.signal.reason instanceof RunCancelled) return { kind: 'end', status: 'cancelled' };
+    if (st.deadline && this.deps.clock.now() >= st.deadline.at) return { kind: 'end', status: 'failed', error: { ...classifyError(runTimeout(st.deadline.timeoutMs)), stepId: key } };
     await this.readSecrets(st);
+    const outcome = await this.dispatch(action, rec, st);
+    // This step's own failure (not one inside a branch it chose): its error path decides.
+    if (outcome.kind === 'end' && outcome.status === 'failed' && st.journal.get(key)?.status === 'failed') return this.failed(action, st.journal.get(key)!.error!, st);
+    return outcome;
+  }
+
+  /**
+   * A step failed (now, or in the journal): its `onError` decides. `fail` (default) ends the run;
+   * `continue` goes on with `steps.<id>` = `{error}`; `{then}` walks the error path with `error`
+   * in scope, then goes on. A run past its deadline fails whatever the step says.
+   */
+  protected async failed(action: Action, error: ErrorInfo, st: RunState): Promise<Outcome> {
+    // A failure inside the step (a loop's or parallel's inner step) keeps naming that step.
+    const info: ErrorInfo = { ...error, stepId: error.stepId ?? stepKey(st, action) };
+    const onError = action.onError ?? 'fail';
+    if (onError === 'fail' || info.code === 'RUN_TIMEOUT') return { kind: 'end', status: 'failed', error: info };
+    const seen = { ...info } as unknown as Record<string, unknown>;
+    st.scope.steps[action.id] = { error: seen };
+    if (onError === 'continue') return CONTINUE;
+    const outer = st.scope.error;
+    st.scope.error = seen;
+    try {
+      return await this.walk(onError.then, st);
+    } finally {
+      if (outer === undefined) delete st.scope.error;
+      else st.scope.error = outer;
+    }
+  }
+
+  private dispatch(action: Action, rec: StepRecord | undefined, st: RunState): Promise<Outcome> {
     switch (action.type) {
       case 'branch':
         return this.branch(action, st);
@@ -165,6 +162,10 @@ export class Executor {
         return this.approval(action, rec, st);
       case 'delay':
         return this.delay(action, rec, st);
+      case 'wait.event':
+        return this.waitEvent(action, rec, st);
+      case 'parallel':
+        return this.parallel(action, rec, st);
       case 'loop':
         return this.loop(action, rec, st);
       case 'automation.run':
@@ -175,7 +176,7 @@ export class Executor {
   }
 
   /** After a control step succeeded (now or in the journal): follow the path it chose. */
-  private descend(action: Action, output: unknown, st: RunState): Promise<Outcome> | Outcome {
+  protected descend(action: Action, output: unknown, st: RunState): Promise<Outcome> | Outcome {
     if (action.type === 'branch') return this.walk((output as ConditionResult).result ? action.then : action.else, st);
     if (action.type === 'approval') {
       const decision = output as ApprovalDecision;
@@ -183,208 +184,7 @@ export class Executor {
       if ((action.onReject ?? 'end') === 'else') return this.walk(action.else, st);
       return { kind: 'end', status: 'rejected' };
     }
-    return CONTINUE;
-  }
-
-  /** Reads the workspace's secrets again before a step, so a rotated value is used from the next step on. */
-  private async readSecrets(st: RunState): Promise<void> {
-    if (!st.readsSecrets) return;
-    const secrets = await this.deps.secrets!(st.run.workspaceId);
-    st.mask.add(secrets);
-    st.scope.secrets = secrets;
-  }
-
-  /** Journals a step with every secret value masked; returns what was recorded. */
-  private async record(st: RunState, step: StepRecord): Promise<StepRecord> {
-    const saved: StepRecord = { ...step };
-    if (step.input !== undefined) saved.input = st.mask.apply(step.input);
-    if (step.output !== undefined) saved.output = st.mask.apply(step.output);
-    if (step.error !== undefined) saved.error = st.mask.apply(step.error);
-    await this.deps.store.saveStep(saved);
-    st.journal.set(saved.stepId, saved);
-    return saved;
-  }
-
-  /** Records a step that failed before doing anything (template error...) and ends the run. */
-  private async failEarly(action: Action, st: RunState, error: unknown, attempts: number, startedAt: number): Promise<Outcome> {
-    const info = classifyError(error);
-    delete info.retryAfterMs;
-    const at = this.deps.clock.now();
-    await this.record(st, {
-      runId: st.run.id,
-      stepId: stepKey(st, action),
-      type: action.type,
-      status: 'failed',
-      error: info,
-      attempts,
-      startedAt,
-      finishedAt: at,
-      durationMs: at - startedAt,
-    });
-    return { kind: 'end', status: 'failed', error: { ...info, stepId: stepKey(st, action) } };
-  }
-
-  private async succeed(action: Action, st: RunState, base: Omit<StepRecord, 'status' | 'output'>, output: unknown): Promise<void> {
-    const at = this.deps.clock.now();
-    const value = plain(output);
-    const done: StepRecord = { ...base, status: 'succeeded', output: value, finishedAt: at, durationMs: at - base.startedAt };
-    delete done.error;
-    delete done.nextAttemptAt;
-    // Later steps see the output as recorded (secrets masked), the same as after a resume.
-    st.scope.steps[action.id] = (await this.record(st, done)).output;
-  }
-
-  private async branch(action: BranchAction, st: RunState): Promise<Outcome> {
-    const now = this.deps.clock.now();
-    let result: ConditionResult;
-    try {
-      result = evaluateConditions(this.deps.templates, action.conditions, st.scope);
-    } catch (error) {
-      return this.failEarly(action, st, error, 1, now);
-    }
-    const { evaluated, ...output } = result;
-    await this.succeed(action, st, { runId: st.run.id, stepId: stepKey(st, action), type: action.type, input: { rules: evaluated }, attempts: 1, startedAt: now }, output);
-    return this.descend(action, output, st);
-  }
-
-  private async approval(action: ApprovalAction, rec: StepRecord | undefined, st: RunState): Promise<Outcome> {
-    const now = this.deps.clock.now();
-    const waitingOn: WaitInfo = { kind: 'approval', stepId: stepKey(st, action) };
-    if (!rec) {
-      let input: ApprovalInput;
-      try {
-        input = approvalInput(action, st.scope, this.deps.templates, now);
-      } catch (error) {
-        return this.failEarly(action, st, error, 1, now);
-      }
-      await this.record(st, { runId: st.run.id, stepId: stepKey(st, action), type: action.type, status: 'waiting', input, attempts: 1, startedAt: now });
-      return { kind: 'suspend', wakeAt: input.timeoutAt, waitingOn };
-    }
-    const input = rec.input as ApprovalInput;
-    if (input.timeoutAt !== undefined && now >= input.timeoutAt) {
-      const decision: ApprovalDecision = {
-        decision: input.onTimeout === 'approve' ? 'approved' : 'rejected',
-        decidedBy: null,
-        decidedAt: iso(now),
-        timedOut: true,
-      };
-      await this.succeed(action, st, rec, decision);
-      return this.descend(action, decision, st);
-    }
-    return { kind: 'suspend', wakeAt: input.timeoutAt, waitingOn };
-  }
-
-  private async delay(action: DelayAction, rec: StepRecord | undefined, st: RunState): Promise<Outcome> {
-    const now = this.deps.clock.now();
-    let step = rec;
-    if (!step) {
-      let until: number;
-      try {
-        until = delayUntil(action, st.scope, this.deps.templates, now);
-      } catch (error) {
-        return this.failEarly(action, st, error, 1, now);
-      }
-      step = { runId: st.run.id, stepId: stepKey(st, action), type: action.type, status: 'waiting', input: { until: iso(until) }, attempts: 1, startedAt: now };
-      if (until > now) await this.record(st, step);
-    }
-    const until = Date.parse((step.input as { until: string }).until);
-    if (now >= until) {
-      await this.succeed(action, st, step, { until: iso(until), resumedAt: iso(now) });
-      return CONTINUE;
-    }
-    return { kind: 'suspend', wakeAt: until, waitingOn: { kind: 'delay', stepId: stepKey(st, action) } };
-  }
-
-  /**
-   * A loop: journals its items once (a resumed run iterates the same list), then walks its
-   * actions once per item under the keys `<key>[<index>].` with `loop` in scope. Iterations whose
-   * steps all succeeded are replayed from the journal, not run again. A step failing inside an
-   * iteration fails the loop step and the run.
-   */
-  private async loop(action: LoopAction, rec: StepRecord | undefined, st: RunState): Promise<Outcome> {
-    const key = stepKey(st, action);
-    let step = rec;
-    if (!step) {
-      const now = this.deps.clock.now();
-      let items: unknown[];
-      try {
-        items = loopItems(action, st.scope, this.deps.templates);
-      } catch (error) {
-        return this.failEarly(action, st, error, 1, now);
-      }
-      const input: LoopInput = { count: items.length, items: plain(items) as unknown[] };
-      step = { runId: st.run.id, stepId: key, type: action.type, status: 'running', input, attempts: 1, startedAt: now };
-      await this.record(st, step);
-    }
-    const { items } = step.input as LoopInput;
-    const outer = { prefix: st.prefix, loop: st.scope.loop, steps: st.scope.steps };
-    const iterations: Record<string, unknown>[] = [];
-    let outcome: Outcome = CONTINUE;
-    try {
-      for (let index = 0; index < items.length && outcome.kind === 'continue'; index++) {
-        st.prefix = `${key}[${index}].`;
-        st.scope.loop = { item: items[index], index, count: items.length };
-        st.scope.steps = { ...outer.steps };
-        outcome = await this.walk(action.actions, st);
-        if (outcome.kind === 'continue') iterations.push(Object.fromEntries(action.actions.map((a) => [a.id, st.scope.steps[a.id] ?? null])));
-      }
-    } finally {
-      st.prefix = outer.prefix;
-      st.scope.steps = outer.steps;
-      if (outer.loop === undefined) delete st.scope.loop;
-      else st.scope.loop = outer.loop;
-    }
-    if (outcome.kind === 'end' && outcome.status === 'failed') {
-      const at = this.deps.clock.now();
-      await this.record(st, { ...step, status: 'failed', error: outcome.error, finishedAt: at, durationMs: at - step.startedAt });
-    }
-    if (outcome.kind !== 'continue') return outcome;
-    await this.succeed(action, st, step, { count: items.length, iterations });
-    return CONTINUE;
-  }
-
-  /**
-   * Run another automation: journals the step as `running`, starts the child (de-duplicated per
-   * parent step, so a step interrupted here finds the same child on resume), then either succeeds
-   * at once (`wait: false`) or waits until the child ends. The child's end wakes this run; a
-   * periodic re-check ({@link SUB_RUN_RECHECK_MS}) covers a crash in between.
-   */
-  private async subRun(action: RunAutomationAction, rec: StepRecord | undefined, st: RunState): Promise<Outcome> {
-    const key = stepKey(st, action);
-    let step = rec;
-    if (step?.status !== 'waiting') {
-      const startedAt = step?.startedAt ?? this.deps.clock.now();
-      let params: SubRunParams;
-      let child: RunRecord;
-      try {
-        params = subRunParams(action, st.scope, this.deps.templates);
-        if (!step) await this.record(st, { runId: st.run.id, stepId: key, type: action.type, status: 'running', input: params, attempts: 1, startedAt });
-        child = await this.deps.startChild(st.run, key, params);
-        if (child.status === 'skipped' || !params.wait) {
-          const output = child.status === 'skipped' ? subRunOutput(child, []) : { runId: child.id, status: child.status };
-          await this.succeed(action, st, { runId: st.run.id, stepId: key, type: action.type, input: { ...params, runId: child.id }, attempts: 1, startedAt }, output);
-          return CONTINUE;
-        }
-      } catch (error) {
-        return this.failEarly(action, st, error, 1, startedAt);
-      }
-      step = { runId: st.run.id, stepId: key, type: action.type, status: 'waiting', input: { ...params, runId: child.id }, attempts: 1, startedAt };
-      await this.record(st, step);
-    }
-    const waitingOn: WaitInfo = { kind: 'automation', stepId: key };
-    const child = await this.deps.store.getRun((step.input as SubRunInput).runId);
-    if (child && !FINAL_STATUSES.has(child.status)) return { kind: 'suspend', wakeAt: this.deps.clock.now() + SUB_RUN_RECHECK_MS, waitingOn };
-    let output: unknown;
-    try {
-      if (!child) throw permanent('NOT_FOUND', `the run ${(step.input as SubRunInput).runId} no longer exists (its automation was deleted)`);
-      output = subRunOutput(child, await this.deps.store.getSteps(child.id));
-    } catch (error) {
-      const info = classifyError(error);
-      const at = this.deps.clock.now();
-      await this.record(st, { ...step, status: 'failed', error: info, finishedAt: at, durationMs: at - step.startedAt });
-      return { kind: 'end', status: 'failed', error: { ...info, stepId: key } };
-    }
-    await this.succeed(action, st, step, output);
+    if (action.type === 'parallel') this.joinBranches(st, output as ParallelOutput);
     return CONTINUE;
   }
 
@@ -420,6 +220,8 @@ export class Executor {
       service: this.deps.service,
       http: this.deps.http,
       clock,
+      sandbox: this.deps.sandbox,
+      mask: (value) => st.mask.apply(value),
       serviceContext: {
         workspaceId: st.run.workspaceId,
         ownerId: st.run.ownerId,
@@ -431,10 +233,21 @@ export class Executor {
       },
     };
     let output: unknown;
+    const limit = action.type === 'http.request' || action.type === 'code' ? undefined : (action as { timeoutMs?: number }).timeoutMs;
+    const attempt$ = attemptSignal(st.signal, limit);
+    ctx.signal = attempt$.signal;
     try {
-      output = await kind.execute(ctx, params, action);
-    } catch (error) {
+      output = await raceAbort(kind.execute(ctx, params, action), attempt$.signal);
+    } catch (thrown) {
+      const aborted = attempt$.signal.aborted ? (attempt$.signal.reason as Error) : undefined;
+      const error = aborted ?? thrown;
       const info = classifyError(error);
+      if (error instanceof RunCancelled || info.code === 'RUN_TIMEOUT') {
+        const at = clock.now();
+        const recorded = error instanceof RunCancelled ? { code: 'CANCELLED', message: error.message, transient: false } : info;
+        await this.record(st, { ...running, status: 'failed', error: recorded, finishedAt: at, durationMs: at - startedAt });
+        return error instanceof RunCancelled ? { kind: 'end', status: 'cancelled' } : { kind: 'end', status: 'failed', error: { ...info, stepId: stepKey(st, action) } };
+      }
       const retryAfter = info.retryAfterMs;
       delete info.retryAfterMs;
       const policy = retryPolicy(action.type, action.retry);
@@ -446,6 +259,8 @@ export class Executor {
       }
       await this.record(st, { ...running, status: 'failed', error: info, finishedAt: at, durationMs: at - startedAt });
       return { kind: 'end', status: 'failed', error: { ...info, stepId: stepKey(st, action) } };
+    } finally {
+      attempt$.dispose();
     }
     await this.succeed(action, st, running, output);
     return CONTINUE;

@@ -42,7 +42,10 @@ export {
   INBOUND_TRIGGER_TYPES,
   SUB_RUN_TRIGGER,
   FORM_FIELD_TYPES,
-  FORBIDDEN_RESPONSE_HEADERS,
+  ALLOWED_RESPONSE_HEADERS,
+  REFUSED_CUSTOM_HEADERS,
+  responseHeaderRefusal,
+  isRedirectUrl,
   usesAction,
   type AutomationFailedTrigger,
   type FormField,
@@ -77,6 +80,23 @@ export {
   type TriggerType,
   type ValidationResult,
   type WebhookTrigger,
+  type CodeAction,
+  type OnError,
+  type WaitEventAction,
+  EVENT_NAME,
+} from './definition';
+export type { RunEventOutput, WaitEventInput } from './events';
+export {
+  AUTOMATION_VARIABLES,
+  ERROR_VARIABLES,
+  LOOP_VARIABLES,
+  RUN_VARIABLES,
+  TRIGGER_VARIABLES,
+  closestName,
+  triggerVariables,
+  variableProblems,
+  type TriggerVariableNames,
+  type VariableCheckOptions,
 } from './definition';
 export { ActionError, classifyError, permanent, type ErrorInfo } from './errors';
 export { DEFAULT_RETRY, backoffMs, isTransientStatus, parseRetryAfter, retryPolicy, type ResolvedRetry } from './retry';

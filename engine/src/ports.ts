@@ -44,8 +44,8 @@ export const FINAL_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>(['compl
 
 /** What a waiting run waits for. */
 export interface WaitInfo {
-  /** `automation`: an `automation.run` step waits for the run it started. */
-  kind: 'delay' | 'approval' | 'retry' | 'automation';
+  /** `automation`: an `automation.run` step waits for the run it started; `event`: a `wait.event` step waits for its event. */
+  kind: 'delay' | 'approval' | 'retry' | 'automation' | 'event';
   stepId: string;
 }
 
@@ -291,6 +291,8 @@ export interface HttpRequest {
   body?: string;
   /** Per-attempt timeout in ms. */
   timeoutMs: number;
+  /** Aborts the request (a cancelled run, a run past its deadline). */
+  signal?: AbortSignal;
 }
 
 /** The response of an {@link HttpRequest}. Header names are lowercase. */

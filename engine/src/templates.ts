@@ -24,7 +24,23 @@ export interface Scope {
   loop?: { item: unknown; index: number; count: number };
   /** The workspace's secrets by name (`{{ secrets.NAME }}`), read before each step. */
   secrets?: Record<string, string>;
+  /** Inside an error path (`onError: {then}`): the failure it handles, `{code, message, stepId, ...}`. */
+  error?: Record<string, unknown>;
+  /**
+   * Told of every evaluation that read one or more secrets (see {@link SecretReads}); the
+   * executor's {@link SecretMask} uses it to record values derived from secrets as their template.
+   */
+  [SECRET_READS]?: SecretReads;
 }
+
+/** The key of {@link Scope}'s secret-read observer (a symbol, so no template can reach it). */
+export const SECRET_READS: unique symbol = Symbol('secretReads');
+
+/**
+ * Observer of templates that read secrets: called after an evaluation with its template, its
+ * value and the names of the secrets it read (in order of first read).
+ */
+export type SecretReads = (template: string, value: unknown, names: string[]) => void;
 
 type Compiled = { kind: 'literal'; text: string } | { kind: 'value'; value: Value } | { kind: 'text'; templates: Template[] };
 
@@ -36,6 +52,30 @@ export interface TemplateOptions {
   cacheSize?: number;
   /** Longest time one render may take, in ms (default 1000). */
   renderLimitMs?: number;
+}
+
+/**
+ * A view of `secrets` that notes, in `read`, the name of every secret a template reads (a
+ * property read, an own-property check, or an enumeration that reads them all).
+ */
+function watchSecrets(secrets: Record<string, string>, read: string[]): Record<string, string> {
+  const note = (name: string | symbol) => {
+    if (typeof name === 'string' && Object.prototype.hasOwnProperty.call(secrets, name) && !read.includes(name)) read.push(name);
+  };
+  return new Proxy(secrets, {
+    get(target, name) {
+      note(name);
+      return target[name as string];
+    },
+    getOwnPropertyDescriptor(target, name) {
+      note(name);
+      return Reflect.getOwnPropertyDescriptor(target, name);
+    },
+    ownKeys(target) {
+      for (const name of Object.keys(target)) note(name);
+      return Reflect.ownKeys(target);
+    },
+  });
 }
 
 /** A LiquidJS environment with strict variables and filters and a compile cache. */
@@ -81,10 +121,11 @@ export class Templates {
     }
   }
 
-  private fail(template: string, error: unknown): never {
+  private fail(template: string, error: unknown, field?: string): never {
     if (error instanceof ActionError) throw error;
     const message = (error as Error).message ?? String(error);
-    throw new ActionError('TEMPLATE_ERROR', `template '${template.length > 200 ? template.slice(0, 200) + '…' : template}': ${message}`, false);
+    const where = field === undefined ? '' : `${field}: `;
+    throw new ActionError('TEMPLATE_ERROR', `${where}template '${template.length > 200 ? template.slice(0, 200) + '…' : template}': ${message}`, false);
   }
 
   private context(scope: Scope): Context {
@@ -92,11 +133,11 @@ export class Templates {
   }
 
   /**
-   * Renders a template to a string.
+   * Renders a template to a string. `field` (the step's field, e.g. `text`) is named in the error.
    * @throws ActionError TEMPLATE_ERROR (permanent) on a syntax error, an unknown variable or filter.
    */
-  render(template: string, scope: Scope): string {
-    const value = this.evaluate(template, scope);
+  render(template: string, scope: Scope, field?: string): string {
+    const value = this.evaluate(template, scope, false, field);
     if (typeof value === 'string') return value;
     if (value === undefined || value === null) return '';
     return typeof value === 'object' ? JSON.stringify(value) : String(value);
@@ -105,37 +146,43 @@ export class Templates {
   /**
    * Evaluates a template to a value: a single output tag (`{{ steps.fetch.body }}`) yields
    * its value with its type; any other template yields the rendered string.
-   * With `lenient`, an unknown variable yields undefined instead of an error.
+   * With `lenient`, an unknown variable yields undefined instead of an error. `field` (the
+   * step's field, e.g. `body.value.id`) is named in the error.
    * @throws ActionError TEMPLATE_ERROR (permanent).
    */
-  evaluate(template: string, scope: Scope, lenient = false): unknown {
+  evaluate(template: string, scope: Scope, lenient = false, field?: string): unknown {
     let compiled: Compiled;
     try {
       compiled = this.compile(template);
     } catch (error) {
-      this.fail(template, error);
+      this.fail(template, error, field);
     }
     if (compiled.kind === 'literal') return compiled.text;
+    const observer = scope[SECRET_READS];
+    const read: string[] = [];
+    const seen = observer && scope.secrets ? { ...scope, secrets: watchSecrets(scope.secrets, read) } : scope;
     try {
-      if (compiled.kind === 'value') return toValueSync(compiled.value.value(this.context(scope), lenient));
-      return this.liquid.renderSync(compiled.templates, scope);
+      const value = compiled.kind === 'value' ? toValueSync(compiled.value.value(this.context(seen), lenient)) : this.liquid.renderSync(compiled.templates, seen);
+      if (read.length > 0) observer!(template, value, read);
+      return value;
     } catch (error) {
       if (lenient && (error as Error).name === 'UndefinedVariableError') return undefined;
-      this.fail(template, error);
+      this.fail(template, error, field);
     }
   }
 
   /**
    * Renders every string inside a JSON value (objects and arrays are walked; numbers,
    * booleans and null are kept). Strings that are a single output tag keep their value's type.
+   * `field` (the step's field, e.g. `values`) is named in the error, with the path inside it.
    * @throws ActionError TEMPLATE_ERROR (permanent).
    */
-  renderValue(value: unknown, scope: Scope): unknown {
-    if (typeof value === 'string') return this.evaluate(value, scope);
-    if (Array.isArray(value)) return value.map((v) => this.renderValue(v, scope));
+  renderValue(value: unknown, scope: Scope, field?: string): unknown {
+    if (typeof value === 'string') return this.evaluate(value, scope, false, field);
+    if (Array.isArray(value)) return value.map((v, i) => this.renderValue(v, scope, field === undefined ? undefined : `${field}[${i}]`));
     if (value && typeof value === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[k] = this.renderValue(v, scope);
+      for (const [k, v] of Object.entries(value)) out[k] = this.renderValue(v, scope, field === undefined ? undefined : `${field}.${k}`);
       return out;
     }
     return value;

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialDescriptions } from '../shared/descriptions';
-import { searchAgents, searchFolders, searchProjects } from '../shared/listSearch';
+import { searchAgents, searchConversations, searchFolders, searchMedia, searchProjects } from '../shared/listSearch';
 import { executeOperations, type OperationRegistry } from '../shared/router';
 import * as agent from './actions/agent';
 import * as conversation from './actions/conversation';
@@ -54,7 +54,7 @@ export class TaskspaceAgent implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchAgents, searchFolders, searchProjects },
+		listSearch: { searchAgents, searchConversations, searchFolders, searchMedia, searchProjects },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

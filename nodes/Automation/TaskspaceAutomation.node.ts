@@ -2,14 +2,15 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialDescriptions } from '../shared/descriptions';
-import { searchWorkspaces } from '../shared/listSearch';
+import { searchAutomations, searchRuns, searchWorkspaces } from '../shared/listSearch';
 import { executeOperations, type OperationRegistry } from '../shared/router';
+import * as approval from './actions/approval';
 import * as automation from './actions/automation';
 import * as run from './actions/run';
 
-const registry: OperationRegistry = { automation: automation.handlers, run: run.handlers };
+const registry: OperationRegistry = { approval: approval.handlers, automation: automation.handlers, run: run.handlers };
 
-/** Taskspace automations: list them, call one's inbound URL, list runs, approve or reject a waiting approval. */
+/** Taskspace automations: read them, call one's inbound URL, list runs and waiting approvals, approve or reject. */
 export class TaskspaceAutomation implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Taskspace Automation',
@@ -32,18 +33,20 @@ export class TaskspaceAutomation implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
+					{ name: 'Approval', value: 'approval' },
 					{ name: 'Automation', value: 'automation' },
 					{ name: 'Run', value: 'run' },
 				],
 				default: 'automation',
 			},
+			...approval.description,
 			...automation.description,
 			...run.description,
 		],
 	};
 
 	methods = {
-		listSearch: { searchWorkspaces },
+		listSearch: { searchAutomations, searchRuns, searchWorkspaces },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialDescriptions } from '../shared/descriptions';
-import { searchFolders } from '../shared/listSearch';
+import { searchFolders, searchMedia } from '../shared/listSearch';
 import { executeOperations, type OperationRegistry } from '../shared/router';
 import * as media from './actions/media';
 
@@ -38,7 +38,7 @@ export class TaskspaceMedia implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchFolders },
+		listSearch: { searchFolders, searchMedia },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,4 +1,4 @@
-import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
+import type { INodeCredentialDescription, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 /** Both credential types, each shown for its value of `authentication`. */
 export const credentialDescriptions: INodeCredentialDescription[] = [
@@ -182,14 +182,64 @@ export function returnAllAndLimit(max = 500): INodeProperties[] {
 	];
 }
 
-/** The id of a media file (Media operations; Agent knowledge of kind media). */
-export const mediaIdProperty: INodeProperties = {
-	displayName: 'Media ID',
-	name: 'mediaId',
-	type: 'string',
-	default: '',
-	required: true,
-};
+/** Resource locator for a media file (Media operations; Agent knowledge of kind media). */
+export function mediaLocator(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return locator(
+		{
+			displayName: 'Media',
+			name: 'mediaId',
+			searchListMethod: 'searchMedia',
+			urlSegment: 'medias',
+			example: 'medias/abc123',
+		},
+		overrides,
+	);
+}
+
+/** The media locator as the Media operations and Agent knowledge use it. */
+export const mediaIdProperty: INodeProperties = mediaLocator();
+
+/** Resource locator for an automation (of the picked workspace, or of any). */
+export function automationLocator(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return locator(
+		{
+			displayName: 'Automation',
+			name: 'automationId',
+			searchListMethod: 'searchAutomations',
+			urlSegment: 'automations',
+			example: 'automations/abc123',
+		},
+		overrides,
+	);
+}
+
+/** Resource locator for a run of the selected automation. */
+export function runLocator(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return locator(
+		{
+			displayName: 'Run',
+			name: 'runId',
+			searchListMethod: 'searchRuns',
+			urlSegment: 'runs',
+			example: 'automations/abc123/runs/def456',
+		},
+		overrides,
+	);
+}
+
+/** Resource locator for a conversation of the selected agent. */
+export function conversationLocator(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return locator(
+		{
+			displayName: 'Conversation',
+			name: 'convoId',
+			searchListMethod: 'searchConversations',
+			urlSegment: 'convos',
+			example: 'agents/abc123/convos/def456',
+		},
+		overrides,
+	);
+}
 
 /** Content type of task and project content. */
 export const contentTypeProperty: INodeProperties = {
@@ -210,3 +260,13 @@ export const positionOptions = [
 	{ name: 'First Child', value: 'afterbegin', description: 'As the first subtask of the reference task' },
 	{ name: 'Last Child', value: 'beforeend', description: 'As the last subtask of the reference task' },
 ];
+
+/**
+ * The IANA time zones of the runtime (`Intl.supportedValuesOf('timeZone')`, read when the node
+ * description is built), with UTC, sorted by name: the options of a time zone parameter.
+ */
+export function timeZoneOptions(): INodePropertyOptions[] {
+	const supported = (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
+	const zones = [...new Set([...supported, 'UTC'])].sort((a, b) => a.localeCompare(b));
+	return zones.map((zone) => ({ name: zone.replace(/_/g, ' '), value: zone }));
+}

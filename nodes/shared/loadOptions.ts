@@ -25,10 +25,10 @@ export async function getFields(this: ILoadOptionsFunctions): Promise<INodePrope
 	const fields = (await requestItems.call(this, {
 		method: 'GET',
 		path: `/api/v1/projects/${seg(projectId)}/fields`,
-	})) as Array<{ id: string; name?: string; data?: { type?: string; name?: string } }>;
+	})) as Array<{ id: string; name?: string; type?: string; data?: { type?: string; displayName?: string; title?: string } }>;
 	return fields.map((f) => {
-		const name = f.name ?? f.data?.name ?? f.id;
-		const type = f.data?.type;
+		const name = f.name ?? f.data?.displayName ?? f.data?.title ?? f.id;
+		const type = f.type ?? f.data?.type;
 		return { name: type ? `${name} (${type})` : name, value: f.id };
 	});
 }

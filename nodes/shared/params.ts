@@ -9,6 +9,21 @@ export function idParam(ctx: IExecuteFunctions, name: string, i: number, label =
 	return id;
 }
 
+/**
+ * A `json` parameter as its value: parsed when n8n hands over text (an empty text is `{}`), as is
+ * when an expression already gave an object. Throws a NodeOperationError naming `label` when the
+ * text is not JSON.
+ */
+export function jsonParam(ctx: IExecuteFunctions, name: string, i: number, label: string): unknown {
+	const raw = ctx.getNodeParameter(name, i, '{}');
+	if (typeof raw !== 'string') return raw;
+	try {
+		return JSON.parse(raw === '' ? '{}' : raw) as unknown;
+	} catch {
+		throw new NodeOperationError(ctx.getNode(), `${label} is not valid JSON`, { itemIndex: i });
+	}
+}
+
 /** A collection parameter (`options`, `additionalFields`, ...) as an object. */
 export function collectionParam(ctx: IExecuteFunctions, name: string, i: number): IDataObject {
 	return (ctx.getNodeParameter(name, i, {}) as IDataObject) ?? {};

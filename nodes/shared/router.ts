@@ -51,16 +51,25 @@ export function handlersOf(modules: Record<string, OperationModule>): Record<str
 	return out;
 }
 
-/** The error JSON an item carries when the node continues on fail. */
-function errorJson(error: unknown): IDataObject {
-	const json: IDataObject = { error: error instanceof Error ? error.message : String(error) };
-	const code = serviceErrorCode(error);
-	if (code !== undefined) json.code = code;
-	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+/**
+ * The `error` object a failed item carries when the node continues on fail: the message, and
+ * what is known of the cause: the description, the service's error code, the HTTP status, the
+ * offending field and reason of a validation error.
+ */
+export function errorDetails(error: unknown): IDataObject {
+	const details: IDataObject = { message: error instanceof Error ? error.message : String(error) };
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.description) json.description = error.description;
+		if (error.description) details.description = error.description;
 	}
-	return json;
+	const code = serviceErrorCode(error);
+	if (code !== undefined) details.code = code;
+	if (error instanceof NodeApiError && error.httpCode) details.httpCode = String(error.httpCode);
+	if (error instanceof NodeApiError) {
+		const cause = (error as unknown as { errorResponse?: { details?: { field?: unknown; reason?: unknown } } }).errorResponse;
+		if (typeof cause?.details?.field === 'string') details.field = cause.details.field;
+		if (typeof cause?.details?.reason === 'string') details.reason = cause.details.reason;
+	}
+	return details;
 }
 
 /** The failure as the n8n error n8n-core routes: API errors stay NodeApiError, anything else becomes a NodeOperationError. */
@@ -77,11 +86,12 @@ function nodeError(this: IExecuteFunctions, error: unknown, i: number): NodeApiE
 /**
  * The shared `execute` of the action nodes: for each input item, dispatches on
  * `resource` and `operation`, outputs the result with `pairedItem` pointing to the input
- * item, and, when the node continues on fail, outputs a failed item instead of stopping:
- * - "Continue (using error output)": the item carries the n8n error itself, which is what makes
- *   n8n route it to the error output (n8n shows it there as `{error: <message>}`, merged with
- *   the input item);
- * - "Continue" (regular output): `{error, code?, httpCode?, description?}` on the main output.
+ * item, and, when the node continues on fail, outputs a failed item instead of stopping: the
+ * input item's JSON with `error: {message, description?, code?, httpCode?, field?, reason?}`,
+ * paired with the input item:
+ * - "Continue (using error output)": the node outputs `{error}`, paired; n8n moves it to the error
+ *   output and merges the input item's JSON into it (n8n-core's `handleNodeErrorOutput`);
+ * - "Continue" (regular output): the node merges the input item itself; on the main output.
  */
 export async function executeOperations(
 	this: IExecuteFunctions,
@@ -102,14 +112,21 @@ export async function executeOperations(
 				);
 			}
 			const result = await handler.call(this, i);
-			const items = result instanceof ItemsResult ? result.items : this.helpers.returnJsonArray(result);
-			const executionData = this.helpers.constructExecutionMetaData(items, { itemData: { item: i } });
+			const produced = result instanceof ItemsResult ? result.items : this.helpers.returnJsonArray(result);
+			const executionData = this.helpers.constructExecutionMetaData(produced, { itemData: { item: i } });
 			output.push(...executionData);
 		} catch (error) {
 			const failure = nodeError.call(this, error, i);
 			if (this.continueOnFail()) {
-				const routed = this.getNode().onError === 'continueErrorOutput';
-				output.push(routed ? { json: errorJson(error), error: failure, pairedItem: { item: i } } : { json: errorJson(error), pairedItem: { item: i } });
+				const error = errorDetails(failure);
+				if (this.getNode().onError === 'continueErrorOutput') {
+					// `{error}` alone is what n8n routes to the error output; it then merges the input item
+					// (found through pairedItem) into it. An item carrying the n8n error itself (`item.error`)
+					// would be routed too, but n8n replaces its JSON with `{error: <message>}`.
+					output.push({ json: { error }, pairedItem: { item: i } });
+				} else {
+					output.push({ json: { ...(items[i]?.json ?? {}), error }, pairedItem: { item: i } });
+				}
 				continue;
 			}
 			throw failure;

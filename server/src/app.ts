@@ -3,7 +3,7 @@ import { ServiceError } from './errors';
 import swagger from '@fastify/swagger';
 import cookie from '@fastify/cookie';
 import { installApiDocs } from './http/api-docs';
-import type { Config } from './config';
+import type { Config, TrustProxy } from './config';
 import { systemClock, type Clock } from './platform/clock';
 import { bootstrap, type BootstrapResult } from './bootstrap';
 import { envelopeForFrameworkErrors, installJsonBodyParser, installErrorHandling, refuseTextBodies } from './http/error-handler';
@@ -25,6 +25,8 @@ import { SecretBox, secretKeyOpensStored } from './platform/secret-box';
 import { TaskPageCache } from './modules/tasks/page-cache';
 import { installEventWorkers } from './modules/events/workers';
 import { installAutomations } from './modules/automations/runtime';
+import { installRunRetention } from './modules/automations/run-retention';
+import { LiveHub } from './modules/live/hub';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -78,20 +80,24 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   // PostgreSQL: any number of servers share the database (platform/db/storage.ts).
   let reportPoolError: (error: Error) => void = () => undefined;
   let lockLost: (error: ServerLockLostError) => void = () => undefined;
+  let stalledLeader: (holder: string) => void = () => undefined;
   const storage = await openStorage(config, {
     onPoolError: (error) => reportPoolError(error),
     onLockHeld: options.onLockHeld,
     onLockLost: (error) => lockLost(error),
+    onStalledLeader: (holder) => stalledLeader(holder),
   });
   const links = new PublicLinks(config.publicUrl);
   const { store } = storage;
+  const signals = new Signals();
+  let reportLiveError: (error: unknown) => void = () => undefined;
   const services: Services = {
     store,
     config,
     clock,
     models: options.models ?? createModelProvider(config),
     links,
-    signals: new Signals(),
+    signals,
     addressPolicy: policyFromConfig(config),
     secretBox: new SecretBox(config),
     taskPages: new TaskPageCache(),
@@ -100,6 +106,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     workNotifier: config.databaseUrl ? new WorkNotifier(store) : undefined,
     leadership: storage.leadership,
     workerId: storage.workerId,
+    live: new LiveHub({ store, clock, signals, onError: (error) => reportLiveError(error) }),
   };
   let boot: BootstrapResult | undefined;
   try {
@@ -126,6 +133,9 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
             serializers: { req: serializeRequest },
           },
     bodyLimit: config.bodyLimitBytes,
+    // Which proxies may name the client in X-Forwarded-For (TASKSPACE_TRUST_PROXY): request.ip
+    // is the address the sign-in throttle and the hourly limit count by.
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // A client that stops sending mid-request is answered 408 and cut off (docs "Configuration").
     requestTimeout: config.requestTimeoutMs,
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, Math.ceil(config.headersTimeoutMs / 2)) },
@@ -147,7 +157,10 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   installJsonBodyParser(app, config.jsonMaxDepth);
   refuseTextBodies(app);
   app.addSchema(errorEnvelope);
+  reportLiveError = (error) => app.log.warn({ err: error }, 'live updates: a look for changes failed; the next one tries again');
   reportPoolError = (error) => app.log.error({ err: error }, 'an idle PostgreSQL connection failed; the pool opens another when needed');
+  stalledLeader = (holder) =>
+    app.log.warn({ holder }, 'the leading server stalled past TASKSPACE_LEADER_LEASE_MS: its connections were ended; this server takes the lead over');
   lockLost =
     options.onLockLost ??
     ((error) => {
@@ -173,6 +186,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   app.addHook('preClose', async () => services.leadership.stop());
   installEventWorkers(app, services);
   installAutomations(app, services);
+  installRunRetention(app, services);
 
   await app.register(swagger, {
     openapi: {
@@ -205,4 +219,15 @@ function refuseApiRequests(app: FastifyInstance): void {
     if (request.url === '/healthz' || request.url.startsWith('/healthz?')) return;
     throw new ServiceError(404, 'NOT_FOUND', 'this process does background work only (TASKSPACE_ROLE=worker); send requests to a process with TASKSPACE_ROLE=all or api');
   });
+}
+
+/**
+ * Fastify's `trustProxy` for {@link Config.trustProxy}. Fastify 5 ignores a bare hop count (it
+ * trusts nothing then), so `n` hops become a function trusting the `n` addresses nearest to the
+ * server whatever they are, as the setting documents (docs "Configuration").
+ */
+function fastifyTrustProxy(value: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof value !== 'number') return value;
+  if (value === 0) return false;
+  return (_address, hop) => hop < value;
 }

@@ -13,7 +13,10 @@ export interface AccountsConfig {
   sessionIdleMs: number;
   /** A session ends this long after sign-in whatever its use, in ms (`TASKSPACE_SESSION_MAX_DAYS`, default 30). */
   sessionMaxMs: number;
-  /** Lifetime of an OAuth access token, in ms (`TASKSPACE_OAUTH_ACCESS_TOKEN_MINUTES`, default 60). */
+  /**
+   * Lifetime of an OAuth access token, in ms (`TASKSPACE_OAUTH_ACCESS_TOKEN_MINUTES`, default 60;
+   * `TASKSPACE_OAUTH_ACCESS_TOKEN_SECONDS`, at least 1, wins when set: short lifetimes for tests).
+   */
   oauthAccessTokenMs: number;
   /** Lifetime of an OAuth refresh token, in ms (`TASKSPACE_OAUTH_REFRESH_TOKEN_DAYS`, default 30); each use replaces it with a new one. */
   oauthRefreshTokenMs: number;
@@ -24,6 +27,13 @@ export interface Config {
   port: number;
   /** Interface to bind (`HOST`, default 127.0.0.1). */
   host: string;
+  /**
+   * Which peers may tell the client's address in `X-Forwarded-For` (`TASKSPACE_TRUST_PROXY`,
+   * default `false`: the address is the TCP peer's). Fastify's `trustProxy`: `true` trusts every
+   * hop, a number trusts that many hops next to the server, a list trusts those addresses and
+   * CIDR ranges. The address decides the sign-in throttle's and the hourly limit's address buckets.
+   */
+  trustProxy: TrustProxy;
   /** Directory holding the SQLite file, media files (TASKSPACE_MEDIA_STORE=files) and the webhook secret key file (`TASKSPACE_DATA_DIR`, default ./.data). */
   dataDir: string;
   /**
@@ -48,12 +58,33 @@ export interface Config {
    */
   role: ServerRole;
   /**
+   * Automation runs executing at once in this process (`TASKSPACE_ENGINE_CONCURRENCY`, default 16,
+   * at least 1); one automation holds at most three quarters of them unless its `concurrency` says
+   * otherwise (docs/automations.md "Concurrency").
+   */
+  engineConcurrency: number;
+  /**
    * How long a process's claim on an automation run holds without renewal, in ms
    * (`TASKSPACE_RUN_LEASE_MS`, default 30000, at least 1000; engine `EngineOptions.leaseMs`). The
    * runs of a process that died are free at once (platform/db/postgres/presence.ts); this is how
    * long those of a process that is alive but stalled or cut off wait before another takes them.
    */
   runLeaseMs: number;
+  /**
+   * How long finished automation runs (with their steps and stored trigger and step bodies) are
+   * kept, in days, counted from their end; the leader deletes older ones (docs "Automations",
+   * "Run retention"). `days`: `TASKSPACE_RUN_RETENTION_DAYS` (default 30; 0 keeps them forever);
+   * `failedDays`: failed runs, `TASKSPACE_RUN_RETENTION_FAILED_DAYS` (default 90; 0 forever),
+   * never shorter than `days`. An automation's `retention` replaces either for its runs.
+   */
+  runRetention: { days: number; failedDays: number };
+  /**
+   * PostgreSQL: how long the leader's lead lasts without an answered heartbeat, in ms
+   * (`TASKSPACE_LEADER_LEASE_MS`, default 15000, at least 1000; platform/db/postgres/server-lock.ts).
+   * A leader stalled longer (stopped, its event loop blocked) has its connections ended by a
+   * follower, which takes the lead over.
+   */
+  leaderLeaseMs: number;
   /**
    * Base URL for absolute links (share links, public agents, media), without a trailing slash
    * (`TASKSPACE_PUBLIC_URL`; default `http://HOST:PORT` once the port is known).
@@ -168,6 +199,12 @@ export interface Config {
   };
 }
 
+/** A value of {@link Config.trustProxy}, as Fastify's `trustProxy` option takes it. */
+export type TrustProxy = boolean | number | string[];
+
+/** Names `proxy-addr` (Fastify's `trustProxy`) accepts in a list besides addresses and CIDR ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
 /** Thrown when an environment variable has a value the service cannot use. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -188,10 +225,11 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   return raw === '1' || raw === 'true' || raw === 'yes' || raw === 'on';
 }
 
-/** A comma-separated list of IP addresses or CIDR ranges (`10.0.0.0/8`, `::1`). */
-function addressList(env: NodeJS.ProcessEnv, name: string): string[] {
+/** A comma-separated list of IP addresses or CIDR ranges (`10.0.0.0/8`, `::1`); `names` are accepted as they are. */
+function addressList(env: NodeJS.ProcessEnv, name: string, names: string[] = []): string[] {
   const entries = (env[name] ?? '').split(',').map((a) => a.trim()).filter(Boolean);
   for (const entry of entries) {
+    if (names.includes(entry)) continue;
     const [address, prefix, extra] = entry.split('/');
     const family = isIP(address ?? '');
     const bits = family === 6 ? 128 : 32;
@@ -201,6 +239,31 @@ function addressList(env: NodeJS.ProcessEnv, name: string): string[] {
     }
   }
   return entries;
+}
+
+/**
+ * `TASKSPACE_TRUST_PROXY`: unset, empty or `false` trusts no proxy; `true` every hop; a whole
+ * number that many hops; otherwise a comma-separated list of addresses, CIDR ranges or the
+ * names `loopback`, `linklocal`, `uniquelocal`.
+ * @throws ConfigError for anything else (a negative or fractional number, a malformed address).
+ */
+function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
+  const raw = (env.TASKSPACE_TRUST_PROXY ?? '').trim();
+  const lower = raw.toLowerCase();
+  if (lower === '' || lower === 'false') return false;
+  if (lower === 'true') return true;
+  if (/^\d{1,9}$/.test(raw)) return Number(raw);
+  // A number that is not a whole count of hops (an address like 10.0.0.1 has more dots).
+  if (/^[-+]?\d+(?:\.\d*)?$/.test(raw)) {
+    throw new ConfigError(`TASKSPACE_TRUST_PROXY must be true, false, a whole number of hops or a list of addresses and CIDR ranges, got '${raw}'`);
+  }
+  try {
+    return addressList(env, 'TASKSPACE_TRUST_PROXY', PROXY_RANGE_NAMES);
+  } catch {
+    throw new ConfigError(
+      `TASKSPACE_TRUST_PROXY must be true, false, a whole number of hops or a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal, got '${raw}'`,
+    );
+  }
 }
 
 function secretKey(env: NodeJS.ProcessEnv): string | undefined {
@@ -239,11 +302,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: int(env, 'PORT', 8787),
     host: env.HOST || '127.0.0.1',
+    trustProxy: trustProxy(env),
     dataDir: path.resolve(env.TASKSPACE_DATA_DIR || './.data'),
     databaseUrl: databaseUrl(env),
     standby: standby(env),
     role: serverRole(env),
     runLeaseMs: int(env, 'TASKSPACE_RUN_LEASE_MS', 30_000, 1000),
+    runRetention: {
+      days: int(env, 'TASKSPACE_RUN_RETENTION_DAYS', 30, 0),
+      failedDays: int(env, 'TASKSPACE_RUN_RETENTION_FAILED_DAYS', 90, 0),
+    },
+    engineConcurrency: int(env, 'TASKSPACE_ENGINE_CONCURRENCY', 16, 1),
+    leaderLeaseMs: int(env, 'TASKSPACE_LEADER_LEASE_MS', 15_000, 1000),
     publicUrl: publicUrl ? publicUrl.replace(/\/+$/, '') : undefined,
     bootstrapToken: env.TASKSPACE_BOOTSTRAP_TOKEN || undefined,
     logLevel: env.TASKSPACE_LOG_LEVEL || 'info',
@@ -251,7 +321,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bootstrapPassword: env.TASKSPACE_BOOTSTRAP_PASSWORD || undefined,
       sessionIdleMs: int(env, 'TASKSPACE_SESSION_IDLE_MINUTES', 7 * 24 * 60, 1) * 60000,
       sessionMaxMs: int(env, 'TASKSPACE_SESSION_MAX_DAYS', 30, 1) * 86400000,
-      oauthAccessTokenMs: int(env, 'TASKSPACE_OAUTH_ACCESS_TOKEN_MINUTES', 60, 1) * 60000,
+      oauthAccessTokenMs:
+        env.TASKSPACE_OAUTH_ACCESS_TOKEN_SECONDS
+          ? int(env, 'TASKSPACE_OAUTH_ACCESS_TOKEN_SECONDS', 3600, 1) * 1000
+          : int(env, 'TASKSPACE_OAUTH_ACCESS_TOKEN_MINUTES', 60, 1) * 60000,
       oauthRefreshTokenMs: int(env, 'TASKSPACE_OAUTH_REFRESH_TOKEN_DAYS', 30, 1) * 86400000,
     },
     rateLimits: {

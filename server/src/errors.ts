@@ -1,9 +1,10 @@
 /**
  * One error family for the whole service (README "Errors"). Domain code throws
  * {@link ServiceError}; the app maps it once to the envelope
- * `{ ok: false, code, message, error: { code, message, details? } }` ({@link ServiceError.toBody},
- * the only place an error body is built).
+ * `{ ok: false, code, message, statusMessage, error: { code, message, details? } }`
+ * ({@link ServiceError.toBody}, the only place an error body is built).
  */
+import { STATUS_CODES } from 'node:http';
 
 /** Details of a validation failure: which field and why (spec section 7.2). */
 export interface ErrorDetails {
@@ -32,6 +33,8 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'PROJECT_COMPLETED'
   | 'AUTOMATION_DISABLED'
+  | 'PRECONDITION_FAILED'
+  | 'IDEMPOTENCY_KEY_REUSED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'BAD_REQUEST'
@@ -41,6 +44,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'UPSTREAM_ERROR'
   | 'BUSY'
+  | 'INSUFFICIENT_STORAGE'
   | 'INTERNAL_ERROR';
 
 /** The error envelope: every 4xx/5xx body has this shape. */
@@ -48,6 +52,8 @@ export interface ErrorBody {
   ok: false;
   code: ErrorCode;
   message: string;
+  /** The HTTP reason phrase of the status, e.g. `Not Found` (the real service's `Error.statusMessage`). */
+  statusMessage: string;
   error: { code: ErrorCode; message: string; details?: ErrorDetails };
 }
 
@@ -66,14 +72,20 @@ export class ServiceError extends Error {
 
   /**
    * The JSON body sent to the client, the one error envelope (README "Errors"): `code` and
-   * `message` at the top level, as clients of the real service read them, and again under
-   * `error` with the optional `details`.
+   * `message` at the top level, as clients of the real service read them, with `statusMessage`
+   * (the HTTP reason phrase, see {@link statusMessageOf}), and again under `error` with the
+   * optional `details`.
    */
   toBody(): ErrorBody {
     const error: ErrorBody['error'] = { code: this.code, message: this.message };
     if (this.details) error.details = this.details;
-    return { ok: false, code: this.code, message: this.message, error };
+    return { ok: false, code: this.code, message: this.message, statusMessage: statusMessageOf(this.statusCode), error };
   }
+}
+
+/** The HTTP reason phrase of a status (`404` → `Not Found`, `507` → `Insufficient Storage`); `Error` for an unknown status. */
+export function statusMessageOf(statusCode: number): string {
+  return STATUS_CODES[statusCode] ?? 'Error';
 }
 
 /** 400 VALIDATION_ERROR for one field. */
@@ -92,6 +104,28 @@ export function notFound(kind: string, id?: string): ServiceError {
  */
 export function busy(): ServiceError {
   return new ServiceError(503, 'BUSY', 'the change collided with concurrent changes too often; nothing was written, retry it');
+}
+
+/**
+ * Whether `error` (or an error it wraps, through `cause`) says the storage is full: SQLite's
+ * `SQLITE_FULL` (the database file cannot grow: disk full, or `max_page_count` reached), the
+ * operating system's `ENOSPC` (no space left on the device) or `EDQUOT` (disk quota exceeded),
+ * PostgreSQL's `53100` (disk_full).
+ */
+export function isStorageFull(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || code === '53100') return true;
+  }
+  return false;
+}
+
+/**
+ * 507 INSUFFICIENT_STORAGE: the server's disk (or database) is full. Nothing was kept; the request
+ * may succeed once an operator frees space. Not the client's fault, and logged at error level.
+ */
+export function insufficientStorage(): ServiceError {
+  return new ServiceError(507, 'INSUFFICIENT_STORAGE', 'the server is out of storage space: nothing was saved; try again later');
 }
 
 /** 403 FORBIDDEN: the caller's role is below what the operation needs. */

@@ -19,9 +19,11 @@ import { publicAgentPageRoutes, publicAgentRoutes } from './modules/public-agent
 import { conversationRoutes } from './modules/conversations/routes';
 import { mediaRoutes } from './modules/media/routes';
 import { automationsRoutes } from './modules/automations/routes';
+import { runRoutes } from './modules/automations/run-routes';
 import { webhookRoutes } from './modules/webhooks/routes';
 import { subscriptionRoutes } from './modules/webhooks/subscription-routes';
 import { inboundWebhookRoutes } from './modules/automations/inbound-routes';
+import { runEventRoutes, runResumeRoutes } from './modules/automations/run-events';
 import { sharePageRoutes } from './modules/share-links/pages';
 import { accountRoutes } from './accounts/setup-routes';
 import { authSessionRoutes } from './accounts/session-routes';
@@ -68,6 +70,8 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       conversationRoutes,
       mediaRoutes,
       automationsRoutes,
+      runRoutes,
+      runEventRoutes,
       secretRoutes,
       liveRoutes,
     ],
@@ -75,7 +79,7 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
   // Spec section 9.2: signed webhook registration and the deprecated legacy subscriptions.
   { prefix: '/api/v2', api: true, plugins: [webhookRoutes, subscriptionRoutes] },
   // Public and browser-facing: inbound webhook URLs, hosted forms, public agent and share pages, account pages and sign-in, the OAuth 2.0 endpoints, the web app.
-  { prefix: '', api: false, plugins: [inboundWebhookRoutes, formRoutes, publicAgentPageRoutes, sharePageRoutes, accountRoutes, authSessionRoutes, oauthRoutes, webAppRoutes] },
+  { prefix: '', api: false, plugins: [inboundWebhookRoutes, runResumeRoutes, formRoutes, publicAgentPageRoutes, sharePageRoutes, accountRoutes, authSessionRoutes, oauthRoutes, webAppRoutes] },
 ];
 
 /** Registers every group of {@link ROUTE_TABLE}, each in its own encapsulated scope. */

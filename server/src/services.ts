@@ -11,6 +11,7 @@ import type { GroupCommit } from './platform/db/group-commit';
 import type { WorkNotifier } from './platform/db/postgres/notifications';
 import type { Leadership } from './platform/leadership';
 import type { Block, Task } from './modules/tasks/records';
+import type { LiveHub } from './modules/live/hub';
 
 /**
  * Everything a domain function may need besides its arguments: storage, settings, time, the
@@ -54,6 +55,8 @@ export interface Services {
   leadership: Leadership;
   /** On PostgreSQL, in an `all` or `worker` process: its id in run leases (platform/db/postgres/presence.ts). */
   workerId?: string;
+  /** Live updates: the one reader of changes that serves every open `GET /api/v1/live` stream. */
+  live: LiveHub;
 }
 
 /** Absolute link building. */
@@ -62,7 +65,10 @@ export interface Links {
   base(): string;
   /** `base()` + `path` (which starts with '/'). */
   url(path: string): string;
-  /** The absolute API link of a project, as event payloads carry it (`projectLink`). */
+  /**
+   * The absolute link of a project's page in the web app, as event payloads carry it
+   * (`projectLink`; a person opening it lands on the project, an API client finds the id in it).
+   */
   project(projectId: string): string;
 }
 
@@ -87,6 +93,6 @@ export class PublicLinks implements Links {
   }
 
   project(projectId: string): string {
-    return this.url('/api/v1/projects/' + projectId);
+    return this.url('/projects/' + projectId);
   }
 }

@@ -43,7 +43,7 @@ describe('comments on tasks', () => {
         payload: {
           projectId,
           projectTitle: 'Discussed',
-          projectLink: `${server.url}/api/v1/projects/${projectId}`,
+          projectLink: `${server.url}/projects/${projectId}`,
           nodeId: task.id,
           nodeText: 'Talk about me',
           commentId: res.body.item.id,

@@ -97,13 +97,15 @@ describe('GET /public-agents/{publicAgentId}', () => {
       item: {
         id: publicId,
         name: 'Public helper',
+        data: { avatar: { type: 'emoji', data: { value: '🤖' } } },
         description: 'Helps',
         tone: 'warm',
         language: 'en',
         avatar: { type: 'emoji', data: { value: '🤖' } },
         commands: [{ name: 'Ask', mode: 'default', prompt: 'secret prompt {{ input }}' }],
-        preferences: { mode: 'template', canCopyKnowledge: false, hideBranding: false, theme: 'light' },
+        preferences: { mode: 'template', canCopyKnowledge: false, hideBranding: false, theme: 'light', autoEndChats: false },
       },
+      publicUrl,
     });
     expect(JSON.stringify(res.body)).not.toContain(agent.id);
     expect(JSON.stringify(res.body)).not.toContain(server.workspaceId);
@@ -211,10 +213,10 @@ describe('public agent preferences', () => {
 });
 
 describe('conversations', () => {
-  test('status idle after an answer, requires_review after a failure; llm.type openai for the offline provider', async () => {
+  test('status idle after an answer, requires_review after a failure; llm openai/gpt-4o-mini for the offline provider', async () => {
     const agent = await newAgent({ name: 'Talker', data: { type: 'agent', data: { commands: [{ name: 'Go', prompt: 'go' }] } } });
     const done = await api.post(`/api/v1/agents/${agent.id}/convos`, { command: 'Go' });
-    expect(done.body.item).toMatchObject({ status: 'idle', data: { llm: { type: 'openai', name: 'taskspace-offline-1' } } });
+    expect(done.body.item).toMatchObject({ status: 'idle', data: { llm: { type: 'openai', name: 'gpt-4o-mini', model: 'taskspace-offline-1' } } });
     await dbOf(server).run("UPDATE conversations SET status = 'failed' WHERE id = ?", done.body.item.id);
     expect((await api.get(`/api/v1/agents/${agent.id}/convos/${done.body.item.id}`)).body.item.status).toBe('requires_review');
   });

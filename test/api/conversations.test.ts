@@ -54,7 +54,7 @@ describe('running agent commands and reading conversations (offline provider)', 
         title: 'Summarise: the {{ input }} meeting',
         status: 'idle',
         data: {
-          llm: { type: 'openai', name: 'taskspace-offline-1' },
+          llm: { type: 'openai', name: 'gpt-4o-mini', model: 'taskspace-offline-1' },
           messages: [
             { role: 'user', content: prompt },
             { role: 'assistant', content: `[offline] ${prompt}` },

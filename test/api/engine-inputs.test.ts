@@ -55,7 +55,7 @@ describe("engine task actions are validated by the routes' schemas", () => {
     [
       'task.create: a reference that is not a uuid',
       async () => [
-        { type: 'task.create', projectId: '{{ trigger.projectId }}', text: 'New', referenceTaskId: 'not-a-task' },
+        { type: 'task.create', projectId: '{{ trigger.projectId }}', text: 'New', referenceTaskId: "{{ 'not-a-task' }}" },
         {},
         routeError('post', '/tasks/', { tasks: [{ contentType: 'text/markdown', content: 'New', taskId: 'not-a-task' }] }),
       ],
@@ -87,7 +87,7 @@ describe("engine task actions are validated by the routes' schemas", () => {
     [
       'task.move: a target that is not a uuid',
       async () => [
-        { type: 'task.move', ...ref(), targetTaskId: 'not-a-task', position: 'afterend' },
+        { type: 'task.move', ...ref(), targetTaskId: "{{ 'not-a-task' }}", position: 'afterend' },
         {},
         routeError('put', `/tasks/${ids.taskId}/move`, { target: { taskId: 'not-a-task', position: 'afterend' } }),
       ],

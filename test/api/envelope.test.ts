@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { STATUS_CODES } from 'node:http';
 import { addUser, call, client, startServer, OWNER_TOKEN, type Reply, type TestServer } from '../helpers/server';
 
 /**
@@ -55,7 +56,7 @@ function rate(res: Reply): { limit: number; remaining: number; reset: number } {
 /** Asserts the error envelope with `code` and `message` both at the top level and under `error`. */
 function envelope(res: Reply, status: number, code: string): string {
   expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.body).toMatchObject({ ok: false, code, message: expect.any(String), error: { code, message: res.body.message } });
+  expect(res.body).toMatchObject({ ok: false, code, message: expect.any(String), statusMessage: STATUS_CODES[status], error: { code, message: res.body.message } });
   return res.body.message as string;
 }
 
@@ -193,12 +194,12 @@ describe('one envelope and one set of headers on every response', () => {
     expect(rate(await call(server.url, 'GET', '/healthz')).remaining).toBe(anonymousBefore);
   });
 
-  test('the OpenAPI document describes the envelope with top-level code and message', async () => {
+  test('the OpenAPI document describes the envelope with top-level code, message and statusMessage', async () => {
     const doc = (await call(server.url, 'GET', '/openapi.json')).body;
     const schemas = Object.values(doc.components.schemas) as { title?: string; required?: string[]; properties?: Record<string, unknown> }[];
     const errorSchema = schemas.find((s) => s.title === 'ErrorEnvelope');
-    expect(errorSchema?.required).toEqual(['ok', 'code', 'message', 'error']);
-    expect(Object.keys(errorSchema?.properties ?? {})).toEqual(['ok', 'code', 'message', 'error']);
+    expect(errorSchema?.required).toEqual(['ok', 'code', 'message', 'statusMessage', 'error']);
+    expect(Object.keys(errorSchema?.properties ?? {})).toEqual(['ok', 'code', 'message', 'statusMessage', 'error']);
   });
 });
 

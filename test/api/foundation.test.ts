@@ -17,6 +17,7 @@ describe('auth, errors, discovery and the admin CLI', () => {
       ok: false,
       code: 'INVALID_TOKEN',
       message: 'missing bearer token',
+      statusMessage: 'Unauthorized',
       error: { code: 'INVALID_TOKEN', message: 'missing bearer token', details: { field: 'authorization', reason: 'missing_token' } },
     });
     expect(res.headers['x-ratelimit-limit']).toBe('1000');

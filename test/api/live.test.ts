@@ -4,10 +4,16 @@ import { automationServer, createAutomation } from '../automations/helpers';
 import { waitFor } from '../helpers/wait';
 import type { TestServer } from '../helpers/server';
 
-/** One open `GET /api/v1/live` stream, with the events parsed as they arrive. */
-async function openStream(server: TestServer, token: string) {
-  const res = await request(`${server.url}/api/v1/live`, { headers: { authorization: `Bearer ${token}` } });
+/**
+ * One open `GET /api/v1/live` stream, with the events parsed as they arrive; `ended` tells when
+ * the server ended it. A token is sent as a bearer token; `{cookie}` as the session cookie.
+ */
+async function openStream(server: TestServer, credential: string | { cookie: string }) {
+  const headers = typeof credential === 'string' ? { authorization: `Bearer ${credential}` } : { cookie: credential.cookie };
+  const res = await request(`${server.url}/api/v1/live`, { headers });
   const events: { event: string; data: any }[] = [];
+  let ended = false;
+  res.body.on('end', () => (ended = true));
   let buffer = '';
   res.body.setEncoding('utf8');
   res.body.on('data', (chunk: string) => {
@@ -21,8 +27,10 @@ async function openStream(server: TestServer, token: string) {
     }
   });
   res.body.on('error', () => undefined);
-  return { status: res.statusCode, headers: res.headers, events, close: () => res.body.destroy() };
+  return { status: res.statusCode, headers: res.headers, events, ended: () => ended, close: () => res.body.destroy() };
 }
+
+const PASSWORD = 'owner password 1';
 
 /**
  * Live updates (docs "Web app", "Live updates"): the stream names the projects whose tasks changed
@@ -36,7 +44,7 @@ describe('GET /api/v1/live', () => {
   const streams: { close(): void }[] = [];
 
   beforeAll(async () => {
-    server = await automationServer();
+    server = await automationServer({ TASKSPACE_BOOTSTRAP_PASSWORD: PASSWORD });
     api = client(server, server.token);
     projectId = (await api.post(`/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/markdown', content: '# Live\n- first' })).body.item.id;
   });
@@ -79,6 +87,67 @@ describe('GET /api/v1/live', () => {
     expect(runEvents.every((e) => e.data.automationId === a.id)).toBe(true);
     expect(runEvents.map((e) => e.data.status)).toContain('waiting');
     expect(live.events.some((e) => e.event === 'project' && e.data.projectId === projectId)).toBe(true);
+  });
+
+  test('one reader serves every stream: a write costs the same few queries with 1 stream or 20 open', async () => {
+    const hub = server.built.services.live;
+    /** Makes one task change and waits until each of `open` streams has been told; the hub's work for it. */
+    const oneWrite = async (open: Awaited<ReturnType<typeof openStream>>[]) => {
+      const seen = open.map((s) => s.events.length);
+      const before = { ...hub.stats };
+      const res = await api.post(`/api/v1/projects/${projectId}/tasks`, { tasks: [{ contentType: 'text/markdown', content: 'counted' }] });
+      expect(res.status).toBe(200);
+      await waitFor(() => open.every((s, i) => s.events.slice(seen[i]).some((e) => e.event === 'project')), 'every stream to be told');
+      return { looks: hub.stats.looks - before.looks, queries: hub.stats.queries - before.queries };
+    };
+    for (const s of streams.splice(0)) s.close(); // at most 20 streams per person
+    await waitFor(() => hub.size === 0, 'the earlier streams to close');
+    const one = [await openStream(server, server.token)];
+    streams.push(...one);
+    await waitFor(() => one[0]!.events.some((e) => e.event === 'ready'), 'the first stream');
+    const alone = await oneWrite(one);
+    const many = [...one];
+    for (let i = 1; i < 20; i++) many.push(await openStream(server, server.token));
+    streams.push(...many.slice(1));
+    await waitFor(() => many.every((s) => s.events.some((e) => e.event === 'ready')), 'every stream to open');
+    const crowded = await oneWrite(many);
+    // A look reads memberships, projects and runs (plus, at most once a second, the credentials):
+    // never a scan per stream. Looks are coalesced, so 20 streams do not make 20 looks either.
+    for (const cost of [alone, crowded]) {
+      expect(cost.looks).toBeGreaterThanOrEqual(1);
+      expect(cost.queries).toBeLessThanOrEqual(5 * cost.looks);
+    }
+    expect(crowded.looks).toBeLessThan(many.length / 2);
+    for (const s of many) s.close();
+  });
+
+  test('a stream opened with a session ends when the session is signed out', async () => {
+    const signIn = await call(server.url, 'POST', '/api/v1/auth/sign-in', { body: { login: 'owner', password: PASSWORD } });
+    expect(signIn.status).toBe(200);
+    const cookie = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []).find((c) => c.startsWith('taskspace_session='))!.split(';')[0]!;
+    const live = await openStream(server, { cookie });
+    streams.push(live);
+    expect(live.status).toBe(200);
+    await waitFor(() => live.events.some((e) => e.event === 'ready'), 'the ready event');
+    const out = await call(server.url, 'POST', '/api/v1/auth/sign-out', { headers: { cookie, origin: server.url } });
+    expect(out.status).toBe(200);
+    await waitFor(() => live.ended(), 'the stream to end after sign-out', 5000);
+    expect((await openStream(server, { cookie })).status).toBe(401);
+  });
+
+  test('a stream opened with a personal token ends when the token is revoked; other streams go on', async () => {
+    const token = addUser(server, 'revoked-reader', { workspaceId: server.workspaceId, role: 'Viewer' });
+    const live = await openStream(server, token);
+    const other = await openStream(server, server.token);
+    streams.push(live, other);
+    await waitFor(() => live.events.some((e) => e.event === 'ready') && other.events.some((e) => e.event === 'ready'), 'both streams to open');
+    const tokens = await call(server.url, 'GET', '/api/v1/tokens', { token });
+    const id = tokens.body.items[0].id;
+    expect((await call(server.url, 'DELETE', `/api/v1/tokens/${id}`, { token })).status).toBe(200);
+    await waitFor(() => live.ended(), 'the stream to end after the revocation', 5000);
+    expect((await api.post(`/api/v1/projects/${projectId}/tasks`, { tasks: [{ contentType: 'text/markdown', content: 'still live' }] })).status).toBe(200);
+    await waitFor(() => other.events.some((e) => e.event === 'project'), 'the other stream to go on');
+    expect(other.ended()).toBe(false);
   });
 
   test('without a credential, or with a wrong one: 401 in the error envelope', async () => {

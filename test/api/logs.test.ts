@@ -1,4 +1,5 @@
 import { call, spawnServer, tempDataDir, OWNER_TOKEN, type ChildServer } from '../helpers/server';
+import { waitFor } from '../helpers/wait';
 
 /** "Secrets are never logged": the request log of a real server at info level. */
 describe('request logs', () => {
@@ -22,5 +23,13 @@ describe('request logs', () => {
     expect(log).toContain('"url":"/share/***/view"');
     expect(log).toContain('"url":"/api/v1/workspaces?…"');
     for (const secret of [...secrets, OWNER_TOKEN]) expect(log).not.toContain(secret);
+  });
+
+  test('a hosted form id is masked like a webhook id, for the page and for posts', async () => {
+    const formId = 'SECRETFORMID0123456789';
+    await call(server.url, 'GET', `/forms/${formId}`);
+    await call(server.url, 'POST', `/forms/${formId}`, { body: { a: 1 } });
+    await waitFor(() => (server.output().match(/"url":"\/forms\/\*\*\*"/g)?.length ?? 0) >= 2, 'both form requests in the log');
+    expect(server.output()).not.toContain(formId);
   });
 });

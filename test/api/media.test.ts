@@ -331,6 +331,7 @@ describe('media upload limit (TASKSPACE_MEDIA_MAX_BYTES=1024)', () => {
       ok: false,
       code: 'PAYLOAD_TOO_LARGE',
       message: 'the file is larger than the limit of 1024 bytes (TASKSPACE_MEDIA_MAX_BYTES)',
+      statusMessage: 'Payload Too Large',
       error: { code: 'PAYLOAD_TOO_LARGE', message: 'the file is larger than the limit of 1024 bytes (TASKSPACE_MEDIA_MAX_BYTES)' },
     });
     const much = await upload(server, server.workspaceId, { name: 'huge.bin', bytes: Buffer.alloc(300_000, 1) });

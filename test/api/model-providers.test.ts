@@ -166,7 +166,7 @@ describe('the openai provider against an OpenAI-compatible service', () => {
       status: 'idle',
       title: 'Ask: Can I return it?',
       data: {
-        llm: { type: 'openai', name: 'fake-model-2024' },
+        llm: { type: 'openai', name: 'gpt-4o-mini', model: 'fake-model-2024' },
         messages: [
           { role: 'user', content: 'Question: Can I return it?' },
           { role: 'assistant', content: 'Hola' },
@@ -189,6 +189,36 @@ describe('the openai provider against an OpenAI-compatible service', () => {
     expect(fake.seen[0]!.body.response_format).toEqual({ type: 'json_object' });
   });
 
+  test("llm.name is the document's model name nearest to the model that answered; llm.model is that model", async () => {
+    const agent = (
+      await api.post(`/api/v1/folders/${server.workspaceId}/agents`, { name: 'Mapped', data: { type: 'agent', data: { commands: [{ name: 'Go', prompt: 'go' }] } } })
+    ).body.item;
+    const cases: [string, string, string][] = [
+      ['gpt-4o-mini-2024-07-18', 'openai', 'gpt-4o-mini'],
+      ['gpt-4o-2024-08-06', 'openai', 'gpt-4o'],
+      ['chatgpt-4o-latest', 'openai', 'gpt-4o'],
+      ['gpt-4.1', 'openai', 'gpt-4o'],
+      ['gpt-4.1-nano', 'openai', 'gpt-4o-mini'],
+      ['gpt-4-turbo-2024-04-09', 'openai', 'gpt-4-turbo'],
+      ['gpt-4-0613', 'openai', 'gpt-4-turbo'],
+      ['gpt-3.5-turbo-0125', 'openai', 'gpt-3.5-turbo'],
+      ['o3-mini', 'openai', 'o3-mini:medium'],
+      ['o3-mini-high', 'openai', 'o3-mini:high'],
+      ['o1', 'openai', 'o3-mini:medium'],
+      ['o4-mini-2025-04-16', 'openai', 'o3-mini:medium'],
+      ['claude-3-5-sonnet-20241022', 'anthropic', 'anthropic/claude-3.5-sonnet'],
+      ['claude-3-5-haiku-latest', 'anthropic', 'anthropic/claude-3.5-haiku'],
+      ['claude-3-7-sonnet-latest', 'anthropic', 'anthropic/claude-3.7-sonnet'],
+      ['claude-sonnet-4-20250514', 'anthropic', 'anthropic/claude-3.7-sonnet'],
+      ['llama3.1:8b', 'openai', 'gpt-4o-mini'],
+    ];
+    for (const [model, type, name] of cases) {
+      fake.reply = () => ({ status: 200, body: chat('ok', model) });
+      const res = await api.post(`/api/v1/agents/${agent.id}/convos`, { command: 'Go' });
+      expect([model, res.body.item.data.llm]).toEqual([model, { type, name, model }]);
+    }
+  });
+
   test('an upstream 500 is a 502 UPSTREAM_ERROR and the conversation is recorded as failed', async () => {
     const agent = (
       await api.post(`/api/v1/folders/${server.workspaceId}/agents`, {
@@ -199,12 +229,18 @@ describe('the openai provider against an OpenAI-compatible service', () => {
     fake.reply = () => ({ status: 500, body: { error: { message: 'boom', type: 'server_error' } } });
     const res = await api.post(`/api/v1/agents/${agent.id}/convos`, { command: 'Go' });
     expect(res.status).toBe(502);
-    expect(res.body).toEqual({ ok: false, code: 'UPSTREAM_ERROR', message: 'the model provider answered HTTP 500: boom', error: { code: 'UPSTREAM_ERROR', message: 'the model provider answered HTTP 500: boom' } });
+    expect(res.body).toEqual({
+      ok: false,
+      code: 'UPSTREAM_ERROR',
+      message: 'the model provider answered HTTP 500: boom',
+      statusMessage: 'Bad Gateway',
+      error: { code: 'UPSTREAM_ERROR', message: 'the model provider answered HTTP 500: boom' },
+    });
     const list = (await api.get(`/api/v1/agents/${agent.id}/convos`)).body.items;
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({
       status: 'requires_review',
-      data: { llm: { type: 'openai', name: 'fake-model' }, messages: [{ role: 'user', content: 'go' }] },
+      data: { llm: { type: 'openai', name: 'gpt-4o-mini', model: 'fake-model' }, messages: [{ role: 'user', content: 'go' }] },
     });
     const gen = await api.post(`/api/v1/folders/${server.workspaceId}/agent-generate`, { text: 'x' });
     expect(gen.status).toBe(502);

@@ -88,7 +88,7 @@ describe('projects', () => {
     );
     const missing = await api.get('/api/v1/projects/nope');
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ ok: false, code: 'NOT_FOUND', message: "project 'nope' not found", error: { code: 'NOT_FOUND', message: "project 'nope' not found" } });
+    expect(missing.body).toEqual({ ok: false, code: 'NOT_FOUND', message: "project 'nope' not found", statusMessage: 'Not Found', error: { code: 'NOT_FOUND', message: "project 'nope' not found" } });
     const stranger = addUser(server, 'stranger');
     expect((await client(server, stranger).get(`/api/v1/projects/${created.id}`)).status).toBe(404);
   });
@@ -123,7 +123,7 @@ describe('projects', () => {
       expect(events[0]!.payload).toEqual({
         projectId: project.id,
         projectTitle: project.name,
-        projectLink: `${server.url}/api/v1/projects/${project.id}`,
+        projectLink: `${server.url}/projects/${project.id}`,
         folderId,
         createdBy: owner.handle,
       });
@@ -146,7 +146,7 @@ describe('projects', () => {
     expect(events[0]!.payload).toEqual({
       projectId: project.id,
       projectTitle: 'Finish me',
-      projectLink: `${server.url}/api/v1/projects/${project.id}`,
+      projectLink: `${server.url}/projects/${project.id}`,
       completedBy: owner.handle,
       completedAt: done.body.item.completedAt,
     });
@@ -214,7 +214,7 @@ describe('projects', () => {
       expect(copiedFields[0].id).not.toBe(sourceFields[0].id);
       const event = await eventsFor(server, 'project.created', copy.id);
       expect(event.map((e) => e.payload)).toEqual([
-        { projectId: copy.id, projectTitle: 'Source', projectLink: `${server.url}/api/v1/projects/${copy.id}`, folderId: server.workspaceId, createdBy: owner.handle },
+        { projectId: copy.id, projectTitle: 'Source', projectLink: `${server.url}/projects/${copy.id}`, folderId: server.workspaceId, createdBy: owner.handle },
       ]);
     });
 
@@ -243,7 +243,7 @@ describe('projects', () => {
       const fromTemplate = await storedTree(server, res.body.item.id);
       expect({ ...fromTemplate, assignees: [] }).toEqual({ ...(await storedTree(server, template.id)), assignees: [] });
       expect((await eventsFor(server, 'project.created', res.body.item.id)).map((e) => e.payload)).toEqual([
-        { projectId: res.body.item.id, projectTitle: 'Tpl', projectLink: `${server.url}/api/v1/projects/${res.body.item.id}`, folderId: otherWorkspace, createdBy: owner.handle },
+        { projectId: res.body.item.id, projectTitle: 'Tpl', projectLink: `${server.url}/projects/${res.body.item.id}`, folderId: otherWorkspace, createdBy: owner.handle },
       ]);
     });
 
@@ -283,8 +283,8 @@ describe('projects', () => {
     test('404 until enabled; PUT enables once with absolute URLs; GET returns the same', async () => {
       const project = await createProject(api, server.workspaceId, '# Shared');
       const before = await api.get(`/api/v1/projects/${project.id}/shareLink`);
-      expect(before.status).toBe(404);
-      expect(before.body).toEqual({ ok: false, code: 'NOT_FOUND', message: 'share link not enabled', error: { code: 'NOT_FOUND', message: 'share link not enabled' } });
+      expect(before.status).toBe(200);
+      expect(before.body).toEqual({ ok: true, item: null });
       const enabled = await api.put(`/api/v1/projects/${project.id}/shareLink`);
       expect(enabled.status).toBe(200);
       const { item } = enabled.body;
@@ -338,7 +338,7 @@ describe('projects', () => {
       const gone = await call(server.url, 'GET', path(link.viewUrl), { headers: { accept: 'application/json' } });
       expect(gone.status).toBe(404);
       expect(gone.body.error.code).toBe('NOT_FOUND');
-      expect((await api.get(`/api/v1/projects/${project.id}/shareLink`)).status).toBe(404);
+      expect((await api.get(`/api/v1/projects/${project.id}/shareLink`)).body).toEqual({ ok: true, item: null });
       const again = (await api.put(`/api/v1/projects/${project.id}/shareLink`)).body.item;
       expect(again.viewUrl).not.toBe(link.viewUrl);
     });
@@ -351,7 +351,7 @@ describe('projects', () => {
         const res = await pubApi.put(`/api/v1/projects/${project.id}/shareLink`);
         for (const key of ['checkUrl', 'editUrl', 'viewUrl']) expect(res.body.item[key]).toMatch(/^https:\/\/ts\.example\.com\/share\/[A-Za-z0-9_-]+\/(check|edit|view)$/);
         const created = (await dbOf(pub).get<{ payload_json: string }>("SELECT payload_json FROM events WHERE type = 'project.created'"))!;
-        expect(JSON.parse(created.payload_json).projectLink).toBe(`https://ts.example.com/api/v1/projects/${project.id}`);
+        expect(JSON.parse(created.payload_json).projectLink).toBe(`https://ts.example.com/projects/${project.id}`);
       } finally {
         await pub.close();
       }
@@ -442,9 +442,10 @@ describe('projects', () => {
       expect(everything.map((p) => p.id)).toContain(mine.id);
       expect(everything.map((p) => p.id)).toContain(projects[0].id);
       expect(everything.some((p) => p.isTemplate)).toBe(false);
-      expect(everything.map((p) => p.createdAt)).toEqual([...everything.map((p) => p.createdAt)].sort());
+      // Nothing opened yet, so the default order (viewed-desc) is newest first.
+      expect(everything.map((p) => p.createdAt)).toEqual([...everything.map((p) => p.createdAt)].sort().reverse());
       const firstPage = (await bobApi.get('/api/v1/me/projects')).body.items;
-      expect(firstPage).toEqual(everything.slice(0, 20));
+      expect(firstPage).toEqual(everything.slice(0, 100));
       expect((await bobApi.get('/api/v1/me/projects?limit=2&page=2')).body.items).toEqual(everything.slice(2, 4));
       expect((await bobApi.get('/api/v1/me/projects?limit=501')).body.error.details).toEqual({ field: 'limit', reason: 'too_large' });
       expect((await bobApi.get('/api/v1/me/projects?page=0')).status).toBe(400);

@@ -94,7 +94,7 @@ describe('task add-ons: assignees, date, note', () => {
         payload: {
           projectId,
           projectTitle: 'Add-ons',
-          projectLink: `${server.url}/api/v1/projects/${projectId}`,
+          projectLink: `${server.url}/projects/${projectId}`,
           nodeId: task.id,
           nodeText: 'Host task',
           assignees: [

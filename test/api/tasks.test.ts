@@ -211,7 +211,7 @@ describe('tasks: create, read, update, delete, complete, move', () => {
       const [child] = await addTasks(server, projectId, [{ content: 'Child', taskId: a!.id, placement: 'afterbegin' }]);
       const events = (await eventsOf(server, 'task.added')).slice(before);
       expect(events).toHaveLength(2);
-      const projectLink = `${server.url}/api/v1/projects/${projectId}`;
+      const projectLink = `${server.url}/projects/${projectId}`;
       expect(events[0]).toEqual({
         type: 'task.added',
         workspaceId: server.workspaceId,
@@ -320,7 +320,7 @@ describe('tasks: create, read, update, delete, complete, move', () => {
       expect(payload).toEqual({
         projectId,
         projectTitle: 'Done list',
-        projectLink: `${server.url}/api/v1/projects/${projectId}`,
+        projectLink: `${server.url}/projects/${projectId}`,
         nodeId: a!.id,
         nodeText: 'Finish me',
         completedBy: 'owner',

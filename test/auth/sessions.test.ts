@@ -124,6 +124,28 @@ describe('sessions', () => {
   });
 });
 
+describe('a short idle time (TASKSPACE_SESSION_IDLE_MINUTES=1)', () => {
+  let now = Date.parse('2026-03-01T00:00:00Z');
+  const clock = { now: () => now };
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ clock, env: { TASKSPACE_BOOTSTRAP_PASSWORD: PASSWORD, TASKSPACE_SESSION_IDLE_MINUTES: '1' } });
+  });
+  afterAll(() => server.close());
+
+  it('never ends a session used every 30 s; ends it a minute after its last use', async () => {
+    const cookie = sessionCookie((await signIn(server)).headers).pair;
+    for (let i = 1; i <= 10; i++) {
+      now += 30_000;
+      expect([i * 30, (await withCookie(server, cookie).get('/api/v1/me')).status]).toEqual([i * 30, 200]);
+    }
+    now += 44_000; // a use 44 s after the last one is still within the idle time
+    expect((await withCookie(server, cookie).get('/api/v1/me')).status).toBe(200);
+    now += 60_000;
+    expect((await withCookie(server, cookie).get('/api/v1/me')).status).toBe(401);
+  });
+});
+
 describe('session cookie behind https', () => {
   it('is Secure when TASKSPACE_PUBLIC_URL is https', async () => {
     const server = await startServer({ env: { TASKSPACE_BOOTSTRAP_PASSWORD: PASSWORD, TASKSPACE_PUBLIC_URL: 'https://tasks.example.org' } });

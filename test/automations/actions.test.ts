@@ -118,7 +118,8 @@ describe('automation actions', () => {
     const agentRun = await createAutomation(api, server.workspaceId, {
       name: 'Ask far',
       trigger: { type: 'webhook' },
-      actions: [{ id: 'ask', type: 'agent.command', agentId: foreignAgent.id, command: 'c', input: 'x' }],
+      // Built by a template: a literal agent of another workspace is refused when saving.
+      actions: [{ id: 'ask', type: 'agent.command', agentId: `{{ "${foreignAgent.id}" }}`, command: 'c', input: 'x' }],
     });
     const asked = await api.post(`/api/v1/automations/${agentRun.id}/test`, { payload: {} });
     expect(asked.body.item).toMatchObject({ status: 'failed', error: { code: 'NOT_FOUND', stepId: 'ask' } });

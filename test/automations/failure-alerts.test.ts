@@ -43,7 +43,8 @@ describe('failure alerts', () => {
       const brokenHandler = await createAutomation(api, server.workspaceId, {
         name: 'Broken handler',
         trigger: { type: 'automation.failed' },
-        actions: [{ id: 'oops', type: 'task.create', projectId: 'no-such-project', text: 'x' }],
+        // Built by a template: a literal unknown project is refused when saving.
+        actions: [{ id: 'oops', type: 'task.create', projectId: "{{ 'no-such-project' }}", text: 'x' }],
       });
 
       // A failed test run raises nothing; then a real call fails.

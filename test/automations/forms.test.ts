@@ -1,6 +1,7 @@
 import { call, client, type TestServer } from '../helpers/server';
 import { automationServer, createAutomation, settledRuns } from './helpers';
 import { newProject } from '../helpers/fixtures-tasks';
+import { dbOf } from '../helpers/db';
 
 /**
  * Form trigger (docs "Automations", "Form trigger"): a hosted, public page generated from field
@@ -157,6 +158,36 @@ describe('form trigger', () => {
     expect(none.body.error.details).toEqual({ field: 'trigger.fields', reason: 'too_few' });
     const redirect = await save({ fields: [{ name: 'a', label: 'A', type: 'text' }], redirectUrl: 'javascript:alert(1)' });
     expect(redirect.body.error.details).toEqual({ field: 'trigger.redirectUrl', reason: 'invalid_format' });
+    for (const redirectUrl of ['https://example.com/a\r\nSet-Cookie: sid=1', 'https://example.com/\nx', 'https://example.com/a b', 'https://example.com/\u0000', 'ftp://example.com/x']) {
+      const bad = await save({ fields: [{ name: 'a', label: 'A', type: 'text' }], redirectUrl });
+      expect([redirectUrl, bad.status, bad.body.error?.details]).toEqual([redirectUrl, 400, { field: 'trigger.redirectUrl', reason: 'invalid_format' }]);
+      if (redirectUrl.startsWith('https:')) expect(bad.body.error.message).toMatch(/absolute http\(s\) URL without spaces, line breaks or other control characters/);
+    }
+  });
+
+  test('a stored redirectUrl that is not usable (saved before the check) never makes a submission 500: the thank-you page is shown', async () => {
+    const form = await createAutomation(api, server.workspaceId, {
+      name: 'Old form',
+      trigger: { type: 'form', title: 'Old', fields: [{ name: 'text', label: 'Text', type: 'text' }], redirectUrl: 'https://example.com/thanks', thankYou: 'Got it.' },
+      actions: [],
+    });
+    const path = `/forms/${form.webhook.id}`;
+    const nonAscii = 'https://例え.jp/€';
+    for (const stored of ['https://example.com/a\r\nSet-Cookie: sid=1', 'not a url', 'javascript:alert(1)', nonAscii]) {
+      const definition = JSON.parse((await dbOf(server).value<string>('SELECT definition_json FROM automations WHERE id = ?', form.id))!);
+      definition.trigger.redirectUrl = stored;
+      await dbOf(server).run('UPDATE automations SET definition_json = ? WHERE id = ?', JSON.stringify(definition), form.id);
+      const page = await call(server.url, 'GET', path);
+      expect([stored, page.status]).toEqual([stored, 200]);
+      const sent = await formPost(path, { text: 'hi' });
+      if (stored === nonAscii) {
+        expect(sent.status).toBe(303);
+        expect(sent.headers.location).toBe('https://xn--r8jz45g.jp/%E2%82%AC');
+      } else {
+        expect([stored, sent.status, sent.headers['set-cookie']]).toEqual([stored, 200, undefined]);
+        expect(sent.body).toContain('Got it.');
+      }
+    }
   });
 
   test('malformed posts get a 4xx: the error envelope for JSON, a page for browsers; never a 5xx', async () => {

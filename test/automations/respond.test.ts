@@ -1,6 +1,7 @@
 import { call, client, type TestServer } from '../helpers/server';
 import { automationServer, createAutomation, runsOf, settledRuns, waitFor } from './helpers';
 import { newProject } from '../helpers/fixtures-tasks';
+import { dbOf } from '../helpers/db';
 
 /**
  * Respond to webhook (docs "Automations", "Respond to webhook"): an inbound call to an automation
@@ -160,6 +161,71 @@ describe('respond to webhook', () => {
     const [run] = await settledRuns(api, injected.id);
     expect(run.status).toBe('failed');
     expect(run.error.code).toBe('INVALID_INPUT');
+  });
+
+  test('only allow-listed headers may be set: each other one is 400 at save naming the field; Location only with a 3xx status', async () => {
+    const make = (respond: Record<string, unknown>) =>
+      api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Headers', trigger: { type: 'webhook' }, actions: [{ id: 'r', type: 'respond', ...respond }] });
+    const refused = [
+      'Clear-Site-Data',
+      'Refresh',
+      'Access-Control-Allow-Origin',
+      'Access-Control-Allow-Credentials',
+      'X-Frame-Options',
+      'Content-Encoding',
+      'X-RateLimit-Remaining',
+      'x-ratelimit-limit',
+      'X-Content-Type-Options',
+      'X-Accel-Redirect',
+      'Permissions-Policy',
+      'Cross-Origin-Opener-Policy',
+      'WWW-Authenticate',
+    ];
+    for (const name of refused) {
+      const res = await make({ headers: { [name]: 'x' } });
+      expect([name, res.status, res.body.error?.details]).toEqual([name, 400, { field: `actions[0].headers.${name}`, reason: 'forbidden_header' }]);
+    }
+    const location = await make({ headers: { Location: 'https://example.com/' } });
+    expect(location.status).toBe(400);
+    expect(location.body.error.details).toEqual({ field: 'actions[0].headers.Location', reason: 'forbidden_header' });
+    expect(location.body.error.message).toMatch(/3xx/);
+
+    const allowed = await createAutomation(api, server.workspaceId, {
+      name: 'Allowed headers',
+      trigger: { type: 'webhook' },
+      actions: [
+        {
+          id: 'r',
+          type: 'respond',
+          status: 302,
+          headers: { Location: 'https://example.com/next', 'Cache-Control': 'no-store', ETag: '"v1"', 'Content-Language': 'en', 'Retry-After': '5', 'X-Order': '7' },
+          body: 'moved',
+        },
+      ],
+    });
+    const res = await post(allowed.webhook.url, {});
+    expect(res.status).toBe(302);
+    expect(res.headers).toMatchObject({ location: 'https://example.com/next', 'cache-control': 'no-store', etag: '"v1"', 'content-language': 'en', 'retry-after': '5', 'x-order': '7' });
+  });
+
+  test('a definition stored before the allow-list held: the refused header is enforced at run time, never sent', async () => {
+    const a = await createAutomation(api, server.workspaceId, {
+      name: 'Old respond',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'r', type: 'respond', headers: { 'X-Fine': '1' }, body: 'ok' }],
+    });
+    const definition = JSON.parse((await dbOf(server).value<string>('SELECT definition_json FROM automations WHERE id = ?', a.id))!);
+    definition.actions[0].headers = { 'Clear-Site-Data': '"*"', 'X-Fine': '1' };
+    await dbOf(server).run('UPDATE automations SET definition_json = ? WHERE id = ?', JSON.stringify(definition), a.id);
+    await dbOf(server).run('UPDATE automation_versions SET definition_json = ? WHERE automation_id = ?', JSON.stringify(definition), a.id);
+    const res = await post(a.webhook.url, {});
+    expect(res.status).toBe(200);
+    expect(res.headers['clear-site-data']).toBeUndefined();
+    expect(res.body).toEqual({ ok: true, requestId: expect.any(String) });
+    const [run] = await settledRuns(api, a.id);
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatchObject({ code: 'INVALID_INPUT' });
+    expect(run.error.message).toMatch(/Clear-Site-Data/);
   });
 
   test('the published schema describes the respond action', async () => {

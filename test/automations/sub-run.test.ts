@@ -120,7 +120,8 @@ describe('automation.run (sub-automations)', () => {
     const child = await createAutomation(api, server.workspaceId, {
       name: 'Breaks',
       trigger: { type: 'webhook' },
-      actions: [{ id: 'bad', type: 'task.update', projectId, taskId: 'no-such-task', text: 'x' }],
+      // Built by a template: a literal unknown task is refused when saving.
+      actions: [{ id: 'bad', type: 'task.update', projectId, taskId: "{{ 'no-such-task' }}", text: 'x' }],
     });
     const parent = await createAutomation(api, server.workspaceId, {
       name: 'Calls a broken one',

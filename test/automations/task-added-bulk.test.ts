@@ -56,7 +56,7 @@ describe('task added for tasks created in bulk', () => {
     expect(runs.every((r) => r.status === 'completed' && r.trigger.type === 'task.added')).toBe(true);
     expect(runs.map((r) => r.trigger.variables.nodeId)).toEqual(tasks.map((t) => t.id));
     expect(runs[0].trigger.variables).toMatchObject({ projectId, projectTitle: 'Launch', nodeText: 'Plan', assignees: [] });
-    expect(runs[0].trigger.variables.projectLink).toBe(`${server.url}/api/v1/projects/${projectId}`);
+    expect(runs[0].trigger.variables.projectLink).toBe(`${server.url}/projects/${projectId}`);
   });
 
   test('project copy and from-template: one run per copied task', async () => {

@@ -29,7 +29,7 @@ describe('automation triggers', () => {
     const v = run.trigger.variables;
     expect(Object.keys(v).sort()).toEqual(['assignees', 'nodeId', 'nodeText', 'projectId', 'projectLink', 'projectTitle']);
     expect(v).toMatchObject({ projectId, nodeId: task!.id, nodeText: 'Call the bank', projectTitle: 'Triggers', assignees: [] });
-    expect(v.projectLink).toBe(`${server.url}/api/v1/projects/${projectId}`);
+    expect(v.projectLink).toBe(`${server.url}/projects/${projectId}`);
     expect(run.steps[0].output).toEqual({ result: true, matchedGroup: 0 });
     await api.post(`/api/v1/automations/${a.id}/disable`);
   });
@@ -191,7 +191,7 @@ describe('triggers for the remaining service events', () => {
     expect((await client(server, pia).put(`/api/v1/projects/${projectId}/members`, { handles: ['pia', 'owner'] })).status).toBe(403);
     expect((await api.put(`/api/v1/projects/${projectId}/members`, { handles: ['owner'] })).status).toBe(200);
 
-    const link = `${server.url}/api/v1/projects/${projectId}`;
+    const link = `${server.url}/projects/${projectId}`;
     const [created] = await settledRuns(api, automations['project.created'].id);
     expect(created.trigger).toMatchObject({ type: 'project.created', variables: { projectId, projectTitle: 'Events', projectLink: link, createdBy: 'owner' } });
     const [assignedTask] = await settledRuns(api, automations['task.assigned'].id);

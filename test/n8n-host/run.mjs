@@ -2,8 +2,8 @@
 /**
  * `npm run test:n8n`: proves the package in a real n8n.
  *
- * 1. Installs n8n 1.123.81 into the per-user cache of install-n8n.mjs (once), builds this package, packs it
- *    (`package-stage.mjs`) and loads the unpacked tarball through N8N_CUSTOM_EXTENSIONS.
+ * 1. Installs n8n 1.123.81 into the per-user cache of install-n8n.mjs (once), builds this package, packs
+ *    packages/n8n-nodes-taskspace (`package-stage.mjs`) and loads the unpacked tarball through N8N_CUSTOM_EXTENSIONS.
  * 2. Starts the Taskspace service (`server/dist/main.js`, own data folder, http loopback
  *    webhooks allowed with TASKSPACE_WEBHOOKS_ALLOW_INSECURE=1).
  * 3. Imports the credentials and a workflow chaining Project → Task → Agent → Media, runs it
@@ -13,11 +13,15 @@
  *    that a forged delivery is rejected with 401 without an execution.
  * 5. Connects the OAuth2 credential as a person would: registers n8n as an OAuth app, creates the
  *    credential in n8n, opens n8n's authorization URL signed in to Taskspace, approves on the
- *    consent page and follows the redirect to n8n's callback; then runs a node with it.
+ *    consent page and follows the redirect to n8n's callback. Access tokens live 5 s here
+ *    (TASKSPACE_OAUTH_ACCESS_TOKEN_SECONDS): it waits until the one n8n holds expired and checks
+ *    that the editor's list search and then a run with
+ *    `n8n execute` each renew it and store the new tokens; finally revokes n8n's grant and checks
+ *    that a run fails with the reconnect error and creates nothing.
  * Prints the duration of each phase. Exit code 0 when everything passed.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { createHmac, randomUUID } from 'node:crypto';
+import { createDecipheriv, createHash, createHmac, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -25,7 +29,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 import { ensureN8n } from './install-n8n.mjs';
-import { makeStage, pack, unpack } from './package-stage.mjs';
+import { pack, preparePackage, unpack } from './package-stage.mjs';
 import { chainWorkflow, credentialsFile, oauthWorkflow, routingWorkflow, triggerWorkflow } from './workflows.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -33,6 +37,8 @@ const require = createRequire(path.join(root, 'package.json'));
 const cache = path.join(root, '.n8n-host');
 const OWNER_TOKEN = 'tsk_n8n_host_owner_token_0123456789';
 const OWNER_PASSWORD = 'taskspace host owner password';
+/** Lifetime of an OAuth access token in this run, in seconds: short, so that n8n has to renew them. */
+const ACCESS_TOKEN_SECONDS = 5;
 const started = Date.now();
 const timings = [];
 const children = [];
@@ -119,7 +125,12 @@ async function stop(proc) {
 }
 
 function n8nCommand(n8nBin, env, args) {
-	return execFileSync(process.execPath, [n8nBin, ...args], { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+	try {
+		return execFileSync(process.execPath, [n8nBin, ...args], { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+	} catch (error) {
+		error.message = `${error.message}\n${String(error.stdout ?? '').slice(-3000)}\n${String(error.stderr ?? '').slice(-3000)}`;
+		throw error;
+	}
 }
 
 async function main() {
@@ -127,7 +138,7 @@ async function main() {
 
 	const extension = await phase('build, pack and unpack the package', () => {
 		execFileSync(path.join(root, 'node_modules', '.bin', 'n8n-node'), ['build'], { cwd: root, stdio: 'ignore' });
-		const { tarball } = pack(makeStage({ withDist: true }));
+		const { tarball } = pack(preparePackage());
 		return unpack(tarball, path.join(cache, 'extension'));
 	});
 
@@ -148,6 +159,8 @@ async function main() {
 				TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1',
 				TASKSPACE_WEBHOOKS_POLL_MS: '100',
 				TASKSPACE_LOG_LEVEL: 'warn',
+				// OAuth access tokens expire for real within the run, so n8n must renew them.
+				TASKSPACE_OAUTH_ACCESS_TOKEN_SECONDS: String(ACCESS_TOKEN_SECONDS),
 			},
 		});
 		const url = await until('the service to listen', () => /listening on (http:\/\/\S+)/.exec(proc.output())?.[1], 30000, 100);
@@ -229,7 +242,8 @@ async function main() {
 		}
 		const texts = (await api('GET', `/api/v1/projects/${project.id}/tasks`)).body.items.map((t) => t.text).sort();
 		check(texts.includes('routed ok: good') && !texts.includes('routed ok: bad'), 'the item that succeeded went to the main output');
-		check(texts.filter((t) => t === 'routed error').length === 1, 'the failed item went to the error output (Continue using error output)');
+		check(texts.filter((t) => t.startsWith('routed error')).length === 1, 'the failed item went to the error output (Continue using error output)');
+		check(texts.includes('routed error: bad NOT_FOUND 404'), `the error item holds the input item merged with error.code and error.httpCode (${JSON.stringify(texts.filter((t) => t.startsWith('routed error')))})`);
 		check(texts.includes('comments: 25'), 'Comment → Get Many with Return All read all 25 comments (past the page of 20)');
 	});
 
@@ -381,15 +395,76 @@ async function main() {
 		check(landed.status === 200 && !/Error:|error_description|invalid_/.test(page), `n8n's callback exchanged the code (HTTP ${landed.status}: ${page.replace(/\s+/g, ' ').slice(0, 300)})`);
 		const grants = (await api('GET', '/api/v1/me/oauth-grants')).body.items ?? [];
 		check(grants.some((g) => g.client.id === clientId && g.scopes.join(' ') === 'read write webhooks'), 'Taskspace lists n8n under the owner\'s authorized apps with read, write and webhooks');
-		return { ...credential, clientId };
+		return { ...credential, clientId, clientSecret };
+	});
+
+	/** The OAuth tokens n8n keeps in the credential (decrypted as n8n's Cipher does: OpenSSL AES-256-CBC, MD5 key derivation). */
+	const oauthTokens = () => {
+		const conn = db();
+		let row;
+		try {
+			row = conn.prepare('SELECT data FROM credentials_entity WHERE id = ?').get(oauthCredential.id);
+		} finally {
+			conn.close();
+		}
+		const input = Buffer.from(row.data, 'base64');
+		const salt = input.subarray(8, 16);
+		const password = Buffer.concat([Buffer.from(n8nEnv.N8N_ENCRYPTION_KEY, 'binary'), salt]);
+		const md5 = (b) => createHash('md5').update(b).digest();
+		const h1 = md5(password);
+		const h2 = md5(Buffer.concat([h1, password]));
+		const iv = md5(Buffer.concat([h2, password]));
+		const decipher = createDecipheriv('aes-256-cbc', Buffer.concat([h1, h2]), iv);
+		const data = JSON.parse(Buffer.concat([decipher.update(input.subarray(16)), decipher.final()]).toString('utf8'));
+		return data.oauthTokenData ?? {};
+	};
+	/**
+	 * Waits until the access token n8n holds has expired (the service runs with
+	 * TASKSPACE_OAUTH_ACCESS_TOKEN_SECONDS=5): the service then answers it 401 `token_expired`,
+	 * which is what n8n must react to by renewing it with the refresh token.
+	 */
+	const awaitExpiry = async (accessToken) => {
+		const refused = await until(
+			'the access token to expire',
+			async () => {
+				const res = await http('GET', `${service.url}/api/v1/workspaces`, { token: accessToken });
+				return res.status === 401 && res;
+			},
+			(ACCESS_TOKEN_SECONDS + 10) * 1000,
+			250,
+		);
+		check(refused.body?.error?.details?.reason === 'token_expired', `the service refuses the access token as expired (${JSON.stringify(refused.body?.error ?? {})})`);
+	};
+
+	await phase('OAuth2: after the access token ended, the editor\'s list search renews it and n8n stores the new tokens', async () => {
+		const before = oauthTokens();
+		check(before.access_token && before.refresh_token, 'n8n keeps an access and a refresh token in the credential');
+		await awaitExpiry(before.access_token);
+		const res = await http('POST', `http://127.0.0.1:${n8nPort}/rest/dynamic-node-parameters/resource-locator-results`, {
+			headers: { 'browser-id': 'taskspace-host-test', cookie: n8nCookie },
+			body: {
+				path: 'parameters.projectId',
+				nodeTypeAndVersion: { name: 'CUSTOM.taskspaceProject', version: 1 },
+				methodName: 'searchProjects',
+				currentNodeParameters: { authentication: 'oAuth2', resource: 'project', operation: 'get' },
+				credentials: { taskspaceOAuth2Api: { id: oauthCredential.id, name: oauthCredential.name } },
+				filter: 'needle',
+			},
+		});
+		const names = (res.body?.data?.results ?? []).map((r) => r.name);
+		check(JSON.stringify(names) === '["Needle in n8n"]', `the list search over OAuth2 answers after a refresh (HTTP ${res.status}: ${JSON.stringify(res.body).slice(0, 300)})`);
+		const after = oauthTokens();
+		check(after.access_token && after.access_token !== before.access_token && after.refresh_token !== before.refresh_token, 'n8n refreshed the tokens and stored the new pair in the credential');
 	});
 
 	await phase('stop n8n', () => stop(n8n));
 
-	await phase('run a node with the OAuth2 credential (`n8n execute`), check the service', async () => {
+	await phase('run a node with the OAuth2 credential after its access token ended (`n8n execute`), check the service', async () => {
 		const file = path.join(run, 'oauth.json');
 		fs.writeFileSync(file, JSON.stringify(oauthWorkflow({ id: 'taskspaceOAuth01', workspaceId, credential: { id: oauthCredential.id, name: oauthCredential.name } })));
 		n8nCommand(n8nBin, n8nEnv, ['import:workflow', `--input=${file}`]);
+		const before = oauthTokens();
+		await awaitExpiry(before.access_token);
 		try {
 			n8nCommand(n8nBin, n8nEnv, ['execute', '--id=taskspaceOAuth01', '--rawOutput']);
 		} catch (error) {
@@ -399,6 +474,28 @@ async function main() {
 		check(projects.some((p) => p.name === 'Made over OAuth2'), 'the project made through the OAuth2 credential exists');
 		const grant = ((await api('GET', '/api/v1/me/oauth-grants')).body.items ?? []).find((g) => g.client.id === oauthCredential.clientId);
 		check(grant?.lastUsedAt, 'the request carried n8n\'s OAuth access token (the grant was used)');
+		const after = oauthTokens();
+		check(after.access_token !== before.access_token && after.refresh_token !== before.refresh_token, 'the workflow run refreshed the tokens and n8n stored them');
+	});
+
+	await phase('OAuth2: after the person revokes n8n in Taskspace, a run fails with a clear error', async () => {
+		const grant = ((await api('GET', '/api/v1/me/oauth-grants')).body.items ?? []).find((g) => g.client.id === oauthCredential.clientId);
+		const revoked = await api('DELETE', `/api/v1/me/oauth-grants/${encodeURIComponent(grant.id)}`);
+		check(revoked.status === 200 || revoked.status === 204, `the grant is revoked (HTTP ${revoked.status})`);
+		const projectsBefore = ((await api('GET', '/api/v1/me/projects?limit=500&search=OAuth2')).body.items ?? []).length;
+		let output = '';
+		let failed = false;
+		try {
+			output = n8nCommand(n8nBin, { ...n8nEnv, N8N_LOG_LEVEL: 'info' }, ['execute', '--id=taskspaceOAuth01', '--rawOutput']);
+		} catch (error) {
+			failed = true;
+			output = `${error.stdout ?? ''}\n${error.stderr ?? ''}`;
+		}
+		check(failed || /NOT successful/.test(output), 'the run failed');
+		check(output.includes('Taskspace refused to renew the OAuth2 access token: reconnect the credential'), `the error says to reconnect the credential (${(output.match(/.*(message|description|httpCode|name)"?\s*:.*/g) ?? []).slice(0, 12).join(' | ').slice(0, 1500) || output.slice(0, 1500)})`);
+		check(!/TypeError|ReferenceError|Cannot read properties/.test(output), 'no crash of the node or of n8n');
+		const projectsAfter = ((await api('GET', '/api/v1/me/projects?limit=500&search=OAuth2')).body.items ?? []).length;
+		check(projectsAfter === projectsBefore, 'nothing was created');
 	});
 
 	await phase('stop the service', () => stop(service));

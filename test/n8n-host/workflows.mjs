@@ -103,7 +103,7 @@ export function routingWorkflow({ id, projectId, taskId }) {
 			taskId: byId(`={{ $json.text === 'bad' ? '${missing}' : $json.id }}`),
 		}, [440, 0], { credentials: CREDENTIALS, onError: 'continueErrorOutput' }),
 		node('Routed ok', 'CUSTOM.taskspaceTask', { resource: 'task', operation: 'create', projectId: byId(projectId), content: '=routed ok: {{ $json.text }}', contentType: 'text/plain' }, [660, -100], { credentials: CREDENTIALS }),
-		node('Routed error', 'CUSTOM.taskspaceTask', { resource: 'task', operation: 'create', projectId: byId(projectId), content: 'routed error', contentType: 'text/plain' }, [660, 100], { credentials: CREDENTIALS }),
+		node('Routed error', 'CUSTOM.taskspaceTask', { resource: 'task', operation: 'create', projectId: byId(projectId), content: '=routed error: {{ $json.text }} {{ $json.error.code }} {{ $json.error.httpCode }}', contentType: 'text/plain' }, [660, 100], { credentials: CREDENTIALS }),
 		node('Read comments', 'CUSTOM.taskspaceTask', { resource: 'comment', operation: 'getMany', projectId: byId(projectId), taskId: byId(taskId), returnAll: true }, [220, 300], { credentials: CREDENTIALS }),
 		node('Count comments', 'CUSTOM.taskspaceTask', { resource: 'task', operation: 'create', projectId: byId(projectId), content: '=comments: {{ $input.all().length }}', contentType: 'text/plain' }, [440, 300], { credentials: CREDENTIALS, executeOnce: true }),
 	];

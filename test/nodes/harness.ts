@@ -80,7 +80,8 @@ class NodeTypes implements INodeTypes {
 	}
 
 	private get(type: string): INodeType {
-		const nodeType = NODE_TYPES[type];
+		// n8n's AI-tool variant of a node: the same node under `<type>Tool` (as n8n converts it).
+		const nodeType = NODE_TYPES[type] ?? NODE_TYPES[type.replace(/Tool$/, '')];
 		if (!nodeType) throw new Error(`unknown node type ${type}`);
 		return nodeType;
 	}

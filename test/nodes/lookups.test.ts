@@ -2,7 +2,7 @@ import { LoadOptionsContext } from 'n8n-core';
 import type { ILoadOptionsFunctions, INodeParameters } from 'n8n-workflow';
 
 import { addUser, client } from '../helpers/server';
-import { byId, byUrl, NODE_TYPES, setup, useTaskspaceServer } from './harness';
+import { byId, byUrl, NODE_TYPES, runOk, setup, useTaskspaceServer } from './harness';
 
 const server = useTaskspaceServer();
 const api = () => client(server(), server().token);
@@ -19,6 +19,7 @@ const methods = (type: string) => NODE_TYPES[type].methods!;
 const TASK = 'n8n-nodes-taskspace.taskspaceTask';
 const PROJECT = 'n8n-nodes-taskspace.taskspaceProject';
 const AGENT = 'n8n-nodes-taskspace.taskspaceAgent';
+const MEDIA = 'n8n-nodes-taskspace.taskspaceMedia';
 
 describe('resource locator list search and load options', () => {
 	let projectId: string;
@@ -75,6 +76,43 @@ describe('resource locator list search and load options', () => {
 		const agent = await api().post(`/api/v1/folders/${folderId}/agents`, { name: 'Scout' });
 		const agents = await methods(AGENT).listSearch!.searchAgents.call(lookup(AGENT, {}), 'scout');
 		expect(agents.results).toEqual([{ name: 'Scout (My workspace / Research)', value: agent.body.item.id }]);
+	});
+
+	test('media and conversations have searchable lists; the media locator serves Media and Agent knowledge', async () => {
+		const [uploaded] = await runOk(server(), {
+			type: MEDIA,
+			input: [{ json: {}, binary: { data: { data: Buffer.from('hello').toString('base64'), mimeType: 'text/plain', fileName: 'brief.txt' } } }],
+			parameters: { resource: 'media', operation: 'upload', folderId: byId(folderId), binaryPropertyName: 'data' },
+		});
+		for (const type of [MEDIA, AGENT]) {
+			const found = await methods(type).listSearch!.searchMedia.call(lookup(type, {}), 'brief');
+			expect(found.results).toEqual([{ name: 'brief.txt (My workspace / Research)', value: uploaded.json.id }]);
+		}
+		const media = NODE_TYPES[MEDIA].description.properties.find((p) => p.name === 'mediaId')!;
+		expect(media.type).toBe('resourceLocator');
+
+		const [created] = await runOk(server(), {
+			type: AGENT,
+			parameters: { resource: 'agent', operation: 'create', folderId: byId(folderId), name: 'Talker', agentData: { commands: { command: [{ name: 'say', prompt: 'Say [[input]]', mode: 'default' }] } } },
+		});
+		const agent = created.json as { id: string };
+		const [convo] = await runOk(server(), { type: AGENT, parameters: { resource: 'agent', operation: 'runCommand', agentId: byId(agent.id), command: 'say', input: 'hi' } });
+		const convos = await methods(AGENT).listSearch!.searchConversations.call(lookup(AGENT, { agentId: byId(agent.id) }));
+		expect(convos.results.map((r) => r.value)).toEqual([convo.json.id]);
+		expect((await methods(AGENT).listSearch!.searchConversations.call(lookup(AGENT, {}))).results).toEqual([]);
+		const [one] = await runOk(server(), { type: AGENT, parameters: { resource: 'conversation', operation: 'get', agentId: byId(agent.id), convoId: { __rl: true, mode: 'list', value: convo.json.id as string } } });
+		expect(one.json.id).toBe(convo.json.id);
+		const [simple] = await runOk(server(), { type: AGENT, parameters: { resource: 'conversation', operation: 'getMany', agentId: byId(agent.id), returnAll: true } });
+		expect(Object.keys(simple.json).sort()).toEqual(['agentId', 'answer', 'createdAt', 'id', 'messageCount', 'status', 'title', 'updatedAt']);
+	});
+
+	test('the Timezone option of Date → Set lists the IANA zones', () => {
+		const set = NODE_TYPES[TASK].description.properties.find((p) => p.name === 'options' && p.displayOptions?.show?.resource?.[0] === 'date')!;
+		const zone = (set.options as Array<{ name: string; type?: string; options?: Array<{ value: string }> }>).find((o) => o.name === 'timezone')!;
+		expect(zone.type).toBe('options');
+		const values = zone.options!.map((o) => o.value);
+		expect(values).toEqual(expect.arrayContaining(['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo']));
+		expect(values.length).toBeGreaterThan(300);
 	});
 
 	test('search runs on the service: a project on page 6 and a task past the first 200 are found', async () => {

@@ -161,7 +161,7 @@ describe('Taskspace Project node', () => {
 			type: PROJECT,
 			parameters: { resource: 'field', operation: 'create', projectId: byId(project.id), name: 'Priority', type: 'select', choices: 'low, high' },
 		});
-		expect(field.json).toMatchObject({ name: 'Priority', data: { type: 'select', options: ['low', 'high'] } });
+		expect(field.json).toMatchObject({ name: 'Priority', type: 'select', options: ['low', 'high'], data: { displayName: 'Priority', type: 'Select' } });
 		const fields = await runOk(server(), {
 			type: PROJECT,
 			parameters: { resource: 'field', operation: 'getMany', projectId: byId(project.id) },
@@ -183,7 +183,12 @@ describe('Taskspace Project node', () => {
 			parameters: { resource: 'shareLink', operation: 'disable', projectId: byId(project.id) },
 		});
 		expect(disabled.json).toEqual({ disabled: true, projectId: project.id });
-		expect((await api().get(`/api/v1/projects/${project.id}/shareLink`)).status).toBe(404);
+		expect((await api().get(`/api/v1/projects/${project.id}/shareLink`)).body).toEqual({ ok: true, item: null });
+		const [none] = await runOk(server(), {
+			type: PROJECT,
+			parameters: { resource: 'shareLink', operation: 'get', projectId: byId(project.id) },
+		});
+		expect(none.json).toEqual({ projectId: project.id, enabled: false });
 		await api().put(`/api/v1/projects/${project.id}/shareLink`);
 
 		const blocks = await runOk(server(), {

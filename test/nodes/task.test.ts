@@ -385,19 +385,21 @@ describe('Taskspace Task node › errors', () => {
 		expect(missing.error?.message).toBe(expected.body.error.message);
 	});
 
-	test('a viewer gets the 403 from the service; continue on fail gives {error} items, paired', async () => {
+	test('a viewer gets the 403 from the service; continue on fail gives the input item with an error object, paired', async () => {
 		const viewer = addUser(server(), 'victor', { workspaceId: server().workspaceId, role: 'Viewer' });
 		const projectId = await newProject('# Guarded');
 		const result = await runNode({ url: server().url, token: viewer }, {
 			type: TASK,
 			continueOnFail: true,
-			input: [{ json: {} }, { json: {} }],
+			input: [{ json: { row: 1 } }, { json: { row: 2 } }],
 			parameters: { resource: 'task', operation: 'create', projectId: byId(projectId), content: 'nope', contentType: 'text/plain' },
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(2);
-		expect(result.items[0].json).toMatchObject({ code: 'FORBIDDEN', httpCode: '403' });
-		expect(typeof result.items[0].json.error).toBe('string');
+		expect(result.items.map((i) => i.json)).toEqual([1, 2].map((row) => ({
+			row,
+			error: { message: expect.any(String), description: expect.stringMatching(/^Taskspace error FORBIDDEN \(HTTP 403\)/), code: 'FORBIDDEN', httpCode: '403' },
+		})));
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(await texts(projectId)).toEqual([]);
 	});
@@ -413,7 +415,10 @@ describe('Taskspace Task node › errors', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((i) => i.json.text)).toEqual(['fine', 'also fine']);
 		expect(result.errorItems).toHaveLength(1);
-		expect(typeof result.errorItems[0]!.json.error).toBe('string');
+		// The node's own validation error as an object, paired with input item 1 (n8n merges that
+		// item's JSON in when the node has a previous node: checked in a real n8n by test:n8n).
+		expect(result.errorItems[0]!.json).toEqual({ error: { message: 'Content must not be empty' } });
+		expect(result.errorItems[0]!.pairedItem).toEqual({ item: 1 });
 		const missing = await runNode(server(), {
 			type: TASK,
 			onError: 'continueErrorOutput',
@@ -421,6 +426,9 @@ describe('Taskspace Task node › errors', () => {
 		});
 		expect(missing.items).toEqual([]);
 		expect(missing.errorItems).toHaveLength(1);
-		expect(missing.errorItems[0]!.json.error).toMatch(/not found/);
+		expect(missing.errorItems[0]!.json).toEqual({
+			error: { message: expect.stringMatching(/not found/), description: 'Taskspace error NOT_FOUND (HTTP 404)', code: 'NOT_FOUND', httpCode: '404' },
+		});
+		expect(missing.errorItems[0]!.pairedItem).toEqual({ item: 0 });
 	});
 });

@@ -1,5 +1,6 @@
 import { call, client, startServer, type TestServer } from '../helpers/server';
 import { dbOf } from '../helpers/db';
+import { REFRESH_REUSE_GRACE_SECONDS } from '../../server/src/modules/oauth/model';
 import { OWNER_PASSWORD, authorize, authorizeQuery, basic, consentFields, exchangeCode, pkcePair, postForm, registerClient, signInCookie } from './helpers';
 
 describe('OAuth 2.0 authorization code flow', () => {
@@ -144,6 +145,8 @@ describe('OAuth 2.0 authorization code flow', () => {
     expect(narrower.status).toBe(400);
     expect(narrower.body.error).toBe('invalid_scope');
 
+    // Past the reuse grace period (a concurrent refresh within it gets a fresh pair instead; refresh-grace.test.ts).
+    now += (REFRESH_REUSE_GRACE_SECONDS + 1) * 1000;
     const reuse = await postForm(server, '/oauth/token', { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: app.id });
     expect(reuse.status).toBe(400);
     expect(reuse.body.error).toBe('invalid_grant');

@@ -87,11 +87,27 @@ export function basic(id: string, secret: string): Record<string, string> {
   return { authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}` };
 }
 
-/** Registers a confidential client and runs the whole flow for `scope`; returns the token answer. */
-export async function issueTokens(server: TestServer, cookie: string, scope: string): Promise<{ access_token: string; refresh_token: string; scope: string }> {
+/** The token endpoint's answer to a code or refresh grant. */
+export interface TokenAnswer {
+  access_token: string;
+  refresh_token: string;
+  scope: string;
+}
+
+/** Registers a confidential client and runs the whole flow for `scope`; returns the token answer and the client. */
+export async function issueTokensWithClient(
+  server: TestServer,
+  cookie: string,
+  scope: string,
+): Promise<{ tokens: TokenAnswer; app: { id: string; clientSecret?: string; redirectUri: string } }> {
   const app = await registerClient(server, { type: 'confidential' });
   const query = await authorize(server, cookie, { client_id: app.id, redirect_uri: app.redirectUri, scope });
   const res = await exchangeCode(server, { code: query.get('code')!, redirect_uri: app.redirectUri }, basic(app.id, app.clientSecret!));
   if (res.status !== 200) throw new Error(`token exchange failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
+  return { tokens: res.body, app };
+}
+
+/** Registers a confidential client and runs the whole flow for `scope`; returns the token answer. */
+export async function issueTokens(server: TestServer, cookie: string, scope: string): Promise<TokenAnswer> {
+  return (await issueTokensWithClient(server, cookie, scope)).tokens;
 }

@@ -10,10 +10,14 @@ import { receiver, waitFor } from '../automations/helpers';
  * approval, a schedule every second — while processes are killed with SIGKILL twice. Two
  * layouts: three `all` processes, a leader and two followers that all serve and execute runs
  * (each kill hits the leader; a follower takes over, and the dead process's claimed runs are taken
- * over when their leases run out); and a leader, an api process and a standby (the api process is
- * killed, then the leader). Afterwards no acknowledged write is missing, no automation's task is
- * made twice, every project's signed delivery arrived (duplicates only within at-least-once), and
- * no schedule slot fired twice.
+ * over when their leases run out; between the kills the leader is also stopped with SIGSTOP past
+ * its lease: a follower takes over, and the stalled leader, continued, stops and is started
+ * again as a supervisor would); and a leader, an api process and a standby (the api process is
+ * killed, then the leader). Afterwards no acknowledged write is missing, no task create was
+ * answered 503 BUSY (writes to one project take turns over the processes), no automation run
+ * failed, no automation's task is made twice, every project's signed delivery arrived
+ * (duplicates only within at-least-once) and none is left `sending`, and no schedule slot fired
+ * twice.
  */
 
 /** A layout: what runs beside the first process (an `all` process, the leader). */
@@ -57,6 +61,7 @@ describe.each<Layout>(['two followers', 'an api process and a standby'])('chaos:
       TASKSPACE_WEBHOOKS_RETRY_BASE_MS: '100',
       TASKSPACE_INBOUND_RATE_PER_MINUTE: '100000',
       TASKSPACE_RUN_LEASE_MS: '2000',
+      TASKSPACE_LEADER_LEASE_MS: '2000',
     };
     const first = await spawnServer(tempDataDir(), env);
     processes.push(first);
@@ -114,6 +119,8 @@ describe.each<Layout>(['two followers', 'an api process and a standby'])('chaos:
     const fired = { slow: [] as number[], gated: [] as number[] };
     let stopping = false;
     let failures = 0;
+    /** Task creates answered 503 BUSY (none expected), and project creates (reported). */
+    const busy = { tasks: 0, projects: 0 };
     const client = async (k: number) => {
       for (let i = 0; !stopping; i++) {
         if (serving.length === 0) {
@@ -125,9 +132,11 @@ describe.each<Layout>(['two followers', 'an api process and a standby'])('chaos:
           if (i % 10 === 9) {
             const res = await call(url, 'POST', `/api/v1/workspaces/${workspaceId}/projects`, { token: OWNER_TOKEN, body: { contentType: 'text/markdown', content: `# P ${k}.${i}` } });
             if (res.status === 200) acknowledgedProjects.push(res.body.item.id);
+            if (res.status === 503) busy.projects++;
           } else {
             const res = await call(url, 'POST', `/api/v1/projects/${projectId}/tasks/`, { token: OWNER_TOKEN, body: { tasks: [{ contentType: 'text/plain', content: `c${k} ${i}` }] } });
             if (res.status === 200) acknowledgedTasks.push(res.body.item[0].id);
+            if (res.status === 503) busy.tasks++;
           }
         } catch {
           // A refused connection: that process died.
@@ -177,6 +186,29 @@ describe.each<Layout>(['two followers', 'an api process and a standby'])('chaos:
     for (let n = 4; n < 8; n++) await fire(slow, fired.slow, n);
     const beforeSecondKill = acknowledgedTasks.length;
     await waitFor(() => acknowledgedTasks.length >= beforeSecondKill + 40, 'load after the first kill');
+    if (layout === 'two followers') {
+      // The leader stalls (SIGSTOP) past its lease: the other follower takes the lead over.
+      let stalled = followers.find((f) => serving.includes(f.url))!;
+      for (const follower of followers) if (serving.includes(follower.url) && (await leads(follower.url))) stalled = follower;
+      const other = followers.find((f) => f !== stalled && serving.includes(f.url))!;
+      stalled.child.kill('SIGSTOP');
+      await waitFor(() => leads(other.url), 'a follower to take the lead from the stalled leader', 20_000);
+      const exited = new Promise((resolve) => stalled.child.once('exit', (code) => resolve(code)));
+      stalled.child.kill('SIGCONT');
+      // Woken, it finds its connections ended and stops (a supervisor starts it again).
+      expect(await exited).toBe(1);
+      expect(stalled.output()).toContain('lost the PostgreSQL server lock');
+      const at = serving.indexOf(stalled.url);
+      if (at >= 0) serving.splice(at, 1);
+      active = other.url;
+      const restarted = await spawnServer(tempDataDir(), env);
+      processes.push(restarted);
+      followers.splice(followers.indexOf(stalled), 1, restarted);
+      serving.push(restarted.url);
+      for (let n = 8; n < 10; n++) await fire(slow, fired.slow, n);
+      const afterStall = acknowledgedTasks.length;
+      await waitFor(() => acknowledgedTasks.length >= afterStall + 40, 'load after the stalled leader was replaced');
+    }
     // The leader dies; the remaining standby or follower takes over.
     let working: { url: string; stop(signal?: NodeJS.Signals): Promise<void> } = first;
     for (const follower of followers) if (await leads(follower.url)) working = follower;
@@ -187,6 +219,8 @@ describe.each<Layout>(['two followers', 'an api process and a standby'])('chaos:
     stopping = true;
     await Promise.all(clients);
     expect(failures).toBeGreaterThan(0);
+    // Writes to one project through several processes take turns: none answered 503.
+    expect(busy.tasks).toBe(0);
 
     // The approvals are decided on the last server; then every acknowledged run completes.
     for (const n of fired.gated) {
@@ -226,6 +260,19 @@ describe.each<Layout>(['two followers', 'an api process and a standby'])('chaos:
         'a signed delivery for every acknowledged project',
         30000,
       );
+      // No automation run failed (a collision is retried, a store error releases the run).
+      const failed = await db.query<{ id: string; error_json: string }>(
+        "SELECT id, error_json FROM automation_runs WHERE status = 'failed' AND automation_id IN ($1, $2)",
+        [slow.id, gated.id],
+      );
+      expect(failed.rows).toEqual([]);
+      // No delivery is left `sending` (an outcome write that failed is tried again; a dead or
+      // stalled process's rows go back to the queue).
+      await waitFor(
+        async () => (await db.query("SELECT 1 FROM webhook_deliveries WHERE status = 'sending'")).rows.length === 0,
+        'no delivery left sending',
+        15000,
+      );
       // No schedule slot fired twice.
       const slots = (await db.query<{ trigger_json: string }>('SELECT trigger_json FROM automation_runs WHERE automation_id = $1', [ticking.id])).rows.map(
         (r) => JSON.parse(r.trigger_json).variables.scheduledAt as string,
@@ -241,5 +288,5 @@ describe.each<Layout>(['two followers', 'an api process and a standby'])('chaos:
       await db.end();
       await rx.close();
     }
-  }, 120_000);
+  }, 180_000);
 });

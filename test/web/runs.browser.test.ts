@@ -24,7 +24,7 @@ run('web app: runs across automations and versions', () => {
     const broken = await createAutomation(api, server.workspaceId, {
       name: 'Broken',
       trigger: { type: 'webhook' },
-      actions: [{ id: 'oops', type: 'task.create', projectId: 'no-such-project', text: 'x' }],
+      actions: [{ id: 'oops', type: 'task.create', projectId: "{{ 'no-such-project' }}", text: 'x' }],
     });
     const ok = (await api.post(`/api/v1/automations/${fine.id}/test`, {})).body.item;
     await runWithStatus(api, fine.id, ok.id, 'completed');

@@ -87,7 +87,7 @@ describe('signed delivery to an https receiver', () => {
       payload: {
         projectId,
         projectTitle: 'Signed',
-        projectLink: `${server.url}/api/v1/projects/${projectId}`,
+        projectLink: `${server.url}/projects/${projectId}`,
         folderId: server.workspaceId,
         createdBy: 'owner',
       },
@@ -122,7 +122,7 @@ describe('signed delivery to an https receiver', () => {
 
     const got = await waitFor(() => on(receiver, '/tasks').length >= 2 && on(receiver, '/tasks'), 'two deliveries');
     const byType = Object.fromEntries(got.map((r) => [r.json.type, r.json.payload]));
-    const base = { projectId, projectTitle: 'Assigned', projectLink: `${server.url}/api/v1/projects/${projectId}`, nodeId: taskId, nodeText: 'Write docs' };
+    const base = { projectId, projectTitle: 'Assigned', projectLink: `${server.url}/projects/${projectId}`, nodeId: taskId, nodeText: 'Write docs' };
     expect(byType['task.assigned']).toMatchObject({ ...base, added: [{ handle: 'pat' }], assignedBy: 'owner' });
     expect(byType['task.assigned'].assignees).toEqual([expect.objectContaining({ handle: 'pat' })]);
     expect(byType['comment.created']).toMatchObject({ ...base, commentId: expect.any(String), commentText: 'Looks good', author: 'owner' });

@@ -90,13 +90,18 @@ describe('inbound webhooks', () => {
     expect(bodies).toEqual(accepted);
   });
 
-  test('a repeated Idempotency-Key gets the first call\'s request id and run; another key gets its own', async () => {
+  test('a repeated Idempotency-Key gets the first call\'s request id and run; with another body 422; another key gets its own', async () => {
     const a = await webhook();
     const send = (key: string, n: number) => post(a.path, { n }, { 'idempotency-key': key });
     const first = await send('order-17', 1);
-    const again = await send('order-17', 2);
+    const again = await send('order-17', 1);
     const other = await send('order-18', 3);
+    expect(again.status).toBe(200);
     expect(again.body.requestId).toBe(first.body.requestId);
+    // The same key with another body is refused, not answered with the first run (Stripe's 422).
+    const reused = await send('order-17', 2);
+    expect(reused.status).toBe(422);
+    expect(reused.body).toMatchObject({ ok: false, code: 'IDEMPOTENCY_KEY_REUSED', error: { details: { field: 'Idempotency-Key', reason: 'reused_with_different_body' } } });
     expect(other.body.requestId).not.toBe(first.body.requestId);
     const runs = await runsOf(api, a.id);
     expect(runs.map((r) => r.trigger.variables.n).sort()).toEqual([1, 3]);

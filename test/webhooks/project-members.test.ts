@@ -43,11 +43,11 @@ describe('project membership', () => {
 
     const assigned = (await events('project.assigned')).filter((p) => p.projectId === projectId);
     expect(assigned).toEqual([
-      { projectId, projectTitle: 'Launch', projectLink: `${server.url}/api/v1/projects/${projectId}`, folderId: server.workspaceId, handle: 'pia', displayName: 'pia', assignedBy: 'cole' },
-      { projectId, projectTitle: 'Launch', projectLink: `${server.url}/api/v1/projects/${projectId}`, folderId: server.workspaceId, handle: 'vic', displayName: 'vic', assignedBy: 'cole' },
+      { projectId, projectTitle: 'Launch', projectLink: `${server.url}/projects/${projectId}`, folderId: server.workspaceId, handle: 'pia', displayName: 'pia', assignedBy: 'cole' },
+      { projectId, projectTitle: 'Launch', projectLink: `${server.url}/projects/${projectId}`, folderId: server.workspaceId, handle: 'vic', displayName: 'vic', assignedBy: 'cole' },
     ]);
     expect((await events('project.joined')).filter((p) => p.projectId === projectId)).toEqual([
-      { projectId, projectTitle: 'Launch', projectLink: `${server.url}/api/v1/projects/${projectId}`, folderId: server.workspaceId, handle: 'owner', displayName: 'Owner' },
+      { projectId, projectTitle: 'Launch', projectLink: `${server.url}/projects/${projectId}`, folderId: server.workspaceId, handle: 'owner', displayName: 'Owner' },
     ]);
   });
 

@@ -119,7 +119,7 @@ describe('task.due', () => {
     expect(delivery!.json.payload).toEqual({
       projectId,
       projectTitle: 'Deadlines',
-      projectLink: `${server.url}/api/v1/projects/${projectId}`,
+      projectLink: `${server.url}/projects/${projectId}`,
       nodeId: id('Arrives'),
       nodeText: 'Arrives',
       dueAt: new Date(dueOf(arrives)).toISOString(),

@@ -19,7 +19,9 @@ export const AGENT_ACTION: ActionKind<AgentCommandAction, AgentParams> = {
   prepare: (a, s, t) => ({
     agentId: requiredString(t, a.agentId, s, 'agentId'),
     command: requiredString(t, a.command, s, 'command'),
-    input: a.input === undefined ? '' : t.render(a.input, s),
+    input: a.input === undefined ? '' : t.render(a.input, s, 'input'),
   }),
-  execute: (ctx, p) => ctx.service.runAgentCommand(ctx.serviceContext, p),
+  // The prompt is stored as the agent's conversation, readable by every member: the model gets
+  // `[secret NAME]` where the input held a secret, never the value.
+  execute: (ctx, p) => ctx.service.runAgentCommand(ctx.serviceContext, { ...p, input: ctx.mask(p.input) }),
 };

@@ -30,7 +30,7 @@ export interface ApprovalDecision {
 /** Renders an approval's message and computes its timeout. */
 export function approvalInput(a: ApprovalAction, scope: Scope, templates: Templates, now: number): ApprovalInput {
   const input: ApprovalInput = {
-    message: a.message === undefined ? '' : templates.render(a.message, scope),
+    message: a.message === undefined ? '' : templates.render(a.message, scope, 'message'),
     approvers: (a.approvers ?? []).map((h) => h.replace(/^@/, '')),
     onTimeout: a.onTimeout ?? 'reject',
   };
@@ -44,7 +44,7 @@ export function approvalInput(a: ApprovalAction, scope: Scope, templates: Templa
  */
 export function delayUntil(a: DelayAction, scope: Scope, templates: Templates, now: number): number {
   if (a.until !== undefined) {
-    const text = templates.render(a.until, scope).trim();
+    const text = templates.render(a.until, scope, 'until').trim();
     const at = Date.parse(text);
     if (text === '' || Number.isNaN(at)) throw permanent('INVALID_INPUT', `until '${text}' is not a date`, { field: 'until' });
     return at;
@@ -66,7 +66,7 @@ export interface LoopInput {
  * `maxIterations` items (both permanent).
  */
 export function loopItems(a: LoopAction, scope: Scope, templates: Templates): unknown[] {
-  let value = typeof a.items === 'string' ? templates.evaluate(a.items, scope) : templates.renderValue(a.items, scope);
+  let value = typeof a.items === 'string' ? templates.evaluate(a.items, scope, false, 'items') : templates.renderValue(a.items, scope, 'items');
   if (typeof value === 'string' && value.trim().startsWith('[')) {
     try {
       value = JSON.parse(value);

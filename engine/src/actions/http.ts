@@ -34,27 +34,27 @@ function parseBody(contentType: string | undefined, text: string): unknown {
 export const HTTP_ACTION: ActionKind<HttpRequestAction, HttpRequest> = {
   prepare(a, s, t) {
     let url: URL;
-    const rendered = t.render(a.url, s).trim();
+    const rendered = t.render(a.url, s, 'url').trim();
     try {
       url = new URL(rendered);
     } catch {
       throw permanent('INVALID_URL', `url '${rendered}' is not an absolute URL`, { field: 'url' });
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw permanent('INVALID_URL', `url must be http or https, got ${url.protocol}`, { field: 'url' });
-    for (const [k, v] of Object.entries(a.query ?? {})) url.searchParams.append(k, t.render(v, s));
+    for (const [k, v] of Object.entries(a.query ?? {})) url.searchParams.append(k, t.render(v, s, `query.${k}`));
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(a.headers ?? {})) {
-      const value = t.render(v, s);
+      const value = t.render(v, s, `headers.${k}`);
       if (/[\r\n]/.test(value)) throw permanent('INVALID_INPUT', `header '${k}' must not contain line breaks`, { field: `headers.${k}` });
       headers[k.toLowerCase()] = value;
     }
     let body: string | undefined;
     if (a.body?.type === 'json') {
-      body = JSON.stringify(t.renderValue(a.body.value, s) ?? null);
+      body = JSON.stringify(t.renderValue(a.body.value, s, 'body.value') ?? null);
       headers['content-type'] ??= 'application/json';
     } else if (a.body?.type === 'form') {
       const form = new URLSearchParams();
-      for (const [k, v] of Object.entries(a.body.fields)) form.append(k, t.render(v, s));
+      for (const [k, v] of Object.entries(a.body.fields)) form.append(k, t.render(v, s, `body.fields.${k}`));
       body = form.toString();
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
     }
@@ -72,8 +72,9 @@ export const HTTP_ACTION: ActionKind<HttpRequestAction, HttpRequest> = {
   },
 
   async execute(ctx, p, a) {
-    const response = await ctx.http.request(p);
-    const output = { status: response.status, headers: response.headers, body: parseBody(response.headers['content-type'], response.body) };
+    const response = await ctx.http.request(ctx.signal ? { ...p, signal: ctx.signal } : p);
+    // Response headers that carry credentials (`Set-Cookie`, `X-API-Key`…) are recorded redacted by name.
+    const output = { status: response.status, headers: redactHeaders(response.headers), body: parseBody(response.headers['content-type'], response.body) };
     if (a.failOnHttpError !== false && response.status >= 400) {
       const transient = isTransientStatus(response.status);
       const details = { status: response.status, body: response.body.slice(0, ERROR_BODY_CHARS) };

@@ -4,7 +4,7 @@
  * and sends it (the waiting inbound webhook call), and a parent run reads it as `response`.
  * Output: `{status, headers, body}`.
  */
-import type { RespondAction } from '../definition';
+import { responseHeaderRefusal, type RespondAction } from '../definition';
 import { permanent } from '../errors';
 import type { ActionKind } from './types';
 
@@ -24,13 +24,17 @@ const UNSAFE_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 export const RESPOND_ACTION: ActionKind<RespondAction, RunResponse> = {
   prepare(action, scope, templates) {
     const headers: Record<string, string> = {};
+    const status = action.status ?? 200;
     for (const [name, template] of Object.entries(action.headers ?? {})) {
-      const value = templates.render(template, scope);
+      // Checked at save too; again here for definitions saved before the rule (an allow-list) held.
+      const refusal = responseHeaderRefusal(name, status);
+      if (refusal) throw permanent('INVALID_INPUT', refusal, { field: `headers.${name}` });
+      const value = templates.render(template, scope, `headers.${name}`);
       if (UNSAFE_HEADER_VALUE.test(value)) throw permanent('INVALID_INPUT', `header ${name} renders to a value with a line break or another control character`, { field: `headers.${name}` });
       headers[name] = value;
     }
-    const body = action.body === undefined ? null : templates.renderValue(action.body, scope);
-    return { status: action.status ?? 200, headers, body };
+    const body = action.body === undefined ? null : templates.renderValue(action.body, scope, 'body');
+    return { status, headers, body };
   },
   async execute(_ctx, response) {
     return response;

@@ -10,7 +10,7 @@ import type { ActionKind } from './types';
 /** The `set` action kind: all work happens in `prepare`, so the journal's input is the output. */
 export const SET_ACTION: ActionKind<SetAction, Record<string, unknown>> = {
   prepare(action, scope, templates) {
-    return templates.renderValue(action.values, scope) as Record<string, unknown>;
+    return templates.renderValue(action.values, scope, 'values') as Record<string, unknown>;
   },
   async execute(_ctx, values) {
     return values;

@@ -47,9 +47,9 @@ const FAILING: ReadonlySet<RunStatus> = new Set<RunStatus>(['failed', 'cancelled
  * @throws ActionError INVALID_INPUT (permanent) when the id renders empty or the input is not an object.
  */
 export function subRunParams(a: RunAutomationAction, scope: Scope, templates: Templates): SubRunParams {
-  const automationId = templates.render(a.automationId, scope).trim();
+  const automationId = templates.render(a.automationId, scope, 'automationId').trim();
   if (automationId === '') throw permanent('INVALID_INPUT', 'automationId renders to an empty string', { field: 'automationId' });
-  const input = templates.renderValue(a.input ?? {}, scope);
+  const input = templates.renderValue(a.input ?? {}, scope, 'input');
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw permanent('INVALID_INPUT', 'input must be an object', { field: 'input' });
   return { automationId, input: input as Record<string, unknown>, wait: a.wait ?? true };
 }

@@ -38,8 +38,8 @@ function handlesOf(value: unknown): string[] {
 function datePoint(t: Templates, p: { date: string; time?: string; timezone?: string }, s: Scope, field: string) {
   return {
     date: requiredString(t, p.date, s, `${field}.date`),
-    time: p.time === undefined ? '' : t.render(p.time, s),
-    timezone: p.timezone === undefined ? '' : t.render(p.timezone, s),
+    time: p.time === undefined ? '' : t.render(p.time, s, `${field}.time`),
+    timezone: p.timezone === undefined ? '' : t.render(p.timezone, s, `${field}.timezone`),
   };
 }
 
@@ -47,9 +47,9 @@ function datePoint(t: Templates, p: { date: string; time?: string; timezone?: st
 export const TASK_ACTIONS: Record<TaskAction['type'], ActionKind<Action, unknown>> = {
   'task.create': kind<'task.create', Parameters<Service['createTask']>[1]>(
     (a, s, t) => {
-      const p: Parameters<Service['createTask']>[1] = { projectId: requiredString(t, a.projectId, s, 'projectId'), text: t.render(a.text, s) };
-      const referenceTaskId = optionalString(t, a.referenceTaskId, s);
-      const placement = optionalString(t, a.placement, s);
+      const p: Parameters<Service['createTask']>[1] = { projectId: requiredString(t, a.projectId, s, 'projectId'), text: t.render(a.text, s, 'text') };
+      const referenceTaskId = optionalString(t, a.referenceTaskId, s, 'referenceTaskId');
+      const placement = optionalString(t, a.placement, s, 'placement');
       if (referenceTaskId !== undefined) p.referenceTaskId = referenceTaskId;
       if (placement !== undefined) p.placement = placement;
       return p;
@@ -57,14 +57,14 @@ export const TASK_ACTIONS: Record<TaskAction['type'], ActionKind<Action, unknown
     (svc, ctx, p) => svc.createTask(ctx, p),
   ),
   'task.update': kind<'task.update', Parameters<Service['updateTask']>[1]>(
-    (a, s, t) => ({ ...ref(a, s, t), text: t.render(a.text, s) }),
+    (a, s, t) => ({ ...ref(a, s, t), text: t.render(a.text, s, 'text') }),
     (svc, ctx, p) => svc.updateTask(ctx, p),
   ),
   'task.complete': kind<'task.complete', Parameters<Service['completeTask']>[1]>(ref, (svc, ctx, p) => svc.completeTask(ctx, p)),
   'task.uncomplete': kind<'task.uncomplete', Parameters<Service['uncompleteTask']>[1]>(ref, (svc, ctx, p) => svc.uncompleteTask(ctx, p)),
   'task.delete': kind<'task.delete', Parameters<Service['deleteTask']>[1]>(ref, (svc, ctx, p) => svc.deleteTask(ctx, p)),
   'task.assign': kind<'task.assign', Parameters<Service['assignTask']>[1]>(
-    (a, s, t) => ({ ...ref(a, s, t), handles: handlesOf(t.renderValue(a.handles, s)) }),
+    (a, s, t) => ({ ...ref(a, s, t), handles: handlesOf(t.renderValue(a.handles, s, 'handles')) }),
     (svc, ctx, p) => svc.assignTask(ctx, p),
   ),
   'task.setDate': kind<'task.setDate', Parameters<Service['setTaskDate']>[1]>(
@@ -77,12 +77,12 @@ export const TASK_ACTIONS: Record<TaskAction['type'], ActionKind<Action, unknown
     (svc, ctx, p) => svc.setTaskDate(ctx, p),
   ),
   'task.setNote': kind<'task.setNote', Parameters<Service['setTaskNote']>[1]>(
-    (a, s, t) => ({ ...ref(a, s, t), type: optionalString(t, a.noteType, s) ?? 'text/plain', value: t.render(a.value, s) }),
+    (a, s, t) => ({ ...ref(a, s, t), type: optionalString(t, a.noteType, s, 'noteType') ?? 'text/plain', value: t.render(a.value, s, 'value') }),
     (svc, ctx, p) => svc.setTaskNote(ctx, p),
   ),
   'task.setField': kind<'task.setField', Parameters<Service['setTaskField']>[1]>(
     (a, s, t) => {
-      const value = t.renderValue(a.value, s);
+      const value = t.renderValue(a.value, s, 'value');
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
         throw permanent('INVALID_INPUT', 'value must render to a string, number or boolean', { field: 'value' });
       }

@@ -1,4 +1,5 @@
 import type { Action } from '../definition';
+import type { CodeJob, CodeReply } from '../code/protocol';
 import type { Clock, Http, RunRecord, Service, ServiceContext } from '../ports';
 import type { Scope, Templates } from '../templates';
 
@@ -9,6 +10,15 @@ export interface ActionContext {
   service: Service;
   http: Http;
   clock: Clock;
+  /** Aborted when the attempt must stop: a cancel, the run's deadline or the step's time limit. */
+  signal?: AbortSignal;
+  /** Where `code` steps run (the engine's {@link CodeSandbox}). */
+  sandbox: { run(job: CodeJob): Promise<CodeReply> };
+  /**
+   * A copy of a value with the run's secrets, and values derived from them, replaced by their
+   * placeholders: for what an action hands over to be stored (an agent's conversation).
+   */
+  mask<T>(value: T): T;
   /** The service context of this step (owner, depth, idempotency key). */
   serviceContext: ServiceContext;
 }

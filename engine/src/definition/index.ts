@@ -1,10 +1,15 @@
 /**
  * The automation definition (README "Automations"): its types and kinds (`types.ts`), the
  * published JSON Schema (`schema.ts`), validation (`validate.ts`), walking the action tree
- * (`walk.ts`) and the `matches` patterns (`patterns.ts`).
+ * (`walk.ts`), the `matches` patterns (`patterns.ts`) and the headers a `respond` step may set
+ * (`response-headers.ts`), the variables of each trigger kind (`trigger-variables.ts`) and the
+ * save check of template variables (`variables.ts`).
  */
 export * from './types';
 export * from './schema';
 export * from './validate';
 export * from './walk';
 export * from './patterns';
+export * from './response-headers';
+export * from './trigger-variables';
+export * from './variables';

@@ -7,6 +7,8 @@ import { EVENT_TRIGGER_TYPES, FORM_FIELD_TYPES, HTTP_METHODS, LOOP_LIMITS, OPERA
 const STEP_ID = '^[A-Za-z][A-Za-z0-9_]{0,63}$';
 /** Names of computed values, form fields and sub-run inputs. */
 const VALUE_NAME = '^[A-Za-z_][A-Za-z0-9_]{0,63}$';
+/** The name of an event a `wait.event` step waits for. */
+export const EVENT_NAME = '^[A-Za-z0-9_.-]{1,100}$';
 /** An HTTP header name (RFC 9110 token). */
 const HEADER_NAME = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$";
 const templ = { type: 'string', maxLength: 20000 } as const;
@@ -21,10 +23,19 @@ const retry = {
     maxDelayMs: { type: 'integer', minimum: 0, maximum: 86_400_000 },
   },
 } as const;
+/** A step attempt's time limit, in ms (steps that do work). */
+const stepTimeout = { type: 'integer', minimum: 1, maximum: 300_000 } as const;
 const base = {
   id: { type: 'string', pattern: STEP_ID },
   name: { type: 'string', maxLength: 200 },
   retry,
+  disabled: { type: 'boolean' },
+  onError: {
+    oneOf: [
+      { enum: ['fail', 'continue'] },
+      { type: 'object', required: ['then'], additionalProperties: false, properties: { then: { type: 'array', minItems: 1, maxItems: 200, items: { $ref: '#/definitions/action' } } } },
+    ],
+  },
 } as const;
 
 /** One action kind as an if/then clause: the schema applies only to actions of that type, so errors name the right fields. */
@@ -62,6 +73,14 @@ export const AUTOMATION_SCHEMA = {
     description: { type: 'string', maxLength: 2000 },
     trigger: { $ref: '#/definitions/trigger' },
     actions: actionList,
+    timeoutMs: { type: 'integer', minimum: 1000, maximum: 2_592_000_000 },
+    retention: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: { days: { type: 'integer', minimum: 1, maximum: 3650 }, failedDays: { type: 'integer', minimum: 1, maximum: 3650 } },
+    },
+    concurrency: { type: 'integer', minimum: 1, maximum: 1000 },
   },
   definitions: {
     trigger: {
@@ -182,42 +201,48 @@ export const AUTOMATION_SCHEMA = {
             'http.request',
             'agent.command',
             'set',
+            'code',
             'respond',
             'automation.run',
             'branch',
             'approval',
             'delay',
             'loop',
+            'wait.event',
+            'parallel',
           ],
         },
       },
       allOf: [
-        action('task.create', ['projectId', 'text'], { projectId: templ, text: templ, referenceTaskId: templ, placement: templ }),
-        action('task.update', ['projectId', 'taskId', 'text'], { projectId: templ, taskId: templ, text: templ }),
-        action(['task.complete', 'task.uncomplete', 'task.delete'], ['projectId', 'taskId'], { projectId: templ, taskId: templ }),
+        action('task.create', ['projectId', 'text'], { projectId: templ, text: templ, referenceTaskId: templ, placement: templ, timeoutMs: stepTimeout }),
+        action('task.update', ['projectId', 'taskId', 'text'], { projectId: templ, taskId: templ, text: templ, timeoutMs: stepTimeout }),
+        action(['task.complete', 'task.uncomplete', 'task.delete'], ['projectId', 'taskId'], { projectId: templ, taskId: templ, timeoutMs: stepTimeout }),
         action('task.assign', ['projectId', 'taskId', 'handles'], {
           projectId: templ,
           taskId: templ,
           handles: { anyOf: [templ, { type: 'array', maxItems: 100, items: templ }] },
+          timeoutMs: stepTimeout,
         }),
         action(
           'task.setDate',
           ['projectId', 'taskId'],
-          { projectId: templ, taskId: templ, start: datePoint, end: datePoint },
+          { projectId: templ, taskId: templ, start: datePoint, end: datePoint, timeoutMs: stepTimeout },
           { anyOf: [{ required: ['start'] }, { required: ['end'] }] },
         ),
-        action('task.setNote', ['projectId', 'taskId', 'value'], { projectId: templ, taskId: templ, value: templ, noteType: templ }),
+        action('task.setNote', ['projectId', 'taskId', 'value'], { projectId: templ, taskId: templ, value: templ, noteType: templ, timeoutMs: stepTimeout }),
         action('task.setField', ['projectId', 'taskId', 'fieldId', 'value'], {
           projectId: templ,
           taskId: templ,
           fieldId: templ,
           value: scalarTemplate,
+          timeoutMs: stepTimeout,
         }),
         action('task.move', ['projectId', 'taskId', 'targetTaskId', 'position'], {
           projectId: templ,
           taskId: templ,
           targetTaskId: templ,
           position: templ,
+          timeoutMs: stepTimeout,
         }),
         action('http.request', ['method', 'url'], {
           method: { enum: HTTP_METHODS },
@@ -238,7 +263,7 @@ export const AUTOMATION_SCHEMA = {
           timeoutMs: { type: 'integer', minimum: 1, maximum: 300_000 },
           failOnHttpError: { type: 'boolean' },
         }),
-        action('agent.command', ['agentId', 'command'], { agentId: templ, command: templ, input: templ }),
+        action('agent.command', ['agentId', 'command'], { agentId: templ, command: templ, input: templ, timeoutMs: stepTimeout }),
         action('set', ['values'], {
           values: {
             type: 'object',
@@ -247,6 +272,12 @@ export const AUTOMATION_SCHEMA = {
             propertyNames: { pattern: VALUE_NAME },
             additionalProperties: {},
           },
+        }),
+        action('code', ['code'], {
+          code: { type: 'string', minLength: 1, maxLength: 100_000 },
+          input: {},
+          timeoutMs: { type: 'integer', minimum: 1, maximum: 30_000 },
+          memoryMb: { type: 'integer', minimum: 1, maximum: 128 },
         }),
         action('respond', [], {
           status: { type: 'integer', minimum: 200, maximum: 599 },
@@ -257,6 +288,14 @@ export const AUTOMATION_SCHEMA = {
           automationId: templ,
           input: { type: 'object', maxProperties: 100, propertyNames: { pattern: VALUE_NAME }, additionalProperties: {} },
           wait: { type: 'boolean' },
+        }),
+        action('parallel', ['branches'], {
+          branches: { type: 'object', minProperties: 2, maxProperties: 10, propertyNames: { pattern: VALUE_NAME }, additionalProperties: { ...actionList, minItems: 1 } },
+          join: { enum: ['all', 'first'] },
+        }),
+        action('wait.event', ['event'], {
+          event: { type: 'string', pattern: EVENT_NAME },
+          timeoutMinutes: { type: 'number', exclusiveMinimum: 0, maximum: 525_600 },
         }),
         action('branch', ['conditions'], { conditions: { $ref: '#/definitions/conditions' }, then: actionList, else: actionList }),
         action('approval', [], {

@@ -155,7 +155,25 @@ export interface ActionBase {
   /** Display name. */
   name?: string;
   retry?: RetryPolicy;
+  /**
+   * Time limit of one attempt, in ms, on steps that do work (task actions, `agent.command`,
+   * `http.request`, `code`): past it the attempt is aborted and fails with the transient
+   * `STEP_TIMEOUT` (retried by the step's policy). `http.request` defaults to 30000 and `code`
+   * to 1000; the others have none (docs "Timeouts").
+   */
+  timeoutMs?: number;
+  /** A disabled step is skipped: not run and not journalled; with its nested steps (docs "Error paths"). */
+  disabled?: boolean;
+  /**
+   * What a failure of this step (after its retries) does: `fail` ends the run (default);
+   * `continue` records the failure and goes on, with `steps.<id>` = `{error}`; `{then: [...]}`
+   * runs those steps with `error` in scope, then goes on (docs "Error paths").
+   */
+  onError?: OnError;
 }
+
+/** See {@link ActionBase.onError}. */
+export type OnError = 'fail' | 'continue' | { then: Action[] };
 
 /** Task placement relative to a reference task (the four DOM insertion positions). */
 export type Position = 'beforebegin' | 'afterbegin' | 'beforeend' | 'afterend';
@@ -298,29 +316,10 @@ export interface RespondAction extends ActionBase {
   type: 'respond';
   /** HTTP status, 200 to 599 (default 200). */
   status?: number;
-  /** Header values are templates; a few names are refused (see {@link FORBIDDEN_RESPONSE_HEADERS}). */
+  /** Header values are templates; only the names of `ALLOWED_RESPONSE_HEADERS` and most `X-` names are accepted (see definition/response-headers.ts). */
   headers?: Record<string, string>;
   body?: unknown;
 }
-
-/**
- * Response headers an automation may not set: those that frame the message (length, encoding,
- * connection), set cookies on the service's origin, or weaken the security headers the service
- * sends with every automation response.
- */
-export const FORBIDDEN_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
-  'connection',
-  'content-length',
-  'content-security-policy',
-  'keep-alive',
-  'proxy-authenticate',
-  'set-cookie',
-  'strict-transport-security',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'x-content-type-options',
-]);
 
 /**
  * Starts a run of another automation of the same workspace with `input` as its trigger variables
@@ -427,9 +426,54 @@ export interface DelayAction extends ActionBase {
 }
 
 /** Every action kind. */
+/**
+ * Runs JavaScript in the engine's sandbox (docs "Code"): `code` is the body of an async function
+ * that reads `input`, `trigger`, `steps` and `run` and returns the step's output (JSON).
+ */
+export interface CodeAction extends ActionBase {
+  type: 'code';
+  /** The JavaScript, at most 100,000 characters; not a template. */
+  code: string;
+  /** What the code reads as `input`: any JSON whose strings are templates (the only way to hand it a secret). */
+  input?: unknown;
+  /** Time limit, in ms (default 1000, at most 30000). */
+  timeoutMs?: number;
+  /** Memory limit, in MiB (default 32, at most 128). */
+  memoryMb?: number;
+}
+
+/**
+ * Waits until the named event is sent to the run (`POST /api/v1/runs/{runId}/events/{event}`, or
+ * a call to the run's `resumeUrl`), durably; its payload is the step's output (docs "Waiting
+ * for an event"). Past `timeoutMinutes` the step fails with `EVENT_TIMEOUT`.
+ */
+export interface WaitEventAction extends ActionBase {
+  type: 'wait.event';
+  /** The event's name: letters, digits, `_`, `-`, `.`; at most 100 characters. */
+  event: string;
+  /** Longest wait, in minutes (none: until the event comes, the run's timeout or a cancel). */
+  timeoutMinutes?: number;
+}
+
+/**
+ * Runs named branches of steps at the same time (docs "Parallel steps"): `join: "all"` (default)
+ * waits for every branch, `"first"` for the first to finish (the others are stopped). Output:
+ * `{branches: {<name>: {<step id>: output}}, first?}`; later steps also read the branches' steps
+ * as `steps.<id>`. Branches may not hold `approval` or `wait.event` steps.
+ */
+export interface ParallelAction extends ActionBase {
+  type: 'parallel';
+  /** 2 to 10 branches by name (letters, digits, `_`). */
+  branches: Record<string, Action[]>;
+  join?: 'all' | 'first';
+}
+
 export type Action =
   | TaskAction
+  | ParallelAction
+  | WaitEventAction
   | HttpRequestAction
+  | CodeAction
   | AgentCommandAction
   | SetAction
   | RespondAction
@@ -447,4 +491,20 @@ export interface AutomationDefinition {
   description?: string;
   trigger: Trigger;
   actions: Action[];
+  /**
+   * Longest a run may take from its creation to its end, in ms, waits included: past it the
+   * step in flight is aborted and the run fails with `RUN_TIMEOUT` (docs "Timeouts").
+   */
+  timeoutMs?: number;
+  /**
+   * How long this automation's finished runs are kept, in days, replacing the server's
+   * `TASKSPACE_RUN_RETENTION_DAYS` (`days`) and `TASKSPACE_RUN_RETENTION_FAILED_DAYS`
+   * (`failedDays`, failed runs) for it; each 1..3650 (docs "Automations", "Run retention").
+   */
+  retention?: { days?: number; failedDays?: number };
+  /**
+   * The most runs of this automation executing at once in one process (docs "Concurrency");
+   * without it, a fair share of the engine's slots.
+   */
+  concurrency?: number;
 }

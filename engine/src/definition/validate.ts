@@ -7,8 +7,10 @@ import Ajv, { type ErrorObject } from 'ajv';
 import { Cron } from 'croner';
 import { regexOf } from './patterns';
 import { AUTOMATION_SCHEMA } from './schema';
-import { FORBIDDEN_RESPONSE_HEADERS, type AutomationDefinition, type FormTrigger } from './types';
+import type { AutomationDefinition, FormTrigger } from './types';
+import { responseHeaderRefusal } from './response-headers';
 import { walkActions } from './walk';
+import { codeSyntaxError } from '../code/syntax';
 
 /** One problem found in a definition. `path` uses dots and brackets, e.g. `actions[1].url`. */
 export interface DefinitionProblem {
@@ -120,6 +122,9 @@ export function validateDefinition(input: unknown, checkTemplate?: (template: st
         if (Array.isArray(rec.then)) collect(rec.then);
         if (Array.isArray(rec.else)) collect(rec.else);
         if (Array.isArray(rec.actions)) collect(rec.actions);
+        const onError = rec.onError as { then?: unknown } | undefined;
+        if (onError && typeof onError === 'object' && Array.isArray(onError.then)) collect(onError.then);
+        if (rec.branches && typeof rec.branches === 'object') for (const list of Object.values(rec.branches)) if (Array.isArray(list)) collect(list);
       }
     };
     collect(raw.actions);
@@ -148,18 +153,36 @@ export function validateDefinition(input: unknown, checkTemplate?: (template: st
       else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) check(v, [...where, k]);
     };
     for (const [key, value] of Object.entries(a)) {
-      if (key === 'id' || key === 'type' || key === 'name' || key === 'retry' || key === 'then' || key === 'else' || key === 'approvers') continue;
+      if (key === 'id' || key === 'type' || key === 'name' || key === 'retry' || key === 'then' || key === 'else' || key === 'approvers' || key === 'onError') continue;
+      if (a.type === 'parallel' && key === 'branches') continue;
       if (a.type === 'loop' && key === 'actions') continue;
+      if (a.type === 'code' && key === 'code') {
+        const error = codeSyntaxError(a.code);
+        if (error) problems.push({ path: pathOf([...path, key]), reason: 'invalid_code', message: `${pathOf([...path, key])}: ${error}` });
+        continue;
+      }
       check(value, [...path, key]);
+    }
+    if (a.type === 'parallel') {
+      // One run waits on one thing at a time: a person's decision or an event cannot wait beside another branch.
+      for (const [name, list] of Object.entries(a.branches)) {
+        walkActions(list, (inner, at) => {
+          if (inner.type === 'approval' || inner.type === 'wait.event') {
+            const where = pathOf(at);
+            problems.push({ path: where, reason: 'invalid_value', message: `${where}: a parallel branch may not hold ${inner.type} steps` });
+          }
+        }, [...path, 'branches', name]);
+      }
     }
     if (a.type === 'delay' && a.until !== undefined && [a.seconds, a.minutes, a.hours, a.days].some((v) => v !== undefined)) {
       problems.push({ path: pathOf([...path, 'until']), reason: 'invalid_value', message: `${pathOf(path)}: give either until or a duration, not both` });
     }
     if (a.type === 'respond') {
       for (const name of Object.keys(a.headers ?? {})) {
-        if (FORBIDDEN_RESPONSE_HEADERS.has(name.toLowerCase())) {
+        const refusal = responseHeaderRefusal(name, a.status ?? 200);
+        if (refusal) {
           const where = pathOf([...path, 'headers', name]);
-          problems.push({ path: where, reason: 'forbidden_header', message: `${where}: an automation may not set the ${name} header` });
+          problems.push({ path: where, reason: 'forbidden_header', message: `${where}: ${refusal}` });
         }
       }
     }
@@ -201,8 +224,12 @@ export function validateDefinition(input: unknown, checkTemplate?: (template: st
 function formProblems(form: FormTrigger): DefinitionProblem[] {
   const problems: DefinitionProblem[] = [];
   const names = new Set<string>();
-  if (form.redirectUrl !== undefined && !URL.canParse(form.redirectUrl)) {
-    problems.push({ path: 'trigger.redirectUrl', reason: 'invalid_format', message: 'trigger.redirectUrl must be an absolute http(s) URL' });
+  if (form.redirectUrl !== undefined && !isRedirectUrl(form.redirectUrl)) {
+    problems.push({
+      path: 'trigger.redirectUrl',
+      reason: 'invalid_format',
+      message: 'trigger.redirectUrl must be an absolute http(s) URL without spaces, line breaks or other control characters',
+    });
   }
   form.fields.forEach((f, i) => {
     const at = (key: string) => pathOf(['trigger', 'fields', i, key]);
@@ -213,4 +240,18 @@ function formProblems(form: FormTrigger): DefinitionProblem[] {
     if (f.type !== 'text' && f.multiline !== undefined) problems.push({ path: at('multiline'), reason: 'unknown_field', message: `${at('multiline')} only applies to text fields` });
   });
   return problems;
+}
+
+/** Spaces, line breaks and other control characters (C0, DEL, C1): never part of a redirect target. */
+const NOT_IN_URL = /[\u0000-\u0020\u007f-\u009f]/;
+
+/**
+ * Whether `url` may be a form's `redirectUrl` (sent as the `Location` of a 303): an absolute
+ * `http:` or `https:` URL, written without spaces or control characters (the URL parser would
+ * silently drop a line break, so what was saved would not be what is sent).
+ */
+export function isRedirectUrl(url: string): boolean {
+  if (NOT_IN_URL.test(url) || !URL.canParse(url)) return false;
+  const { protocol } = new URL(url);
+  return protocol === 'http:' || protocol === 'https:';
 }

@@ -1,4 +1,4 @@
-/** Walking an automation's action tree (branches, approvals and loops hold their own lists). */
+/** Walking an automation's action tree (branches, approvals, loops, parallel branches and error paths hold their own lists). */
 import type { Action, ActionType } from './types';
 
 /**
@@ -19,6 +19,8 @@ export function walkActions(actions: Action[], visit: (action: Action, path: (st
       if (a.else) walkActions(a.else, visit, [...path, 'else']);
     }
     if (a.type === 'loop') walkActions(a.actions, visit, [...path, 'actions']);
+    if (a.type === 'parallel') for (const [name, list] of Object.entries(a.branches)) walkActions(list, visit, [...path, 'branches', name]);
+    if (a.onError !== undefined && typeof a.onError === 'object') walkActions(a.onError.then, visit, [...path, 'onError', 'then']);
   });
 }
 

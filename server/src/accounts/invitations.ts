@@ -1,13 +1,19 @@
 import type { Query, Sql } from '../platform/db/query';
-import { requireWorkspace } from '../auth/access';
+import { requireWorkspace, roleIn } from '../auth/access';
 import type { Actor } from '../auth/tokens';
 import type { Services } from '../services';
-import { badRequest, conflict, notFound, forbidden } from '../errors';
+import { badRequest, conflict, notFound, forbidden, ServiceError } from '../errors';
 import { newId, newSecret } from '../platform/ids';
 import { hashToken } from '../auth/tokens';
-import { ROLES, isRole, type Role } from '../auth/roles';
+import { ROLES, isRole, roleAtLeast, type Role } from '../auth/roles';
 import { HANDLE_PATTERN } from '../modules/users/service';
 import { EMAIL_PATTERN } from './credentials';
+
+/**
+ * The role needed to invite. An invitation stays valid only while its inviter holds it: demoting
+ * or removing the inviter withdraws their pending invitations, and accepting checks it again.
+ */
+export const INVITER_ROLE: Role = 'Owner';
 
 /** How long an invitation link stays valid, in ms: 7 days. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -44,7 +50,7 @@ export function* createInvitation(
 ): Query<{ invitation: Invitation; token: string }> {
   const q = svc.store.sql;
   const now = svc.clock.now();
-  yield* requireWorkspace(q, actor, input.workspaceId, 'Owner', 'inviting');
+  yield* requireWorkspace(q, actor, input.workspaceId, INVITER_ROLE, 'inviting');
   if (typeof input.role !== 'string' || !isRole(input.role)) throw badRequest('role', 'invalid_value', `role must be one of ${ROLES.join(', ')}`);
   if ((input.email === undefined) === (input.handle === undefined)) {
     throw badRequest('email', 'email_or_handle', 'give exactly one of email and handle');
@@ -98,22 +104,41 @@ export function* revokeInvitation(svc: Services, actor: Actor, workspaceId: stri
 }
 
 /**
- * The usable invitation behind `token`.
- * @throws ServiceError 400 VALIDATION_ERROR, field `token`, reason `invalid_link`, `link_used` or `link_expired`.
+ * The usable invitation behind `token`: not withdrawn, used or expired, and its inviter still
+ * holds {@link INVITER_ROLE} in its workspace (an invitation cannot outlive its inviter's right
+ * to grant the role).
+ * @throws ServiceError 400 VALIDATION_ERROR, field `token`, reason `invalid_link`, `link_used` or
+ *   `link_expired`; 403 FORBIDDEN, field `token`, reason `inviter_not_allowed`.
  */
 export function* checkInvitation(q: Sql, token: unknown, now: number): Query<Invitation> {
   const row =
     typeof token === 'string' && token
-      ? yield* q.get<Invitation & { acceptedAt: number | null; revokedAt: number | null }>(
-          `SELECT ${COLUMNS}, accepted_at AS "acceptedAt", revoked_at AS "revokedAt" FROM invitations WHERE token_hash = ?`,
+      ? yield* q.get<Invitation & { acceptedAt: number | null; revokedAt: number | null; invitedBy: string | null }>(
+          `SELECT ${COLUMNS}, accepted_at AS "acceptedAt", revoked_at AS "revokedAt", invited_by AS "invitedBy" FROM invitations WHERE token_hash = ?`,
           [hashToken(token)],
         )
       : undefined;
   if (!row || row.revokedAt !== null) throw badRequest('token', 'invalid_link', 'this invitation is not valid');
   if (row.acceptedAt !== null) throw badRequest('token', 'link_used', 'this invitation has already been used');
   if (row.expiresAt <= now) throw badRequest('token', 'link_expired', 'this invitation has expired; ask for a new one');
-  const { acceptedAt: _a, revokedAt: _r, ...invitation } = row;
+  const inviterRole = row.invitedBy === null ? undefined : yield* roleIn(q, row.invitedBy, row.workspaceId);
+  if (!inviterRole || !roleAtLeast(inviterRole, INVITER_ROLE)) {
+    throw new ServiceError(403, 'FORBIDDEN', `the person who sent this invitation is no longer an ${INVITER_ROLE} of the workspace; ask an ${INVITER_ROLE} for a new one`, {
+      field: 'token',
+      reason: 'inviter_not_allowed',
+    });
+  }
+  const { acceptedAt: _a, revokedAt: _r, invitedBy: _i, ...invitation } = row;
   return invitation;
+}
+
+/** Withdraws the pending invitations `userId` sent for a workspace (they lost the right to invite). */
+function* withdrawInvitationsBy(q: Sql, workspaceId: string, userId: string, now: number): Query<void> {
+  yield* q.run('UPDATE invitations SET revoked_at = ? WHERE workspace_id = ? AND invited_by = ? AND accepted_at IS NULL AND revoked_at IS NULL', [
+    now,
+    workspaceId,
+    userId,
+  ]);
 }
 
 /** What an invitation link's holder may see before accepting it: where, as what, for whom. */
@@ -196,7 +221,8 @@ function* memberRole(q: Sql, workspaceId: string, handle: string): Query<{ userI
 }
 
 /**
- * Owners: change a member's role (one transaction).
+ * Owners: change a member's role (one transaction). Demoting a member below {@link INVITER_ROLE}
+ * withdraws the invitations they sent that are still pending.
  * @throws ServiceError 400 for an unknown role, 404 for a non-member, 409 when it would leave the
  *   workspace without an Owner; 403/404 from the access check.
  */
@@ -209,12 +235,13 @@ export function changeMemberRole(svc: Services, actor: Actor, workspaceId: strin
       throw conflict('a workspace keeps at least one Owner', { field: 'role', reason: 'last_owner' });
     }
     yield* tx.run('UPDATE workspace_members SET role = ? WHERE workspace_id = ? AND user_id = ?', [role, workspaceId, member.userId]);
+    if (!roleAtLeast(role, INVITER_ROLE)) yield* withdrawInvitationsBy(tx, workspaceId, member.userId, svc.clock.now());
   });
 }
 
 /**
  * Owners: remove a member (one transaction); their access ends with their next request, since
- * roles are read on every request.
+ * roles are read on every request. The invitations they sent that are still pending are withdrawn.
  * @throws ServiceError 404 for a non-member, 409 for the last Owner; 403/404 from the access check.
  */
 export function removeMember(svc: Services, actor: Actor, workspaceId: string, handle: string): Query<void> {
@@ -225,5 +252,6 @@ export function removeMember(svc: Services, actor: Actor, workspaceId: string, h
       throw conflict('a workspace keeps at least one Owner', { field: 'handle', reason: 'last_owner' });
     }
     yield* tx.run('DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ?', [workspaceId, member.userId]);
+    yield* withdrawInvitationsBy(tx, workspaceId, member.userId, svc.clock.now());
   });
 }

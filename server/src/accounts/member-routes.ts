@@ -13,6 +13,9 @@ import {
 } from './invitations';
 import { itemEnvelope, itemsEnvelope, okOnly, params, responses } from '../http/schemas';
 
+/** Membership is managed with first-party credentials only (auth/hook.ts `FirstPartyPolicy`). */
+const FIRST_PARTY = { firstParty: true } as const;
+
 const member = {
   type: 'object',
   properties: { userId: { type: 'string' }, handle: { type: 'string' }, displayName: { type: 'string' }, role: { type: 'string' } },
@@ -39,7 +42,8 @@ function present(i: Invitation) {
 /**
  * Workspace members and invitations (docs "Invitations and members"): Owners invite by email or
  * handle, list and withdraw invitations, change roles and remove members; any signed-in account
- * accepts an invitation with its token.
+ * accepts an invitation with its token. Every route but the member list is first-party only
+ * (a session or a personal access token; docs/oauth.md "Threat model").
  */
 export const membersRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
@@ -56,6 +60,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
   app.patch<{ Params: { workspaceId: string; handle: string }; Body: { role: string } }>(
     '/workspaces/:workspaceId/members/:handle',
     {
+      config: FIRST_PARTY,
       schema: {
         tags: ['members'],
         summary: "Owners: change a member's role",
@@ -74,6 +79,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
   app.delete<{ Params: { workspaceId: string; handle: string } }>(
     '/workspaces/:workspaceId/members/:handle',
     {
+      config: FIRST_PARTY,
       schema: {
         tags: ['members'],
         summary: 'Owners: remove a member (their access ends at once)',
@@ -91,6 +97,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Params: { workspaceId: string }; Body: { role: string; email?: string; handle?: string } }>(
     '/workspaces/:workspaceId/invitations',
     {
+      config: FIRST_PARTY,
       schema: {
         tags: ['members'],
         summary: 'Owners: invite by email or handle; the token and link are in this reply only',
@@ -112,7 +119,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<{ Params: { workspaceId: string } }>(
     '/workspaces/:workspaceId/invitations',
-    { schema: { tags: ['members'], summary: 'Owners: pending invitations', params: params('workspaceId'), response: responses(itemsEnvelope(invitation)) } },
+    { config: FIRST_PARTY, schema: { tags: ['members'], summary: 'Owners: pending invitations', params: params('workspaceId'), response: responses(itemsEnvelope(invitation)) } },
     async (request) => {
       return { ok: true, items: (await store.run(listInvitations(svc, request.actor, request.params.workspaceId))).map(present) };
     },
@@ -120,7 +127,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
 
   app.delete<{ Params: { workspaceId: string; invitationId: string } }>(
     '/workspaces/:workspaceId/invitations/:invitationId',
-    { schema: { tags: ['members'], summary: 'Owners: withdraw an invitation', params: params('workspaceId', 'invitationId'), response: responses(okOnly) } },
+    { config: FIRST_PARTY, schema: { tags: ['members'], summary: 'Owners: withdraw an invitation', params: params('workspaceId', 'invitationId'), response: responses(okOnly) } },
     async (request) => {
       await store.run(revokeInvitation(svc, request.actor, request.params.workspaceId, request.params.invitationId));
       return { ok: true };
@@ -130,6 +137,7 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Body: { token: string } }>(
     '/invitations/accept',
     {
+      config: FIRST_PARTY,
       schema: {
         tags: ['members'],
         summary: 'Join a workspace with an invitation token, as the signed-in account',

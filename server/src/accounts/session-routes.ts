@@ -1,12 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerAuth } from '../auth/hook';
-import { requireFirstPartyCredential } from '../auth/access';
 import { isoTime } from '../platform/clock';
 import { ServiceError, badRequest, notFound } from '../errors';
 import { credentialsOf, findCredentials, replacePassword } from './credentials';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords';
 import { SESSION_COOKIE, createSession, listSessions, revokeSession } from './sessions';
-import { SignInThrottle } from './sign-in-throttle';
+import { SignInThrottle, accountKey } from './sign-in-throttle';
 import { refuseCrossSiteSignIn } from './session-auth';
 import { publicPageGuard } from '../http/public-pages';
 import { itemEnvelope, itemsEnvelope, okOnly, params, responses } from '../http/schemas';
@@ -51,11 +50,19 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
   const secure = (config.publicUrl ?? '').startsWith('https:');
   const cookieOptions = { httpOnly: true, sameSite: 'lax' as const, path: '/', secure };
 
-  function refuseThrottled(reply: FastifyReply, login: string, address: string): void {
-    const wait = throttle.retryAfter(login, address);
+  /**
+   * Admits one password check for `account` from `address` (docs "Sign-in throttling"), counted
+   * as failed until `throttle.succeed`; inside the current back-off wait, 429 RATE_LIMITED with
+   * `Retry-After` (s) and the password is not checked. `field` names the password field in `details`.
+   */
+  function admitPasswordCheck(reply: FastifyReply, account: string, address: string, field: string): void {
+    const wait = throttle.take(account, address);
     if (wait > 0) {
       reply.header('Retry-After', wait);
-      throw new ServiceError(429, 'RATE_LIMITED', `too many failed sign-in attempts; try again in ${wait} seconds`);
+      throw new ServiceError(429, 'RATE_LIMITED', `too many failed sign-in attempts; try again in ${wait} seconds`, {
+        field,
+        reason: 'too_many_failures',
+      });
     }
   }
 
@@ -81,14 +88,13 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const { login, password } = request.body;
       refuseCrossSiteSignIn(services, request);
-      refuseThrottled(reply, login, request.ip);
       const creds = await store.run(findCredentials(q, login));
+      // One bucket per account whichever of its names is typed; unknown logins by their text.
+      const account = accountKey(creds?.userId, login);
+      admitPasswordCheck(reply, account, request.ip, 'password');
       const ok = await verifyPassword(password, creds?.passwordHash);
-      if (!ok || !creds) {
-        throttle.fail(login, request.ip);
-        throw new ServiceError(401, 'INVALID_CREDENTIALS', GENERIC_FAILURE);
-      }
-      throttle.succeed(login);
+      if (!ok || !creds) throw new ServiceError(401, 'INVALID_CREDENTIALS', GENERIC_FAILURE);
+      throttle.succeed(account, request.ip);
       const now = clock.now();
       const created = await store.run(createSession(q, creds.userId, now, config.accounts, request.headers['user-agent']));
       reply.setCookie(SESSION_COOKIE, created.secret, { ...cookieOptions, maxAge: Math.floor(config.accounts.sessionMaxMs / 1000) });
@@ -109,9 +115,8 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
 
   app.get(
     '/api/v1/auth/sessions',
-    { onRequest: auth, schema: { tags: ['auth'], summary: 'My live sessions; `current` marks this one', response: responses(itemsEnvelope(session)) } },
+    { onRequest: auth, config: { firstParty: true }, schema: { tags: ['auth'], summary: 'My live sessions; `current` marks this one', response: responses(itemsEnvelope(session)) } },
     async (request) => {
-      requireFirstPartyCredential(request.actor, 'listing sessions');
       const now = clock.now();
       const items = (await store.run(listSessions(q, request.actor.userId, now, config.accounts))).map((s) => ({
         id: s.id,
@@ -127,9 +132,8 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
 
   app.delete<{ Params: { sessionId: string } }>(
     '/api/v1/auth/sessions/:sessionId',
-    { onRequest: auth, schema: { tags: ['auth'], summary: 'End one of my sessions', params: params('sessionId'), response: responses(okOnly) } },
+    { onRequest: auth, config: { firstParty: true }, schema: { tags: ['auth'], summary: 'End one of my sessions', params: params('sessionId'), response: responses(okOnly) } },
     async (request, reply) => {
-      requireFirstPartyCredential(request.actor, 'ending a session');
       if (!(await store.run(revokeSession(q, request.actor.userId, request.params.sessionId, clock.now())))) {
         throw notFound('session', request.params.sessionId);
       }
@@ -142,6 +146,7 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
     '/api/v1/auth/password',
     {
       onRequest: auth,
+      config: { firstParty: true },
       schema: {
         tags: ['auth'],
         summary: 'Change my password; ends my other sessions',
@@ -156,13 +161,13 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const { actor } = request;
-      requireFirstPartyCredential(actor, 'changing the password');
-      refuseThrottled(reply, actor.handle, request.ip);
+      const account = accountKey(actor.userId, actor.handle);
+      admitPasswordCheck(reply, account, request.ip, 'currentPassword');
       const creds = (await store.run(credentialsOf(q, actor.userId)))!;
       if (!(await verifyPassword(request.body.currentPassword, creds.passwordHash))) {
-        throttle.fail(actor.handle, request.ip);
         throw badRequest('currentPassword', 'incorrect', 'the current password is wrong');
       }
+      throttle.succeed(account, request.ip);
       const hash = await hashPassword(checkPasswordPolicy(request.body.newPassword, 'newPassword'));
       await store.run(replacePassword(services, actor, hash));
       return { ok: true };

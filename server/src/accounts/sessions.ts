@@ -5,8 +5,21 @@ import { hashToken, type Actor } from '../auth/tokens';
 /** Name of the session cookie. */
 export const SESSION_COOKIE = 'taskspace_session';
 
-/** A session's last-use time is written at most this often, in ms, so reads stay read-only. */
+/**
+ * A session's last-use time is written at most this often, in ms, so reads stay read-only; more
+ * often when the idle time is short (see {@link sessionTouchIntervalMs}).
+ */
 export const SESSION_TOUCH_INTERVAL_MS = 60_000;
+
+/**
+ * How long, in ms, a use of a session may go unrecorded: {@link SESSION_TOUCH_INTERVAL_MS}, or a
+ * quarter of the idle time when that is shorter. A use is recorded once the last recorded one is
+ * this old, so the recorded time lags a real use by less than this, and a session used at least
+ * every `sessionIdleMs` − this (45 s with a 1-minute idle time) never idles out.
+ */
+export function sessionTouchIntervalMs(lifetimes: SessionLifetimes): number {
+  return Math.max(1, Math.min(SESSION_TOUCH_INTERVAL_MS, Math.floor(lifetimes.sessionIdleMs / 4)));
+}
 
 /** Lifetimes of a session, in ms (configuration `accounts.sessionIdleMs` / `sessionMaxMs`). */
 export interface SessionLifetimes {
@@ -66,7 +79,7 @@ interface SessionActorRow {
 /**
  * The account behind a session cookie value, or undefined when the session is unknown, revoked,
  * idle for longer than `sessionIdleMs` or past its absolute expiry. Records the use (at most once
- * per {@link SESSION_TOUCH_INTERVAL_MS}).
+ * per {@link sessionTouchIntervalMs}).
  */
 export function* actorForSession(q: Sql, secret: string, now: number, lifetimes: SessionLifetimes): Query<Actor | undefined> {
   const row = yield* q.get<SessionActorRow>(
@@ -77,7 +90,7 @@ export function* actorForSession(q: Sql, secret: string, now: number, lifetimes:
     [hashToken(secret)],
   );
   if (!row || row.expiresAt <= now || row.lastUsedAt + lifetimes.sessionIdleMs <= now) return undefined;
-  if (now - row.lastUsedAt >= SESSION_TOUCH_INTERVAL_MS) {
+  if (now - row.lastUsedAt >= sessionTouchIntervalMs(lifetimes)) {
     yield* q.run('UPDATE sessions SET last_used_at = ? WHERE id = ?', [now, row.sessionId]);
   }
   const { sessionId, userId, handle, displayName, plan, rateTier, verified } = row;

@@ -4,6 +4,9 @@ import { createTokenAs, listWorkspaceTokens, revokeTokenAs } from './personal-to
 import { isoTime } from '../platform/clock';
 import { itemEnvelope, itemsEnvelope, okOnly, params, responses, singleLine } from '../http/schemas';
 
+/** Personal access tokens are managed with first-party credentials only (auth/hook.ts `FirstPartyPolicy`). */
+const FIRST_PARTY = { firstParty: true } as const;
+
 const tokenInfo = {
   type: 'object',
   properties: {
@@ -39,6 +42,7 @@ function present(t: AccessTokenInfo, now: number, handle?: string) {
 /**
  * Personal access tokens over the API (docs "Personal access tokens"): create (shown once),
  * list and revoke my tokens; Owners list and revoke the tokens of their workspace's members.
+ * First-party only: OAuth access tokens get 403 (docs/oauth.md "Threat model").
  */
 export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
@@ -47,6 +51,7 @@ export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Body: { name: string; scope?: TokenScope; expiresAt?: string } }>(
     '/tokens',
     {
+      config: FIRST_PARTY,
       schema: {
         tags: ['tokens'],
         summary: 'Create a personal access token for me; the token is in this reply only',
@@ -74,7 +79,7 @@ export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
 
   app.get(
     '/tokens',
-    { schema: { tags: ['tokens'], summary: 'My live personal access tokens (never the token itself)', response: responses(itemsEnvelope(tokenInfo)) } },
+    { config: FIRST_PARTY, schema: { tags: ['tokens'], summary: 'My live personal access tokens (never the token itself)', response: responses(itemsEnvelope(tokenInfo)) } },
     async (request) => {
       const now = clock.now();
       const items = (await store.run(listAccessTokens(store.sql, request.actor.userId)))
@@ -87,6 +92,7 @@ export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { workspaceId: string } }>(
     '/workspaces/:workspaceId/tokens',
     {
+      config: FIRST_PARTY,
       schema: {
         tags: ['tokens'],
         summary: "Owners: the live personal access tokens of every member of the workspace",
@@ -104,6 +110,7 @@ export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
   app.delete<{ Params: { tokenId: string } }>(
     '/tokens/:tokenId',
     {
+      config: FIRST_PARTY,
       schema: {
         tags: ['tokens'],
         summary: "Revoke one of my tokens, or (Owners) a member's token",

@@ -168,9 +168,11 @@ export function requireMedia(q: Sql, actor: Actor, mediaId: string, min: Role, a
 }
 
 /**
- * Refuses OAuth access tokens where credentials themselves are managed (personal tokens, OAuth
- * clients, remembered grants): a third-party app must not mint itself wider or longer access.
- * @throws ServiceError 403 FORBIDDEN.
+ * Refuses OAuth access tokens where credentials or access themselves are managed (docs/oauth.md
+ * "Threat model"): a third-party app must not mint itself wider or longer access. Routes use it
+ * through their `config.firstParty` flag (auth/hook.ts); services call it where the answer
+ * depends on the request's content (automations with inbound URLs).
+ * @throws ServiceError 403 FORBIDDEN, `details.reason: oauth_token_not_allowed`.
  */
 export function requireFirstPartyCredential(actor: Actor, action: string): void {
   if (actor.oauthClientId !== undefined) {

@@ -6,6 +6,7 @@ import { RateCounterSync } from './rate-counters';
 import { ActorCache, type Actor } from './tokens';
 import { sessionAuth, type SessionAuth } from '../accounts/session-auth';
 import { requiredScope, scopeAllows } from './scopes';
+import { requireFirstPartyCredential } from './access';
 
 /**
  * How a route takes part in the hourly request budget (route option `config.rateLimit`):
@@ -22,6 +23,15 @@ export type RatePolicy = 'uncounted' | 'per-url';
  */
 export type AuthPolicy = 'none';
 
+/**
+ * Routes that manage who may do what — members, invitations, personal access tokens, secrets,
+ * OAuth clients and grants, sessions, the password — are marked `config: { firstParty: true }`
+ * (docs/oauth.md "Threat model"). Only first-party credentials (a session or a personal access
+ * token) may use them: an OAuth access token gets 403 FORBIDDEN, `details.reason:
+ * oauth_token_not_allowed`, so an app can never mint itself a wider or longer-lived credential.
+ */
+export type FirstPartyPolicy = boolean;
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated caller; set by the request meter on /api routes. */
@@ -32,6 +42,8 @@ declare module 'fastify' {
     rateLimit?: RatePolicy;
     /** See {@link AuthPolicy}. */
     auth?: AuthPolicy;
+    /** See {@link FirstPartyPolicy}. */
+    firstParty?: FirstPartyPolicy;
   }
 }
 
@@ -150,6 +162,7 @@ export class RequestMeter {
     if (actor.tokenId) await this.touchToken(actor.tokenId, now);
     try {
       requireScopeFor(request.method, request.url, actor);
+      if (request.routeOptions?.config?.firstParty) requireFirstPartyCredential(actor, `${request.method} ${request.routeOptions.url ?? request.url}`);
     } catch (error) {
       return error as ServiceError;
     }

@@ -89,6 +89,8 @@ export interface Actor {
   tokenId?: string;
   /** Set for an OAuth access token: the client it was issued to. */
   oauthClientId?: string;
+  /** Set for an OAuth access token: the grant (person + client) it was issued under. */
+  oauthGrantId?: string;
   tokenExpiresAt?: number | null;
   /** Set when the request was authenticated by a browser session cookie: that session's id. */
   sessionId?: string;
@@ -105,6 +107,7 @@ interface ActorRow {
   /** `read` or `write` for personal tokens; the space-separated granted scopes for OAuth tokens. */
   scope: string;
   clientId: string | null;
+  grantId: string | null;
   userId: string;
   handle: string;
   displayName: string;
@@ -120,15 +123,17 @@ export function actorForToken(q: Sql, token: string): Query<Actor | undefined> {
 
 function* actorForHash(q: Sql, tokenHash: string): Query<Actor | undefined> {
   const row = yield* q.get<ActorRow>(
-    `SELECT t.id AS "tokenId", t.expires_at AS "tokenExpiresAt", t.scope, t.client_id AS "clientId", u.id AS "userId", u.handle,
+    `SELECT t.id AS "tokenId", t.expires_at AS "tokenExpiresAt", t.scope, t.client_id AS "clientId", t.grant_id AS "grantId", u.id AS "userId", u.handle,
             u.display_name AS "displayName", u.plan, u.rate_tier AS "rateTier", u.verified
        FROM access_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
     [tokenHash],
   );
   if (!row) return undefined;
-  const { scope, clientId, ...rest } = row;
-  if (clientId !== null) return { ...rest, verified: row.verified === 1, scopes: parseStoredScope(scope), oauthClientId: clientId };
+  const { scope, clientId, grantId, ...rest } = row;
+  if (clientId !== null) {
+    return { ...rest, verified: row.verified === 1, scopes: parseStoredScope(scope), oauthClientId: clientId, ...(grantId !== null ? { oauthGrantId: grantId } : {}) };
+  }
   return { ...rest, verified: row.verified === 1, scopes: scope === 'read' ? ['read'] : ['read', 'write', 'webhooks'] };
 }
 

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { rateLimitHeaders, type RequestMeter } from '../auth/hook';
 import { fromEngineError } from '../modules/automations/engine-errors';
-import { busy, ServiceError, type ErrorCode } from '../errors';
+import { busy, insufficientStorage, isStorageFull, ServiceError, type ErrorCode } from '../errors';
 import { isRetryableConflict } from '../platform/db/query';
 import { assertJsonDepth } from './json-depth';
 import { validationError, type AjvError } from './validate-input';
@@ -41,7 +41,8 @@ export function unsupportedMediaType(request: FastifyRequest): ServiceError {
 const MEDIA_TYPE_CODES = new Set(['FST_ERR_CTP_INVALID_MEDIA_TYPE', 'FST_INVALID_MULTIPART_CONTENT_TYPE']);
 
 /**
- * Maps any thrown error to a {@link ServiceError}; unknown errors become 500 INTERNAL_ERROR.
+ * Maps any thrown error to a {@link ServiceError}: a full disk or database (see `isStorageFull`)
+ * becomes 507 INSUFFICIENT_STORAGE; unknown errors become 500 INTERNAL_ERROR.
  * With `request`, a 415 names the Content-Type received and the types the route takes.
  */
 export function toServiceError(error: FastifyError | ServiceError | Error, request?: FastifyRequest): ServiceError {
@@ -60,6 +61,7 @@ export function toServiceError(error: FastifyError | ServiceError | Error, reque
     return new ServiceError(fe.statusCode, code, fe.message);
   }
   if (isRetryableConflict(error)) return busy();
+  if (isStorageFull(error)) return insufficientStorage();
   return new ServiceError(500, 'INTERNAL_ERROR', 'internal server error');
 }
 
@@ -68,7 +70,9 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const mapped = toServiceError(error as FastifyError, request);
     if (mapped.statusCode === 503) reply.header('retry-after', '1');
-    else if (mapped.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    else if (mapped.code === 'INSUFFICIENT_STORAGE') {
+      request.log.error({ err: error }, 'storage full: the disk or database has no space left, the write was refused with 507 INSUFFICIENT_STORAGE; free space');
+    } else if (mapped.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     reply.status(mapped.statusCode).send(mapped.toBody());
   });
   app.setNotFoundHandler((request, reply) => {

@@ -2,10 +2,11 @@ import type { FastifyRequest } from 'fastify';
 
 /**
  * Paths whose segment after the prefix is a secret by itself (README "Configuration": secrets
- * are never logged): inbound webhook ids, share-link tokens, public agent ids, and signed-webhook
- * ids (target URLs, which often carry tokens of their own).
+ * are never logged): inbound webhook ids, hosted form ids (the same secret as the webhook id of a
+ * form-triggered automation), share-link tokens, public agent ids, and signed-webhook ids (target
+ * URLs, which often carry tokens of their own).
  */
-const SECRET_SEGMENTS = /^(\/webhooks\/|\/share\/|\/public\/agents\/|\/api\/v2\/webhooks\/)[^/?]+/;
+const SECRET_SEGMENTS = /^(\/webhooks\/|\/forms\/|\/resume\/[^/?]+\/|\/share\/|\/public\/agents\/|\/api\/v2\/webhooks\/)[^/?]+/;
 
 /**
  * The request URL as logs may show it: the secret path segment replaced by `***`, and the query

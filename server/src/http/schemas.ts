@@ -34,17 +34,19 @@ export function nullable<T extends TSchema>(schema: T, options: SchemaOptions = 
 export const nonEmptyString = { type: 'string', minLength: 1 } as const;
 
 /**
- * The error envelope (README "Errors"): `code` and `message` at the top level (as clients of the
- * real service read them) and the same two, with `details` for validation failures, under `error`.
+ * The error envelope (README "Errors"): `code`, `message` and `statusMessage` at the top level (the
+ * real service's `Error`, as its clients read it) and `code` and `message` again, with `details`
+ * for validation failures, under `error`.
  */
 export const errorEnvelope = {
   $id: 'ErrorEnvelope',
   type: 'object',
-  required: ['ok', 'code', 'message', 'error'],
+  required: ['ok', 'code', 'message', 'statusMessage', 'error'],
   properties: {
-    ok: { type: 'boolean', const: false },
+    ok: { type: 'boolean', enum: [false] },
     code: { type: 'string', description: 'Machine-readable error code, e.g. VALIDATION_ERROR (same as error.code)' },
     message: { type: 'string', description: 'Human-readable message (same as error.message)' },
+    statusMessage: { type: 'string', description: 'The HTTP reason phrase of the status, e.g. Not Found' },
     error: {
       type: 'object',
       required: ['code', 'message'],

@@ -2,7 +2,7 @@ import { ACCEPTED_TONES, DEFAULT_TONE } from '../modules/agents/agent-data';
 import { nameFromText } from '../modules/agents/generation';
 import type { ChatCompletion, ChatMessage, CompletionOptions, ModelProvider } from './provider';
 
-/** The offline provider's model name (a conversation's `data.llm.name`). */
+/** The offline provider's model name (a conversation's `data.llm.model`). */
 export const OFFLINE_MODEL = 'taskspace-offline-1';
 
 /** Language names the offline provider recognises in a generation prompt, with their tags. */

@@ -37,9 +37,9 @@ export interface CompletionOptions {
 
 /** A chat-completions model. */
 export interface ModelProvider {
-  /** Provider kind (`openai` or `offline`), stored with each conversation; the API reports it as `data.llm.type` through `reportedLlmType` (`offline` as `openai`). */
+  /** Provider kind (`openai` or `offline`), stored with each conversation; the API reports `data.llm` through `reportedLlm` (modules/conversations/llm.ts). */
   readonly type: string;
-  /** Model name, reported as `data.llm.name`. */
+  /** Model name, reported as `data.llm.model` (and mapped to the nearest listed name for `data.llm.name`). */
   readonly model: string;
   /**
    * Answers a conversation.

@@ -12,14 +12,30 @@ export class Leadership {
   private leadingNow: boolean;
   private stopped = false;
   private readonly starts: (() => void)[] = [];
+  /**
+   * PostgreSQL: until when (`performance.now()`) the lead is known to be this process's: the
+   * lease ({@link Leadership.renew}), renewed by every heartbeat the database answered. Undefined:
+   * no lease (SQLite's one server).
+   */
+  private validUntil: number | undefined;
 
   constructor(leading: boolean) {
     this.leadingNow = leading;
   }
 
-  /** Whether this process leads now. */
+  /**
+   * Whether this process leads now. On PostgreSQL, only while its lease holds: a process that was
+   * stalled past it (its event loop blocked, the process stopped) may have been replaced by a
+   * follower, and does no leader work until its next heartbeat is answered (or it finds the lock
+   * lost and stops). Leader work checks this before each step.
+   */
   get leading(): boolean {
-    return this.leadingNow;
+    return this.leadingNow && (this.validUntil === undefined || performance.now() < this.validUntil);
+  }
+
+  /** PostgreSQL: the lead is this process's until `until` (`performance.now()` time) at least. */
+  renew(until: number): void {
+    this.validUntil = until;
   }
 
   /** Calls `start` once this process leads: at once when it does, else when it takes over (not after {@link stop}). */

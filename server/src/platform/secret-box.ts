@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Query, Sql } from './db/query';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -66,6 +66,15 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.keyOf(), iv);
     const encrypted = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
     return VERSION + Buffer.concat([iv, cipher.getAuthTag(), encrypted]).toString('base64url');
+  }
+
+  /**
+   * An HMAC-SHA256 of `text` for one `purpose` under the app's key, base64url (43 characters):
+   * capability URLs (a run's resume URL) that need no stored token.
+   * @throws SecretUnreadableError when the key file is invalid.
+   */
+  mac(purpose: string, text: string): string {
+    return createHmac('sha256', this.keyOf()).update(`${purpose}\n${text}`).digest('base64url');
   }
 
   /**

@@ -2,6 +2,8 @@
 export interface WorkerLog {
   error(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
+  /** Routine events that are not failures (a pino logger has it). */
+  debug?(obj: object, msg: string): void;
 }
 
 /**

@@ -2802,13 +2802,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's projects across their workspaces (templates excluded); `search` filters by name */
+        /**
+         * The caller's projects across their workspaces (templates excluded); `search` filters by name
+         * @description `sort`: `viewed-desc` (default) lists the projects the caller opened most recently (`GET /projects/{id}`) first, then those never opened, newest first; `viewed-asc` is the exact reverse.
+         */
         get: {
             parameters: {
                 query?: {
                     limit?: number;
                     page?: number;
                     search?: string;
+                    sort?: "viewed-desc" | "viewed-asc";
                 };
                 header?: never;
                 path?: never;
@@ -3220,10 +3224,53 @@ export interface paths {
                             items: {
                                 id: string;
                                 name: string;
+                                /**
+                                 * @description Our type name
+                                 * @enum {string}
+                                 */
+                                type: "boolean" | "number" | "text" | "select" | "date";
+                                /** @description Select fields only: the option texts, in order (the values tasks take) */
+                                options?: string[];
+                                /** @description The real service's field definition shape for the type (boolean, number, string = our text, Select, DateTime = our date) */
                                 data: {
                                     /** @enum {string} */
-                                    type: "boolean" | "number" | "text" | "select" | "date";
-                                    options?: string[];
+                                    type: "boolean";
+                                } | {
+                                    displayName: string;
+                                    /** @enum {string} */
+                                    type: "number";
+                                    render: {
+                                        /** @enum {string} */
+                                        type: "text";
+                                    };
+                                    format: {
+                                        /** @enum {string} */
+                                        type: "decimal";
+                                    };
+                                } | {
+                                    displayName: string;
+                                    /** @enum {string} */
+                                    type: "string";
+                                } | {
+                                    displayName: string;
+                                    /** @enum {string} */
+                                    type: "Select";
+                                    /** @description The options keyed by option id */
+                                    options: {
+                                        [key: string]: {
+                                            id: string;
+                                            name: string;
+                                            rank: string;
+                                        };
+                                    };
+                                } | {
+                                    /** @enum {string} */
+                                    type: "DateTime";
+                                    title?: string;
+                                    format?: {
+                                        time?: boolean;
+                                        zone?: boolean;
+                                    };
                                 };
                             }[];
                         };
@@ -3291,8 +3338,11 @@ export interface paths {
                 content: {
                     "application/json": {
                         name: string;
-                        /** @enum {string} */
-                        type: "boolean" | "number" | "text" | "select" | "date";
+                        /**
+                         * @description Ours, or the real service's names string (= text), Select (= select), DateTime (= date)
+                         * @enum {string}
+                         */
+                        type: "boolean" | "number" | "text" | "select" | "date" | "string" | "Select" | "DateTime";
                         options?: string[];
                     };
                 };
@@ -3309,10 +3359,53 @@ export interface paths {
                             item: {
                                 id: string;
                                 name: string;
+                                /**
+                                 * @description Our type name
+                                 * @enum {string}
+                                 */
+                                type: "boolean" | "number" | "text" | "select" | "date";
+                                /** @description Select fields only: the option texts, in order (the values tasks take) */
+                                options?: string[];
+                                /** @description The real service's field definition shape for the type (boolean, number, string = our text, Select, DateTime = our date) */
                                 data: {
                                     /** @enum {string} */
-                                    type: "boolean" | "number" | "text" | "select" | "date";
-                                    options?: string[];
+                                    type: "boolean";
+                                } | {
+                                    displayName: string;
+                                    /** @enum {string} */
+                                    type: "number";
+                                    render: {
+                                        /** @enum {string} */
+                                        type: "text";
+                                    };
+                                    format: {
+                                        /** @enum {string} */
+                                        type: "decimal";
+                                    };
+                                } | {
+                                    displayName: string;
+                                    /** @enum {string} */
+                                    type: "string";
+                                } | {
+                                    displayName: string;
+                                    /** @enum {string} */
+                                    type: "Select";
+                                    /** @description The options keyed by option id */
+                                    options: {
+                                        [key: string]: {
+                                            id: string;
+                                            name: string;
+                                            rank: string;
+                                        };
+                                    };
+                                } | {
+                                    /** @enum {string} */
+                                    type: "DateTime";
+                                    title?: string;
+                                    format?: {
+                                        time?: boolean;
+                                        zone?: boolean;
+                                    };
                                 };
                             };
                         };
@@ -3710,7 +3803,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project's share URLs (404 until enabled) */
+        /** A project's share URLs (item null until enabled) */
         get: {
             parameters: {
                 query?: never;
@@ -3730,6 +3823,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             ok: boolean;
+                            /** @description null while the share link is not enabled */
                             item: {
                                 /** Format: uri */
                                 checkUrl: string;
@@ -3737,7 +3831,7 @@ export interface paths {
                                 editUrl: string;
                                 /** Format: uri */
                                 viewUrl: string;
-                            };
+                            } | null;
                         };
                     };
                 };
@@ -5903,6 +5997,7 @@ export interface paths {
                             type?: string;
                             data?: {
                                 commands?: {
+                                    /** @description Any non-empty string (generated when absent); unique within the agent */
                                     id?: string;
                                     name: string;
                                     prompt: string;
@@ -5926,10 +6021,17 @@ export interface paths {
                                 language?: string;
                                 inputPlaceholder?: string;
                             };
-                            /** @description A built-in template to start from (with type: 'template') */
+                            /** @description A built-in template to start from (with type: 'template'); avatar replaces the template's */
                             template?: {
                                 /** @enum {string} */
-                                type: "Tasker" | "Researcher" | "Writer" | "Planner" | "Summarizer" | "Translator";
+                                type: "Tasker" | "Researcher" | "Marketer" | "EmailWriter" | "Sales" | "CustomerSupport" | "ProjectManager" | "ContentCreator" | "Copywriter" | "LegalAdvisor" | "SeoSpecialist" | "ProductivityCoach" | "EngineeringExpert" | "Translator" | "Summarizer" | "ResumeBuilder" | "Storyteller" | "Tutor" | "BrandStrategist" | "SocialMediaSpecialist" | "BusinessStrategist" | "FinancialAnalyst" | "HumanResourcesManager" | "DataScientist" | "ITConsultant" | "FinancialAdvisor" | "HealthCoach" | "SustainabilityConsultant" | "UXDesigner" | "QualityAssuranceAnalyst" | "ProductManager" | "GrowthHacker" | "BusinessDevelopmentManager" | "PublicRelationsSpecialist" | "EventPlanner" | "DataAnalyst" | "Editor" | "CEO" | "InterviewCoach" | "TechSupportAdvisor" | "Doctor" | "BlogExpert" | "TweetOptimizer" | "EmailMarketer" | "CourseCreator" | "ScriptCreator" | "ScreenplayWriter" | "Proofreader" | "SalesColdEmailCoach" | "CodeExplainer" | "CreativeWritingCoach" | "AdvertisingCopywriter" | "VideoScriptWriter" | "ProjectArchitect" | "AICouncil" | "Negotiator" | "VCAssociate" | "Books" | "StartupMentor" | "SmallBusiness" | "WebDevelopment" | "PromptEngineer" | "ArticleWriter" | "WorkflowAgent" | "StrategyAgent" | "ViralAgent" | "SOPOnboardingAgent" | "PressReleaseAgent" | "Writer" | "Planner";
+                                avatar?: {
+                                    /** @enum {string} */
+                                    type: "emoji" | "image";
+                                    data: {
+                                        value: string;
+                                    };
+                                };
                             };
                         };
                     };
@@ -6366,6 +6468,7 @@ export interface paths {
                         name?: string;
                         data?: {
                             commands?: {
+                                /** @description Any non-empty string (generated when absent); unique within the agent */
                                 id?: string;
                                 name: string;
                                 prompt: string;
@@ -7090,7 +7193,19 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
+                                /** @description The public id (the end of publicUrl) */
                                 id: string;
+                                /** @description The agent's name */
+                                name: string;
+                                data: {
+                                    avatar: {
+                                        type: string;
+                                        data: {
+                                            value: string;
+                                        };
+                                    };
+                                };
+                                /** @description The agent's id */
                                 space_agent_id: string;
                                 preferences: {
                                     /**
@@ -7105,6 +7220,13 @@ export interface paths {
                                      * @enum {string}
                                      */
                                     theme?: "light" | "dark" | "auto" | "system";
+                                    /** @description Stored and returned; no public chat acts on it in this version */
+                                    autoEndChats?: boolean;
+                                    /** @description The public page's HTML title and description (empty or absent: the agent's name and description); PATCH merges its keys */
+                                    meta?: {
+                                        title?: string;
+                                        description?: string;
+                                    };
                                 };
                             };
                             /** Format: uri */
@@ -7174,6 +7296,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description Every key of preferences is optional; absent keys keep their value */
             requestBody: {
                 content: {
                     "application/json": {
@@ -7190,6 +7313,13 @@ export interface paths {
                              * @enum {string}
                              */
                             theme?: "light" | "dark" | "auto" | "system";
+                            /** @description Stored and returned; no public chat acts on it in this version */
+                            autoEndChats?: boolean;
+                            /** @description The public page's HTML title and description (empty or absent: the agent's name and description); PATCH merges its keys */
+                            meta?: {
+                                title?: string;
+                                description?: string;
+                            };
                         };
                     };
                 };
@@ -7204,7 +7334,19 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
+                                /** @description The public id (the end of publicUrl) */
                                 id: string;
+                                /** @description The agent's name */
+                                name: string;
+                                data: {
+                                    avatar: {
+                                        type: string;
+                                        data: {
+                                            value: string;
+                                        };
+                                    };
+                                };
+                                /** @description The agent's id */
                                 space_agent_id: string;
                                 preferences: {
                                     /**
@@ -7219,6 +7361,13 @@ export interface paths {
                                      * @enum {string}
                                      */
                                     theme?: "light" | "dark" | "auto" | "system";
+                                    /** @description Stored and returned; no public chat acts on it in this version */
+                                    autoEndChats?: boolean;
+                                    /** @description The public page's HTML title and description (empty or absent: the agent's name and description); PATCH merges its keys */
+                                    meta?: {
+                                        title?: string;
+                                        description?: string;
+                                    };
                                 };
                             };
                         };
@@ -7304,13 +7453,22 @@ export interface paths {
                                 /** @description The public id (not the agent id) */
                                 id: string;
                                 name: string;
+                                data: {
+                                    avatar: {
+                                        type: string;
+                                        data: {
+                                            value: string;
+                                        };
+                                    };
+                                };
                                 description: string;
                                 tone: string;
                                 language: string;
+                                /** @description Same as data.avatar (kept for older clients) */
                                 avatar: {
-                                    type?: string;
-                                    data?: {
-                                        value?: string;
+                                    type: string;
+                                    data: {
+                                        value: string;
                                     };
                                 };
                                 commands: {
@@ -7344,8 +7502,17 @@ export interface paths {
                                      * @enum {string}
                                      */
                                     theme?: "light" | "dark" | "auto" | "system";
+                                    /** @description Stored and returned; no public chat acts on it in this version */
+                                    autoEndChats?: boolean;
+                                    /** @description The public page's HTML title and description (empty or absent: the agent's name and description); PATCH merges its keys */
+                                    meta?: {
+                                        title?: string;
+                                        description?: string;
+                                    };
                                 };
                             };
+                            /** Format: uri */
+                            publicUrl: string;
                         };
                     };
                 };
@@ -7443,8 +7610,14 @@ export interface paths {
                                 data: {
                                     llm?: {
                                         /** @enum {string} */
-                                        type?: "openai" | "anthropic";
-                                        name?: string;
+                                        type: "openai" | "anthropic";
+                                        /**
+                                         * @description The listed model nearest to the one that answered (openai-type names with type openai, anthropic/… names with type anthropic)
+                                         * @enum {string}
+                                         */
+                                        name: "gpt-3.5-turbo" | "gpt-4o" | "gpt-4-turbo" | "gpt-4o-mini" | "o3-mini:low" | "o3-mini:medium" | "o3-mini:high" | "anthropic/claude-3.5-sonnet" | "anthropic/claude-3.5-haiku" | "anthropic/claude-3.7-sonnet";
+                                        /** @description The exact model name the provider reported (ours) */
+                                        model: string;
                                     };
                                     messages?: {
                                         role?: string;
@@ -7543,8 +7716,14 @@ export interface paths {
                                 data: {
                                     llm?: {
                                         /** @enum {string} */
-                                        type?: "openai" | "anthropic";
-                                        name?: string;
+                                        type: "openai" | "anthropic";
+                                        /**
+                                         * @description The listed model nearest to the one that answered (openai-type names with type openai, anthropic/… names with type anthropic)
+                                         * @enum {string}
+                                         */
+                                        name: "gpt-3.5-turbo" | "gpt-4o" | "gpt-4-turbo" | "gpt-4o-mini" | "o3-mini:low" | "o3-mini:medium" | "o3-mini:high" | "anthropic/claude-3.5-sonnet" | "anthropic/claude-3.5-haiku" | "anthropic/claude-3.7-sonnet";
+                                        /** @description The exact model name the provider reported (ours) */
+                                        model: string;
                                     };
                                     messages?: {
                                         role?: string;
@@ -7658,8 +7837,14 @@ export interface paths {
                                 data: {
                                     llm?: {
                                         /** @enum {string} */
-                                        type?: "openai" | "anthropic";
-                                        name?: string;
+                                        type: "openai" | "anthropic";
+                                        /**
+                                         * @description The listed model nearest to the one that answered (openai-type names with type openai, anthropic/… names with type anthropic)
+                                         * @enum {string}
+                                         */
+                                        name: "gpt-3.5-turbo" | "gpt-4o" | "gpt-4-turbo" | "gpt-4o-mini" | "o3-mini:low" | "o3-mini:medium" | "o3-mini:high" | "anthropic/claude-3.5-sonnet" | "anthropic/claude-3.5-haiku" | "anthropic/claude-3.7-sonnet";
+                                        /** @description The exact model name the provider reported (ours) */
+                                        model: string;
                                     };
                                     messages?: {
                                         role?: string;
@@ -8205,6 +8390,10 @@ export interface paths {
                                 description?: string;
                                 enabled?: boolean;
                                 version?: number;
+                                /** @description the run's time limit in ms, waits included */
+                                timeoutMs?: number;
+                                /** @description the most runs of this automation executing at once per process */
+                                concurrency?: number;
                                 trigger?: {
                                     [key: string]: unknown;
                                 };
@@ -8300,6 +8489,14 @@ export interface paths {
                         actions: {
                             [key: string]: unknown;
                         }[];
+                        retention?: {
+                            days?: number;
+                            failedDays?: number;
+                        };
+                        /** @description the version's message (not part of the definition) */
+                        message?: string;
+                        timeoutMs?: number;
+                        concurrency?: number;
                         workspaceId: string;
                         enabled?: boolean;
                     };
@@ -8321,6 +8518,10 @@ export interface paths {
                                 description?: string;
                                 enabled?: boolean;
                                 version?: number;
+                                /** @description the run's time limit in ms, waits included */
+                                timeoutMs?: number;
+                                /** @description the most runs of this automation executing at once per process */
+                                concurrency?: number;
                                 trigger?: {
                                     [key: string]: unknown;
                                 };
@@ -8415,7 +8616,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One automation (any member) */
+        /** One automation (any member); its ETag is its version */
         get: {
             parameters: {
                 query?: never;
@@ -8442,6 +8643,10 @@ export interface paths {
                                 description?: string;
                                 enabled?: boolean;
                                 version?: number;
+                                /** @description the run's time limit in ms, waits included */
+                                timeoutMs?: number;
+                                /** @description the most runs of this automation executing at once per process */
+                                concurrency?: number;
                                 trigger?: {
                                     [key: string]: unknown;
                                 };
@@ -8514,7 +8719,10 @@ export interface paths {
                 };
             };
         };
-        /** Replace the definition: a new version (Owner) */
+        /**
+         * Replace the definition: a new version (Owner)
+         * @description Optional `message` (stored with the version). With `If-Match: "<version>"` (the ETag of GET), a save over a newer version is 412.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -8535,6 +8743,14 @@ export interface paths {
                         actions: {
                             [key: string]: unknown;
                         }[];
+                        retention?: {
+                            days?: number;
+                            failedDays?: number;
+                        };
+                        /** @description the version's message (not part of the definition) */
+                        message?: string;
+                        timeoutMs?: number;
+                        concurrency?: number;
                     };
                 };
             };
@@ -8554,6 +8770,10 @@ export interface paths {
                                 description?: string;
                                 enabled?: boolean;
                                 version?: number;
+                                /** @description the run's time limit in ms, waits included */
+                                timeoutMs?: number;
+                                /** @description the most runs of this automation executing at once per process */
+                                concurrency?: number;
                                 trigger?: {
                                     [key: string]: unknown;
                                 };
@@ -8617,6 +8837,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                412: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8747,6 +8976,10 @@ export interface paths {
                                 description?: string;
                                 enabled?: boolean;
                                 version?: number;
+                                /** @description the run's time limit in ms, waits included */
+                                timeoutMs?: number;
+                                /** @description the most runs of this automation executing at once per process */
+                                concurrency?: number;
                                 trigger?: {
                                     [key: string]: unknown;
                                 };
@@ -8861,6 +9094,10 @@ export interface paths {
                                 description?: string;
                                 enabled?: boolean;
                                 version?: number;
+                                /** @description the run's time limit in ms, waits included */
+                                timeoutMs?: number;
+                                /** @description the most runs of this automation executing at once per process */
+                                concurrency?: number;
                                 trigger?: {
                                     [key: string]: unknown;
                                 };
@@ -9001,6 +9238,8 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 replayOf?: string;
+                                /** @description the run that replays this one (single-run reads) */
+                                replayedBy?: string;
                                 steps?: {
                                     id?: string;
                                     type?: string;
@@ -9073,135 +9312,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/automations/{automationId}/runs": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** An automation's runs, newest first (any member) */
-        get: {
-            parameters: {
-                query?: {
-                    status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
-                    limit?: number;
-                    before?: string;
-                    /** @description only the run started by this inbound request (the intake reply's requestId) */
-                    requestId?: string;
-                };
-                header?: never;
-                path: {
-                    automationId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            ok: boolean;
-                            items: {
-                                id?: string;
-                                automationId?: string;
-                                version?: number;
-                                /** @enum {string} */
-                                status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
-                                test?: boolean;
-                                depth?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
-                                };
-                                createdAt?: string;
-                                startedAt?: string;
-                                finishedAt?: string;
-                                wakeAt?: string;
-                                waitingFor?: {
-                                    [key: string]: unknown;
-                                };
-                                error?: {
-                                    [key: string]: unknown;
-                                };
-                                replayOf?: string;
-                                steps?: {
-                                    id?: string;
-                                    type?: string;
-                                    status?: string;
-                                    input?: unknown;
-                                    output?: unknown;
-                                    error?: {
-                                        [key: string]: unknown;
-                                    };
-                                    attempts?: number;
-                                    startedAt?: string;
-                                    finishedAt?: string;
-                                    durationMs?: number;
-                                    nextAttemptAt?: string;
-                                }[];
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/automations/{automationId}/versions": {
         parameters: {
             query?: never;
@@ -9234,6 +9344,10 @@ export interface paths {
                                 /** Format: date-time */
                                 createdAt?: string;
                                 current?: boolean;
+                                author?: {
+                                    handle?: string;
+                                };
+                                message?: string;
                             }[];
                         };
                     };
@@ -9391,7 +9505,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Roll back: the version's definition becomes a new version (Owner) */
+        /** Roll back: the version's definition becomes a new version (Owner); optional `message` (default "Restored version <n>") */
         post: {
             parameters: {
                 query?: never;
@@ -9402,7 +9516,13 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        message?: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -9419,6 +9539,10 @@ export interface paths {
                                 description?: string;
                                 enabled?: boolean;
                                 version?: number;
+                                /** @description the run's time limit in ms, waits included */
+                                timeoutMs?: number;
+                                /** @description the most runs of this automation executing at once per process */
+                                concurrency?: number;
                                 trigger?: {
                                     [key: string]: unknown;
                                 };
@@ -9497,6 +9621,246 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/automations/{automationId}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Run metrics (any member): counts by status, success rate, p50/p95 duration of runs created since `since` */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description only runs created at or after this time (default: every kept run) */
+                    since?: string;
+                };
+                header?: never;
+                path: {
+                    automationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                automationId?: string;
+                                /** Format: date-time */
+                                since?: string;
+                                total?: number;
+                                counts?: {
+                                    queued?: number;
+                                    running?: number;
+                                    waiting?: number;
+                                    completed?: number;
+                                    failed?: number;
+                                    rejected?: number;
+                                    cancelled?: number;
+                                    skipped?: number;
+                                };
+                                successRate?: number | null;
+                                durationMs?: {
+                                    p50?: number | null;
+                                    p95?: number | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automations/{automationId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An automation's runs, newest first (any member) */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
+                    limit?: number;
+                    before?: string;
+                    /** @description only the run started by this inbound request (the intake reply's requestId) */
+                    requestId?: string;
+                };
+                header?: never;
+                path: {
+                    automationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            items: {
+                                id?: string;
+                                automationId?: string;
+                                version?: number;
+                                /** @enum {string} */
+                                status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
+                                test?: boolean;
+                                depth?: number;
+                                trigger?: {
+                                    [key: string]: unknown;
+                                };
+                                createdAt?: string;
+                                startedAt?: string;
+                                finishedAt?: string;
+                                wakeAt?: string;
+                                waitingFor?: {
+                                    [key: string]: unknown;
+                                };
+                                error?: {
+                                    [key: string]: unknown;
+                                };
+                                replayOf?: string;
+                                /** @description the run that replays this one (single-run reads) */
+                                replayedBy?: string;
+                                steps?: {
+                                    id?: string;
+                                    type?: string;
+                                    status?: string;
+                                    input?: unknown;
+                                    output?: unknown;
+                                    error?: {
+                                        [key: string]: unknown;
+                                    };
+                                    attempts?: number;
+                                    startedAt?: string;
+                                    finishedAt?: string;
+                                    durationMs?: number;
+                                    nextAttemptAt?: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspaceId}/runs": {
         parameters: {
             query?: never;
@@ -9556,6 +9920,8 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 replayOf?: string;
+                                /** @description the run that replays this one (single-run reads) */
+                                replayedBy?: string;
                                 steps?: {
                                     id?: string;
                                     type?: string;
@@ -9785,6 +10151,8 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 replayOf?: string;
+                                /** @description the run that replays this one (single-run reads) */
+                                replayedBy?: string;
                                 steps?: {
                                     id?: string;
                                     type?: string;
@@ -9917,6 +10285,8 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 replayOf?: string;
+                                /** @description the run that replays this one (single-run reads) */
+                                replayedBy?: string;
                                 steps?: {
                                     id?: string;
                                     type?: string;
@@ -10056,6 +10426,8 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 replayOf?: string;
+                                /** @description the run that replays this one (single-run reads) */
+                                replayedBy?: string;
                                 steps?: {
                                     id?: string;
                                     type?: string;
@@ -10146,7 +10518,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replay a failed or cancelled run as a new run (Owner): from the start or from its failed step */
+        /** Replay a failed or cancelled run as a new run (Owner): from the start or from its failed step; 409 when it was already replayed */
         post: {
             parameters: {
                 query?: never;
@@ -10206,6 +10578,8 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 replayOf?: string;
+                                /** @description the run that replays this one (single-run reads) */
+                                replayedBy?: string;
                                 steps?: {
                                     id?: string;
                                     type?: string;
@@ -10296,7 +10670,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Bulk replay (Owner): the newest failed or cancelled runs matching a time window, up to 100, replayed oldest first */
+        /** Bulk replay (Owner): the newest failed or cancelled runs matching a time window, up to 100, replayed oldest first; runs already replayed never again, replays only with includeReplays */
         post: {
             parameters: {
                 query?: never;
@@ -10332,6 +10706,11 @@ export interface paths {
                         createdBefore?: string;
                         /** @default 100 */
                         limit?: number;
+                        /**
+                         * @description also replay runs that are replays themselves (that failed again)
+                         * @default false
+                         */
+                        includeReplays?: boolean;
                     };
                 };
             };
@@ -10366,6 +10745,8 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 replayOf?: string;
+                                /** @description the run that replays this one (single-run reads) */
+                                replayedBy?: string;
                                 steps?: {
                                     id?: string;
                                     type?: string;
@@ -10596,6 +10977,8 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 replayOf?: string;
+                                /** @description the run that replays this one (single-run reads) */
+                                replayedBy?: string;
                                 steps?: {
                                     id?: string;
                                     type?: string;
@@ -10729,6 +11112,8 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 replayOf?: string;
+                                /** @description the run that replays this one (single-run reads) */
+                                replayedBy?: string;
                                 steps?: {
                                     id?: string;
                                     type?: string;
@@ -10786,6 +11171,108 @@ export interface paths {
                 };
                 /** @description Default Response */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{runId}/events/{event}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an event to a run waiting on a wait.event step (Participant and above)
+         * @description The body (any JSON; empty means `{}`) becomes the step's `payload`. 409 when the run does not wait for this event.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    runId: string;
+                    event: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                runId: string;
+                                status: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11978,7 +12465,118 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/resume/{runId}/{signature}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a waiting run the event it waits for, through its resume URL
+         * @description The URL is the credential (from `{{ run.resumeUrl }}`). The body (any JSON; empty means `{}`) becomes the payload.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    runId: string;
+                    signature: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                runId: string;
+                                status: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12743,6 +13341,8 @@ export interface components {
             code: string;
             /** @description Human-readable message (same as error.message) */
             message: string;
+            /** @description The HTTP reason phrase of the status, e.g. Not Found */
+            statusMessage: string;
             error: {
                 code: string;
                 message: string;

@@ -15,7 +15,7 @@ function Versions({ automationId, owner }: { automationId: string; owner: boolea
   });
   const restore = useMutation({
     mutationFn: async (version: number) =>
-      unwrap(await api.POST('/api/v1/automations/{automationId}/versions/{version}/restore', { params: { path: { automationId, version } } })),
+      unwrap(await api.POST('/api/v1/automations/{automationId}/versions/{version}/restore', { params: { path: { automationId, version } }, body: {} })),
     onSettled: () => queries.invalidateQueries(),
   });
   return (

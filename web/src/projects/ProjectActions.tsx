@@ -19,10 +19,8 @@ export function ProjectActions({ project }: { project: Project }) {
   const share = useQuery({
     queryKey: ['share', project.id],
     retry: false,
-    queryFn: async () => {
-      const res = await api.GET('/api/v1/projects/{projectId}/shareLink', path);
-      return res.response.status === 404 ? null : unwrap(res).item;
-    },
+    // `item` is null while the project has no share link.
+    queryFn: async () => unwrap(await api.GET('/api/v1/projects/{projectId}/shareLink', path)).item ?? null,
   });
   const act = useMutation({
     mutationFn: async (action: 'copy' | 'complete' | 'restore' | 'share' | 'unshare' | 'delete') => {

@@ -54,8 +54,8 @@ export function useTaskFields(t: TaskRef) {
       return fields.items.map((f) => ({
         id: f.id,
         name: f.name,
-        type: (f.data as { type: string }).type,
-        options: (f.data as { options?: string[] }).options ?? [],
+        type: f.type,
+        options: f.options ?? [],
         value: value.get(f.id) ?? null,
       }));
     },

@@ -22,7 +22,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const body =
 		kind === 'project'
 			? { projectId: idParam(this, 'projectId', i, 'Project') }
-			: { mediaId: idParam(this, 'mediaId', i, 'Media ID') };
+			: { mediaId: idParam(this, 'mediaId', i, 'Media') };
 	return await requestItem.call(this, {
 		method: 'POST',
 		path: `/api/v1/agents/${seg(agentId)}/knowledge/${kind}`,

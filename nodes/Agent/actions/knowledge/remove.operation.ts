@@ -19,7 +19,7 @@ export const description = showFor('knowledge', 'remove', properties);
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const agentId = idParam(this, 'agentId', i, 'Agent');
 	const kind = this.getNodeParameter('kind', i) as 'project' | 'media';
-	const id = kind === 'project' ? idParam(this, 'projectId', i, 'Project') : idParam(this, 'mediaId', i, 'Media ID');
+	const id = kind === 'project' ? idParam(this, 'projectId', i, 'Project') : idParam(this, 'mediaId', i, 'Media');
 	await taskspaceRequest.call(this, {
 		method: 'DELETE',
 		path: `/api/v1/agents/${seg(agentId)}/knowledge/${kind}/${seg(id)}`,

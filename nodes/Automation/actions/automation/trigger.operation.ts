@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { idParam } from '../../../shared/params';
+import { idParam, jsonParam } from '../../../shared/params';
 import { showFor } from '../../../shared/router';
 import { requestItem, seg, taskspaceRequest } from '../../../shared/transport';
 import { automationIdProperty } from '../shared';
@@ -50,15 +50,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 				'Only automations with a webhook trigger can be called, and only their workspace Owner sees the URL. An inbound URL that requires its own token is called with the HTTP Request node.',
 		});
 	}
-	const raw = this.getNodeParameter('body', i, '{}');
-	let body: unknown = raw;
-	if (typeof raw === 'string') {
-		try {
-			body = JSON.parse(raw === '' ? '{}' : raw);
-		} catch {
-			throw new NodeOperationError(this.getNode(), 'Body (JSON) is not valid JSON', { itemIndex: i });
-		}
-	}
+	const body = jsonParam(this, 'body', i, 'Body (JSON)');
 	const options = this.getNodeParameter('options', i, {}) as { idempotencyKey?: string };
 	// The call goes to the service the credential points at, whatever public address the URL names.
 	const answer = await taskspaceRequest.call(this, {

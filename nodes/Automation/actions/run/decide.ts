@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { runLocator } from '../../../shared/descriptions';
 import { idParam } from '../../../shared/params';
 import { requestItem, seg } from '../../../shared/transport';
 import { automationIdProperty } from '../shared';
@@ -7,14 +8,7 @@ import { automationIdProperty } from '../shared';
 /** The parameters of Approve and Reject. */
 export const decisionProperties: INodeProperties[] = [
 	automationIdProperty,
-	{
-		displayName: 'Run ID',
-		name: 'runId',
-		type: 'string',
-		default: '',
-		required: true,
-		description: 'ID of a run waiting for an approval',
-	},
+	runLocator({ description: 'A run waiting for an approval (the list shows the runs of the automation, newest first)' }),
 	{
 		displayName: 'Comment',
 		name: 'comment',

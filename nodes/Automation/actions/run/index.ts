@@ -3,9 +3,11 @@ import type { INodeProperties } from 'n8n-workflow';
 import { handlersOf } from '../../../shared/router';
 import * as approve from './approve.operation';
 import * as getMany from './getMany.operation';
+import * as getManyInWorkspace from './getManyInWorkspace.operation';
 import * as reject from './reject.operation';
+import * as sendEvent from './sendEvent.operation';
 
-const operations = { approve, getMany, reject };
+const operations = { approve, getMany, getManyInWorkspace, reject, sendEvent };
 
 /** Handlers of the Run resource by operation. */
 export const handlers = handlersOf(operations);
@@ -20,8 +22,10 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['run'] } },
 		options: [
 			{ name: 'Approve', value: 'approve', action: 'Approve a waiting run' },
-			{ name: 'Get Many', value: 'getMany', action: 'Get many runs' },
+			{ name: 'Get Many', value: 'getMany', action: 'Get many runs of an automation' },
+			{ name: 'Get Many in Workspace', value: 'getManyInWorkspace', action: 'Get many runs of a workspace' },
 			{ name: 'Reject', value: 'reject', action: 'Reject a waiting run' },
+			{ name: 'Send Event', value: 'sendEvent', action: 'Send an event to a waiting run' },
 		],
 		default: 'getMany',
 	},

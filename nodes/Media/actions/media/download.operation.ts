@@ -21,7 +21,7 @@ export const description = showFor('media', 'download', properties);
 
 /** Downloads a media item's bytes (`GET /medias/{id}/content`) into a binary field; the JSON is the media item. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<ItemsResult> {
-	const mediaId = idParam(this, 'mediaId', i, 'Media ID');
+	const mediaId = idParam(this, 'mediaId', i, 'Media');
 	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', i) as string;
 	const media = await requestItem.call(this, { method: 'GET', path: `/api/v1/medias/${seg(mediaId)}`, itemIndex: i });
 	const { data, headers } = await requestBytes.call(this, {

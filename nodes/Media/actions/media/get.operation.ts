@@ -11,6 +11,6 @@ export const description = showFor('media', 'get', properties);
 
 /** Reads a media item (`GET /medias/{id}`). */
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
-	const mediaId = idParam(this, 'mediaId', i, 'Media ID');
+	const mediaId = idParam(this, 'mediaId', i, 'Media');
 	return await requestItem.call(this, { method: 'GET', path: `/api/v1/medias/${seg(mediaId)}`, itemIndex: i });
 }

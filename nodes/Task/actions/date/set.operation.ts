@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toServiceDate } from '../../../shared/dates';
-import { projectLocator, taskLocator } from '../../../shared/descriptions';
+import { projectLocator, taskLocator, timeZoneOptions } from '../../../shared/descriptions';
 import { collectionParam, idParam } from '../../../shared/params';
 import { showFor } from '../../../shared/router';
 import { requestItem, seg } from '../../../shared/transport';
@@ -41,10 +41,10 @@ const properties: INodeProperties[] = [
 			{
 				displayName: 'Timezone',
 				name: 'timezone',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Europe/Berlin',
-				description: "IANA time zone of the times (defaults to the workflow's timezone)",
+				type: 'options',
+				options: timeZoneOptions(),
+				default: 'UTC',
+				description: "IANA time zone of the times (without this option: the workflow's timezone)",
 			},
 		],
 	},

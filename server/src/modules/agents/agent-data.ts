@@ -61,7 +61,8 @@ export const AGENT_LIMITS = {
   type: 50,
   description: 2000,
   commands: 50,
-  commandId: 64,
+  /** Command ids: any non-empty string up to this length (the length a command run's `command` takes). */
+  commandId: 200,
   commandName: 100,
   prompt: 20000,
   emoji: 32,
@@ -72,8 +73,6 @@ export const AGENT_LIMITS = {
   generationText: 4000,
 } as const;
 
-/** Command ids: 1..64 of letters, digits, `_` and `-` (generated ids are 22 base64url characters). */
-export const COMMAND_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 /** `data.language`: a BCP 47-style tag such as `en`, `fr` or `pt-BR`. */
 export const LANGUAGE_PATTERN = '^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$';
 
@@ -143,7 +142,7 @@ export interface AgentDataInput {
  */
 export interface AgentCreateInput {
   name: string;
-  data?: { type?: string; data?: AgentDataInput; template?: { type: AgentTemplateType } };
+  data?: { type?: string; data?: AgentDataInput; template?: { type: AgentTemplateType; avatar?: AgentAvatar } };
 }
 
 /** Body of `PATCH /agents/{agentId}` (spec 4.4). */

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { AGENT_LIMITS, AVATAR_TYPES, COMMAND_ID_PATTERN, COMMAND_MODES, LANGUAGE_PATTERN, ACCEPTED_TONES, type AgentCreateInput, type AgentPatchInput } from './agent-data';
+import { AGENT_LIMITS, AVATAR_TYPES, COMMAND_MODES, LANGUAGE_PATTERN, ACCEPTED_TONES, type AgentCreateInput, type AgentPatchInput } from './agent-data';
 import {
   createAgent,
   deleteAgent,
@@ -17,7 +17,7 @@ const command = {
   required: ['name', 'prompt'],
   additionalProperties: false,
   properties: {
-    id: { type: 'string', pattern: COMMAND_ID_PATTERN },
+    id: { type: 'string', minLength: 1, maxLength: AGENT_LIMITS.commandId, description: 'Any non-empty string (generated when absent); unique within the agent' },
     name: singleLine(AGENT_LIMITS.commandName),
     prompt: { type: 'string', minLength: 1, maxLength: AGENT_LIMITS.prompt },
     mode: { type: 'string', enum: COMMAND_MODES },
@@ -123,8 +123,8 @@ export const agentsRoutes: FastifyPluginAsync = async (app) => {
                   type: 'object',
                   required: ['type'],
                   additionalProperties: false,
-                  description: "A built-in template to start from (with type: 'template')",
-                  properties: { type: { type: 'string', enum: AGENT_TEMPLATE_TYPES } },
+                  description: "A built-in template to start from (with type: 'template'); avatar replaces the template's",
+                  properties: { type: { type: 'string', enum: AGENT_TEMPLATE_TYPES }, avatar },
                 },
               },
             },

@@ -54,7 +54,8 @@ export function* createAgent(svc: Services, actor: Actor, folderId: string, inpu
     if (!template && input.data?.type === TEMPLATE_AGENT_TYPE) {
       throw badRequest('data.template', 'required', `data.template is required when data.type is '${TEMPLATE_AGENT_TYPE}'`);
     }
-    const preset = template ? mergeAgentData(defaultAgentData(), agentTemplateData(template.type), 'data.template') : defaultAgentData();
+    let preset = template ? mergeAgentData(defaultAgentData(), agentTemplateData(template.type), 'data.template') : defaultAgentData();
+    if (template?.avatar) preset = mergeAgentData(preset, { avatar: template.avatar }, 'data.template');
     const data = mergeAgentData(preset, input.data?.data, 'data.data');
     return yield* insertAgent(svc, tx, actor, folder, input.name, input.data?.type ?? DEFAULT_AGENT_TYPE, data);
   });

@@ -29,6 +29,7 @@ export class GuardedHttpAdapter implements Http {
         maxResponseBytes: MAX_RESPONSE_BYTES + 1,
       };
       if (req.body !== undefined) init.body = req.body;
+      if (req.signal) init.signal = req.signal;
       res = await this.guarded.request(req.url, init);
     } catch (error) {
       if (error instanceof BlockedTargetError) throw new ActionError('BLOCKED_TARGET', error.message, false);

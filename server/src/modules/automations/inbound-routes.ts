@@ -15,6 +15,7 @@ export const INBOUND_RESPONSES = {
   404: errorRef,
   409: errorRef,
   413: errorRef,
+  422: errorRef,
   429: errorRef,
 } as const;
 

@@ -10,6 +10,7 @@ import type { Services } from '../../services';
 import { inboundLinkOf } from './inbound-link';
 import type { AutomationRuntime } from './runtime';
 import { automationOfInboundUrl, insertRun } from './run-store';
+import { bindRequestHash, requestHashOf } from './inbound-idempotency';
 
 /**
  * Inbound calls, `POST /webhooks/<id>` and form posts to `/forms/<id>` (spec sections 4.7, 5.3,
@@ -113,7 +114,8 @@ function requestIdOf(automationId: string, idempotencyKey: string | undefined): 
  * a token is required and missing or wrong; 409 AUTOMATION_DISABLED when the automation is
  * disabled; 429 RATE_LIMITED past the per-URL throttle ({@link InboundThrottledError}); 400 when
  * the body is not JSON (or a form), when a form trigger's fields refuse it ({@link FormRejectedError})
- * or the Idempotency-Key is too long. Nothing is recorded for a refused call.
+ * or the Idempotency-Key is too long; 422 IDEMPOTENCY_KEY_REUSED when a repeated Idempotency-Key
+ * comes with another body. Nothing is recorded for a refused call.
  * @returns (resolves to) the request id, the run and how to answer the call; the run is handed to the engine.
  */
 export async function receiveInboundCall(svc: Services, rt: AutomationRuntime, call: InboundCall): Promise<AcceptedInbound> {
@@ -123,10 +125,10 @@ export async function receiveInboundCall(svc: Services, rt: AutomationRuntime, c
   // One transaction from the first read to the run's insert: what the checks saw is what the run gets.
   // Calls to one URL take turns (a lock on PostgreSQL, the single writer on SQLite), so the
   // de-duplication check sees every run committed before it without serializable conflicts.
-  const { accepted, created } = await svc.store.run(
+  const { accepted, created, automationId } = await svc.store.run(
     svc.store.sql.transaction((tx) => acceptCall(tx, svc, rt, call, take), { isolation: 'read committed' }),
   );
-  if (created) rt.engine.enqueue(accepted.runId);
+  if (created) rt.engine.enqueue(accepted.runId, automationId);
   svc.signals?.notify('runs');
   return accepted;
 }
@@ -141,7 +143,7 @@ function* acceptCall(
   rt: AutomationRuntime,
   call: InboundCall,
   take: (key: string) => number,
-): Query<{ accepted: AcceptedInbound; created: boolean }> {
+): Query<{ accepted: AcceptedInbound; created: boolean; automationId: string }> {
   if (q.dialect === 'postgres') yield* q.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [`inbound:${call.webhookId}`]);
   const found = yield* automationOfInboundUrl(q, call.webhookId);
   const link = found && inboundLinkOf(found);
@@ -180,9 +182,10 @@ function* acceptCall(
   const requestId = requestIdOf(found.id, idempotencyKey);
   const { run, dedupe } = rt.engine.prepareInboundRun(found, body, { requestId, headers });
   const stored = yield* insertRun(q, run, dedupe);
+  if (idempotencyKey !== undefined) yield* bindRequestHash(q, stored.run.id, stored.created, requestHashOf(body));
   const accepted: AcceptedInbound = { requestId, runId: stored.run.id, respond: usesAction(found.definition.actions, 'respond') };
   if (form) accepted.form = form;
-  return { accepted, created: stored.created };
+  return { accepted, created: stored.created, automationId: found.id };
 }
 
 /** 429 RATE_LIMITED from the inbound throttle; `retryAfterMs` feeds the Retry-After header. */

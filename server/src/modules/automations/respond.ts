@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { FINAL_STATUSES, type RunResponse, type RunStatus } from '@taskspace/engine';
+import { FINAL_STATUSES, responseHeaderRefusal, type RunResponse, type RunStatus } from '@taskspace/engine';
 import type { Query, Sql } from '../../platform/db/query';
 import type { Services } from '../../services';
 
@@ -61,11 +61,14 @@ export async function awaitInboundResponse(svc: Services, runId: string, timeout
  * unless the automation set a Content-Type. The body is served from the service's own origin, so
  * it always carries `Content-Security-Policy: sandbox` (a page an automation answers with runs
  * in an opaque origin: no access to the web app's session) and `X-Content-Type-Options: nosniff`.
+ * Only the headers a `respond` step may set are sent (`responseHeaderRefusal`, checked at save and
+ * when the step runs): a response journalled before that rule held loses the others.
  */
 export function sendRunResponse(reply: FastifyReply, response: RunResponse): FastifyReply {
   reply.code(response.status);
   let typed = false;
   for (const [name, value] of Object.entries(response.headers)) {
+    if (responseHeaderRefusal(name, response.status) !== undefined) continue;
     reply.header(name, value);
     if (name.toLowerCase() === 'content-type') typed = true;
   }

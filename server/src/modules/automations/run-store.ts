@@ -8,6 +8,7 @@ import { appendEvent } from '../events/outbox';
 import { createDecisionLink } from './decision-links';
 import { inboundLinkOf, type InboundLink } from './inbound-link';
 import { ownerGone } from '../../platform/db/postgres/presence';
+import { retentionColumns, saveOf, staleVersion } from './version-save';
 
 /**
  * The engine's {@link RunStore} over the service's {@link Store}, SQLite or PostgreSQL (migration
@@ -103,7 +104,7 @@ export function* automationOfInboundUrl(q: Sql, inboundId: string): Query<Automa
 
 /** `meta` as stored in `meta_json`: without the inbound URL, which has its own table. */
 function storedMeta(a: AutomationRecord): string {
-  const { inbound: _inbound, ...rest } = a.meta;
+  const { inbound: _inbound, save: _save, ...rest } = a.meta;
   return JSON.stringify(rest);
 }
 
@@ -357,16 +358,23 @@ export class ServiceRunStore implements RunStore {
     return this.store.run(
       this.store.sql.transaction(function* (tx) {
         yield* tx.run(
-          `INSERT INTO automations (id, workspace_id, owner_id, trigger_type, version, enabled, definition_json, meta_json, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [a.id, a.workspaceId, a.ownerId, a.definition.trigger.type, a.version, a.enabled ? 1 : 0, JSON.stringify(a.definition), storedMeta(a), a.createdAt, a.updatedAt],
+          `INSERT INTO automations (id, workspace_id, owner_id, trigger_type, version, enabled, definition_json, meta_json, created_at, updated_at,
+                                    run_retention_days, run_retention_failed_days)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            a.id, a.workspaceId, a.ownerId, a.definition.trigger.type, a.version, a.enabled ? 1 : 0, JSON.stringify(a.definition), storedMeta(a), a.createdAt, a.updatedAt,
+            ...retentionColumns(a),
+          ],
         );
         yield* syncInboundUrl(tx, a);
-        yield* tx.run('INSERT INTO automation_versions (automation_id, version, definition_json, created_at) VALUES (?, ?, ?, ?)', [
+        const save = saveOf(a);
+        yield* tx.run('INSERT INTO automation_versions (automation_id, version, definition_json, created_at, author_id, message) VALUES (?, ?, ?, ?, ?, ?)', [
           a.id,
           a.version,
           JSON.stringify(a.definition),
           a.updatedAt,
+          save?.authorId ?? a.ownerId,
+          save?.message ?? null,
         ]);
       }),
     );
@@ -375,20 +383,23 @@ export class ServiceRunStore implements RunStore {
   async updateAutomation(a: AutomationRecord): Promise<void> {
     return this.store.run(
       this.store.sql.transaction(function* (tx) {
-        yield* tx.run(`UPDATE automations SET trigger_type = ?, version = ?, enabled = ?, definition_json = ?, meta_json = ?, updated_at = ? WHERE id = ?`, [
-          a.definition.trigger.type,
-          a.version,
-          a.enabled ? 1 : 0,
-          JSON.stringify(a.definition),
-          storedMeta(a),
-          a.updatedAt,
-          a.id,
-        ]);
+        const save = saveOf(a);
+        const updated = yield* tx.run(
+          `UPDATE automations SET trigger_type = ?, version = ?, enabled = ?, definition_json = ?, meta_json = ?, updated_at = ?,
+                  run_retention_days = ?, run_retention_failed_days = ?
+            WHERE id = ?${save?.ifVersion === undefined ? '' : ' AND version = ?'}`,
+          [
+            a.definition.trigger.type, a.version, a.enabled ? 1 : 0, JSON.stringify(a.definition), storedMeta(a), a.updatedAt, ...retentionColumns(a), a.id,
+            ...(save?.ifVersion === undefined ? [] : [save.ifVersion]),
+          ],
+        );
+        // If-Match: another save came first (the registry read the version before this transaction).
+        if (updated.changes === 0 && save?.ifVersion !== undefined) throw staleVersion();
         yield* syncInboundUrl(tx, a);
         yield* tx.run(
-          `INSERT INTO automation_versions (automation_id, version, definition_json, created_at) VALUES (?, ?, ?, ?)
+          `INSERT INTO automation_versions (automation_id, version, definition_json, created_at, author_id, message) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (automation_id, version) DO NOTHING`,
-          [a.id, a.version, JSON.stringify(a.definition), a.updatedAt],
+          [a.id, a.version, JSON.stringify(a.definition), a.updatedAt, save?.authorId ?? null, save?.message ?? null],
         );
       }),
     );

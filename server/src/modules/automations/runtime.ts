@@ -10,6 +10,7 @@ import type { Services } from '../../services';
 import { GuardedHttpAdapter } from './http-adapter';
 import { DomainServiceAdapter } from './service-adapter';
 import { ServiceRunStore } from './run-store';
+import { resumeUrlOf } from './resume-url';
 import { WorkListener } from '../../platform/db/postgres/notifications';
 
 /**
@@ -77,6 +78,8 @@ export class AutomationRuntime {
       // SQLite's one process keeps the engine's default id, so that it takes its runs back at once after a restart.
       workerId: svc.workerId,
       leaseMs: svc.config.runLeaseMs,
+      maxConcurrentRuns: svc.config.engineConcurrency,
+      resumeUrl: (runId) => resumeUrlOf(svc, runId),
       firesSchedules: () => svc.leadership.leading,
     });
     const poll = svc.config.webhooks.pollMs;
@@ -140,6 +143,8 @@ export class AutomationRuntime {
 
   /** One batch of outbox events; true when there may be more. */
   private async consumeEvents(): Promise<boolean> {
+    // The leader's work: nothing while this process does not know it still leads (platform/leadership.ts).
+    if (!this.svc.leadership.leading) return false;
     const events = await this.svc.store.run(readEvents(this.svc.store.sql, await this.cursor.get(), BATCH));
     if (events.length === 0) return false;
     await this.engine.submitAll(

@@ -15,11 +15,13 @@ import { isoTime } from '../../platform/clock';
 import type { Query, Sql } from '../../platform/db/query';
 import { runIdOfInboundRequest } from './inbound';
 import { hasInboundUrl, inboundLinkOf, newInboundLink, newInboundToken, wantsToken } from './inbound-link';
+import { markOAuthOrigin, requireFirstPartyForInbound } from './oauth-origin';
 import { requireWebhookPlan } from '../webhooks/service';
 import { forbidden, notFound, ServiceError } from '../../errors';
 import { fromEngineError } from './engine-errors';
 import { checkReferences } from './references';
-import { timeFilter } from './run-filters';
+import { requiredVersion, withSave, type VersionSave } from './version-save';
+import { replayOfRun } from './replays';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
 import type { AutomationRuntime } from './runtime';
@@ -95,6 +97,8 @@ export interface RunItem {
   error?: RunRecord['error'];
   /** The run this one replays. */
   replayOf?: string;
+  /** The run that replays this one (single-run reads only). */
+  replayedBy?: string;
   steps?: StepItem[];
 }
 
@@ -103,6 +107,8 @@ export interface AutomationInput {
   workspaceId: string;
   enabled?: boolean;
   definition: unknown;
+  /** The message of version 1 (docs "Versions"). */
+  message?: string;
 }
 
 /** Maps an engine error to the service's error envelope. */
@@ -166,7 +172,7 @@ function itemOf(svc: Services, role: Role, a: AutomationRecord, ownerHandle: str
 }
 
 /** The automation and the caller's role in its workspace. @throws ServiceError 404 (unknown or not a member), 403. */
-async function requireAutomation(svc: Services, rt: AutomationRuntime, actor: Actor, id: string, min: Role, action: string) {
+export async function requireAutomation(svc: Services, rt: AutomationRuntime, actor: Actor, id: string, min: Role, action: string) {
   const automation = await rt.engine.getAutomation(id);
   if (!automation) throw notFound('automation', id);
   let role: Role;
@@ -177,6 +183,13 @@ async function requireAutomation(svc: Services, rt: AutomationRuntime, actor: Ac
     throw error;
   }
   return { automation, role };
+}
+
+/** The details of a save by `actor` (docs "Versions"). */
+function saveBy(actor: Actor, message: string | undefined): VersionSave {
+  const save: VersionSave = { authorId: actor.userId };
+  if (message !== undefined && message !== '') save.message = message;
+  return save;
 }
 
 function validate(rt: AutomationRuntime, definition: unknown): AutomationDefinition {
@@ -190,15 +203,17 @@ function validate(rt: AutomationRuntime, definition: unknown): AutomationDefinit
 /**
  * Creates an automation (Owner). A webhook or form trigger also gets its inbound URL (Pro+
  * verified account, else 402) and, with `requireToken`, a bearer token returned only here; the
- * automation and its URL are stored in one transaction.
+ * automation and its URL are stored in one transaction. Inbound triggers need a first-party
+ * credential; an automation made through an OAuth grant records it (`oauth-origin.ts`).
  * @throws ServiceError 400 (invalid definition: details name the field), 402, 403, 404.
  */
 export async function createAutomation(svc: Services, rt: AutomationRuntime, actor: Actor, input: AutomationInput): Promise<AutomationItem> {
   const q = svc.store.sql;
   await svc.store.run(requireWorkspace(q, actor, input.workspaceId, 'Owner', 'creating an automation'));
   const definition = validate(rt, input.definition);
+  requireFirstPartyForInbound(actor, definition.trigger, 'creating an automation');
   await svc.store.run(checkReferences(q, svc, input.workspaceId, definition));
-  const meta: Record<string, unknown> = {};
+  const meta = withSave(markOAuthOrigin({}, actor), saveBy(actor, input.message));
   let token: string | undefined;
   if (hasInboundUrl(definition.trigger)) {
     requireWebhookPlan(actor);
@@ -230,13 +245,27 @@ export async function getAutomation(svc: Services, rt: AutomationRuntime, actor:
  * Switching to a webhook or form trigger creates the inbound URL (Pro+ verified, else 402),
  * switching away deletes it; switching `requireToken` on generates a token (returned only here;
  * Pro+ verified), off removes it. The new version and its URL are stored in one transaction.
- * @throws ServiceError 400, 402, 403, 404.
+ * Inbound triggers need a first-party credential; the OAuth origin follows the credential.
+ * The version records `actor` as its author and `opts.message`; with `opts.ifMatch` (the
+ * `If-Match` header) the save applies only while the automation is at that ETag's version.
+ * @throws ServiceError 400, 402, 403, 404, 412 PRECONDITION_FAILED (stale `If-Match`).
  */
-export async function updateAutomation(svc: Services, rt: AutomationRuntime, actor: Actor, id: string, input: unknown): Promise<AutomationItem> {
+export async function updateAutomation(
+  svc: Services,
+  rt: AutomationRuntime,
+  actor: Actor,
+  id: string,
+  input: unknown,
+  opts: { message?: string; ifMatch?: string } = {},
+): Promise<AutomationItem> {
   const { automation } = await requireAutomation(svc, rt, actor, id, 'Owner', 'changing an automation');
+  const save = saveBy(actor, opts.message);
+  const ifVersion = requiredVersion(opts.ifMatch, automation.version);
+  if (ifVersion !== undefined) save.ifVersion = ifVersion;
   const definition = validate(rt, input);
+  requireFirstPartyForInbound(actor, definition.trigger, 'saving an automation');
   await svc.store.run(checkReferences(svc.store.sql, svc, automation.workspaceId, definition));
-  const meta = { ...automation.meta };
+  const meta = withSave(markOAuthOrigin({ ...automation.meta }, actor), save);
   const link = inboundLinkOf(automation);
   let token: string | undefined;
   if (!hasInboundUrl(definition.trigger)) {
@@ -260,63 +289,14 @@ export async function updateAutomation(svc: Services, rt: AutomationRuntime, act
   return svc.store.run(toItem(svc.store.sql, svc, actor, 'Owner', updated, token));
 }
 
-/** One kept version of an automation, as the API lists it. */
-export interface VersionItem {
-  version: number;
-  /** When the version was saved (ISO 8601). */
-  createdAt: string;
-  /** Whether this is the version new runs execute. */
-  current: boolean;
-}
-
-/** An automation's kept versions, newest first (any member). @throws ServiceError 404. */
-export async function listAutomationVersions(svc: Services, rt: AutomationRuntime, actor: Actor, id: string): Promise<VersionItem[]> {
-  const { automation } = await requireAutomation(svc, rt, actor, id, 'Viewer', 'reading versions');
-  return (await rt.engine.listVersions(id)).map((v) => ({ version: v.version, createdAt: isoTime(v.createdAt), current: v.version === automation.version }));
-}
-
-/**
- * One version's definition (any member; credential values redacted for non-Owners as in
- * {@link getAutomation}). @throws ServiceError 404 for an unknown automation or version.
- */
-export async function getAutomationVersion(
-  svc: Services,
-  rt: AutomationRuntime,
-  actor: Actor,
-  id: string,
-  version: number,
-): Promise<AutomationDefinition & { version: number; createdAt: string; redacted?: string[] }> {
-  const { role } = await requireAutomation(svc, rt, actor, id, 'Viewer', 'reading versions');
-  const definition = await rt.engine.getDefinition(id, version);
-  const kept = (await rt.engine.listVersions(id)).find((v) => v.version === version);
-  if (!definition || !kept) throw notFound('version', String(version));
-  const item: AutomationDefinition & { version: number; createdAt: string; redacted?: string[] } = { ...definition, version, createdAt: isoTime(kept.createdAt) };
-  if (role !== 'Owner') {
-    const { actions, redacted } = redactActions(item.actions);
-    item.actions = actions;
-    if (redacted.length > 0) item.redacted = redacted;
-  }
-  return item;
-}
-
-/**
- * Rolls back to a kept version (Owner): its definition becomes a new version, exactly as if it
- * were saved with {@link updateAutomation} (validated again; the inbound URL follows the trigger).
- * @throws ServiceError 404 for an unknown version; as {@link updateAutomation} otherwise.
- */
-export async function restoreAutomationVersion(svc: Services, rt: AutomationRuntime, actor: Actor, id: string, version: number): Promise<AutomationItem> {
-  await requireAutomation(svc, rt, actor, id, 'Owner', 'restoring a version');
-  const definition = await rt.engine.getDefinition(id, version);
-  if (!definition) throw notFound('version', String(version));
-  return updateAutomation(svc, rt, actor, id, definition);
-}
-
 /**
  * Enables or disables an automation (Owner). Disabling cancels its queued and waiting runs.
+ * Enabling one with an inbound URL needs a first-party credential.
  * @throws ServiceError 403, 404.
  */
 export async function setAutomationEnabled(svc: Services, rt: AutomationRuntime, actor: Actor, id: string, enabled: boolean): Promise<AutomationItem> {
-  await requireAutomation(svc, rt, actor, id, 'Owner', enabled ? 'enabling an automation' : 'disabling an automation');
+  const { automation } = await requireAutomation(svc, rt, actor, id, 'Owner', enabled ? 'enabling an automation' : 'disabling an automation');
+  if (enabled) requireFirstPartyForInbound(actor, automation.definition.trigger, 'enabling an automation');
   const updated = await engineCall(() => rt.engine.setEnabled(id, enabled));
   return svc.store.run(toItem(svc.store.sql, svc, actor, 'Owner', updated));
 }
@@ -393,7 +373,8 @@ export async function listRuns(svc: Services, rt: AutomationRuntime, actor: Acto
   return (await rt.engine.listRuns(q)).map((r) => runItem(r));
 }
 
-async function requireRun(svc: Services, rt: AutomationRuntime, actor: Actor, automationId: string, runId: string, min: Role, action: string) {
+/** The run of an automation and the caller's role in its workspace. @throws ServiceError 404 (unknown run, automation or not a member), 403. */
+export async function requireRun(svc: Services, rt: AutomationRuntime, actor: Actor, automationId: string, runId: string, min: Role, action: string) {
   const { role } = await requireAutomation(svc, rt, actor, automationId, min, action);
   const found = await rt.engine.getRun(runId);
   if (!found || found.run.automationId !== automationId) throw notFound('run', runId);
@@ -403,7 +384,10 @@ async function requireRun(svc: Services, rt: AutomationRuntime, actor: Actor, au
 /** One run with every step's input, output, error, attempts and duration (any member). @throws ServiceError 404. */
 export async function getRun(svc: Services, rt: AutomationRuntime, actor: Actor, automationId: string, runId: string): Promise<RunItem> {
   const { run, steps } = await requireRun(svc, rt, actor, automationId, runId, 'Viewer', 'reading a run');
-  return runItem(run, steps);
+  const item = runItem(run, steps);
+  const replayedBy = await svc.store.run(replayOfRun(svc.store.sql, runId));
+  if (replayedBy !== undefined) item.replayedBy = replayedBy;
+  return item;
 }
 
 /**
@@ -429,50 +413,6 @@ export async function decideRun(
   await engineCall(() => rt.engine.decide(runId, approve, { handle: actor.handle }, comment));
   const settled = await rt.engine.waitForRun(runId, 5000);
   return runItem(settled, (await rt.engine.getRun(runId))?.steps);
-}
-
-/** How a replay runs (docs "Automations", "Replay"). */
-export interface ReplayOptions {
-  /** `start` (default): every step again; `failed-step`: keep the steps that succeeded. */
-  from?: 'start' | 'failed-step';
-  /** `original` (default): the version the run executed; `current`: the automation's current version. */
-  version?: 'original' | 'current';
-}
-
-/**
- * Replays a failed or cancelled run as a new run linked to it (Owner).
- * @throws ServiceError 403, 404, 409 (the run did not fail and was not cancelled).
- */
-export async function replayRun(svc: Services, rt: AutomationRuntime, actor: Actor, automationId: string, runId: string, options: ReplayOptions): Promise<RunItem> {
-  await requireRun(svc, rt, actor, automationId, runId, 'Owner', 'replaying a run');
-  return runItem(await engineCall(() => rt.engine.replayRun(runId, options)));
-}
-
-/** Most runs one bulk replay starts. */
-export const MAX_BULK_REPLAY = 100;
-
-/**
- * Replays every failed (or cancelled) run of an automation created in a time window, oldest
- * first, up to `limit` (Owner); returns the new runs.
- * @throws ServiceError 400 for a malformed time; 403, 404.
- */
-export async function replayRuns(
-  svc: Services,
-  rt: AutomationRuntime,
-  actor: Actor,
-  automationId: string,
-  filter: ReplayOptions & { status: 'failed' | 'cancelled'; createdFrom?: string; createdBefore?: string; limit: number },
-): Promise<RunItem[]> {
-  await requireAutomation(svc, rt, actor, automationId, 'Owner', 'replaying runs');
-  const query: Parameters<AutomationRuntime['engine']['listRuns']>[0] = { automationId, status: filter.status, limit: Math.min(filter.limit, MAX_BULK_REPLAY) };
-  for (const field of ['createdFrom', 'createdBefore'] as const) {
-    const ms = timeFilter(field, filter[field]);
-    if (ms !== undefined) query[field] = ms;
-  }
-  const sources = (await rt.engine.listRuns(query)).reverse();
-  const replays: RunItem[] = [];
-  for (const source of sources) replays.push(runItem(await engineCall(() => rt.engine.replayRun(source.id, filter))));
-  return replays;
 }
 
 /** Cancels a run that has not finished (Owner). @throws ServiceError 403, 404. */

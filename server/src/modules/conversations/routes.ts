@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import {
   CONVERSATION_STATUSES,
+  LLM_NAMES,
   LLM_TYPES,
   failInterruptedConversations,
   getConversation,
@@ -25,7 +26,15 @@ export const conversationSchema = {
     data: {
       type: 'object',
       properties: {
-        llm: { type: 'object', properties: { type: { type: 'string', enum: LLM_TYPES }, name: str } },
+        llm: {
+          type: 'object',
+          required: ['type', 'name', 'model'],
+          properties: {
+            type: { type: 'string', enum: LLM_TYPES },
+            name: { type: 'string', enum: LLM_NAMES, description: "The listed model nearest to the one that answered (openai-type names with type openai, anthropic/… names with type anthropic)" },
+            model: { type: 'string', description: 'The exact model name the provider reported (ours)' },
+          },
+        },
         messages: { type: 'array', items: { type: 'object', properties: { role: str, content: str } } },
       },
     },

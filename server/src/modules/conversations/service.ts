@@ -11,6 +11,7 @@ import type { Agent, AgentCommand } from '../agents/agent-data';
 import { agentItem } from '../agents/records';
 import { mediaForKnowledge } from '../media/service';
 import { COMMAND_RUN_LIMITS, commandRunBody } from './schemas';
+import { reportedLlm, type ReportedLlm } from './llm';
 
 /**
  * Conversations (spec 4.4 `GET /agents/{agentId}/convos[/{convoId}]`) and running an agent
@@ -37,17 +38,7 @@ const API_STATUS: Readonly<Record<StoredConversationStatus, ConversationStatus>>
   failed: 'requires_review',
 };
 
-/** Model provider kinds the API reports as `data.llm.type`. */
-export const LLM_TYPES = ['openai', 'anthropic'] as const;
-
-/**
- * The reported `data.llm.type` of a provider kind: `anthropic` as itself, every other kind as
- * `openai` (our providers speak the OpenAI chat-completions protocol; the offline provider is
- * reported as `openai` and told apart by its model name `taskspace-offline-1`).
- */
-export function reportedLlmType(type: string): (typeof LLM_TYPES)[number] {
-  return type === 'anthropic' ? 'anthropic' : 'openai';
-}
+export { LLM_NAMES, LLM_TYPES, reportedLlm } from './llm';
 
 export { COMMAND_RUN_LIMITS } from './schemas';
 
@@ -59,8 +50,11 @@ export interface Conversation {
   title: string;
   status: ConversationStatus;
   data: {
-    /** The provider kind (`openai` or `anthropic`, see {@link reportedLlmType}) and model name that answered. */
-    llm: { type: string; name: string };
+    /**
+     * `type` and `name` from the real service's list, the nearest to the model that answered
+     * (see {@link reportedLlm}); `model` (ours) is the exact model name the provider reported.
+     */
+    llm: ReportedLlm;
     /** The rendered command prompt (`user`) and, once answered, the answer (`assistant`). */
     messages: { role: ChatMessage['role']; content: string }[];
   };
@@ -88,7 +82,7 @@ function toConversation(row: ConversationRow): Conversation {
     space_agent_id: row.agent_id,
     title: row.title,
     status: API_STATUS[row.status],
-    data: { llm: { type: reportedLlmType(row.llm_type), name: row.llm_name }, messages: JSON.parse(row.messages_json) as Conversation['data']['messages'] },
+    data: { llm: reportedLlm(row.llm_type, row.llm_name), messages: JSON.parse(row.messages_json) as Conversation['data']['messages'] },
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };

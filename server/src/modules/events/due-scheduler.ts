@@ -167,6 +167,8 @@ export class DueScheduler {
   }
 
   private async step(): Promise<number> {
+    // The leader's work: nothing while this process does not know it still leads (platform/leadership.ts).
+    if (!this.svc.leadership.leading) return this.svc.config.webhooks.pollMs;
     const scan = await this.svc.store.run(fireDueTasks(this.svc, undefined, this.position));
     if (scan.fired > 0) this.onFired();
     if (scan.more) return 0;

@@ -58,6 +58,8 @@ function startLeaderWorkers(svc: Services, log: WorkerLog, deliveries: { wake():
   const dispatcher = new WorkerLoop(
     'outbox dispatcher',
     async () => {
+      // A leader that was stalled past its lease does nothing until it knows it still leads.
+      if (!svc.leadership.leading) return svc.config.webhooks.pollMs;
       const result = await dispatchEvents(svc, cursor, DISPATCH_BATCH);
       if (result.deliveries > 0) {
         deliveries.wake();
@@ -71,7 +73,10 @@ function startLeaderWorkers(svc: Services, log: WorkerLog, deliveries: { wake():
   const due = new DueScheduler(svc, log, () => dispatcher.wake());
   const pruner = new WorkerLoop(
     'delivery log retention',
-    async () => ((await svc.store.run(pruneExpired(svc))) > 0 ? 1000 : PRUNE_EVERY_MS),
+    async () => {
+      if (!svc.leadership.leading) return svc.config.webhooks.pollMs;
+      return (await svc.store.run(pruneExpired(svc))) > 0 ? 1000 : PRUNE_EVERY_MS;
+    },
     log,
     PRUNE_EVERY_MS,
   );

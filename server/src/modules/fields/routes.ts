@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import {
+  ACCEPTED_FIELD_TYPES,
   FIELD_TYPES,
   MAX_FIELD_NAME,
   MAX_OPTION_LENGTH,
@@ -15,17 +16,63 @@ import {
 import { itemEnvelope, itemsEnvelope, okOnly, params, responses, singleLine } from '../../http/schemas';
 import { fieldValueBody, type FieldValueInput } from './schemas';
 
-const definition = {
-  type: 'object',
-  required: ['id', 'name', 'data'],
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    data: {
+const str = { type: 'string' } as const;
+const kind = (value: string) => ({ type: 'string', enum: [value] }) as const;
+
+/** `data` of a definition: the real service's `Field` shapes, one per type. */
+const fieldData = {
+  description: "The real service's field definition shape for the type (boolean, number, string = our text, Select, DateTime = our date)",
+  anyOf: [
+    { type: 'object', required: ['type'], additionalProperties: false, properties: { type: kind('boolean') } },
+    {
+      type: 'object',
+      required: ['displayName', 'type', 'render', 'format'],
+      additionalProperties: false,
+      properties: {
+        displayName: str,
+        type: kind('number'),
+        render: { type: 'object', required: ['type'], additionalProperties: false, properties: { type: kind('text') } },
+        format: { type: 'object', required: ['type'], additionalProperties: false, properties: { type: kind('decimal') } },
+      },
+    },
+    { type: 'object', required: ['displayName', 'type'], additionalProperties: false, properties: { displayName: str, type: kind('string') } },
+    {
+      type: 'object',
+      required: ['displayName', 'type', 'options'],
+      additionalProperties: false,
+      properties: {
+        displayName: str,
+        type: kind('Select'),
+        options: {
+          type: 'object',
+          description: 'The options keyed by option id',
+          additionalProperties: { type: 'object', required: ['id', 'name', 'rank'], additionalProperties: false, properties: { id: str, name: str, rank: str } },
+        },
+      },
+    },
+    {
       type: 'object',
       required: ['type'],
-      properties: { type: { type: 'string', enum: FIELD_TYPES }, options: { type: 'array', items: { type: 'string' } } },
+      additionalProperties: false,
+      properties: {
+        type: kind('DateTime'),
+        title: str,
+        format: { type: 'object', additionalProperties: false, properties: { time: { type: 'boolean' }, zone: { type: 'boolean' } } },
+      },
     },
+  ],
+} as const;
+
+/** A field definition: `id` and `data` as the real service has them; `name`, `type` and `options` are ours. */
+const definition = {
+  type: 'object',
+  required: ['id', 'name', 'type', 'data'],
+  properties: {
+    id: str,
+    name: str,
+    type: { type: 'string', enum: FIELD_TYPES, description: 'Our type name' },
+    options: { type: 'array', items: str, description: 'Select fields only: the option texts, in order (the values tasks take)' },
+    data: fieldData,
   },
 } as const;
 
@@ -68,7 +115,7 @@ export const fieldsRoutes: FastifyPluginAsync = async (app) => {
           additionalProperties: false,
           properties: {
             name: singleLine(MAX_FIELD_NAME),
-            type: { type: 'string', enum: FIELD_TYPES },
+            type: { type: 'string', enum: ACCEPTED_FIELD_TYPES, description: 'Ours, or the real service\'s names string (= text), Select (= select), DateTime (= date)' },
             options: { type: 'array', minItems: 1, maxItems: MAX_SELECT_OPTIONS, items: singleLine(MAX_OPTION_LENGTH) },
           },
         },

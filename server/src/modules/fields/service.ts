@@ -7,6 +7,8 @@ import type { Services } from '../../services';
 import { isCalendarDate } from '../tasks/dates';
 import { characterCount, requireTask, touchTask } from '../tasks/records';
 import { insertRows } from '../projects/bulk-insert';
+import { keyBetween } from '../tasks/rank';
+import { createHash } from 'node:crypto';
 
 /**
  * Custom fields of a project and their values on tasks (spec sections 4.1 field endpoints and
@@ -19,6 +21,24 @@ export const FIELD_TYPES = ['boolean', 'number', 'text', 'select', 'date'] as co
 /** One of {@link FIELD_TYPES}. */
 export type FieldType = (typeof FIELD_TYPES)[number];
 
+/**
+ * The `data.type` the real service's API document gives each of our types (its `Field` schema):
+ * `text` is its `string`, `select` its `Select`, `date` its `DateTime`.
+ */
+export const DOCUMENT_FIELD_TYPES: Readonly<Record<FieldType, string>> = {
+  boolean: 'boolean',
+  number: 'number',
+  text: 'string',
+  select: 'Select',
+  date: 'DateTime',
+};
+
+/** The document's type names, accepted on create as synonyms of ours. */
+export const FIELD_TYPE_SYNONYMS: Readonly<Record<string, FieldType>> = { string: 'text', Select: 'select', DateTime: 'date' };
+
+/** Every `type` a create body may carry: ours, then the document's synonyms. */
+export const ACCEPTED_FIELD_TYPES: readonly string[] = [...FIELD_TYPES, ...Object.keys(FIELD_TYPE_SYNONYMS)];
+
 /** Longest field name, in characters. */
 export const MAX_FIELD_NAME = 100;
 /** Options of a select field: 1..{@link MAX_SELECT_OPTIONS} distinct strings. */
@@ -28,20 +48,48 @@ export const MAX_OPTION_LENGTH = 200;
 /** Longest value of a text field, in characters. */
 export const MAX_TEXT_VALUE = 2000;
 
-/** A field definition as the API returns it. `data.options` only on select fields. */
+/** One option of a select field in the document's shape. */
+export interface SelectOption {
+  /** Stable for the option's text: derived from it (see {@link optionId}). */
+  id: string;
+  /** The option's text, which is also the value a task stores. */
+  name: string;
+  /** Orders the options (byte order), like task ranks. */
+  rank: string;
+}
+
+/**
+ * `data` of a field definition in the real service's `Field` shapes: boolean `{type}`; number
+ * `{displayName, type, render, format}`; text `{displayName, type: 'string'}`; select
+ * `{displayName, type: 'Select', options: {<id>: {id, name, rank}}}`; date
+ * `{type: 'DateTime', title, format: {time: false, zone: false}}`.
+ */
+export type FieldData =
+  | { type: 'boolean' }
+  | { displayName: string; type: 'number'; render: { type: 'text' }; format: { type: 'decimal' } }
+  | { displayName: string; type: 'string' }
+  | { displayName: string; type: 'Select'; options: Record<string, SelectOption> }
+  | { type: 'DateTime'; title: string; format: { time: boolean; zone: boolean } };
+
+/**
+ * A field definition as the API returns it: `id` and `data` as the real service has them;
+ * `name`, `type` (our vocabulary) and `options` (select only: the option texts in order) are ours.
+ */
 export interface FieldDefinition {
   id: string;
   name: string;
-  data: { type: FieldType; options?: string[] };
+  type: FieldType;
+  options?: string[];
+  data: FieldData;
 }
 
 /** A stored (normalized) field value: a JSON boolean, number or string by field type. */
 export type FieldValue = boolean | number | string;
 
-/** Body of `POST /api/v1/projects/{projectId}/fields`. */
+/** Body of `POST /api/v1/projects/{projectId}/fields`; `type` may be a synonym from {@link FIELD_TYPE_SYNONYMS}. */
 export interface NewField {
   name: string;
-  type: FieldType;
+  type: FieldType | keyof typeof FIELD_TYPE_SYNONYMS;
   options?: string[];
 }
 
@@ -53,10 +101,42 @@ interface FieldRow {
   options_json: string | null;
 }
 
+/** A select option's id: the first 16 base64url characters of the SHA-256 of its text, so it stays the same across reads and copies. */
+export function optionId(name: string): string {
+  return createHash('sha256').update(name).digest('base64url').slice(0, 16);
+}
+
+/** The document's `options` object of a select field, keyed by option id, ranked in the options' order. */
+function selectOptions(options: string[]): Record<string, SelectOption> {
+  const out: Record<string, SelectOption> = {};
+  let rank: string | null = null;
+  for (const name of options) {
+    rank = keyBetween(rank, null);
+    const id = optionId(name);
+    out[id] = { id, name, rank };
+  }
+  return out;
+}
+
+/** `data` of a definition in the document's shape for its type. */
+function fieldData(name: string, type: FieldType, options: string[] | undefined): FieldData {
+  switch (type) {
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'number':
+      return { displayName: name, type: 'number', render: { type: 'text' }, format: { type: 'decimal' } };
+    case 'text':
+      return { displayName: name, type: 'string' };
+    case 'select':
+      return { displayName: name, type: 'Select', options: selectOptions(options ?? []) };
+    case 'date':
+      return { type: 'DateTime', title: name, format: { time: false, zone: false } };
+  }
+}
+
 function toDefinition(row: FieldRow): FieldDefinition {
-  const data: FieldDefinition['data'] = { type: row.type };
-  if (row.options_json !== null) data.options = JSON.parse(row.options_json) as string[];
-  return { id: row.id, name: row.name, data };
+  const options = row.options_json === null ? undefined : (JSON.parse(row.options_json) as string[]);
+  return { id: row.id, name: row.name, type: row.type, ...(options ? { options } : {}), data: fieldData(row.name, row.type, options) };
 }
 
 /**
@@ -88,7 +168,8 @@ function fieldRows(q: Sql, projectId: string): Query<FieldRow[]> {
  *   `required` (select without options), `not_allowed` (options on another type) or
  *   `duplicate_value`; 409 CONFLICT for a name already used in the project.
  */
-export function createField(svc: Services, actor: Actor, projectId: string, input: NewField, q: Sql = svc.store.sql): Query<FieldDefinition> {
+export function createField(svc: Services, actor: Actor, projectId: string, body: NewField, q: Sql = svc.store.sql): Query<FieldDefinition> {
+  const input = { ...body, type: FIELD_TYPE_SYNONYMS[body.type] ?? (body.type as FieldType) };
   if (input.type === 'select' && input.options === undefined) {
     throw badRequest('options', 'required', 'a select field needs options');
   }
@@ -140,8 +221,8 @@ function invalidType(type: FieldType, expected: string): never {
  * options; date ← a real calendar date `YYYY-MM-DD`.
  * @throws ServiceError 400 (field `value`) `invalid_type`, `invalid_value`, `too_short` or `too_long`.
  */
-export function normalizeFieldValue(field: Pick<FieldDefinition, 'data'>, value: unknown): FieldValue {
-  const { type } = field.data;
+export function normalizeFieldValue(field: Pick<FieldDefinition, 'type' | 'options'>, value: unknown): FieldValue {
+  const { type } = field;
   if (typeof value === 'string' && value.length === 0) throw badRequest('value', 'too_short', 'value must not be empty');
   switch (type) {
     case 'boolean':
@@ -166,7 +247,7 @@ export function normalizeFieldValue(field: Pick<FieldDefinition, 'data'>, value:
       return value;
     case 'select':
       if (typeof value !== 'string') return invalidType(type, 'one of its options (a string)');
-      if (!field.data.options?.includes(value)) {
+      if (!field.options?.includes(value)) {
         throw badRequest('value', 'invalid_value', `'${value.slice(0, 40)}' is not one of the field's options`);
       }
       return value;

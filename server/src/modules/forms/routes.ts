@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { FormTrigger } from '@taskspace/engine';
+import { isRedirectUrl, type FormTrigger } from '@taskspace/engine';
 import { ServiceError } from '../../errors';
 import { escapeHtml, formPage } from '../../http/public-pages';
 import { params } from '../../http/schemas';
@@ -17,9 +17,19 @@ const NO_FORM = {
   needs_token: { status: 401, title: 'Link incomplete', text: 'This form needs the full link it was shared with (including its token).' },
 } as const;
 
+/**
+ * Where a browser goes after a submission: the form's `redirectUrl` as a header-safe absolute URL,
+ * or undefined when it has none or the stored one is unusable (saved before it was checked this
+ * strictly): the thank-you page is shown instead, never a 500.
+ */
+function redirectOf(form: FormTrigger): string | undefined {
+  return form.redirectUrl !== undefined && isRedirectUrl(form.redirectUrl) ? new URL(form.redirectUrl).href : undefined;
+}
+
 /** The origins a form's page must allow to post to: its redirect target (browsers apply `form-action` to redirects). */
 function formTargets(form: FormTrigger): string[] {
-  return form.redirectUrl ? [new URL(form.redirectUrl).origin] : [];
+  const target = redirectOf(form);
+  return target ? [new URL(target).origin] : [];
 }
 
 function isJson(contentType: string | undefined): boolean {
@@ -108,7 +118,9 @@ export const formRoutes: FastifyPluginAsync = async (app) => {
           });
           if (json) return { ok: true, requestId: accepted.requestId };
           const form = accepted.form!;
-          if (form.redirectUrl) return reply.code(303).header('Location', form.redirectUrl).send();
+          const target = redirectOf(form);
+          if (form.redirectUrl && !target) request.log.warn('the form\'s stored redirectUrl is not a usable URL: showing the thank-you page');
+          if (target) return reply.code(303).header('Location', target).send();
           return formPage(reply, 200, form.title, `<p role="status">${escapeHtml(form.thankYou || 'Thank you!')}</p>`);
         } catch (error) {
           if (error instanceof InboundThrottledError) reply.header('Retry-After', Math.max(1, Math.ceil(error.retryAfterMs / 1000)));

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ServiceError } from '../../errors';
-import { LiveFeed, type LiveEvent } from './feed';
+import type { LiveEvent } from './feed';
+import { LIVE_POLL_MS, type LiveStream } from './hub';
 
-/** How often a stream looks for changes when nothing in this process signalled one, in ms. */
-export const LIVE_POLL_MS = 1000;
+export { LIVE_POLL_MS };
 /** A keep-alive comment this often, in ms, so proxies keep the stream open. */
 const KEEP_ALIVE_MS = 25_000;
 /** Streams end after this long (ms); the browser reconnects at once, with its credential checked again. */
@@ -21,16 +21,15 @@ function frame(e: LiveEvent): string {
  * and `run` (`{runId, automationId, status}`: a run was created, changed status or finished a step).
  * The events say what to read again, not the data itself, so a client refetches through the
  * normal API and its access rules. Changes made in this process are sent at once; others (another
- * process, a run) within {@link LIVE_POLL_MS}.
+ * process, a run) within {@link LIVE_POLL_MS}. One reader serves every stream (`services.live`,
+ * hub.ts). A stream ends when its session is signed out, revoked or expires, or its token is
+ * revoked or expires (within {@link LIVE_POLL_MS}).
  */
 export const liveRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
+  const hub = svc.live;
   const open = new Map<string, number>();
-  /** Ends every open stream: run before the server closes, which would otherwise wait for them. */
-  const endings = new Set<() => void>();
-  app.addHook('preClose', async () => {
-    for (const end of [...endings]) end();
-  });
+  app.addHook('preClose', async () => hub.endAll());
 
   app.get(
     '/live',
@@ -58,15 +57,40 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
         if (left > 0) open.set(userId, left);
         else open.delete(userId);
       };
-      let feed: LiveFeed;
-      try {
-        feed = await svc.store.run(LiveFeed.open(svc.store.sql, userId));
-      } catch (error) {
-        release();
-        throw error;
-      }
-      reply.hijack();
       const res = reply.raw;
+      let closed = false;
+      let keepAlive: NodeJS.Timeout | undefined;
+      let end: NodeJS.Timeout | undefined;
+      /** Events found before the stream's head was written. */
+      let early: LiveEvent[] = [];
+      let started = false;
+      const stream: LiveStream = {
+        userId,
+        sessionId: request.actor.sessionId,
+        tokenId: request.actor.tokenId,
+        send(events) {
+          if (closed) return;
+          if (!started) early.push(...events);
+          else for (const e of events) res.write(frame(e));
+        },
+        end: () => finish(),
+      };
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        clearTimeout(end);
+        clearInterval(keepAlive);
+        hub.remove(stream);
+        release();
+      };
+      const finish = () => {
+        close();
+        if (started) res.end();
+      };
+      res.on('close', close);
+      await hub.add(stream);
+      if (closed) throw new ServiceError(401, 'INVALID_TOKEN', 'the credential of this stream ended before it opened');
+      reply.hijack();
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',
@@ -74,55 +98,11 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
         ...(reply.getHeaders() as Record<string, string>),
       });
       res.write('retry: 1000\nevent: ready\ndata: {}\n\n');
-
-      let timer: NodeJS.Timeout | undefined;
-      let closed = false;
-      /** A look in progress (the feed runs one at a time), and whether another was asked for meanwhile. */
-      let looking = false;
-      let again = false;
-      const look = async (): Promise<void> => {
-        if (closed) return;
-        if (looking) {
-          again = true;
-          return;
-        }
-        looking = true;
-        clearTimeout(timer);
-        try {
-          const changes = await svc.store.run(feed.changes(svc.store.sql));
-          if (!closed) for (const e of changes) res.write(frame(e));
-        } catch (error) {
-          request.log.warn({ err: error }, 'live feed failed');
-        }
-        looking = false;
-        if (closed) return;
-        if (again) {
-          again = false;
-          void look();
-          return;
-        }
-        timer = setTimeout(look, LIVE_POLL_MS);
-      };
-      const offs = [svc.signals?.on('events', look), svc.signals?.on('runs', look)];
-      const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
-      const end = setTimeout(() => res.end(), MAX_STREAM_MS);
-      const close = () => {
-        if (closed) return;
-        closed = true;
-        endings.delete(finish);
-        clearTimeout(timer);
-        clearTimeout(end);
-        clearInterval(keepAlive);
-        for (const off of offs) off?.();
-        release();
-      };
-      const finish = () => {
-        close();
-        res.end();
-      };
-      endings.add(finish);
-      res.on('close', close);
-      timer = setTimeout(look, LIVE_POLL_MS);
+      started = true;
+      for (const e of early) res.write(frame(e));
+      early = [];
+      keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      end = setTimeout(() => finish(), MAX_STREAM_MS);
     },
   );
 };

@@ -2,7 +2,7 @@ import type { Dialect, Query, Sql } from '../../platform/db/query';
 import type { Readable } from 'node:stream';
 import type { Actor } from '../../auth/tokens';
 import { requireFolder, requireMedia } from '../../auth/access';
-import { badRequest, ServiceError } from '../../errors';
+import { badRequest, isStorageFull, ServiceError } from '../../errors';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
 import { pageWindow, type PageRequest } from '../../platform/paging';
@@ -184,7 +184,8 @@ export interface IncomingFile {
  * whatever was placed is removed if that fails, so row and bytes exist together or not at all.
  * @param openFile yields the first file part of the request, or undefined when there is none.
  * @throws ServiceError 404, 403; 400 `file` required (no file part) or incomplete (the body
- *   ended early); 413 PAYLOAD_TOO_LARGE past `config.mediaMaxBytes` (nothing is kept).
+ *   ended early); 413 PAYLOAD_TOO_LARGE past `config.mediaMaxBytes` (nothing is kept); a full
+ *   disk or database is rethrown as is (the error handler answers 507 INSUFFICIENT_STORAGE).
  */
 export async function uploadMedia(
   svc: Services,
@@ -204,6 +205,8 @@ export async function uploadMedia(
     upload = await receiveToTemp(config.dataDir, file.stream);
   } catch (error) {
     if (error instanceof ServiceError) throw error;
+    // The server's disk, not the client: 507 through the error handler, which logs it.
+    if (isStorageFull(error)) throw error;
     if ((error as { statusCode?: number }).statusCode === 413 || file.truncated()) throw tooLarge(config.mediaMaxBytes);
     throw badRequest('file', 'incomplete', 'the upload ended before the file was complete');
   }

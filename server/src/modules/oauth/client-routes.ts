@@ -3,6 +3,10 @@ import { isoTime } from '../../platform/clock';
 import { itemEnvelope, itemsEnvelope, okOnly, params, responses, singleLine } from '../../http/schemas';
 import { CLIENT_TYPES, MAX_REDIRECT_URIS, deleteClient, listClients, registerClient, type ClientInput, type OAuthClient } from './clients';
 import { listMyGrants, revokeMyGrant, type GrantInfo } from './grants';
+import { disableAutomationsOfOAuth } from '../automations/oauth-origin';
+
+/** OAuth clients and grants are managed with first-party credentials only (auth/hook.ts `FirstPartyPolicy`). */
+const FIRST_PARTY = { firstParty: true } as const;
 
 const clientSchema = {
   type: 'object',
@@ -50,12 +54,14 @@ function presentGrant(grant: GrantInfo) {
 /**
  * OAuth clients and grants over the API (docs/oauth.md): Owners register, list and delete a
  * workspace's clients (the secret is in the registration reply only); everyone lists and revokes
- * the apps they authorized. OAuth access tokens may not use these routes.
+ * the apps they authorized. OAuth access tokens may not use these routes. Revoking a grant or
+ * deleting a client also disables the automations made through it (automations/oauth-origin.ts).
  */
 export const oauthClientRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Params: { workspaceId: string }; Body: ClientInput }>(
     '/workspaces/:workspaceId/oauth-clients',
     {
+      config: FIRST_PARTY,
       schema: {
         tags: ['oauth'],
         summary: 'Owners: register an OAuth client; a confidential client\'s secret is in this reply only',
@@ -82,32 +88,34 @@ export const oauthClientRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<{ Params: { workspaceId: string } }>(
     '/workspaces/:workspaceId/oauth-clients',
-    { schema: { tags: ['oauth'], summary: "Owners: the workspace's OAuth clients (never a secret)", params: params('workspaceId'), response: responses(itemsEnvelope(clientSchema)) } },
+    { config: FIRST_PARTY, schema: { tags: ['oauth'], summary: "Owners: the workspace's OAuth clients (never a secret)", params: params('workspaceId'), response: responses(itemsEnvelope(clientSchema)) } },
     async (request) => ({ ok: true, items: (await app.services.store.run(listClients(app.services, request.actor, request.params.workspaceId))).map(presentClient) }),
   );
 
   app.delete<{ Params: { clientId: string } }>(
     '/oauth-clients/:clientId',
-    { schema: { tags: ['oauth'], summary: 'Owners: delete an OAuth client; every token it holds stops working', params: params('clientId'), response: responses(okOnly) } },
+    { config: FIRST_PARTY, schema: { tags: ['oauth'], summary: 'Owners: delete an OAuth client; every token it holds stops working', params: params('clientId'), response: responses(okOnly) } },
     async (request) => {
       await app.services.store.run(deleteClient(app.services, request.actor, request.params.clientId));
       app.meter.forgetCachedTokens();
+      await disableAutomationsOfOAuth(app.services, app.automations, { clientId: request.params.clientId });
       return { ok: true };
     },
   );
 
   app.get(
     '/me/oauth-grants',
-    { schema: { tags: ['oauth'], summary: 'The apps I authorized, with their scopes', response: responses(itemsEnvelope(grantSchema)) } },
+    { config: FIRST_PARTY, schema: { tags: ['oauth'], summary: 'The apps I authorized, with their scopes', response: responses(itemsEnvelope(grantSchema)) } },
     async (request) => ({ ok: true, items: (await app.services.store.run(listMyGrants(app.services, request.actor))).map(presentGrant) }),
   );
 
   app.delete<{ Params: { grantId: string } }>(
     '/me/oauth-grants/:grantId',
-    { schema: { tags: ['oauth'], summary: 'Revoke an app I authorized: its tokens stop working at once', params: params('grantId'), response: responses(okOnly) } },
+    { config: FIRST_PARTY, schema: { tags: ['oauth'], summary: 'Revoke an app I authorized: its tokens stop working at once', params: params('grantId'), response: responses(okOnly) } },
     async (request) => {
       await app.services.store.run(revokeMyGrant(app.services, request.actor, request.params.grantId));
       app.meter.forgetCachedTokens();
+      await disableAutomationsOfOAuth(app.services, app.automations, { grantId: request.params.grantId });
       return { ok: true };
     },
   );

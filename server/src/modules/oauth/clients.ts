@@ -26,6 +26,15 @@ export const MAX_REDIRECT_URIS = 10;
 /** URI schemes never accepted as a redirect target: they would run code or read files in the browser. */
 const REFUSED_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:']);
 
+/** Hosts `http:` redirect URIs may use (RFC 8252 section 7.3 loopback redirection); everything else needs https. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * A private-use URI scheme of a native app (RFC 8252 section 7.1): a reverse domain name such as
+ * `com.example.app`, so it names the app and cannot be a standard scheme (`ws:`, `ftp:`, `mailto:`…).
+ */
+const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
+
 /** A registered client as the API shows it (never the secret). Times in ms since the epoch. */
 export interface OAuthClient {
   id: string;
@@ -56,9 +65,13 @@ function* clientRow(q: Sql, clientId: string): Query<ClientRow | undefined> {
 }
 
 /**
- * Checks a redirect URI for registration: absolute, no fragment (RFC 6749 section 3.1.2), not a
- * script or file scheme.
- * @throws ServiceError 400 VALIDATION_ERROR naming `redirectUris[i]`.
+ * Checks a redirect URI for registration: absolute, no fragment (RFC 6749 section 3.1.2), and
+ * one of (RFC 8252 sections 7.1 to 7.3, docs/oauth.md "Registering a client"): `https:`;
+ * `http:` on a loopback host (127.0.0.1, [::1], localhost); a private-use scheme in reverse
+ * domain form (`com.example.app:/callback`). Script and file schemes, other standard schemes
+ * (`ws:`, `ftp:`…) and `http:` elsewhere are refused.
+ * @throws ServiceError 400 VALIDATION_ERROR naming `redirectUris[i]`, reason `invalid_uri`,
+ *   `refused_scheme`, `http_not_loopback` or `has_fragment`.
  */
 function checkRedirectUri(value: string, index: number): string {
   const field = `redirectUris[${index}]`;
@@ -69,6 +82,16 @@ function checkRedirectUri(value: string, index: number): string {
     throw badRequest(field, 'invalid_uri', `${field} must be an absolute URI`);
   }
   if (REFUSED_SCHEMES.has(url.protocol)) throw badRequest(field, 'refused_scheme', `${field} may not use the ${url.protocol} scheme`);
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
+    throw badRequest(field, 'http_not_loopback', `${field}: invalid redirect URI; http is allowed only on a loopback host (127.0.0.1, [::1], localhost), use https`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:' && !PRIVATE_USE_SCHEME.test(url.protocol)) {
+    throw badRequest(
+      field,
+      'refused_scheme',
+      `${field}: invalid redirect URI; the ${url.protocol} scheme is not allowed (use https, http on a loopback host, or a reverse-domain private-use scheme such as com.example.app:)`,
+    );
+  }
   if (url.hash || value.includes('#')) throw badRequest(field, 'has_fragment', `${field} may not contain a fragment (#)`);
   return value;
 }

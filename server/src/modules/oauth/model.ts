@@ -13,7 +13,9 @@ import { DEFAULT_SCOPE, normalizeScopes, parseStoredScope } from '../../auth/sco
  * Codes, access tokens and refresh tokens are stored only as SHA-256 hashes; times come from the
  * app's clock. Refresh tokens rotate: each use revokes the presented one and issues a new one in
  * the same family, and presenting a rotated one again (reuse, a sign of theft) revokes the whole
- * family, access tokens included.
+ * family, access tokens included — unless it was rotated less than
+ * {@link REFRESH_REUSE_GRACE_SECONDS} ago and its family is still live: then it is a concurrent
+ * refresh of the same app (several requests racing with one token), answered with a fresh pair.
  */
 
 /** Prefix of OAuth access tokens. */
@@ -22,6 +24,12 @@ export const ACCESS_TOKEN_PREFIX = 'tso_';
 export const REFRESH_TOKEN_PREFIX = 'tsr_';
 /** Lifetime of an authorization code, in seconds (RFC 6749 section 4.1.2 recommends at most 10 minutes). */
 export const AUTHORIZATION_CODE_SECONDS = 300;
+/**
+ * How long after its rotation a refresh token may be presented again without counting as reuse
+ * (as Auth0's and Okta's reuse intervals): concurrent refreshes with one token each get a fresh
+ * pair in the same family instead of revoking it. Later, a second use revokes the family.
+ */
+export const REFRESH_REUSE_GRACE_SECONDS = 20;
 
 /**
  * Who a code or token was issued to: the person, the grant it was issued under and, once tokens
@@ -45,12 +53,14 @@ function libraryDate(svc: Services, at: number): Date {
 
 /**
  * Revokes every refresh and access token of a family (reuse detection, revocation of a refresh
- * token), in one transaction. Returns how many tokens ended.
+ * token), in one transaction. Returns how many tokens ended. Rotated tokens of the family lose
+ * their rotation time, so none of them is inside the reuse grace period any more.
  */
 export function* revokeFamily(svc: Services, familyId: string, q: Sql = svc.store.sql): Query<number> {
   const now = svc.clock.now();
   return yield* q.transaction(function* (tx) {
     const refresh = yield* tx.run('UPDATE oauth_refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL', [now, familyId]);
+    yield* tx.run('UPDATE oauth_refresh_tokens SET rotated_at = NULL WHERE family_id = ? AND rotated_at IS NOT NULL', [familyId]);
     const access = yield* tx.run('UPDATE access_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL', [now, familyId]);
     return refresh.changes + access.changes;
   });
@@ -89,6 +99,8 @@ interface RefreshRow {
   scope: string;
   expiresAt: number;
   revokedAt: number | null;
+  /** Set when the token was spent by rotation (not by revocation), until its family is revoked. */
+  rotatedAt: number | null;
 }
 
 /**
@@ -99,6 +111,11 @@ function sharedModel(svc: Services, onRevoked: () => void) {
   const { store } = svc;
   const q = store.sql;
   const { oauthAccessTokenMs, oauthRefreshTokenMs } = svc.config.accounts;
+
+  /** Whether a spent refresh token was rotated (its family not revoked since) within the grace period. */
+  function inReuseGrace(row: { rotatedAt: number | null }): boolean {
+    return row.rotatedAt !== null && svc.clock.now() - row.rotatedAt <= REFRESH_REUSE_GRACE_SECONDS * 1000;
+  }
 
   /**
    * The client a stored code or refresh token may still be used by: none when it expired, or when
@@ -230,31 +247,40 @@ function sharedModel(svc: Services, onRevoked: () => void) {
     },
 
     /**
-     * A live refresh token. Presenting one that was already rotated or revoked is reuse: the whole
-     * family is revoked and the request fails with `invalid_grant`.
+     * A live refresh token, or one rotated within the reuse grace period (a concurrent refresh).
+     * Presenting one that was rotated earlier, or revoked, is reuse: the whole family is revoked
+     * and the request fails with `invalid_grant`.
      */
     async getRefreshToken(refreshToken: string): Promise<OAuth2Server.RefreshToken | false> {
       const row = await store.run(
         q.get<RefreshRow & { clientId: string; userId: string }>(
           `SELECT r.id, r.grant_id AS "grantId", r.family_id AS "familyId", r.scope, r.expires_at AS "expiresAt", r.revoked_at AS "revokedAt",
-                  g.client_id AS "clientId", g.user_id AS "userId"
+                  r.rotated_at AS "rotatedAt", g.client_id AS "clientId", g.user_id AS "userId"
              FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.id = r.grant_id WHERE r.token_hash = ?`,
           [hashToken(refreshToken)],
         ),
       );
-      const client = row && (await usableClient({ spent: row.revokedAt !== null, familyId: row.familyId, expiresAt: row.expiresAt, clientId: row.clientId }));
+      const spent = row !== undefined && row.revokedAt !== null && !inReuseGrace(row);
+      const client = row && (await usableClient({ spent, familyId: row.familyId, expiresAt: row.expiresAt, clientId: row.clientId }));
       if (!row || !client) return false;
       const user: OAuthSubject = { userId: row.userId, grantId: row.grantId, familyId: row.familyId };
       return { refreshToken, refreshTokenExpiresAt: libraryDate(svc, row.expiresAt), scope: parseStoredScope(row.scope), client: libraryClient(client), user };
     },
 
-    /** Rotation: the presented refresh token ends; false when it already had (a concurrent use). */
+    /**
+     * Rotation: the presented refresh token ends. When a concurrent refresh rotated it first, the
+     * rotation still counts within the reuse grace period (its family not revoked since); false
+     * otherwise (`invalid_grant`).
+     */
     async revokeToken(token: OAuth2Server.RefreshToken): Promise<boolean> {
       const now = svc.clock.now();
+      const tokenHash = hashToken(token.refreshToken);
       const revoked = await store.run(
-        q.run('UPDATE oauth_refresh_tokens SET revoked_at = ?, rotated_at = ? WHERE token_hash = ? AND revoked_at IS NULL', [now, now, hashToken(token.refreshToken)]),
+        q.run('UPDATE oauth_refresh_tokens SET revoked_at = ?, rotated_at = ? WHERE token_hash = ? AND revoked_at IS NULL', [now, now, tokenHash]),
       );
-      return revoked.changes === 1;
+      if (revoked.changes === 1) return true;
+      const row = await store.run(q.get<{ rotatedAt: number | null }>('SELECT rotated_at AS "rotatedAt" FROM oauth_refresh_tokens WHERE token_hash = ?', [tokenHash]));
+      return row !== undefined && inReuseGrace(row);
     },
   };
 }

@@ -6,7 +6,9 @@ import {
   createProject,
   createWorkspaceProject,
   deleteProject,
-  getProject,
+  viewProject,
+  MY_PROJECTS_SORTS,
+  type MyProjectsSort,
   listFolderProjects,
   listFolderTemplates,
   listMyProjects,
@@ -81,7 +83,7 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { projectId: string } }>(
     '/projects/:projectId',
     { schema: { tags, summary: 'Get a project', params: params('projectId'), response: one } },
-    async (request) => ({ ok: true, item: await svc.store.run(getProject(svc, request.actor, request.params.projectId)) }),
+    async (request) => ({ ok: true, item: await svc.store.run(viewProject(svc, request.actor, request.params.projectId)) }),
   );
 
   app.post<{ Body: ContentBody & { folderId: string } }>(
@@ -192,19 +194,26 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
     async (request) => ({ ok: true, items: await svc.store.run(listProjectMembers(svc, request.actor, request.params.projectId, request.query)) }),
   );
 
-  app.get<{ Querystring: PageRequest & { search?: string } }>(
+  const myProjectsQuery = searchablePageQuery(100);
+  app.get<{ Querystring: PageRequest & { search?: string; sort: MyProjectsSort } }>(
     '/me/projects',
     {
       schema: {
         tags,
         summary: "The caller's projects across their workspaces (templates excluded); `search` filters by name",
-        querystring: searchablePageQuery(20),
+        description:
+          '`sort`: `viewed-desc` (default) lists the projects the caller opened most recently (`GET /projects/{id}`) first, ' +
+          'then those never opened, newest first; `viewed-asc` is the exact reverse.',
+        querystring: {
+          ...myProjectsQuery,
+          properties: { ...myProjectsQuery.properties, sort: { type: 'string', enum: MY_PROJECTS_SORTS, default: 'viewed-desc' } },
+        },
         response: many,
       },
     },
     async (request) => {
-      const { search, ...page } = request.query;
-      return { ok: true, items: await svc.store.run(listMyProjects(svc, request.actor, page, search)) };
+      const { search, sort, ...page } = request.query;
+      return { ok: true, items: await svc.store.run(listMyProjects(svc, request.actor, page, search, sort)) };
     },
   );
 

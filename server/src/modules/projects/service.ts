@@ -74,6 +74,23 @@ export function* getProject(svc: Services, actor: Actor, projectId: string, q: S
   return yield* loadProject(q, projectId);
 }
 
+/**
+ * `GET /api/v1/projects/{projectId}` (Viewer): the project, recording that the caller viewed it
+ * now (`project_views`, the order `viewed-desc`/`viewed-asc` of {@link listMyProjects}).
+ * @throws ServiceError 404 when unknown or outside the caller's workspaces.
+ */
+export function* viewProject(svc: Services, actor: Actor, projectId: string, q: Sql = svc.store.sql): Query<Project> {
+  return yield* q.transaction(function* (tx) {
+    const project = yield* getProject(svc, actor, projectId, tx);
+    yield* tx.run(
+      `INSERT INTO project_views (user_id, project_id, viewed_at) VALUES (?, ?, ?)
+       ON CONFLICT (user_id, project_id) DO UPDATE SET viewed_at = excluded.viewed_at`,
+      [actor.userId, projectId, svc.clock.now()],
+    );
+    return project;
+  });
+}
+
 /** What {@link insertProject} needs besides the target folder. */
 export interface NewProject {
   name: string;
@@ -280,15 +297,46 @@ export function* listFolderTemplates(svc: Services, actor: Actor, folderId: stri
   return rows.map(toProject);
 }
 
+/** Orders of `GET /api/v1/me/projects` (the real service's values). */
+export const MY_PROJECTS_SORTS = ['viewed-desc', 'viewed-asc'] as const;
+/** One of {@link MY_PROJECTS_SORTS}. */
+export type MyProjectsSort = (typeof MY_PROJECTS_SORTS)[number];
+
+/**
+ * The ORDER BY of each {@link MyProjectsSort}, `v` being the caller's `project_views` row.
+ * `viewed-desc`: last viewed by the caller first; projects the caller never opened after them,
+ * newest first. `viewed-asc` is its exact reverse (never opened, oldest first; then the least
+ * recently viewed). Ties in time fall back to insertion order (SQLite `rowid`) or the id (PostgreSQL).
+ */
+const MY_PROJECTS_ORDER: Readonly<Record<MyProjectsSort, Readonly<Record<Dialect, string>>>> = {
+  'viewed-desc': {
+    sqlite: 'ORDER BY v.viewed_at DESC NULLS LAST, p.created_at DESC, p.rowid DESC',
+    postgres: 'ORDER BY v.viewed_at DESC NULLS LAST, p.created_at DESC, p.id DESC',
+  },
+  'viewed-asc': {
+    sqlite: 'ORDER BY v.viewed_at ASC NULLS FIRST, p.created_at ASC, p.rowid ASC',
+    postgres: 'ORDER BY v.viewed_at ASC NULLS FIRST, p.created_at ASC, p.id ASC',
+  },
+};
+
 /**
  * `GET /api/v1/me/projects`: the projects (templates excluded) of every workspace the caller
- * belongs to, oldest first.
+ * belongs to, in `sort` order (default `viewed-desc`): by when the caller last opened each with
+ * `GET /projects/{id}` (see {@link viewProject}).
  */
-export function* listMyProjects(svc: Services, actor: Actor, page: PageRequest, search?: string, q: Sql = svc.store.sql): Query<Project[]> {
+export function* listMyProjects(
+  svc: Services,
+  actor: Actor,
+  page: PageRequest,
+  search?: string,
+  sort: MyProjectsSort = 'viewed-desc',
+  q: Sql = svc.store.sql,
+): Query<Project[]> {
   const named = nameFilter(q.dialect, search);
   const rows = yield* q.all<ProjectRow>(
     `SELECT ${COLUMNS} FROM projects p JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ?
-      WHERE p.is_template = 0 ${named.sql} ${OLDEST_FIRST[q.dialect]} LIMIT ? OFFSET ?`,
+       LEFT JOIN project_views v ON v.user_id = m.user_id AND v.project_id = p.id
+      WHERE p.is_template = 0 ${named.sql} ${MY_PROJECTS_ORDER[sort][q.dialect]} LIMIT ? OFFSET ?`,
     [actor.userId, ...named.params, ...pageWindow(page)],
   );
   return rows.map(toProject);

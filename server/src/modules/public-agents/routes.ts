@@ -6,7 +6,9 @@ import {
   disablePublicAccess,
   enablePublicAccess,
   getPublicAgent,
+  PUBLIC_META_LIMITS,
   publicAgentView,
+  publicUrlOf,
   updatePublicAgent,
   type PublicAgentPreferences,
   type PublicAgentView,
@@ -21,14 +23,35 @@ const preferencesSchema = {
     canCopyKnowledge: { type: 'boolean' },
     hideBranding: { type: 'boolean' },
     theme: { type: 'string', enum: ACCEPTED_THEMES, description: 'light, dark or auto (system is accepted as auto)' },
+    autoEndChats: { type: 'boolean', description: 'Stored and returned; no public chat acts on it in this version' },
+    meta: {
+      type: 'object',
+      additionalProperties: false,
+      description: "The public page's HTML title and description (empty or absent: the agent's name and description); PATCH merges its keys",
+      properties: {
+        title: { type: 'string', maxLength: PUBLIC_META_LIMITS.title },
+        description: { type: 'string', maxLength: PUBLIC_META_LIMITS.description },
+      },
+    },
   },
 } as const;
 
-/** The public agent item. */
+const avatarSchema = { type: 'object', required: ['type', 'data'], properties: { type: str, data: { type: 'object', required: ['value'], properties: { value: str } } } } as const;
+
+/** The real service's `data` of a public agent: the agent's avatar. */
+const publicAgentData = { type: 'object', required: ['avatar'], properties: { avatar: avatarSchema } } as const;
+
+/** The public agent item: the real service's `{id, name, data, preferences}` plus our `space_agent_id`. */
 export const publicAgentSchema = {
   type: 'object',
-  required: ['id', 'space_agent_id', 'preferences'],
-  properties: { id: str, space_agent_id: str, preferences: preferencesSchema },
+  required: ['id', 'name', 'data', 'space_agent_id', 'preferences'],
+  properties: {
+    id: { type: 'string', description: 'The public id (the end of publicUrl)' },
+    name: { type: 'string', description: "The agent's name" },
+    data: publicAgentData,
+    space_agent_id: { type: 'string', description: "The agent's id" },
+    preferences: preferencesSchema,
+  },
 } as const;
 
 /**
@@ -38,14 +61,15 @@ export const publicAgentSchema = {
  */
 export const publicAgentViewSchema = {
   type: 'object',
-  required: ['id', 'name', 'description', 'tone', 'language', 'avatar', 'commands', 'preferences'],
+  required: ['id', 'name', 'data', 'description', 'tone', 'language', 'avatar', 'commands', 'preferences'],
   properties: {
     id: { type: 'string', description: 'The public id (not the agent id)' },
     name: str,
+    data: publicAgentData,
     description: str,
     tone: str,
     language: str,
-    avatar: { type: 'object', properties: { type: str, data: { type: 'object', properties: { value: str } } } },
+    avatar: { ...avatarSchema, description: 'Same as data.avatar (kept for older clients)' },
     commands: {
       type: 'array',
       items: { type: 'object', required: ['name', 'mode'], properties: { name: str, mode: str, prompt: { type: 'string', description: 'template mode only' } } },
@@ -116,10 +140,17 @@ export const publicAgentRoutes: FastifyPluginAsync = async (app) => {
         tags,
         summary: 'A public agent by its public id, as its public page shows it (any authenticated caller)',
         params: params('publicAgentId'),
-        response: responses(itemEnvelope(publicAgentViewSchema)),
+        response: responses({
+          type: 'object',
+          required: ['ok', 'item', 'publicUrl'],
+          properties: { ok: { type: 'boolean' }, item: publicAgentViewSchema, publicUrl: { type: 'string', format: 'uri' } },
+        }),
       },
     },
-    async (request) => ({ ok: true, item: await svc.store.run(publicAgentView(svc, request.params.publicAgentId)) }),
+    async (request) => {
+      const item = await svc.store.run(publicAgentView(svc, request.params.publicAgentId));
+      return { ok: true, item, publicUrl: publicUrlOf(svc, item.id) };
+    },
   );
 
   app.patch<{ Params: { agentId: string }; Body: { preferences: Partial<PublicAgentPreferences> } }>(
@@ -134,6 +165,7 @@ export const publicAgentRoutes: FastifyPluginAsync = async (app) => {
           required: ['preferences'],
           additionalProperties: false,
           properties: { preferences: { ...preferencesSchema, additionalProperties: false } },
+          description: 'Every key of preferences is optional; absent keys keep their value',
         },
         response: responses(itemEnvelope(publicAgentSchema)),
       },
@@ -167,7 +199,8 @@ export function renderPublicPage(view: PublicAgentView): string {
     : '';
   return `<!doctype html>
 <html lang="${e(view.language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${e(view.name)}</title>
+<title>${e(view.preferences.meta?.title || view.name)}</title>
+<meta name="description" content="${e(view.preferences.meta?.description || view.description)}">
 <style>${THEME_CSS[view.preferences.theme]}body{font-family:system-ui,sans-serif;background:var(--bg);color:var(--fg);max-width:42rem;margin:2rem auto;padding:0 1rem}.avatar{font-size:3rem}pre{white-space:pre-wrap;color:var(--muted)}footer{color:var(--muted);margin-top:3rem;font-size:.85rem}</style>
 </head><body>
 <header>${avatar}<h1>${e(view.name)}</h1><p>${e(view.description)}</p></header>
@@ -194,7 +227,7 @@ export const publicAgentPageRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       void guard(request, reply);
       const view = await svc.store.run(publicAgentView(svc, request.params.publicId));
-      if (wantsJson(request.headers.accept)) return { ok: true, item: view };
+      if (wantsJson(request.headers.accept)) return { ok: true, item: view, publicUrl: publicUrlOf(svc, view.id) };
       return sendHtml(reply, renderPublicPage(view));
     },
   );

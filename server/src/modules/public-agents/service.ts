@@ -41,6 +41,15 @@ export function normalizePreferences<T extends { mode?: string; theme?: string }
   return out;
 }
 
+/** Limits of `preferences.meta`, in characters. */
+export const PUBLIC_META_LIMITS = { title: 200, description: 2000 } as const;
+
+/** The public page's own title and description (HTML `<title>` and `<meta name="description">`); empty or absent → the agent's name and description. */
+export interface PublicAgentMeta {
+  title?: string;
+  description?: string;
+}
+
 /** Preferences of a public agent. */
 export interface PublicAgentPreferences {
   mode: (typeof PUBLIC_MODES)[number];
@@ -49,20 +58,35 @@ export interface PublicAgentPreferences {
   /** Whether the public page omits the "Made with Taskspace" footer. */
   hideBranding: boolean;
   theme: (typeof THEMES)[number];
+  /**
+   * The real service's "end idle chats automatically" setting. Stored and returned; this version
+   * has no public chat, so nothing acts on it yet.
+   */
+  autoEndChats: boolean;
+  /** Present once set (PATCH merges its keys). */
+  meta?: PublicAgentMeta;
 }
 
-/** A public agent as the API returns it. */
+/** What of the agent a public agent item shows under `data` (the real service's shape). */
+export interface PublicAgentData {
+  avatar: AgentAvatar;
+}
+
+/** A public agent as the API returns it (the real service's `{id, name, data, preferences}`, plus `space_agent_id`). */
 export interface PublicAgent {
   /** The public id (in the public URL). */
   id: string;
-  /** The agent's id. */
+  /** The agent's name. */
+  name: string;
+  data: PublicAgentData;
+  /** The agent's id (ours). */
   space_agent_id: string;
   preferences: PublicAgentPreferences;
 }
 
 /** Preferences of a newly enabled public agent. */
 export function defaultPreferences(): PublicAgentPreferences {
-  return { mode: 'template', canCopyKnowledge: false, hideBranding: false, theme: 'light' };
+  return { mode: 'template', canCopyKnowledge: false, hideBranding: false, theme: 'light', autoEndChats: false };
 }
 
 interface PublicRow {
@@ -75,12 +99,14 @@ function publicRow(q: Sql, agentId: string): Query<PublicRow | undefined> {
   return q.get<PublicRow>('SELECT id, agent_id, preferences_json FROM public_agents WHERE agent_id = ?', [agentId]);
 }
 
-function toPublicAgent(row: PublicRow): PublicAgent {
-  return {
-    id: row.id,
-    space_agent_id: row.agent_id,
-    preferences: normalizePreferences({ ...defaultPreferences(), ...(JSON.parse(row.preferences_json) as Partial<PublicAgentPreferences>) }),
-  };
+function preferencesOf(row: PublicRow): PublicAgentPreferences {
+  return normalizePreferences({ ...defaultPreferences(), ...(JSON.parse(row.preferences_json) as Partial<PublicAgentPreferences>) });
+}
+
+/** The API item of a public row, with the agent's name and avatar. */
+function* toPublicAgent(q: Sql, row: PublicRow): Query<PublicAgent> {
+  const agent = yield* agentItem(q, row.agent_id);
+  return { id: row.id, name: agent.name, data: { avatar: agent.data.avatar }, space_agent_id: row.agent_id, preferences: preferencesOf(row) };
 }
 
 /** The absolute URL of a public agent page. */
@@ -138,12 +164,12 @@ export function* getPublicAgent(svc: Services, actor: Actor, agentId: string, q:
   yield* requireAgent(q, actor, agentId, 'Viewer');
   const row = yield* publicRow(q, agentId);
   if (!row) throw notEnabled(agentId);
-  return { item: toPublicAgent(row), publicUrl: publicUrlOf(svc, row.id) };
+  return { item: yield* toPublicAgent(q, row), publicUrl: publicUrlOf(svc, row.id) };
 }
 
 /**
  * Merges preferences into a public agent (spec 4.4 `PATCH /agents/{agentId}/public-agent`).
- * Needs Collaborator. Absent keys keep their value.
+ * Needs Collaborator. Absent keys keep their value; `meta` merges key by key too.
  * @throws ServiceError 404 (agent unknown/outside the caller's workspaces, or not public), 403.
  */
 export function* updatePublicAgent(
@@ -157,13 +183,14 @@ export function* updatePublicAgent(
     yield* requireAgent(tx, actor, agentId, 'Collaborator', 'changing public agent preferences');
     const row = yield* publicRow(tx, agentId);
     if (!row) throw notEnabled(agentId);
-    const merged = { ...toPublicAgent(row).preferences };
+    const merged = preferencesOf(row);
     const wanted = normalizePreferences(preferences);
-    for (const key of Object.keys(merged) as (keyof PublicAgentPreferences)[]) {
-      if (wanted[key] !== undefined) (merged as Record<string, unknown>)[key] = wanted[key];
+    for (const key of ['mode', 'canCopyKnowledge', 'hideBranding', 'theme', 'autoEndChats'] as const) {
+      if (wanted[key] !== undefined) (merged as unknown as Record<string, unknown>)[key] = wanted[key];
     }
+    if (wanted.meta !== undefined) merged.meta = { ...merged.meta, ...wanted.meta };
     yield* tx.run('UPDATE public_agents SET preferences_json = ?, updated_at = ? WHERE id = ?', [JSON.stringify(merged), svc.clock.now(), row.id]);
-    return toPublicAgent((yield* publicRow(tx, agentId))!);
+    return yield* toPublicAgent(tx, (yield* publicRow(tx, agentId))!);
   });
 }
 
@@ -171,6 +198,8 @@ export function* updatePublicAgent(
 export interface PublicAgentView {
   id: string;
   name: string;
+  /** The real service's `data` (the avatar); `avatar` at the top level is kept for our older clients. */
+  data: PublicAgentData;
   description: string;
   tone: string;
   language: string;
@@ -202,11 +231,12 @@ function* projectNames(q: Sql, projectIds: string[]): Query<{ id: string; name: 
 export function* publicAgentView(svc: Services, publicId: string, q: Sql = svc.store.sql): Query<PublicAgentView> {
   const row = yield* q.get<PublicRow>('SELECT id, agent_id, preferences_json FROM public_agents WHERE id = ?', [publicId]);
   if (!row) throw new ServiceError(404, 'NOT_FOUND', 'no public agent at this address');
-  const { preferences } = toPublicAgent(row);
+  const preferences = preferencesOf(row);
   const agent = yield* agentItem(q, row.agent_id);
   const view: PublicAgentView = {
     id: row.id,
     name: agent.name,
+    data: { avatar: agent.data.avatar },
     description: agent.data.description,
     tone: agent.data.tone,
     language: agent.data.language,

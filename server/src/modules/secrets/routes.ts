@@ -3,6 +3,9 @@ import { isoTime } from '../../platform/clock';
 import { itemEnvelope, itemsEnvelope, okOnly, params, responses } from '../../http/schemas';
 import { SECRET_MAX_LENGTH, SECRET_NAME_PATTERN, deleteSecret, listSecrets, setSecret, type SecretInfo } from './service';
 
+/** Secrets are managed with first-party credentials only (auth/hook.ts `FirstPartyPolicy`). */
+const FIRST_PARTY = { firstParty: true } as const;
+
 const secretSchema = {
   type: 'object',
   properties: {
@@ -28,17 +31,19 @@ function present(secret: SecretInfo) {
 /**
  * Workspace secrets over the API (docs/automations.md "Secrets"), Owners only: list names (never
  * values), set or rotate a value (`PUT`, write-only), delete one no enabled automation reads.
+ * First-party only: OAuth access tokens get 403 (docs/oauth.md "Threat model").
  */
 export const secretRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { workspaceId: string } }>(
     '/workspaces/:workspaceId/secrets',
-    { schema: { tags: ['secrets'], summary: "Owners: the workspace's secrets by name, with the automations that read each (never a value)", params: params('workspaceId'), response: responses(itemsEnvelope(secretSchema)) } },
+    { config: FIRST_PARTY, schema: { tags: ['secrets'], summary: "Owners: the workspace's secrets by name, with the automations that read each (never a value)", params: params('workspaceId'), response: responses(itemsEnvelope(secretSchema)) } },
     async (request) => ({ ok: true, items: (await app.services.store.run(listSecrets(app.services, request.actor, request.params.workspaceId))).map(present) }),
   );
 
   app.put<{ Params: { workspaceId: string; name: string }; Body: { value: string } }>(
     '/workspaces/:workspaceId/secrets/:name',
     {
+      config: FIRST_PARTY,
       schema: {
         tags: ['secrets'],
         summary: 'Owners: set or rotate a secret; the value is never shown again',
@@ -57,7 +62,7 @@ export const secretRoutes: FastifyPluginAsync = async (app) => {
 
   app.delete<{ Params: { workspaceId: string; name: string } }>(
     '/workspaces/:workspaceId/secrets/:name',
-    { schema: { tags: ['secrets'], summary: 'Owners: delete a secret no enabled automation reads (409 with their list otherwise)', params: secretParams, response: responses(okOnly) } },
+    { config: FIRST_PARTY, schema: { tags: ['secrets'], summary: 'Owners: delete a secret no enabled automation reads (409 with their list otherwise)', params: secretParams, response: responses(okOnly) } },
     async (request) => {
       await app.services.store.run(deleteSecret(app.services, request.actor, request.params.workspaceId, request.params.name));
       return { ok: true };

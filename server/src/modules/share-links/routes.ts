@@ -14,13 +14,20 @@ const shareLink = {
 
 const schema = { tags: ['projects'], params: params('projectId'), response: responses(itemEnvelope(shareLink)) };
 
+/** `GET`'s answer: the link, or `item: null` while none is enabled (as the real service answers). */
+const maybeShareLink = {
+  tags: ['projects'],
+  params: params('projectId'),
+  response: responses(itemEnvelope({ ...shareLink, nullable: true, description: 'null while the share link is not enabled' })),
+};
+
 /** A project's share link (README "Projects, templates, share links and custom fields", "Share links"). */
 export const shareLinkRoutes: FastifyPluginAsync = async (app) => {
   const svc = app.services;
 
   app.get<{ Params: { projectId: string } }>(
     '/projects/:projectId/shareLink',
-    { schema: { ...schema, summary: "A project's share URLs (404 until enabled)" } },
+    { schema: { ...maybeShareLink, summary: "A project's share URLs (item null until enabled)" } },
     async (request) => ({ ok: true, item: await svc.store.run(getShareLink(svc, request.actor, request.params.projectId)) }),
   );
 

@@ -59,14 +59,14 @@ export function* enableShareLink(svc: Services, actor: Actor, projectId: string,
 }
 
 /**
- * `GET /api/v1/projects/{projectId}/shareLink` (Collaborator): the share URLs.
- * @throws ServiceError 404 (also when the link is not enabled), 403.
+ * `GET /api/v1/projects/{projectId}/shareLink` (Collaborator): the share URLs, or `null` while
+ * the link is not enabled (the real service's `{ok: true, item: null}`).
+ * @throws ServiceError 404 (unknown project or outside the caller's workspaces), 403.
  */
-export function* getShareLink(svc: Services, actor: Actor, projectId: string, q: Sql = svc.store.sql): Query<ShareLink> {
+export function* getShareLink(svc: Services, actor: Actor, projectId: string, q: Sql = svc.store.sql): Query<ShareLink | null> {
   yield* requireProject(q, actor, projectId, 'Collaborator', { action: 'reading the share link' });
   const token = yield* tokenOf(q, projectId);
-  if (token === null) throw new ServiceError(404, 'NOT_FOUND', 'share link not enabled');
-  return toLink(svc, token);
+  return token === null ? null : toLink(svc, token);
 }
 
 /**

@@ -30,7 +30,12 @@ export const taskAssigneesRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => ({
       ok: true,
-      item: await svc.store.run(setAssignees(svc, request.actor, request.params.projectId, request.params.taskId, request.body.handles)),
+      // In the project's write lane, as every task write (PostgreSQL: takes its turn with the
+      // project's other writes over every process instead of colliding with them).
+      item: await svc.writes.run(
+        (q) => setAssignees(svc, request.actor, request.params.projectId, request.params.taskId, request.body.handles, q),
+        request.params.projectId,
+      ),
     }),
   );
 
@@ -46,7 +51,7 @@ export const taskAssigneesRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { projectId, taskId, assigneeHandle } = request.params;
-      return { ok: true, item: await svc.store.run(removeAssignee(svc, request.actor, projectId, taskId, assigneeHandle)) };
+      return { ok: true, item: await svc.writes.run((q) => removeAssignee(svc, request.actor, projectId, taskId, assigneeHandle, q), projectId) };
     },
   );
 };

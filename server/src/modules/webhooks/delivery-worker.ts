@@ -6,6 +6,7 @@ import { DEFAULT_WORKER_ID, parseRetryAfter } from '@taskspace/engine';
 import { deliveryDelayMs, verdictForStatus, type AttemptVerdict } from './delivery-verdicts';
 import { signPayload } from './signature';
 import { ownerGone } from '../../platform/db/postgres/presence';
+import { isRetryableConflict } from '../../platform/db/query';
 
 /**
  * The delivery worker (README "Events and webhooks", "Delivery"): sends due `webhook_deliveries` rows,
@@ -15,11 +16,15 @@ import { ownerGone } from '../../platform/db/postgres/presence';
  *
  * Durability: a row is marked `sending`, with its sender's worker id (`claimed_by`), while its
  * attempt is in flight, and gets its outcome in one transaction afterwards, written only by that
- * sender. When the process dies mid-attempt, the row is still `sending`; it goes back to `pending`
+ * sender. A write of outcomes that fails (a serialization failure past its retries, a lock held
+ * past {@link OUTCOME_STATEMENT_TIMEOUT_MS}, the database away) is tried again, with a growing
+ * wait, until it lands: a row must not stay `sending` (it counts against its target's limit).
+ * When the process dies mid-attempt, the row is still `sending`; it goes back to `pending`
  * — on SQLite at the first step after {@link DeliveryWorker.start}, before any claim; on
  * PostgreSQL once its sender's presence lock is gone (checked at start and every
  * {@link REQUEUE_EVERY_MS}) — so the attempt is sent again (at-least-once: receivers de-duplicate
- * by `X-Service-Delivery`).
+ * by `X-Service-Delivery`). A live process also puts back, every {@link REQUEUE_EVERY_MS}, the rows
+ * it holds `sending` that it is neither sending nor writing the outcome of (lost by a failure).
  *
  * Request: `POST <url>` with body `{"id","type","workspaceId","timestamp","payload"}` and headers
  * `Content-Type: application/json`, `User-Agent`, `X-Service-Event`, `X-Service-Delivery`,
@@ -107,6 +112,33 @@ function* requeueAbandoned(q: Sql): Query<void> {
   yield* q.run(`UPDATE webhook_deliveries SET status = 'pending', claimed_by = NULL WHERE status = 'sending'${gone}`);
 }
 
+/** Rows `claimed_by` this sender and `sending` whose id is not in the JSON array `keep` (parameters: sender, keep). */
+const OWN_STALE: Record<Dialect, string> = {
+  sqlite: `UPDATE webhook_deliveries SET status = 'pending', claimed_by = NULL
+    WHERE status = 'sending' AND claimed_by = ? AND id NOT IN (SELECT value FROM json_each(?))`,
+  postgres: `UPDATE webhook_deliveries SET status = 'pending', claimed_by = NULL
+    WHERE status = 'sending' AND claimed_by = ? AND id NOT IN (SELECT jsonb_array_elements_text(CAST(? AS jsonb)))`,
+};
+
+/**
+ * Puts back in the queue the rows this live process holds `sending` but neither sends nor writes
+ * the outcome of (`keep`): left behind by a failure. They are sent again (at-least-once).
+ * @returns how many rows went back.
+ */
+function* requeueOwnStale(q: Sql, sender: string, keep: readonly string[]): Query<number> {
+  return (yield* q.run(OWN_STALE[q.dialect], [sender, JSON.stringify(keep)])).changes;
+}
+
+/** Longest a statement of a write of outcomes may take (waiting for a lock included) on PostgreSQL, in ms. */
+export const OUTCOME_STATEMENT_TIMEOUT_MS = 5000;
+
+/** First wait before a failed write of outcomes is tried again, in ms; it doubles up to {@link OUTCOME_RETRY_MAX_MS}. */
+const OUTCOME_RETRY_BASE_MS = 50;
+const OUTCOME_RETRY_MAX_MS = 2000;
+
+/** Tries of a failed write of outcomes while the worker stops (then the rows are left to the next start). */
+const OUTCOME_TRIES_WHEN_STOPPING = 5;
+
 /** Attempts in flight per target, over every process. */
 function* inFlightByTarget(q: Sql): Query<Map<string, number>> {
   const rows = yield* q.all<{ target: string; n: number }>(
@@ -173,6 +205,8 @@ function* claimDue(q: Sql, now: number, free: number, limit: number, sender: str
  */
 function* recordOutcomes(q: Sql, outcomes: readonly Outcome[], sender: string): Query<void> {
   yield* q.transaction(function* (tx) {
+    // Bounded: a write waiting on a lock fails and is tried again (DeliveryWorker.flush) rather than hang.
+    if (tx.dialect === 'postgres') yield* tx.run(`SET LOCAL statement_timeout = ${OUTCOME_STATEMENT_TIMEOUT_MS}`);
     for (const o of outcomes) {
       const updated = yield* tx.run(
         `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status_code = ?, last_error = ?, completed_at = ?, claimed_by = NULL
@@ -200,6 +234,8 @@ export class DeliveryWorker {
   private flushScheduled = false;
   /** The last write of outcomes (writes run one after another). */
   private flushing: Promise<void> = Promise.resolve();
+  /** Ids of the attempts whose outcome is not written yet (queued, or being written). */
+  private readonly unwritten = new Set<string>();
   /** When attempts left in flight by processes that are gone were last put back in the queue (0: not yet). */
   private lastRequeue = 0;
   private lastDeepScan = 0;
@@ -246,8 +282,12 @@ export class DeliveryWorker {
   private async step(): Promise<number> {
     const { store, clock, config } = this.svc;
     // SQLite: once, before anything is sent; PostgreSQL: now and then, for every process that died.
-    if (this.lastRequeue === 0 || (store.sql.dialect === 'postgres' && Date.now() - this.lastRequeue >= REQUEUE_EVERY_MS)) {
-      await store.run(requeueAbandoned(store.sql));
+    if (this.lastRequeue === 0 || Date.now() - this.lastRequeue >= REQUEUE_EVERY_MS) {
+      if (this.lastRequeue === 0 || store.sql.dialect === 'postgres') await store.run(requeueAbandoned(store.sql));
+      // This process's own rows left `sending` by a failure: nothing is claimed between here and
+      // the launch of what the claim below takes, so every row in flight here is in `inflight`.
+      const freed = await store.run(requeueOwnStale(store.sql, this.sender, [...this.inflight.keys(), ...this.unwritten]));
+      if (freed > 0) this.log.warn({ worker: 'webhook delivery', deliveries: freed }, 'webhook deliveries left in flight by this process were put back in the queue');
       this.lastRequeue = Date.now();
     }
     // On PostgreSQL at least every REQUEUE_EVERY_MS, for what dead processes left in flight.
@@ -260,10 +300,17 @@ export class DeliveryWorker {
     const anyDue = await store.run(
       store.sql.get<{ id: string }>("SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? LIMIT 1", [now]),
     );
-    const claim: Claim =
-      anyDue === undefined
-        ? { rows: [], skipped: false, more: false, deepScanned: false }
-        : await store.run(claimDue(store.sql, now, free, limit, this.sender, now - this.lastDeepScan >= poll));
+    let claim: Claim = { rows: [], skipped: false, more: false, deepScanned: false };
+    if (anyDue !== undefined) {
+      try {
+        claim = await store.run(claimDue(store.sql, now, free, limit, this.sender, now - this.lastDeepScan >= poll));
+      } catch (error) {
+        // Processes claiming at once collided past every retry: routine, not a failure; look again soon.
+        if (!isRetryableConflict(error)) throw error;
+        this.log.debug?.({ err: error, worker: 'webhook delivery' }, 'claiming webhook deliveries collided with another process; trying again');
+        return Math.min(poll, 50 + Math.random() * 100);
+      }
+    }
     if (claim.deepScanned) this.lastDeepScan = now;
     const { rows, skipped, more } = claim;
     for (const row of rows) this.launch(row);
@@ -351,6 +398,7 @@ export class DeliveryWorker {
     const final = verdict === 'retry' && number >= config.webhooks.maxAttempts ? 'failed' : verdict;
     const nextAt = final === 'retry' ? now + deliveryDelayMs(number, config.webhooks, Math.random(), retryAfterMs) : null;
     this.outcomes.push({ id, number, started, now, statusCode, error, status: final === 'retry' ? 'pending' : final, nextAt });
+    this.unwritten.add(id);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => void this.flush());
@@ -359,8 +407,10 @@ export class DeliveryWorker {
 
   /**
    * Writes the queued outcomes in one transaction, after the writes queued before them; resolves
-   * once written (a failure is logged: the rows stay `sending` and are sent again after the next
-   * start, at-least-once).
+   * once written. A failed write is logged and tried again after a wait that doubles (from
+   * {@link OUTCOME_RETRY_BASE_MS} to {@link OUTCOME_RETRY_MAX_MS}) until it lands; while the worker
+   * stops, {@link OUTCOME_TRIES_WHEN_STOPPING} tries, then the rows are left `sending` and go back
+   * to the queue after the next start or once this process is gone (sent again, at-least-once).
    */
   private flush(): Promise<void> {
     this.flushScheduled = false;
@@ -368,12 +418,22 @@ export class DeliveryWorker {
     const write = async (): Promise<void> => {
       if (outcomes.length === 0) return;
       const { store } = this.svc;
-      try {
-        await store.run(recordOutcomes(store.sql, outcomes, this.sender));
-      } catch (error) {
-        // The rows stay 'sending' and are sent again after the next start (at-least-once).
-        this.log.error({ err: error }, 'recording webhook delivery attempts failed');
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await store.run(recordOutcomes(store.sql, outcomes, this.sender));
+          if (attempt > 1) this.log.warn({ worker: 'webhook delivery', attempts: attempt }, 'recording webhook delivery attempts succeeded after failing');
+          break;
+        } catch (error) {
+          if (this.stopping && attempt >= OUTCOME_TRIES_WHEN_STOPPING) {
+            this.log.error({ err: error, attempts: attempt }, 'recording webhook delivery attempts failed; they are sent again after the next start');
+            break;
+          }
+          const waitMs = Math.min(OUTCOME_RETRY_MAX_MS, OUTCOME_RETRY_BASE_MS * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
+          this.log.warn({ err: error, attempts: attempt, retryInMs: Math.round(waitMs) }, 'recording webhook delivery attempts failed; trying again');
+          await new Promise((resolve) => setTimeout(resolve, waitMs));
+        }
       }
+      for (const o of outcomes) this.unwritten.delete(o.id);
       this.loop.wake();
     };
     this.flushing = this.flushing.then(write);

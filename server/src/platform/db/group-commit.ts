@@ -31,6 +31,11 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * runs in a transaction of its own. Concurrent serializable transactions on one project would
  * mostly abort each other (they read the last sibling's rank and bump the same version row),
  * faster than their retries could succeed; grouped, one round of transaction overhead serves many.
+ * Across processes (each has its own lanes) a lane's transaction first takes a transaction-level
+ * advisory lock on its lane ({@link laneLockKey}) and runs at READ COMMITTED, as the inbound
+ * intake does: the groups of one project take turns over every process, and each statement after
+ * the lock sees what the previous holder committed, so they queue instead of aborting each other
+ * (which, past the last retry, answered 503 BUSY).
  * A promise settles after its group's COMMIT, as on SQLite.
  *
  * One instance per store, owned by the app's services (`Services.writes`).
@@ -100,7 +105,14 @@ export class GroupCommit {
       const group = queue.splice(0, this.maxGroup);
       let outcomes: Outcome[];
       try {
-        outcomes = await this.store.run(this.store.sql.transaction((tx) => attemptEach(tx, group)));
+        outcomes = await this.store.run(
+          this.store.sql.transaction(function* (tx) {
+            // Every process's writes to this lane take turns; the statements after the lock see
+            // what the previous holder committed (READ COMMITTED).
+            yield* tx.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [laneLockKey(lane)]);
+            return yield* attemptEach(tx, group);
+          }, { isolation: 'read committed' }),
+        );
       } catch (error) {
         for (const write of group) write.reject(error);
         continue;
@@ -129,6 +141,14 @@ export class GroupCommit {
     }
     settle(group, outcomes);
   }
+}
+
+/**
+ * The text whose hash keys the advisory lock of a lane (PostgreSQL): `lane:<project id>`. Any
+ * transaction that must take its turn with a project's grouped writes takes the same lock.
+ */
+export function laneLockKey(lane: string): string {
+  return `lane:${lane}`;
 }
 
 /** Settles each write's promise with its outcome. */

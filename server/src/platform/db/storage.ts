@@ -4,7 +4,7 @@ import { WalCheckpointer } from './checkpointer';
 import { openDatabase, type Db } from './connection';
 import { lockDataDir } from './data-dir-lock';
 import { migratePostgres } from './postgres/migrate';
-import { createPostgresPool } from './postgres/pool';
+import { APPLICATION_NAME, createPostgresPool } from './postgres/pool';
 import { lockDatabase, type ServerLock, type ServerLockLostError } from './postgres/server-lock';
 import { Leadership } from '../leadership';
 import { newWorkerId, presenceKey } from './postgres/presence';
@@ -42,6 +42,8 @@ export interface StorageEvents {
   onLockHeld?(database: string, holder: string | undefined, standby: boolean): void;
   /** The PostgreSQL server lock was lost while running: the server must stop working at once. */
   onLockLost(error: ServerLockLostError): void;
+  /** The holder of the server lock stalled past its lease: its connections were terminated and this process takes the lead over. */
+  onStalledLeader?(holder: string): void;
 }
 
 /**
@@ -57,12 +59,14 @@ export interface StorageEvents {
  */
 export async function openStorage(config: Config, events: StorageEvents): Promise<Storage> {
   if (config.databaseUrl) {
-    const pool = createPostgresPool(config.databaseUrl);
+    // An api process never leads nor claims: it runs beside the processes that do the background work.
+    const workerId = config.role === 'api' ? undefined : newWorkerId();
+    // Connections name their process (its presence key), so a follower can end every connection
+    // of a leader that stalled (postgres/server-lock.ts).
+    const pool = createPostgresPool(config.databaseUrl, workerId === undefined ? {} : { applicationName: `${APPLICATION_NAME} ${presenceKey(workerId)}` });
     pool.on('error', (error) => events.onPoolError(error));
     let lock: ServerLock | undefined;
     const leadership = new Leadership(false);
-    // An api process never leads nor claims: it runs beside the processes that do the background work.
-    const workerId = config.role === 'api' ? undefined : newWorkerId();
     try {
       if (workerId !== undefined) {
         lock = await lockDatabase(pool, {
@@ -70,7 +74,14 @@ export async function openStorage(config: Config, events: StorageEvents): Promis
           presenceKey: presenceKey(workerId),
           onWaiting: (database, holder) => events.onLockHeld?.(database, holder, config.standby),
           onAcquired: () => leadership.promote(),
-          onLost: events.onLockLost,
+          leaseMs: config.leaderLeaseMs,
+          onRenewed: (until) => leadership.renew(until),
+          onStalledHolder: (holder) => events.onStalledLeader?.(holder),
+          onLost: (error) => {
+            // No leader work from now on, whatever the server does next.
+            leadership.renew(0);
+            events.onLockLost(error);
+          },
         });
         if (lock.held) leadership.promote();
       }

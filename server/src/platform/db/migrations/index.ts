@@ -18,6 +18,8 @@ import { m022RateCounters } from './022_rate_counters';
 import { m023RunCancelRequests } from './023_run_cancel_requests';
 import { m024RunLeases } from './024_run_leases';
 import { m025DeliveryClaims } from './025_delivery_claims';
+import { m026ProjectViews } from './026_project_views';
+import { m027RunOperations } from './027_run_operations';
 
 /**
  * Every schema migration, in order. Add a file `NNN_name.ts` exporting a {@link Migration}
@@ -27,4 +29,4 @@ import { m025DeliveryClaims } from './025_delivery_claims';
  * platform/db/postgres/migrations (PostgreSQL, whose baseline is version 20), with the same version
  * number and name, bringing both schemas to the same state (test/postgres/schema.test.ts compares them).
  */
-export const migrations: Migration[] = [m001Initial, m002Webhooks, m003Automations, m004TaskParentIndex, m006AgentKnowledgeCleanup, m010Accounts, m013ProjectVersion, m014RunReplay, m015ApprovalLinks, m016OAuth, m017WorkspaceSecrets, m018InboundRuns, m019TaskChildrenIndex, m020DeliveryEventIndex, m021MediaChunks, m022RateCounters, m023RunCancelRequests, m024RunLeases, m025DeliveryClaims];
+export const migrations: Migration[] = [m001Initial, m002Webhooks, m003Automations, m004TaskParentIndex, m006AgentKnowledgeCleanup, m010Accounts, m013ProjectVersion, m014RunReplay, m015ApprovalLinks, m016OAuth, m017WorkspaceSecrets, m018InboundRuns, m019TaskChildrenIndex, m020DeliveryEventIndex, m021MediaChunks, m022RateCounters, m023RunCancelRequests, m024RunLeases, m025DeliveryClaims, m026ProjectViews, m027RunOperations];

@@ -10,6 +10,8 @@ export const APPLICATION_NAME = 'taskspace';
 export interface PostgresPoolOptions {
   /** Most connections the pool opens at once; pg's default (10) when absent. */
   max?: number;
+  /** `application_name` of the connections ({@link APPLICATION_NAME} when absent). */
+  applicationName?: string;
 }
 
 /**
@@ -53,7 +55,7 @@ const serviceTypes: pg.CustomTypesConfig = {
 export function createPostgresPool(url: string, options: PostgresPoolOptions = {}): pg.Pool {
   return new pg.Pool({
     connectionString: url,
-    application_name: APPLICATION_NAME,
+    application_name: options.applicationName ?? APPLICATION_NAME,
     types: serviceTypes,
     ...(options.max === undefined ? {} : { max: options.max }),
   });

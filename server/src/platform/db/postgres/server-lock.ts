@@ -1,4 +1,6 @@
+import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
+import { APPLICATION_NAME } from './pool';
 import { PRESENCE_LOCK_CLASS } from './presence';
 
 /**
@@ -8,14 +10,28 @@ import { PRESENCE_LOCK_CLASS } from './presence';
  * the automation runs and sends the webhook deliveries it claims, and serves the API as its role
  * says; one of them takes the lock over when its holder ends. A standby (`TASKSPACE_STANDBY=1`)
  * does nothing until it holds it.
+ *
+ * The lock comes with a lease (`TASKSPACE_LEADER_LEASE_MS`, {@link ServerLockOptions.leaseMs}):
+ * the holder asks its lock's connection for an answer every fifth of the lease (at most every
+ * {@link HEARTBEAT_MS}), and PostgreSQL records when each of those queries started
+ * (`pg_stat_activity.query_start`). A holder that asked nothing for longer than the lease is
+ * stalled (its process stopped, its event loop blocked): a follower or standby then terminates
+ * every connection of that process (`pg_terminate_backend`, found by the holder's
+ * `application_name`, `taskspace <presence key>`), which rolls back what it had in flight and drops
+ * its locks, and takes the lock over. The holder counts its lead from the moment it sent its last
+ * answered question, for the lease less a margin ({@link ServerLockOptions.onRenewed}), so a
+ * stalled holder that wakes does no leader work before it finds its connection gone and stops.
  */
 export const SERVER_LOCK_KEY = 7_461_002;
 
 /** How often a standby or a follower tries to take the lock, in ms. */
 export const STANDBY_POLL_MS = 500;
 
-/** How often the holder checks that the lock's connection still answers, in ms. */
+/** How often the holder checks that the lock's connection still answers, in ms (more often for a short lease). */
 const HEARTBEAT_MS = 5000;
+
+/** Default {@link ServerLockOptions.leaseMs}. */
+export const DEFAULT_LEADER_LEASE_MS = 15_000;
 
 /** How long the holder waits for that answer before it takes the lock for lost, in ms. */
 const HEARTBEAT_TIMEOUT_MS = 10_000;
@@ -52,6 +68,16 @@ export interface ServerLockOptions {
   onWaiting?(database: string, holder: string | undefined): void;
   /** Told when a follower took the lock over (not when the lock was free at once). */
   onAcquired?(): void;
+  /**
+   * How long the holder's lead lasts without an answered heartbeat, in ms (default
+   * {@link DEFAULT_LEADER_LEASE_MS}); past it (measured by the database) another process takes it
+   * over. Every process of a database should use the same value.
+   */
+  leaseMs?: number;
+  /** The lead is this process's until `until` (`performance.now()` time): at taking the lock and at each answered heartbeat. */
+  onRenewed?(until: number): void;
+  /** A stalled holder was found and its connections terminated (this process takes the lock next). */
+  onStalledHolder?(holder: string): void;
   /**
    * Called once if the lock's connection ends while the lock is held (PostgreSQL restarted, the
    * session was terminated, the network failed): the lock is gone, so the server must stop working.
@@ -117,36 +143,74 @@ export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): P
     client.release(error);
     options.onLost(new ServerLockLostError(error));
   };
-  const tryLock = async () =>
-    (
+  const leaseMs = options.leaseMs ?? DEFAULT_LEADER_LEASE_MS;
+  // The holder's own count of its lead ends this much before the database's.
+  const margin = Math.min(1000, leaseMs / 10);
+  const heartbeatMs = Math.min(HEARTBEAT_MS, Math.floor(leaseMs / 5));
+  const heartbeatTimeoutMs = Math.max(HEARTBEAT_TIMEOUT_MS, leaseMs);
+  /** When the last try was sent (`performance.now()`): a lock it took is held from then. */
+  let triedAt = 0;
+  const tryLock = async () => {
+    triedAt = performance.now();
+    return (
       await client.query<{ locked: boolean; database: string }>('SELECT pg_try_advisory_lock($1) AS locked, current_database() AS database', [
         SERVER_LOCK_KEY,
       ])
     ).rows[0]!;
+  };
+  /**
+   * The lock is held by another process: when that holder has asked nothing on its lock's
+   * connection for longer than the lease, terminates every connection of its process.
+   */
+  const endStalledHolder = async () => {
+    const { rows } = await client.query<{ pid: number; app: string | null }>(
+      `SELECT a.pid, a.application_name AS app
+         FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+        WHERE l.locktype = 'advisory' AND l.classid = 0 AND l.objid = $1 AND l.objsubid = 1 AND l.granted
+          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND a.query_start IS NOT NULL AND now() - a.query_start > $2::bigint * interval '1 millisecond'`,
+      [SERVER_LOCK_KEY, leaseMs],
+    );
+    const stalled = rows[0];
+    if (!stalled) return;
+    // Its other connections too (named after its presence key): what they have in flight is rolled back.
+    const app = stalled.app && stalled.app.startsWith(`${APPLICATION_NAME} `) ? stalled.app : null;
+    await client.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND (pid = $1 OR application_name = $2)`,
+      [stalled.pid, app],
+    );
+    options.onStalledHolder?.(`backend ${stalled.pid}${app ? `, ${app}` : ''}`);
+  };
   /** From the moment the lock is taken: keepalives, and watching the connection. */
   const hold = async () => {
     held = true;
+    options.onRenewed?.(triedAt + leaseMs - margin);
     for (const setting of KEEPALIVE_SETTINGS) await client.query(setting);
     const watched = client;
     watched.on('error', lost);
     watched.on('end', () => lost(new Error('the connection ended')));
     // A connection cut off without a word (a network partition) raises no event: ask now and then.
+    // Each answer renews the lease, counted from when the question was sent.
     let asking = false;
     heartbeat = setInterval(() => {
       if (asking || released) return;
       asking = true;
-      const timeout = setTimeout(() => lost(new Error(`no answer within ${HEARTBEAT_TIMEOUT_MS} ms`)), HEARTBEAT_TIMEOUT_MS);
+      const timeout = setTimeout(() => lost(new Error(`no answer within ${heartbeatTimeoutMs} ms`)), heartbeatTimeoutMs);
+      const sent = performance.now();
       watched
         .query('SELECT 1')
         .then(
-          () => undefined,
+          () => {
+            if (!released) options.onRenewed?.(sent + leaseMs - margin);
+          },
           (error: Error) => lost(error),
         )
         .finally(() => {
           clearTimeout(timeout);
           asking = false;
         });
-    }, HEARTBEAT_MS);
+    }, heartbeatMs);
     heartbeat.unref();
     watched.once('end', () => clearInterval(heartbeat));
   };
@@ -162,6 +226,7 @@ export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): P
         if (!closing) options.onAcquired?.();
         return;
       }
+      await endStalledHolder();
     } catch (error) {
       if (held) return lost(error as Error);
       if (!broken) client.release(error as Error);
@@ -184,6 +249,7 @@ export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): P
       if (!waiting) options.onWaiting?.(database, await holderOf(client));
       waiting = true;
       if (options.whenHeld === 'follow') break;
+      await endStalledHolder();
       await new Promise((resolve) => setTimeout(resolve, STANDBY_POLL_MS));
     }
     if (waiting && options.whenHeld === 'follow') follow();

@@ -72,6 +72,11 @@ export class PostgresSql implements Sql {
     for (let attempt = 1; ; attempt++) {
       const client = yield* this.connect();
       let broken: Error | undefined;
+      // The connection may end between two statements (terminated by an administrator or by a
+      // follower taking over from this stalled leader): pg then emits 'error' on the client, which
+      // would end the process unheard. The next statement fails instead, and the client is dropped.
+      const ended = (error: Error) => (broken ??= error);
+      client.on('error', ended);
       try {
         yield client.query(begin);
         const result = yield* body(new PostgresSql(client, this.texts, 1));
@@ -85,7 +90,8 @@ export class PostgresSql implements Sql {
         }
         if (attempt >= MAX_TRANSACTION_ATTEMPTS || !isRetryableConflict(error)) throw error;
       } finally {
-        // A client whose rollback failed is discarded rather than reused.
+        client.removeListener('error', ended);
+        // A client whose rollback failed (or whose connection ended) is discarded rather than reused.
         client.release(broken);
       }
       // Only a retryable failure gets here. Transactions that collided would collide again at

@@ -1,0 +1,140 @@
+/**
+ * The code-step worker (docs/automations.md "Code"): a worker thread that runs one author's
+ * JavaScript at a time in QuickJS (WebAssembly), so a runaway step blocks this thread, never the
+ * service's event loop. Each job gets a fresh QuickJS runtime with a memory limit, a stack
+ * limit and a deadline; the code sees only the JSON it is given. QuickJS has no `process`,
+ * `require`, file, network or timer APIs, and none are added.
+ */
+import { createHash, createHmac } from 'node:crypto';
+import { parentPort } from 'node:worker_threads';
+import variant from '@jitl/quickjs-wasmfile-release-sync';
+import { newQuickJSWASMModuleFromVariant, shouldInterruptAfterDeadline, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import type { CodeJob, CodeReply } from './protocol';
+
+/** Longest console output kept, in lines and characters per line. */
+const LOG_LINES = 100;
+const LOG_CHARS = 2000;
+
+/** Runs `job` to completion in a fresh runtime and says how it ended. */
+function runJob(module: QuickJSWASMModule, job: CodeJob): CodeReply {
+  const runtime = module.newRuntime();
+  runtime.setMemoryLimit(job.memoryBytes);
+  runtime.setMaxStackSize(512 * 1024);
+  const deadline = Date.now() + job.timeoutMs;
+  runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
+  const context = runtime.newContext();
+  const logs: string[] = [];
+  const lines = job.code.split('\n').length;
+  try {
+    installConsole(context, logs);
+    installCrypto(context);
+    const json = context.newString(JSON.stringify(job.variables));
+    context.setProp(context.global, '__variables', json);
+    json.dispose();
+    // The author's code is the body of an async function: `return` gives the output, `await` works on promises it makes.
+    const source =
+      `(async function () { const { input, trigger, steps, run } = JSON.parse(globalThis.__variables); delete globalThis.__variables;\n${job.code}\n})()` +
+      `.then((v) => { const json = JSON.stringify(v === undefined ? null : v); if (json === undefined) throw new TypeError('the returned value is not JSON'); return json; })`;
+    const evaluated = context.evalCode(source, 'code-step.js', { strict: true });
+    if (evaluated.error) return failure(context, evaluated.error, deadline, logs, lines);
+    const promise = evaluated.value;
+    try {
+      const jobs = runtime.executePendingJobs();
+      if (jobs.error) return failure(context, jobs.error, deadline, logs, lines);
+      const state = context.getPromiseState(promise);
+      if (state.type === 'pending') return { ok: false, code: 'CODE_ERROR', message: 'the code awaited a promise that never settles (code steps have no timers or network)', logs };
+      if (state.type === 'rejected') return failure(context, state.error, deadline, logs, lines);
+      const text = context.getString(state.value);
+      state.value.dispose();
+      if (text.length > job.maxOutputChars) return { ok: false, code: 'CODE_ERROR', message: `the returned value is ${text.length} characters of JSON; at most ${job.maxOutputChars} are allowed`, logs };
+      return { ok: true, output: text, logs };
+    } finally {
+      promise.dispose();
+    }
+  } catch (error) {
+    // The WASM heap ran out (a limit QuickJS could not report as an exception).
+    return { ok: false, code: 'CODE_MEMORY', message: `the code ran out of memory (${(error as Error).message})`, logs };
+  } finally {
+    context.dispose();
+    runtime.dispose();
+  }
+}
+
+/** `console.log/info/warn/error` that keep what they print, bounded. */
+function installConsole(context: QuickJSContext, logs: string[]): void {
+  const console = context.newObject();
+  for (const level of ['log', 'info', 'warn', 'error']) {
+    const fn = context.newFunction(level, (...args: QuickJSHandle[]) => {
+      if (logs.length >= LOG_LINES) return;
+      const text = args.map((a) => (context.typeof(a) === 'string' ? context.getString(a) : JSON.stringify(context.dump(a)))).join(' ');
+      logs.push(text.length > LOG_CHARS ? `${text.slice(0, LOG_CHARS)}…` : text);
+    });
+    context.setProp(console, level, fn);
+    fn.dispose();
+  }
+  context.setProp(context.global, 'console', console);
+  console.dispose();
+}
+
+/**
+ * `crypto.hash(algorithm, text, encoding?)`, `crypto.hmac(algorithm, key, text, encoding?)`
+ * (algorithms `sha1`, `sha256`, `sha512`, `md5`; encoding `hex` by default or `base64`), and
+ * `btoa`/`atob` (UTF-8 text to base64 and back): computed by the host, the inputs being text.
+ */
+function installCrypto(context: QuickJSContext): void {
+  const text = (h: QuickJSHandle | undefined) => (h === undefined ? '' : context.getString(h));
+  const algorithmOf = (h: QuickJSHandle | undefined) => {
+    const name = text(h).toLowerCase();
+    if (!HASHES.has(name)) throw new Error(`unknown algorithm '${name}' (use ${[...HASHES].join(', ')})`);
+    return name;
+  };
+  const encodingOf = (h: QuickJSHandle | undefined) => (h === undefined || context.typeof(h) === 'undefined' ? 'hex' : text(h) === 'base64' ? 'base64' : 'hex');
+  const call = (name: string, body: (...args: QuickJSHandle[]) => string) =>
+    context.newFunction(name, (...args) => {
+      try {
+        return context.newString(body(...args));
+      } catch (error) {
+        return { error: context.newError((error as Error).message) };
+      }
+    });
+  const crypto = context.newObject();
+  const hash = call('hash', (a, t, e) => createHash(algorithmOf(a)).update(text(t)).digest(encodingOf(e)));
+  const hmac = call('hmac', (a, k, t, e) => createHmac(algorithmOf(a), text(k)).update(text(t)).digest(encodingOf(e)));
+  const btoa = call('btoa', (t) => Buffer.from(text(t), 'utf8').toString('base64'));
+  const atob = call('atob', (t) => Buffer.from(text(t), 'base64').toString('utf8'));
+  context.setProp(crypto, 'hash', hash);
+  context.setProp(crypto, 'hmac', hmac);
+  context.setProp(context.global, 'crypto', crypto);
+  context.setProp(context.global, 'btoa', btoa);
+  context.setProp(context.global, 'atob', atob);
+  for (const h of [hash, hmac, btoa, atob, crypto]) h.dispose();
+}
+
+/** Hash algorithms a code step may use. */
+const HASHES = new Set(['sha1', 'sha256', 'sha512', 'md5']);
+
+/** The failure of a job from the error value QuickJS gave. */
+function failure(context: QuickJSContext, handle: QuickJSHandle, deadline: number, logs: string[], lines: number): CodeReply {
+  const error = context.dump(handle) as { name?: string; message?: string; stack?: string } | string;
+  handle.dispose();
+  const name = typeof error === 'object' && error ? error.name : undefined;
+  const message = typeof error === 'object' && error ? (error.message ?? String(error)) : String(error);
+  if (name === 'InternalError' && /interrupted/i.test(message) && Date.now() >= deadline) {
+    return { ok: false, code: 'CODE_TIMEOUT', message: 'the code ran longer than its time limit', logs };
+  }
+  if (name === 'InternalError' && /out of memory|stack overflow/i.test(message)) return { ok: false, code: 'CODE_MEMORY', message: `the code ${/stack/i.test(message) ? 'overflowed its stack' : 'ran out of memory'}`, logs };
+  if (/out of memory/i.test(message)) return { ok: false, code: 'CODE_MEMORY', message: 'the code ran out of memory', logs };
+  const where = typeof error === 'object' && error?.stack ? /code-step\.js:(\d+)/.exec(error.stack) : null;
+  // Line 1 of the source is the wrapper's; the author's code starts on line 2.
+  const at = where ? Number(where[1]) - 1 : 0;
+  const line = at >= 1 && at <= lines ? ` (line ${at})` : '';
+  return { ok: false, code: 'CODE_ERROR', message: `${name ?? 'Error'}: ${message}${line}`, logs };
+}
+
+newQuickJSWASMModuleFromVariant(variant).then(
+  (module) => {
+    parentPort!.on('message', (job: CodeJob) => parentPort!.postMessage(runJob(module, job)));
+    parentPort!.postMessage({ ready: true });
+  },
+  (error: Error) => parentPort!.postMessage({ ok: false, code: 'CODE_ERROR', message: `the code sandbox did not load: ${error.message}`, logs: [] }),
+);

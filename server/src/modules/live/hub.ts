@@ -1,0 +1,191 @@
+import type { Clock } from '../../platform/clock';
+import type { Dialect } from '../../platform/db/query';
+import type { Signals } from '../../platform/signals';
+import type { Store } from '../../platform/db/store';
+import { LiveChanges, type LiveEvent } from './feed';
+
+/** How often the hub looks for changes when nothing in this process signalled one, in ms. */
+export const LIVE_POLL_MS = 1000;
+
+/** One open live stream, as the hub sees it. */
+export interface LiveStream {
+  /** Whose stream: it gets the changes of this person's workspaces. */
+  readonly userId: string;
+  /** The browser session it was opened with: the stream ends when the session is signed out, revoked or expires. */
+  readonly sessionId?: string;
+  /** The token (personal or OAuth) it was opened with: the stream ends when the token is revoked or expires. */
+  readonly tokenId?: string;
+  /** Takes this stream's share of a look's changes (never empty). */
+  send(events: LiveEvent[]): void;
+  /** Ends the stream: its credential is no longer valid. */
+  end(): void;
+}
+
+/** What the hub has done since the server started, for operators and tests. */
+export interface LiveStats {
+  /** Looks for changes, each serving every open stream at once. */
+  looks: number;
+  /** Database queries of those looks and of the credential checks: a few per look, however many streams are open. */
+  queries: number;
+}
+
+/** What the hub needs of the services. */
+export interface LiveHubDeps {
+  store: Store;
+  clock: Clock;
+  signals?: Signals;
+  /** Told of a look that failed (it is tried again at the next signal or poll). */
+  onError(error: unknown): void;
+}
+
+/** `?` as the list of strings of a JSON array parameter, for `x IN (…)`. */
+const JSON_LIST: Record<Dialect, string> = {
+  sqlite: 'SELECT value FROM json_each(?)',
+  postgres: 'SELECT jsonb_array_elements_text(CAST(? AS jsonb))',
+};
+
+/**
+ * The live updates of one server (docs "Web app", "Live updates"): one reader of the database's
+ * change fingerprints that fans the changes out to every open stream. A write wakes one look (the
+ * `events` and `runs` signals, coalesced), whose cost does not grow with the number of streams;
+ * each change then goes to the streams of the members of its workspace, as the look found them.
+ * Without a signal it looks every {@link LIVE_POLL_MS}, so changes of other processes are seen
+ * too, and at most that often it checks the streams' credentials: a stream whose session was
+ * signed out, revoked or expired, or whose token was revoked or expired, is ended.
+ * Runs only while a stream is open. Built once per app (composition root), so apps share nothing.
+ */
+export class LiveHub {
+  /** Counters since start. */
+  readonly stats: LiveStats = { looks: 0, queries: 0 };
+  private readonly streams = new Set<LiveStream>();
+  private changes = new LiveChanges();
+  private running: Promise<void> | undefined;
+  private pending: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private offs: (() => void)[] = [];
+  /** When the credentials were last checked (ms, `Date.now`: a cadence, not a decision). */
+  private checkedAt = 0;
+
+  constructor(private readonly deps: LiveHubDeps) {}
+
+  /** Open streams. */
+  get size(): number {
+    return this.streams.size;
+  }
+
+  /**
+   * Adds a stream. Resolves once a look has taken its workspaces in (so later changes are news to
+   * it); the stream then gets every change the hub finds in them, until {@link LiveHub.remove}.
+   */
+  async add(stream: LiveStream): Promise<void> {
+    this.streams.add(stream);
+    if (this.streams.size === 1) this.start();
+    await this.look();
+  }
+
+  /** Removes a stream; the hub stops (and forgets what it saw) when none is left. */
+  remove(stream: LiveStream): void {
+    if (!this.streams.delete(stream) || this.streams.size > 0) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const off of this.offs) off();
+    this.offs = [];
+    this.changes = new LiveChanges();
+  }
+
+  /** Ends every open stream (before the server closes, which would otherwise wait for them). */
+  endAll(): void {
+    for (const stream of [...this.streams]) {
+      this.remove(stream);
+      stream.end();
+    }
+  }
+
+  /**
+   * Looks for changes now (after the look under way, if any); looks asked for meanwhile share
+   * one. Resolves when that look is done; never rejects (failures go to `onError`).
+   */
+  look(): Promise<void> {
+    if (this.pending) return this.pending;
+    const after = this.running ?? Promise.resolve();
+    this.pending = after.then(() => {
+      this.pending = undefined;
+      this.running = this.lookNow().finally(() => (this.running = undefined));
+      return this.running;
+    });
+    return this.pending;
+  }
+
+  private start(): void {
+    const wake = () => void this.look();
+    this.offs = [this.deps.signals?.on('events', wake), this.deps.signals?.on('runs', wake)].filter((off): off is () => void => off !== undefined);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = this.streams.size > 0 ? setTimeout(() => void this.look(), LIVE_POLL_MS) : undefined;
+  }
+
+  private async lookNow(): Promise<void> {
+    if (this.streams.size === 0) return;
+    const { store } = this.deps;
+    const count = () => void this.stats.queries++;
+    try {
+      this.stats.looks++;
+      const users = [...new Set([...this.streams].map((s) => s.userId))];
+      const changes = this.changes;
+      const found = await store.run(changes.look(store.sql, users, count));
+      if (changes !== this.changes) return; // every stream left meanwhile
+      if (found.changes.length > 0) {
+        for (const stream of this.streams) {
+          const mine = found.changes.filter((c) => found.members.get(c.workspaceId)?.has(stream.userId)).map((c) => c.change);
+          if (mine.length > 0) stream.send(mine);
+        }
+      }
+      if (Date.now() - this.checkedAt >= LIVE_POLL_MS) {
+        this.checkedAt = Date.now();
+        await this.endRevoked(count);
+      }
+    } catch (error) {
+      this.deps.onError(error);
+    } finally {
+      this.schedule();
+    }
+  }
+
+  /** Ends the streams whose session or token is no longer valid: at most two queries. */
+  private async endRevoked(count: () => void): Promise<void> {
+    const { store, clock } = this.deps;
+    const q = store.sql;
+    const streams = [...this.streams];
+    const sessions = [...new Set(streams.flatMap((s) => (s.sessionId ? [s.sessionId] : [])))];
+    const tokens = [...new Set(streams.flatMap((s) => (s.tokenId ? [s.tokenId] : [])))];
+    const now = clock.now();
+    const live = new Set<string>();
+    if (sessions.length > 0) {
+      count();
+      const rows = await store.run(
+        q.all<{ id: string }>(`SELECT id FROM sessions WHERE id IN (${JSON_LIST[q.dialect]}) AND revoked_at IS NULL AND expires_at > ?`, [JSON.stringify(sessions), now]),
+      );
+      for (const r of rows) live.add(`s:${r.id}`);
+    }
+    if (tokens.length > 0) {
+      count();
+      const rows = await store.run(
+        q.all<{ id: string }>(
+          `SELECT id FROM access_tokens WHERE id IN (${JSON_LIST[q.dialect]}) AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
+          [JSON.stringify(tokens), now],
+        ),
+      );
+      for (const r of rows) live.add(`t:${r.id}`);
+    }
+    for (const stream of streams) {
+      const ended = (stream.sessionId !== undefined && !live.has(`s:${stream.sessionId}`)) || (stream.tokenId !== undefined && !live.has(`t:${stream.tokenId}`));
+      if (ended && this.streams.has(stream)) {
+        this.remove(stream);
+        stream.end();
+      }
+    }
+  }
+}
