@@ -10,7 +10,8 @@ import type { SecretSource } from './secrets';
 import { randomBytes } from 'node:crypto';
 import { decideApproval, type ApprovalDeps } from './approvals';
 import { sendRunEvent } from './events';
-import { RUN_EVENT_TRIGGER_TYPES, SUB_RUN_TRIGGER, type AutomationDefinition, type ScheduleTrigger } from './definition';
+import { RUN_EVENT_TRIGGER_TYPES, SUB_RUN_TRIGGER, type AutomationDefinition, type Conditions, type ScheduleTrigger } from './definition';
+import { evaluateConditions } from './conditions';
 import { EngineError } from './engine-error';
 import { AutomationRegistry, type NewAutomation } from './registry';
 import { Executor } from './executor';
@@ -35,7 +36,7 @@ import {
 } from './ports';
 import { Templates, type TemplateOptions } from './templates';
 import { CodeSandbox } from './code/sandbox';
-import { dueSlot, matchEvent, nextSlot, scheduleVariables, webhookVariables, type TriggerEvent } from './triggers';
+import { dueSlot, matchEvent, nextSlot, scheduleVariables, webhookVariables, type TriggerEvent, type WebhookRequest } from './triggers';
 
 export { EngineError } from './engine-error';
 export type { NewAutomation } from './registry';
@@ -455,6 +456,24 @@ export class Engine {
     return runs;
   }
 
+  /**
+   * Whether an event's trigger variables pass the trigger's `filter` (docs "Trigger filters"), read
+   * with `trigger` and `automation` in scope; true without a filter. A filter that fails to evaluate
+   * (a template error) refuses the event and is logged.
+   */
+  private passesFilter(automation: AutomationRecord, variables: Record<string, unknown>, eventId: string): boolean {
+    const filter = (automation.definition.trigger as { filter?: Conditions }).filter;
+    if (filter === undefined) return true;
+    const { id, workspaceId, version } = automation;
+    const scope = { trigger: variables, steps: {}, run: {}, automation: { id, name: automation.definition.name, version, workspaceId } };
+    try {
+      return evaluateConditions(this.templates, filter, scope).result;
+    } catch (error) {
+      this.logger.warn({ err: error, automationId: automation.id, eventId }, 'trigger filter failed');
+      return false;
+    }
+  }
+
   /** The runs `event` starts among `automations` (the enabled automations of its type and workspace). */
   private async runsFor(event: TriggerEvent, automations: AutomationRecord[]): Promise<RunRecord[]> {
     const runs: RunRecord[] = [];
@@ -469,7 +488,7 @@ export class Engine {
         this.logger.warn({ err: error, automationId: automation.id, eventId: event.id }, 'trigger matching failed');
         continue;
       }
-      if (!variables) continue;
+      if (!variables || !this.passesFilter(automation, variables, event.id)) continue;
       runs.push(
         await this.newRun(automation, { type: event.type, variables, eventId: event.id }, { depth: event.depth ?? 0, dedupeKey: `event:${event.id}` }),
       );
@@ -504,18 +523,20 @@ export class Engine {
    * `inbound:<requestId>`) within the dedupe window, so a host that derives the request id from an
    * `Idempotency-Key` gets one run per key. The host stores it in the transaction that accepts the
    * call (`RunStore.createRun` semantics with `dedupe`), so an acknowledged call always has its run,
-   * then hands it over with {@link enqueue}.
+   * then hands it over with {@link enqueue}. A webhook trigger's variables include `call.request`
+   * (method, headers, query, raw body; see `webhookVariables`).
    * @throws EngineError 409 when the automation is disabled.
    */
   prepareInboundRun(
     automation: AutomationRecord,
     body: unknown,
-    call: { requestId: string; headers?: Record<string, string> },
+    call: { requestId: string; headers?: Record<string, string>; request?: WebhookRequest },
   ): { run: RunRecord; dedupe: { since: number } } {
     if (!automation.enabled) throw new EngineError(409, 'CONFLICT', `automation '${automation.id}' is disabled`);
     const now = this.clock.now();
     const type = automation.definition.trigger.type;
-    const trigger: RunRecord['trigger'] = { type, variables: startVariables(type, body), eventId: call.requestId };
+    const variables = type === 'webhook' && call.request ? webhookVariables(body, call.request) : startVariables(type, body);
+    const trigger: RunRecord['trigger'] = { type, variables, eventId: call.requestId };
     if (call.headers) trigger.headers = call.headers;
     const run: RunRecord = {
       id: this.newId(),

@@ -17,14 +17,14 @@ export function fetchHttp(options: FetchHttpOptions = {}): Http {
   const max = options.maxResponseBytes ?? 1024 * 1024;
   return {
     async request(req: HttpRequest): Promise<HttpResponse> {
-      const init: RequestInit = { method: req.method, headers: req.headers, redirect: 'manual', signal: req.signal ? AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)]) : AbortSignal.timeout(req.timeoutMs) };
+      const init: RequestInit = { method: req.method, headers: req.headers, redirect: req.maxRedirects ? 'follow' : 'manual', signal: req.signal ? AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)]) : AbortSignal.timeout(req.timeoutMs) };
       if (req.body !== undefined) init.body = req.body;
       const res = await fetch(req.url, init);
       const headers: Record<string, string> = {};
       res.headers.forEach((value, key) => (headers[key] = value));
       const buffer = Buffer.from(await res.arrayBuffer());
       if (buffer.length > max) throw new ActionError('RESPONSE_TOO_LARGE', `response body exceeds ${max} bytes`, false);
-      return { status: res.status, headers, body: buffer.toString('utf8') };
+      return { status: res.status, headers, body: buffer.toString('utf8'), ...(res.redirected ? { url: res.url } : {}) };
     },
   };
 }

@@ -80,6 +80,10 @@ export {
   type TriggerType,
   type ValidationResult,
   type WebhookTrigger,
+  type WebhookMethod,
+  type WebhookVerify,
+  WEBHOOK_METHODS,
+  WEBHOOK_VERIFY_TYPES,
   type CodeAction,
   type OnError,
   type WaitEventAction,
@@ -102,7 +106,7 @@ export { ActionError, classifyError, permanent, type ErrorInfo } from './errors'
 export { DEFAULT_RETRY, backoffMs, isTransientStatus, parseRetryAfter, retryPolicy, type ResolvedRetry } from './retry';
 export { Templates, type Scope, type TemplateOptions } from './templates';
 export { compare, evaluateConditions, type ConditionResult, type EvaluatedRule } from './conditions';
-export { TASK_ADDED_FIELDS, dueSlot, nextSlot, type TriggerEvent } from './triggers';
+export { TASK_ADDED_FIELDS, dueSlot, nextSlot, type TriggerEvent, type WebhookRequest } from './triggers';
 export { DEFAULT_HTTP_TIMEOUT_MS, type ApprovalDecision, type ApprovalInput, type RunResponse } from './actions';
 export { SUB_RUN_RECHECK_MS, type SubRunOutput } from './actions/sub-run';
 export { SECRET_MIN_LENGTH, SecretMask, secretPlaceholder, type SecretSource } from './secrets';
@@ -131,4 +135,5 @@ export {
   type TaskRef,
   type TaskDatePoint,
   type WaitInfo,
+  type FindTasksParams,
 } from './ports';

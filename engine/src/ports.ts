@@ -255,6 +255,21 @@ export interface TaskDatePoint {
   timezone: string;
 }
 
+/** The rendered parameters of a `task.find` step (filters combined with AND). */
+export interface FindTasksParams {
+  projectId: string;
+  /** Text contains, case-insensitive. */
+  text?: string;
+  completed?: boolean;
+  /** A handle without `@`. */
+  assignee?: string;
+  /** A custom field by id or name and the value it must hold (compared as text). */
+  field?: { fieldId: string; value: string | number | boolean };
+  /** Tasks per page, 1..100. */
+  limit: number;
+  after?: string;
+}
+
 /**
  * The service operations task and agent actions use. The server implements them with the same
  * domain functions as the API (same validation, events and limits). Errors with a numeric
@@ -273,6 +288,17 @@ export interface Service {
   setTaskNote(ctx: ServiceContext, p: TaskRef & { type: string; value: string }): Promise<unknown>;
   setTaskField(ctx: ServiceContext, p: TaskRef & { fieldId: string; value: string | number | boolean }): Promise<unknown>;
   moveTask(ctx: ServiceContext, p: TaskRef & { targetTaskId: string; position: string }): Promise<unknown>;
+  /**
+   * The service actions beyond task writes (docs "Actions"); optional so that a host may leave
+   * them out: a step of a kind its host lacks fails with the permanent `NOT_SUPPORTED`.
+   * `createComment` resolves to the comment; `getTask` to the task with `assignees` and `fields`.
+   */
+  createComment?(ctx: ServiceContext, p: TaskRef & { text: string }): Promise<unknown>;
+  getTask?(ctx: ServiceContext, p: TaskRef): Promise<unknown>;
+  /** One page of a project's matching tasks, at most `limit` (1..100), after the task `after`: `{items, next?}`. */
+  findTasks?(ctx: ServiceContext, p: FindTasksParams): Promise<unknown>;
+  /** Creates a project in `folderId` (absent: the workspace's home folder); resolves to the project. */
+  createProject?(ctx: ServiceContext, p: { folderId?: string; name: string; content: string }): Promise<unknown>;
   /** Runs an agent command (by id or name) with `input`; records the conversation; resolves to the answer. */
   runAgentCommand(ctx: ServiceContext, p: { agentId: string; command: string; input: string }): Promise<unknown>;
   /**
@@ -293,11 +319,15 @@ export interface HttpRequest {
   timeoutMs: number;
   /** Aborts the request (a cancelled run, a run past its deadline). */
   signal?: AbortSignal;
+  /** Redirects to follow (0 or absent: none; the 3xx answer is the response). */
+  maxRedirects?: number;
 }
 
 /** The response of an {@link HttpRequest}. Header names are lowercase. */
 export interface HttpResponse {
   status: number;
+  /** The URL that answered, when redirects were followed to another one. */
+  url?: string;
   headers: Record<string, string>;
   /** The body as text (UTF-8). */
   body: string;

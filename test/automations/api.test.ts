@@ -109,7 +109,7 @@ describe('automations API', () => {
       actions: [{ type: 'http.request', method: 'POST', url: 'https://example.org', body: { task: 1 } }],
     });
     expect(untyped.body.error.details).toEqual({ field: 'actions[0].body', reason: 'invalid_value' });
-    expect(untyped.body.message).toBe('actions[0].body must be one of: {type: "json", value} or {type: "form", fields}');
+    expect(untyped.body.message).toBe('actions[0].body must be one of: {type: "json", value} or {type: "form", fields} or {type: "raw", value}');
     const missing = await api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'x', trigger: { type: 'webhook' } });
     expect(missing.body.error.details).toEqual({ field: 'actions', reason: 'required' });
     expect((await api.get(`/api/v1/automations?workspaceId=${server.workspaceId}`)).body.items).toHaveLength(before);

@@ -16,7 +16,7 @@ describe('automation triggers', () => {
   });
   afterAll(() => server.close());
 
-  test('task added: the run sees exactly the section 6.2 fields', async () => {
+  test('task added: the run sees exactly the section 6.2 fields plus createdBy', async () => {
     const a = await createAutomation(api, server.workspaceId, {
       name: 'On add',
       trigger: { type: 'task.added', scope: { projectId } },
@@ -27,7 +27,7 @@ describe('automation triggers', () => {
     expect(run.status).toBe('completed');
     expect(run.trigger.type).toBe('task.added');
     const v = run.trigger.variables;
-    expect(Object.keys(v).sort()).toEqual(['assignees', 'nodeId', 'nodeText', 'projectId', 'projectLink', 'projectTitle']);
+    expect(Object.keys(v).sort()).toEqual(['assignees', 'createdBy', 'nodeId', 'nodeText', 'projectId', 'projectLink', 'projectTitle']);
     expect(v).toMatchObject({ projectId, nodeId: task!.id, nodeText: 'Call the bank', projectTitle: 'Triggers', assignees: [] });
     expect(v.projectLink).toBe(`${server.url}/projects/${projectId}`);
     expect(run.steps[0].output).toEqual({ result: true, matchedGroup: 0 });
@@ -231,6 +231,7 @@ describe('webhook bodies beyond JSON objects', () => {
       { body: { name: 'Ada', tag: ['x', 'y'] }, name: 'Ada' },
       { body: 'kept', name: 'Grace' },
     ]);
-    expect(runs[2].trigger.variables).toEqual({ body: { name: 'Ada', tag: ['x', 'y'] }, name: 'Ada', tag: ['x', 'y'] });
+    // Plus the call's own variables (method, headers, query, rawBody, http): see inbound-senders.test.ts.
+    expect(runs[2].trigger.variables).toMatchObject({ body: { name: 'Ada', tag: ['x', 'y'] }, name: 'Ada', tag: ['x', 'y'], method: 'POST', rawBody: 'name=Ada&tag=x&tag=y' });
   });
 });

@@ -38,7 +38,7 @@ describe('automation definition', () => {
   test.each([
     [{ ...valid, name: undefined }, 'name', 'required'],
     [{ ...valid, trigger: { type: 'nope' } }, 'trigger.type', 'invalid_value'],
-    [{ ...valid, actions: [{ type: 'http.request', method: 'PATCH', url: 'https://x' }] }, 'actions[0].method', 'invalid_value'],
+    [{ ...valid, actions: [{ type: 'http.request', method: 'TRACE', url: 'https://x' }] }, 'actions[0].method', 'invalid_value'],
     [{ ...valid, actions: [{ type: 'task.create', projectId: 'p' }] }, 'actions[0].text', 'required'],
     [{ ...valid, actions: [{ type: 'task.create', projectId: 'p', text: 'x', extra: 1 }] }, 'actions[0].extra', 'unknown_field'],
     [{ ...valid, actions: [{ type: 'delay' }] }, 'actions[0]', 'required'],

@@ -42,7 +42,7 @@ async function settle(engine: Engine, runId: string): Promise<RunRecord> {
 }
 
 describe('engine: actions, variables and branches', () => {
-  test('task.added variables are exactly the section 6.2 fields; HTTP output feeds a branch (then path)', async () => {
+  test('task.added variables are the section 6.2 fields plus createdBy and parentId; HTTP output feeds a branch (then path)', async () => {
     const rx = await receiver([{ status: 200, body: { ok: true, ticket: 'T-7' } }]);
     const { engine, service } = setup();
     const automation = await engine.createAutomation({
@@ -76,7 +76,7 @@ describe('engine: actions, variables and branches', () => {
     expect(run!.automationId).toBe(automation.id);
     const done = await settle(engine, run!.id);
     expect(done.status).toBe('completed');
-    expect(Object.keys(done.trigger.variables).sort()).toEqual(['assignees', 'nodeId', 'nodeText', 'projectId', 'projectLink', 'projectTitle'].sort());
+    expect(Object.keys(done.trigger.variables).sort()).toEqual(['assignees', 'createdBy', 'nodeId', 'nodeText', 'parentId', 'projectId', 'projectLink', 'projectTitle'].sort());
 
     expect(rx.received).toHaveLength(1);
     expect(rx.received[0]!.url).toBe('/tickets?src=Ticket');

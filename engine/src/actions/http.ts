@@ -1,7 +1,9 @@
 /**
- * HTTP Request: GET, POST, PUT, DELETE with templated URL, query, headers and a JSON or form
- * body, through the host's {@link Http} port (the server's applies the SSRF guard).
- * Output: `{status, headers, body}`; `body` is parsed when the response is JSON.
+ * HTTP Request: GET, POST, PUT, PATCH, DELETE, HEAD with templated URL, query, headers and a
+ * JSON, form or raw (text, XML...) body, through the host's {@link Http} port (the server's
+ * applies the SSRF guard, at every redirect hop when `followRedirects` is on).
+ * Output: `{status, headers, body, url?}`; `body` is parsed when the response is JSON; `url` is
+ * the address that answered when a redirect led elsewhere.
  * With `failOnHttpError` (default true), 408, 429 and 5xx are transient failures (retried on the
  * shared policy of `retry.ts`, honouring `Retry-After`) and other 4xx permanent ones.
  */
@@ -14,6 +16,8 @@ import type { ActionKind } from './types';
 
 /** Default per-attempt timeout of an HTTP request, in ms. */
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
+/** Redirects followed by default when `followRedirects` is on. */
+export const DEFAULT_MAX_REDIRECTS = 5;
 
 
 /** Longest response body text kept in a failed step's error details, in characters. */
@@ -57,9 +61,16 @@ export const HTTP_ACTION: ActionKind<HttpRequestAction, HttpRequest> = {
       for (const [k, v] of Object.entries(a.body.fields)) form.append(k, t.render(v, s, `body.fields.${k}`));
       body = form.toString();
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
+    } else if (a.body?.type === 'raw') {
+      body = t.render(a.body.value, s, 'body.value');
+      headers['content-type'] ??= a.body.contentType ?? 'text/plain; charset=utf-8';
+    }
+    if (body !== undefined && (a.method === 'GET' || a.method === 'HEAD')) {
+      throw permanent('INVALID_INPUT', `a ${a.method} request has no body`, { field: 'body' });
     }
     const request: HttpRequest = { method: a.method, url: url.toString(), headers, timeoutMs: a.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS };
     if (body !== undefined) request.body = body;
+    if (a.followRedirects) request.maxRedirects = a.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
     return request;
   },
 
@@ -74,7 +85,8 @@ export const HTTP_ACTION: ActionKind<HttpRequestAction, HttpRequest> = {
   async execute(ctx, p, a) {
     const response = await ctx.http.request(ctx.signal ? { ...p, signal: ctx.signal } : p);
     // Response headers that carry credentials (`Set-Cookie`, `X-API-Key`…) are recorded redacted by name.
-    const output = { status: response.status, headers: redactHeaders(response.headers), body: parseBody(response.headers['content-type'], response.body) };
+    const output: Record<string, unknown> = { status: response.status, headers: redactHeaders(response.headers), body: parseBody(response.headers['content-type'], response.body) };
+    if (response.url !== undefined && response.url !== p.url) output.url = redactUrl(response.url);
     if (a.failOnHttpError !== false && response.status >= 400) {
       const transient = isTransientStatus(response.status);
       const details = { status: response.status, body: response.body.slice(0, ERROR_BODY_CHARS) };

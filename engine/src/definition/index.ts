@@ -6,6 +6,7 @@
  * save check of template variables (`variables.ts`).
  */
 export * from './types';
+export * from './service-actions';
 export * from './schema';
 export * from './validate';
 export * from './walk';

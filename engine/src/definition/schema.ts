@@ -2,7 +2,8 @@
  * The published JSON Schema of an automation definition (draft-07), served at
  * `GET /api/v1/automations/schema` and applied by `validateDefinition`.
  */
-import { EVENT_TRIGGER_TYPES, FORM_FIELD_TYPES, HTTP_METHODS, LOOP_LIMITS, OPERATORS, RUN_EVENT_TRIGGER_TYPES, TRIGGER_TYPES } from './types';
+import { TASK_FIND_MAX_LIMIT } from './service-actions';
+import { EVENT_TRIGGER_TYPES, FORM_FIELD_TYPES, HTTP_METHODS, LOOP_LIMITS, OPERATORS, RUN_EVENT_TRIGGER_TYPES, TRIGGER_TYPES, WEBHOOK_METHODS, WEBHOOK_VERIFY_TYPES } from './types';
 
 const STEP_ID = '^[A-Za-z][A-Za-z0-9_]{0,63}$';
 /** Names of computed values, form fields and sub-run inputs. */
@@ -100,12 +101,13 @@ export const AUTOMATION_SCHEMA = {
                 maxProperties: 1,
                 properties: { projectId: idish, folderId: idish },
               },
+              filter: { $ref: '#/definitions/conditions' },
             },
           },
         },
         {
           if: { required: ['type'], properties: { type: { enum: RUN_EVENT_TRIGGER_TYPES } } },
-          then: { additionalProperties: false, properties: { type: {}, automationId: idish } },
+          then: { additionalProperties: false, properties: { type: {}, automationId: idish, filter: { $ref: '#/definitions/conditions' } } },
         },
         {
           if: { required: ['type'], properties: { type: { const: 'schedule' } } },
@@ -122,7 +124,15 @@ export const AUTOMATION_SCHEMA = {
         },
         {
           if: { required: ['type'], properties: { type: { const: 'webhook' } } },
-          then: { additionalProperties: false, properties: { type: {}, requireToken: { type: 'boolean' } } },
+          then: {
+            additionalProperties: false,
+            properties: {
+              type: {},
+              requireToken: { type: 'boolean' },
+              methods: { type: 'array', minItems: 1, maxItems: WEBHOOK_METHODS.length, uniqueItems: true, items: { enum: WEBHOOK_METHODS } },
+              verify: { $ref: '#/definitions/webhookVerify' },
+            },
+          },
         },
         {
           if: { required: ['type'], properties: { type: { const: 'form' } } },
@@ -142,6 +152,22 @@ export const AUTOMATION_SCHEMA = {
           },
         },
       ],
+    },
+    webhookVerify: {
+      type: 'object',
+      required: ['type', 'secret'],
+      additionalProperties: false,
+      properties: {
+        type: { enum: WEBHOOK_VERIFY_TYPES },
+        secret: { type: 'string', pattern: '^[A-Z][A-Z0-9_]{0,63}$' },
+        header: { type: 'string', pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$" },
+        encoding: { enum: ['hex', 'base64'] },
+        prefix: { type: 'string', maxLength: 50 },
+        toleranceSeconds: { type: 'integer', minimum: 1, maximum: 86_400 },
+      },
+      if: { properties: { type: { const: 'hmac-sha256' } } },
+      then: { required: ['header'] },
+      else: { not: { anyOf: [{ required: ['header'] }, { required: ['encoding'] }, { required: ['prefix'] }] } },
     },
     formField: {
       type: 'object',
@@ -198,6 +224,10 @@ export const AUTOMATION_SCHEMA = {
             'task.setNote',
             'task.setField',
             'task.move',
+            'task.get',
+            'task.find',
+            'comment.create',
+            'project.create',
             'http.request',
             'agent.command',
             'set',
@@ -244,6 +274,25 @@ export const AUTOMATION_SCHEMA = {
           position: templ,
           timeoutMs: stepTimeout,
         }),
+        action('comment.create', ['projectId', 'taskId', 'text'], { projectId: templ, taskId: templ, text: templ, timeoutMs: stepTimeout }),
+        action('task.get', ['projectId', 'taskId'], { projectId: templ, taskId: templ, timeoutMs: stepTimeout }),
+        action('task.find', ['projectId'], {
+          projectId: templ,
+          filter: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              text: templ,
+              completed: { type: ['boolean', 'string'], maxLength: 20000 },
+              assignee: templ,
+              field: { type: 'object', required: ['fieldId', 'value'], additionalProperties: false, properties: { fieldId: templ, value: scalarTemplate } },
+            },
+          },
+          limit: { type: 'integer', minimum: 1, maximum: TASK_FIND_MAX_LIMIT },
+          after: templ,
+          timeoutMs: stepTimeout,
+        }),
+        action('project.create', ['name'], { folderId: templ, name: { type: 'string', minLength: 1, maxLength: 20000 }, content: templ, timeoutMs: stepTimeout }),
         action('http.request', ['method', 'url'], {
           method: { enum: HTTP_METHODS },
           url: { type: 'string', minLength: 1, maxLength: 8000 },
@@ -258,8 +307,20 @@ export const AUTOMATION_SCHEMA = {
                 additionalProperties: false,
                 properties: { type: { const: 'form' }, fields: { type: 'object', maxProperties: 200, additionalProperties: templ } },
               },
+              {
+                type: 'object',
+                required: ['type', 'value'],
+                additionalProperties: false,
+                properties: {
+                  type: { const: 'raw' },
+                  value: { type: 'string', maxLength: 1_000_000 },
+                  contentType: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^\\r\\n]*$' },
+                },
+              },
             ],
           },
+          followRedirects: { type: 'boolean' },
+          maxRedirects: { type: 'integer', minimum: 1, maximum: 10 },
           timeoutMs: { type: 'integer', minimum: 1, maximum: 300_000 },
           failOnHttpError: { type: 'boolean' },
         }),

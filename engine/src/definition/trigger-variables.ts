@@ -25,7 +25,7 @@ const RUN_EVENT = ['automationId', 'automationName', 'runId', 'runLink'] as cons
  * {@link triggerVariables}), as the service raises them.
  */
 export const TRIGGER_VARIABLES: Readonly<Record<Exclude<TriggerType, 'form'>, TriggerVariableNames>> = {
-  'task.added': { names: [...TASK, 'nodeNote', 'assignees', 'startDate', 'endDate'], open: false },
+  'task.added': { names: [...TASK, 'nodeNote', 'assignees', 'startDate', 'endDate', 'parentId', 'createdBy'], open: false },
   // Plus one key per custom field value of the task, named after the field.
   'task.completed': { names: [...TASK, 'completedBy', 'completedAt', 'triggerTime', 'assignees'], open: true },
   'task.assigned': { names: [...TASK, 'assignees', 'added', 'assignedBy'], open: false },
@@ -38,8 +38,10 @@ export const TRIGGER_VARIABLES: Readonly<Record<Exclude<TriggerType, 'form'>, Tr
   'automation.failed': { names: [...RUN_EVENT, 'version', 'error', 'failedAt'], open: false },
   'approval.requested': { names: [...RUN_EVENT, 'stepId', 'message', 'approvers', 'decisionLink', 'timeoutAt', 'test'], open: false },
   schedule: { names: ['scheduledAt', 'firedAt'], open: false },
-  // `body` is the whole body; an object body's top-level fields are variables of their own.
-  webhook: { names: ['body'], open: true },
+  // `body` is the whole body; an object body's top-level fields are variables of their own. The
+  // call gives `method`, `headers` (lower-case names, credentials redacted), `query`, `rawBody`
+  // (text, up to 1 MiB) and `http` (those four); see `triggers/webhook.ts`.
+  webhook: { names: ['body', 'method', 'headers', 'query', 'rawBody', 'http'], open: true },
 };
 
 /** The `trigger.*` names a run of an automation with `trigger` has: the declared ones, or a form's field names. */

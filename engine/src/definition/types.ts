@@ -7,6 +7,8 @@
  * `"{{ trigger.count }}"`, keeps the type of its value (number, object, array) instead of
  * becoming a string.
  */
+import type { ServiceActionFields } from './service-actions';
+
 /** Trigger kinds that come from service events (the outbox). */
 export const EVENT_TRIGGER_TYPES = [
   'task.added',
@@ -48,6 +50,8 @@ export interface EventTrigger {
   type: EventTriggerType;
   /** Absent: every project of the automation's workspace. */
   scope?: TriggerScope;
+  /** Evaluated against `trigger.*` before a run is created: an event it refuses starts no run. */
+  filter?: Conditions;
 }
 
 /**
@@ -63,13 +67,46 @@ export interface ScheduleTrigger {
   timezone?: string;
 }
 
+/** HTTP methods an inbound webhook URL may accept. */
+export const WEBHOOK_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type WebhookMethod = (typeof WEBHOOK_METHODS)[number];
+
+/** Signature schemes an inbound webhook can verify (docs "Automations", "Verifying signatures"). */
+export const WEBHOOK_VERIFY_TYPES = ['github', 'stripe', 'slack', 'hmac-sha256'] as const;
+
 /**
- * Fires when the automation's inbound URL (`POST /webhooks/<id>`) receives a JSON object.
- * `requireToken` makes the URL also demand `Authorization: Bearer <token>` (spec section 5.3).
+ * Signature verification of an inbound call: an HMAC-SHA256 keyed with the workspace secret
+ * `secret` (its name), checked before a run is recorded (401 INVALID_SIGNATURE otherwise).
+ */
+export interface WebhookVerify {
+  /**
+   * `github` (`X-Hub-Signature-256: sha256=<hex>` over the raw body), `stripe` (`Stripe-Signature:
+   * t=<s>,v1=<hex>` over `<t>.<body>`), `slack` (`X-Slack-Signature: v0=<hex>` over
+   * `v0:<X-Slack-Request-Timestamp>:<body>`), or `hmac-sha256` (the raw body, in `header`).
+   */
+  type: (typeof WEBHOOK_VERIFY_TYPES)[number];
+  /** Name of the workspace secret holding the signing key. */
+  secret: string;
+  /** `hmac-sha256` only, and required for it: the header carrying the signature. */
+  header?: string;
+  /** `hmac-sha256` only: `hex` (default) or `base64` signature encoding. */
+  encoding?: 'hex' | 'base64';
+  /** `hmac-sha256` only: a prefix before the signature in the header, e.g. `sha256=`. */
+  prefix?: string;
+  /** `stripe` and `slack`: the largest accepted age (either way) of the signed timestamp, in seconds (default 300). */
+  toleranceSeconds?: number;
+}
+
+/**
+ * Fires when the automation's inbound URL (`/webhooks/<id>`) is called with one of `methods`
+ * (default `["POST"]`). `requireToken` makes the URL also demand `Authorization: Bearer <token>`
+ * (spec section 5.3); `verify` checks the sender's signature.
  */
 export interface WebhookTrigger {
   type: 'webhook';
   requireToken?: boolean;
+  methods?: WebhookMethod[];
+  verify?: WebhookVerify;
 }
 
 /** Field kinds of a form trigger. */
@@ -125,6 +162,8 @@ export interface FormTrigger {
 export interface AutomationFailedTrigger {
   type: (typeof RUN_EVENT_TRIGGER_TYPES)[number];
   automationId?: string;
+  /** As {@link EventTrigger.filter}. */
+  filter?: Conditions;
 }
 
 export type Trigger = EventTrigger | AutomationFailedTrigger | ScheduleTrigger | WebhookTrigger | FormTrigger;
@@ -260,7 +299,7 @@ export type TaskAction =
   | MoveTaskAction;
 
 /** HTTP methods of the HTTP Request action. */
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 
 /**
  * Sends an HTTP request. URL, query values, header values and the body are templates. The
@@ -274,9 +313,14 @@ export interface HttpRequestAction extends ActionBase {
   headers?: Record<string, string>;
   /**
    * `json`: any JSON value whose strings are templates (sent as application/json);
-   * `form`: string fields sent as application/x-www-form-urlencoded.
+   * `form`: string fields sent as application/x-www-form-urlencoded;
+   * `raw`: one template sent as it renders, with `contentType` (default text/plain; XML, CSV...).
    */
-  body?: { type: 'json'; value: unknown } | { type: 'form'; fields: Record<string, string> };
+  body?: { type: 'json'; value: unknown } | { type: 'form'; fields: Record<string, string> } | { type: 'raw'; value: string; contentType?: string };
+  /** Follow 301/302/303/307/308 answers, each hop checked by the host's SSRF guard again (default false). */
+  followRedirects?: boolean;
+  /** Most redirects followed (default 5, at most 10). */
+  maxRedirects?: number;
   /** Per-attempt timeout in ms (default 30000). */
   timeoutMs?: number;
   /**
@@ -468,8 +512,12 @@ export interface ParallelAction extends ActionBase {
   join?: 'all' | 'first';
 }
 
+/** The service actions beyond the task writes (fields in `service-actions.ts`). */
+export type ServiceAction = ServiceActionFields & ActionBase;
+
 export type Action =
   | TaskAction
+  | ServiceAction
   | ParallelAction
   | WaitEventAction
   | HttpRequestAction

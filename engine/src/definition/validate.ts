@@ -7,7 +7,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import { Cron } from 'croner';
 import { regexOf } from './patterns';
 import { AUTOMATION_SCHEMA } from './schema';
-import type { AutomationDefinition, FormTrigger } from './types';
+import type { AutomationDefinition, Conditions, FormTrigger } from './types';
 import { responseHeaderRefusal } from './response-headers';
 import { walkActions } from './walk';
 import { codeSyntaxError } from '../code/syntax';
@@ -217,7 +217,32 @@ export function validateDefinition(input: unknown, checkTemplate?: (template: st
     }
   }
   if (trigger.type === 'form') problems.push(...formProblems(trigger));
+  const filter = (trigger as { filter?: Conditions }).filter;
+  if (filter !== undefined) problems.push(...filterProblems(filter, checkTemplate));
   return problems.length > 0 ? { ok: false, problems } : { ok: true, definition };
+}
+
+/** A trigger filter's template syntax and static `matches` patterns, each named by its field (`trigger.filter.anyOf[0].allOf[1].right`). */
+function filterProblems(filter: Conditions, checkTemplate?: (template: string) => string | undefined): DefinitionProblem[] {
+  const problems: DefinitionProblem[] = [];
+  filter.anyOf.forEach((g, gi) =>
+    g.allOf.forEach((r, ri) => {
+      const at = (side: string) => pathOf(['trigger', 'filter', 'anyOf', gi, 'allOf', ri, side]);
+      for (const side of ['left', 'right'] as const) {
+        const value = r[side];
+        const error = typeof value === 'string' && checkTemplate ? checkTemplate(value) : undefined;
+        if (error) problems.push({ path: at(side), reason: 'invalid_template', message: `${at(side)}: ${error}` });
+      }
+      if (r.operator === 'matches' && typeof r.right === 'string' && !r.right.includes('{')) {
+        try {
+          regexOf(r.right);
+        } catch (error) {
+          problems.push({ path: at('right'), reason: 'invalid_format', message: `${at('right')}: ${(error as Error).message}` });
+        }
+      }
+    }),
+  );
+  return problems;
 }
 
 /** What the schema cannot say about a form: unique field names, options exactly on `choice` fields. */

@@ -160,6 +160,11 @@ class VariableCheck {
     });
   }
 
+  /** Checks every template of `value` (any JSON) as seen with `reach`. */
+  templates(value: unknown, path: (string | number)[], reach: Reach): void {
+    this.value(value, path, reach);
+  }
+
   private value(value: unknown, path: (string | number)[], reach: Reach): void {
     if (typeof value === 'string') {
       for (const segments of referencesOf(this.liquid, value)) this.reference(segments, pathOf(path), reach);
@@ -226,6 +231,9 @@ class VariableCheck {
  */
 export function variableProblems(definition: AutomationDefinition, options: VariableCheckOptions = {}): DefinitionProblem[] {
   const check = new VariableCheck(definition, options);
+  // A trigger filter runs before any step: it sees the trigger's variables (and `automation`).
+  const filter = (definition.trigger as { filter?: unknown }).filter;
+  if (filter !== undefined) check.templates(filter, ['trigger', 'filter'], { steps: new Set(), loop: false, error: false });
   check.list(definition.actions, ['actions'], { steps: new Set(), loop: false, error: false });
   return check.problems;
 }

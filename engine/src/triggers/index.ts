@@ -12,7 +12,7 @@ import type { EventTriggerKind, TriggerEvent } from './types';
 export type { TriggerEvent, EventTriggerKind } from './types';
 export { TASK_ADDED_FIELDS } from './task-added';
 export { dueSlot, nextSlot, scheduleVariables } from './schedule';
-export { webhookVariables } from './webhook';
+export { webhookVariables, type WebhookRequest } from './webhook';
 
 /** Event trigger kinds by event type. */
 export const EVENT_TRIGGERS: Record<EventTriggerType, EventTriggerKind> = {

@@ -1,6 +1,9 @@
 import type { EventTriggerKind } from './types';
 
-/** The variables of "Task added": exactly the field names of spec section 6.2 (optional ones only when set). */
+/**
+ * The variables of "Task added": the field names of spec section 6.2 plus `parentId` (a subtask's
+ * parent) and `createdBy` (the creator's handle); optional ones only when set.
+ */
 export const TASK_ADDED_FIELDS = [
   'projectId',
   'nodeId',
@@ -11,6 +14,8 @@ export const TASK_ADDED_FIELDS = [
   'assignees',
   'startDate',
   'endDate',
+  'parentId',
+  'createdBy',
 ] as const;
 
 /** "Task added" (event `task.added`). */

@@ -1,5 +1,39 @@
-import { ActionError, type Http, type HttpRequest, type HttpResponse } from '@taskspace/engine';
+import { ActionError, isCredentialName, type Http, type HttpRequest, type HttpResponse } from '@taskspace/engine';
 import { BlockedTargetError, GuardedHttp, type GuardPolicy } from '../../platform/guarded-http';
+
+/** The statuses whose `Location` a request following redirects goes to. */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** One request of a chain of redirects. */
+interface Hop {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * The request a redirect leads to: the `Location` resolved against the URL that answered;
+ * 303 (and 301/302 after a POST) becomes a GET without a body; credential headers are dropped
+ * once the chain leaves `origin`.
+ * @throws ActionError INVALID_URL (permanent) for a Location that is not an http(s) URL.
+ */
+function nextHop(hop: Hop, status: number, location: string, origin: string): Hop {
+  let url: URL;
+  try {
+    url = new URL(location, hop.url);
+  } catch {
+    throw new ActionError('INVALID_URL', `a redirect to '${location.slice(0, 200)}', which is not a URL`, false);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ActionError('INVALID_URL', `a redirect to a ${url.protocol} URL`, false);
+  const headers = { ...hop.headers };
+  if (url.origin !== origin) for (const name of Object.keys(headers)) if (isCredentialName(name)) delete headers[name];
+  const toGet = status === 303 || ((status === 301 || status === 302) && hop.method === 'POST');
+  if (!toGet) return { ...hop, url: url.toString(), headers };
+  delete headers['content-type'];
+  delete headers['content-length'];
+  return { method: hop.method === 'HEAD' ? 'HEAD' : 'GET', url: url.toString(), headers };
+}
 
 /** Largest response body an HTTP Request action accepts, in bytes (1 MiB); larger fails the step (permanent). */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -8,7 +42,8 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024;
  * The engine's {@link Http} port: undici through the same SSRF guard as webhook delivery
  * (`platform/guarded-http.ts`): https only and no loopback/private/link-local/metadata targets,
  * unless the development switch `TASKSPACE_WEBHOOKS_ALLOW_INSECURE=1` is on (or the address is
- * listed in `TASKSPACE_WEBHOOKS_ALLOW_ADDRESSES`). Redirects are not followed. A refused target
+ * listed in `TASKSPACE_WEBHOOKS_ALLOW_ADDRESSES`). Redirects are followed only when the step asks,
+ * each hop through the guard again. A refused target
  * is a permanent `BLOCKED_TARGET` failure; network errors and timeouts are transient.
  */
 export class GuardedHttpAdapter implements Http {
@@ -19,18 +54,38 @@ export class GuardedHttpAdapter implements Http {
     this.guarded = new GuardedHttp(policy);
   }
 
+  /**
+   * Sends `req`; with `maxRedirects`, follows 301/302/303/307/308 answers up to that many hops,
+   * each one resolved and checked by the SSRF guard again (a redirect to a refused address is a
+   * permanent `BLOCKED_TARGET`). 303, and 301/302 after a POST, continue as a GET without a body,
+   * as browsers do; credential headers (`Authorization`, `Cookie`...) are dropped when a hop
+   * leaves the first URL's origin.
+   * @throws ActionError BLOCKED_TARGET, RESPONSE_TOO_LARGE, TOO_MANY_REDIRECTS, INVALID_URL (permanent); network errors.
+   */
   async request(req: HttpRequest): Promise<HttpResponse> {
+    let hop: Hop = { method: req.method, url: req.url, headers: { ...req.headers }, ...(req.body !== undefined ? { body: req.body } : {}) };
+    const origin = new URL(req.url).origin;
+    for (let hops = 0; ; hops++) {
+      const res = await this.once(hop, req);
+      const location = res.headers.location;
+      if (!req.maxRedirects || !REDIRECT_STATUSES.has(res.status) || location === undefined) return hops > 0 ? { ...res, url: hop.url } : res;
+      if (hops >= req.maxRedirects) throw new ActionError('TOO_MANY_REDIRECTS', `${req.url} redirected more than ${req.maxRedirects} times`, false);
+      hop = nextHop(hop, res.status, location, origin);
+    }
+  }
+
+  private async once(hop: Hop, req: HttpRequest): Promise<HttpResponse> {
     let res;
     try {
       const init: Parameters<GuardedHttp['request']>[1] = {
-        method: req.method as 'GET',
-        headers: req.headers,
+        method: hop.method as 'GET',
+        headers: hop.headers,
         timeoutMs: req.timeoutMs,
         maxResponseBytes: MAX_RESPONSE_BYTES + 1,
       };
-      if (req.body !== undefined) init.body = req.body;
+      if (hop.body !== undefined) init.body = hop.body;
       if (req.signal) init.signal = req.signal;
-      res = await this.guarded.request(req.url, init);
+      res = await this.guarded.request(hop.url, init);
     } catch (error) {
       if (error instanceof BlockedTargetError) throw new ActionError('BLOCKED_TARGET', error.message, false);
       throw error;

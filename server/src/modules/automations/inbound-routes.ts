@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { InboundThrottledError, receiveInboundCall } from './inbound';
+import { InboundThrottledError, MethodNotAllowedError, receiveInboundCall } from './inbound';
 import { rateLimitHeaders } from '../../auth/hook';
 import { ServiceError } from '../../errors';
 import { params } from '../../http/schemas';
@@ -13,8 +13,10 @@ export const INBOUND_RESPONSES = {
   400: errorRef,
   401: errorRef,
   404: errorRef,
+  405: errorRef,
   409: errorRef,
   413: errorRef,
+  415: errorRef,
   422: errorRef,
   429: errorRef,
 } as const;
@@ -22,8 +24,9 @@ export const INBOUND_RESPONSES = {
 /**
  * Inbound webhooks, `POST /webhooks/<webhook_id>` (spec section 4.7; README "Events and webhooks"
  * "Inbound webhooks"). No API token: the unguessable URL is the credential, plus an optional
- * bearer token per webhook. The body is read raw whatever its content type: a form when sent as
- * `application/x-www-form-urlencoded`, else any JSON value. Replies `{ok: true, requestId}` once the call's run is recorded; the run executes asynchronously.
+ * bearer token per webhook, and an optional signature check (`verify`). GET, PUT, PATCH and DELETE
+ * too when the trigger's `methods` allow them. The body is read raw whatever its content type
+ * (`inbound-body.ts`): a form, text, XML or any JSON value. Replies `{ok: true, requestId}` once the call's run is recorded; the run executes asynchronously.
  * When the automation has a `respond` step, the call waits (up to `TASKSPACE_INBOUND_RESPOND_TIMEOUT_MS`)
  * and gets that step's status, headers and body instead (docs "Automations", "Respond to webhook").
  * Not counted in the hourly request budget: every answer's X-RateLimit-* headers report this
@@ -41,29 +44,34 @@ export const inboundWebhookRoutes: FastifyPluginAsync = async (app) => {
     reply.headers(rateLimitHeaders(throttle.state((request.params as { webhookId: string }).webhookId)));
   });
 
-  app.post<{ Params: { webhookId: string }; Body: Buffer | undefined }>(
-    '/webhooks/:webhookId',
-    {
-      config: { rateLimit: 'per-url' },
-      schema: {
-        tags: ['inbound webhooks'],
-        summary: 'Trigger the automation that owns this URL with a JSON or form body',
-        description:
-          'Send `Authorization: Bearer <token>` when the webhook requires a token. Optional `Idempotency-Key` header. ' +
-          'Throttled per URL (429 with Retry-After). An automation with a `respond` step answers with the status, headers and body ' +
-          'that step computes (waiting up to TASKSPACE_INBOUND_RESPOND_TIMEOUT_MS); otherwise, and after that timeout, `{ok, requestId}`.',
-        security: [],
-        params: params('webhookId'),
-        response: INBOUND_RESPONSES,
-      },
+  app.route<{ Params: { webhookId: string }; Body: Buffer | undefined; Querystring: Record<string, string | string[]> }>({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/webhooks/:webhookId',
+    // HEAD must not start runs: no implicit HEAD route for the GET.
+    exposeHeadRoute: false,
+    config: { rateLimit: 'per-url' },
+    schema: {
+      tags: ['inbound webhooks'],
+      summary: 'Trigger the automation that owns this URL with a JSON, form, text or XML body',
+      description:
+        'Send `Authorization: Bearer <token>` when the webhook requires a token, and the signature its `verify` preset checks ' +
+        "(401 INVALID_SIGNATURE). Methods other than the trigger's `methods` (default POST) are 405 with Allow; binary bodies 415. " +
+        'Optional `Idempotency-Key` header. ' +
+        'Throttled per URL (429 with Retry-After). An automation with a `respond` step answers with the status, headers and body ' +
+        'that step computes (waiting up to TASKSPACE_INBOUND_RESPOND_TIMEOUT_MS); otherwise, and after that timeout, `{ok, requestId}`.',
+      security: [],
+      params: params('webhookId'),
+      response: INBOUND_RESPONSES,
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       try {
         const accepted = await receiveInboundCall(svc, rt, {
           webhookId: request.params.webhookId,
           authorization: request.headers.authorization,
           body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
           headers: request.headers,
+          method: request.method,
+          query: { ...request.query },
         });
         const answer = { ok: true, requestId: accepted.requestId };
         if (!accepted.respond) return answer;
@@ -73,11 +81,12 @@ export const inboundWebhookRoutes: FastifyPluginAsync = async (app) => {
         return response ? sendRunResponse(reply, response) : answer;
       } catch (error) {
         if (error instanceof InboundThrottledError) reply.header('Retry-After', Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
+        if (error instanceof MethodNotAllowedError) reply.header('Allow', error.allowed.join(', '));
         if (error instanceof ServiceError && error.statusCode === 401) reply.header('WWW-Authenticate', 'Bearer');
         throw error;
       } finally {
         reply.headers(rateLimitHeaders(throttle.state(request.params.webhookId)));
       }
     },
-  );
+  });
 };

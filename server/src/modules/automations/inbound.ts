@@ -1,16 +1,17 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { redactHeaders, usesAction, type FormTrigger } from '@taskspace/engine';
+import { redactHeaders, redactUrl, usesAction, type FormTrigger, type WebhookRequest, type WebhookTrigger } from '@taskspace/engine';
 import { formValues, type FieldProblem } from '../forms/fields';
 import { hashToken } from '../../auth/tokens';
 import type { Query, Sql } from '../../platform/db/query';
 import { badRequest, notFound, ServiceError } from '../../errors';
 import { newId } from '../../platform/ids';
-import { assertJsonDepth } from '../../http/json-depth';
 import type { Services } from '../../services';
 import { inboundLinkOf } from './inbound-link';
 import type { AutomationRuntime } from './runtime';
 import { automationOfInboundUrl, insertRun } from './run-store';
 import { bindRequestHash, requestHashOf } from './inbound-idempotency';
+import { inboundBody, rawBodyText } from './inbound-body';
+import { verifyInboundSignature } from './inbound-verify';
 
 /**
  * Inbound calls, `POST /webhooks/<id>` and form posts to `/forms/<id>` (spec sections 4.7, 5.3,
@@ -20,32 +21,7 @@ import { bindRequestHash, requestHashOf } from './inbound-idempotency';
  * (`inbound-link.ts`).
  */
 
-/**
- * The body of an inbound call: form fields for `application/x-www-form-urlencoded` (a repeated
- * field becomes a list), otherwise any JSON value (object, array, string, number, boolean, null).
- * @throws ServiceError 400 INVALID_JSON (field `body`), or `too_deep` past `maxDepth` levels.
- */
-export function inboundBody(raw: Buffer, contentType: string | string[] | undefined, maxDepth: number): unknown {
-  const text = raw.toString('utf8');
-  const type = (Array.isArray(contentType) ? contentType[0] : contentType)?.split(';')[0]?.trim().toLowerCase();
-  if (type === 'application/x-www-form-urlencoded') {
-    const fields: Record<string, string | string[]> = {};
-    for (const [key, value] of new URLSearchParams(text)) {
-      const seen = fields[key];
-      fields[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
-    }
-    return fields;
-  }
-  assertJsonDepth(text, maxDepth);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ServiceError(400, 'INVALID_JSON', 'the body must be JSON (or a form, with Content-Type application/x-www-form-urlencoded)', {
-      field: 'body',
-      reason: 'invalid_json',
-    });
-  }
-}
+export { inboundBody } from './inbound-body';
 
 /** Longest accepted `Idempotency-Key` header, in characters. */
 export const MAX_IDEMPOTENCY_KEY = 255;
@@ -66,6 +42,32 @@ export interface InboundCall {
   entry?: 'webhook' | 'form';
   /** A body already parsed by the caller (the hosted form page), instead of `body`'s bytes. */
   parsed?: unknown;
+  /** The HTTP method, upper case (default `POST`); a webhook trigger's `methods` allow it or 405. */
+  method?: string;
+  /** The query string (`?a=1&a=2` as `{a: ['1', '2']}`), for `trigger.query`. */
+  query?: Record<string, string | string[]>;
+}
+
+/** 405 METHOD_NOT_ALLOWED for a method the webhook trigger does not accept; `allowed` feeds the Allow header. */
+export class MethodNotAllowedError extends ServiceError {
+  constructor(readonly allowed: readonly string[]) {
+    super(405, 'METHOD_NOT_ALLOWED', `this webhook accepts ${allowed.join(', ')}; set the trigger's methods to accept others`, {
+      field: 'method',
+      reason: 'not_allowed',
+    });
+  }
+}
+
+/** The query parameters with credential-named values redacted (the shared rule, as `redactUrl`). */
+function redactQuery(query: Record<string, string | string[]>): Record<string, string | string[]> {
+  const url = new URL('http://x/');
+  for (const [key, value] of Object.entries(query)) for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(key, v);
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of new URL(redactUrl(url.toString())).searchParams) {
+    const seen = out[key];
+    out[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return out;
 }
 
 /** What the intake accepted: the request id, and how the call should be answered. */
@@ -110,10 +112,12 @@ function requestIdOf(automationId: string, idempotencyKey: string | undefined): 
  * Accepts one inbound call (spec section 4.7) and records the run it starts, in one transaction:
  * an acknowledged call always has its run, and a repeated `Idempotency-Key` (within the engine's
  * dedupe window, 24 h) maps to the first call's request id and run. Refusals, in this order: 404
- * unknown id (or a `form` entry to an automation without a form trigger); 401 INVALID_TOKEN when
- * a token is required and missing or wrong; 409 AUTOMATION_DISABLED when the automation is
+ * unknown id (or a `form` entry to an automation without a form trigger); 405 for a method the
+ * webhook trigger does not accept ({@link MethodNotAllowedError}); 401 INVALID_TOKEN when
+ * a token is required and missing or wrong; 401 INVALID_SIGNATURE when the trigger's `verify`
+ * refuses the signature (`inbound-verify.ts`); 409 AUTOMATION_DISABLED when the automation is
  * disabled; 429 RATE_LIMITED past the per-URL throttle ({@link InboundThrottledError}); 400 when
- * the body is not JSON (or a form), when a form trigger's fields refuse it ({@link FormRejectedError})
+ * the body is not JSON (or a form, text or XML; 415 for a binary body), when a form trigger's fields refuse it ({@link FormRejectedError})
  * or the Idempotency-Key is too long; 422 IDEMPOTENCY_KEY_REUSED when a repeated Idempotency-Key
  * comes with another body. Nothing is recorded for a refused call.
  * @returns (resolves to) the request id, the run and how to answer the call; the run is handed to the engine.
@@ -150,12 +154,17 @@ function* acceptCall(
   if (!found || !link) throw notFound('webhook', call.webhookId);
   const form = found.definition.trigger.type === 'form' ? found.definition.trigger : undefined;
   if (call.entry === 'form' && !form) throw notFound('form', call.webhookId);
+  const webhook = found.definition.trigger.type === 'webhook' ? (found.definition.trigger as WebhookTrigger) : undefined;
+  const method = call.method ?? 'POST';
+  const allowed = webhook?.methods ?? ['POST'];
+  if (!allowed.includes(method as 'POST')) throw new MethodNotAllowedError(allowed);
   if (link.tokenHash !== null && !tokenMatches(call.authorization, link.tokenHash)) {
     throw new ServiceError(401, 'INVALID_TOKEN', call.authorization ? 'the webhook token is wrong' : 'this webhook requires a bearer token', {
       field: 'authorization',
       reason: call.authorization ? 'invalid_token' : 'missing_token',
     });
   }
+  if (webhook?.verify) yield* verifyInboundSignature(q, svc, found.workspaceId, webhook.verify, call.body, call.headers);
   if (!found.enabled) {
     throw new ServiceError(409, 'AUTOMATION_DISABLED', 'the automation behind this webhook is disabled; enable it to accept calls');
   }
@@ -180,7 +189,10 @@ function* acceptCall(
   }
   const headers = redactHeaders(received);
   const requestId = requestIdOf(found.id, idempotencyKey);
-  const { run, dedupe } = rt.engine.prepareInboundRun(found, body, { requestId, headers });
+  const request: WebhookRequest = { method, headers, query: redactQuery(call.query ?? {}) };
+  const rawBody = call.parsed === undefined ? rawBodyText(call.body) : undefined;
+  if (rawBody !== undefined) request.rawBody = rawBody;
+  const { run, dedupe } = rt.engine.prepareInboundRun(found, body, { requestId, headers, request });
   const stored = yield* insertRun(q, run, dedupe);
   if (idempotencyKey !== undefined) yield* bindRequestHash(q, stored.run.id, stored.created, requestHashOf(body));
   const accepted: AcceptedInbound = { requestId, runId: stored.run.id, respond: usesAction(found.definition.actions, 'respond') };

@@ -88,10 +88,10 @@ export function* checkReferences(q: Sql, svc: Services, workspaceId: string, def
 const TASK_ID_FIELDS = ['taskId', 'referenceTaskId', 'targetTaskId'] as const;
 
 /**
- * The ids a step writes out in full (no `{{ }}`): a task action's `projectId` names a project of
+ * The ids a step writes out in full (no `{{ }}`): a task action's or `comment.create`'s `projectId` names a project of
  * the workspace and its task ids tasks of that project (of the workspace when `projectId` is a
  * template); an `agent.command`'s `agentId` an agent of the workspace and `command` one of its
- * commands, by id or name (trimmed, case-insensitive, as when it runs).
+ * commands, by id or name (trimmed, case-insensitive, as when it runs); a `project.create`'s `folderId` a folder of the workspace.
  * @throws ServiceError 400 VALIDATION_ERROR reason `not_found`, naming the field.
  */
 function* checkLiteralIds(q: Sql, workspaceId: string, action: Action, path: (string | number)[]): Query<void> {
@@ -99,7 +99,12 @@ function* checkLiteralIds(q: Sql, workspaceId: string, action: Action, path: (st
     const field = fieldPath([...path, key]);
     return badRequest(field, 'not_found', `${field}: ${message}`);
   };
-  if (action.type.startsWith('task.') && 'projectId' in action) {
+  if (action.type === 'project.create' && action.folderId !== undefined && !isTemplate(action.folderId)) {
+    if (!(yield* q.get('SELECT 1 AS found FROM folders WHERE id = ? AND workspace_id = ?', [action.folderId, workspaceId]))) {
+      throw refuse('folderId', `folder '${action.folderId}' is not in this workspace`);
+    }
+  }
+  if ((action.type.startsWith('task.') || action.type === 'comment.create') && 'projectId' in action) {
     const projectId = isTemplate(action.projectId) ? undefined : action.projectId;
     if (projectId !== undefined && !(yield* q.get('SELECT 1 AS found FROM projects WHERE id = ? AND workspace_id = ?', [projectId, workspaceId]))) {
       throw refuse('projectId', `project '${projectId}' is not in this workspace`);

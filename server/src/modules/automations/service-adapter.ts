@@ -1,7 +1,12 @@
-import type { Service, ServiceContext, TaskDatePoint } from '@taskspace/engine';
+import type { FindTasksParams, Service, ServiceContext, TaskDatePoint } from '@taskspace/engine';
 import type { Actor } from '../../auth/tokens';
 import type { Query, Sql } from '../../platform/db/query';
-import { setAssignees } from '../tasks/assignees';
+import { listAssignees, setAssignees } from '../tasks/assignees';
+import { addComment } from '../comments/service';
+import { createProject, createWorkspaceProject } from '../projects/service';
+import { getTask } from '../tasks/service';
+import { listFields, listTaskFieldValues } from '../fields/service';
+import { findTasks } from './find-tasks';
 import { runAgentCommand } from '../conversations/service';
 import { setTaskFieldValue } from '../fields/service';
 import { fieldValueBody } from '../fields/schemas';
@@ -36,6 +41,11 @@ export class DomainServiceAdapter implements Service {
    * work through the transaction handle it is given.
    */
   private async once<T>(ctx: ServiceContext, projectId: string, change: (tx: Sql, actor: Actor) => Query<T>): Promise<T> {
+    return this.onceIn(ctx, projectId, (tx) => inWorkspace(tx, ctx, 'projects', projectId), change);
+  }
+
+  /** {@link once} with its own workspace check (`guard`) and write lane (a project or folder id). */
+  private async onceIn<T>(ctx: ServiceContext, lane: string, guard: (tx: Sql) => Query<void>, change: (tx: Sql, actor: Actor) => Query<T>): Promise<T> {
     const { svc } = this;
     // Through the task writes' group commit: on SQLite it shares their transactions, on
     // PostgreSQL it takes its turn in the project's lane instead of colliding with them. Writes of
@@ -44,7 +54,7 @@ export class DomainServiceAdapter implements Service {
     const result = await svc.writes.run(function* (tx): Query<T> {
       const prior = yield* tx.get<{ output_json: string }>('SELECT output_json FROM automation_effects WHERE run_id = ? AND step_id = ?', [ctx.runId, ctx.stepId]);
       if (prior) return JSON.parse(prior.output_json) as T;
-      yield* inWorkspace(tx, ctx, 'projects', projectId);
+      yield* guard(tx);
       const out = yield* change(tx, yield* ownerActor(tx, ctx));
       yield* tx.run('INSERT INTO automation_effects (run_id, step_id, output_json, created_at) VALUES (?, ?, ?, ?)', [
         ctx.runId,
@@ -53,7 +63,7 @@ export class DomainServiceAdapter implements Service {
         svc.clock.now(),
       ]);
       return out;
-    }, projectId).catch((error: unknown) => {
+    }, lane).catch((error: unknown) => {
       throw isRetryableConflict(error) ? busy() : error;
     });
     svc.signals?.notify('events');
@@ -133,6 +143,49 @@ export class DomainServiceAdapter implements Service {
     });
   }
 
+  /** `comment.create`: {@link addComment}, as `POST .../comments`; output: the comment. */
+  async createComment(ctx: ServiceContext, p: { projectId: string; taskId: string; text: string }) {
+    return this.once(ctx, p.projectId, (tx, actor) => addComment(this.svc, actor, p.projectId, p.taskId, p.text, tx));
+  }
+
+  /** `task.get`: the task (Viewer) with `assignees` and `fields` (`[{fieldId, name, value}]`, value null when unset). */
+  async getTask(ctx: ServiceContext, p: { projectId: string; taskId: string }) {
+    const { svc } = this;
+    return this.read(ctx, p.projectId, function* (q, actor) {
+      const task = yield* getTask(svc, actor, p.projectId, p.taskId, q);
+      const names = new Map((yield* listFields(svc, actor, p.projectId, q)).map((f) => [f.id, f.name]));
+      const values = yield* listTaskFieldValues(svc, actor, p.projectId, p.taskId, q);
+      const assignees = yield* listAssignees(svc, actor, p.projectId, p.taskId, q);
+      return { ...task, assignees, fields: values.map((v) => ({ fieldId: v.fieldId, name: names.get(v.fieldId) ?? '', value: v.value })) };
+    });
+  }
+
+  /** `task.find`: pages of {@link listTasks} (same filters as `GET .../tasks`) narrowed by a field value. */
+  async findTasks(ctx: ServiceContext, p: FindTasksParams) {
+    const { svc } = this;
+    return this.read(ctx, p.projectId, (q, actor) => findTasks(svc, actor, p, q));
+  }
+
+  /** `project.create`: {@link createProject} into `folderId`, or {@link createWorkspaceProject} into the workspace's home folder. */
+  async createProject(ctx: ServiceContext, p: { folderId?: string; name: string; content: string }) {
+    const input = { contentType: 'text/markdown' as const, content: `# ${p.name}\n\n${p.content}` };
+    const folderId = p.folderId;
+    if (folderId === undefined) {
+      return this.onceIn(ctx, ctx.workspaceId, function* () {}, (tx, actor) => createWorkspaceProject(this.svc, actor, ctx.workspaceId, input, tx));
+    }
+    return this.onceIn(ctx, folderId, (tx) => inWorkspace(tx, ctx, 'folders', folderId), (tx, actor) => createProject(this.svc, actor, folderId, input, tx));
+  }
+
+  /** A read as the automation's owner, of a project of the automation's workspace. */
+  private read<T>(ctx: ServiceContext, projectId: string, op: (q: Sql, actor: Actor) => Query<T>): Promise<T> {
+    return this.svc.store.run(
+      (function* (q: Sql): Query<T> {
+        yield* inWorkspace(q, ctx, 'projects', projectId);
+        return yield* op(q, yield* ownerActor(q, ctx));
+      })(this.svc.store.sql),
+    );
+  }
+
   /** Output: `{text, conversationId, conversation}` (text = the model's answer). */
   async runAgentCommand(ctx: ServiceContext, p: { agentId: string; command: string; input: string }) {
     const actor = await this.svc.store.run(
@@ -176,6 +229,7 @@ function* ownerActor(q: Sql, ctx: ServiceContext): Query<Actor> {
 const WORKSPACE_OF = {
   projects: 'SELECT workspace_id FROM projects WHERE id = ?',
   agents: 'SELECT workspace_id FROM agents WHERE id = ?',
+  folders: 'SELECT workspace_id FROM folders WHERE id = ?',
 } as const;
 
 /**
@@ -184,7 +238,7 @@ const WORKSPACE_OF = {
  * run's outputs are readable by every member of the automation's workspace.
  * @throws ServiceError 404 (a permanent step failure) for an unknown or foreign resource.
  */
-function* inWorkspace(q: Sql, ctx: ServiceContext, table: 'projects' | 'agents', id: string): Query<void> {
+function* inWorkspace(q: Sql, ctx: ServiceContext, table: keyof typeof WORKSPACE_OF, id: string): Query<void> {
   const row = yield* q.get<{ workspace_id: string }>(WORKSPACE_OF[table], [id]);
-  if (!row || row.workspace_id !== ctx.workspaceId) throw notFound(table === 'projects' ? 'project' : 'agent', id);
+  if (!row || row.workspace_id !== ctx.workspaceId) throw notFound(table.slice(0, -1), id);
 }
