@@ -55,7 +55,12 @@ export async function decideApproval(
     throw new EngineError(403, 'FORBIDDEN', `only ${approvers.map((h) => '@' + h).join(', ')} may decide this approval`);
   }
   const now = deps.clock.now();
-  const output: ApprovalDecision = { decision: approve ? 'approved' : 'rejected', decidedBy: by.handle, decidedAt: new Date(now).toISOString(), timedOut: false };
+  const output: ApprovalDecision = {
+    decision: approve ? 'approved' : 'rejected',
+    decidedBy: by.handle,
+    decidedAt: new Date(now).toISOString(),
+    timedOut: false,
+  };
   if (comment !== undefined && comment !== '') output.comment = comment;
   if (!(await deps.store.resolveWait(runId, stepId, output, now))) {
     throw new EngineError(409, 'CONFLICT', `run '${runId}' is no longer waiting for this approval`);

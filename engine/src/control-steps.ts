@@ -6,7 +6,16 @@
 import { approvalInput, delayUntil, loopItems, type ApprovalDecision, type ApprovalInput, type LoopInput } from './actions/control';
 import { SUB_RUN_RECHECK_MS, subRunOutput, subRunParams, type SubRunInput, type SubRunParams } from './actions/sub-run';
 import { evaluateConditions, type ConditionResult } from './conditions';
-import type { Action, ApprovalAction, BranchAction, DelayAction, LoopAction, ParallelAction, RunAutomationAction, WaitEventAction } from './definition';
+import type {
+  Action,
+  ApprovalAction,
+  BranchAction,
+  DelayAction,
+  LoopAction,
+  ParallelAction,
+  RunAutomationAction,
+  WaitEventAction,
+} from './definition';
 import { BranchAbandoned } from './aborts';
 import type { WaitEventInput } from './events';
 import { classifyError, permanent } from './errors';
@@ -35,7 +44,12 @@ export abstract class ControlSteps extends StepJournal {
       return this.failEarly(action, st, error, 1, now);
     }
     const { evaluated, ...output } = result;
-    await this.succeed(action, st, { runId: st.run.id, stepId: stepKey(st, action), type: action.type, input: { rules: evaluated }, attempts: 1, startedAt: now }, output);
+    await this.succeed(
+      action,
+      st,
+      { runId: st.run.id, stepId: stepKey(st, action), type: action.type, input: { rules: evaluated }, attempts: 1, startedAt: now },
+      output,
+    );
     return this.descend(action, output, st);
   }
 
@@ -49,7 +63,15 @@ export abstract class ControlSteps extends StepJournal {
       } catch (error) {
         return this.failEarly(action, st, error, 1, now);
       }
-      await this.record(st, { runId: st.run.id, stepId: stepKey(st, action), type: action.type, status: 'waiting', input, attempts: 1, startedAt: now });
+      await this.record(st, {
+        runId: st.run.id,
+        stepId: stepKey(st, action),
+        type: action.type,
+        status: 'waiting',
+        input,
+        attempts: 1,
+        startedAt: now,
+      });
       return { kind: 'suspend', wakeAt: input.timeoutAt, waitingOn };
     }
     const input = rec.input as ApprovalInput;
@@ -76,7 +98,15 @@ export abstract class ControlSteps extends StepJournal {
       } catch (error) {
         return this.failEarly(action, st, error, 1, now);
       }
-      step = { runId: st.run.id, stepId: stepKey(st, action), type: action.type, status: 'waiting', input: { until: iso(until) }, attempts: 1, startedAt: now };
+      step = {
+        runId: st.run.id,
+        stepId: stepKey(st, action),
+        type: action.type,
+        status: 'waiting',
+        input: { until: iso(until) },
+        attempts: 1,
+        startedAt: now,
+      };
       if (until > now) await this.record(st, step);
     }
     const until = Date.parse((step.input as { until: string }).until);
@@ -99,11 +129,24 @@ export abstract class ControlSteps extends StepJournal {
     const key = stepKey(st, action);
     const join = action.join ?? 'all';
     const names = Object.keys(action.branches);
-    const step: StepRecord = rec ?? { runId: st.run.id, stepId: key, type: action.type, status: 'running', input: { branches: names, join }, attempts: 1, startedAt: this.deps.clock.now() };
+    const step: StepRecord = rec ?? {
+      runId: st.run.id,
+      stepId: key,
+      type: action.type,
+      status: 'running',
+      input: { branches: names, join },
+      attempts: 1,
+      startedAt: this.deps.clock.now(),
+    };
     if (!rec) await this.record(st, step);
     const stops = names.map(() => new AbortController());
-    const states: RunState[] = names.map((_, i) => ({ ...st, scope: { ...st.scope, steps: { ...st.scope.steps } }, signal: AbortSignal.any([st.signal, stops[i]!.signal]) }));
-    const stopOthers = (winner: number, why: string) => stops.forEach((stop, i) => i !== winner && !stop.signal.aborted && stop.abort(new BranchAbandoned(why)));
+    const states: RunState[] = names.map((_, i) => ({
+      ...st,
+      scope: { ...st.scope, steps: { ...st.scope.steps } },
+      signal: AbortSignal.any([st.signal, stops[i]!.signal]),
+    }));
+    const stopOthers = (winner: number, why: string) =>
+      stops.forEach((stop, i) => i !== winner && !stop.signal.aborted && stop.abort(new BranchAbandoned(why)));
     let first: number | undefined;
     const outcomes = await Promise.all(
       names.map(async (name, i) => {
@@ -133,7 +176,8 @@ export abstract class ControlSteps extends StepJournal {
     }
     const branches: Record<string, Record<string, unknown>> = {};
     names.forEach((name, i) => {
-      if (first === undefined || first === i) branches[name] = Object.fromEntries(action.branches[name]!.map((a) => [a.id, states[i]!.scope.steps[a.id] ?? null]));
+      if (first === undefined || first === i)
+        branches[name] = Object.fromEntries(action.branches[name]!.map((a) => [a.id, states[i]!.scope.steps[a.id] ?? null]));
     });
     const output: ParallelOutput = first === undefined ? { branches } : { branches, first: names[first]! };
     await this.succeed(action, st, step, output);
@@ -202,7 +246,8 @@ export abstract class ControlSteps extends StepJournal {
         st.scope.loop = { item: items[index], index, count: items.length };
         st.scope.steps = { ...outer.steps };
         outcome = await this.walk(action.actions, st);
-        if (outcome.kind === 'continue') iterations.push(Object.fromEntries(action.actions.map((a) => [a.id, st.scope.steps[a.id] ?? null])));
+        if (outcome.kind === 'continue')
+          iterations.push(Object.fromEntries(action.actions.map((a) => [a.id, st.scope.steps[a.id] ?? null])));
       }
     } finally {
       st.prefix = outer.prefix;
@@ -234,26 +279,50 @@ export abstract class ControlSteps extends StepJournal {
       let child: RunRecord;
       try {
         params = subRunParams(action, st.scope, this.deps.templates);
-        if (!step) await this.record(st, { runId: st.run.id, stepId: key, type: action.type, status: 'running', input: params, attempts: 1, startedAt });
+        if (!step)
+          await this.record(st, {
+            runId: st.run.id,
+            stepId: key,
+            type: action.type,
+            status: 'running',
+            input: params,
+            attempts: 1,
+            startedAt,
+          });
         // The child's trigger variables are recorded as the parent's journal records them: secrets masked.
         child = await this.deps.startChild(st.run, key, { ...params, input: st.mask.apply(params.input) });
         if (child.status === 'skipped' || !params.wait) {
           const output = child.status === 'skipped' ? subRunOutput(child, []) : { runId: child.id, status: child.status };
-          await this.succeed(action, st, { runId: st.run.id, stepId: key, type: action.type, input: { ...params, runId: child.id }, attempts: 1, startedAt }, output);
+          await this.succeed(
+            action,
+            st,
+            { runId: st.run.id, stepId: key, type: action.type, input: { ...params, runId: child.id }, attempts: 1, startedAt },
+            output,
+          );
           return CONTINUE;
         }
       } catch (error) {
         return this.failEarly(action, st, error, 1, startedAt);
       }
-      step = { runId: st.run.id, stepId: key, type: action.type, status: 'waiting', input: { ...params, runId: child.id }, attempts: 1, startedAt };
+      step = {
+        runId: st.run.id,
+        stepId: key,
+        type: action.type,
+        status: 'waiting',
+        input: { ...params, runId: child.id },
+        attempts: 1,
+        startedAt,
+      };
       await this.record(st, step);
     }
     const waitingOn: WaitInfo = { kind: 'automation', stepId: key };
     const child = await this.deps.store.getRun((step.input as SubRunInput).runId);
-    if (child && !FINAL_STATUSES.has(child.status)) return { kind: 'suspend', wakeAt: this.deps.clock.now() + SUB_RUN_RECHECK_MS, waitingOn };
+    if (child && !FINAL_STATUSES.has(child.status))
+      return { kind: 'suspend', wakeAt: this.deps.clock.now() + SUB_RUN_RECHECK_MS, waitingOn };
     let output: unknown;
     try {
-      if (!child) throw permanent('NOT_FOUND', `the run ${(step.input as SubRunInput).runId} no longer exists (its automation was deleted)`);
+      if (!child)
+        throw permanent('NOT_FOUND', `the run ${(step.input as SubRunInput).runId} no longer exists (its automation was deleted)`);
       output = subRunOutput(child, await this.deps.store.getSteps(child.id));
     } catch (error) {
       const info = classifyError(error);

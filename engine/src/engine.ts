@@ -259,7 +259,12 @@ export class Engine {
       kick: () => this.ticker.kick(),
       cancelRunsOf: (automationId) => this.cancelRunsOf(automationId),
     });
-    this.approvals = { store: this.store, clock: this.clock, definitionOf: (run) => this.registry.definitionOf(run), resume: (id) => this.queueRun(id) };
+    this.approvals = {
+      store: this.store,
+      clock: this.clock,
+      definitionOf: (run) => this.registry.definitionOf(run),
+      resume: (id) => this.queueRun(id),
+    };
     this.runs = new RunQueue(this.maxConcurrent, {
       execute: (runId, entry) => this.runOne(runId, entry),
       finished: (runId) => this.finished(runId),
@@ -372,11 +377,16 @@ export class Engine {
   /** Renews the leases of the runs queued and executing here; every third of {@link EngineOptions.leaseMs}. */
   private startLeaseRenewal(): void {
     clearInterval(this.leaseTimer);
-    this.leaseTimer = setInterval(() => {
-      const ids = this.runs.ids();
-      if (ids.length === 0) return;
-      void this.store.renewLeases(ids, this.lease()).catch((error: unknown) => this.logger.warn({ err: error }, 'renewing run leases failed'));
-    }, Math.floor(this.leaseMs / 3));
+    this.leaseTimer = setInterval(
+      () => {
+        const ids = this.runs.ids();
+        if (ids.length === 0) return;
+        void this.store
+          .renewLeases(ids, this.lease())
+          .catch((error: unknown) => this.logger.warn({ err: error }, 'renewing run leases failed'));
+      },
+      Math.floor(this.leaseMs / 3),
+    );
     this.leaseTimer.unref?.();
   }
 
@@ -385,7 +395,15 @@ export class Engine {
   private async newRun(
     automation: AutomationRecord,
     trigger: RunRecord['trigger'],
-    opts: { depth: number; dedupeKey?: string; since?: number; test?: boolean; version?: number; replayOf?: string; steps?: (runId: string) => StepRecord[] },
+    opts: {
+      depth: number;
+      dedupeKey?: string;
+      since?: number;
+      test?: boolean;
+      version?: number;
+      replayOf?: string;
+      steps?: (runId: string) => StepRecord[];
+    },
   ): Promise<RunRecord> {
     const now = this.clock.now();
     const depth = opts.depth + 1;
@@ -415,7 +433,12 @@ export class Engine {
     const steps = run.status === 'queued' && opts.steps ? opts.steps(run.id) : [];
     // Claimed by this engine as it is stored, so it executes here (a waiter here sees it settle).
     const lease = this.executes && run.status === 'queued' ? this.lease() : undefined;
-    const { run: stored, created } = await this.store.createRun(run, opts.dedupeKey !== undefined ? { since: opts.since ?? 0 } : undefined, steps, lease);
+    const { run: stored, created } = await this.store.createRun(
+      run,
+      opts.dedupeKey !== undefined ? { since: opts.since ?? 0 } : undefined,
+      steps,
+      lease,
+    );
     if (created && stored.status === 'queued') {
       // A run created with journal entries (a replay) must read them: only an empty journal is "fresh".
       // Only when not queued already: discovery (another process's runs) may have found it first.
@@ -490,7 +513,11 @@ export class Engine {
       }
       if (!variables || !this.passesFilter(automation, variables, event.id)) continue;
       runs.push(
-        await this.newRun(automation, { type: event.type, variables, eventId: event.id }, { depth: event.depth ?? 0, dedupeKey: `event:${event.id}` }),
+        await this.newRun(
+          automation,
+          { type: event.type, variables, eventId: event.id },
+          { depth: event.depth ?? 0, dedupeKey: `event:${event.id}` },
+        ),
       );
     }
     return runs;
@@ -506,7 +533,10 @@ export class Engine {
     const automation = await this.registry.require(automationId);
     if (!automation.enabled && !opts.test) throw new EngineError(409, 'CONFLICT', `automation '${automationId}' is disabled`);
     const window = opts.dedupeWindowMs ?? this.dedupeWindowMs;
-    const runOpts: { depth: number; dedupeKey?: string; since?: number; test?: boolean } = { depth: opts.depth ?? 0, test: opts.test ?? false };
+    const runOpts: { depth: number; dedupeKey?: string; since?: number; test?: boolean } = {
+      depth: opts.depth ?? 0,
+      test: opts.test ?? false,
+    };
     if (opts.dedupeKey !== undefined) {
       runOpts.dedupeKey = opts.dedupeKey;
       runOpts.since = this.clock.now() - window;
@@ -589,10 +619,16 @@ export class Engine {
     if (!automation || automation.workspaceId !== parent.workspaceId) {
       throw permanent('NOT_FOUND', `automation '${params.automationId}' not found in this workspace`, { field: 'automationId' });
     }
-    if (!automation.enabled && !parent.test) throw permanent('AUTOMATION_DISABLED', `automation '${params.automationId}' is disabled`, { field: 'automationId' });
+    if (!automation.enabled && !parent.test)
+      throw permanent('AUTOMATION_DISABLED', `automation '${params.automationId}' is disabled`, { field: 'automationId' });
     const trigger: RunRecord['trigger'] = { type: SUB_RUN_TRIGGER, variables: params.input, eventId: parent.id };
     if (params.wait) trigger.parent = { runId: parent.id, stepId: stepKey };
-    return this.newRun(automation, trigger, { depth: parent.depth, dedupeKey: `parent:${parent.id}:${stepKey}`, since: 0, test: parent.test });
+    return this.newRun(automation, trigger, {
+      depth: parent.depth,
+      dedupeKey: `parent:${parent.id}:${stepKey}`,
+      since: 0,
+      test: parent.test,
+    });
   }
 
   /**
@@ -718,7 +754,13 @@ export class Engine {
    * @throws EngineError 404, 409.
    */
   sendEvent(runId: string, event: string | undefined, payload: unknown, sentBy: string): Promise<RunRecord> {
-    return sendRunEvent({ store: this.store, clock: this.clock, resume: (run) => this.queueRun(run.id, run.automationId) }, runId, event, payload, sentBy);
+    return sendRunEvent(
+      { store: this.store, clock: this.clock, resume: (run) => this.queueRun(run.id, run.automationId) },
+      runId,
+      event,
+      payload,
+      sentBy,
+    );
   }
 
   /**
@@ -804,7 +846,9 @@ export class Engine {
       void this.wakeParent(run).catch((error: unknown) => this.logger.warn({ err: error, runId: run.id }, 'waking the parent run failed'));
     }
     if (run.status === 'cancelled') {
-      void this.cancelChildren(run.id).catch((error: unknown) => this.logger.warn({ err: error, runId: run.id }, 'cancelling the child runs failed'));
+      void this.cancelChildren(run.id).catch((error: unknown) =>
+        this.logger.warn({ err: error, runId: run.id }, 'cancelling the child runs failed'),
+      );
     }
     const list = this.waiters.get(run.id);
     if (list) {
@@ -850,16 +894,21 @@ export class Engine {
       if (this.stopping) throw error;
       const tries = (this.failedTries.get(runId) ?? 0) + 1;
       this.logger.warn({ err: error, runId, tries }, 'run execution failed on a store error; released to be tried again');
-      await this.store.releaseRun(runId, this.workerId).catch((release: unknown) => this.logger.warn({ err: release, runId }, 'releasing a run failed'));
+      await this.store
+        .releaseRun(runId, this.workerId)
+        .catch((release: unknown) => this.logger.warn({ err: release, runId }, 'releasing a run failed'));
       if (tries > MAX_FAILED_TRIES) {
         // Left to whichever engine claims it next (discovery, or the next start).
         this.failedTries.delete(runId);
         return;
       }
       this.failedTries.set(runId, tries);
-      const timer = setTimeout(() => {
-        if (!this.stopping) this.runs.add(runId);
-      }, 500 * 2 ** (tries - 1));
+      const timer = setTimeout(
+        () => {
+          if (!this.stopping) this.runs.add(runId);
+        },
+        500 * 2 ** (tries - 1),
+      );
       timer.unref?.();
     }
   }
@@ -954,7 +1003,11 @@ export class Engine {
         const last = (await this.store.getScheduleSlot(automation.id)) ?? automation.updatedAt;
         const slot = dueSlot(trigger, last, now);
         if (slot !== undefined) {
-          await this.newRun(automation, { type: 'schedule', variables: scheduleVariables(slot, now) }, { depth: 0, dedupeKey: `slot:${slot}` });
+          await this.newRun(
+            automation,
+            { type: 'schedule', variables: scheduleVariables(slot, now) },
+            { depth: 0, dedupeKey: `slot:${slot}` },
+          );
           await this.store.setScheduleSlot(automation.id, slot);
         }
         const upcoming = nextSlot(trigger, slot ?? last);

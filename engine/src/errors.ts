@@ -75,7 +75,15 @@ export function classifyError(error: unknown): ErrorInfo & { retryAfterMs?: numb
     if (error.extra.retryAfterMs !== undefined) info.retryAfterMs = error.extra.retryAfterMs;
     return info;
   }
-  const e = (error ?? {}) as { message?: unknown; code?: unknown; statusCode?: unknown; status?: unknown; details?: unknown; name?: unknown; cause?: unknown };
+  const e = (error ?? {}) as {
+    message?: unknown;
+    code?: unknown;
+    statusCode?: unknown;
+    status?: unknown;
+    details?: unknown;
+    name?: unknown;
+    cause?: unknown;
+  };
   const message = typeof e.message === 'string' ? e.message : String(error);
   const status = typeof e.statusCode === 'number' ? e.statusCode : typeof e.status === 'number' ? e.status : undefined;
   if (status !== undefined && status >= 400) {

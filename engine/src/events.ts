@@ -39,7 +39,13 @@ export interface RunEventDeps {
  * @throws EngineError 404 (unknown run), 409 (not waiting for an event, waiting for another
  *   one, or it came meanwhile).
  */
-export async function sendRunEvent(deps: RunEventDeps, runId: string, event: string | undefined, payload: unknown, sentBy: string): Promise<RunRecord> {
+export async function sendRunEvent(
+  deps: RunEventDeps,
+  runId: string,
+  event: string | undefined,
+  payload: unknown,
+  sentBy: string,
+): Promise<RunRecord> {
   const run = await deps.store.getRun(runId);
   if (!run) throw new EngineError(404, 'NOT_FOUND', `run '${runId}' not found`);
   if (run.status !== 'waiting' || run.waitingOn?.kind !== 'event') {

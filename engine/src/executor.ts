@@ -55,7 +55,8 @@ export class Executor extends ControlSteps {
     const startedAt = run.startedAt ?? now;
     await store.updateRun(run.id, { status: 'running', startedAt, wakeAt: undefined, waitingOn: undefined });
     const steps = fresh ? [] : await store.getSteps(run.id);
-    const deadline = definition.timeoutMs === undefined ? undefined : { timeoutMs: definition.timeoutMs, at: run.createdAt + definition.timeoutMs };
+    const deadline =
+      definition.timeoutMs === undefined ? undefined : { timeoutMs: definition.timeoutMs, at: run.createdAt + definition.timeoutMs };
     const state: RunState = {
       signal: this.aborts.begin(run.id, deadline && { remainingMs: deadline.at - now, timeoutMs: deadline.timeoutMs }),
       ...(deadline ? { deadline } : {}),
@@ -67,7 +68,15 @@ export class Executor extends ControlSteps {
       scope: {
         trigger: run.trigger.variables,
         steps: {},
-        run: { id: run.id, createdAt: iso(run.createdAt), startedAt: iso(startedAt), depth: run.depth, test: run.test, triggerType: run.trigger.type, ...this.links(run, definition) },
+        run: {
+          id: run.id,
+          createdAt: iso(run.createdAt),
+          startedAt: iso(startedAt),
+          depth: run.depth,
+          test: run.test,
+          triggerType: run.trigger.type,
+          ...this.links(run, definition),
+        },
         automation: { id: run.automationId, name: definition.name, version: run.version, workspaceId: run.workspaceId },
       },
     };
@@ -123,11 +132,13 @@ export class Executor extends ControlSteps {
     }
     if (rec?.status === 'failed') return this.failed(action, rec.error!, st);
     if (this.deps.isCancelled(st.run.id) || st.signal.reason instanceof RunCancelled) return { kind: 'end', status: 'cancelled' };
-    if (st.deadline && this.deps.clock.now() >= st.deadline.at) return { kind: 'end', status: 'failed', error: { ...classifyError(runTimeout(st.deadline.timeoutMs)), stepId: key } };
+    if (st.deadline && this.deps.clock.now() >= st.deadline.at)
+      return { kind: 'end', status: 'failed', error: { ...classifyError(runTimeout(st.deadline.timeoutMs)), stepId: key } };
     await this.readSecrets(st);
     const outcome = await this.dispatch(action, rec, st);
     // This step's own failure (not one inside a branch it chose): its error path decides.
-    if (outcome.kind === 'end' && outcome.status === 'failed' && st.journal.get(key)?.status === 'failed') return this.failed(action, st.journal.get(key)!.error!, st);
+    if (outcome.kind === 'end' && outcome.status === 'failed' && st.journal.get(key)?.status === 'failed')
+      return this.failed(action, st.journal.get(key)!.error!, st);
     return outcome;
   }
 
@@ -246,7 +257,9 @@ export class Executor extends ControlSteps {
         const at = clock.now();
         const recorded = error instanceof RunCancelled ? { code: 'CANCELLED', message: error.message, transient: false } : info;
         await this.record(st, { ...running, status: 'failed', error: recorded, finishedAt: at, durationMs: at - startedAt });
-        return error instanceof RunCancelled ? { kind: 'end', status: 'cancelled' } : { kind: 'end', status: 'failed', error: { ...info, stepId: stepKey(st, action) } };
+        return error instanceof RunCancelled
+          ? { kind: 'end', status: 'cancelled' }
+          : { kind: 'end', status: 'failed', error: { ...info, stepId: stepKey(st, action) } };
       }
       const retryAfter = info.retryAfterMs;
       delete info.retryAfterMs;

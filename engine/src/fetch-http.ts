@@ -17,7 +17,12 @@ export function fetchHttp(options: FetchHttpOptions = {}): Http {
   const max = options.maxResponseBytes ?? 1024 * 1024;
   return {
     async request(req: HttpRequest): Promise<HttpResponse> {
-      const init: RequestInit = { method: req.method, headers: req.headers, redirect: req.maxRedirects ? 'follow' : 'manual', signal: req.signal ? AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)]) : AbortSignal.timeout(req.timeoutMs) };
+      const init: RequestInit = {
+        method: req.method,
+        headers: req.headers,
+        redirect: req.maxRedirects ? 'follow' : 'manual',
+        signal: req.signal ? AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)]) : AbortSignal.timeout(req.timeoutMs),
+      };
       if (req.body !== undefined) init.body = req.body;
       const res = await fetch(req.url, init);
       const headers: Record<string, string> = {};

@@ -25,7 +25,10 @@ export class MemoryStore implements RunStore {
   async insertAutomation(automation: AutomationRecord): Promise<void> {
     if (this.automations.has(automation.id)) throw new Error(`automation ${automation.id} exists`);
     this.automations.set(automation.id, copy(automation));
-    this.versions.set(`${automation.id}@${automation.version}`, { definition: copy(automation.definition), createdAt: automation.updatedAt });
+    this.versions.set(`${automation.id}@${automation.version}`, {
+      definition: copy(automation.definition),
+      createdAt: automation.updatedAt,
+    });
   }
 
   async updateAutomation(automation: AutomationRecord): Promise<void> {
@@ -80,7 +83,12 @@ export class MemoryStore implements RunStore {
     this.slots.set(automationId, slot);
   }
 
-  async createRun(run: RunRecord, dedupe?: { since: number }, steps: StepRecord[] = [], lease?: RunLease): Promise<{ run: RunRecord; created: boolean }> {
+  async createRun(
+    run: RunRecord,
+    dedupe?: { since: number },
+    steps: StepRecord[] = [],
+    lease?: RunLease,
+  ): Promise<{ run: RunRecord; created: boolean }> {
     if (dedupe && run.dedupeKey !== undefined) {
       for (const existing of this.runs.values()) {
         if (existing.automationId === run.automationId && existing.dedupeKey === run.dedupeKey && existing.createdAt >= dedupe.since) {
@@ -181,7 +189,9 @@ export class MemoryStore implements RunStore {
   }
 
   async listPendingRuns(automationId: string): Promise<RunRecord[]> {
-    return [...this.runs.values()].filter((r) => r.automationId === automationId && (r.status === 'queued' || r.status === 'waiting')).map(copy);
+    return [...this.runs.values()]
+      .filter((r) => r.automationId === automationId && (r.status === 'queued' || r.status === 'waiting'))
+      .map(copy);
   }
 
   async requestCancel(runId: string): Promise<void> {

@@ -179,7 +179,12 @@ export interface RunStore {
    * `steps` (journal entries of the new run, e.g. a replay's recorded outputs) are saved with it,
    * and a new run is claimed for `lease` when given. Check and inserts are one atomic operation.
    */
-  createRun(run: RunRecord, dedupe?: { since: number }, steps?: StepRecord[], lease?: RunLease): Promise<{ run: RunRecord; created: boolean }>;
+  createRun(
+    run: RunRecord,
+    dedupe?: { since: number },
+    steps?: StepRecord[],
+    lease?: RunLease,
+  ): Promise<{ run: RunRecord; created: boolean }>;
   getRun(id: string): Promise<RunRecord | undefined>;
   listRuns(query: RunQuery): Promise<RunRecord[]>;
   /** Updates fields of a run (`undefined` values clear optional fields). */

@@ -25,7 +25,8 @@ const CREDENTIAL_NAMES = new Set([
 ]);
 
 /** Name parts that mark a credential: `access_token`, `client_secret`, `X-Webhook-Secret`, `password`… */
-const CREDENTIAL_PART = /(^|[-_.\s])(token|secret|password|passwd|pwd|apikey|api[-_]key|credentials?|auth|session|signature|private[-_]?key)([-_.\s]|$)/i;
+const CREDENTIAL_PART =
+  /(^|[-_.\s])(token|secret|password|passwd|pwd|apikey|api[-_]key|credentials?|auth|session|signature|private[-_]?key)([-_.\s]|$)/i;
 
 /** True when a header, query parameter or body field of this name carries a credential. */
 export function isCredentialName(name: string): boolean {
@@ -63,7 +64,12 @@ export function redactUrl(url: string): string {
  * (`{{ secrets.API_KEY }}`, `{{ trigger.token }}`) and an authorization scheme word.
  */
 function onlyReferences(value: string): boolean {
-  return value.replace(/\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g, '').replace(/\b(bearer|basic|token|digest)\b/gi, '').trim() === '';
+  return (
+    value
+      .replace(/\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g, '')
+      .replace(/\b(bearer|basic|token|digest)\b/gi, '')
+      .trim() === ''
+  );
 }
 
 /** A definition as a non-owner may see it, and the paths of the values hidden from them. */

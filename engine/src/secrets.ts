@@ -56,7 +56,12 @@ export function describeTemplate(template: string, names: readonly string[]): st
 
 /** The forms a value takes in a request or a response: raw, URL- and form-encoded, base64, JSON-escaped. */
 function encodings(value: string): string[] {
-  const forms = new Set<string>([value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), JSON.stringify(value).slice(1, -1)]);
+  const forms = new Set<string>([
+    value,
+    encodeURIComponent(value),
+    new URLSearchParams({ v: value }).toString().slice(2),
+    JSON.stringify(value).slice(1, -1),
+  ]);
   const base64 = Buffer.from(value, 'utf8').toString('base64');
   forms.add(base64);
   forms.add(base64.replace(/=+$/, ''));

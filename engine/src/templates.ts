@@ -104,7 +104,9 @@ export class Templates {
     if (!template.includes('{')) compiled = { kind: 'literal', text: template };
     else {
       const whole = WHOLE.exec(template);
-      compiled = whole ? { kind: 'value', value: new Value(whole[1]!.trim(), this.liquid) } : { kind: 'text', templates: this.liquid.parse(template) };
+      compiled = whole
+        ? { kind: 'value', value: new Value(whole[1]!.trim(), this.liquid) }
+        : { kind: 'text', templates: this.liquid.parse(template) };
     }
     if (this.cache.size >= this.cacheSize) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(template, compiled);
@@ -125,7 +127,11 @@ export class Templates {
     if (error instanceof ActionError) throw error;
     const message = (error as Error).message ?? String(error);
     const where = field === undefined ? '' : `${field}: `;
-    throw new ActionError('TEMPLATE_ERROR', `${where}template '${template.length > 200 ? template.slice(0, 200) + '…' : template}': ${message}`, false);
+    throw new ActionError(
+      'TEMPLATE_ERROR',
+      `${where}template '${template.length > 200 ? template.slice(0, 200) + '…' : template}': ${message}`,
+      false,
+    );
   }
 
   private context(scope: Scope): Context {
@@ -162,7 +168,10 @@ export class Templates {
     const read: string[] = [];
     const seen = observer && scope.secrets ? { ...scope, secrets: watchSecrets(scope.secrets, read) } : scope;
     try {
-      const value = compiled.kind === 'value' ? toValueSync(compiled.value.value(this.context(seen), lenient)) : this.liquid.renderSync(compiled.templates, seen);
+      const value =
+        compiled.kind === 'value'
+          ? toValueSync(compiled.value.value(this.context(seen), lenient))
+          : this.liquid.renderSync(compiled.templates, seen);
       if (read.length > 0) observer!(template, value, read);
       return value;
     } catch (error) {

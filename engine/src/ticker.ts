@@ -57,11 +57,14 @@ export class Ticker {
     if (this.timerAt !== undefined && this.timerAt <= at && this.timer) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerAt = undefined;
-      void this.tick().catch((error: unknown) => this.options.logger.error({ err: error }, 'tick failed'));
-    }, Math.max(0, at - this.options.clock.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerAt = undefined;
+        void this.tick().catch((error: unknown) => this.options.logger.error({ err: error }, 'tick failed'));
+      },
+      Math.max(0, at - this.options.clock.now()),
+    );
     this.timer.unref?.();
   }
 

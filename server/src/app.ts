@@ -160,7 +160,10 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   reportLiveError = (error) => app.log.warn({ err: error }, 'live updates: a look for changes failed; the next one tries again');
   reportPoolError = (error) => app.log.error({ err: error }, 'an idle PostgreSQL connection failed; the pool opens another when needed');
   stalledLeader = (holder) =>
-    app.log.warn({ holder }, 'the leading server stalled past TASKSPACE_LEADER_LEASE_MS: its connections were ended; this server takes the lead over');
+    app.log.warn(
+      { holder },
+      'the leading server stalled past TASKSPACE_LEADER_LEASE_MS: its connections were ended; this server takes the lead over',
+    );
   lockLost =
     options.onLockLost ??
     ((error) => {
@@ -170,7 +173,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   if (!(await store.run(secretKeyOpensStored(store.sql, services.secretBox)))) {
     const message =
       'the webhook secret key does not open the secrets stored in the database: deliveries and automation secrets will fail. ' +
-      'Give every server the key the secrets were sealed with (TASKSPACE_WEBHOOKS_SECRET_KEY, or the data directory\'s webhook-secrets.key)';
+      "Give every server the key the secrets were sealed with (TASKSPACE_WEBHOOKS_SECRET_KEY, or the data directory's webhook-secrets.key)";
     app.log.error(message);
     options.onKeyMismatch?.(message);
   }
@@ -217,7 +220,11 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
 function refuseApiRequests(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     if (request.url === '/healthz' || request.url.startsWith('/healthz?')) return;
-    throw new ServiceError(404, 'NOT_FOUND', 'this process does background work only (TASKSPACE_ROLE=worker); send requests to a process with TASKSPACE_ROLE=all or api');
+    throw new ServiceError(
+      404,
+      'NOT_FOUND',
+      'this process does background work only (TASKSPACE_ROLE=worker); send requests to a process with TASKSPACE_ROLE=all or api',
+    );
   });
 }
 

@@ -231,7 +231,7 @@ export function main(
   if (!fs.existsSync(file)) {
     err(
       `taskspace: no Taskspace database in ${config.dataDir} (looked for ${DB_FILE}). ` +
-        'Point at the service\'s data directory with --data-dir DIR or TASKSPACE_DATA_DIR=DIR ' +
+        "Point at the service's data directory with --data-dir DIR or TASKSPACE_DATA_DIR=DIR " +
         '(the server uses ./.data of the folder it was started from unless TASKSPACE_DATA_DIR is set); ' +
         'a new database is created by the first start of the server (npm start), never by this CLI.',
     );

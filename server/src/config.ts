@@ -227,7 +227,10 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
 
 /** A comma-separated list of IP addresses or CIDR ranges (`10.0.0.0/8`, `::1`); `names` are accepted as they are. */
 function addressList(env: NodeJS.ProcessEnv, name: string, names: string[] = []): string[] {
-  const entries = (env[name] ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+  const entries = (env[name] ?? '')
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     if (names.includes(entry)) continue;
     const [address, prefix, extra] = entry.split('/');
@@ -255,7 +258,9 @@ function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
   if (/^\d{1,9}$/.test(raw)) return Number(raw);
   // A number that is not a whole count of hops (an address like 10.0.0.1 has more dots).
   if (/^[-+]?\d+(?:\.\d*)?$/.test(raw)) {
-    throw new ConfigError(`TASKSPACE_TRUST_PROXY must be true, false, a whole number of hops or a list of addresses and CIDR ranges, got '${raw}'`);
+    throw new ConfigError(
+      `TASKSPACE_TRUST_PROXY must be true, false, a whole number of hops or a list of addresses and CIDR ranges, got '${raw}'`,
+    );
   }
   try {
     return addressList(env, 'TASKSPACE_TRUST_PROXY', PROXY_RANGE_NAMES);
@@ -293,7 +298,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const requestTimeoutMs = int(env, 'TASKSPACE_REQUEST_TIMEOUT_MS', 120_000, 100);
   const headersTimeoutMs = int(env, 'TASKSPACE_HEADERS_TIMEOUT_MS', Math.min(30_000, requestTimeoutMs), 100);
   if (headersTimeoutMs > requestTimeoutMs) {
-    throw new ConfigError(`TASKSPACE_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed TASKSPACE_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+    throw new ConfigError(
+      `TASKSPACE_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed TASKSPACE_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+    );
   }
   const bootstrapPassword = env.TASKSPACE_BOOTSTRAP_PASSWORD;
   if (bootstrapPassword && [...bootstrapPassword].length < 10) {
@@ -321,10 +328,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bootstrapPassword: env.TASKSPACE_BOOTSTRAP_PASSWORD || undefined,
       sessionIdleMs: int(env, 'TASKSPACE_SESSION_IDLE_MINUTES', 7 * 24 * 60, 1) * 60000,
       sessionMaxMs: int(env, 'TASKSPACE_SESSION_MAX_DAYS', 30, 1) * 86400000,
-      oauthAccessTokenMs:
-        env.TASKSPACE_OAUTH_ACCESS_TOKEN_SECONDS
-          ? int(env, 'TASKSPACE_OAUTH_ACCESS_TOKEN_SECONDS', 3600, 1) * 1000
-          : int(env, 'TASKSPACE_OAUTH_ACCESS_TOKEN_MINUTES', 60, 1) * 60000,
+      oauthAccessTokenMs: env.TASKSPACE_OAUTH_ACCESS_TOKEN_SECONDS
+        ? int(env, 'TASKSPACE_OAUTH_ACCESS_TOKEN_SECONDS', 3600, 1) * 1000
+        : int(env, 'TASKSPACE_OAUTH_ACCESS_TOKEN_MINUTES', 60, 1) * 60000,
       oauthRefreshTokenMs: int(env, 'TASKSPACE_OAUTH_REFRESH_TOKEN_DAYS', 30, 1) * 86400000,
     },
     rateLimits: {
@@ -396,7 +402,9 @@ function serverRole(env: NodeJS.ProcessEnv): ServerRole {
     throw new ConfigError(`TASKSPACE_ROLE=${value} needs DATABASE_URL: on SQLite one process serves the API and does the background work`);
   }
   if (value === 'api' && flag(env, 'TASKSPACE_STANDBY')) {
-    throw new ConfigError('TASKSPACE_STANDBY=1 is for processes that do the background work (TASKSPACE_ROLE=all or worker); api processes never wait');
+    throw new ConfigError(
+      'TASKSPACE_STANDBY=1 is for processes that do the background work (TASKSPACE_ROLE=all or worker); api processes never wait',
+    );
   }
   return value as ServerRole;
 }
@@ -404,7 +412,8 @@ function serverRole(env: NodeJS.ProcessEnv): ServerRole {
 /** `TASKSPACE_STANDBY`; only PostgreSQL can hand a database over (one server owns a SQLite data directory). */
 function standby(env: NodeJS.ProcessEnv): boolean {
   const on = flag(env, 'TASKSPACE_STANDBY');
-  if (on && !env.DATABASE_URL) throw new ConfigError('TASKSPACE_STANDBY=1 needs DATABASE_URL: a standby waits to take over a PostgreSQL database');
+  if (on && !env.DATABASE_URL)
+    throw new ConfigError('TASKSPACE_STANDBY=1 needs DATABASE_URL: a standby waits to take over a PostgreSQL database');
   if (on && !env.TASKSPACE_WEBHOOKS_SECRET_KEY) {
     throw new ConfigError(
       'TASKSPACE_STANDBY=1 needs TASKSPACE_WEBHOOKS_SECRET_KEY, the same on every server of the database: a key file in this data directory could not open the secrets another server sealed',
@@ -424,7 +433,9 @@ function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
     throw new ConfigError('DATABASE_URL must be a URL such as postgres://user:password@host:5432/database');
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql:// (got '${url.protocol}//'); leave it unset for the embedded SQLite file`);
+    throw new ConfigError(
+      `DATABASE_URL must start with postgres:// or postgresql:// (got '${url.protocol}//'); leave it unset for the embedded SQLite file`,
+    );
   }
   return value;
 }

@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       `First start: created the owner '@owner' and workspace ${bootstrap.workspaceId}.\n` +
         (config.bootstrapToken
-          ? 'The owner\'s personal access token is the one set in TASKSPACE_BOOTSTRAP_TOKEN.\n'
+          ? "The owner's personal access token is the one set in TASKSPACE_BOOTSTRAP_TOKEN.\n"
           : `Personal access token (shown once, store it now):\n\n  ${bootstrap.token}\n\n`) +
         (bootstrap.setupToken
           ? `Set the owner's password within 24 hours (one-time link):\n\n  ${base}/setup?token=${bootstrap.setupToken}\n\n`

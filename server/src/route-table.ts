@@ -79,7 +79,21 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
   // Spec section 9.2: signed webhook registration and the deprecated legacy subscriptions.
   { prefix: '/api/v2', api: true, plugins: [webhookRoutes, subscriptionRoutes] },
   // Public and browser-facing: inbound webhook URLs, hosted forms, public agent and share pages, account pages and sign-in, the OAuth 2.0 endpoints, the web app.
-  { prefix: '', api: false, plugins: [inboundWebhookRoutes, runResumeRoutes, formRoutes, publicAgentPageRoutes, sharePageRoutes, accountRoutes, authSessionRoutes, oauthRoutes, webAppRoutes] },
+  {
+    prefix: '',
+    api: false,
+    plugins: [
+      inboundWebhookRoutes,
+      runResumeRoutes,
+      formRoutes,
+      publicAgentPageRoutes,
+      sharePageRoutes,
+      accountRoutes,
+      authSessionRoutes,
+      oauthRoutes,
+      webAppRoutes,
+    ],
+  },
 ];
 
 /** Registers every group of {@link ROUTE_TABLE}, each in its own encapsulated scope. */

@@ -6,7 +6,10 @@ type Api = ReturnType<typeof client>;
 
 /** Creates a project from markdown in a workspace's home folder and returns its id. */
 async function createProject(api: Api, workspaceId: string, name: string): Promise<string> {
-  const res = await api.post(`/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: `# ${name}\n\n- first task` });
+  const res = await api.post(`/api/v1/workspaces/${workspaceId}/projects`, {
+    contentType: 'text/markdown',
+    content: `# ${name}\n\n- first task`,
+  });
   expect(res.status).toBe(200);
   return res.body.item.id;
 }
@@ -49,7 +52,10 @@ describe('agent knowledge: projects and media', () => {
     expect(p.status).toBe(200);
     expect(p.body).toEqual({ ok: true, item: { ...agent, knowledge: { projects: [project], medias: [] }, updatedAt: expect.any(String) } });
     const m = await api.post(`/api/v1/agents/${agent.id}/knowledge/media`, { mediaId: media });
-    expect(m.body).toEqual({ ok: true, item: { ...agent, knowledge: { projects: [project], medias: [media] }, updatedAt: expect.any(String) } });
+    expect(m.body).toEqual({
+      ok: true,
+      item: { ...agent, knowledge: { projects: [project], medias: [media] }, updatedAt: expect.any(String) },
+    });
     const again = await api.post(`/api/v1/agents/${agent.id}/knowledge/project`, { projectId: project });
     expect(again.status).toBe(200);
     expect(again.body.item.knowledge).toEqual({ projects: [project], medias: [media] });

@@ -40,13 +40,19 @@ describe('role table for every agent and media endpoint', () => {
   }
 
   async function download(token: string, mediaId: string): Promise<{ status: number }> {
-    const res = await request(`${server.url}/api/v1/medias/${mediaId}/content`, { reset: true, headers: { authorization: `Bearer ${token}` } });
+    const res = await request(`${server.url}/api/v1/medias/${mediaId}/content`, {
+      reset: true,
+      headers: { authorization: `Bearer ${token}` },
+    });
     await res.body.arrayBuffer();
     return { status: res.statusCode };
   }
 
   async function project(name: string): Promise<string> {
-    const res = await owner.post(`/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/markdown', content: `# ${name}` });
+    const res = await owner.post(`/api/v1/workspaces/${server.workspaceId}/projects`, {
+      contentType: 'text/markdown',
+      content: `# ${name}`,
+    });
     return res.body.item.id;
   }
 
@@ -63,7 +69,14 @@ describe('role table for every agent and media endpoint', () => {
     const media = (await uploadAs(OWNER_TOKEN, 'known.txt')).body.item.id;
     await owner.post(`/api/v1/agents/${agent}/knowledge/project`, { projectId: p });
     await owner.post(`/api/v1/agents/${agent}/knowledge/media`, { mediaId: media });
-    return { agent, convo, project: p, media, spareProject: await project('Spare'), spareMedia: (await uploadAs(OWNER_TOKEN, 'spare.txt')).body.item.id };
+    return {
+      agent,
+      convo,
+      project: p,
+      media,
+      spareProject: await project('Spare'),
+      spareMedia: (await uploadAs(OWNER_TOKEN, 'spare.txt')).body.item.id,
+    };
   }
 
   /** Everything a denied call must leave as it was. */
@@ -78,12 +91,28 @@ describe('role table for every agent and media endpoint', () => {
   }
 
   const writes: Case[] = [
-    { name: 'POST /folders/{id}/agents', min: 'Collaborator', run: (api) => api.post(`/api/v1/folders/${server.workspaceId}/agents`, { name: 'New' }) },
-    { name: 'POST /folders/{id}/agent-generate', min: 'Collaborator', run: (api) => api.post(`/api/v1/folders/${server.workspaceId}/agent-generate`, { text: 'An agent' }) },
-    { name: 'PATCH /agents/{id}', min: 'Collaborator', run: (api, fx) => api.patch(`/api/v1/agents/${fx.agent}`, { name: 'Renamed', data: { tone: 'formal' } }) },
+    {
+      name: 'POST /folders/{id}/agents',
+      min: 'Collaborator',
+      run: (api) => api.post(`/api/v1/folders/${server.workspaceId}/agents`, { name: 'New' }),
+    },
+    {
+      name: 'POST /folders/{id}/agent-generate',
+      min: 'Collaborator',
+      run: (api) => api.post(`/api/v1/folders/${server.workspaceId}/agent-generate`, { text: 'An agent' }),
+    },
+    {
+      name: 'PATCH /agents/{id}',
+      min: 'Collaborator',
+      run: (api, fx) => api.patch(`/api/v1/agents/${fx.agent}`, { name: 'Renamed', data: { tone: 'formal' } }),
+    },
     { name: 'DELETE /agents/{id}', min: 'Collaborator', run: (api, fx) => api.delete(`/api/v1/agents/${fx.agent}`) },
     { name: 'PUT /agents/{id}/publicAccess', min: 'Collaborator', run: (api, fx) => api.put(`/api/v1/agents/${fx.agent}/publicAccess`) },
-    { name: 'DELETE /agents/{id}/publicAccess', min: 'Collaborator', run: (api, fx) => api.delete(`/api/v1/agents/${fx.agent}/publicAccess`) },
+    {
+      name: 'DELETE /agents/{id}/publicAccess',
+      min: 'Collaborator',
+      run: (api, fx) => api.delete(`/api/v1/agents/${fx.agent}/publicAccess`),
+    },
     {
       name: 'PATCH /agents/{id}/public-agent',
       min: 'Collaborator',
@@ -109,7 +138,11 @@ describe('role table for every agent and media endpoint', () => {
       min: 'Collaborator',
       run: (api, fx) => api.delete(`/api/v1/agents/${fx.agent}/knowledge/media/${fx.media}`),
     },
-    { name: 'POST /agents/{id}/convos', min: 'Participant', run: (api, fx) => api.post(`/api/v1/agents/${fx.agent}/convos`, { command: 'Run', input: 'x' }) },
+    {
+      name: 'POST /agents/{id}/convos',
+      min: 'Participant',
+      run: (api, fx) => api.post(`/api/v1/agents/${fx.agent}/convos`, { command: 'Run', input: 'x' }),
+    },
     { name: 'POST /folders/{id}/medias', min: 'Collaborator', run: (_api, _fx, token) => uploadAs(token, 'upload.txt') },
     { name: 'DELETE /medias/{id}', min: 'Collaborator', run: (api, fx) => api.delete(`/api/v1/medias/${fx.spareMedia}`) },
   ];
@@ -119,7 +152,11 @@ describe('role table for every agent and media endpoint', () => {
     { name: 'GET /agents/{id}', min: 'Viewer', run: (api, fx) => api.get(`/api/v1/agents/${fx.agent}`) },
     { name: 'GET /agents/{id}/public-agent', min: 'Viewer', run: (api, fx) => api.get(`/api/v1/agents/${fx.agent}/public-agent`) },
     { name: 'GET /agents/{id}/convos', min: 'Viewer', run: (api, fx) => api.get(`/api/v1/agents/${fx.agent}/convos`) },
-    { name: 'GET /agents/{id}/convos/{convoId}', min: 'Viewer', run: (api, fx) => api.get(`/api/v1/agents/${fx.agent}/convos/${fx.convo}`) },
+    {
+      name: 'GET /agents/{id}/convos/{convoId}',
+      min: 'Viewer',
+      run: (api, fx) => api.get(`/api/v1/agents/${fx.agent}/convos/${fx.convo}`),
+    },
     { name: 'GET /folders/{id}/medias', min: 'Viewer', run: (api) => api.get(`/api/v1/folders/${server.workspaceId}/medias`) },
     { name: 'GET /medias/{id}', min: 'Viewer', run: (api, fx) => api.get(`/api/v1/medias/${fx.media}`) },
     { name: 'GET /medias/{id}/content', min: 'Viewer', run: (_api, fx, token) => download(token, fx.media) },
@@ -134,7 +171,8 @@ describe('role table for every agent and media endpoint', () => {
     server = await startServer();
     owner = client(server, OWNER_TOKEN);
     for (const role of ROLES) {
-      tokens[role] = role === 'Owner' ? OWNER_TOKEN : addUser(server, `role-${role.toLowerCase()}`, { workspaceId: server.workspaceId, role });
+      tokens[role] =
+        role === 'Owner' ? OWNER_TOKEN : addUser(server, `role-${role.toLowerCase()}`, { workspaceId: server.workspaceId, role });
     }
     tokens.outsider = addUser(server, 'role-outsider');
   });

@@ -94,7 +94,10 @@ describe('agents: create, list, get, update, delete', () => {
   });
 
   test('a command mode defaults to default', async () => {
-    const item = await createAgent(api, folder, { name: 'Modes', data: { type: 'agent', data: { commands: [{ name: 'A', prompt: 'p' }] } } });
+    const item = await createAgent(api, folder, {
+      name: 'Modes',
+      data: { type: 'agent', data: { commands: [{ name: 'A', prompt: 'p' }] } },
+    });
     expect(item.data.commands[0].mode).toBe('default');
   });
 
@@ -120,7 +123,11 @@ describe('agents: create, list, get, update, delete', () => {
     expect400(await withData({ avatar: { type: 'gif', data: { value: 'x' } } }), 'data.data.avatar.type', 'invalid_value');
     expect400(await withData({ avatar: { type: 'emoji' } }), 'data.data.avatar.data', 'required');
     expect400(await withData({ avatar: { type: 'emoji', data: { value: 'x'.repeat(33) } } }), 'data.data.avatar.data.value', 'too_long');
-    expect400(await withData({ avatar: { type: 'image', data: { value: 'ftp://example.com/a.png' } } }), 'data.data.avatar.data.value', 'invalid_format');
+    expect400(
+      await withData({ avatar: { type: 'image', data: { value: 'ftp://example.com/a.png' } } }),
+      'data.data.avatar.data.value',
+      'invalid_format',
+    );
     expect400(await withData({ avatar: { type: 'image', data: { value: 'not a url' } } }), 'data.data.avatar.data.value', 'invalid_format');
     expect400(await withData({ commands: Array.from({ length: 51 }, (_, i) => cmd({ name: `c${i}` })) }), 'data.data.commands', 'too_many');
     expect((await withData({ commands: Array.from({ length: 50 }, (_, i) => cmd({ name: `c${i}` })) })).status).toBe(200);
@@ -162,7 +169,13 @@ describe('agents: create, list, get, update, delete', () => {
       },
     });
     const res = await api.patch(`/api/v1/agents/${agent.id}`, {
-      data: { tone: 'formal', commands: [{ id: 'keep', name: 'Keep renamed', prompt: 'k2' }, { name: 'New', prompt: 'n', mode: 'json' }] },
+      data: {
+        tone: 'formal',
+        commands: [
+          { id: 'keep', name: 'Keep renamed', prompt: 'k2' },
+          { name: 'New', prompt: 'n', mode: 'json' },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     const item = res.body.item;
@@ -193,7 +206,18 @@ describe('agents: create, list, get, update, delete', () => {
     expect400(await patch({ name: 'x'.repeat(201) }), 'name', 'too_long');
     expect400(await patch({ name: 'a\nb' }), 'name', 'contains_line_break');
     expect400(await patch({ data: { tone: 'loud' } }), 'data.tone', 'invalid_value');
-    expect400(await patch({ data: { commands: [{ name: 'A', prompt: 'p' }, { name: 'a', prompt: 'q' }] } }), 'data.commands[1].name', 'duplicate');
+    expect400(
+      await patch({
+        data: {
+          commands: [
+            { name: 'A', prompt: 'p' },
+            { name: 'a', prompt: 'q' },
+          ],
+        },
+      }),
+      'data.commands[1].name',
+      'duplicate',
+    );
     expect400(await patch({ data: { avatar: { type: 'image', data: { value: 'nope' } } } }), 'data.avatar.data.value', 'invalid_format');
     expect((await api.get(`/api/v1/agents/${agent.id}`)).body.item).toEqual(agent);
     expect((await api.patch('/api/v1/agents/nope', { name: 'x' })).status).toBe(404);
@@ -293,7 +317,9 @@ describe('agent generation with the offline provider', () => {
         space_id: server.workspaceId,
         type: 'agent',
         data: {
-          commands: [{ id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/), name: 'Ask', prompt: `${description}\n\n{{ input }}`, mode: 'default' }],
+          commands: [
+            { id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/), name: 'Ask', prompt: `${description}\n\n{{ input }}`, mode: 'default' },
+          ],
           description,
           tone: 'friendly',
           avatar: { type: 'emoji', data: { value: '🤖' } },
@@ -358,7 +384,10 @@ describe('public agents', () => {
   test('PUT publicAccess is idempotent and returns an absolute URL on TASKSPACE_PUBLIC_URL', async () => {
     const first = await api.put(`/api/v1/agents/${agent.id}/publicAccess`);
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ ok: true, publicUrl: expect.stringMatching(/^https:\/\/tasks\.example\.com\/base\/public\/agents\/[A-Za-z0-9_-]{22}$/) });
+    expect(first.body).toEqual({
+      ok: true,
+      publicUrl: expect.stringMatching(/^https:\/\/tasks\.example\.com\/base\/public\/agents\/[A-Za-z0-9_-]{22}$/),
+    });
     const again = await api.put(`/api/v1/agents/${agent.id}/publicAccess`);
     expect(again.body).toEqual(first.body);
     const got = await api.get(`/api/v1/agents/${agent.id}/public-agent`);
@@ -391,7 +420,13 @@ describe('public agents', () => {
       },
     });
     const next = await api.patch(`/api/v1/agents/${agent.id}/public-agent`, { preferences: { mode: 'chat' } });
-    expect(next.body.item.preferences).toEqual({ mode: 'chatbot', canCopyKnowledge: false, hideBranding: true, theme: 'dark', autoEndChats: false });
+    expect(next.body.item.preferences).toEqual({
+      mode: 'chatbot',
+      canCopyKnowledge: false,
+      hideBranding: true,
+      theme: 'dark',
+      autoEndChats: false,
+    });
     const patch = (body: unknown) => api.patch(`/api/v1/agents/${agent.id}/public-agent`, body);
     expect400(await patch({}), 'preferences', 'required');
     expect400(await patch({ preferences: { mode: 'kiosk' } }), 'preferences.mode', 'invalid_value');
@@ -427,7 +462,9 @@ describe('public agents', () => {
       },
       publicUrl,
     });
-    await api.patch(`/api/v1/agents/${agent.id}/public-agent`, { preferences: { mode: 'chat', hideBranding: true, canCopyKnowledge: true } });
+    await api.patch(`/api/v1/agents/${agent.id}/public-agent`, {
+      preferences: { mode: 'chat', hideBranding: true, canCopyKnowledge: true },
+    });
     const chat = await call(server.url, 'GET', pagePath(publicUrl), { headers: { accept: 'application/json' } });
     expect(chat.body.item.commands).toEqual([{ name: 'Secret', mode: 'default' }]);
     expect(chat.body.item.knowledge).toEqual({ projects: [], medias: [] });

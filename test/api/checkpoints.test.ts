@@ -21,7 +21,10 @@ describeSqliteOnly('WAL checkpoints off the request path', () => {
     try {
       const db = server.built.storage.db!;
       // The worker starts in the server's onListen hook, which runs after listen() has resolved.
-      await waitFor(() => db.pragma('wal_autocheckpoint', { simple: true }) === SERVICE_CHECKPOINT_PAGES, 'the checkpoint worker to take over');
+      await waitFor(
+        () => db.pragma('wal_autocheckpoint', { simple: true }) === SERVICE_CHECKPOINT_PAGES,
+        'the checkpoint worker to take over',
+      );
       const initial = fs.statSync(file).size;
       const api = client(server, server.token);
       projectId = await newProject(server);

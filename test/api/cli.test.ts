@@ -21,7 +21,11 @@ describe('admin CLI: which data directory', () => {
 
   test('run from another folder it names the directory it looked at, refuses, and creates nothing there', () => {
     const elsewhere = tempDataDir();
-    for (const args of [['user', 'list'], ['token', 'create', 'owner'], ['user', 'create', 'ann']]) {
+    for (const args of [
+      ['user', 'list'],
+      ['token', 'create', 'owner'],
+      ['user', 'create', 'ann'],
+    ]) {
       const res = runBin(elsewhere, args);
       expect(res.status).toBe(1);
       const looked = path.join(fs.realpathSync(elsewhere), '.data');

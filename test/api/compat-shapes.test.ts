@@ -36,7 +36,7 @@ function expect400(res: { status: number; body: any }, field: string, reason: st
   });
 }
 
-describe('error bodies carry statusMessage (the document\'s Error: ok, message, code, statusMessage)', () => {
+describe("error bodies carry statusMessage (the document's Error: ok, message, code, statusMessage)", () => {
   test('the HTTP reason phrase on 400, 401, 404 and route errors', async () => {
     const cases = [
       [await call(server.url, 'GET', '/api/v1/me'), 401],
@@ -47,7 +47,12 @@ describe('error bodies carry statusMessage (the document\'s Error: ok, message, 
     ] as const;
     for (const [res, status] of cases) {
       expect(res.status).toBe(status);
-      expect(res.body).toMatchObject({ ok: false, code: expect.any(String), message: expect.any(String), statusMessage: STATUS_CODES[status] });
+      expect(res.body).toMatchObject({
+        ok: false,
+        code: expect.any(String),
+        message: expect.any(String),
+        statusMessage: STATUS_CODES[status],
+      });
     }
     expect((await api.get('/api/v1/projects/nope')).body.statusMessage).toBe('Not Found');
   });
@@ -55,7 +60,10 @@ describe('error bodies carry statusMessage (the document\'s Error: ok, message, 
 
 describe('public agents', () => {
   test('GET and PATCH /agents/{id}/public-agent: item with name and data.avatar; autoEndChats and meta stored and returned', async () => {
-    const agent = await newAgent({ name: 'Shop helper', data: { type: 'agent', data: { avatar: { type: 'emoji', data: { value: '🛒' } } } } });
+    const agent = await newAgent({
+      name: 'Shop helper',
+      data: { type: 'agent', data: { avatar: { type: 'emoji', data: { value: '🛒' } } } },
+    });
     const { publicUrl } = (await api.put(`/api/v1/agents/${agent.id}/publicAccess`)).body;
     const publicId = publicUrl.split('/').pop();
     const got = await api.get(`/api/v1/agents/${agent.id}/public-agent`);
@@ -84,13 +92,24 @@ describe('public agents', () => {
     // meta merges key by key, like the preferences around it.
     const again = await api.patch(`/api/v1/agents/${agent.id}/public-agent`, { preferences: { meta: { title: 'Shop' } } });
     expect(again.body.item.preferences).toMatchObject({ autoEndChats: true, meta: { title: 'Shop', description: 'Ask about orders' } });
-    expect((await api.get(`/api/v1/agents/${agent.id}/public-agent`)).body.item.preferences.meta).toEqual({ title: 'Shop', description: 'Ask about orders' });
+    expect((await api.get(`/api/v1/agents/${agent.id}/public-agent`)).body.item.preferences.meta).toEqual({
+      title: 'Shop',
+      description: 'Ask about orders',
+    });
     // The public page uses meta for its title and description.
     const html = await call(server.url, 'GET', `/public/agents/${publicId}`, { headers: { accept: 'text/html' } });
     expect(html.body).toContain('<title>Shop</title>');
     expect(html.body).toContain('<meta name="description" content="Ask about orders">');
-    expect400(await api.patch(`/api/v1/agents/${agent.id}/public-agent`, { preferences: { meta: { subtitle: 'x' } } }), 'preferences.meta.subtitle', 'unknown_field');
-    expect400(await api.patch(`/api/v1/agents/${agent.id}/public-agent`, { preferences: { autoEndChats: 'yes' } }), 'preferences.autoEndChats', 'invalid_type');
+    expect400(
+      await api.patch(`/api/v1/agents/${agent.id}/public-agent`, { preferences: { meta: { subtitle: 'x' } } }),
+      'preferences.meta.subtitle',
+      'unknown_field',
+    );
+    expect400(
+      await api.patch(`/api/v1/agents/${agent.id}/public-agent`, { preferences: { autoEndChats: 'yes' } }),
+      'preferences.autoEndChats',
+      'invalid_type',
+    );
   });
 
   test('GET /public-agents/{id}: top-level publicUrl and item.data.avatar', async () => {
@@ -106,7 +125,7 @@ describe('public agents', () => {
   });
 });
 
-describe('project field definitions in the document\'s shapes', () => {
+describe("project field definitions in the document's shapes", () => {
   test('boolean, number, string, Select (options keyed by id) and DateTime, with our name, type and options beside', async () => {
     const projectId = await newProject(server, 'Field shapes');
     const define = async (body: object) => {
@@ -127,8 +146,18 @@ describe('project field definitions in the document\'s shapes', () => {
       data: { displayName: 'Points', type: 'number', render: { type: 'text' }, format: { type: 'decimal' } },
     });
     expect(owner).toEqual({ id: owner.id, name: 'Owner', type: 'text', data: { displayName: 'Owner', type: 'string' } });
-    expect(due).toEqual({ id: due.id, name: 'Due', type: 'date', data: { type: 'DateTime', title: 'Due', format: { time: false, zone: false } } });
-    expect(stage).toMatchObject({ name: 'Stage', type: 'select', options: ['todo', 'doing', 'done'], data: { displayName: 'Stage', type: 'Select' } });
+    expect(due).toEqual({
+      id: due.id,
+      name: 'Due',
+      type: 'date',
+      data: { type: 'DateTime', title: 'Due', format: { time: false, zone: false } },
+    });
+    expect(stage).toMatchObject({
+      name: 'Stage',
+      type: 'select',
+      options: ['todo', 'doing', 'done'],
+      data: { displayName: 'Stage', type: 'Select' },
+    });
     const options = Object.values<any>(stage.data.options);
     expect(options.map((o) => o.name)).toEqual(['todo', 'doing', 'done']);
     for (const [key, option] of Object.entries<any>(stage.data.options)) {
@@ -142,7 +171,10 @@ describe('project field definitions in the document\'s shapes', () => {
     // Values are still written with the option text.
     const [task] = await addTasks(server, projectId, ['Valued']);
     expect((await api.put(`/api/v1/projects/${projectId}/tasks/${task!.id}/fields/${stage.id}`, { value: 'doing' })).status).toBe(200);
-    expect((await api.get(`/api/v1/projects/${projectId}/tasks/${task!.id}/fields/${stage.id}`)).body.item).toEqual({ fieldId: stage.id, value: 'doing' });
+    expect((await api.get(`/api/v1/projects/${projectId}/tasks/${task!.id}/fields/${stage.id}`)).body.item).toEqual({
+      fieldId: stage.id,
+      value: 'doing',
+    });
   });
 
   test("the document's type names are accepted on create: string, Select, DateTime", async () => {
@@ -158,7 +190,7 @@ describe('project field definitions in the document\'s shapes', () => {
 });
 
 describe('conversation llm', () => {
-  test('llm.name is one of the document\'s model names; the real model is llm.model', async () => {
+  test("llm.name is one of the document's model names; the real model is llm.model", async () => {
     const agent = await newAgent({ name: 'Talker', data: { type: 'agent', data: { commands: [{ name: 'Go', prompt: 'go' }] } } });
     const done = await api.post(`/api/v1/agents/${agent.id}/convos`, { command: 'Go' });
     expect(done.body.item.data.llm).toEqual({ type: 'openai', name: 'gpt-4o-mini', model: 'taskspace-offline-1' });
@@ -183,22 +215,83 @@ describe('share link before it is enabled', () => {
 
 describe('agent templates, template avatar and command ids as the document allows', () => {
   const DOCUMENT_TEMPLATES = [
-    'Tasker', 'Researcher', 'Marketer', 'EmailWriter', 'Sales', 'CustomerSupport', 'ProjectManager', 'ContentCreator', 'Copywriter',
-    'LegalAdvisor', 'SeoSpecialist', 'ProductivityCoach', 'EngineeringExpert', 'Translator', 'Summarizer', 'ResumeBuilder', 'Storyteller',
-    'Tutor', 'BrandStrategist', 'SocialMediaSpecialist', 'BusinessStrategist', 'FinancialAnalyst', 'HumanResourcesManager', 'DataScientist',
-    'ITConsultant', 'FinancialAdvisor', 'HealthCoach', 'SustainabilityConsultant', 'UXDesigner', 'QualityAssuranceAnalyst', 'ProductManager',
-    'GrowthHacker', 'BusinessDevelopmentManager', 'PublicRelationsSpecialist', 'EventPlanner', 'DataAnalyst', 'Editor', 'CEO',
-    'InterviewCoach', 'TechSupportAdvisor', 'Doctor', 'BlogExpert', 'TweetOptimizer', 'EmailMarketer', 'CourseCreator', 'ScriptCreator',
-    'ScreenplayWriter', 'Proofreader', 'SalesColdEmailCoach', 'CodeExplainer', 'CreativeWritingCoach', 'AdvertisingCopywriter',
-    'VideoScriptWriter', 'ProjectArchitect', 'AICouncil', 'Negotiator', 'VCAssociate', 'Books', 'StartupMentor', 'SmallBusiness',
-    'WebDevelopment', 'PromptEngineer', 'ArticleWriter', 'WorkflowAgent', 'StrategyAgent', 'ViralAgent', 'SOPOnboardingAgent',
+    'Tasker',
+    'Researcher',
+    'Marketer',
+    'EmailWriter',
+    'Sales',
+    'CustomerSupport',
+    'ProjectManager',
+    'ContentCreator',
+    'Copywriter',
+    'LegalAdvisor',
+    'SeoSpecialist',
+    'ProductivityCoach',
+    'EngineeringExpert',
+    'Translator',
+    'Summarizer',
+    'ResumeBuilder',
+    'Storyteller',
+    'Tutor',
+    'BrandStrategist',
+    'SocialMediaSpecialist',
+    'BusinessStrategist',
+    'FinancialAnalyst',
+    'HumanResourcesManager',
+    'DataScientist',
+    'ITConsultant',
+    'FinancialAdvisor',
+    'HealthCoach',
+    'SustainabilityConsultant',
+    'UXDesigner',
+    'QualityAssuranceAnalyst',
+    'ProductManager',
+    'GrowthHacker',
+    'BusinessDevelopmentManager',
+    'PublicRelationsSpecialist',
+    'EventPlanner',
+    'DataAnalyst',
+    'Editor',
+    'CEO',
+    'InterviewCoach',
+    'TechSupportAdvisor',
+    'Doctor',
+    'BlogExpert',
+    'TweetOptimizer',
+    'EmailMarketer',
+    'CourseCreator',
+    'ScriptCreator',
+    'ScreenplayWriter',
+    'Proofreader',
+    'SalesColdEmailCoach',
+    'CodeExplainer',
+    'CreativeWritingCoach',
+    'AdvertisingCopywriter',
+    'VideoScriptWriter',
+    'ProjectArchitect',
+    'AICouncil',
+    'Negotiator',
+    'VCAssociate',
+    'Books',
+    'StartupMentor',
+    'SmallBusiness',
+    'WebDevelopment',
+    'PromptEngineer',
+    'ArticleWriter',
+    'WorkflowAgent',
+    'StrategyAgent',
+    'ViralAgent',
+    'SOPOnboardingAgent',
     'PressReleaseAgent',
   ];
 
   test('every one of the 68 template types creates a preset agent with a runnable command', async () => {
     expect(DOCUMENT_TEMPLATES).toHaveLength(68);
     for (const type of DOCUMENT_TEMPLATES) {
-      const res = await api.post(`/api/v1/folders/${server.workspaceId}/agents`, { name: `T ${type}`, data: { type: 'template', template: { type } } });
+      const res = await api.post(`/api/v1/folders/${server.workspaceId}/agents`, {
+        name: `T ${type}`,
+        data: { type: 'template', template: { type } },
+      });
       expect([type, res.status]).toEqual([type, 200]);
       const agent = res.body.item;
       expect(agent.type).toBe('template');
@@ -211,12 +304,18 @@ describe('agent templates, template avatar and command ids as the document allow
     expect(run.status).toBe(200);
   });
 
-  test('a template avatar is stored and returned (over the preset\'s)', async () => {
-    const agent = await newAgent({ name: 'Owl', data: { type: 'template', template: { type: 'Tutor', avatar: { type: 'emoji', data: { value: '🦉' } } } } });
+  test("a template avatar is stored and returned (over the preset's)", async () => {
+    const agent = await newAgent({
+      name: 'Owl',
+      data: { type: 'template', template: { type: 'Tutor', avatar: { type: 'emoji', data: { value: '🦉' } } } },
+    });
     expect(agent.data.avatar).toEqual({ type: 'emoji', data: { value: '🦉' } });
     expect((await api.get(`/api/v1/agents/${agent.id}`)).body.item.data.avatar).toEqual({ type: 'emoji', data: { value: '🦉' } });
     expect400(
-      await api.post(`/api/v1/folders/${server.workspaceId}/agents`, { name: 'X', data: { type: 'template', template: { type: 'Tutor', avatar: { type: 'gif', data: { value: 'x' } } } } }),
+      await api.post(`/api/v1/folders/${server.workspaceId}/agents`, {
+        name: 'X',
+        data: { type: 'template', template: { type: 'Tutor', avatar: { type: 'gif', data: { value: 'x' } } } },
+      }),
       'data.template.avatar.type',
       'invalid_value',
     );
@@ -224,11 +323,18 @@ describe('agent templates, template avatar and command ids as the document allow
 
   test('a command id is any non-empty string', async () => {
     const ids = ['summarize_text', 'Summarize text!', 'résumé.v2', 'a/b c'];
-    const agent = await newAgent({ name: 'Ids', data: { type: 'data', data: { commands: ids.map((id, i) => ({ id, name: `C${i}`, prompt: 'p {{ input }}' })) } } });
+    const agent = await newAgent({
+      name: 'Ids',
+      data: { type: 'data', data: { commands: ids.map((id, i) => ({ id, name: `C${i}`, prompt: 'p {{ input }}' })) } },
+    });
     expect(agent.data.commands.map((c: any) => c.id)).toEqual(ids);
     expect((await api.get(`/api/v1/agents/${agent.id}`)).body.item.data.commands.map((c: any) => c.id)).toEqual(ids);
     expect((await api.post(`/api/v1/agents/${agent.id}/convos`, { command: 'Summarize text!' })).status).toBe(200);
-    expect400(await api.patch(`/api/v1/agents/${agent.id}`, { data: { commands: [{ id: '', name: 'A', prompt: 'p' }] } }), 'data.commands[0].id', 'too_short');
+    expect400(
+      await api.patch(`/api/v1/agents/${agent.id}`, { data: { commands: [{ id: '', name: 'A', prompt: 'p' }] } }),
+      'data.commands[0].id',
+      'too_short',
+    );
   });
 });
 

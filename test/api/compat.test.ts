@@ -18,9 +18,29 @@ function expect400(res: { status: number; body: any }, field: string, reason: st
 }
 
 const TONES = [
-  'authoritative', 'clinical', 'cold', 'confident', 'cynical', 'emotional', 'empathetic', 'formal', 'friendly', 'humourous',
-  'informal', 'ironic', 'optimistic', 'pessimistic', 'playful', 'sarcastic', 'serious', 'sympathetic', 'tentative', 'warm',
-  'creative', 'inspiring', 'casual',
+  'authoritative',
+  'clinical',
+  'cold',
+  'confident',
+  'cynical',
+  'emotional',
+  'empathetic',
+  'formal',
+  'friendly',
+  'humourous',
+  'informal',
+  'ironic',
+  'optimistic',
+  'pessimistic',
+  'playful',
+  'sarcastic',
+  'serious',
+  'sympathetic',
+  'tentative',
+  'warm',
+  'creative',
+  'inspiring',
+  'casual',
 ];
 
 let server: TestServer;
@@ -46,7 +66,11 @@ describe('GET /projects/{projectId}/tasks/{taskId}/fields', () => {
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual({ ok: true, items: [] });
     const ids: string[] = [];
-    for (const [name, type] of [['Done', 'boolean'], ['Points', 'number'], ['Owner', 'text']]) {
+    for (const [name, type] of [
+      ['Done', 'boolean'],
+      ['Points', 'number'],
+      ['Owner', 'text'],
+    ]) {
       const res = await api.post(`/api/v1/projects/${projectId}/fields`, { name, type });
       expect(res.status).toBe(200);
       ids.push(res.body.item.id);
@@ -85,7 +109,10 @@ describe('GET /public-agents/{publicAgentId}', () => {
   test('any authenticated caller reads the public view by its public id; nothing owner-only', async () => {
     const agent = await newAgent({
       name: 'Public helper',
-      data: { type: 'agent', data: { description: 'Helps', tone: 'warm', commands: [{ name: 'Ask', prompt: 'secret prompt {{ input }}' }] } },
+      data: {
+        type: 'agent',
+        data: { description: 'Helps', tone: 'warm', commands: [{ name: 'Ask', prompt: 'secret prompt {{ input }}' }] },
+      },
     });
     const { publicUrl } = (await api.put(`/api/v1/agents/${agent.id}/publicAccess`)).body;
     const publicId = publicUrl.split('/').pop();
@@ -130,7 +157,11 @@ describe('agent data as the real service defines it', () => {
       expect(agent.data.tone).toBe(tone);
     }
     expect((await newAgent({ name: 'No tone' })).data.tone).toBe('friendly');
-    expect400(await api.post(`/api/v1/folders/${server.workspaceId}/agents`, { name: 'Bad', data: { data: { tone: 'grumpy' } } }), 'data.data.tone', 'invalid_value');
+    expect400(
+      await api.post(`/api/v1/folders/${server.workspaceId}/agents`, { name: 'Bad', data: { data: { tone: 'grumpy' } } }),
+      'data.data.tone',
+      'invalid_value',
+    );
   });
 
   test('the tones we documented before are accepted and mapped; stored ones read back mapped', async () => {
@@ -169,13 +200,25 @@ describe('agent data as the real service defines it', () => {
     const patched = await api.patch(`/api/v1/agents/${agent.id}`, { data: { inputPlaceholder: 'Paste a URL' } });
     expect(patched.body.item.data.inputPlaceholder).toBe('Paste a URL');
     expect((await api.get(`/api/v1/agents/${agent.id}`)).body.item.data.inputPlaceholder).toBe('Paste a URL');
-    expect400(await api.patch(`/api/v1/agents/${agent.id}`, { data: { inputPlaceholder: 'a\nb' } }), 'data.inputPlaceholder', 'contains_line_break');
-    expect400(await api.patch(`/api/v1/agents/${agent.id}`, { data: { inputPlaceholder: 'x'.repeat(201) } }), 'data.inputPlaceholder', 'too_long');
+    expect400(
+      await api.patch(`/api/v1/agents/${agent.id}`, { data: { inputPlaceholder: 'a\nb' } }),
+      'data.inputPlaceholder',
+      'contains_line_break',
+    );
+    expect400(
+      await api.patch(`/api/v1/agents/${agent.id}`, { data: { inputPlaceholder: 'x'.repeat(201) } }),
+      'data.inputPlaceholder',
+      'too_long',
+    );
   });
 
   test('create from a built-in template: a preset agent, values in data.data applied over it', async () => {
     const tasker = await newAgent({ name: 'My tasker', data: { type: 'template', template: { type: 'Tasker' } } });
-    expect(tasker).toMatchObject({ name: 'My tasker', type: 'template', data: { tone: 'confident', inputPlaceholder: 'Describe what needs to get done' } });
+    expect(tasker).toMatchObject({
+      name: 'My tasker',
+      type: 'template',
+      data: { tone: 'confident', inputPlaceholder: 'Describe what needs to get done' },
+    });
     expect(tasker.data.commands.map((c: any) => c.name)).toEqual(['Break down', 'Next step']);
     expect(tasker.data.commands.every((c: any) => /^[A-Za-z0-9_-]{22}$/.test(c.id) && c.prompt.includes('{{ input }}'))).toBe(true);
     for (const type of ['Researcher', 'Writer', 'Planner', 'Summarizer', 'Translator']) {
@@ -183,7 +226,10 @@ describe('agent data as the real service defines it', () => {
       expect(agent.data.commands.length).toBeGreaterThan(0);
       expect(TONES).toContain(agent.data.tone);
     }
-    const custom = await newAgent({ name: 'French', data: { type: 'template', template: { type: 'Researcher' }, data: { language: 'fr', tone: 'warm' } } });
+    const custom = await newAgent({
+      name: 'French',
+      data: { type: 'template', template: { type: 'Researcher' }, data: { language: 'fr', tone: 'warm' } },
+    });
     expect(custom.data).toMatchObject({ language: 'fr', tone: 'warm' });
     expect(custom.data.commands[0].mode).toBe('plan-and-execute-v1');
 
@@ -208,7 +254,10 @@ describe('public agent preferences', () => {
       `UPDATE public_agents SET preferences_json = '{"mode":"chat","canCopyKnowledge":false,"hideBranding":false,"theme":"system"}' WHERE agent_id = ?`,
       agent.id,
     );
-    expect((await api.get(`/api/v1/agents/${agent.id}/public-agent`)).body.item.preferences).toMatchObject({ mode: 'chatbot', theme: 'auto' });
+    expect((await api.get(`/api/v1/agents/${agent.id}/public-agent`)).body.item.preferences).toMatchObject({
+      mode: 'chatbot',
+      theme: 'auto',
+    });
   });
 });
 
@@ -216,7 +265,10 @@ describe('conversations', () => {
   test('status idle after an answer, requires_review after a failure; llm openai/gpt-4o-mini for the offline provider', async () => {
     const agent = await newAgent({ name: 'Talker', data: { type: 'agent', data: { commands: [{ name: 'Go', prompt: 'go' }] } } });
     const done = await api.post(`/api/v1/agents/${agent.id}/convos`, { command: 'Go' });
-    expect(done.body.item).toMatchObject({ status: 'idle', data: { llm: { type: 'openai', name: 'gpt-4o-mini', model: 'taskspace-offline-1' } } });
+    expect(done.body.item).toMatchObject({
+      status: 'idle',
+      data: { llm: { type: 'openai', name: 'gpt-4o-mini', model: 'taskspace-offline-1' } },
+    });
     await dbOf(server).run("UPDATE conversations SET status = 'failed' WHERE id = ?", done.body.item.id);
     expect((await api.get(`/api/v1/agents/${agent.id}/convos/${done.body.item.id}`)).body.item.status).toBe('requires_review');
   });
@@ -234,7 +286,9 @@ describe('task create with taskId "null"', () => {
       expect(res.body.item[0].parentId).toBeUndefined();
     }
     expect((await allTasks(server, projectId)).map((t) => t.text)).toEqual(['First', 'By afterbegin', 'By beforeend', 'By afterend']);
-    const bad = await api.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/markdown', content: 'x', taskId: 'nul' }] });
+    const bad = await api.post(`/api/v1/projects/${projectId}/tasks/`, {
+      tasks: [{ contentType: 'text/markdown', content: 'x', taskId: 'nul' }],
+    });
     expect400(bad, 'tasks[0].taskId', 'invalid_format');
   });
 });
@@ -245,15 +299,37 @@ describe('unknown body fields', () => {
     const [task] = await addTasks(server, projectId, ['Strict task']);
     const agent = await newAgent({ name: 'Strict agent' });
     const cases: [() => Promise<any>, string][] = [
-      [() => api.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/markdown', content: 'x', color: 'red' }] }), 'tasks[0].color'],
-      [() => api.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/markdown', content: 'x' }], dryRun: true }), 'dryRun'],
-      [() => api.put(`/api/v1/projects/${projectId}/tasks/${task!.id}`, { contentType: 'text/markdown', content: 'y', title: 'y' }), 'title'],
+      [
+        () => api.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/markdown', content: 'x', color: 'red' }] }),
+        'tasks[0].color',
+      ],
+      [
+        () => api.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/markdown', content: 'x' }], dryRun: true }),
+        'dryRun',
+      ],
+      [
+        () => api.put(`/api/v1/projects/${projectId}/tasks/${task!.id}`, { contentType: 'text/markdown', content: 'y', title: 'y' }),
+        'title',
+      ],
       [() => api.post(`/api/v1/folders/${server.workspaceId}/agents`, { name: 'X', data: { data: { mood: 'happy' } } }), 'data.data.mood'],
-      [() => api.patch(`/api/v1/agents/${agent.id}`, { data: { commands: [{ name: 'A', prompt: 'p', temperature: 1 }] } }), 'data.commands[0].temperature'],
+      [
+        () => api.patch(`/api/v1/agents/${agent.id}`, { data: { commands: [{ name: 'A', prompt: 'p', temperature: 1 }] } }),
+        'data.commands[0].temperature',
+      ],
       [() => api.post(`/api/v1/agents/${agent.id}/knowledge/project`, { projectId, weight: 2 }), 'weight'],
       [() => api.put(`/api/v1/projects/${projectId}/members`, { handles: ['owner'], role: 'Viewer' }), 'role'],
       [() => api.put(`/api/v1/projects/${projectId}/tasks/${task!.id}/fields/abc`, { value: 1, unit: 'h' }), 'unit'],
-      [() => api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'A', trigger: { type: 'schedule', cron: '* * * * *' }, actions: [], owner: 'x' }), 'owner'],
+      [
+        () =>
+          api.post('/api/v1/automations', {
+            workspaceId: server.workspaceId,
+            name: 'A',
+            trigger: { type: 'schedule', cron: '* * * * *' },
+            actions: [],
+            owner: 'x',
+          }),
+        'owner',
+      ],
       [() => api.post('/api/v2/webhooks', { targetUrl: 'https://example.com/h', events: ['task.added'], secret: 's' }), 'secret'],
       [() => api.post('/api/v2/subscribeWebhook', { targetUrl: 'https://example.com/h', triggerType: 'task.added', extra: 1 }), 'extra'],
       [() => api.post('/api/v2/unsubscribeWebhook', { hookId: 'h', extra: 1 }), 'extra'],
@@ -272,7 +348,10 @@ describe('unknown body fields', () => {
     const complete = `/api/v1/projects/${projectId}/tasks/${task!.id}/complete`;
     expect((await api.post(complete)).status).toBe(200);
     expect((await api.post(complete, {})).status).toBe(200);
-    expect((await call(server.url, 'POST', complete, { token: OWNER_TOKEN, headers: { 'content-type': 'application/json' }, rawBody: '' })).status).toBe(200);
+    expect(
+      (await call(server.url, 'POST', complete, { token: OWNER_TOKEN, headers: { 'content-type': 'application/json' }, rawBody: '' }))
+        .status,
+    ).toBe(200);
     const refused = await api.post(complete, { completed: false });
     expect400(refused, 'completed', 'unknown_field');
     expect(refused.body.error.message).toBe('completed is not a known field (this route takes no body)');
@@ -285,8 +364,13 @@ describe('unknown body fields', () => {
   test('every JSON request body in the OpenAPI document closes its objects (additionalProperties: false)', async () => {
     const doc = (await call(server.url, 'GET', '/openapi.json')).body;
     /** Object schemas that are free-form on purpose: automation trigger/actions (the engine validates them) and test-run payloads. */
-    const freeForm = new Set(['/api/v1/automations POST trigger', '/api/v1/automations POST actions[]', '/api/v1/automations/{automationId} PUT trigger',
-      '/api/v1/automations/{automationId} PUT actions[]', '/api/v1/automations/{automationId}/test POST payload']);
+    const freeForm = new Set([
+      '/api/v1/automations POST trigger',
+      '/api/v1/automations POST actions[]',
+      '/api/v1/automations/{automationId} PUT trigger',
+      '/api/v1/automations/{automationId} PUT actions[]',
+      '/api/v1/automations/{automationId}/test POST payload',
+    ]);
     const open: string[] = [];
     const walk = (schema: any, where: string, at: string) => {
       if (!schema || typeof schema !== 'object') return;

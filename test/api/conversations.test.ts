@@ -29,7 +29,11 @@ describe('running agent commands and reading conversations (offline provider)', 
           tone: 'formal',
           language: 'de',
           commands: [
-            { id: 'sum', name: 'Summarise', prompt: 'Summarise for {{agent.name}} ({{ agent.tone }}, {{ agent.language }}): {{ input }} {{ unknown }}' },
+            {
+              id: 'sum',
+              name: 'Summarise',
+              prompt: 'Summarise for {{agent.name}} ({{ agent.tone }}, {{ agent.language }}): {{ input }} {{ unknown }}',
+            },
             { id: 'plain', name: 'Plain', prompt: 'Say hello.' },
             { id: 'js', name: 'Extract', prompt: 'Extract: {{ input }}', mode: 'json' },
           ],
@@ -139,7 +143,7 @@ describe('running agent commands and reading conversations (offline provider)', 
     expect(viaSlash.status).toBe(200);
   });
 
-  test("a conversation is only found under its own agent", async () => {
+  test('a conversation is only found under its own agent', async () => {
     const other = await api.post(`/api/v1/folders/${server.workspaceId}/agents`, { name: 'Other' });
     const convo = (await run({ command: 'plain' })).body.item;
     expect((await api.get(`/api/v1/agents/${other.body.item.id}/convos/${convo.id}`)).status).toBe(404);
@@ -189,7 +193,9 @@ describe('runAgentCommand, the domain function the automation engine calls', () 
       { role: 'assistant', content: '[offline] Go now' },
     ]);
     expect((await api.get(`/api/v1/agents/${agent.id}/convos/${convo.id}`)).body.item).toEqual(convo);
-    const viewer = (await svc.store.run(actorForToken(svc.store.sql, addUser(server, 'engine-viewer', { workspaceId: server.workspaceId, role: 'Viewer' }))))!;
+    const viewer = (await svc.store.run(
+      actorForToken(svc.store.sql, addUser(server, 'engine-viewer', { workspaceId: server.workspaceId, role: 'Viewer' })),
+    ))!;
     await expect(runAgentCommand(svc, viewer, agent.id, { command: 'Go' })).rejects.toMatchObject({ statusCode: 403 });
     await expect(runAgentCommand(svc, owner, agent.id, { command: 'Go', input: 'x'.repeat(20001) })).rejects.toMatchObject({
       statusCode: 400,

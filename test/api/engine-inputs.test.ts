@@ -24,7 +24,11 @@ describe("engine task actions are validated by the routes' schemas", () => {
 
   /** The error of a one-action automation run with `payload`: code, message and details of its only step. */
   async function stepError(action: Record<string, unknown>, payload: Record<string, unknown> = {}) {
-    const automation = await createAutomation(api, server.workspaceId, { name: 'Refused', trigger: { type: 'webhook' }, actions: [{ id: 'act', ...action }] });
+    const automation = await createAutomation(api, server.workspaceId, {
+      name: 'Refused',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'act', ...action }],
+    });
     const res = await api.post(`/api/v1/automations/${automation.id}/test`, { payload });
     expect(res.status).toBe(200);
     const [step] = res.body.item.steps;
@@ -63,9 +67,17 @@ describe("engine task actions are validated by the routes' schemas", () => {
     [
       'task.create: an unknown placement',
       async () => [
-        { type: 'task.create', projectId: '{{ trigger.projectId }}', text: 'New', referenceTaskId: '{{ trigger.taskId }}', placement: 'sideways' },
+        {
+          type: 'task.create',
+          projectId: '{{ trigger.projectId }}',
+          text: 'New',
+          referenceTaskId: '{{ trigger.taskId }}',
+          placement: 'sideways',
+        },
         {},
-        routeError('post', '/tasks/', { tasks: [{ contentType: 'text/markdown', content: 'New', taskId: ids.taskId, placement: 'sideways' }] }),
+        routeError('post', '/tasks/', {
+          tasks: [{ contentType: 'text/markdown', content: 'New', taskId: ids.taskId, placement: 'sideways' }],
+        }),
       ],
     ],
     [
@@ -120,7 +132,11 @@ describe("engine task actions are validated by the routes' schemas", () => {
       'task.assign: more than 100 handles',
       async () => {
         const handles = Array.from({ length: 101 }, (_, i) => `user${i}`);
-        return [{ type: 'task.assign', ...ref(), handles: '{{ trigger.handles }}' }, { handles }, routeError('put', `/tasks/${ids.taskId}/assignees`, { handles })];
+        return [
+          { type: 'task.assign', ...ref(), handles: '{{ trigger.handles }}' },
+          { handles },
+          routeError('put', `/tasks/${ids.taskId}/assignees`, { handles }),
+        ];
       },
     ],
   ];

@@ -28,8 +28,14 @@ function rawRequest(url: string, raw: string): Promise<Reply> {
         headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
       }
       const length = Number(headers['content-length']);
-      const body = Buffer.from(text.slice(split + 4)).subarray(0, length).toString('utf8');
-      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: headers['content-type']?.includes('json') ? JSON.parse(body) : body });
+      const body = Buffer.from(text.slice(split + 4))
+        .subarray(0, length)
+        .toString('utf8');
+      resolve({
+        status: Number(statusLine!.split(' ')[1]),
+        headers,
+        body: headers['content-type']?.includes('json') ? JSON.parse(body) : body,
+      });
     });
     socket.write(raw);
   });
@@ -56,7 +62,13 @@ function rate(res: Reply): { limit: number; remaining: number; reset: number } {
 /** Asserts the error envelope with `code` and `message` both at the top level and under `error`. */
 function envelope(res: Reply, status: number, code: string): string {
   expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.body).toMatchObject({ ok: false, code, message: expect.any(String), statusMessage: STATUS_CODES[status], error: { code, message: res.body.message } });
+  expect(res.body).toMatchObject({
+    ok: false,
+    code,
+    message: expect.any(String),
+    statusMessage: STATUS_CODES[status],
+    error: { code, message: res.body.message },
+  });
   return res.body.message as string;
 }
 
@@ -108,16 +120,25 @@ describe('one envelope and one set of headers on every response', () => {
     envelope(large, 413, 'PAYLOAD_TOO_LARGE');
     rate(large);
 
-    const text = await call(server.url, 'POST', folders(), { token: OWNER_TOKEN, rawBody: 'name=x', headers: { 'content-type': 'text/plain' } });
+    const text = await call(server.url, 'POST', folders(), {
+      token: OWNER_TOKEN,
+      rawBody: 'name=x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(envelope(text, 415, 'UNSUPPORTED_MEDIA_TYPE')).toBe('Content-Type "text/plain" is not supported here; send application/json');
     rate(text);
 
-    const upload = await call(server.url, 'POST', `/api/v1/folders/${server.workspaceId}/medias`, { token: OWNER_TOKEN, body: { file: 'x' } });
-    expect(envelope(upload, 415, 'UNSUPPORTED_MEDIA_TYPE')).toBe('Content-Type "application/json" is not supported here; send multipart/form-data');
+    const upload = await call(server.url, 'POST', `/api/v1/folders/${server.workspaceId}/medias`, {
+      token: OWNER_TOKEN,
+      body: { file: 'x' },
+    });
+    expect(envelope(upload, 415, 'UNSUPPORTED_MEDIA_TYPE')).toBe(
+      'Content-Type "application/json" is not supported here; send multipart/form-data',
+    );
     rate(upload);
   });
 
-  test('the router\'s 400 (bad percent-encoding) and 414 (over-long path parameter) are in the envelope, counted', async () => {
+  test("the router's 400 (bad percent-encoding) and 414 (over-long path parameter) are in the envelope, counted", async () => {
     const before = rate(await client(server, null).get('/nowhere')).remaining;
     const bad = await rawGet(server.url, '/share/%zz/view');
     expect(envelope(bad, 400, 'VALIDATION_ERROR')).toMatch(/percent-encoding/);
@@ -133,7 +154,7 @@ describe('one envelope and one set of headers on every response', () => {
     expect(rate(badApi).limit).toBe(2147483647);
   });
 
-  test('Node\'s own 431 (oversized headers) and 400 (malformed request) are in the envelope with the address budget', async () => {
+  test("Node's own 431 (oversized headers) and 400 (malformed request) are in the envelope with the address budget", async () => {
     const before = rate(await client(server, null).get('/nowhere')).remaining;
     const huge = await rawGet(server.url, '/api/v1/workspaces', { 'x-filler': 'y'.repeat(20000) });
     envelope(huge, 431, 'HEADERS_TOO_LARGE');
@@ -147,7 +168,9 @@ describe('one envelope and one set of headers on every response', () => {
   });
 
   test('public pages, unknown pages and the OpenAPI document spend the one anonymous budget per address', async () => {
-    const project = (await api.post(`/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/markdown', content: '# Shared' })).body.item;
+    const project = (
+      await api.post(`/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/markdown', content: '# Shared' })
+    ).body.item;
     const { viewUrl } = (await api.put(`/api/v1/projects/${project.id}/shareLink`)).body.item;
     const page = await call(server.url, 'GET', new URL(viewUrl).pathname, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
@@ -169,8 +192,10 @@ describe('one envelope and one set of headers on every response', () => {
     expect(rate(second).remaining).toBe(rate(first).remaining);
   });
 
-  test('inbound webhook answers report the URL\'s own throttle, also on 404, 400 and 413', async () => {
-    const automation = (await api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Hook', trigger: { type: 'webhook' }, actions: [] })).body.item;
+  test("inbound webhook answers report the URL's own throttle, also on 404, 400 and 413", async () => {
+    const automation = (
+      await api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Hook', trigger: { type: 'webhook' }, actions: [] })
+    ).body.item;
     const path = new URL(automation.webhook.url).pathname;
     const accepted = await call(server.url, 'POST', path, { body: { a: 1 } });
     expect(accepted.status).toBe(200);
@@ -196,7 +221,11 @@ describe('one envelope and one set of headers on every response', () => {
 
   test('the OpenAPI document describes the envelope with top-level code, message and statusMessage', async () => {
     const doc = (await call(server.url, 'GET', '/openapi.json')).body;
-    const schemas = Object.values(doc.components.schemas) as { title?: string; required?: string[]; properties?: Record<string, unknown> }[];
+    const schemas = Object.values(doc.components.schemas) as {
+      title?: string;
+      required?: string[];
+      properties?: Record<string, unknown>;
+    }[];
     const errorSchema = schemas.find((s) => s.title === 'ErrorEnvelope');
     expect(errorSchema?.required).toEqual(['ok', 'code', 'message', 'statusMessage', 'error']);
     expect(Object.keys(errorSchema?.properties ?? {})).toEqual(['ok', 'code', 'message', 'statusMessage', 'error']);
@@ -220,7 +249,7 @@ describe('429 everywhere, with Retry-After', () => {
     expect(rate(answers[2]!)).toMatchObject({ limit: 2, remaining: 0 });
   });
 
-  test('public pages past the anonymous budget answer 429 with Retry-After; the framework\'s errors too', async () => {
+  test("public pages past the anonymous budget answer 429 with Retry-After; the framework's errors too", async () => {
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push(await call(server.url, 'GET', '/share/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/view'));
     expect(statuses.map((res) => res.status)).toEqual([404, 404, 429]);

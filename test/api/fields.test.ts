@@ -82,7 +82,10 @@ describe('custom fields and task field values', () => {
       const res = await define(body);
       expect({ body, status: res.status, details: res.body.error?.details }).toEqual({ body, status: 400, details: { field, reason } });
     }
-    expect((await define({ name: 'x'.repeat(100), type: 'select', options: Array.from({ length: 100 }, (_, i) => `${i}`.padEnd(200, '.')) })).status).toBe(200);
+    expect(
+      (await define({ name: 'x'.repeat(100), type: 'select', options: Array.from({ length: 100 }, (_, i) => `${i}`.padEnd(200, '.')) }))
+        .status,
+    ).toBe(200);
   });
 
   test('values: set, read back normalized, replace, clear (idempotent), unset reads null', async () => {
@@ -121,7 +124,11 @@ describe('custom fields and task field values', () => {
     const again = await api.delete(valuePath(fields.amount));
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ ok: true });
-    const stored = await dbOf(server).get('SELECT value_json FROM task_field_values WHERE task_id = ? AND field_id = ?', taskIds[0], fields.flag);
+    const stored = await dbOf(server).get(
+      'SELECT value_json FROM task_field_values WHERE task_id = ? AND field_id = ?',
+      taskIds[0],
+      fields.flag,
+    );
     expect(stored).toEqual({ value_json: 'true' });
   });
 
@@ -170,7 +177,9 @@ describe('custom fields and task field values', () => {
     const missing = await api.put(valuePath(ids.text), {});
     expect(missing.body.error.details).toEqual({ field: 'value', reason: 'required' });
     const rows = await dbOf(server).get<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM task_field_values WHERE field_id IN (${Object.values(ids).map(() => '?').join(',')})`,
+      `SELECT COUNT(*) AS n FROM task_field_values WHERE field_id IN (${Object.values(ids)
+        .map(() => '?')
+        .join(',')})`,
       ...Object.values(ids),
     );
     expect(rows!.n).toBe(0);
@@ -191,7 +200,11 @@ describe('custom fields and task field values', () => {
     ];
     for (const [path, message] of cases) {
       for (const res of [await api.get(path), await api.put(path, { value: 'v' }), await api.delete(path)]) {
-        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: { ok: false, code: 'NOT_FOUND', message, statusMessage: 'Not Found', error: { code: 'NOT_FOUND', message } } });
+        expect({ path, status: res.status, body: res.body }).toEqual({
+          path,
+          status: 404,
+          body: { ok: false, code: 'NOT_FOUND', message, statusMessage: 'Not Found', error: { code: 'NOT_FOUND', message } },
+        });
       }
     }
   });

@@ -37,7 +37,12 @@ describe('auth, errors, discovery and the admin CLI', () => {
     expect(ws.body).toEqual({ ok: true, items: [{ id: server.workspaceId, name: 'My workspace', role: 'Owner' }] });
     const created = await api.post(`/api/v1/workspaces/${server.workspaceId}/folders`, { name: 'Clients' });
     expect(created.status).toBe(200);
-    expect(created.body.item).toMatchObject({ name: 'Clients', workspaceId: server.workspaceId, parentId: server.workspaceId, isHome: false });
+    expect(created.body.item).toMatchObject({
+      name: 'Clients',
+      workspaceId: server.workspaceId,
+      parentId: server.workspaceId,
+      isHome: false,
+    });
     const folders = await api.get(`/api/v1/workspaces/${server.workspaceId}/folders`);
     expect(folders.body.items.map((f: { name: string }) => f.name)).toEqual(['Home', 'Clients']);
     expect(folders.body.items[0].id).toBe(server.workspaceId);
@@ -102,7 +107,10 @@ describe('auth, errors, discovery and the admin CLI', () => {
   test('the `taskspace` bin runs the CLI as a process against the data directory', () => {
     const bin = require('node:path').resolve(__dirname, '../../server/bin/taskspace.js');
     const run = (...args: string[]) =>
-      require('node:child_process').spawnSync(process.execPath, [bin, ...args], { env: { ...process.env, TASKSPACE_DATA_DIR: server.dataDir, ...storeEnv(server.dataDir) }, encoding: 'utf8' });
+      require('node:child_process').spawnSync(process.execPath, [bin, ...args], {
+        env: { ...process.env, TASKSPACE_DATA_DIR: server.dataDir, ...storeEnv(server.dataDir) },
+        encoding: 'utf8',
+      });
     const listed = run('user', 'list');
     expect(listed.status).toBe(0);
     expect(listed.stdout).toContain('@owner\tplan=enterprise');
@@ -165,7 +173,10 @@ describe('rate limiting', () => {
     expect((await api().get('/api/v1/workspaces')).status).toBe(429);
     // Written within a second while the server runs, not only at stop.
     const key = `u:${(await dbOf(server).get<{ id: string }>('SELECT id FROM users WHERE handle = ?', 'restarted'))!.id}`;
-    await waitFor(async () => (await dbOf(server).value<number>('SELECT count FROM rate_counters WHERE key = ?', key)) === 4, 'the counts to be stored');
+    await waitFor(
+      async () => (await dbOf(server).value<number>('SELECT count FROM rate_counters WHERE key = ?', key)) === 4,
+      'the counts to be stored',
+    );
   });
 });
 

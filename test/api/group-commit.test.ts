@@ -21,14 +21,21 @@ describe('group commit', () => {
     const projectId = await newProject(server);
     const missing = '00000000-0000-4000-8000-000000000000';
     const replies = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => (i % 10 === 5 ? api.post(`/api/v1/projects/${projectId}/tasks/`, task(`bad ${i}`, missing)) : api.post(`/api/v1/projects/${projectId}/tasks/`, task(`good ${i}`)))),
+      Array.from({ length: 30 }, (_, i) =>
+        i % 10 === 5
+          ? api.post(`/api/v1/projects/${projectId}/tasks/`, task(`bad ${i}`, missing))
+          : api.post(`/api/v1/projects/${projectId}/tasks/`, task(`good ${i}`)),
+      ),
     );
     expect(replies.map((r) => r.status)).toEqual(Array.from({ length: 30 }, (_, i) => (i % 10 === 5 ? 400 : 200)));
     expect(replies[5]!.body.error.details).toEqual({ field: 'tasks[0].taskId', reason: 'not_found' });
     const listed = (await api.get(`/api/v1/projects/${projectId}/tasks?limit=100`)).body.items.map((t: { text: string }) => t.text);
     expect(listed.sort()).toEqual(replies.flatMap((r, i) => (r.status === 200 ? [`good ${i}`] : [])).sort());
     // Writes of one group still raise their events, once each.
-    const events = await dbOf(server).value("SELECT count(*) AS n FROM events WHERE type = 'task.added' AND payload_json LIKE ?", `%${projectId}%`);
+    const events = await dbOf(server).value(
+      "SELECT count(*) AS n FROM events WHERE type = 'task.added' AND payload_json LIKE ?",
+      `%${projectId}%`,
+    );
     expect(events).toBe(27);
   });
 });
@@ -46,7 +53,10 @@ describe('group commit durability', () => {
     // Ten writers keep groups full; the kill lands while writes are in flight.
     const writer = async (w: number) => {
       for (let i = 0; !stop; i++) {
-        const res = await call(first.url, 'POST', `/api/v1/projects/${projectId}/tasks/`, { token: OWNER_TOKEN, body: task(`w${w}-${i}`) }).catch(() => undefined);
+        const res = await call(first.url, 'POST', `/api/v1/projects/${projectId}/tasks/`, {
+          token: OWNER_TOKEN,
+          body: task(`w${w}-${i}`),
+        }).catch(() => undefined);
         if (res?.status === 200) acknowledged.push(res.body.item[0].id);
         else return;
       }
@@ -64,7 +74,11 @@ describe('group commit durability', () => {
       const ids = new Set<string>();
       let after: string | undefined;
       for (;;) {
-        const page = (await call(second.url, 'GET', `/api/v1/projects/${projectId}/tasks?limit=500${after ? `&after=${after}` : ''}`, { token: OWNER_TOKEN })).body;
+        const page = (
+          await call(second.url, 'GET', `/api/v1/projects/${projectId}/tasks?limit=500${after ? `&after=${after}` : ''}`, {
+            token: OWNER_TOKEN,
+          })
+        ).body;
         for (const t of page.items) ids.add(t.id);
         if (page.items.length < 500) break;
         after = page.items[page.items.length - 1].id;

@@ -46,7 +46,9 @@ describe('GET /api/v1/live', () => {
   beforeAll(async () => {
     server = await automationServer({ TASKSPACE_BOOTSTRAP_PASSWORD: PASSWORD });
     api = client(server, server.token);
-    projectId = (await api.post(`/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/markdown', content: '# Live\n- first' })).body.item.id;
+    projectId = (
+      await api.post(`/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/markdown', content: '# Live\n- first' })
+    ).body.item.id;
   });
   afterAll(async () => {
     for (const s of streams) s.close();
@@ -62,8 +64,13 @@ describe('GET /api/v1/live', () => {
     await waitFor(() => mine.events.some((e) => e.event === 'ready'), 'the ready event');
     expect(mine.events.filter((e) => e.event !== 'ready')).toEqual([]);
 
-    expect((await api.post(`/api/v1/projects/${projectId}/tasks`, { tasks: [{ contentType: 'text/markdown', content: 'second' }] })).status).toBe(200);
-    const change = await waitFor(() => mine.events.find((e) => e.event === 'project' && e.data.projectId === projectId), 'the project event');
+    expect(
+      (await api.post(`/api/v1/projects/${projectId}/tasks`, { tasks: [{ contentType: 'text/markdown', content: 'second' }] })).status,
+    ).toBe(200);
+    const change = await waitFor(
+      () => mine.events.find((e) => e.event === 'project' && e.data.projectId === projectId),
+      'the project event',
+    );
     expect(change.data.version).toEqual(expect.any(Number));
     await waitFor(() => outsider.events.some((e) => e.event === 'ready'), 'the outsider stream to open');
     expect(outsider.events.filter((e) => e.event === 'project')).toEqual([]);
@@ -82,7 +89,11 @@ describe('GET /api/v1/live', () => {
       ],
     });
     expect((await call(server.url, 'POST', new URL(a.webhook.url).pathname, { body: {} })).status).toBe(200);
-    await waitFor(() => live.events.some((e) => e.event === 'run' && e.data.status === 'completed'), 'the run to be reported completed', 10000);
+    await waitFor(
+      () => live.events.some((e) => e.event === 'run' && e.data.status === 'completed'),
+      'the run to be reported completed',
+      10000,
+    );
     const runEvents = live.events.filter((e) => e.event === 'run');
     expect(runEvents.every((e) => e.data.automationId === a.id)).toBe(true);
     expect(runEvents.map((e) => e.data.status)).toContain('waiting');
@@ -124,7 +135,10 @@ describe('GET /api/v1/live', () => {
   test('a stream opened with a session ends when the session is signed out', async () => {
     const signIn = await call(server.url, 'POST', '/api/v1/auth/sign-in', { body: { login: 'owner', password: PASSWORD } });
     expect(signIn.status).toBe(200);
-    const cookie = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []).find((c) => c.startsWith('taskspace_session='))!.split(';')[0]!;
+    const cookie = ([] as string[])
+      .concat(signIn.headers['set-cookie'] ?? [])
+      .find((c) => c.startsWith('taskspace_session='))!
+      .split(';')[0]!;
     const live = await openStream(server, { cookie });
     streams.push(live);
     expect(live.status).toBe(200);
@@ -140,12 +154,17 @@ describe('GET /api/v1/live', () => {
     const live = await openStream(server, token);
     const other = await openStream(server, server.token);
     streams.push(live, other);
-    await waitFor(() => live.events.some((e) => e.event === 'ready') && other.events.some((e) => e.event === 'ready'), 'both streams to open');
+    await waitFor(
+      () => live.events.some((e) => e.event === 'ready') && other.events.some((e) => e.event === 'ready'),
+      'both streams to open',
+    );
     const tokens = await call(server.url, 'GET', '/api/v1/tokens', { token });
     const id = tokens.body.items[0].id;
     expect((await call(server.url, 'DELETE', `/api/v1/tokens/${id}`, { token })).status).toBe(200);
     await waitFor(() => live.ended(), 'the stream to end after the revocation', 5000);
-    expect((await api.post(`/api/v1/projects/${projectId}/tasks`, { tasks: [{ contentType: 'text/markdown', content: 'still live' }] })).status).toBe(200);
+    expect(
+      (await api.post(`/api/v1/projects/${projectId}/tasks`, { tasks: [{ contentType: 'text/markdown', content: 'still live' }] })).status,
+    ).toBe(200);
     await waitFor(() => other.events.some((e) => e.event === 'project'), 'the other stream to go on');
     expect(other.ended()).toBe(false);
   });

@@ -11,7 +11,13 @@ describe('request logs', () => {
   afterAll(() => server.stop());
 
   test('secret path segments, query strings and bearer tokens never reach the log', async () => {
-    const secrets = ['SECRETHOOKID0123456789', 'SECRETSHARETOKEN0123456789', 'SECRETPUBLICAGENT01234', 'hooks.example.com%2Fsecret-path', 'querysecret'];
+    const secrets = [
+      'SECRETHOOKID0123456789',
+      'SECRETSHARETOKEN0123456789',
+      'SECRETPUBLICAGENT01234',
+      'hooks.example.com%2Fsecret-path',
+      'querysecret',
+    ];
     await call(server.url, 'POST', `/webhooks/${secrets[0]}`, { body: {} });
     await call(server.url, 'GET', `/share/${secrets[1]}/view`);
     await call(server.url, 'GET', `/public/agents/${secrets[2]}`);

@@ -172,7 +172,10 @@ describe('project creation from markdown and plain text', () => {
     ] as const) {
       const res = await create(content, type);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: { field: 'content', reason: 'task_too_long' } } });
+      expect(res.body).toMatchObject({
+        ok: false,
+        error: { code: 'VALIDATION_ERROR', details: { field: 'content', reason: 'task_too_long' } },
+      });
     }
     const after = (await api.get(`/api/v1/folders/${server.workspaceId}/projects`)).body.items.length;
     expect(after).toBe(before + 1);

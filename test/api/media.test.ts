@@ -34,7 +34,10 @@ async function upload(
  * keep-alive timeout.
  */
 async function download(server: TestServer, url: string, token: string | null = OWNER_TOKEN) {
-  const res = await request(server.url + new URL(url).pathname, { reset: true, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const res = await request(server.url + new URL(url).pathname, {
+    reset: true,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   return { status: res.statusCode, headers: res.headers, bytes: Buffer.from(await res.body.arrayBuffer()) };
 }
 
@@ -59,7 +62,14 @@ type MediaStore = 'files' | 'database';
 const DEFAULT_STORE: MediaStore = onPostgres() ? 'database' : 'files';
 
 /** What each media store holds, read (and damaged) behind the service's back. */
-const held: Record<MediaStore, { bytes(server: TestServer, id: string): Promise<Buffer | undefined>; keys(server: TestServer): Promise<string[]>; lose(server: TestServer, id: string): Promise<void> }> = {
+const held: Record<
+  MediaStore,
+  {
+    bytes(server: TestServer, id: string): Promise<Buffer | undefined>;
+    keys(server: TestServer): Promise<string[]>;
+    lose(server: TestServer, id: string): Promise<void>;
+  }
+> = {
   files: {
     bytes: async (server, id) => {
       const file = path.join(server.dataDir, 'media', id);
@@ -73,7 +83,8 @@ const held: Record<MediaStore, { bytes(server: TestServer, id: string): Promise<
       const rows = await dbOf(server).all<{ bytes: Buffer }>('SELECT bytes FROM media_chunks WHERE media_id = ? ORDER BY seq', id);
       return rows.length ? Buffer.concat(rows.map((row) => row.bytes)) : undefined;
     },
-    keys: async (server) => (await dbOf(server).all<{ media_id: string }>('SELECT DISTINCT media_id FROM media_chunks')).map((row) => row.media_id),
+    keys: async (server) =>
+      (await dbOf(server).all<{ media_id: string }>('SELECT DISTINCT media_id FROM media_chunks')).map((row) => row.media_id),
     lose: async (server, id) => {
       await dbOf(server).run('DELETE FROM media_chunks WHERE media_id = ?', id);
     },
@@ -151,7 +162,12 @@ describe.each(['files', 'database'] as const)('media on TASKSPACE_MEDIA_STORE=%s
       ['a.mp4', 'video/mp4', 'video', 'video/mp4'],
       ['a.mp3', 'audio/mpeg', 'audio', 'audio/mpeg'],
       ['a.pdf', 'application/pdf', 'document', 'application/pdf'],
-      ['a.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'document', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+      [
+        'a.docx',
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        'document',
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      ],
       ['a.odt', 'application/vnd.oasis.opendocument.text', 'document', 'application/vnd.oasis.opendocument.text'],
       ['a.rtf', 'application/rtf', 'document', 'application/rtf'],
       ['a.csv', 'text/CSV', 'text', 'text/csv'],
@@ -165,7 +181,12 @@ describe.each(['files', 'database'] as const)('media on TASKSPACE_MEDIA_STORE=%s
     ];
     for (const [name, type, kind, contentType] of cases) {
       const res = await upload(server, server.workspaceId, { name, type, bytes: 'x' });
-      expect({ name, status: res.status, kind: res.body.item.kind, contentType: res.body.item.contentType }).toEqual({ name, status: 200, kind, contentType });
+      expect({ name, status: res.status, kind: res.body.item.kind, contentType: res.body.item.contentType }).toEqual({
+        name,
+        status: 200,
+        kind,
+        contentType,
+      });
     }
     const nested = await upload(server, server.workspaceId, { name: '../../etc/pa\u0001sswd', type: 'text/plain', bytes: 'x' });
     expect(nested.body.item.name).toBe('passwd');
@@ -207,7 +228,11 @@ describe.each(['files', 'database'] as const)('media on TASKSPACE_MEDIA_STORE=%s
   test('malformed multipart bodies are 400 and leave nothing behind; only the first file of a request is kept', async () => {
     const before = await mediaRows(server);
     const post = (rawBody: string, contentType: string) =>
-      call(server.url, 'POST', `/api/v1/folders/${server.workspaceId}/medias`, { token: OWNER_TOKEN, rawBody, headers: { 'content-type': contentType } });
+      call(server.url, 'POST', `/api/v1/folders/${server.workspaceId}/medias`, {
+        token: OWNER_TOKEN,
+        rawBody,
+        headers: { 'content-type': contentType },
+      });
     const noBoundary = await post('garbage', 'multipart/form-data');
     expect(noBoundary.status).toBe(400);
     expect(noBoundary.body.error.details).toEqual({ field: 'file', reason: 'invalid_format' });
@@ -218,7 +243,10 @@ describe.each(['files', 'database'] as const)('media on TASKSPACE_MEDIA_STORE=%s
     expect(cut.body.error.details).toEqual({ field: 'file', reason: 'incomplete' });
     expect(await mediaRows(server)).toBe(before);
     expect(tempFiles(server)).toEqual([]);
-    const two = await post(`${part('file', 'a.txt', 'first')}\r\n${part('other', 'b.txt', 'second')}\r\n--xyz--\r\n`, 'multipart/form-data; boundary=xyz');
+    const two = await post(
+      `${part('file', 'a.txt', 'first')}\r\n${part('other', 'b.txt', 'second')}\r\n--xyz--\r\n`,
+      'multipart/form-data; boundary=xyz',
+    );
     expect(two.status).toBe(200);
     expect(two.body.item).toMatchObject({ name: 'a.txt', size: 5 });
     expect(await mediaRows(server)).toBe(before + 1);
@@ -227,7 +255,8 @@ describe.each(['files', 'database'] as const)('media on TASKSPACE_MEDIA_STORE=%s
   test('list: newest first, limit default 100 and max 500, page', async () => {
     const folder = (await api.post(`/api/v1/workspaces/${server.workspaceId}/folders`, { name: 'Uploads' })).body.item.id;
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await upload(server, folder, { name: `f${i}.txt`, type: 'text/plain', bytes: String(i) })).body.item.id);
+    for (let i = 0; i < 5; i++)
+      ids.push((await upload(server, folder, { name: `f${i}.txt`, type: 'text/plain', bytes: String(i) })).body.item.id);
     const newest = [...ids].reverse();
     const list = await api.get(`/api/v1/folders/${folder}/medias`);
     expect(list.status).toBe(200);

@@ -49,7 +49,12 @@ class FakeChatService {
 
 /** A chat-completions answer with one choice. */
 function chat(content: string, model = 'fake-model-2024'): unknown {
-  return { id: 'chatcmpl-1', object: 'chat.completion', model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] };
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+  };
 }
 
 function openaiEnv(baseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -152,7 +157,12 @@ describe('the openai provider against an OpenAI-compatible service', () => {
         name: 'Support',
         data: {
           type: 'agent',
-          data: { description: 'Answers customers.', tone: 'empathetic', language: 'es', commands: [{ id: 'ask', name: 'Ask', prompt: 'Question: {{ input }}' }] },
+          data: {
+            description: 'Answers customers.',
+            tone: 'empathetic',
+            language: 'es',
+            commands: [{ id: 'ask', name: 'Ask', prompt: 'Question: {{ input }}' }],
+          },
         },
       })
     ).body.item;
@@ -177,11 +187,15 @@ describe('the openai provider against an OpenAI-compatible service', () => {
     expect(sent.response_format).toBeUndefined();
     expect(sent.messages[1]).toEqual({ role: 'user', content: 'Question: Can I return it?' });
     const system: string = sent.messages[0].content;
-    expect(system).toContain('You are "Support", an AI agent.\nAnswers customers.\nTone: empathetic. Answer in the language with BCP 47 tag "es".');
+    expect(system).toContain(
+      'You are "Support", an AI agent.\nAnswers customers.\nTone: empathetic. Answer in the language with BCP 47 tag "es".',
+    );
     expect(system).toContain('## Project: Handbook\n- Refunds within 30 days\n  - Except sale items\n- Shipping is free');
     expect(system).toContain('## File: faq.txt (text, text/plain, 11 bytes)\nhello world');
 
-    await api.patch(`/api/v1/agents/${agent.id}`, { data: { knowledgeEnabled: false, commands: [{ id: 'ask', name: 'Ask', prompt: '{{ input }}', mode: 'json' }] } });
+    await api.patch(`/api/v1/agents/${agent.id}`, {
+      data: { knowledgeEnabled: false, commands: [{ id: 'ask', name: 'Ask', prompt: '{{ input }}', mode: 'json' }] },
+    });
     fake.seen.length = 0;
     await api.post(`/api/v1/agents/${agent.id}/convos`, { command: 'ask', input: 'again' });
     expect(fake.seen[0]!.body.messages[0].content).not.toContain('Handbook');
@@ -191,7 +205,10 @@ describe('the openai provider against an OpenAI-compatible service', () => {
 
   test("llm.name is the document's model name nearest to the model that answered; llm.model is that model", async () => {
     const agent = (
-      await api.post(`/api/v1/folders/${server.workspaceId}/agents`, { name: 'Mapped', data: { type: 'agent', data: { commands: [{ name: 'Go', prompt: 'go' }] } } })
+      await api.post(`/api/v1/folders/${server.workspaceId}/agents`, {
+        name: 'Mapped',
+        data: { type: 'agent', data: { commands: [{ name: 'Go', prompt: 'go' }] } },
+      })
     ).body.item;
     const cases: [string, string, string][] = [
       ['gpt-4o-mini-2024-07-18', 'openai', 'gpt-4o-mini'],
@@ -294,7 +311,10 @@ describe('openai provider timeouts, missing keys and unreachable services', () =
     try {
       const res = await client(other, OWNER_TOKEN).post(`/api/v1/folders/${other.workspaceId}/agent-generate`, { text: 'x' });
       expect(res.status).toBe(502);
-      expect(res.body.error).toEqual({ code: 'UPSTREAM_ERROR', message: `the model provider at ${new URL(base).origin} could not be reached (ECONNREFUSED)` });
+      expect(res.body.error).toEqual({
+        code: 'UPSTREAM_ERROR',
+        message: `the model provider at ${new URL(base).origin} could not be reached (ECONNREFUSED)`,
+      });
       for (const secret of ['sk-secret', 'pa55word', 'tok3n-path']) expect(JSON.stringify(res.body)).not.toContain(secret);
     } finally {
       await other.close();

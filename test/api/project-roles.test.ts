@@ -28,7 +28,9 @@ describe('roles on project and field endpoints', () => {
   let templateId: string;
   let disposableId: string;
   const createDisposable = async () => {
-    disposableId = (await owner.post('/api/v1/projects', { folderId: server.workspaceId, contentType: 'text/markdown', content: '# Doomed\n- t' })).body.item.id;
+    disposableId = (
+      await owner.post('/api/v1/projects', { folderId: server.workspaceId, contentType: 'text/markdown', content: '# Doomed\n- t' })
+    ).body.item.id;
   };
 
   beforeAll(async () => {
@@ -40,7 +42,8 @@ describe('roles on project and field endpoints', () => {
     }
     tokens.outsider = addUser(server, 'outsider');
     const create = async (content: string, isTemplate = false) =>
-      (await owner.post('/api/v1/projects', { folderId: server.workspaceId, contentType: 'text/markdown', content, isTemplate })).body.item.id as string;
+      (await owner.post('/api/v1/projects', { folderId: server.workspaceId, contentType: 'text/markdown', content, isTemplate })).body.item
+        .id as string;
     projectId = await create('# Roles\n- task');
     templateId = await create('# Template\n- step', true);
     taskId = (await owner.get(`/api/v1/projects/${projectId}/tasks`)).body.items[0].id;
@@ -55,7 +58,12 @@ describe('roles on project and field endpoints', () => {
     { name: 'GET project', min: 'Viewer', method: 'get', path: () => `/api/v1/projects/${projectId}` },
     { name: 'GET members', min: 'Viewer', method: 'get', path: () => `/api/v1/projects/${projectId}/members` },
     { name: 'GET fields', min: 'Viewer', method: 'get', path: () => `/api/v1/projects/${projectId}/fields` },
-    { name: 'GET field value', min: 'Viewer', method: 'get', path: () => `/api/v1/projects/${projectId}/tasks/${taskId}/fields/${fieldId}` },
+    {
+      name: 'GET field value',
+      min: 'Viewer',
+      method: 'get',
+      path: () => `/api/v1/projects/${projectId}/tasks/${taskId}/fields/${fieldId}`,
+    },
     { name: 'GET folder projects', min: 'Viewer', method: 'get', path: () => `/api/v1/folders/${server.workspaceId}/projects` },
     { name: 'GET folder templates', min: 'Viewer', method: 'get', path: () => `/api/v1/folders/${server.workspaceId}/project-templates` },
     {
@@ -65,10 +73,33 @@ describe('roles on project and field endpoints', () => {
       path: () => `/api/v1/projects/${projectId}/tasks/${taskId}/fields/${fieldId}`,
       body: () => ({ value: 1 }),
     },
-    { name: 'DELETE field value', min: 'Participant', method: 'delete', path: () => `/api/v1/projects/${projectId}/tasks/${taskId}/fields/${fieldId}` },
-    { name: 'POST project', min: 'Collaborator', method: 'post', path: () => '/api/v1/projects', body: () => ({ folderId: server.workspaceId, ...content }) },
-    { name: 'POST workspace project', min: 'Collaborator', method: 'post', path: () => `/api/v1/workspaces/${server.workspaceId}/projects`, body: () => content },
-    { name: 'POST copy', min: 'Collaborator', method: 'post', path: () => `/api/v1/projects/${projectId}/copy`, body: () => ({ folderId: server.workspaceId }) },
+    {
+      name: 'DELETE field value',
+      min: 'Participant',
+      method: 'delete',
+      path: () => `/api/v1/projects/${projectId}/tasks/${taskId}/fields/${fieldId}`,
+    },
+    {
+      name: 'POST project',
+      min: 'Collaborator',
+      method: 'post',
+      path: () => '/api/v1/projects',
+      body: () => ({ folderId: server.workspaceId, ...content }),
+    },
+    {
+      name: 'POST workspace project',
+      min: 'Collaborator',
+      method: 'post',
+      path: () => `/api/v1/workspaces/${server.workspaceId}/projects`,
+      body: () => content,
+    },
+    {
+      name: 'POST copy',
+      min: 'Collaborator',
+      method: 'post',
+      path: () => `/api/v1/projects/${projectId}/copy`,
+      body: () => ({ folderId: server.workspaceId }),
+    },
     {
       name: 'POST from-template',
       min: 'Collaborator',
@@ -84,7 +115,13 @@ describe('roles on project and field endpoints', () => {
       reset: async () => void (await owner.post(`/api/v1/projects/${projectId}/restore`)),
     },
     { name: 'POST restore', min: 'Collaborator', method: 'post', path: () => `/api/v1/projects/${projectId}/restore` },
-    { name: 'DELETE project', min: 'Collaborator', method: 'delete', path: () => `/api/v1/projects/${disposableId}`, reset: createDisposable },
+    {
+      name: 'DELETE project',
+      min: 'Collaborator',
+      method: 'delete',
+      path: () => `/api/v1/projects/${disposableId}`,
+      reset: createDisposable,
+    },
     { name: 'PUT shareLink', min: 'Collaborator', method: 'put', path: () => `/api/v1/projects/${projectId}/shareLink` },
     {
       name: 'DELETE shareLink',
@@ -138,7 +175,9 @@ describe('roles on project and field endpoints', () => {
     expect(fromTemplate.status).toBe(200);
     // The reverse: Viewer on the target is not enough, and a source outside the caller's workspaces is hidden.
     expect((await api.post(`/api/v1/projects/${copied.body.item.id}/copy`, { folderId: server.workspaceId })).status).toBe(403);
-    const hidden = await client(server, tokens.Collaborator).post(`/api/v1/projects/${copied.body.item.id}/copy`, { folderId: server.workspaceId });
+    const hidden = await client(server, tokens.Collaborator).post(`/api/v1/projects/${copied.body.item.id}/copy`, {
+      folderId: server.workspaceId,
+    });
     expect(hidden.status).toBe(404);
   });
 });

@@ -18,7 +18,11 @@ async function createProject(api: Api, folderId: string, content: string, extra:
 }
 
 /** The `events` rows of one type about one project, oldest first. */
-async function eventsFor(server: TestServer, type: string, projectId: string): Promise<{ workspaceId: string; payload: any; createdAt: number }[]> {
+async function eventsFor(
+  server: TestServer,
+  type: string,
+  projectId: string,
+): Promise<{ workspaceId: string; payload: any; createdAt: number }[]> {
   const rows = await dbOf(server).all<{ workspace_id: string; payload_json: string; created_at: number }>(
     'SELECT workspace_id, payload_json, created_at FROM events WHERE type = ? ORDER BY seq',
     type,
@@ -46,7 +50,10 @@ async function storedTree(server: TestServer, projectId: string) {
   // all made in one millisecond, line up with its source's.
   const listed = (await client(server, server.token).get(`/api/v1/projects/${projectId}/fields`)).body.items as { id: string }[];
   const position = new Map(listed.map((f, i) => [f.id, i]));
-  const fields = await db.all<{ id: string; name: string }>('SELECT id, name, type, options_json FROM fields WHERE project_id = ?', projectId);
+  const fields = await db.all<{ id: string; name: string }>(
+    'SELECT id, name, type, options_json FROM fields WHERE project_id = ?',
+    projectId,
+  );
   expect(fields.map((f) => f.id).sort()).toEqual([...position.keys()].sort());
   fields.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
   const fieldIndex = new Map(fields.map((f, i) => [f.id, i]));
@@ -88,14 +95,21 @@ describe('projects', () => {
     );
     const missing = await api.get('/api/v1/projects/nope');
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ ok: false, code: 'NOT_FOUND', message: "project 'nope' not found", statusMessage: 'Not Found', error: { code: 'NOT_FOUND', message: "project 'nope' not found" } });
+    expect(missing.body).toEqual({
+      ok: false,
+      code: 'NOT_FOUND',
+      message: "project 'nope' not found",
+      statusMessage: 'Not Found',
+      error: { code: 'NOT_FOUND', message: "project 'nope' not found" },
+    });
     const stranger = addUser(server, 'stranger');
     expect((await client(server, stranger).get(`/api/v1/projects/${created.id}`)).status).toBe(404);
   });
 
-  test('DELETE removes the project with its tasks and drops it from agents\' knowledge', async () => {
+  test("DELETE removes the project with its tasks and drops it from agents' knowledge", async () => {
     const created = await createProject(api, server.workspaceId, '# Doomed\n- a\n  - b');
-    const agent = (await api.post(`/api/v1/folders/${server.workspaceId}/agents`, { name: 'Reader', data: { type: 'agent', data: {} } })).body.item;
+    const agent = (await api.post(`/api/v1/folders/${server.workspaceId}/agents`, { name: 'Reader', data: { type: 'agent', data: {} } }))
+      .body.item;
     await api.post(`/api/v1/agents/${agent.id}/knowledge/project`, { projectId: created.id });
     const deleted = await api.delete(`/api/v1/projects/${created.id}`);
     expect(deleted.status).toBe(200);
@@ -111,8 +125,9 @@ describe('projects', () => {
   test('project.created is raised with the documented payload by both creates', async () => {
     const folder = (await api.post(`/api/v1/workspaces/${server.workspaceId}/folders`, { name: 'Events' })).body.item;
     const a = await createProject(api, folder.id, '# From folder');
-    const b = (await api.post(`/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/plain', content: 'From workspace' })).body
-      .item;
+    const b = (
+      await api.post(`/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/plain', content: 'From workspace' })
+    ).body.item;
     for (const [project, folderId] of [
       [a, folder.id],
       [b, server.workspaceId],
@@ -190,7 +205,8 @@ describe('projects', () => {
       );
       await db.run('INSERT INTO task_assignees (task_id, user_id, assigned_at) VALUES (?, ?, 1)', byText.grandchild, assignee.id);
       const size = (await api.post(`/api/v1/projects/${source.id}/fields`, { name: 'Size', type: 'number' })).body.item;
-      const stage = (await api.post(`/api/v1/projects/${source.id}/fields`, { name: 'Stage', type: 'select', options: ['todo', 'done'] })).body.item;
+      const stage = (await api.post(`/api/v1/projects/${source.id}/fields`, { name: 'Stage', type: 'select', options: ['todo', 'done'] }))
+        .body.item;
       expect((await api.put(`/api/v1/projects/${source.id}/tasks/${byText.one}/fields/${size.id}`, { value: 3 })).status).toBe(200);
       expect((await api.put(`/api/v1/projects/${source.id}/tasks/${byText.three}/fields/${stage.id}`, { value: 'done' })).status).toBe(200);
     });
@@ -199,14 +215,24 @@ describe('projects', () => {
       const res = await api.post(`/api/v1/projects/${source.id}/copy`, { folderId: server.workspaceId });
       expect(res.status).toBe(200);
       const copy = res.body.item;
-      expect(copy).toMatchObject({ name: 'Source', folderId: server.workspaceId, workspaceId: server.workspaceId, completed: false, isTemplate: false });
+      expect(copy).toMatchObject({
+        name: 'Source',
+        folderId: server.workspaceId,
+        workspaceId: server.workspaceId,
+        completed: false,
+        isTemplate: false,
+      });
       expect(copy.id).not.toBe(source.id);
       const original = await storedTree(server, source.id);
       expect(original.tasks).toHaveLength(6);
       expect(original.values).toHaveLength(2);
       expect(original.assignees).toHaveLength(1);
       expect(await storedTree(server, copy.id)).toEqual(original);
-      const shared = (await dbOf(server).get<{ n: number }>('SELECT COUNT(*) AS n FROM tasks a JOIN tasks b ON a.id = b.id WHERE a.project_id = ? AND b.project_id = ?', source.id, copy.id))!;
+      const shared = (await dbOf(server).get<{ n: number }>(
+        'SELECT COUNT(*) AS n FROM tasks a JOIN tasks b ON a.id = b.id WHERE a.project_id = ? AND b.project_id = ?',
+        source.id,
+        copy.id,
+      ))!;
       expect(shared.n).toBe(0);
       const copiedFields = (await api.get(`/api/v1/projects/${copy.id}/fields`)).body.items;
       const sourceFields = (await api.get(`/api/v1/projects/${source.id}/fields`)).body.items;
@@ -214,7 +240,13 @@ describe('projects', () => {
       expect(copiedFields[0].id).not.toBe(sourceFields[0].id);
       const event = await eventsFor(server, 'project.created', copy.id);
       expect(event.map((e) => e.payload)).toEqual([
-        { projectId: copy.id, projectTitle: 'Source', projectLink: `${server.url}/projects/${copy.id}`, folderId: server.workspaceId, createdBy: owner.handle },
+        {
+          projectId: copy.id,
+          projectTitle: 'Source',
+          projectLink: `${server.url}/projects/${copy.id}`,
+          folderId: server.workspaceId,
+          createdBy: owner.handle,
+        },
       ]);
     });
 
@@ -234,8 +266,9 @@ describe('projects', () => {
     });
 
     test('copy with isTemplate makes a template; from-template makes a normal project named like it', async () => {
-      const template = (await api.post(`/api/v1/projects/${source.id}/copy`, { folderId: server.workspaceId, projectTitle: 'Tpl', isTemplate: true })).body
-        .item;
+      const template = (
+        await api.post(`/api/v1/projects/${source.id}/copy`, { folderId: server.workspaceId, projectTitle: 'Tpl', isTemplate: true })
+      ).body.item;
       expect(template.isTemplate).toBe(true);
       const res = await api.post('/api/v1/projects/from-template', { folderId: otherWorkspace, templateId: template.id });
       expect(res.status).toBe(200);
@@ -243,14 +276,23 @@ describe('projects', () => {
       const fromTemplate = await storedTree(server, res.body.item.id);
       expect({ ...fromTemplate, assignees: [] }).toEqual({ ...(await storedTree(server, template.id)), assignees: [] });
       expect((await eventsFor(server, 'project.created', res.body.item.id)).map((e) => e.payload)).toEqual([
-        { projectId: res.body.item.id, projectTitle: 'Tpl', projectLink: `${server.url}/projects/${res.body.item.id}`, folderId: otherWorkspace, createdBy: owner.handle },
+        {
+          projectId: res.body.item.id,
+          projectTitle: 'Tpl',
+          projectLink: `${server.url}/projects/${res.body.item.id}`,
+          folderId: otherWorkspace,
+          createdBy: owner.handle,
+        },
       ]);
     });
 
     test('from-template with a project that is not a template is 400 not_a_template; unknown ids 404', async () => {
       const notTemplate = await api.post('/api/v1/projects/from-template', { folderId: server.workspaceId, templateId: source.id });
       expect(notTemplate.status).toBe(400);
-      expect(notTemplate.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'templateId', reason: 'not_a_template' } });
+      expect(notTemplate.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: { field: 'templateId', reason: 'not_a_template' },
+      });
       expect((await api.post('/api/v1/projects/from-template', { folderId: server.workspaceId, templateId: 'nope' })).status).toBe(404);
       const template = await createProject(api, server.workspaceId, '# T', { isTemplate: true });
       expect((await api.post('/api/v1/projects/from-template', { folderId: 'nope', templateId: template.id })).status).toBe(404);
@@ -262,7 +304,12 @@ describe('projects', () => {
         [`/api/v1/projects/${source.id}/copy`, { folderId: '' }, 'folderId', 'too_short'],
         [`/api/v1/projects/${source.id}/copy`, { folderId: server.workspaceId, projectTitle: '' }, 'projectTitle', 'too_short'],
         [`/api/v1/projects/${source.id}/copy`, { folderId: server.workspaceId, projectTitle: 'x'.repeat(201) }, 'projectTitle', 'too_long'],
-        [`/api/v1/projects/${source.id}/copy`, { folderId: server.workspaceId, projectTitle: 'a\nb' }, 'projectTitle', 'contains_line_break'],
+        [
+          `/api/v1/projects/${source.id}/copy`,
+          { folderId: server.workspaceId, projectTitle: 'a\nb' },
+          'projectTitle',
+          'contains_line_break',
+        ],
         ['/api/v1/projects/from-template', { folderId: server.workspaceId }, 'templateId', 'required'],
         ['/api/v1/projects/from-template', { folderId: server.workspaceId, templateId: '' }, 'templateId', 'too_short'],
         ['/api/v1/projects/from-template', { templateId: 'x' }, 'folderId', 'required'],
@@ -324,7 +371,9 @@ describe('projects', () => {
           { text: 'Drive', completed: false, depth: 0 },
         ],
       });
-      expect((await call(server.url, 'GET', path(link.checkUrl), { headers: { accept: 'application/json' } })).body.item.mode).toBe('check');
+      expect((await call(server.url, 'GET', path(link.checkUrl), { headers: { accept: 'application/json' } })).body.item.mode).toBe(
+        'check',
+      );
       const html = await call(server.url, 'GET', path(link.editUrl), { headers: { accept: 'text/html' } });
       expect(html.headers['content-type']).toContain('text/html');
       expect(html.body).toContain('<title>Road &lt;trip&gt;</title>');
@@ -349,7 +398,8 @@ describe('projects', () => {
         const pubApi = client(pub, OWNER_TOKEN);
         const project = await createProject(pubApi, pub.workspaceId, '# Public');
         const res = await pubApi.put(`/api/v1/projects/${project.id}/shareLink`);
-        for (const key of ['checkUrl', 'editUrl', 'viewUrl']) expect(res.body.item[key]).toMatch(/^https:\/\/ts\.example\.com\/share\/[A-Za-z0-9_-]+\/(check|edit|view)$/);
+        for (const key of ['checkUrl', 'editUrl', 'viewUrl'])
+          expect(res.body.item[key]).toMatch(/^https:\/\/ts\.example\.com\/share\/[A-Za-z0-9_-]+\/(check|edit|view)$/);
         const created = (await dbOf(pub).get<{ payload_json: string }>("SELECT payload_json FROM events WHERE type = 'project.created'"))!;
         expect(JSON.parse(created.payload_json).projectLink).toBe(`https://ts.example.com/projects/${project.id}`);
       } finally {
@@ -405,7 +455,8 @@ describe('projects', () => {
     });
 
     test('members: the workspace members by handle, flagged when explicit project members; default page 20, paging and bounds', async () => {
-      for (let i = 0; i < 21; i++) addUser(server, `member${String(i).padStart(2, '0')}`, { workspaceId: server.workspaceId, role: 'Viewer' });
+      for (let i = 0; i < 21; i++)
+        addUser(server, `member${String(i).padStart(2, '0')}`, { workspaceId: server.workspaceId, role: 'Viewer' });
       const path = `/api/v1/projects/${projects[0].id}/members`;
       const first = await api.get(path);
       expect(first.status).toBe(200);
@@ -472,7 +523,10 @@ describe('projects', () => {
       const b = client(restarted, OWNER_TOKEN);
       expect((await b.get(`/api/v1/projects/${project.id}`)).body.item).toEqual(completed);
       expect((await b.get(`/api/v1/projects/${project.id}/fields`)).body.items).toEqual([field]);
-      expect((await b.get(`/api/v1/projects/${project.id}/tasks/${task.id}/fields/${field.id}`)).body.item).toEqual({ fieldId: field.id, value: '2031-12-31' });
+      expect((await b.get(`/api/v1/projects/${project.id}/tasks/${task.id}/fields/${field.id}`)).body.item).toEqual({
+        fieldId: field.id,
+        value: '2031-12-31',
+      });
       const again = (await b.get(`/api/v1/projects/${project.id}/shareLink`)).body.item;
       expect(again.viewUrl.replace(restarted.url, '')).toBe(link.viewUrl.replace(dir.url, ''));
       expect(await storedTree(restarted, project.id)).toEqual(tree);

@@ -20,7 +20,11 @@ describe('JSON nesting depth', () => {
   });
 
   test('an API body nesting 6,000 levels is 400 too_deep, not a 500, and the server keeps serving', async () => {
-    const res = await call(server.url, 'POST', '/api/v1/automations', { token: server.token, rawBody: `{"workspaceId":"x","name":${nested(6000)}}`, headers: { 'content-type': 'application/json' } });
+    const res = await call(server.url, 'POST', '/api/v1/automations', {
+      token: server.token,
+      rawBody: `{"workspaceId":"x","name":${nested(6000)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ ok: false, code: 'VALIDATION_ERROR', error: { details: { field: 'body', reason: 'too_deep' } } });
     expect(res.body.message).toContain('100 levels');
@@ -28,16 +32,29 @@ describe('JSON nesting depth', () => {
   });
 
   test('the limit is exact: 100 levels parse, 101 do not', async () => {
-    const at = await call(server.url, 'POST', '/api/v1/automations', { token: server.token, rawBody: `{"name":${nested(99)}}`, headers: { 'content-type': 'application/json' } });
+    const at = await call(server.url, 'POST', '/api/v1/automations', {
+      token: server.token,
+      rawBody: `{"name":${nested(99)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(at.status).toBe(400);
     expect(at.body.error.details.reason).not.toBe('too_deep');
-    const over = await call(server.url, 'POST', '/api/v1/automations', { token: server.token, rawBody: `{"name":${nested(100)}}`, headers: { 'content-type': 'application/json' } });
+    const over = await call(server.url, 'POST', '/api/v1/automations', {
+      token: server.token,
+      rawBody: `{"name":${nested(100)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(over.body.error.details).toEqual({ field: 'body', reason: 'too_deep' });
   });
 
   test('the inbound webhook URL (no token needed) refuses deep bodies the same way; normal calls still pass', async () => {
     const api = client(server, server.token);
-    const created = await api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Deep', trigger: { type: 'webhook' }, actions: [] });
+    const created = await api.post('/api/v1/automations', {
+      workspaceId: server.workspaceId,
+      name: 'Deep',
+      trigger: { type: 'webhook' },
+      actions: [],
+    });
     const path = new URL(created.body.item.webhook.url).pathname;
     const res = await call(server.url, 'POST', path, { rawBody: `{"a":${nested(6000)}}`, headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(400);
@@ -82,6 +99,8 @@ describe('request timeouts', () => {
   });
 
   test('headers timeout above the request timeout is a configuration error', async () => {
-    await expect(startServer({ env: { TASKSPACE_REQUEST_TIMEOUT_MS: '1000', TASKSPACE_HEADERS_TIMEOUT_MS: '2000' } })).rejects.toThrow(/must not exceed/);
+    await expect(startServer({ env: { TASKSPACE_REQUEST_TIMEOUT_MS: '1000', TASKSPACE_HEADERS_TIMEOUT_MS: '2000' } })).rejects.toThrow(
+      /must not exceed/,
+    );
   });
 });

@@ -86,7 +86,11 @@ describe('task add-ons: assignees, date, note', () => {
       await api.put(`${base}/assignees`, { handles: ['carol', 'bob'] });
       await api.delete(`${base}/assignees/bob`);
       const events = (await eventsOf(server, 'task.assigned')).slice(before);
-      expect(events.map((e) => e.payload.added)).toEqual([[{ handle: 'alice' }], [{ handle: 'alice' }, { handle: 'carol' }], [{ handle: 'bob' }]]);
+      expect(events.map((e) => e.payload.added)).toEqual([
+        [{ handle: 'alice' }],
+        [{ handle: 'alice' }, { handle: 'carol' }],
+        [{ handle: 'bob' }],
+      ]);
       expect(events[2]).toEqual({
         type: 'task.assigned',
         workspaceId: server.workspaceId,
@@ -117,7 +121,8 @@ describe('task add-ons: assignees, date, note', () => {
   });
 
   describe('date', () => {
-    const dueAt = async (id = task.id) => (await dbOf(server).get<{ d: number | null }>('SELECT due_at AS d FROM tasks WHERE id = ?', id))!.d;
+    const dueAt = async (id = task.id) =>
+      (await dbOf(server).get<{ d: number | null }>('SELECT due_at AS d FROM tasks WHERE id = ?', id))!.d;
 
     test('PUT sets start and end, GET returns them, due_at follows the end in its time zone', async () => {
       const put = await api.put(`${base}/date`, {
@@ -144,7 +149,10 @@ describe('task add-ons: assignees, date, note', () => {
       expect(await dueAt()).toBe(Date.parse('2024-12-25T05:00:00Z'));
 
       await api.put(`${base}/date`, { start: { date: '2024-02-29', time: '23:59' } });
-      expect((await api.get(`${base}/date`)).body.item).toEqual({ start: { date: '2024-02-29', time: '23:59', timezone: 'UTC' }, end: null });
+      expect((await api.get(`${base}/date`)).body.item).toEqual({
+        start: { date: '2024-02-29', time: '23:59', timezone: 'UTC' },
+        end: null,
+      });
       expect(await dueAt()).toBe(Date.parse('2024-02-29T23:59:00Z'));
 
       await api.put(`${base}/date`, { start: { date: '2025-01-15', time: '12:00', timezone: 'Asia/Kolkata' }, end: null });
@@ -157,7 +165,10 @@ describe('task add-ons: assignees, date, note', () => {
         { start: { date: '2024-05-02' }, end: { date: '2024-05-01' } },
         { start: { date: '2024-05-01', time: '10:00' }, end: { date: '2024-05-01', time: '09:59' } },
         // 10:00 in Paris is 08:00Z; 09:00 in London is 08:00Z in summer: equal is fine, 08:59 London is before.
-        { start: { date: '2024-05-01', time: '10:00', timezone: 'Europe/Paris' }, end: { date: '2024-05-01', time: '08:59', timezone: 'Europe/London' } },
+        {
+          start: { date: '2024-05-01', time: '10:00', timezone: 'Europe/Paris' },
+          end: { date: '2024-05-01', time: '08:59', timezone: 'Europe/London' },
+        },
       ];
       for (const body of bad) {
         const res = await api.put(`${base}/date`, body);
@@ -168,7 +179,10 @@ describe('task add-ons: assignees, date, note', () => {
       for (const body of [
         { start: { date: '2024-05-01', time: '10:00' }, end: { date: '2024-05-01' } },
         { start: { date: '2024-05-01', time: '10:00' }, end: { date: '2024-05-01', time: '10:00' } },
-        { start: { date: '2024-05-01', time: '10:00', timezone: 'Europe/Paris' }, end: { date: '2024-05-01', time: '09:00', timezone: 'Europe/London' } },
+        {
+          start: { date: '2024-05-01', time: '10:00', timezone: 'Europe/Paris' },
+          end: { date: '2024-05-01', time: '09:00', timezone: 'Europe/London' },
+        },
       ]) {
         expect((await api.put(`${base}/date`, body)).status).toBe(200);
       }

@@ -11,8 +11,18 @@ interface Write {
 }
 
 const WRITES: Write[] = [
-  { name: 'create tasks', method: 'post', path: (p) => `/api/v1/projects/${p}/tasks/`, body: () => ({ tasks: [{ contentType: 'text/plain', content: 'new' }] }) },
-  { name: 'update task', method: 'put', path: (p, t) => `/api/v1/projects/${p}/tasks/${t}`, body: () => ({ contentType: 'text/plain', content: 'edited' }) },
+  {
+    name: 'create tasks',
+    method: 'post',
+    path: (p) => `/api/v1/projects/${p}/tasks/`,
+    body: () => ({ tasks: [{ contentType: 'text/plain', content: 'new' }] }),
+  },
+  {
+    name: 'update task',
+    method: 'put',
+    path: (p, t) => `/api/v1/projects/${p}/tasks/${t}`,
+    body: () => ({ contentType: 'text/plain', content: 'edited' }),
+  },
   { name: 'delete task', method: 'delete', path: (p, t) => `/api/v1/projects/${p}/tasks/${t}` },
   { name: 'complete task', method: 'post', path: (p, t) => `/api/v1/projects/${p}/tasks/${t}/complete` },
   { name: 'uncomplete task', method: 'post', path: (p, t) => `/api/v1/projects/${p}/tasks/${t}/uncomplete` },
@@ -22,11 +32,26 @@ const WRITES: Write[] = [
     path: (p, t) => `/api/v1/projects/${p}/tasks/${t}/move`,
     body: (anchor) => ({ target: { taskId: anchor, position: 'beforebegin' } }),
   },
-  { name: 'set assignees', method: 'put', path: (p, t) => `/api/v1/projects/${p}/tasks/${t}/assignees`, body: () => ({ handles: ['owner'] }) },
+  {
+    name: 'set assignees',
+    method: 'put',
+    path: (p, t) => `/api/v1/projects/${p}/tasks/${t}/assignees`,
+    body: () => ({ handles: ['owner'] }),
+  },
   { name: 'remove assignee', method: 'delete', path: (p, t) => `/api/v1/projects/${p}/tasks/${t}/assignees/owner` },
-  { name: 'set date', method: 'put', path: (p, t) => `/api/v1/projects/${p}/tasks/${t}/date`, body: () => ({ start: { date: '2030-01-01' } }) },
+  {
+    name: 'set date',
+    method: 'put',
+    path: (p, t) => `/api/v1/projects/${p}/tasks/${t}/date`,
+    body: () => ({ start: { date: '2030-01-01' } }),
+  },
   { name: 'remove date', method: 'delete', path: (p, t) => `/api/v1/projects/${p}/tasks/${t}/date` },
-  { name: 'set note', method: 'put', path: (p, t) => `/api/v1/projects/${p}/tasks/${t}/note`, body: () => ({ type: 'text/plain', value: 'n' }) },
+  {
+    name: 'set note',
+    method: 'put',
+    path: (p, t) => `/api/v1/projects/${p}/tasks/${t}/note`,
+    body: () => ({ type: 'text/plain', value: 'n' }),
+  },
   { name: 'remove note', method: 'delete', path: (p, t) => `/api/v1/projects/${p}/tasks/${t}/note` },
   { name: 'comment', method: 'post', path: (p, t) => `/api/v1/projects/${p}/tasks/${t}/comments`, body: () => ({ text: 'hi' }) },
 ];

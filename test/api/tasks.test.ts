@@ -148,7 +148,10 @@ describe('tasks: create, read, update, delete, complete, move', () => {
       const tooLong = await createOne(projectId, { content: '😀'.repeat(2001) });
       expect(tooLong.status).toBe(400);
       expect(tooLong.body.error.details).toEqual({ field: 'tasks[0].content', reason: 'too_long' });
-      const put = await api.put(`/api/v1/projects/${projectId}/tasks/${ok.body.item[0].id}`, { contentType: 'text/plain', content: 'é'.repeat(2000) });
+      const put = await api.put(`/api/v1/projects/${projectId}/tasks/${ok.body.item[0].id}`, {
+        contentType: 'text/plain',
+        content: 'é'.repeat(2000),
+      });
       expect(put.status).toBe(200);
     });
 
@@ -168,7 +171,11 @@ describe('tasks: create, read, update, delete, complete, move', () => {
       await bad({ tasks: [{ content: 'x' }] }, 'tasks[0].contentType', 'required');
       await bad({ tasks: [{ contentType: 'text/plain' }] }, 'tasks[0].content', 'required');
       await bad({ tasks: [{ contentType: 'text/plain', content: 'x', taskId: 'nope' }] }, 'tasks[0].taskId', 'invalid_format');
-      await bad({ tasks: [{ contentType: 'text/plain', content: 'x', taskId: a!.id, placement: 'inside' }] }, 'tasks[0].placement', 'invalid_value');
+      await bad(
+        { tasks: [{ contentType: 'text/plain', content: 'x', taskId: a!.id, placement: 'inside' }] },
+        'tasks[0].placement',
+        'invalid_value',
+      );
       await bad({ tasks: [{ contentType: 'text/plain', content: { a: 1 } }] }, 'tasks[0].content', 'invalid_type');
       // A second task with an unknown reference: nothing of the request is written.
       await bad(
@@ -187,7 +194,11 @@ describe('tasks: create, read, update, delete, complete, move', () => {
 
     test('100 tasks in one request are accepted', async () => {
       const projectId = await newProject(server);
-      const created = await addTasks(server, projectId, Array.from({ length: 100 }, (_, i) => `t${i}`));
+      const created = await addTasks(
+        server,
+        projectId,
+        Array.from({ length: 100 }, (_, i) => `t${i}`),
+      );
       expect(created).toHaveLength(100);
       expect(await texts(server, projectId)).toEqual(created.map((t) => t.text));
     });
@@ -279,7 +290,9 @@ describe('tasks: create, read, update, delete, complete, move', () => {
         expect(bad.body.error.details).toEqual({ field, reason });
       }
       expect((await api.get(url)).body.item.text).toBe('y'.repeat(2000));
-      expect((await api.put(`/api/v1/projects/${projectId}/tasks/${UNKNOWN_TASK}`, { contentType: 'text/plain', content: 'x' })).status).toBe(404);
+      expect(
+        (await api.put(`/api/v1/projects/${projectId}/tasks/${UNKNOWN_TASK}`, { contentType: 'text/plain', content: 'x' })).status,
+      ).toBe(404);
     });
   });
 
@@ -289,11 +302,23 @@ describe('tasks: create, read, update, delete, complete, move', () => {
       const [a] = await addTasks(server, projectId, ['Finish me']);
       const db = dbOf(server);
       const now = Date.now();
-      await db.run("INSERT INTO fields (id, project_id, name, type, created_at) VALUES ('f-points', ?, 'points', 'number', ?)", projectId, now);
-      await db.run("INSERT INTO fields (id, project_id, name, type, created_at) VALUES ('f-clash', ?, 'nodeId', 'text', ?)", projectId, now + 1);
+      await db.run(
+        "INSERT INTO fields (id, project_id, name, type, created_at) VALUES ('f-points', ?, 'points', 'number', ?)",
+        projectId,
+        now,
+      );
+      await db.run(
+        "INSERT INTO fields (id, project_id, name, type, created_at) VALUES ('f-clash', ?, 'nodeId', 'text', ?)",
+        projectId,
+        now + 1,
+      );
       await db.run("INSERT INTO task_field_values (task_id, field_id, value_json) VALUES (?, 'f-points', '5')", a!.id);
       await db.run(`INSERT INTO task_field_values (task_id, field_id, value_json) VALUES (?, 'f-clash', '"shadow"')`, a!.id);
-      await db.run("INSERT INTO fields (id, project_id, name, type, created_at) VALUES ('f-proto', ?, '__proto__', 'text', ?)", projectId, now + 2);
+      await db.run(
+        "INSERT INTO fields (id, project_id, name, type, created_at) VALUES ('f-proto', ?, '__proto__', 'text', ?)",
+        projectId,
+        now + 2,
+      );
       await db.run(`INSERT INTO task_field_values (task_id, field_id, value_json) VALUES (?, 'f-proto', '{"polluted":true}')`, a!.id);
       const base = `/api/v1/projects/${projectId}/tasks/${a!.id}`;
       const before = (await eventsOf(server, 'task.completed')).length;
@@ -301,7 +326,10 @@ describe('tasks: create, read, update, delete, complete, move', () => {
       const done = await api.post(`${base}/complete`);
       expect(done.status).toBe(200);
       expect(done.body).toEqual({ ok: true, item: { id: a!.id, text: 'Finish me', completed: true } });
-      const row = (await db.get<{ completed: number; at: number; by: string }>('SELECT completed, completed_at AS at, completed_by AS by FROM tasks WHERE id = ?', a!.id))!;
+      const row = (await db.get<{ completed: number; at: number; by: string }>(
+        'SELECT completed, completed_at AS at, completed_by AS by FROM tasks WHERE id = ?',
+        a!.id,
+      ))!;
       expect(row.completed).toBe(1);
       expect(row.at).toBeGreaterThanOrEqual(now - 1000);
       const ownerId = await db.value<string>("SELECT id FROM users WHERE handle = 'owner'");
@@ -352,7 +380,8 @@ describe('tasks: create, read, update, delete, complete, move', () => {
       const [a1x] = await addTasks(server, projectId, [{ content: 'A1x', taskId: a1!.id, placement: 'beforeend' }]);
       return { projectId, t: { a: a!, b: b!, c: c!, a1: a1!, a2: a2!, a1x: a1x! } };
     }
-    const move = (projectId: string, taskId: string, target: unknown) => api.put(`/api/v1/projects/${projectId}/tasks/${taskId}/move`, { target });
+    const move = (projectId: string, taskId: string, target: unknown) =>
+      api.put(`/api/v1/projects/${projectId}/tasks/${taskId}/move`, { target });
 
     test('beforebegin, afterend, afterbegin and beforeend move the task with its subtree', async () => {
       const { projectId, t } = await tree();
@@ -536,7 +565,12 @@ describe('cursor lists: tasks and blocks', () => {
 
   test('the default limit is 100', async () => {
     const big = await newProject(server);
-    for (let i = 0; i < 2; i++) await addTasks(server, big, Array.from({ length: 60 }, (_, j) => `t${i * 60 + j}`));
+    for (let i = 0; i < 2; i++)
+      await addTasks(
+        server,
+        big,
+        Array.from({ length: 60 }, (_, j) => `t${i * 60 + j}`),
+      );
     const tasks = await api.get(`/api/v1/projects/${big}/tasks`);
     expect(tasks.body.items).toHaveLength(100);
     expect(tasks.body.items[99].text).toBe('t99');
@@ -556,16 +590,35 @@ describe('list pages are never stale', () => {
     const api = client(server, server.token);
     const projectId = await newProject(server);
     const [a, b] = await addTasks(server, projectId, ['A', 'B']);
-    const tasks = async () => (await api.get(`/api/v1/projects/${projectId}/tasks?limit=10`)).body.items.map((t: ApiTask) => `${t.text}${t.completed ? '✓' : ''}`);
+    const tasks = async () =>
+      (await api.get(`/api/v1/projects/${projectId}/tasks?limit=10`)).body.items.map((t: ApiTask) => `${t.text}${t.completed ? '✓' : ''}`);
     const blocks = async () => (await api.get(`/api/v1/projects/${projectId}/blocks`)).body.items.map((t: ApiTask) => t.text);
     const after = async () => (await api.get(`/api/v1/projects/${projectId}/tasks?after=${a!.id}`)).body.items.map((t: ApiTask) => t.text);
     const base = `/api/v1/projects/${projectId}/tasks/`;
     const steps: [string, () => Promise<unknown>, string[], string[], string[]][] = [
       ['read twice', async () => undefined, ['A', 'B'], ['A', 'B'], ['B']],
-      ['create', () => api.post(base, { tasks: [{ contentType: 'text/plain', content: 'C' }] }), ['A', 'B', 'C'], ['A', 'B', 'C'], ['B', 'C']],
-      ['update', () => api.put(`${base}${b!.id}`, { contentType: 'text/plain', content: 'B2' }), ['A', 'B2', 'C'], ['A', 'B2', 'C'], ['B2', 'C']],
+      [
+        'create',
+        () => api.post(base, { tasks: [{ contentType: 'text/plain', content: 'C' }] }),
+        ['A', 'B', 'C'],
+        ['A', 'B', 'C'],
+        ['B', 'C'],
+      ],
+      [
+        'update',
+        () => api.put(`${base}${b!.id}`, { contentType: 'text/plain', content: 'B2' }),
+        ['A', 'B2', 'C'],
+        ['A', 'B2', 'C'],
+        ['B2', 'C'],
+      ],
       ['complete', () => api.post(`${base}${b!.id}/complete`), ['A', 'B2✓', 'C'], ['A', 'B2', 'C'], ['B2', 'C']],
-      ['move', () => api.put(`${base}${b!.id}/move`, { target: { taskId: a!.id, position: 'afterbegin' } }), ['A', 'B2✓', 'C'], ['A', 'C'], ['B2', 'C']],
+      [
+        'move',
+        () => api.put(`${base}${b!.id}/move`, { target: { taskId: a!.id, position: 'afterbegin' } }),
+        ['A', 'B2✓', 'C'],
+        ['A', 'C'],
+        ['B2', 'C'],
+      ],
       ['uncomplete', () => api.post(`${base}${b!.id}/uncomplete`), ['A', 'B2', 'C'], ['A', 'C'], ['B2', 'C']],
       ['delete', () => api.delete(`${base}${b!.id}`), ['A', 'C'], ['A', 'C'], ['C']],
     ];
@@ -574,7 +627,12 @@ describe('list pages are never stale', () => {
       await blocks();
       await after();
       await write();
-      expect({ name, tasks: await tasks(), blocks: await blocks(), after: await after() }).toEqual({ name, tasks: wantTasks, blocks: wantBlocks, after: wantAfter });
+      expect({ name, tasks: await tasks(), blocks: await blocks(), after: await after() }).toEqual({
+        name,
+        tasks: wantTasks,
+        blocks: wantBlocks,
+        after: wantAfter,
+      });
     }
     const cursorGone = await api.get(`/api/v1/projects/${projectId}/tasks?after=${b!.id}`);
     expect(cursorGone.status).toBe(400);

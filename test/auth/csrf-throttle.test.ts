@@ -6,7 +6,10 @@ const PASSWORD = 'owner password 1';
 
 async function cookieFor(server: TestServer): Promise<string> {
   const res = await call(server.url, 'POST', '/api/v1/auth/sign-in', { body: { login: 'owner', password: PASSWORD } });
-  return ([] as string[]).concat(res.headers['set-cookie']!).find((c) => c.startsWith('taskspace_session='))!.split(';')[0]!;
+  return ([] as string[])
+    .concat(res.headers['set-cookie']!)
+    .find((c) => c.startsWith('taskspace_session='))!
+    .split(';')[0]!;
 }
 
 async function folderCount(server: TestServer): Promise<number> {
@@ -58,7 +61,10 @@ describe('CSRF protection of cookie-authenticated writes', () => {
     const bare = await call(server.url, 'POST', path(), { headers: { cookie }, body: { name: 'pwned' } });
     expect(bare.status).toBe(403);
     expect(bare.body.error.details).toEqual({ field: 'referer', reason: 'missing_origin' });
-    const badReferer = await call(server.url, 'POST', path(), { headers: { cookie, referer: 'https://evil.example/page' }, body: { name: 'pwned' } });
+    const badReferer = await call(server.url, 'POST', path(), {
+      headers: { cookie, referer: 'https://evil.example/page' },
+      body: { name: 'pwned' },
+    });
     expect(badReferer.status).toBe(403);
     expect(await folderCount(server)).toBe(before);
   });
@@ -69,7 +75,11 @@ describe('CSRF protection of cookie-authenticated writes', () => {
     const byReferer = await call(server.url, 'POST', path(), { headers: { cookie, referer: `${server.url}/app/x` }, body: { name: 'b' } });
     expect(byReferer.status).toBe(200);
     expect((await call(server.url, 'GET', path(), { headers: { cookie } })).status).toBe(200);
-    const bearer = await call(server.url, 'POST', path(), { token: server.token, headers: { origin: 'https://evil.example' }, body: { name: 'c' } });
+    const bearer = await call(server.url, 'POST', path(), {
+      token: server.token,
+      headers: { origin: 'https://evil.example' },
+      body: { name: 'c' },
+    });
     expect(bearer.status).toBe(200);
     const names = (await dbOf(server).all<{ name: string }>("SELECT name FROM folders WHERE name IN ('a', 'b', 'c')")).map((r) => r.name);
     expect(names.sort()).toEqual(['a', 'b', 'c']);

@@ -25,14 +25,16 @@ describe('invitations and their inviter', () => {
     const back = await olivia.post('/api/v1/invitations/accept', { token: self });
     expect(back.status).toBe(400);
     expect(back.body.error.details).toEqual({ field: 'token', reason: 'invalid_link' });
-    const newAccount = await call(server.url, 'POST', '/api/v1/auth/invitations/accept', { body: { token: anyone, handle: 'olivia2', password: 'olivia password 1' } });
+    const newAccount = await call(server.url, 'POST', '/api/v1/auth/invitations/accept', {
+      body: { token: anyone, handle: 'olivia2', password: 'olivia password 1' },
+    });
     expect(newAccount.status).toBe(400);
     expect(newAccount.body.error.details).toEqual({ field: 'token', reason: 'invalid_link' });
     expect(await roleOf('olivia')).toBeUndefined();
     expect(await roleOf('olivia2')).toBeUndefined();
   });
 
-  it('demoting an Owner withdraws their invitations; other Owners\' invitations stay', async () => {
+  it("demoting an Owner withdraws their invitations; other Owners' invitations stay", async () => {
     const peterToken = addUser(server, 'peter', { workspaceId: server.workspaceId, role: 'Owner' });
     const peter = client(server, peterToken);
     const his = (await peter.post(`${ws()}/invitations`, { handle: 'peter', role: 'Owner' })).body.item.token;
@@ -46,20 +48,29 @@ describe('invitations and their inviter', () => {
 
   it('accepting checks the inviter again: an inviter demoted outside the API makes the link fail with 403', async () => {
     const quentinToken = addUser(server, 'quentin', { workspaceId: server.workspaceId, role: 'Owner' });
-    const link = (await client(server, quentinToken).post(`${ws()}/invitations`, { email: 'friend@example.org', role: 'Owner' })).body.item.token;
+    const link = (await client(server, quentinToken).post(`${ws()}/invitations`, { email: 'friend@example.org', role: 'Owner' })).body.item
+      .token;
     // The admin CLI changes the role directly (no withdrawal).
     expect(runCli(server.dataDir, 'member', 'add', server.workspaceId, 'quentin', 'Viewer').code).toBe(0);
     const preview = await call(server.url, 'POST', '/api/v1/auth/invitations/preview', { body: { token: link } });
     expect(preview.status).toBe(403);
-    expect(preview.body).toMatchObject({ ok: false, code: 'FORBIDDEN', error: { details: { field: 'token', reason: 'inviter_not_allowed' } } });
-    const accept = await call(server.url, 'POST', '/api/v1/auth/invitations/accept', { body: { token: link, handle: 'friend', password: 'friend password 1' } });
+    expect(preview.body).toMatchObject({
+      ok: false,
+      code: 'FORBIDDEN',
+      error: { details: { field: 'token', reason: 'inviter_not_allowed' } },
+    });
+    const accept = await call(server.url, 'POST', '/api/v1/auth/invitations/accept', {
+      body: { token: link, handle: 'friend', password: 'friend password 1' },
+    });
     expect(accept.status).toBe(403);
     expect(accept.body.error.details.reason).toBe('inviter_not_allowed');
     expect(accept.body.message).toMatch(/no longer an Owner/);
     expect(await roleOf('friend')).toBeUndefined();
     // Made an Owner again, the inviter's link works.
     expect(runCli(server.dataDir, 'member', 'add', server.workspaceId, 'quentin', 'Owner').code).toBe(0);
-    const later = await call(server.url, 'POST', '/api/v1/auth/invitations/accept', { body: { token: link, handle: 'friend', password: 'friend password 1' } });
+    const later = await call(server.url, 'POST', '/api/v1/auth/invitations/accept', {
+      body: { token: link, handle: 'friend', password: 'friend password 1' },
+    });
     expect(later.status).toBe(200);
     expect(await roleOf('friend')).toBe('Owner');
   });

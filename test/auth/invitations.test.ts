@@ -37,15 +37,21 @@ describe('invitations, roles and member removal', () => {
     expect(bogus.status).toBe(400);
     expect(bogus.body.error.details).toEqual({ field: 'token', reason: 'invalid_link' });
 
-    const joined = await call(server.url, 'POST', '/api/v1/auth/invitations/accept', { body: { token, handle: 'nina', password: 'nina password 1' } });
+    const joined = await call(server.url, 'POST', '/api/v1/auth/invitations/accept', {
+      body: { token, handle: 'nina', password: 'nina password 1' },
+    });
     expect(joined.status).toBe(200);
     expect(joined.body.item).toMatchObject({ handle: 'nina', workspaceId: server.workspaceId, role: 'Collaborator' });
-    const signIn = await call(server.url, 'POST', '/api/v1/auth/sign-in', { body: { login: 'nina@example.org', password: 'nina password 1' } });
+    const signIn = await call(server.url, 'POST', '/api/v1/auth/sign-in', {
+      body: { login: 'nina@example.org', password: 'nina password 1' },
+    });
     expect(signIn.status).toBe(200);
     const members = (await owner.get(`${ws()}/members`)).body.items;
     expect(members.find((m: { handle: string }) => m.handle === 'nina').role).toBe('Collaborator');
 
-    const again = await call(server.url, 'POST', '/api/v1/auth/invitations/accept', { body: { token, handle: 'nina2', password: 'nina password 1' } });
+    const again = await call(server.url, 'POST', '/api/v1/auth/invitations/accept', {
+      body: { token, handle: 'nina2', password: 'nina password 1' },
+    });
     expect(again.status).toBe(400);
     expect(again.body.error.details).toEqual({ field: 'token', reason: 'link_used' });
     const usedPreview = await call(server.url, 'POST', '/api/v1/auth/invitations/preview', { body: { token } });

@@ -29,7 +29,10 @@ describe('sessions', () => {
   const clock = { now: () => now };
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer({ clock, env: { TASKSPACE_BOOTSTRAP_PASSWORD: PASSWORD, TASKSPACE_SESSION_IDLE_MINUTES: '60', TASKSPACE_SESSION_MAX_DAYS: '2' } });
+    server = await startServer({
+      clock,
+      env: { TASKSPACE_BOOTSTRAP_PASSWORD: PASSWORD, TASKSPACE_SESSION_IDLE_MINUTES: '60', TASKSPACE_SESSION_MAX_DAYS: '2' },
+    });
   });
   afterAll(() => server.close());
 
@@ -112,7 +115,10 @@ describe('sessions', () => {
   it('a password change needs the current password and ends my other sessions', async () => {
     const mine = sessionCookie((await signIn(server)).headers).pair;
     const other = sessionCookie((await signIn(server)).headers).pair;
-    const bad = await withCookie(server, mine).post('/api/v1/auth/password', { currentPassword: 'not it at all', newPassword: 'new password 22' });
+    const bad = await withCookie(server, mine).post('/api/v1/auth/password', {
+      currentPassword: 'not it at all',
+      newPassword: 'new password 22',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details).toEqual({ field: 'currentPassword', reason: 'incorrect' });
     const ok = await withCookie(server, mine).post('/api/v1/auth/password', { currentPassword: PASSWORD, newPassword: 'new password 22' });
@@ -148,7 +154,9 @@ describe('a short idle time (TASKSPACE_SESSION_IDLE_MINUTES=1)', () => {
 
 describe('session cookie behind https', () => {
   it('is Secure when TASKSPACE_PUBLIC_URL is https', async () => {
-    const server = await startServer({ env: { TASKSPACE_BOOTSTRAP_PASSWORD: PASSWORD, TASKSPACE_PUBLIC_URL: 'https://tasks.example.org' } });
+    const server = await startServer({
+      env: { TASKSPACE_BOOTSTRAP_PASSWORD: PASSWORD, TASKSPACE_PUBLIC_URL: 'https://tasks.example.org' },
+    });
     try {
       const res = await request(`${server.url}/api/v1/auth/sign-in`, {
         method: 'POST',

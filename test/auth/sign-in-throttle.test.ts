@@ -97,7 +97,10 @@ describe('sign-in back-off per account', () => {
   it('counts wrong current passwords of a password change against the same account as sign-ins by email', async () => {
     await dbOf(server).run("UPDATE users SET email = 'owner@example.org' WHERE handle = 'owner'");
     const change = (currentPassword: string) =>
-      call(server.url, 'POST', '/api/v1/auth/password', { token: server.token, body: { currentPassword, newPassword: 'a new password 1' } });
+      call(server.url, 'POST', '/api/v1/auth/password', {
+        token: server.token,
+        body: { currentPassword, newPassword: 'a new password 1' },
+      });
     for (let i = 0; i < 6; i += 1) expect((await change(WRONG)).status).toBe(400);
     expectDelayed(await change(PASSWORD), 1, 'currentPassword');
     expectDelayed(await signIn(server, 'owner@example.org', PASSWORD), 1);
@@ -193,7 +196,9 @@ describe('TASKSPACE_TRUST_PROXY configuration', () => {
   it('refuses anything else at startup, naming the variable', async () => {
     for (const bad of ['yes please', '-1', '1.5', '10.0.0.0/33', '10.0.0.1,proxy.internal', '300.1.1.1', '10.0.0.1/8/1', '12345678901']) {
       expect(() => loadConfig({ TASKSPACE_TRUST_PROXY: bad })).toThrow(ConfigError);
-      expect(() => loadConfig({ TASKSPACE_TRUST_PROXY: bad })).toThrow(/^TASKSPACE_TRUST_PROXY must be true, false, a whole number of hops/);
+      expect(() => loadConfig({ TASKSPACE_TRUST_PROXY: bad })).toThrow(
+        /^TASKSPACE_TRUST_PROXY must be true, false, a whole number of hops/,
+      );
     }
     await expect(startServer({ env: { TASKSPACE_TRUST_PROXY: 'everyone' } })).rejects.toThrow(ConfigError);
   });

@@ -48,7 +48,10 @@ describe('personal access tokens over the API', () => {
   });
 
   it('an expired token is 401 INVALID_TOKEN with reason token_expired', async () => {
-    const created = await client(server, server.token).post('/api/v1/tokens', { name: 'short', expiresAt: new Date(now + 3600_000).toISOString() });
+    const created = await client(server, server.token).post('/api/v1/tokens', {
+      name: 'short',
+      expiresAt: new Date(now + 3600_000).toISOString(),
+    });
     const token = created.body.item.token;
     expect((await client(server, token).get('/api/v1/me')).status).toBe(200);
     now += 3600_000;
@@ -72,7 +75,10 @@ describe('personal access tokens over the API', () => {
       expect(res.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { scope: 'write' } });
     }
     // Webhook registration (API v2) needs the webhooks scope, which only write tokens carry.
-    const v2 = await call(server.url, 'POST', '/api/v2/webhooks', { token: (await owner.post('/api/v1/tokens', { name: 'ro2', scope: 'read' })).body.item.token, body: {} });
+    const v2 = await call(server.url, 'POST', '/api/v2/webhooks', {
+      token: (await owner.post('/api/v1/tokens', { name: 'ro2', scope: 'read' })).body.item.token,
+      body: {},
+    });
     expect(v2.status).toBe(403);
     expect(v2.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { scope: 'webhooks' } });
     expect(await dbOf(server).value("SELECT COUNT(*) AS n FROM folders WHERE name = 'nope'")).toBe(0);

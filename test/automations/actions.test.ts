@@ -30,8 +30,21 @@ describe('automation actions', () => {
       name: 'Everything',
       trigger: { type: 'webhook' },
       actions: [
-        { id: 'create', type: 'task.create', projectId: '{{ trigger.projectId }}', text: 'Created for {{ trigger.label }}', referenceTaskId: '{{ trigger.a }}', placement: 'afterbegin' },
-        { id: 'update', type: 'task.update', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.b }}', text: 'B updated by {{ automation.name }}' },
+        {
+          id: 'create',
+          type: 'task.create',
+          projectId: '{{ trigger.projectId }}',
+          text: 'Created for {{ trigger.label }}',
+          referenceTaskId: '{{ trigger.a }}',
+          placement: 'afterbegin',
+        },
+        {
+          id: 'update',
+          type: 'task.update',
+          projectId: '{{ trigger.projectId }}',
+          taskId: '{{ trigger.b }}',
+          text: 'B updated by {{ automation.name }}',
+        },
         { id: 'complete', type: 'task.complete', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.b }}' },
         { id: 'reopen', type: 'task.uncomplete', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.a }}' },
         { id: 'assign', type: 'task.assign', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.b }}', handles: ['ann', 'owner'] },
@@ -43,20 +56,60 @@ describe('automation actions', () => {
           start: { date: '2030-01-02', time: '09:00', timezone: 'Europe/Paris' },
           end: { date: '{{ trigger.endDate }}' },
         },
-        { id: 'note', type: 'task.setNote', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.b }}', value: 'note of run {{ run.id }}' },
-        { id: 'score', type: 'task.setField', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.b }}', fieldId: '{{ trigger.fieldId }}', value: '{{ trigger.score }}' },
-        { id: 'move', type: 'task.move', projectId: '{{ trigger.projectId }}', taskId: '{{ steps.create.id }}', targetTaskId: '{{ trigger.c }}', position: 'afterend' },
+        {
+          id: 'note',
+          type: 'task.setNote',
+          projectId: '{{ trigger.projectId }}',
+          taskId: '{{ trigger.b }}',
+          value: 'note of run {{ run.id }}',
+        },
+        {
+          id: 'score',
+          type: 'task.setField',
+          projectId: '{{ trigger.projectId }}',
+          taskId: '{{ trigger.b }}',
+          fieldId: '{{ trigger.fieldId }}',
+          value: '{{ trigger.score }}',
+        },
+        {
+          id: 'move',
+          type: 'task.move',
+          projectId: '{{ trigger.projectId }}',
+          taskId: '{{ steps.create.id }}',
+          targetTaskId: '{{ trigger.c }}',
+          position: 'afterend',
+        },
         { id: 'drop', type: 'task.delete', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.c }}' },
-        { id: 'ask', type: 'agent.command', agentId: '{{ trigger.agentId }}', command: 'Summarise', input: 'the {{ trigger.label }} of {{ steps.update.text }}' },
+        {
+          id: 'ask',
+          type: 'agent.command',
+          agentId: '{{ trigger.agentId }}',
+          command: 'Summarise',
+          input: 'the {{ trigger.label }} of {{ steps.update.text }}',
+        },
       ],
     });
-    const payload = { projectId, a: a!.id, b: b!.id, c: c!.id, fieldId: field.id, agentId: agent.id, label: 'demo', score: 7, endDate: '2030-01-03' };
+    const payload = {
+      projectId,
+      a: a!.id,
+      b: b!.id,
+      c: c!.id,
+      fieldId: field.id,
+      agentId: agent.id,
+      label: 'demo',
+      score: 7,
+      endDate: '2030-01-03',
+    };
     const res = await api.post(`/api/v1/automations/${automation.id}/test`, { payload });
     expect(res.status).toBe(200);
     const run = res.body.item;
     expect(run).toMatchObject({ status: 'completed', test: true, depth: 1 });
     expect(run.steps.map((s: any) => [s.id, s.status, s.attempts])).toEqual(
-      ['create', 'update', 'complete', 'reopen', 'assign', 'date', 'note', 'score', 'move', 'drop', 'ask'].map((id) => [id, 'succeeded', 1]),
+      ['create', 'update', 'complete', 'reopen', 'assign', 'date', 'note', 'score', 'move', 'drop', 'ask'].map((id) => [
+        id,
+        'succeeded',
+        1,
+      ]),
     );
     const out = Object.fromEntries(run.steps.map((s: any) => [s.id, s.output]));
     const created = out.create;
@@ -73,7 +126,10 @@ describe('automation actions', () => {
     expect(tasks[2]!.parentId).toBeUndefined(); // moved out of A, after C (which was then deleted)
     const base = `/api/v1/projects/${projectId}/tasks/${b!.id}`;
     expect((await api.get(`${base}/assignees`)).body.items.map((x: any) => x.handle).sort()).toEqual(['ann', 'owner']);
-    expect((await api.get(`${base}/date`)).body.item).toMatchObject({ start: { date: '2030-01-02', time: '09:00', timezone: 'Europe/Paris' }, end: { date: '2030-01-03' } });
+    expect((await api.get(`${base}/date`)).body.item).toMatchObject({
+      start: { date: '2030-01-02', time: '09:00', timezone: 'Europe/Paris' },
+      end: { date: '2030-01-03' },
+    });
     expect((await api.get(`${base}/note`)).body.item).toEqual({ type: 'text', value: `note of run ${run.id}` });
     expect((await api.get(`${base}/fields/${field.id}`)).body.item).toEqual({ fieldId: field.id, value: 7 });
     expect((await api.get(`/api/v1/projects/${projectId}/tasks/${c!.id}`)).status).toBe(404);
@@ -93,8 +149,15 @@ describe('automation actions', () => {
       actions: [{ id: 'make', type: 'task.create', projectId, text: '{{ trigger.text }}' }],
     });
     const res = await api.post(`/api/v1/automations/${automation.id}/test`, { payload: { text: 'x'.repeat(2001) } });
-    expect(res.body.item).toMatchObject({ status: 'failed', error: { code: 'VALIDATION_ERROR', status: 400, transient: false, stepId: 'make' } });
-    expect(res.body.item.steps[0]).toMatchObject({ status: 'failed', attempts: 1, error: { details: { field: 'tasks[0].content', reason: 'too_long' } } });
+    expect(res.body.item).toMatchObject({
+      status: 'failed',
+      error: { code: 'VALIDATION_ERROR', status: 400, transient: false, stepId: 'make' },
+    });
+    expect(res.body.item.steps[0]).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      error: { details: { field: 'tasks[0].content', reason: 'too_long' } },
+    });
     const other = await api.post(`/api/v1/automations/${automation.id}/test`, { payload: { text: 'line\nbreak' } });
     expect(other.body.item.error.details.reason).toBe('contains_line_break');
     expect(await allTasks(server, projectId)).toHaveLength(0);
@@ -105,7 +168,10 @@ describe('automation actions', () => {
     const otherWorkspace = /created workspace (\S+)/.exec(made.out)![1]!;
     const foreignProject = await newProject(server, 'Foreign', otherWorkspace);
     const foreignAgent = (
-      await api.post(`/api/v1/folders/${otherWorkspace}/agents`, { name: 'Far', data: { type: 'agent', data: { commands: [{ name: 'c', prompt: 'p' }] } } })
+      await api.post(`/api/v1/folders/${otherWorkspace}/agents`, {
+        name: 'Far',
+        data: { type: 'agent', data: { commands: [{ name: 'c', prompt: 'p' }] } },
+      })
     ).body.item;
     const automation = await createAutomation(api, server.workspaceId, {
       name: 'Reach',
@@ -152,7 +218,9 @@ describe('automation actions', () => {
         trigger: { type: 'webhook' },
         actions: [{ id: 'meta', type: 'http.request', method: 'GET', url: '{{ trigger.target }}' }],
       });
-      const res = await sapi.post(`/api/v1/automations/${automation.id}/test`, { payload: { target: 'https://169.254.169.254/latest/meta-data' } });
+      const res = await sapi.post(`/api/v1/automations/${automation.id}/test`, {
+        payload: { target: 'https://169.254.169.254/latest/meta-data' },
+      });
       expect(res.body.item).toMatchObject({ status: 'failed', error: { code: 'BLOCKED_TARGET', transient: false } });
       const again = await sapi.post(`/api/v1/automations/${automation.id}/test`, { payload: { target: `${strict.url}/healthz` } });
       expect(again.body.item).toMatchObject({ status: 'failed', error: { code: 'BLOCKED_TARGET' } });

@@ -10,7 +10,10 @@ describe('automations API', () => {
   const approvalFlow = (text: string) => ({
     name: `Approve ${text}`,
     trigger: { type: 'webhook' },
-    actions: [{ id: 'ok', type: 'approval' }, { id: 'make', type: 'task.create', projectId, text }],
+    actions: [
+      { id: 'ok', type: 'approval' },
+      { id: 'make', type: 'task.create', projectId, text },
+    ],
   });
 
   beforeAll(async () => {
@@ -25,13 +28,21 @@ describe('automations API', () => {
     expect(res.status).toBe(200);
     expect(res.body.$schema).toContain('draft-07');
     expect(res.body.definitions.action).toBeDefined();
-    expect(res.body.definitions.action.properties.type.enum).toEqual(expect.arrayContaining(['set', 'branch', 'approval', 'delay', 'http.request']));
+    expect(res.body.definitions.action.properties.type.enum).toEqual(
+      expect.arrayContaining(['set', 'branch', 'approval', 'delay', 'http.request']),
+    );
     const doc = await call(server.url, 'GET', '/openapi.json');
-    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/api/v1/automations', '/api/v1/automations/{automationId}/runs/{runId}/approve']));
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/automations', '/api/v1/automations/{automationId}/runs/{runId}/approve']),
+    );
   });
 
   test('create, get, list, update (new version), enable/disable, delete', async () => {
-    const created = await createAutomation(api, server.workspaceId, { name: 'CRUD', trigger: { type: 'task.added' }, actions: [{ type: 'delay', minutes: 1 }] });
+    const created = await createAutomation(api, server.workspaceId, {
+      name: 'CRUD',
+      trigger: { type: 'task.added' },
+      actions: [{ type: 'delay', minutes: 1 }],
+    });
     expect(created).toMatchObject({ name: 'CRUD', enabled: true, version: 1, owner: { handle: 'owner' }, workspaceId: server.workspaceId });
     expect(created.actions).toEqual([{ type: 'delay', minutes: 1, id: 'step1' }]);
     expect(created.webhook).toBeUndefined();
@@ -39,9 +50,20 @@ describe('automations API', () => {
     const list = await api.get(`/api/v1/automations?workspaceId=${server.workspaceId}`);
     expect(list.body.items.map((a: any) => a.id)).toContain(created.id);
 
-    const updated = await api.put(`/api/v1/automations/${created.id}`, { name: 'CRUD v2', description: 'second', trigger: { type: 'task.completed' }, actions: [] });
+    const updated = await api.put(`/api/v1/automations/${created.id}`, {
+      name: 'CRUD v2',
+      description: 'second',
+      trigger: { type: 'task.completed' },
+      actions: [],
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body.item).toMatchObject({ name: 'CRUD v2', description: 'second', version: 2, trigger: { type: 'task.completed' }, actions: [] });
+    expect(updated.body.item).toMatchObject({
+      name: 'CRUD v2',
+      description: 'second',
+      version: 2,
+      trigger: { type: 'task.completed' },
+      actions: [],
+    });
 
     const disabled = await api.post(`/api/v1/automations/${created.id}/disable`);
     expect(disabled.body.item.enabled).toBe(false);
@@ -51,7 +73,7 @@ describe('automations API', () => {
     expect((await api.get(`/api/v1/automations/${created.id}/runs`)).status).toBe(404);
   });
 
-  test('a disabled automation\'s inbound URL answers 409 AUTOMATION_DISABLED and stores nothing; enabled again, it accepts', async () => {
+  test("a disabled automation's inbound URL answers 409 AUTOMATION_DISABLED and stores nothing; enabled again, it accepts", async () => {
     const a = await createAutomation(api, server.workspaceId, { name: 'Pausable', trigger: { type: 'webhook' }, actions: [] });
     const path = new URL(a.webhook.url).pathname;
     const recorded = async () => (await runsOf(api, a.id)).length;
@@ -93,13 +115,32 @@ describe('automations API', () => {
       [{ name: 'x', trigger: { type: 'task.added' }, actions: [{ type: 'http.request', method: 'GET' }] }, 'actions[0].url', 'required'],
       [{ name: 'x', trigger: { type: 'sometimes' }, actions: [] }, 'trigger.type', 'invalid_value'],
       [{ name: 'x', trigger: { type: 'schedule', cron: 'nope' }, actions: [] }, 'trigger.cron', 'invalid_format'],
-      [{ name: 'x', trigger: { type: 'webhook' }, actions: [{ type: 'task.create', projectId: 'p', text: '{{ trigger.a | bogus }}' }] }, 'actions[0].text', 'invalid_template'],
-      [{ name: 'x', trigger: { type: 'webhook' }, actions: [{ id: 'a', type: 'delay', minutes: 1 }, { id: 'a', type: 'delay', minutes: 2 }] }, 'actions[1].id', 'duplicate'],
+      [
+        { name: 'x', trigger: { type: 'webhook' }, actions: [{ type: 'task.create', projectId: 'p', text: '{{ trigger.a | bogus }}' }] },
+        'actions[0].text',
+        'invalid_template',
+      ],
+      [
+        {
+          name: 'x',
+          trigger: { type: 'webhook' },
+          actions: [
+            { id: 'a', type: 'delay', minutes: 1 },
+            { id: 'a', type: 'delay', minutes: 2 },
+          ],
+        },
+        'actions[1].id',
+        'duplicate',
+      ],
       [{ name: 'x', trigger: { type: 'webhook' }, actions: [], surprise: 1 }, 'surprise', 'unknown_field'],
     ];
     for (const [body, field, reason] of cases) {
       const res = await api.post('/api/v1/automations', { workspaceId: server.workspaceId, ...body });
-      expect({ status: res.status, code: res.body.error?.code, details: res.body.error?.details }).toEqual({ status: 400, code: 'VALIDATION_ERROR', details: { field, reason } });
+      expect({ status: res.status, code: res.body.error?.code, details: res.body.error?.details }).toEqual({
+        status: 400,
+        code: 'VALIDATION_ERROR',
+        details: { field, reason },
+      });
     }
     // A body without its type names both shapes it may take.
     const untyped = await api.post('/api/v1/automations', {
@@ -109,7 +150,9 @@ describe('automations API', () => {
       actions: [{ type: 'http.request', method: 'POST', url: 'https://example.org', body: { task: 1 } }],
     });
     expect(untyped.body.error.details).toEqual({ field: 'actions[0].body', reason: 'invalid_value' });
-    expect(untyped.body.message).toBe('actions[0].body must be one of: {type: "json", value} or {type: "form", fields} or {type: "raw", value}');
+    expect(untyped.body.message).toBe(
+      'actions[0].body must be one of: {type: "json", value} or {type: "form", fields} or {type: "raw", value}',
+    );
     const missing = await api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'x', trigger: { type: 'webhook' } });
     expect(missing.body.error.details).toEqual({ field: 'actions', reason: 'required' });
     expect((await api.get(`/api/v1/automations?workspaceId=${server.workspaceId}`)).body.items).toHaveLength(before);
@@ -123,7 +166,9 @@ describe('automations API', () => {
     expect(a.webhook.url).toContain('/webhooks/');
     const body = { workspaceId: server.workspaceId, name: 'x', trigger: { type: 'task.added' }, actions: [] };
     expect((await collaborator.post('/api/v1/automations', body)).status).toBe(403);
-    expect((await collaborator.put(`/api/v1/automations/${a.id}`, { name: 'y', trigger: { type: 'webhook' }, actions: [] })).status).toBe(403);
+    expect((await collaborator.put(`/api/v1/automations/${a.id}`, { name: 'y', trigger: { type: 'webhook' }, actions: [] })).status).toBe(
+      403,
+    );
     expect((await collaborator.post(`/api/v1/automations/${a.id}/disable`)).status).toBe(403);
     expect((await collaborator.delete(`/api/v1/automations/${a.id}`)).status).toBe(403);
     expect((await collaborator.post(`/api/v1/automations/${a.id}/test`, {})).status).toBe(403);
@@ -139,11 +184,24 @@ describe('automations API', () => {
   });
 
   test('webhook triggers need a Pro-or-above verified account (402); other triggers do not', async () => {
-    const free = client(server, addUser(server, 'freebie', { workspaceId: server.workspaceId, role: 'Owner', plan: 'free', verified: true }));
-    const res = await free.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Hook', trigger: { type: 'webhook' }, actions: [] });
+    const free = client(
+      server,
+      addUser(server, 'freebie', { workspaceId: server.workspaceId, role: 'Owner', plan: 'free', verified: true }),
+    );
+    const res = await free.post('/api/v1/automations', {
+      workspaceId: server.workspaceId,
+      name: 'Hook',
+      trigger: { type: 'webhook' },
+      actions: [],
+    });
     expect(res.status).toBe(402);
     expect(res.body.error.code).toBe('PAYMENT_REQUIRED');
-    const ok = await free.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Events', trigger: { type: 'task.added' }, actions: [] });
+    const ok = await free.post('/api/v1/automations', {
+      workspaceId: server.workspaceId,
+      name: 'Events',
+      trigger: { type: 'task.added' },
+      actions: [],
+    });
     expect(ok.status).toBe(200);
     const switched = await free.put(`/api/v1/automations/${ok.body.item.id}`, { name: 'Hook', trigger: { type: 'webhook' }, actions: [] });
     expect(switched.status).toBe(402);
@@ -154,10 +212,17 @@ describe('automations API', () => {
     const a = await createAutomation(api, server.workspaceId, { name: 'Hook', trigger: { type: 'webhook' }, actions: [] });
     const path = new URL(a.webhook.url).pathname;
     expect(a.webhook.requiresToken).toBe(false);
-    const withToken = await api.put(`/api/v1/automations/${a.id}`, { name: 'Hook', trigger: { type: 'webhook', requireToken: true }, actions: [] });
+    const withToken = await api.put(`/api/v1/automations/${a.id}`, {
+      name: 'Hook',
+      trigger: { type: 'webhook', requireToken: true },
+      actions: [],
+    });
     expect(withToken.body.item.webhook).toMatchObject({ id: a.webhook.id, requiresToken: true, token: expect.stringMatching(/^whk_/) });
     expect((await call(server.url, 'POST', path, { body: {} })).status).toBe(401);
-    expect((await call(server.url, 'POST', path, { body: {}, headers: { authorization: `Bearer ${withToken.body.item.webhook.token}` } })).status).toBe(200);
+    expect(
+      (await call(server.url, 'POST', path, { body: {}, headers: { authorization: `Bearer ${withToken.body.item.webhook.token}` } }))
+        .status,
+    ).toBe(200);
     const away = await api.put(`/api/v1/automations/${a.id}`, { name: 'Hook', trigger: { type: 'task.added' }, actions: [] });
     expect(away.body.item.webhook).toBeUndefined();
     expect((await call(server.url, 'POST', path, { body: {} })).status).toBe(404);
@@ -194,7 +259,11 @@ describe('automations API', () => {
   test('approvers: only listed members decide; the Owner cancels a waiting run', async () => {
     const dora = client(server, addUser(server, 'dora', { workspaceId: server.workspaceId, role: 'Viewer' }));
     const participant = client(server, addUser(server, 'pat', { workspaceId: server.workspaceId, role: 'Participant' }));
-    const a = await createAutomation(api, server.workspaceId, { name: 'Dora decides', trigger: { type: 'webhook' }, actions: [{ id: 'ok', type: 'approval', approvers: ['@dora'] }] });
+    const a = await createAutomation(api, server.workspaceId, {
+      name: 'Dora decides',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'ok', type: 'approval', approvers: ['@dora'] }],
+    });
     const run = (await api.post(`/api/v1/automations/${a.id}/test`)).body.item; // no body at all
     expect((await participant.post(`/api/v1/automations/${a.id}/runs/${run.id}/approve`, {})).status).toBe(403);
     expect((await api.post(`/api/v1/automations/${a.id}/runs/${run.id}/approve`, {})).status).toBe(403);

@@ -38,10 +38,21 @@ describe('approval requests and decision links', () => {
     const run = (await api.post(`/api/v1/automations/${needsYes.id}/test`, { payload: { amount: 120 } })).body.item;
     await runWithStatus(api, needsYes.id, run.id, 'waiting');
 
-    const [delivery] = await waitFor(() => hooks.received.filter((r) => r.url === '/approvals').length === 1 && hooks.received, 'the signed request');
+    const [delivery] = await waitFor(
+      () => hooks.received.filter((r) => r.url === '/approvals').length === 1 && hooks.received,
+      'the signed request',
+    );
     expect(delivery!.headers['x-service-event']).toBe('approval.requested');
     const { payload } = JSON.parse(delivery!.body);
-    expect(payload).toMatchObject({ automationId: needsYes.id, automationName: 'Pay invoice', runId: run.id, stepId: 'ok', message: 'Pay 120 EUR?', approvers: ['dora'], test: true });
+    expect(payload).toMatchObject({
+      automationId: needsYes.id,
+      automationName: 'Pay invoice',
+      runId: run.id,
+      stepId: 'ok',
+      message: 'Pay 120 EUR?',
+      approvers: ['dora'],
+      test: true,
+    });
     expect(payload.decisionLink).toMatch(new RegExp(`^${server.url}/decide\\?token=`));
     const token = new URL(payload.decisionLink).searchParams.get('token')!;
     await waitFor(async () => (await allTasks(server, projectId)).some((t) => t.text === 'dora: Pay 120 EUR?'), 'the notifier task');
@@ -50,7 +61,13 @@ describe('approval requests and decision links', () => {
 
     const seen = await dora.post('/api/v1/approvals/inspect', { token });
     expect(seen.status).toBe(200);
-    expect(seen.body.item).toMatchObject({ automationName: 'Pay invoice', runId: run.id, message: 'Pay 120 EUR?', approvers: ['dora'], pending: true });
+    expect(seen.body.item).toMatchObject({
+      automationName: 'Pay invoice',
+      runId: run.id,
+      message: 'Pay 120 EUR?',
+      approvers: ['dora'],
+      pending: true,
+    });
     // The Owner may open it but is not the named approver.
     expect((await api.post('/api/v1/approvals/decide', { token, decision: 'approve' })).status).toBe(403);
     const decided = await dora.post('/api/v1/approvals/decide', { token, decision: 'approve', comment: 'ok by me' });
@@ -67,7 +84,11 @@ describe('approval requests and decision links', () => {
     const bogus = await dora.post('/api/v1/approvals/inspect', { token: 'not-a-token' });
     expect(bogus.status).toBe(400);
     expect(bogus.body.error.details).toEqual({ field: 'token', reason: 'invalid_link' });
-    const a = await createAutomation(api, server.workspaceId, { name: 'Ask', trigger: { type: 'webhook' }, actions: [{ id: 'ok', type: 'approval' }] });
+    const a = await createAutomation(api, server.workspaceId, {
+      name: 'Ask',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'ok', type: 'approval' }],
+    });
     const before = hooks.received.length;
     const run = (await api.post(`/api/v1/automations/${a.id}/test`, {})).body.item;
     await runWithStatus(api, a.id, run.id, 'waiting');

@@ -45,7 +45,12 @@ describe('automation building blocks', () => {
     expect(out.note).toMatchObject({ taskId: a!.id, text: 'From Blocks\nline two', author: { handle: 'owner' } });
     const comments = (await api.get(`/api/v1/projects/${projectId}/tasks/${a!.id}/comments`)).body.items;
     expect(comments.map((c: any) => c.id)).toContain(out.note.id);
-    expect(out.read).toMatchObject({ id: a!.id, text: 'Task A', completed: false, fields: [{ fieldId: field.id, name: 'Score', value: 4 }] });
+    expect(out.read).toMatchObject({
+      id: a!.id,
+      text: 'Task A',
+      completed: false,
+      fields: [{ fieldId: field.id, name: 'Score', value: 4 }],
+    });
     expect(out.read.assignees.map((x: any) => x.handle)).toEqual(['ann']);
     expect(out.proj).toMatchObject({ name: 'Made by Blocks', workspaceId: server.workspaceId });
     expect((await api.get(`/api/v1/projects/${out.proj.id}`)).body.item.name).toBe('Made by Blocks');
@@ -74,7 +79,8 @@ describe('automation building blocks', () => {
     expect((await api.post(`/api/v1/projects/${projectId}/tasks/${a2!.id}/complete`)).status).toBe(200);
     expect((await api.put(`/api/v1/projects/${projectId}/tasks/${a3!.id}/assignees`, { handles: ['ann'] })).status).toBe(200);
     const field = (await api.post(`/api/v1/projects/${projectId}/fields`, { name: 'Stage', type: 'text' })).body.item;
-    for (const t of [a1!, a3!]) expect((await api.put(`/api/v1/projects/${projectId}/tasks/${t.id}/fields/${field.id}`, { value: 'ready' })).status).toBe(200);
+    for (const t of [a1!, a3!])
+      expect((await api.put(`/api/v1/projects/${projectId}/tasks/${t.id}/fields/${field.id}`, { value: 'ready' })).status).toBe(200);
     const automation = await createAutomation(api, server.workspaceId, {
       name: 'Finder',
       trigger: { type: 'webhook' },
@@ -84,7 +90,13 @@ describe('automation building blocks', () => {
         { id: 'open', type: 'task.find', projectId, filter: { text: 'alpha', completed: '{{ trigger.done }}' } },
         { id: 'mine', type: 'task.find', projectId, filter: { assignee: '@ann' } },
         { id: 'ready', type: 'task.find', projectId, filter: { field: { fieldId: 'stage', value: 'ready' } }, limit: 1 },
-        { id: 'ready2', type: 'task.find', projectId, filter: { field: { fieldId: field.id, value: 'ready' } }, after: '{{ steps.ready.next }}' },
+        {
+          id: 'ready2',
+          type: 'task.find',
+          projectId,
+          filter: { field: { fieldId: field.id, value: 'ready' } },
+          after: '{{ steps.ready.next }}',
+        },
       ],
     });
     const run = await testRun(automation.id, { done: false });
@@ -103,7 +115,8 @@ describe('automation building blocks', () => {
 
   test('save checks name the field', async () => {
     const projectId = await newProject(server, 'Checks');
-    const save = (definition: Record<string, unknown>) => api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Checked', ...definition });
+    const save = (definition: Record<string, unknown>) =>
+      api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Checked', ...definition });
     const refused = async (definition: Record<string, unknown>, field: string, reason: string) => {
       const res = await save(definition);
       expect(res.status).toBe(400);
@@ -112,15 +125,43 @@ describe('automation building blocks', () => {
     const webhook = { type: 'webhook' };
     await refused({ trigger: webhook, actions: [{ type: 'comment.create', projectId, taskId: 'x' }] }, 'actions[0].text', 'required');
     await refused({ trigger: webhook, actions: [{ type: 'task.find', projectId, limit: 101 }] }, 'actions[0].limit', 'too_large');
-    await refused({ trigger: webhook, actions: [{ type: 'task.find', projectId, filter: { colour: 'red' } }] }, 'actions[0].filter.colour', 'unknown_field');
+    await refused(
+      { trigger: webhook, actions: [{ type: 'task.find', projectId, filter: { colour: 'red' } }] },
+      'actions[0].filter.colour',
+      'unknown_field',
+    );
     await refused({ trigger: webhook, actions: [{ type: 'task.get', projectId }] }, 'actions[0].taskId', 'required');
-    await refused({ trigger: webhook, actions: [{ type: 'project.create', folderId: 'nope', name: 'X' }] }, 'actions[0].folderId', 'not_found');
-    await refused({ trigger: webhook, actions: [{ type: 'comment.create', projectId: 'nope', taskId: 'x', text: 'y' }] }, 'actions[0].projectId', 'not_found');
-    await refused({ trigger: webhook, actions: [{ type: 'task.get', projectId, taskId: '{{ trigger.x }}', text: 'y' }] }, 'actions[0].text', 'unknown_field');
+    await refused(
+      { trigger: webhook, actions: [{ type: 'project.create', folderId: 'nope', name: 'X' }] },
+      'actions[0].folderId',
+      'not_found',
+    );
+    await refused(
+      { trigger: webhook, actions: [{ type: 'comment.create', projectId: 'nope', taskId: 'x', text: 'y' }] },
+      'actions[0].projectId',
+      'not_found',
+    );
+    await refused(
+      { trigger: webhook, actions: [{ type: 'task.get', projectId, taskId: '{{ trigger.x }}', text: 'y' }] },
+      'actions[0].text',
+      'unknown_field',
+    );
     const rule = (left: string, operator = 'equals', right = 'x') => ({ anyOf: [{ allOf: [{ left, operator, right }] }] });
-    await refused({ trigger: { type: 'task.added', filter: rule('{{ trigger.nodeTxt }}') }, actions: [] }, 'trigger.filter.anyOf[0].allOf[0].left', 'unknown_variable');
-    await refused({ trigger: { type: 'task.added', filter: rule('{{ trigger.nodeText', 'equals') }, actions: [] }, 'trigger.filter.anyOf[0].allOf[0].left', 'invalid_template');
-    await refused({ trigger: { type: 'task.added', filter: rule('{{ trigger.nodeText }}', 'matches', '(a') }, actions: [] }, 'trigger.filter.anyOf[0].allOf[0].right', 'invalid_format');
+    await refused(
+      { trigger: { type: 'task.added', filter: rule('{{ trigger.nodeTxt }}') }, actions: [] },
+      'trigger.filter.anyOf[0].allOf[0].left',
+      'unknown_variable',
+    );
+    await refused(
+      { trigger: { type: 'task.added', filter: rule('{{ trigger.nodeText', 'equals') }, actions: [] },
+      'trigger.filter.anyOf[0].allOf[0].left',
+      'invalid_template',
+    );
+    await refused(
+      { trigger: { type: 'task.added', filter: rule('{{ trigger.nodeText }}', 'matches', '(a') }, actions: [] },
+      'trigger.filter.anyOf[0].allOf[0].right',
+      'invalid_format',
+    );
     await refused({ trigger: { type: 'task.added', filter: { anyOf: [] } }, actions: [] }, 'trigger.filter.anyOf', 'too_few');
     const ok = await save({ trigger: { type: 'task.added', filter: rule('{{ trigger.createdBy }}'), scope: { projectId } }, actions: [] });
     expect(ok.status).toBe(200);
@@ -133,11 +174,26 @@ describe('automation building blocks', () => {
       trigger: {
         type: 'task.added',
         scope: { projectId },
-        filter: { anyOf: [{ allOf: [{ left: '{{ trigger.nodeText }}', operator: 'contains', right: 'urgent' }, { left: '{{ trigger.parentId }}', operator: 'is_not_empty' }] }] },
+        filter: {
+          anyOf: [
+            {
+              allOf: [
+                { left: '{{ trigger.nodeText }}', operator: 'contains', right: 'urgent' },
+                { left: '{{ trigger.parentId }}', operator: 'is_not_empty' },
+              ],
+            },
+          ],
+        },
       },
       actions: [
         { id: 'who', type: 'set', values: { createdBy: '{{ trigger.createdBy }}', parentId: '{{ trigger.parentId }}' } },
-        { id: 'say', type: 'comment.create', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.nodeId }}', text: 'Seen by {{ automation.name }}' },
+        {
+          id: 'say',
+          type: 'comment.create',
+          projectId: '{{ trigger.projectId }}',
+          taskId: '{{ trigger.nodeId }}',
+          text: 'Seen by {{ automation.name }}',
+        },
       ],
     });
     const [parent] = await addTasks(server, projectId, ['urgent top-level task']);
@@ -155,9 +211,15 @@ describe('automation building blocks', () => {
     const projectId = await newProject(server, 'Weekly');
     await addTasks(server, projectId, ['Open item']);
     const docs = readFileSync(join(__dirname, '../../docs/automations.md'), 'utf8');
-    const block = docs.split('```json').map((b) => b.split('```')[0]!).find((b) => b.includes('"Weekly review"'))!;
+    const block = docs
+      .split('```json')
+      .map((b) => b.split('```')[0]!)
+      .find((b) => b.includes('"Weekly review"'))!;
     const definition = JSON.parse(block.replaceAll('"W"', JSON.stringify(server.workspaceId)).replaceAll('"P"', JSON.stringify(projectId)));
-    const automation = await createAutomation(api, server.workspaceId, { ...definition, actions: definition.actions.map((a: any) => (a.type === 'task.find' ? { ...a, filter: { completed: false } } : a)) });
+    const automation = await createAutomation(api, server.workspaceId, {
+      ...definition,
+      actions: definition.actions.map((a: any) => (a.type === 'task.find' ? { ...a, filter: { completed: false } } : a)),
+    });
     const run = await testRun(automation.id, { scheduledAt: '2030-01-07T09:00:00.000Z', firedAt: '2030-01-07T09:00:00.000Z' });
     expect(run.status).toBe('completed');
     expect(outputs(run).review.name).toBe('Review 2030-01-07');

@@ -37,12 +37,27 @@ describe('code steps', () => {
         },
         { id: 'after', type: 'set', values: { label: 'Total {{ steps.calc.total }} for {{ steps.calc.customer }}' } },
       ],
-      { customer: 'ada', lines: [{ name: 'pen', qty: 2, price: 3 }, { name: 'ink', qty: 1, price: 4 }] },
+      {
+        customer: 'ada',
+        lines: [
+          { name: 'pen', qty: 2, price: 3 },
+          { name: 'ink', qty: 1, price: 4 },
+        ],
+      },
     );
     expect(run.status).toBe('completed');
     const calc = run.steps.find((s: any) => s.id === 'calc');
     expect(calc.output).toEqual({ total: 15, customer: 'ADA', csv: 'name,qty\npen,2\nink,1', runId: run.id });
-    expect(calc.input).toMatchObject({ input: { lines: [{ name: 'pen', qty: 2, price: 3 }, { name: 'ink', qty: 1, price: 4 }] }, timeoutMs: 1000, memoryMb: 32 });
+    expect(calc.input).toMatchObject({
+      input: {
+        lines: [
+          { name: 'pen', qty: 2, price: 3 },
+          { name: 'ink', qty: 1, price: 4 },
+        ],
+      },
+      timeoutMs: 1000,
+      memoryMb: 32,
+    });
     expect(run.steps.find((s: any) => s.id === 'after').output).toEqual({ label: 'Total 15 for ADA' });
     // Returning nothing is null.
     expect((await runCode([{ id: 'nothing', type: 'code', code: 'const x = 1;' }])).steps[0].output).toBeNull();
@@ -53,7 +68,10 @@ describe('code steps', () => {
       workspaceId: server.workspaceId,
       name: 'Broken',
       trigger: { type: 'webhook' },
-      actions: [{ id: 'ok', type: 'set', values: { a: 1 } }, { id: 'bad', type: 'code', code: 'const a = 1;\nreturn a +;' }],
+      actions: [
+        { id: 'ok', type: 'set', values: { a: 1 } },
+        { id: 'bad', type: 'code', code: 'const a = 1;\nreturn a +;' },
+      ],
     });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual({ field: 'actions[1].code', reason: 'invalid_code' });
@@ -90,7 +108,12 @@ describe('code steps', () => {
       os: 'undefined',
     });
     const signed = await runCode([
-      { id: 'sig', type: 'code', input: { body: '{"a":1}' }, code: 'return { sha: crypto.hash("sha256", input.body), mac: crypto.hmac("sha256", "key", input.body, "base64"), b64: btoa("héllo"), back: atob(btoa("héllo")) }' },
+      {
+        id: 'sig',
+        type: 'code',
+        input: { body: '{"a":1}' },
+        code: 'return { sha: crypto.hash("sha256", input.body), mac: crypto.hmac("sha256", "key", input.body, "base64"), b64: btoa("héllo"), back: atob(btoa("héllo")) }',
+      },
     ]);
     const { createHash, createHmac } = await import('node:crypto');
     expect(signed.steps[0].output).toEqual({
@@ -110,11 +133,21 @@ describe('code steps', () => {
   });
 
   test('memory bombs fail their step cleanly, and the sandbox serves the next step', async () => {
-    const run = await runCode([{ id: 'bomb', type: 'code', memoryMb: 8, timeoutMs: 20_000, code: 'const a = []; for (let i = 0; ; i++) a.push({ i, text: "row " + i });' }]);
+    const run = await runCode([
+      {
+        id: 'bomb',
+        type: 'code',
+        memoryMb: 8,
+        timeoutMs: 20_000,
+        code: 'const a = []; for (let i = 0; ; i++) a.push({ i, text: "row " + i });',
+      },
+    ]);
     expect(run).toMatchObject({ status: 'failed', error: { code: 'CODE_MEMORY', stepId: 'bomb', transient: false } });
     expect(run.error.message).toBe('the code ran out of memory');
     // Huge strings are built inside QuickJS without checking its deadline: the watchdog ends that worker.
-    const strings = await runCode([{ id: 'strings', type: 'code', memoryMb: 8, timeoutMs: 200, code: 'const a = []; for (;;) a.push("x".repeat(1000000) + a.length);' }]);
+    const strings = await runCode([
+      { id: 'strings', type: 'code', memoryMb: 8, timeoutMs: 200, code: 'const a = []; for (;;) a.push("x".repeat(1000000) + a.length);' },
+    ]);
     expect(strings).toMatchObject({ status: 'failed', error: { stepId: 'strings', transient: false } });
     expect(['CODE_MEMORY', 'CODE_TIMEOUT']).toContain(strings.error.code);
     expect((await runCode([{ id: 'after', type: 'code', code: 'return 42' }])).steps[0].output).toBe(42);
@@ -144,7 +177,12 @@ describe('code steps', () => {
   test('a secret handed in as input is masked in what the step records', async () => {
     await api.put(`/api/v1/workspaces/${server.workspaceId}/secrets/SIGNING_KEY`, { value: 'k3y-for-code-steps' });
     const run = await runCode([
-      { id: 'sign', type: 'code', input: { key: '{{ secrets.SIGNING_KEY }}' }, code: 'return { echoed: input.key, length: input.key.length, b64: btoa(input.key) }' },
+      {
+        id: 'sign',
+        type: 'code',
+        input: { key: '{{ secrets.SIGNING_KEY }}' },
+        code: 'return { echoed: input.key, length: input.key.length, b64: btoa(input.key) }',
+      },
     ]);
     expect(run.status).toBe('completed');
     expect(run.steps[0].input.input).toEqual({ key: '[secret SIGNING_KEY]' });

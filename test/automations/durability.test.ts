@@ -25,7 +25,8 @@ describe('durable runs across SIGKILL', () => {
     first = await spawnServer(dataDir, AUTOMATION_ENV);
     let api = client(first, 'tsk_test_owner_token');
     const workspaceId = (await api.get('/api/v1/workspaces')).body.items[0].id;
-    const projectId = (await api.post(`/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Durable' })).body.item.id;
+    const projectId = (await api.post(`/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Durable' }))
+      .body.item.id;
     const make = async (name: string, actions: unknown[]) => {
       const res = await api.post('/api/v1/automations', { workspaceId, name, trigger: { type: 'webhook' }, actions });
       expect(res.status).toBe(200);
@@ -35,7 +36,13 @@ describe('durable runs across SIGKILL', () => {
       { id: 'before', type: 'task.create', projectId, text: 'before delay' },
       { id: 'wait', type: 'delay', seconds: 4 },
       { id: 'after', type: 'task.create', projectId, text: 'after delay of {{ steps.before.id }}' },
-      { id: 'ping', type: 'http.request', method: 'POST', url: `${rx.url}/delay-done`, body: { type: 'json', value: { task: '{{ steps.after.id }}' } } },
+      {
+        id: 'ping',
+        type: 'http.request',
+        method: 'POST',
+        url: `${rx.url}/delay-done`,
+        body: { type: 'json', value: { task: '{{ steps.after.id }}' } },
+      },
     ]);
     const approved = await make('Approved', [
       { id: 'pre', type: 'http.request', method: 'POST', url: `${rx.url}/pre-approval` },
@@ -43,7 +50,13 @@ describe('durable runs across SIGKILL', () => {
       { id: 'make', type: 'task.create', projectId, text: 'approved by {{ steps.ok.decidedBy }}' },
     ]);
     const flaky = await make('Flaky', [
-      { id: 'call', type: 'http.request', method: 'GET', url: `${rx.url}/flaky`, retry: { maxAttempts: 6, initialDelayMs: 1500, factor: 1 } },
+      {
+        id: 'call',
+        type: 'http.request',
+        method: 'GET',
+        url: `${rx.url}/flaky`,
+        retry: { maxAttempts: 6, initialDelayMs: 1500, factor: 1 },
+      },
       { id: 'make', type: 'task.create', projectId, text: 'flaky recovered with {{ steps.call.status }}' },
     ]);
     // A loop killed in the middle: iteration 0 done, iteration 1 waiting on its delay, iteration 2 not started.
@@ -77,7 +90,9 @@ describe('durable runs across SIGKILL', () => {
       const [run] = await runsOf(api, looped.id);
       return run?.waitingFor?.stepId === 'each[1].pause' && run;
     }, 'the loop waiting in its second iteration');
-    expect((await api.get(`/api/v1/automations/${looped.id}/runs/${loopRun.id}`)).body.item.steps.some((s: any) => s.id.startsWith('each[2]'))).toBe(false);
+    expect(
+      (await api.get(`/api/v1/automations/${looped.id}/runs/${loopRun.id}`)).body.item.steps.some((s: any) => s.id.startsWith('each[2]')),
+    ).toBe(false);
     const delayRun = await waitingOn(delayed, 'delay');
     const approvalRun = await waitingOn(approved, 'approval');
     const flakyRun = await waitingOn(flaky, 'retry');
@@ -96,10 +111,14 @@ describe('durable runs across SIGKILL', () => {
     const decided = await api.post(`/api/v1/automations/${approved.id}/runs/${approvalRun.id}/approve`, {});
     expect(decided.status).toBe(200);
     const finished = async (a: any, runId: string) =>
-      waitFor(async () => {
-        const res = await api.get(`/api/v1/automations/${a.id}/runs/${runId}`);
-        return res.body.item?.status === 'completed' && res.body.item;
-      }, `${a.name} to complete`, 20000);
+      waitFor(
+        async () => {
+          const res = await api.get(`/api/v1/automations/${a.id}/runs/${runId}`);
+          return res.body.item?.status === 'completed' && res.body.item;
+        },
+        `${a.name} to complete`,
+        20000,
+      );
     const d = await finished(delayed, delayRun.id);
     const p = await finished(approved, approvalRun.id);
     const f = await finished(flaky, flakyRun.id);
@@ -130,7 +149,17 @@ describe('durable runs across SIGKILL', () => {
     expect(count('/flaky', 503)).toBe(f.steps[0].attempts - 1);
     expect(JSON.parse(rx.received.find((r) => r.url === '/delay-done')!.body)).toEqual({ task: d.steps[2].output.id });
     const tasks = (await api.get(`/api/v1/projects/${projectId}/tasks`)).body.items.map((t: any) => t.text).sort();
-    expect(tasks).toEqual(['after delay of ' + d.steps[0].output.id, 'approved by owner', 'before delay', 'flaky recovered with 200', 'item a', 'item b', 'item c'].sort());
+    expect(tasks).toEqual(
+      [
+        'after delay of ' + d.steps[0].output.id,
+        'approved by owner',
+        'before delay',
+        'flaky recovered with 200',
+        'item a',
+        'item b',
+        'item c',
+      ].sort(),
+    );
     await rx.close();
   }, 60000);
 
@@ -140,7 +169,8 @@ describe('durable runs across SIGKILL', () => {
     first = server;
     let api = client(server, 'tsk_test_owner_token');
     const workspaceId = (await api.get('/api/v1/workspaces')).body.items[0].id;
-    const projectId = (await api.post(`/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Respond' })).body.item.id;
+    const projectId = (await api.post(`/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Respond' }))
+      .body.item.id;
     const a = (
       await api.post('/api/v1/automations', {
         workspaceId,

@@ -35,12 +35,29 @@ describe('end to end: webhook → task → HTTP → branch → approval → comp
           method: 'POST',
           url: `${rx.url}/tickets`,
           headers: { 'X-Source': 'taskspace' },
-          body: { type: 'json', value: { taskId: '{{ steps.create.id }}', title: '{{ steps.create.text }}', amount: '{{ trigger.amount }}', tags: '{{ trigger.tags }}' } },
+          body: {
+            type: 'json',
+            value: {
+              taskId: '{{ steps.create.id }}',
+              title: '{{ steps.create.text }}',
+              amount: '{{ trigger.amount }}',
+              tags: '{{ trigger.tags }}',
+            },
+          },
         },
         {
           id: 'route',
           type: 'branch',
-          conditions: { anyOf: [{ allOf: [{ left: '{{ steps.notify.status }}', operator: 'equals', right: 200 }, { left: '{{ steps.notify.body.accepted }}', operator: 'equals', right: 'true' }] }] },
+          conditions: {
+            anyOf: [
+              {
+                allOf: [
+                  { left: '{{ steps.notify.status }}', operator: 'equals', right: 200 },
+                  { left: '{{ steps.notify.body.accepted }}', operator: 'equals', right: 'true' },
+                ],
+              },
+            ],
+          },
           then: [
             {
               id: 'ok',
@@ -67,9 +84,17 @@ describe('end to end: webhook → task → HTTP → branch → approval → comp
     expect(rx.received).toHaveLength(1);
     expect(rx.received[0]!.url).toBe('/tickets');
     expect(rx.received[0]!.headers['x-source']).toBe('taskspace');
-    expect(JSON.parse(rx.received[0]!.body)).toEqual({ taskId: created.id, title: 'Pay INV-7 (1250 EUR)', amount: 1250, tags: ['q1', 'urgent'] });
+    expect(JSON.parse(rx.received[0]!.body)).toEqual({
+      taskId: created.id,
+      title: 'Pay INV-7 (1250 EUR)',
+      amount: 1250,
+      tags: ['q1', 'urgent'],
+    });
     expect(waiting.steps.find((s: any) => s.id === 'route').output).toEqual({ result: true, matchedGroup: 0 });
-    expect(waiting.steps.find((s: any) => s.id === 'ok')).toMatchObject({ status: 'waiting', input: { message: 'Pay 1250 for ticket T-100?' } });
+    expect(waiting.steps.find((s: any) => s.id === 'ok')).toMatchObject({
+      status: 'waiting',
+      input: { message: 'Pay 1250 for ticket T-100?' },
+    });
     expect(await allTasks(server, projectId)).toEqual([{ id: created.id, text: 'Pay INV-7 (1250 EUR)', completed: false }]);
 
     // A Viewer may read the run but not decide; a Participant approves over the API.
@@ -78,7 +103,12 @@ describe('end to end: webhook → task → HTTP → branch → approval → comp
     const approved = await ann.post(`/api/v1/automations/${automation.id}/runs/${waiting.id}/approve`, { comment: 'paid' });
     expect(approved.status).toBe(200);
     const done = await runWithStatus(api, automation.id, waiting.id, 'completed');
-    expect(done.steps.find((s: any) => s.id === 'ok').output).toMatchObject({ decision: 'approved', decidedBy: 'ann', comment: 'paid', timedOut: false });
+    expect(done.steps.find((s: any) => s.id === 'ok').output).toMatchObject({
+      decision: 'approved',
+      decidedBy: 'ann',
+      comment: 'paid',
+      timedOut: false,
+    });
     expect(done.steps.map((s: any) => s.id)).toEqual(['create', 'notify', 'route', 'ok', 'done']);
     for (const s of done.steps) expect(typeof s.durationMs).toBe('number');
     expect(await allTasks(server, projectId)).toEqual([{ id: created.id, text: 'Pay INV-7 (1250 EUR)', completed: true }]);

@@ -32,7 +32,9 @@ describe('error paths and timeouts', () => {
   beforeAll(async () => {
     server = await automationServer();
     api = client(server, server.token);
-    rx = await receiver((r) => (r.url.startsWith('/bad') ? { status: 422, body: { problem: 'no such sku' } } : { status: 200, body: { ok: true } }));
+    rx = await receiver((r) =>
+      r.url.startsWith('/bad') ? { status: 422, body: { problem: 'no such sku' } } : { status: 200, body: { ok: true } },
+    );
     silent = await silentServer();
   });
   afterAll(async () => {
@@ -70,7 +72,15 @@ describe('error paths and timeouts', () => {
         type: 'http.request',
         method: 'POST',
         url: `${rx.url}/bad`,
-        onError: { then: [{ id: 'explain', type: 'set', values: { why: '{{ error.message }}', status: '{{ error.status }}', body: '{{ error.details.body }}' } }] },
+        onError: {
+          then: [
+            {
+              id: 'explain',
+              type: 'set',
+              values: { why: '{{ error.message }}', status: '{{ error.status }}', body: '{{ error.details.body }}' },
+            },
+          ],
+        },
       },
       { id: 'next', type: 'set', values: { reached: true } },
     ]);
@@ -84,7 +94,13 @@ describe('error paths and timeouts', () => {
 
     // A failure inside the error path ends the run.
     const worse = await testRun([
-      { id: 'order', type: 'http.request', method: 'POST', url: `${rx.url}/bad`, onError: { then: [{ id: 'alert', type: 'http.request', method: 'POST', url: `${rx.url}/bad/again` }] } },
+      {
+        id: 'order',
+        type: 'http.request',
+        method: 'POST',
+        url: `${rx.url}/bad`,
+        onError: { then: [{ id: 'alert', type: 'http.request', method: 'POST', url: `${rx.url}/bad/again` }] },
+      },
       { id: 'never', type: 'set', values: { reached: true } },
     ]);
     expect(worse).toMatchObject({ status: 'failed', error: { stepId: 'alert', code: 'HTTP_STATUS' } });
@@ -95,7 +111,13 @@ describe('error paths and timeouts', () => {
     const before = rx.received.length;
     const run = await testRun([
       { id: 'call', type: 'http.request', method: 'POST', url: `${rx.url}/disabled`, disabled: true },
-      { id: 'gate', type: 'branch', disabled: true, conditions: { anyOf: [{ allOf: [{ left: '1', operator: 'equals', right: '1' }] }] }, then: [{ id: 'inner', type: 'set', values: { a: 1 } }] },
+      {
+        id: 'gate',
+        type: 'branch',
+        disabled: true,
+        conditions: { anyOf: [{ allOf: [{ left: '1', operator: 'equals', right: '1' }] }] },
+        then: [{ id: 'inner', type: 'set', values: { a: 1 } }],
+      },
       { id: 'on', type: 'set', values: { ran: true } },
     ]);
     expect(run.status).toBe('completed');
@@ -122,9 +144,13 @@ describe('error paths and timeouts', () => {
     expect(bad.body.error.details.field).toBe('actions[0].onError');
   });
 
-  test("a run past its timeoutMs fails with RUN_TIMEOUT, aborting the HTTP call in flight or ending a wait", async () => {
+  test('a run past its timeoutMs fails with RUN_TIMEOUT, aborting the HTTP call in flight or ending a wait', async () => {
     const started = Date.now();
-    const slow = await testRun([{ id: 'hang', type: 'http.request', method: 'GET', url: `${silent.url}/hang`, onError: 'continue' }], {}, { timeoutMs: 1000 });
+    const slow = await testRun(
+      [{ id: 'hang', type: 'http.request', method: 'GET', url: `${silent.url}/hang`, onError: 'continue' }],
+      {},
+      { timeoutMs: 1000 },
+    );
     expect(slow).toMatchObject({ status: 'failed', error: { code: 'RUN_TIMEOUT', stepId: 'hang' } });
     expect(slow.steps[0]).toMatchObject({ status: 'failed', error: { code: 'RUN_TIMEOUT' } });
     // The 30 s HTTP timeout did not have to pass, and the request was aborted.
@@ -135,7 +161,10 @@ describe('error paths and timeouts', () => {
       name: 'Waits too long',
       trigger: { type: 'webhook' },
       timeoutMs: 1500,
-      actions: [{ id: 'nap', type: 'delay', hours: 1 }, { id: 'late', type: 'set', values: { a: 1 } }],
+      actions: [
+        { id: 'nap', type: 'delay', hours: 1 },
+        { id: 'late', type: 'set', values: { a: 1 } },
+      ],
     });
     const waiting = (await api.post(`/api/v1/automations/${automation.id}/test`, { payload: {} })).body.item;
     expect(waiting.status).toBe('waiting');

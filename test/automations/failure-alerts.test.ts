@@ -33,7 +33,14 @@ describe('failure alerts', () => {
       const handler = await createAutomation(api, server.workspaceId, {
         name: 'Tell the team',
         trigger: { type: 'automation.failed' },
-        actions: [{ id: 'note', type: 'task.create', projectId, text: '{{ trigger.automationName }} failed at {{ trigger.error.stepId }}: {{ trigger.error.code }}' }],
+        actions: [
+          {
+            id: 'note',
+            type: 'task.create',
+            projectId,
+            text: '{{ trigger.automationName }} failed at {{ trigger.error.stepId }}: {{ trigger.error.code }}',
+          },
+        ],
       });
       const onlySync = await createAutomation(api, server.workspaceId, {
         name: 'Only for sync',
@@ -62,14 +69,23 @@ describe('failure alerts', () => {
       const [real] = (await runsOf(api, failing.id)).filter((r) => !r.test);
       const handled = (await runsOf(api, handler.id)).map((r) => r.trigger.variables);
       expect(handled).toContainEqual(
-        expect.objectContaining({ automationId: failing.id, automationName: 'Sync orders', runId: real.id, version: 1, runLink: `${server.url}/automations/${failing.id}/runs/${real.id}` }),
+        expect.objectContaining({
+          automationId: failing.id,
+          automationName: 'Sync orders',
+          runId: real.id,
+          version: 1,
+          runLink: `${server.url}/automations/${failing.id}/runs/${real.id}`,
+        }),
       );
       // The filtered handler saw only "Sync orders"; the broken handler ran once (for Sync orders), never for its own failure.
       await waitFor(async () => (await runsOf(api, onlySync.id)).length === 1, 'the filtered handler ran');
       expect((await runsOf(api, brokenHandler.id)).map((r) => r.trigger.variables.automationId)).toEqual([failing.id]);
       expect(await allTasks(server, projectId)).toHaveLength(2);
 
-      const alerts = await waitFor(() => hooks.received.filter((r) => r.url === '/alerts').length >= 2 && hooks.received.filter((r) => r.url === '/alerts'), 'signed alerts');
+      const alerts = await waitFor(
+        () => hooks.received.filter((r) => r.url === '/alerts').length >= 2 && hooks.received.filter((r) => r.url === '/alerts'),
+        'signed alerts',
+      );
       const bodies = alerts.map((a) => JSON.parse(a.body));
       expect(bodies.map((b) => [b.type, b.workspaceId, b.payload.automationName]).sort()).toEqual(
         [

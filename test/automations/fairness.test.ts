@@ -57,7 +57,11 @@ describe('fair run queue', () => {
       trigger: { type: 'webhook' },
       actions: [{ id: 'slow', type: 'http.request', method: 'GET', url: `${slow.url}/flood` }],
     });
-    const quick = await createAutomation(api, server.workspaceId, { name: 'Quick', trigger: { type: 'webhook' }, actions: [{ id: 'note', type: 'set', values: { a: 1 } }] });
+    const quick = await createAutomation(api, server.workspaceId, {
+      name: 'Quick',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'note', type: 'set', values: { a: 1 } }],
+    });
     for (let i = 0; i < 40; i++) await call(flood.webhook.url);
     await call(quick.webhook.url);
     const [done] = await waitFor(async () => {
@@ -82,12 +86,22 @@ describe('fair run queue', () => {
     });
     expect(capped.concurrency).toBe(2);
     for (let i = 0; i < 6; i++) await call(capped.webhook.url);
-    await waitFor(async () => {
-      const runs = await runsOf(api, capped.id);
-      return runs.length === 6 && runs.every((r) => r.status === 'completed');
-    }, 'the six runs to complete', 30_000);
+    await waitFor(
+      async () => {
+        const runs = await runsOf(api, capped.id);
+        return runs.length === 6 && runs.every((r) => r.status === 'completed');
+      },
+      'the six runs to complete',
+      30_000,
+    );
     expect(slow.most.get('capped')).toBe(2);
-    const refused = await api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Bad', concurrency: 0, trigger: { type: 'webhook' }, actions: [{ id: 'a', type: 'set', values: { a: 1 } }] });
+    const refused = await api.post('/api/v1/automations', {
+      workspaceId: server.workspaceId,
+      name: 'Bad',
+      concurrency: 0,
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'a', type: 'set', values: { a: 1 } }],
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.details.field).toBe('concurrency');
   });

@@ -14,7 +14,10 @@ describe('form trigger', () => {
   let projectId: string;
   let signup: any;
   const formPost = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-    call(server.url, 'POST', path, { rawBody: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+    call(server.url, 'POST', path, {
+      rawBody: new URLSearchParams(fields).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    });
   const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 
   const FIELDS = [
@@ -32,8 +35,22 @@ describe('form trigger', () => {
     projectId = await newProject(server, 'Signups');
     signup = await createAutomation(api, server.workspaceId, {
       name: 'Signup form',
-      trigger: { type: 'form', title: 'Sign up', description: 'Tell us about your team.', fields: FIELDS, submitLabel: 'Send', thankYou: 'Thanks, we will be in touch.' },
-      actions: [{ id: 'make', type: 'task.create', projectId, text: '{{ trigger.name }} wants {{ trigger.plan }} for {{ trigger.seats | default: 1 }}' }],
+      trigger: {
+        type: 'form',
+        title: 'Sign up',
+        description: 'Tell us about your team.',
+        fields: FIELDS,
+        submitLabel: 'Send',
+        thankYou: 'Thanks, we will be in touch.',
+      },
+      actions: [
+        {
+          id: 'make',
+          type: 'task.create',
+          projectId,
+          text: '{{ trigger.name }} wants {{ trigger.plan }} for {{ trigger.seats | default: 1 }}',
+        },
+      ],
     });
   });
   afterAll(() => server.close());
@@ -74,7 +91,14 @@ describe('form trigger', () => {
   });
 
   test('a valid browser post shows the thank-you message and starts a run with typed values; every field is a variable', async () => {
-    const res = await formPost(`/forms/${signup.webhook.id}`, { name: 'Ada', seats: '3', plan: 'pro', start: '2026-12-01', terms: 'on', notes: '' });
+    const res = await formPost(`/forms/${signup.webhook.id}`, {
+      name: 'Ada',
+      seats: '3',
+      plan: 'pro',
+      start: '2026-12-01',
+      terms: 'on',
+      notes: '',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toContain('Thanks, we will be in touch.');
     const [run] = await settledRuns(api, signup.id);
@@ -109,7 +133,13 @@ describe('form trigger', () => {
   test('a redirect, a required token, a disabled form and URLs of other automations', async () => {
     const guarded = await createAutomation(api, server.workspaceId, {
       name: 'Private form',
-      trigger: { type: 'form', title: 'Feedback', fields: [{ name: 'text', label: 'Feedback', type: 'text', required: true }], redirectUrl: 'https://example.com/thanks', requireToken: true },
+      trigger: {
+        type: 'form',
+        title: 'Feedback',
+        fields: [{ name: 'text', label: 'Feedback', type: 'text', required: true }],
+        redirectUrl: 'https://example.com/thanks',
+        requireToken: true,
+      },
       actions: [{ id: 'make', type: 'task.create', projectId, text: 'Feedback: {{ trigger.text }}' }],
     });
     const token: string = guarded.webhook.token;
@@ -145,10 +175,21 @@ describe('form trigger', () => {
   });
 
   test('fields are checked when saving: options only on choice fields, unique names, a usable redirect', async () => {
-    const save = (trigger: Record<string, unknown>) => api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'F', trigger: { type: 'form', title: 'F', ...trigger }, actions: [] });
+    const save = (trigger: Record<string, unknown>) =>
+      api.post('/api/v1/automations', {
+        workspaceId: server.workspaceId,
+        name: 'F',
+        trigger: { type: 'form', title: 'F', ...trigger },
+        actions: [],
+      });
     const noOptions = await save({ fields: [{ name: 'p', label: 'P', type: 'choice' }] });
     expect(noOptions.body.error.details).toEqual({ field: 'trigger.fields[0].options', reason: 'required' });
-    const twice = await save({ fields: [{ name: 'a', label: 'A', type: 'text' }, { name: 'a', label: 'B', type: 'number' }] });
+    const twice = await save({
+      fields: [
+        { name: 'a', label: 'A', type: 'text' },
+        { name: 'a', label: 'B', type: 'number' },
+      ],
+    });
     expect(twice.body.error.details).toEqual({ field: 'trigger.fields[1].name', reason: 'duplicate' });
     const stray = await save({ fields: [{ name: 'a', label: 'A', type: 'number', options: ['x'] }] });
     expect(stray.body.error.details).toEqual({ field: 'trigger.fields[0].options', reason: 'unknown_field' });
@@ -158,17 +199,34 @@ describe('form trigger', () => {
     expect(none.body.error.details).toEqual({ field: 'trigger.fields', reason: 'too_few' });
     const redirect = await save({ fields: [{ name: 'a', label: 'A', type: 'text' }], redirectUrl: 'javascript:alert(1)' });
     expect(redirect.body.error.details).toEqual({ field: 'trigger.redirectUrl', reason: 'invalid_format' });
-    for (const redirectUrl of ['https://example.com/a\r\nSet-Cookie: sid=1', 'https://example.com/\nx', 'https://example.com/a b', 'https://example.com/\u0000', 'ftp://example.com/x']) {
+    for (const redirectUrl of [
+      'https://example.com/a\r\nSet-Cookie: sid=1',
+      'https://example.com/\nx',
+      'https://example.com/a b',
+      'https://example.com/\u0000',
+      'ftp://example.com/x',
+    ]) {
       const bad = await save({ fields: [{ name: 'a', label: 'A', type: 'text' }], redirectUrl });
-      expect([redirectUrl, bad.status, bad.body.error?.details]).toEqual([redirectUrl, 400, { field: 'trigger.redirectUrl', reason: 'invalid_format' }]);
-      if (redirectUrl.startsWith('https:')) expect(bad.body.error.message).toMatch(/absolute http\(s\) URL without spaces, line breaks or other control characters/);
+      expect([redirectUrl, bad.status, bad.body.error?.details]).toEqual([
+        redirectUrl,
+        400,
+        { field: 'trigger.redirectUrl', reason: 'invalid_format' },
+      ]);
+      if (redirectUrl.startsWith('https:'))
+        expect(bad.body.error.message).toMatch(/absolute http\(s\) URL without spaces, line breaks or other control characters/);
     }
   });
 
   test('a stored redirectUrl that is not usable (saved before the check) never makes a submission 500: the thank-you page is shown', async () => {
     const form = await createAutomation(api, server.workspaceId, {
       name: 'Old form',
-      trigger: { type: 'form', title: 'Old', fields: [{ name: 'text', label: 'Text', type: 'text' }], redirectUrl: 'https://example.com/thanks', thankYou: 'Got it.' },
+      trigger: {
+        type: 'form',
+        title: 'Old',
+        fields: [{ name: 'text', label: 'Text', type: 'text' }],
+        redirectUrl: 'https://example.com/thanks',
+        thankYou: 'Got it.',
+      },
       actions: [],
     });
     const path = `/forms/${form.webhook.id}`;
@@ -197,7 +255,10 @@ describe('form trigger', () => {
       ['application/json', '[1,2]'],
       ['application/json', 'null'],
       ['application/json', '['.repeat(5000) + ']'.repeat(5000)],
-      ['application/json', JSON.stringify({ name: { a: 1 }, seats: [1], plan: 7, start: 20260101, terms: 'maybe', notes: 'x'.repeat(10001) })],
+      [
+        'application/json',
+        JSON.stringify({ name: { a: 1 }, seats: [1], plan: 7, start: 20260101, terms: 'maybe', notes: 'x'.repeat(10001) }),
+      ],
       ['application/x-www-form-urlencoded', 'name=%E0%A4%A&plan=pro&plan=free&terms=on&seats=1e400'],
       ['multipart/form-data; boundary=zz', '--zz\r\nContent-Disposition: form-data; name="name"\r\n\r\nx'],
       [undefined, ''],

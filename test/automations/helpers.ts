@@ -5,7 +5,11 @@ export { receiver, type Received } from '../engine/helpers';
 export { sleep, waitFor } from '../helpers/wait';
 
 /** Settings every automation suite runs with: loopback HTTP targets allowed, no inbound throttle in the way. */
-export const AUTOMATION_ENV = { TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1', TASKSPACE_INBOUND_RATE_PER_MINUTE: '100000', TASKSPACE_WEBHOOKS_POLL_MS: '100' };
+export const AUTOMATION_ENV = {
+  TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1',
+  TASKSPACE_INBOUND_RATE_PER_MINUTE: '100000',
+  TASKSPACE_WEBHOOKS_POLL_MS: '100',
+};
 
 /** A real server with the automation settings. */
 export function automationServer(env: Record<string, string> = {}): Promise<TestServer> {
@@ -15,7 +19,12 @@ export function automationServer(env: Record<string, string> = {}): Promise<Test
 type Api = ReturnType<typeof client>;
 
 /** Creates an automation through the API; throws on failure. */
-export async function createAutomation(api: Api, workspaceId: string, definition: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+export async function createAutomation(
+  api: Api,
+  workspaceId: string,
+  definition: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
   const res = await api.post('/api/v1/automations', { workspaceId, ...definition, ...extra });
   if (res.status !== 200) throw new Error(`automation create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.item;
@@ -32,10 +41,14 @@ const SETTLED = new Set(['completed', 'failed', 'rejected', 'cancelled', 'skippe
 
 /** Waits until the automation has `count` runs that all settled (final or waiting); returns them oldest first with steps. */
 export async function settledRuns(api: Api, automationId: string, count = 1, ms = 15000): Promise<any[]> {
-  const runs = await waitFor(async () => {
-    const list = await runsOf(api, automationId);
-    return list.length >= count && list.every((r) => SETTLED.has(r.status)) && list;
-  }, `${count} settled run(s) of ${automationId}`, ms);
+  const runs = await waitFor(
+    async () => {
+      const list = await runsOf(api, automationId);
+      return list.length >= count && list.every((r) => SETTLED.has(r.status)) && list;
+    },
+    `${count} settled run(s) of ${automationId}`,
+    ms,
+  );
   const full = [];
   for (const r of runs.reverse()) full.push((await api.get(`/api/v1/automations/${automationId}/runs/${r.id}`)).body.item);
   return full;
@@ -46,17 +59,25 @@ export async function settledRuns(api: Api, automationId: string, count = 1, ms 
  * timer or a child counts as not yet ended).
  */
 export async function endedRuns(api: Api, automationId: string, count = 1, ms = 15000): Promise<any[]> {
-  await waitFor(async () => {
-    const list = await runsOf(api, automationId);
-    return list.length >= count && list.every((r) => SETTLED.has(r.status) && r.status !== 'waiting');
-  }, `${count} ended run(s) of ${automationId}`, ms);
+  await waitFor(
+    async () => {
+      const list = await runsOf(api, automationId);
+      return list.length >= count && list.every((r) => SETTLED.has(r.status) && r.status !== 'waiting');
+    },
+    `${count} ended run(s) of ${automationId}`,
+    ms,
+  );
   return settledRuns(api, automationId, count, ms);
 }
 
 /** Waits until a run has the given status; returns it with steps. */
 export async function runWithStatus(api: Api, automationId: string, runId: string, status: string, ms = 15000): Promise<any> {
-  return waitFor(async () => {
-    const res = await api.get(`/api/v1/automations/${automationId}/runs/${runId}`);
-    return res.body.item?.status === status && res.body.item;
-  }, `run ${runId} to be ${status}`, ms);
+  return waitFor(
+    async () => {
+      const res = await api.get(`/api/v1/automations/${automationId}/runs/${runId}`);
+      return res.body.item?.status === status && res.body.item;
+    },
+    `run ${runId} to be ${status}`,
+    ms,
+  );
 }

@@ -14,7 +14,16 @@ describe('http.request: methods, raw bodies, redirects', () => {
       if (r.url === '/see-other') return { status: 303, headers: { location: '/final?from=303' }, body: '' };
       if (r.url === '/loop') return { status: 307, headers: { location: '/loop' }, body: '' };
       if (r.url === '/to-metadata') return { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' }, body: '' };
-      return { status: 200, body: { method: r.method, url: r.url, type: r.headers['content-type'] ?? null, body: r.body, auth: r.headers.authorization ?? null } };
+      return {
+        status: 200,
+        body: {
+          method: r.method,
+          url: r.url,
+          type: r.headers['content-type'] ?? null,
+          body: r.body,
+          auth: r.headers.authorization ?? null,
+        },
+      };
     });
   });
   afterAll(async () => {
@@ -32,7 +41,13 @@ describe('http.request: methods, raw bodies, redirects', () => {
       [
         { id: 'patch', type: 'http.request', method: 'PATCH', url: `${rx.url}/items/1`, body: { type: 'json', value: { done: true } } },
         { id: 'head', type: 'http.request', method: 'HEAD', url: `${rx.url}/items/1` },
-        { id: 'xml', type: 'http.request', method: 'POST', url: `${rx.url}/soap`, body: { type: 'raw', contentType: 'application/xml', value: '<order id="{{ trigger.id }}"/>' } },
+        {
+          id: 'xml',
+          type: 'http.request',
+          method: 'POST',
+          url: `${rx.url}/soap`,
+          body: { type: 'raw', contentType: 'application/xml', value: '<order id="{{ trigger.id }}"/>' },
+        },
         { id: 'text', type: 'http.request', method: 'PUT', url: `${rx.url}/note`, body: { type: 'raw', value: 'plain {{ trigger.id }}' } },
       ],
       { id: 7 },
@@ -48,7 +63,15 @@ describe('http.request: methods, raw bodies, redirects', () => {
       workspaceId: server.workspaceId,
       name: 'Bad',
       trigger: { type: 'webhook' },
-      actions: [{ id: 'x', type: 'http.request', method: 'POST', url: `${rx.url}/x`, body: { type: 'raw', value: 'a', contentType: 'text/plain\r\nX-Evil: 1' } }],
+      actions: [
+        {
+          id: 'x',
+          type: 'http.request',
+          method: 'POST',
+          url: `${rx.url}/x`,
+          body: { type: 'raw', value: 'a', contentType: 'text/plain\r\nX-Evil: 1' },
+        },
+      ],
     });
     expect(refused.status).toBe(400);
     expect(refused.body.error.details.field).toBe('actions[0].body');
@@ -58,12 +81,30 @@ describe('http.request: methods, raw bodies, redirects', () => {
     const plain = await run([{ id: 'r', type: 'http.request', method: 'GET', url: `${rx.url}/moved`, failOnHttpError: false }]);
     expect(plain.steps[0].output).toMatchObject({ status: 302, headers: { location: '/final?from=moved' } });
     const followed = await run([
-      { id: 'get', type: 'http.request', method: 'GET', url: `${rx.url}/moved`, headers: { Authorization: 'Bearer same-origin' }, followRedirects: true },
-      { id: 'post', type: 'http.request', method: 'POST', url: `${rx.url}/see-other`, body: { type: 'json', value: { a: 1 } }, followRedirects: true },
+      {
+        id: 'get',
+        type: 'http.request',
+        method: 'GET',
+        url: `${rx.url}/moved`,
+        headers: { Authorization: 'Bearer same-origin' },
+        followRedirects: true,
+      },
+      {
+        id: 'post',
+        type: 'http.request',
+        method: 'POST',
+        url: `${rx.url}/see-other`,
+        body: { type: 'json', value: { a: 1 } },
+        followRedirects: true,
+      },
     ]);
     expect(followed.status).toBe('completed');
     const [get, post] = followed.steps;
-    expect(get.output).toMatchObject({ status: 200, url: `${rx.url}/final?from=moved`, body: { method: 'GET', auth: 'Bearer same-origin' } });
+    expect(get.output).toMatchObject({
+      status: 200,
+      url: `${rx.url}/final?from=moved`,
+      body: { method: 'GET', auth: 'Bearer same-origin' },
+    });
     expect(post.output).toMatchObject({ status: 200, url: `${rx.url}/final?from=303`, body: { method: 'GET', body: '', type: null } });
   });
 
@@ -71,7 +112,9 @@ describe('http.request: methods, raw bodies, redirects', () => {
     const blocked = await run([{ id: 'r', type: 'http.request', method: 'GET', url: `${rx.url}/to-metadata`, followRedirects: true }]);
     expect(blocked).toMatchObject({ status: 'failed', error: { code: 'BLOCKED_TARGET', stepId: 'r' } });
     expect(blocked.error.message).toMatch(/169\.254\.169\.254/);
-    const looped = await run([{ id: 'r', type: 'http.request', method: 'GET', url: `${rx.url}/loop`, followRedirects: true, maxRedirects: 3 }]);
+    const looped = await run([
+      { id: 'r', type: 'http.request', method: 'GET', url: `${rx.url}/loop`, followRedirects: true, maxRedirects: 3 },
+    ]);
     expect(looped).toMatchObject({ status: 'failed', error: { code: 'TOO_MANY_REDIRECTS' } });
     expect(rx.received.filter((r) => r.url === '/loop').length).toBe(4);
   });

@@ -42,7 +42,11 @@ describe('inbound webhooks for real senders', () => {
     const refused = await send('PUT', only.path, '{}', { 'content-type': 'application/json' });
     expect(refused.status).toBe(405);
     expect(refused.headers.allow).toBe('POST');
-    expect(refused.body).toMatchObject({ ok: false, code: 'METHOD_NOT_ALLOWED', error: { details: { field: 'method', reason: 'not_allowed' } } });
+    expect(refused.body).toMatchObject({
+      ok: false,
+      code: 'METHOD_NOT_ALLOWED',
+      error: { details: { field: 'method', reason: 'not_allowed' } },
+    });
 
     const many = await webhook({ methods: ['GET', 'PUT', 'PATCH', 'DELETE'] }, [
       { id: 'echo', type: 'set', values: { m: '{{ trigger.method }}', q: '{{ trigger.query.a }}' } },
@@ -57,13 +61,22 @@ describe('inbound webhooks for real senders', () => {
     expect([post.status, post.headers.allow]).toEqual([405, 'GET, PUT, PATCH, DELETE']);
     expect((await send('HEAD', many.path, undefined)).status).not.toBe(200);
     expect(await runsOf(api, many.id)).toHaveLength(4);
-    const bad = await api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'x', trigger: { type: 'webhook', methods: ['TRACE'] }, actions: [] });
+    const bad = await api.post('/api/v1/automations', {
+      workspaceId: server.workspaceId,
+      name: 'x',
+      trigger: { type: 'webhook', methods: ['TRACE'] },
+      actions: [],
+    });
     expect(bad.status).toBe(400);
   });
 
   test('text, XML and empty bodies are accepted; binary ones are 415; headers, query, method and rawBody are trigger variables', async () => {
     const a = await webhook({}, [
-      { id: 'seen', type: 'set', values: { event: '{{ trigger.headers["x-github-event"] }}', raw: '{{ trigger.rawBody }}', method: '{{ trigger.http.method }}' } },
+      {
+        id: 'seen',
+        type: 'set',
+        values: { event: '{{ trigger.headers["x-github-event"] }}', raw: '{{ trigger.rawBody }}', method: '{{ trigger.http.method }}' },
+      },
     ]);
     const xml = '<note><to>Ada</to></note>';
     const cases: [string, string, unknown][] = [
@@ -79,16 +92,28 @@ describe('inbound webhooks for real senders', () => {
       expect([type, res.status]).toEqual([type, 200]);
       const run = await runOf(a.id, res.body.requestId);
       expect(run.trigger.variables).toMatchObject({ body: parsed, rawBody: raw, method: 'POST', query: {} });
-      expect(run.trigger.variables.headers).toMatchObject({ 'x-github-event': 'push', 'x-hub-signature-256': '[redacted]', 'content-type': type });
+      expect(run.trigger.variables.headers).toMatchObject({
+        'x-github-event': 'push',
+        'x-hub-signature-256': '[redacted]',
+        'content-type': type,
+      });
     }
     for (const type of ['application/octet-stream', 'image/png', 'multipart/form-data; boundary=x']) {
       const res = await send('POST', a.path, Buffer.from([0, 1, 2, 255]), { 'content-type': type });
-      expect([type, res.status, res.body.code, res.body.error?.details]).toEqual([type, 415, 'UNSUPPORTED_MEDIA_TYPE', { field: 'content-type', reason: 'binary_body' }]);
+      expect([type, res.status, res.body.code, res.body.error?.details]).toEqual([
+        type,
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        { field: 'content-type', reason: 'binary_body' },
+      ]);
     }
     // Invalid UTF-8 under a text type is binary too.
     expect((await send('POST', a.path, Buffer.from([0xff, 0xfe, 0x00]), { 'content-type': 'text/plain' })).status).toBe(415);
     // A JSON object's fields stay top-level variables and win over the request's names (backward compatible).
-    const res = await send('POST', a.path, JSON.stringify({ method: 'mine', n: 1 }), { 'content-type': 'application/json', 'x-github-event': 'issues' });
+    const res = await send('POST', a.path, JSON.stringify({ method: 'mine', n: 1 }), {
+      'content-type': 'application/json',
+      'x-github-event': 'issues',
+    });
     const run = await runOf(a.id, res.body.requestId);
     expect(run.trigger.variables).toMatchObject({ method: 'mine', n: 1, http: { method: 'POST' }, rawBody: '{"method":"mine","n":1}' });
     // The template reads the header by its lower-case name.
@@ -111,19 +136,35 @@ describe('inbound webhooks for real senders', () => {
     };
 
     const gh = await webhook({ verify: { type: 'github', secret: 'GH_SECRET' } });
-    const ok = await send('POST', gh.path, body, { ...json, 'x-github-event': 'pull_request', 'x-hub-signature-256': `sha256=${hmacHex('gh-key', body)}` });
+    const ok = await send('POST', gh.path, body, {
+      ...json,
+      'x-github-event': 'pull_request',
+      'x-hub-signature-256': `sha256=${hmacHex('gh-key', body)}`,
+    });
     expect(ok.status).toBe(200);
-    expect((await runOf(gh.id, ok.body.requestId)).trigger.variables).toMatchObject({ action: 'opened', headers: { 'x-github-event': 'pull_request' } });
+    expect((await runOf(gh.id, ok.body.requestId)).trigger.variables).toMatchObject({
+      action: 'opened',
+      headers: { 'x-github-event': 'pull_request' },
+    });
     await refusedWith(await send('POST', gh.path, body, json), 'missing_signature');
-    await refusedWith(await send('POST', gh.path, body, { ...json, 'x-hub-signature-256': `sha256=${hmacHex('wrong', body)}` }), 'invalid_signature');
-    await refusedWith(await send('POST', gh.path, `${body} `, { ...json, 'x-hub-signature-256': `sha256=${hmacHex('gh-key', body)}` }), 'invalid_signature');
+    await refusedWith(
+      await send('POST', gh.path, body, { ...json, 'x-hub-signature-256': `sha256=${hmacHex('wrong', body)}` }),
+      'invalid_signature',
+    );
+    await refusedWith(
+      await send('POST', gh.path, `${body} `, { ...json, 'x-hub-signature-256': `sha256=${hmacHex('gh-key', body)}` }),
+      'invalid_signature',
+    );
     expect(await runsOf(api, gh.id)).toHaveLength(1);
 
     const stripe = await webhook({ verify: { type: 'stripe', secret: 'STRIPE_SECRET', toleranceSeconds: 60 } });
     const stripeSig = (t: number, key = 'whsec_test') => `t=${t},v1=${hmacHex('other', 'x')},v1=${hmacHex(key, `${t}.${body}`)},v0=abc`;
     expect((await send('POST', stripe.path, body, { ...json, 'stripe-signature': stripeSig(now()) })).status).toBe(200);
     await refusedWith(await send('POST', stripe.path, body, { ...json, 'stripe-signature': stripeSig(now() - 120) }), 'stale_timestamp');
-    await refusedWith(await send('POST', stripe.path, body, { ...json, 'stripe-signature': stripeSig(now(), 'whsec_other') }), 'invalid_signature');
+    await refusedWith(
+      await send('POST', stripe.path, body, { ...json, 'stripe-signature': stripeSig(now(), 'whsec_other') }),
+      'invalid_signature',
+    );
     await refusedWith(await send('POST', stripe.path, body, { ...json, 'stripe-signature': `t=${now()}` }), 'invalid_signature');
     expect(await runsOf(api, stripe.id)).toHaveLength(1);
 
@@ -143,17 +184,30 @@ describe('inbound webhooks for real senders', () => {
     expect(await runsOf(api, slack.id)).toHaveLength(1);
 
     // Generic: base64 HMAC of the raw body in a named header, with a prefix.
-    const shop = await webhook({ verify: { type: 'hmac-sha256', secret: 'SHOP_SECRET', header: 'X-Shop-Hmac', encoding: 'base64', prefix: 'sha256=' } });
+    const shop = await webhook({
+      verify: { type: 'hmac-sha256', secret: 'SHOP_SECRET', header: 'X-Shop-Hmac', encoding: 'base64', prefix: 'sha256=' },
+    });
     const b64 = createHmac('sha256', 'shop-key').update(body).digest('base64');
     expect((await send('POST', shop.path, body, { ...json, 'x-shop-hmac': `sha256=${b64}` })).status).toBe(200);
     await refusedWith(await send('POST', shop.path, body, { ...json, 'x-shop-hmac': b64 }), 'invalid_signature');
 
     // A secret the workspace does not have: refused at run time too.
     const unset = await webhook({ verify: { type: 'github', secret: 'NOT_SET' } });
-    await refusedWith(await send('POST', unset.path, body, { ...json, 'x-hub-signature-256': `sha256=${hmacHex('', body)}` }), 'secret_not_set');
+    await refusedWith(
+      await send('POST', unset.path, body, { ...json, 'x-hub-signature-256': `sha256=${hmacHex('', body)}` }),
+      'secret_not_set',
+    );
     // `header` is for hmac-sha256 only, and required there.
-    for (const verify of [{ type: 'github', secret: 'GH_SECRET', header: 'X-Other' }, { type: 'hmac-sha256', secret: 'GH_SECRET' }]) {
-      const res = await api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'x', trigger: { type: 'webhook', verify }, actions: [] });
+    for (const verify of [
+      { type: 'github', secret: 'GH_SECRET', header: 'X-Other' },
+      { type: 'hmac-sha256', secret: 'GH_SECRET' },
+    ]) {
+      const res = await api.post('/api/v1/automations', {
+        workspaceId: server.workspaceId,
+        name: 'x',
+        trigger: { type: 'webhook', verify },
+        actions: [],
+      });
       expect(res.status).toBe(400);
     }
   });

@@ -29,16 +29,37 @@ describe('loop', () => {
           items: '{{ trigger.lines }}',
           actions: [
             { id: 'make', type: 'task.create', projectId, text: '{{ loop.index }}/{{ loop.count }}: {{ loop.item.name }}' },
-            { id: 'tell', type: 'http.request', method: 'POST', url: `${rx.url}/line`, body: { type: 'json', value: { task: '{{ steps.make.id }}', qty: '{{ loop.item.qty }}' } } },
+            {
+              id: 'tell',
+              type: 'http.request',
+              method: 'POST',
+              url: `${rx.url}/line`,
+              body: { type: 'json', value: { task: '{{ steps.make.id }}', qty: '{{ loop.item.qty }}' } },
+            },
           ],
         },
         { id: 'sum', type: 'set', values: { made: '{{ steps.each.count }}', first: '{{ steps.each.iterations[0].make.text }}' } },
       ],
     });
-    await inbound(automation, { lines: [{ name: 'apples', qty: 3 }, { name: 'pears', qty: 1 }, { name: 'plums', qty: 7 }] });
+    await inbound(automation, {
+      lines: [
+        { name: 'apples', qty: 3 },
+        { name: 'pears', qty: 1 },
+        { name: 'plums', qty: 7 },
+      ],
+    });
     const [run] = await settledRuns(api, automation.id);
     expect(run.status).toBe('completed');
-    expect(run.steps.map((s: any) => s.id)).toEqual(['each', 'each[0].make', 'each[0].tell', 'each[1].make', 'each[1].tell', 'each[2].make', 'each[2].tell', 'sum']);
+    expect(run.steps.map((s: any) => s.id)).toEqual([
+      'each',
+      'each[0].make',
+      'each[0].tell',
+      'each[1].make',
+      'each[1].tell',
+      'each[2].make',
+      'each[2].tell',
+      'sum',
+    ]);
     const texts = (await allTasks(server, projectId)).map((t: any) => t.text);
     expect(texts).toEqual(['0/3: apples', '1/3: pears', '2/3: plums']);
     expect(rx.received.map((r) => JSON.parse(r.body).qty)).toEqual([3, 1, 7]);
@@ -61,7 +82,14 @@ describe('loop', () => {
           id: 'each',
           type: 'loop',
           items: ['a', 'b'],
-          actions: [{ id: 'ok', type: 'approval', message: 'Make {{ loop.item }}?', then: [{ id: 'make', type: 'task.create', projectId, text: '{{ loop.item }} by {{ steps.ok.decidedBy }}' }] }],
+          actions: [
+            {
+              id: 'ok',
+              type: 'approval',
+              message: 'Make {{ loop.item }}?',
+              then: [{ id: 'make', type: 'task.create', projectId, text: '{{ loop.item }} by {{ steps.ok.decidedBy }}' }],
+            },
+          ],
         },
       ],
     });
@@ -69,7 +97,10 @@ describe('loop', () => {
     const [run] = await settledRuns(api, automation.id);
     expect(run).toMatchObject({ status: 'waiting', waitingFor: { kind: 'approval', stepId: 'each[0].ok' } });
     expect((await ann.post(`/api/v1/automations/${automation.id}/runs/${run.id}/approve`, {})).status).toBe(200);
-    await waitFor(async () => (await api.get(`/api/v1/automations/${automation.id}/runs/${run.id}`)).body.item.waitingFor?.stepId === 'each[1].ok', 'the second approval');
+    await waitFor(
+      async () => (await api.get(`/api/v1/automations/${automation.id}/runs/${run.id}`)).body.item.waitingFor?.stepId === 'each[1].ok',
+      'the second approval',
+    );
     expect((await api.post(`/api/v1/automations/${automation.id}/runs/${run.id}/approve`, {})).status).toBe(200);
     await runWithStatus(api, automation.id, run.id, 'completed');
     expect((await allTasks(server, projectId)).map((t: any) => t.text)).toEqual(['a by ann', 'b by owner']);
@@ -81,7 +112,15 @@ describe('loop', () => {
     const automation = await createAutomation(api, server.workspaceId, {
       name: 'Limited',
       trigger: { type: 'webhook' },
-      actions: [{ id: 'each', type: 'loop', items: '{{ trigger.items }}', maxIterations: 2, actions: [{ id: 'make', type: 'task.create', projectId, text: '{{ loop.item }}' }] }],
+      actions: [
+        {
+          id: 'each',
+          type: 'loop',
+          items: '{{ trigger.items }}',
+          maxIterations: 2,
+          actions: [{ id: 'make', type: 'task.create', projectId, text: '{{ loop.item }}' }],
+        },
+      ],
     });
     await inbound(automation, { items: ['a', 'b', 'c'] });
     await inbound(automation, { items: 'abc' });
@@ -102,7 +141,12 @@ describe('loop', () => {
       [{ id: 'each', type: 'loop', items: '{{ trigger.x ', actions: [] }, 'actions[0].items'],
     ] as const;
     for (const [action, field] of bad) {
-      const res = await api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Bad loop', trigger: { type: 'webhook' }, actions: [action] });
+      const res = await api.post('/api/v1/automations', {
+        workspaceId: server.workspaceId,
+        name: 'Bad loop',
+        trigger: { type: 'webhook' },
+        actions: [action],
+      });
       expect(res.status).toBe(400);
       expect(res.body.error.details.field).toBe(field);
     }

@@ -31,18 +31,24 @@ describe('outbox cursors', () => {
       const projectId = await newProject(server);
       const before = await cursorsOf(db);
       for (const content of ['One', 'Two', 'Three']) {
-        expect((await api.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/markdown', content }] })).status).toBe(200);
+        expect(
+          (await api.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/markdown', content }] })).status,
+        ).toBe(200);
       }
       await waitFor(async () => (await runsOf(api, automation.id)).length === 3, 'a run per task');
       // The consumer read every event, but the clock has not moved: nothing was written.
       expect(await cursorsOf(db)).toEqual(before);
 
       now += 1000;
-      expect((await api.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/markdown', content: 'Four' }] })).status).toBe(200);
+      expect(
+        (await api.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/markdown', content: 'Four' }] })).status,
+      ).toBe(200);
       const afterFour = await lastSeqOf(db);
       await waitFor(async () => (await cursorsOf(db)).automations === afterFour, 'the automation cursor written once a second had passed');
 
-      expect((await api.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/markdown', content: 'Five' }] })).status).toBe(200);
+      expect(
+        (await api.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/markdown', content: 'Five' }] })).status,
+      ).toBe(200);
       await waitFor(async () => (await runsOf(api, automation.id)).length === 5, 'a run per task');
       expect((await cursorsOf(db)).automations).toBe(afterFour);
     } finally {
@@ -76,16 +82,24 @@ describe('outbox cursors', () => {
       let remote = api(child.url);
       const workspaceId = (await remote.get('/api/v1/workspaces')).body.items[0].id as string;
       const automation = (await remote.post('/api/v1/automations', { workspaceId, ...WAITING })).body.item;
-      const projectId = (await remote.post(`/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Crash' })).body.item.id;
+      const projectId = (
+        await remote.post(`/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Crash' })
+      ).body.item.id;
       const tasks = Array.from({ length: 20 }, (_, i) => ({ contentType: 'text/markdown', content: `Task ${i}` }));
       expect((await remote.post(`/api/v1/projects/${projectId}/tasks/`, { tasks })).status).toBe(200);
-      const runs = async () => (await remote.get(`/api/v1/automations/${automation.id}/runs?limit=100`)).body.items as { id: string; trigger: { eventId: string } }[];
+      const runs = async () =>
+        (await remote.get(`/api/v1/automations/${automation.id}/runs?limit=100`)).body.items as {
+          id: string;
+          trigger: { eventId: string };
+        }[];
       await waitFor(async () => (await runs()).length === 20, 'a run per task before the kill');
       await child.stop('SIGKILL');
 
       child = await spawnServer(dataDir, AUTOMATION_ENV);
       remote = api(child.url);
-      expect((await remote.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/markdown', content: 'After' }] })).status).toBe(200);
+      expect(
+        (await remote.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/markdown', content: 'After' }] })).status,
+      ).toBe(200);
       await waitFor(async () => (await runs()).length >= 21, 'the run of the task added after the restart');
       const after = await runs();
       expect(after).toHaveLength(21);

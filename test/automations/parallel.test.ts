@@ -13,7 +13,9 @@ async function timedServer() {
     const ms = Number(new URL(req.url!, 'http://x').searchParams.get('ms') ?? 300);
     const timer = setTimeout(() => {
       inFlight--;
-      res.writeHead(req.url!.startsWith('/fail') ? 422 : 200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: req.url }));
+      res
+        .writeHead(req.url!.startsWith('/fail') ? 422 : 200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ path: req.url }));
     }, ms);
     req.socket.once('close', () => {
       if (!res.writableEnded) {
@@ -100,7 +102,10 @@ describe('parallel', () => {
     expect(race.output).toMatchObject({ branches: { fast: { quick: { v: 'fast' }, ping: { status: 200 } } }, first: 'fast' });
     expect(Object.keys(race.output.branches)).toEqual(['fast']);
     await waitFor(() => target.state.hungUp.some((u) => u.startsWith('/lazy')), 'the slow branch request to be aborted');
-    expect(run.steps.find((s: any) => s.id === 'lazy')).toMatchObject({ status: 'failed', error: { code: 'CANCELLED', message: "branch 'fast' finished first" } });
+    expect(run.steps.find((s: any) => s.id === 'lazy')).toMatchObject({
+      status: 'failed',
+      error: { code: 'CANCELLED', message: "branch 'fast' finished first" },
+    });
   });
 
   test('join all fails with the first failing branch and stops the others; onError applies to the parallel step', async () => {
@@ -112,7 +117,12 @@ describe('parallel', () => {
     expect(run).toMatchObject({ status: 'failed', error: { code: 'HTTP_STATUS', stepId: 'bad' } });
     await waitFor(() => target.state.hungUp.some((u) => u.startsWith('/long')), 'the other branch to be stopped');
     const handled = await testRun([
-      { id: 'both', type: 'parallel', branches: { bad: [{ ...branches.bad[0], id: 'bad2' }], ok: [{ id: 'fine', type: 'set', values: { a: 1 } }] }, onError: 'continue' },
+      {
+        id: 'both',
+        type: 'parallel',
+        branches: { bad: [{ ...branches.bad[0], id: 'bad2' }], ok: [{ id: 'fine', type: 'set', values: { a: 1 } }] },
+        onError: 'continue',
+      },
       { id: 'after', type: 'set', values: { failed: '{{ steps.both.error.stepId }}' } },
     ]);
     expect(handled.status).toBe('completed');
@@ -124,7 +134,9 @@ describe('parallel', () => {
       workspaceId: server.workspaceId,
       name: 'Bad',
       trigger: { type: 'webhook' },
-      actions: [{ id: 'p', type: 'parallel', branches: { a: [{ id: 'ok', type: 'approval' }], b: [{ id: 'x', type: 'set', values: { a: 1 } }] } }],
+      actions: [
+        { id: 'p', type: 'parallel', branches: { a: [{ id: 'ok', type: 'approval' }], b: [{ id: 'x', type: 'set', values: { a: 1 } }] } },
+      ],
     });
     expect(waiting.status).toBe(400);
     expect(waiting.body.error.details.field).toBe('actions[0].branches.a[0]');
@@ -162,7 +174,10 @@ describe('parallel across kill -9', () => {
             id: 'fan',
             type: 'parallel',
             branches: {
-              later: [{ id: 'nap', type: 'delay', seconds: 3 }, { id: 'woke', type: 'set', values: { a: 1 } }],
+              later: [
+                { id: 'nap', type: 'delay', seconds: 3 },
+                { id: 'woke', type: 'set', values: { a: 1 } },
+              ],
               now: [{ id: 'instant', type: 'set', values: { b: 2 } }],
             },
           },

@@ -40,7 +40,10 @@ describe('credentials are never shown to those who should not see them', () => {
     expect(created.actions[0].headers.Authorization).toBe('Bearer sk_live_123');
 
     for (const reader of [viewer, participant]) {
-      for (const item of [(await reader.get(`/api/v1/automations/${created.id}`)).body.item, (await reader.get(`/api/v1/automations?workspaceId=${server.workspaceId}`)).body.items[0]]) {
+      for (const item of [
+        (await reader.get(`/api/v1/automations/${created.id}`)).body.item,
+        (await reader.get(`/api/v1/automations?workspaceId=${server.workspaceId}`)).body.items[0],
+      ]) {
         const call = item.actions[0];
         expect(call.headers).toEqual({ Authorization: '[redacted]', 'X-Trace': 'trace-1', 'X-Api-Key': '{{ trigger.key }}' });
         expect(call.query).toEqual({ access_token: '[redacted]', lang: 'en' });
@@ -84,13 +87,23 @@ describe('credentials are never shown to those who should not see them', () => {
     const created = await createAutomation(owner, server.workspaceId, { name: 'Intake', trigger: { type: 'webhook' }, actions: [] });
     const res = await call(server.url, 'POST', new URL(created.webhook.url).pathname, {
       body: { a: 1 },
-      headers: { 'X-API-Key': 'caller-key-1', 'X-Auth-Token': 'caller-token-2', 'X-Webhook-Secret': 'caller-secret-3', 'X-Request-Source': 'crm' },
+      headers: {
+        'X-API-Key': 'caller-key-1',
+        'X-Auth-Token': 'caller-token-2',
+        'X-Webhook-Secret': 'caller-secret-3',
+        'X-Request-Source': 'crm',
+      },
     });
     expect(res.status).toBe(200);
     // The call's run records its headers at once, in the intake's transaction.
     const runs = (await owner.get(`/api/v1/automations/${created.id}/runs?requestId=${res.body.requestId}`)).body.items;
     expect(runs).toHaveLength(1);
-    expect(runs[0].trigger.headers).toMatchObject({ 'x-api-key': '[redacted]', 'x-auth-token': '[redacted]', 'x-webhook-secret': '[redacted]', 'x-request-source': 'crm' });
+    expect(runs[0].trigger.headers).toMatchObject({
+      'x-api-key': '[redacted]',
+      'x-auth-token': '[redacted]',
+      'x-webhook-secret': '[redacted]',
+      'x-request-source': 'crm',
+    });
     const stored = await dbOf(server).value<string>('SELECT trigger_json FROM automation_runs WHERE id = ?', runs[0].id);
     expect(stored).not.toMatch(/caller-(key|token|secret)/);
   });

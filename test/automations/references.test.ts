@@ -19,8 +19,12 @@ describe('automation references are checked when saved', () => {
     await other?.close();
   });
 
-  const save = (definition: Record<string, unknown>) => api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Checked', ...definition });
-  const approval = (approvers: string[]) => ({ trigger: { type: 'webhook' }, actions: [{ id: 'ok', type: 'approval', approvers, then: [{ id: 'inner', type: 'approval', approvers }] }] });
+  const save = (definition: Record<string, unknown>) =>
+    api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Checked', ...definition });
+  const approval = (approvers: string[]) => ({
+    trigger: { type: 'webhook' },
+    actions: [{ id: 'ok', type: 'approval', approvers, then: [{ id: 'inner', type: 'approval', approvers }] }],
+  });
 
   test('approvers must be members of the workspace (any case, with or without @)', async () => {
     expect((await save(approval(['@amy', 'AMY', 'owner']))).status).toBe(200);
@@ -28,7 +32,10 @@ describe('automation references are checked when saved', () => {
     expect(stranger.status).toBe(400);
     expect(stranger.body.error.details).toEqual({ field: 'actions[0].approvers[1]', reason: 'not_a_member' });
     expect(stranger.body.message).toContain('@loner');
-    const unknown = await save({ trigger: { type: 'webhook' }, actions: [{ id: 'ok', type: 'approval', then: [{ id: 'inner', type: 'approval', approvers: ['nobody'] }] }] });
+    const unknown = await save({
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'ok', type: 'approval', then: [{ id: 'inner', type: 'approval', approvers: ['nobody'] }] }],
+    });
     expect(unknown.body.error.details).toEqual({ field: 'actions[0].then[0].approvers[0]', reason: 'not_a_member' });
   });
 
@@ -41,14 +48,28 @@ describe('automation references are checked when saved', () => {
     expect(foreign.body.error.details).toEqual({ field: 'trigger.scope.projectId', reason: 'not_found' });
     const folder = await save({ trigger: { type: 'task.completed', scope: { folderId: other.workspaceId } }, actions: [] });
     expect(folder.body.error.details).toEqual({ field: 'trigger.scope.folderId', reason: 'not_found' });
-    const update = await api.put(`/api/v1/automations/${created.body.item.id}`, { name: 'Checked', trigger: { type: 'task.added', scope: { projectId: theirs } }, actions: [] });
+    const update = await api.put(`/api/v1/automations/${created.body.item.id}`, {
+      name: 'Checked',
+      trigger: { type: 'task.added', scope: { projectId: theirs } },
+      actions: [],
+    });
     expect(update.status).toBe(400);
     expect((await api.get(`/api/v1/automations/${created.body.item.id}`)).body.item.trigger.scope).toEqual({ projectId: mine });
   });
 
   test('an HTTP Request URL with credentials is refused; templated URLs are left to run time', async () => {
-    const creds = await save({ trigger: { type: 'webhook' }, actions: [{ id: 'call', type: 'http.request', method: 'GET', url: 'https://user:pw@example.org/x' }] });
+    const creds = await save({
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'call', type: 'http.request', method: 'GET', url: 'https://user:pw@example.org/x' }],
+    });
     expect(creds.body.error.details).toEqual({ field: 'actions[0].url', reason: 'credentials_not_allowed' });
-    expect((await save({ trigger: { type: 'webhook' }, actions: [{ id: 'call', type: 'http.request', method: 'GET', url: '{{ trigger.url }}' }] })).status).toBe(200);
+    expect(
+      (
+        await save({
+          trigger: { type: 'webhook' },
+          actions: [{ id: 'call', type: 'http.request', method: 'GET', url: '{{ trigger.url }}' }],
+        })
+      ).status,
+    ).toBe(200);
   });
 });

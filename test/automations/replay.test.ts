@@ -28,7 +28,13 @@ describe('replaying runs', () => {
       trigger: { type: 'webhook' },
       actions: [
         { id: 'make', type: 'task.create', projectId, text: 'Made for {{ trigger.who }}' },
-        { id: 'call', type: 'http.request', method: 'POST', url: `${rx.url}/notify`, body: { type: 'json', value: { task: '{{ steps.make.id }}' } } },
+        {
+          id: 'call',
+          type: 'http.request',
+          method: 'POST',
+          url: `${rx.url}/notify`,
+          body: { type: 'json', value: { task: '{{ steps.make.id }}' } },
+        },
       ],
     });
     const run = (await api.post(`/api/v1/automations/${a.id}/test`, { payload: { who: 'Ada' } })).body.item;
@@ -82,7 +88,9 @@ describe('replaying runs', () => {
       ],
     });
     expect(fixed.body.item.version).toBe(2);
-    const replay = (await api.post(`/api/v1/automations/${automationId}/runs/${run.id}/replay`, { from: 'failed-step', version: 'current' })).body.item;
+    const replay = (
+      await api.post(`/api/v1/automations/${automationId}/runs/${run.id}/replay`, { from: 'failed-step', version: 'current' })
+    ).body.item;
     expect(replay.version).toBe(2);
     const done = await runWithStatus(api, automationId, replay.id, 'completed');
     expect(done.steps.map((s: { id: string; type: string }) => [s.id, s.type])).toEqual([
@@ -97,7 +105,15 @@ describe('replaying runs', () => {
     const a = await createAutomation(api, server.workspaceId, {
       name: 'Call only',
       trigger: { type: 'webhook' },
-      actions: [{ id: 'call', type: 'http.request', method: 'POST', url: `${rx.url}/bulk`, body: { type: 'json', value: { n: '{{ trigger.n }}' } } }],
+      actions: [
+        {
+          id: 'call',
+          type: 'http.request',
+          method: 'POST',
+          url: `${rx.url}/bulk`,
+          body: { type: 'json', value: { n: '{{ trigger.n }}' } },
+        },
+      ],
     });
     const failed: string[] = [];
     for (const n of [1, 2, 3]) {

@@ -13,7 +13,8 @@ describe('respond to webhook', () => {
   let server: TestServer;
   let api: ReturnType<typeof client>;
   let projectId: string;
-  const post = (url: string, body: unknown, headers: Record<string, string> = {}) => call(server.url, 'POST', new URL(url).pathname, { body, headers });
+  const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+    call(server.url, 'POST', new URL(url).pathname, { body, headers });
 
   beforeAll(async () => {
     server = await automationServer({ TASKSPACE_INBOUND_RESPOND_TIMEOUT_MS: '1500' });
@@ -91,10 +92,14 @@ describe('respond to webhook', () => {
     const first = await post(a.webhook.url, { n: 1 }, { 'Idempotency-Key': 'slow-1' });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ ok: true, requestId: expect.any(String) });
-    const [run] = await waitFor(async () => {
-      const runs = await runsOf(api, a.id);
-      return runs[0]?.status === 'completed' && runs;
-    }, 'the slow run to complete', 15000);
+    const [run] = await waitFor(
+      async () => {
+        const runs = await runsOf(api, a.id);
+        return runs[0]?.status === 'completed' && runs;
+      },
+      'the slow run to complete',
+      15000,
+    );
     const retry = await post(a.webhook.url, { n: 1 }, { 'Idempotency-Key': 'slow-1' });
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual({ done: 1, run: run.id });
@@ -136,14 +141,19 @@ describe('respond to webhook', () => {
 
   test('status outside 200–599, headers that frame the message or set cookies, and unsafe rendered header values are refused', async () => {
     const make = (respond: Record<string, unknown>) =>
-      api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Bad', trigger: { type: 'webhook' }, actions: [{ id: 'r', type: 'respond', ...respond }] });
+      api.post('/api/v1/automations', {
+        workspaceId: server.workspaceId,
+        name: 'Bad',
+        trigger: { type: 'webhook' },
+        actions: [{ id: 'r', type: 'respond', ...respond }],
+      });
     const status = await make({ status: 99 });
     expect(status.status).toBe(400);
     expect(status.body.error.details).toEqual({ field: 'actions[0].status', reason: 'too_small' });
     const cookie = await make({ headers: { 'Set-Cookie': 'sid=1' } });
     expect(cookie.status).toBe(400);
     expect(cookie.body.error.details).toEqual({ field: 'actions[0].headers.Set-Cookie', reason: 'forbidden_header' });
-    const csp = await make({ headers: { 'content-security-policy': "default-src *" } });
+    const csp = await make({ headers: { 'content-security-policy': 'default-src *' } });
     expect(csp.body.error.details.reason).toBe('forbidden_header');
     const name = await make({ headers: { 'Bad Header': 'x' } });
     expect(name.status).toBe(400);
@@ -165,7 +175,12 @@ describe('respond to webhook', () => {
 
   test('only allow-listed headers may be set: each other one is 400 at save naming the field; Location only with a 3xx status', async () => {
     const make = (respond: Record<string, unknown>) =>
-      api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Headers', trigger: { type: 'webhook' }, actions: [{ id: 'r', type: 'respond', ...respond }] });
+      api.post('/api/v1/automations', {
+        workspaceId: server.workspaceId,
+        name: 'Headers',
+        trigger: { type: 'webhook' },
+        actions: [{ id: 'r', type: 'respond', ...respond }],
+      });
     const refused = [
       'Clear-Site-Data',
       'Refresh',
@@ -183,7 +198,11 @@ describe('respond to webhook', () => {
     ];
     for (const name of refused) {
       const res = await make({ headers: { [name]: 'x' } });
-      expect([name, res.status, res.body.error?.details]).toEqual([name, 400, { field: `actions[0].headers.${name}`, reason: 'forbidden_header' }]);
+      expect([name, res.status, res.body.error?.details]).toEqual([
+        name,
+        400,
+        { field: `actions[0].headers.${name}`, reason: 'forbidden_header' },
+      ]);
     }
     const location = await make({ headers: { Location: 'https://example.com/' } });
     expect(location.status).toBe(400);
@@ -198,14 +217,28 @@ describe('respond to webhook', () => {
           id: 'r',
           type: 'respond',
           status: 302,
-          headers: { Location: 'https://example.com/next', 'Cache-Control': 'no-store', ETag: '"v1"', 'Content-Language': 'en', 'Retry-After': '5', 'X-Order': '7' },
+          headers: {
+            Location: 'https://example.com/next',
+            'Cache-Control': 'no-store',
+            ETag: '"v1"',
+            'Content-Language': 'en',
+            'Retry-After': '5',
+            'X-Order': '7',
+          },
           body: 'moved',
         },
       ],
     });
     const res = await post(allowed.webhook.url, {});
     expect(res.status).toBe(302);
-    expect(res.headers).toMatchObject({ location: 'https://example.com/next', 'cache-control': 'no-store', etag: '"v1"', 'content-language': 'en', 'retry-after': '5', 'x-order': '7' });
+    expect(res.headers).toMatchObject({
+      location: 'https://example.com/next',
+      'cache-control': 'no-store',
+      etag: '"v1"',
+      'content-language': 'en',
+      'retry-after': '5',
+      'x-order': '7',
+    });
   });
 
   test('a definition stored before the allow-list held: the refused header is enforced at run time, never sent', async () => {

@@ -19,7 +19,11 @@ describe('operating automations', () => {
     await server?.close();
   });
 
-  const failing = { name: 'Always fails', trigger: { type: 'webhook' }, actions: [{ id: 'call', type: 'http.request', method: 'GET', url: '' }] };
+  const failing = {
+    name: 'Always fails',
+    trigger: { type: 'webhook' },
+    actions: [{ id: 'call', type: 'http.request', method: 'GET', url: '' }],
+  };
 
   async function failingAutomation(n: number) {
     const a = await createAutomation(api, server.workspaceId, { ...failing, actions: [{ ...failing.actions[0], url: `${rx.url}/fail` }] });
@@ -66,7 +70,11 @@ describe('operating automations', () => {
   });
 
   test('GET gives the version as ETag; PUT with a stale If-Match is 412 and changes nothing', async () => {
-    const a = await createAutomation(api, server.workspaceId, { name: 'Tagged', trigger: { type: 'webhook' }, actions: [{ id: 's', type: 'set', values: { a: 1 } }] });
+    const a = await createAutomation(api, server.workspaceId, {
+      name: 'Tagged',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 's', type: 'set', values: { a: 1 } }],
+    });
     const read = await api.get(`/api/v1/automations/${a.id}`);
     expect(read.headers.etag).toBe('"1"');
     const put = (name: string, ifMatch?: string) =>
@@ -80,7 +88,12 @@ describe('operating automations', () => {
     expect(saved.headers.etag).toBe('"2"');
     const stale = await put('Tagged lost update', '"1"');
     expect(stale.status).toBe(412);
-    expect(stale.body).toMatchObject({ ok: false, code: 'PRECONDITION_FAILED', statusMessage: 'Precondition Failed', error: { code: 'PRECONDITION_FAILED' } });
+    expect(stale.body).toMatchObject({
+      ok: false,
+      code: 'PRECONDITION_FAILED',
+      statusMessage: 'Precondition Failed',
+      error: { code: 'PRECONDITION_FAILED' },
+    });
     expect((await put('Tagged weak', 'W/"2"')).status).toBe(412);
     expect((await api.get(`/api/v1/automations/${a.id}`)).body.item).toMatchObject({ name: 'Tagged 2', version: 2 });
     expect((await put('Tagged any', '*')).status).toBe(200);
@@ -110,7 +123,11 @@ describe('operating automations', () => {
   });
 
   test('run lists refuse unknown query parameters, naming them', async () => {
-    const a = await createAutomation(api, server.workspaceId, { name: 'Listed', trigger: { type: 'webhook' }, actions: [{ id: 's', type: 'set', values: { a: 1 } }] });
+    const a = await createAutomation(api, server.workspaceId, {
+      name: 'Listed',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 's', type: 'set', values: { a: 1 } }],
+    });
     for (const path of [`/api/v1/automations/${a.id}/runs?q=x`, `/api/v1/workspaces/${server.workspaceId}/runs?triggerType=webhook`]) {
       const res = await api.get(path);
       expect(res.status).toBe(400);
@@ -121,13 +138,23 @@ describe('operating automations', () => {
   });
 
   test('metrics: counts by status, success rate and p50/p95 durations, since a time; test runs left out', async () => {
-    const a = await createAutomation(api, server.workspaceId, { name: 'Measured', trigger: { type: 'webhook' }, actions: [{ id: 's', type: 'set', values: { a: 1 } }] });
+    const a = await createAutomation(api, server.workspaceId, {
+      name: 'Measured',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 's', type: 'set', values: { a: 1 } }],
+    });
     const svc = server.built.services;
     const t0 = Date.parse('2024-03-01T00:00:00.000Z');
     // 8 completed runs of 100..800 ms, 2 failed of 900 and 1000 ms, one waiting, one test run, one old run.
     const seeds: [string, number, number | null, number][] = [];
     for (let i = 1; i <= 8; i++) seeds.push(['completed', i * 100, 0, t0]);
-    seeds.push(['failed', 900, 0, t0], ['failed', 1000, 0, t0], ['waiting', -1, 0, t0], ['completed', 5, 1, t0], ['failed', 7, 0, t0 - 86_400_000]);
+    seeds.push(
+      ['failed', 900, 0, t0],
+      ['failed', 1000, 0, t0],
+      ['waiting', -1, 0, t0],
+      ['completed', 5, 1, t0],
+      ['failed', 7, 0, t0 - 86_400_000],
+    );
     await svc.store.run(
       svc.store.sql.transaction(function* (tx) {
         let n = 0;
@@ -154,8 +181,16 @@ describe('operating automations', () => {
     expect(all).toMatchObject({ total: 12, counts: { failed: 3 }, successRate: 8 / 11, durationMs: { p50: 500, p95: 1000 } });
     expect(all.since).toBeUndefined();
 
-    const empty = await createAutomation(api, server.workspaceId, { name: 'Idle', trigger: { type: 'webhook' }, actions: [{ id: 's', type: 'set', values: { a: 1 } }] });
-    expect((await api.get(`/api/v1/automations/${empty.id}/metrics`)).body.item).toMatchObject({ total: 0, successRate: null, durationMs: { p50: null, p95: null } });
+    const empty = await createAutomation(api, server.workspaceId, {
+      name: 'Idle',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 's', type: 'set', values: { a: 1 } }],
+    });
+    expect((await api.get(`/api/v1/automations/${empty.id}/metrics`)).body.item).toMatchObject({
+      total: 0,
+      successRate: null,
+      durationMs: { p50: null, p95: null },
+    });
     expect((await api.get(`/api/v1/automations/${a.id}/metrics?since=yesterday`)).status).toBe(400);
     expect((await api.get(`/api/v1/automations/${a.id}/metrics?window=7d`)).status).toBe(400);
     const viewer = client(server, addUser(server, 'metra', { workspaceId: server.workspaceId, role: 'Viewer' }));

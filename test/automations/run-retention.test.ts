@@ -16,7 +16,10 @@ describe('run retention', () => {
   let rx: Awaited<ReturnType<typeof receiver>>;
   const clock = new TestClock(Date.now());
   beforeAll(async () => {
-    server = await startServer({ env: { ...AUTOMATION_ENV, TASKSPACE_RUN_RETENTION_DAYS: '30', TASKSPACE_RUN_RETENTION_FAILED_DAYS: '90' }, clock });
+    server = await startServer({
+      env: { ...AUTOMATION_ENV, TASKSPACE_RUN_RETENTION_DAYS: '30', TASKSPACE_RUN_RETENTION_FAILED_DAYS: '90' },
+      clock,
+    });
     api = client(server, server.token);
     rx = await receiver([{ status: 400, body: { error: 'bad' } }]);
   });
@@ -27,7 +30,11 @@ describe('run retention', () => {
 
   const prune = () => server.built.services.store.run(pruneExpiredRuns(server.built.services));
   const stepsOf = async (runId: string) =>
-    (await server.built.services.store.run(server.built.services.store.sql.all('SELECT step_id FROM automation_steps WHERE run_id = ?', [runId]))).length;
+    (
+      await server.built.services.store.run(
+        server.built.services.store.sql.all('SELECT step_id FROM automation_steps WHERE run_id = ?', [runId]),
+      )
+    ).length;
   const status = async (automationId: string, runId: string) => (await api.get(`/api/v1/automations/${automationId}/runs/${runId}`)).status;
 
   async function testRun(definition: Record<string, unknown>, expected: string) {
@@ -39,9 +46,15 @@ describe('run retention', () => {
 
   test('finished runs past the window go with their steps; newer, waiting and failed (longer window) runs stay', async () => {
     const done = await testRun({ name: 'Done', actions: [{ id: 'set', type: 'set', values: { a: 1 } }] }, 'completed');
-    const failed = await testRun({ name: 'Fails', actions: [{ id: 'call', type: 'http.request', method: 'GET', url: `${rx.url}/x` }] }, 'failed');
+    const failed = await testRun(
+      { name: 'Fails', actions: [{ id: 'call', type: 'http.request', method: 'GET', url: `${rx.url}/x` }] },
+      'failed',
+    );
     const waiting = await testRun({ name: 'Waits', actions: [{ id: 'ok', type: 'approval' }] }, 'waiting');
-    const short = await testRun({ name: 'Short', retention: { days: 2, failedDays: 5 }, actions: [{ id: 'set', type: 'set', values: { a: 1 } }] }, 'completed');
+    const short = await testRun(
+      { name: 'Short', retention: { days: 2, failedDays: 5 }, actions: [{ id: 'set', type: 'set', values: { a: 1 } }] },
+      'completed',
+    );
     expect(await stepsOf(done.runId)).toBe(1);
     // The override is part of the definition.
     expect((await api.get(`/api/v1/automations/${short.automationId}`)).body.item.retention).toEqual({ days: 2, failedDays: 5 });
@@ -70,7 +83,12 @@ describe('run retention', () => {
   });
 
   test('deletes in batches; an invalid retention is refused', async () => {
-    const a = await createAutomation(api, server.workspaceId, { name: 'Many', trigger: { type: 'webhook' }, retention: { days: 1 }, actions: [{ id: 'set', type: 'set', values: { a: 1 } }] });
+    const a = await createAutomation(api, server.workspaceId, {
+      name: 'Many',
+      trigger: { type: 'webhook' },
+      retention: { days: 1 },
+      actions: [{ id: 'set', type: 'set', values: { a: 1 } }],
+    });
     const svc = server.built.services;
     const at = clock.now();
     // Seed finished runs directly: a batch and a half.
@@ -91,7 +109,13 @@ describe('run retention', () => {
     expect(await prune()).toBe(0);
 
     for (const retention of [{ days: 0 }, {}, { days: 1, keep: true }, { failedDays: 'long' }]) {
-      const res = await api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Bad', trigger: { type: 'webhook' }, retention, actions: [{ id: 'set', type: 'set', values: { a: 1 } }] });
+      const res = await api.post('/api/v1/automations', {
+        workspaceId: server.workspaceId,
+        name: 'Bad',
+        trigger: { type: 'webhook' },
+        retention,
+        actions: [{ id: 'set', type: 'set', values: { a: 1 } }],
+      });
       expect(res.body.error.details.field).toMatch(/^retention/);
       expect(res.status).toBe(400);
     }

@@ -20,7 +20,8 @@ describe('save checks: template variables and literal ids', () => {
   });
   afterAll(() => server.close());
 
-  const save = (definition: Record<string, unknown>) => api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Checked', ...definition });
+  const save = (definition: Record<string, unknown>) =>
+    api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Checked', ...definition });
   const webhook = (actions: unknown[]) => save({ trigger: { type: 'webhook' }, actions });
   const make = (text: string, extra: Record<string, unknown> = {}) => ({ type: 'task.create', projectId, text, ...extra });
   const refused = (res: { status: number; body: any }, field: string, reason: string, ...words: string[]) => {
@@ -37,7 +38,12 @@ describe('save checks: template variables and literal ids', () => {
       make('Got {{ steps.fetc.body.anything }}', { id: 'use' }),
     ]);
     refused(res, 'actions[2].text', 'unknown_variable', 'steps.fetc', 'did you mean steps.fetch?');
-    refused(await webhook([{ id: 'a', type: 'set', values: { x: { deep: ['{{ steps.aa.x }}'] } } }]), 'actions[0].values.x.deep[0]', 'unknown_variable', 'steps.aa');
+    refused(
+      await webhook([{ id: 'a', type: 'set', values: { x: { deep: ['{{ steps.aa.x }}'] } } }]),
+      'actions[0].values.x.deep[0]',
+      'unknown_variable',
+      'steps.aa',
+    );
   });
 
   test('a step reads only steps that run before it', async () => {
@@ -45,13 +51,30 @@ describe('save checks: template variables and literal ids', () => {
     refused(later, 'actions[0].text', 'unknown_variable', "step 'after' does not run before this one");
     const self = await webhook([make('{{ steps.me.id }}', { id: 'me' })]);
     refused(self, 'actions[0].text', 'unknown_variable', 'steps.me');
-    const loop = { id: 'each', type: 'loop', items: '{{ trigger.items }}', actions: [{ id: 'inner', type: 'set', values: { n: '{{ loop.index }}' } }] };
+    const loop = {
+      id: 'each',
+      type: 'loop',
+      items: '{{ trigger.items }}',
+      actions: [{ id: 'inner', type: 'set', values: { n: '{{ loop.index }}' } }],
+    };
     refused(await webhook([loop, make('{{ steps.inner.n }}')]), 'actions[1].text', 'unknown_variable', 'steps.inner');
-    const branch = { id: 'pick', type: 'branch', conditions: { anyOf: [{ allOf: [{ left: 1, operator: 'equals', right: 1 }] }] }, then: [{ id: 'yes', type: 'set', values: { n: 1 } }], else: [make('{{ steps.yes.n }}')] };
+    const branch = {
+      id: 'pick',
+      type: 'branch',
+      conditions: { anyOf: [{ allOf: [{ left: 1, operator: 'equals', right: 1 }] }] },
+      then: [{ id: 'yes', type: 'set', values: { n: 1 } }],
+      else: [make('{{ steps.yes.n }}')],
+    };
     refused(await webhook([branch]), 'actions[0].else[0].text', 'unknown_variable', 'steps.yes');
-    const fan = (second: string) => ({ id: 'fan', type: 'parallel', branches: { a: [{ id: 'one', type: 'set', values: { n: 1 } }], b: [{ id: 'two', type: 'set', values: { n: second } }] } });
+    const fan = (second: string) => ({
+      id: 'fan',
+      type: 'parallel',
+      branches: { a: [{ id: 'one', type: 'set', values: { n: 1 } }], b: [{ id: 'two', type: 'set', values: { n: second } }] },
+    });
     refused(await webhook([fan('{{ steps.one.n }}')]), 'actions[0].branches.b[0].values.n', 'unknown_variable', 'steps.one');
-    expect((await webhook([fan('{{ trigger.n }}'), make('{{ steps.one.n }} {{ steps.two.n }} {{ steps.fan.branches }}')])).status).toBe(200);
+    expect((await webhook([fan('{{ trigger.n }}'), make('{{ steps.one.n }} {{ steps.two.n }} {{ steps.fan.branches }}')])).status).toBe(
+      200,
+    );
   });
 
   test('unknown roots, and loop or error outside a loop or an error path, are refused', async () => {
@@ -61,21 +84,48 @@ describe('save checks: template variables and literal ids', () => {
     refused(await webhook([make('{{ error.message }}')]), 'actions[0].text', 'unknown_variable', 'only defined inside an error path');
     refused(await webhook([make('{{ run.idd }}')]), 'actions[0].text', 'unknown_variable', 'did you mean run.id?');
     refused(await webhook([make('{{ automation.nmae }}')]), 'actions[0].text', 'unknown_variable', 'did you mean automation.name?');
-    const path = { id: 'h', type: 'http.request', method: 'GET', url: 'https://example.org/x', onError: { then: [make('{{ error.mesage }}')] } };
+    const path = {
+      id: 'h',
+      type: 'http.request',
+      method: 'GET',
+      url: 'https://example.org/x',
+      onError: { then: [make('{{ error.mesage }}')] },
+    };
     refused(await webhook([path]), 'actions[0].onError.then[0].text', 'unknown_variable', 'did you mean error.message?');
     const loop = { id: 'each', type: 'loop', items: [1], actions: [make('{{ loop.idex }}')] };
     refused(await webhook([loop]), 'actions[0].actions[0].text', 'unknown_variable', 'did you mean loop.index?');
   });
 
-  test("a trigger variable the trigger kind does not have is refused; webhook and custom-field variables are open", async () => {
-    refused(await save({ trigger: { type: 'task.added' }, actions: [make('{{ trigger.nodeTxt }}')] }), 'actions[0].text', 'unknown_variable', 'task.added trigger has no variable', 'did you mean trigger.nodeText?');
-    refused(await save({ trigger: { type: 'schedule', everyMinutes: 5 }, actions: [make('{{ trigger.firedat }}')] }), 'actions[0].text', 'unknown_variable', 'did you mean trigger.firedAt?');
+  test('a trigger variable the trigger kind does not have is refused; webhook and custom-field variables are open', async () => {
+    refused(
+      await save({ trigger: { type: 'task.added' }, actions: [make('{{ trigger.nodeTxt }}')] }),
+      'actions[0].text',
+      'unknown_variable',
+      'task.added trigger has no variable',
+      'did you mean trigger.nodeText?',
+    );
+    refused(
+      await save({ trigger: { type: 'schedule', everyMinutes: 5 }, actions: [make('{{ trigger.firedat }}')] }),
+      'actions[0].text',
+      'unknown_variable',
+      'did you mean trigger.firedAt?',
+    );
     const form = { type: 'form', title: 'F', fields: [{ name: 'email', label: 'E', type: 'text' }] };
-    refused(await save({ trigger: form, actions: [make('{{ trigger.emial }}')] }), 'actions[0].text', 'unknown_variable', 'form trigger has no field', 'did you mean trigger.email?');
+    refused(
+      await save({ trigger: form, actions: [make('{{ trigger.emial }}')] }),
+      'actions[0].text',
+      'unknown_variable',
+      'form trigger has no field',
+      'did you mean trigger.email?',
+    );
     expect((await save({ trigger: form, actions: [make('{{ trigger.email }}')] })).status).toBe(200);
     expect((await webhook([make('{{ trigger.anything.at.all }} {{ trigger.body }}')])).status).toBe(200);
-    expect((await save({ trigger: { type: 'task.completed' }, actions: [make('{{ trigger.Score }} by {{ trigger.completedBy }}')] })).status).toBe(200);
-    expect((await save({ trigger: { type: 'task.due' }, actions: [make('{{ trigger.dueAt }} {{ trigger.nodeNote | default: "" }}')] })).status).toBe(200);
+    expect(
+      (await save({ trigger: { type: 'task.completed' }, actions: [make('{{ trigger.Score }} by {{ trigger.completedBy }}')] })).status,
+    ).toBe(200);
+    expect(
+      (await save({ trigger: { type: 'task.due' }, actions: [make('{{ trigger.dueAt }} {{ trigger.nodeNote | default: "" }}')] })).status,
+    ).toBe(200);
   });
 
   test('correct definitions pass: nested reach, locals, loops, error paths, disabled steps', async () => {
@@ -97,32 +147,84 @@ describe('save checks: template variables and literal ids', () => {
           { id: 'again', type: 'set', values: { label: '{{ steps.line.label }}' } },
         ],
       },
-      { id: 'call', type: 'http.request', method: 'GET', url: 'https://example.org/{{ steps.each.count }}', onError: { then: [{ id: 'fix', type: 'set', values: { why: '{{ error.message }} {{ steps.call.error.code }}' } }] } },
+      {
+        id: 'call',
+        type: 'http.request',
+        method: 'GET',
+        url: 'https://example.org/{{ steps.each.count }}',
+        onError: { then: [{ id: 'fix', type: 'set', values: { why: '{{ error.message }} {{ steps.call.error.code }}' } }] },
+      },
       { id: 'off', type: 'set', disabled: true, values: { x: '{{ steps.nowhere.x }}' } },
-      make('{% assign who = trigger.owner | default: "nobody" %}{{ who }} {% for l in trigger.lines %}{{ l.name }}{{ forloop.index }}{% endfor %} {{ steps.big.seen | default: steps.small.n }} {{ steps.fix.why | default: "" }} {{ steps.off.x | default: "" }} {{ run.id }} {{ automation.name }} {{ steps[trigger.key] }}'),
+      make(
+        '{% assign who = trigger.owner | default: "nobody" %}{{ who }} {% for l in trigger.lines %}{{ l.name }}{{ forloop.index }}{% endfor %} {{ steps.big.seen | default: steps.small.n }} {{ steps.fix.why | default: "" }} {{ steps.off.x | default: "" }} {{ run.id }} {{ automation.name }} {{ steps[trigger.key] }}',
+      ),
     ]);
     expect(res.status).toBe(200);
   });
 
   test('an unknown secret names its field', async () => {
-    const res = await webhook([{ id: 'call', type: 'http.request', method: 'GET', url: 'https://example.org/x', headers: { 'X-Key': '{{ secrets.API_KEI }}' } }]);
+    const res = await webhook([
+      { id: 'call', type: 'http.request', method: 'GET', url: 'https://example.org/x', headers: { 'X-Key': '{{ secrets.API_KEI }}' } },
+    ]);
     refused(res, 'actions[0].headers.X-Key', 'unknown_secret', 'API_KEI');
   });
 
   test('literal project, task and agent ids must exist; a literal command must be one of the agent', async () => {
     const [task] = await addTasks(server, projectId, ['Checked task']);
     const otherProject = await newProject(server, 'Other');
-    refused(await webhook([{ type: 'task.create', projectId: 'no-such-project', text: 'x' }]), 'actions[0].projectId', 'not_found', "'no-such-project'");
-    refused(await webhook([{ type: 'task.complete', projectId, taskId: 'no-such-task' }]), 'actions[0].taskId', 'not_found', "'no-such-task'");
-    refused(await webhook([{ type: 'task.move', projectId: otherProject, taskId: '{{ trigger.t }}', targetTaskId: task!.id, position: 'afterend' }]), 'actions[0].targetTaskId', 'not_found', 'is not in project');
-    refused(await webhook([{ type: 'task.create', projectId, text: 'x', referenceTaskId: 'gone' }]), 'actions[0].referenceTaskId', 'not_found');
-    expect((await webhook([{ type: 'task.complete', projectId, taskId: task!.id }, { type: 'task.complete', projectId: '{{ trigger.p }}', taskId: '{{ trigger.t }}' }])).status).toBe(200);
+    refused(
+      await webhook([{ type: 'task.create', projectId: 'no-such-project', text: 'x' }]),
+      'actions[0].projectId',
+      'not_found',
+      "'no-such-project'",
+    );
+    refused(
+      await webhook([{ type: 'task.complete', projectId, taskId: 'no-such-task' }]),
+      'actions[0].taskId',
+      'not_found',
+      "'no-such-task'",
+    );
+    refused(
+      await webhook([
+        { type: 'task.move', projectId: otherProject, taskId: '{{ trigger.t }}', targetTaskId: task!.id, position: 'afterend' },
+      ]),
+      'actions[0].targetTaskId',
+      'not_found',
+      'is not in project',
+    );
+    refused(
+      await webhook([{ type: 'task.create', projectId, text: 'x', referenceTaskId: 'gone' }]),
+      'actions[0].referenceTaskId',
+      'not_found',
+    );
+    expect(
+      (
+        await webhook([
+          { type: 'task.complete', projectId, taskId: task!.id },
+          { type: 'task.complete', projectId: '{{ trigger.p }}', taskId: '{{ trigger.t }}' },
+        ])
+      ).status,
+    ).toBe(200);
 
     const agent = (
-      await api.post(`/api/v1/folders/${server.workspaceId}/agents`, { name: 'Scribe', data: { type: 'agent', data: { commands: [{ id: 'sum', name: 'Summarise', prompt: 'S: {{ input }}' }] } } })
+      await api.post(`/api/v1/folders/${server.workspaceId}/agents`, {
+        name: 'Scribe',
+        data: { type: 'agent', data: { commands: [{ id: 'sum', name: 'Summarise', prompt: 'S: {{ input }}' }] } },
+      })
     ).body.item;
-    refused(await webhook([{ type: 'agent.command', agentId: 'no-such-agent', command: 'sum' }]), 'actions[0].agentId', 'not_found', "'no-such-agent'");
-    refused(await webhook([{ type: 'agent.command', agentId: agent.id, command: 'Sumarise' }]), 'actions[0].command', 'not_found', "no command 'Sumarise'", "did you mean 'Summarise'?");
+    refused(
+      await webhook([{ type: 'agent.command', agentId: 'no-such-agent', command: 'sum' }]),
+      'actions[0].agentId',
+      'not_found',
+      "'no-such-agent'",
+    );
+    refused(
+      await webhook([{ type: 'agent.command', agentId: agent.id, command: 'Sumarise' }]),
+      'actions[0].command',
+      'not_found',
+      "no command 'Sumarise'",
+      "did you mean 'Summarise'?",
+    );
     const ok = await webhook([
       { id: 'a', type: 'agent.command', agentId: agent.id, command: 'sum' },
       { id: 'b', type: 'agent.command', agentId: agent.id, command: ' summarise ' },
@@ -133,8 +235,16 @@ describe('save checks: template variables and literal ids', () => {
 
   test('updates and restores are checked too', async () => {
     const [task] = await addTasks(server, projectId, ['Restorable']);
-    const a = await createAutomation(api, server.workspaceId, { name: 'V', trigger: { type: 'webhook' }, actions: [{ id: 'done', type: 'task.complete', projectId, taskId: task!.id }] });
-    const typo = await api.put(`/api/v1/automations/${a.id}`, { name: 'V', trigger: { type: 'webhook' }, actions: [make('{{ stpes.done.id }}')] });
+    const a = await createAutomation(api, server.workspaceId, {
+      name: 'V',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'done', type: 'task.complete', projectId, taskId: task!.id }],
+    });
+    const typo = await api.put(`/api/v1/automations/${a.id}`, {
+      name: 'V',
+      trigger: { type: 'webhook' },
+      actions: [make('{{ stpes.done.id }}')],
+    });
     refused(typo, 'actions[0].text', 'unknown_variable', 'did you mean steps.done.id?');
     expect((await api.put(`/api/v1/automations/${a.id}`, { name: 'V2', trigger: { type: 'webhook' }, actions: [] })).status).toBe(200);
     expect((await api.delete(`/api/v1/projects/${projectId}/tasks/${task!.id}`)).status).toBe(200);

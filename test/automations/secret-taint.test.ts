@@ -83,7 +83,15 @@ describe('secrets never reach what members read', () => {
     const parent = await createAutomation(api, server.workspaceId, {
       name: 'Parent',
       trigger: { type: 'webhook' },
-      actions: [{ id: 'call', type: 'automation.run', automationId: child.id, input: { k: '{{ secrets.API_KEY }}', up: '{{ secrets.API_KEY | upcase }}' }, wait: true }],
+      actions: [
+        {
+          id: 'call',
+          type: 'automation.run',
+          automationId: child.id,
+          input: { k: '{{ secrets.API_KEY }}', up: '{{ secrets.API_KEY | upcase }}' },
+          wait: true,
+        },
+      ],
     });
     automations.push(child.id, parent.id);
     const res = await api.post(`/api/v1/automations/${parent.id}/test`, { payload: {} });
@@ -100,7 +108,15 @@ describe('secrets never reach what members read', () => {
     const automation = await createAutomation(api, server.workspaceId, {
       name: 'Asks with a key',
       trigger: { type: 'webhook' },
-      actions: [{ id: 'ask', type: 'agent.command', agentId, command: 'Say', input: 'key {{ secrets.API_KEY }} and {{ secrets.API_KEY | url_encode }}' }],
+      actions: [
+        {
+          id: 'ask',
+          type: 'agent.command',
+          agentId,
+          command: 'Say',
+          input: 'key {{ secrets.API_KEY }} and {{ secrets.API_KEY | url_encode }}',
+        },
+      ],
     });
     automations.push(automation.id);
     const run = (await api.post(`/api/v1/automations/${automation.id}/test`, { payload: {} })).body.item;
@@ -138,7 +154,13 @@ describe('secrets never reach what members read', () => {
             mixed: 'user {{ trigger.user }} with {{ secrets.API_KEY | downcase }}',
           },
         },
-        { id: 'fail', type: 'http.request', method: 'GET', url: `${rx.url}/missing/{{ secrets.API_KEY | base64_encode | url_encode }}`, retry: { maxAttempts: 1 } },
+        {
+          id: 'fail',
+          type: 'http.request',
+          method: 'GET',
+          url: `${rx.url}/missing/{{ secrets.API_KEY | base64_encode | url_encode }}`,
+          retry: { maxAttempts: 1 },
+        },
       ],
     });
     automations.push(automation.id);

@@ -12,7 +12,10 @@ describe('workspace secrets', () => {
     server = await automationServer();
     api = client(server, server.token);
     // Echoes what it received, so the step's output would carry the secret back.
-    rx = await receiver((request) => ({ status: 200, body: { sawKey: request.headers['x-service-key'], sawUrl: request.url, sawBody: request.body } }));
+    rx = await receiver((request) => ({
+      status: 200,
+      body: { sawKey: request.headers['x-service-key'], sawUrl: request.url, sawBody: request.body },
+    }));
   });
   afterAll(async () => {
     await rx.close();
@@ -54,7 +57,13 @@ describe('workspace secrets', () => {
           body: { type: 'json', value: { key: '{{ secrets.API_KEY }}', note: 'plain' } },
         },
         { id: 'wait', type: 'approval' },
-        { id: 'second', type: 'http.request', method: 'POST', url: `${rx.url}/again`, headers: { 'X-Service-Key': '{{ secrets.API_KEY }}' } },
+        {
+          id: 'second',
+          type: 'http.request',
+          method: 'POST',
+          url: `${rx.url}/again`,
+          headers: { 'X-Service-Key': '{{ secrets.API_KEY }}' },
+        },
       ],
     });
     const started = (await api.post(`/api/v1/automations/${automation.id}/test`, { payload: {} })).body.item;
@@ -107,7 +116,9 @@ describe('workspace secrets', () => {
       workspaceId: server.workspaceId,
       name: 'Reads a missing secret',
       trigger: { type: 'webhook' },
-      actions: [{ id: 'call', type: 'http.request', method: 'GET', url: `${rx.url}/x`, headers: { 'X-Service-Key': "{{ secrets['NOT_SET'] }}" } }],
+      actions: [
+        { id: 'call', type: 'http.request', method: 'GET', url: `${rx.url}/x`, headers: { 'X-Service-Key': "{{ secrets['NOT_SET'] }}" } },
+      ],
     });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.details.reason).toBe('unknown_secret');
@@ -117,7 +128,9 @@ describe('workspace secrets', () => {
     const automation = await createAutomation(api, server.workspaceId, {
       name: 'Uses IN_USE',
       trigger: { type: 'webhook' },
-      actions: [{ id: 'call', type: 'http.request', method: 'GET', url: `${rx.url}/x`, headers: { 'X-Service-Key': '{{ secrets.IN_USE }}' } }],
+      actions: [
+        { id: 'call', type: 'http.request', method: 'GET', url: `${rx.url}/x`, headers: { 'X-Service-Key': '{{ secrets.IN_USE }}' } },
+      ],
     });
     const listed = (await api.get(path())).body.items.find((s: { name: string }) => s.name === 'IN_USE');
     expect(listed.usedBy).toEqual([{ id: automation.id, name: 'Uses IN_USE', enabled: true }]);

@@ -36,7 +36,12 @@ describe('automation.run (sub-automations)', () => {
       trigger: { type: 'webhook' },
       actions: [
         { id: 'sub', type: 'automation.run', automationId: child.id, input: { customer: { name: '{{ trigger.name }}' }, priority: 2 } },
-        { id: 'note', type: 'task.create', projectId, text: '{{ steps.sub.status }}: {{ steps.sub.response.body.ticket }} / {{ steps.sub.steps.make.text }}' },
+        {
+          id: 'note',
+          type: 'task.create',
+          projectId,
+          text: '{{ steps.sub.status }}: {{ steps.sub.response.body.ticket }} / {{ steps.sub.steps.make.text }}',
+        },
       ],
     });
     expect((await fire(parent, { name: 'Ada' })).status).toBe(200);
@@ -47,7 +52,11 @@ describe('automation.run (sub-automations)', () => {
     expect(waiting.waitingFor).toEqual({ kind: 'automation', stepId: 'sub' });
     const done = await runWithStatus(api, parent.id, waiting.id, 'completed');
     const [childRun] = await settledRuns(api, child.id);
-    expect(childRun.trigger).toMatchObject({ type: 'automation.run', eventId: waiting.id, variables: { customer: { name: 'Ada' }, priority: 2 } });
+    expect(childRun.trigger).toMatchObject({
+      type: 'automation.run',
+      eventId: waiting.id,
+      variables: { customer: { name: 'Ada' }, priority: 2 },
+    });
     expect(childRun.depth).toBe(done.depth + 1);
     const sub = done.steps.find((s: any) => s.id === 'sub');
     expect(sub.input).toMatchObject({ automationId: child.id, wait: true, runId: childRun.id });
@@ -55,7 +64,11 @@ describe('automation.run (sub-automations)', () => {
     expect(sub.output).toEqual({
       runId: childRun.id,
       status: 'completed',
-      steps: { pause: expect.any(Object), make: expect.objectContaining({ id: ticket }), answer: { status: 200, headers: {}, body: { ticket } } },
+      steps: {
+        pause: expect.any(Object),
+        make: expect.objectContaining({ id: ticket }),
+        answer: { status: 200, headers: {}, body: { ticket } },
+      },
       response: { status: 200, headers: {}, body: { ticket } },
     });
     expect(done.steps.find((s: any) => s.id === 'note').output.text).toBe(`completed: ${ticket} / Ticket for Ada`);
@@ -81,7 +94,12 @@ describe('automation.run (sub-automations)', () => {
   });
 
   test('cancelling a parent cancels the runs it waits for, down the chain; children it did not wait for go on', async () => {
-    const sleeper = (name: string) => createAutomation(api, server.workspaceId, { name, trigger: { type: 'webhook' }, actions: [{ id: 'sleep', type: 'delay', seconds: 3600 }] });
+    const sleeper = (name: string) =>
+      createAutomation(api, server.workspaceId, {
+        name,
+        trigger: { type: 'webhook' },
+        actions: [{ id: 'sleep', type: 'delay', seconds: 3600 }],
+      });
     const grandchild = await sleeper('Deep sleeper');
     const background = await sleeper('Background sleeper');
     const child = await createAutomation(api, server.workspaceId, {
@@ -143,7 +161,9 @@ describe('automation.run (sub-automations)', () => {
     const updated = await api.put(`/api/v1/automations/${self.id}`, {
       name: 'Recursive',
       trigger: { type: 'webhook' },
-      actions: [{ id: 'again', type: 'automation.run', automationId: self.id, input: { level: '{{ trigger.level | default: 0 | plus: 1 }}' } }],
+      actions: [
+        { id: 'again', type: 'automation.run', automationId: self.id, input: { level: '{{ trigger.level | default: 0 | plus: 1 }}' } },
+      ],
     });
     expect(updated.status).toBe(200);
     await fire(self, { level: 0 });

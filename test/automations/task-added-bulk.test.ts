@@ -66,14 +66,20 @@ describe('task added for tasks created in bulk', () => {
       content: '# Onboarding\n\n- Laptop\n- Accounts\n  - Email',
     });
     expect(source.status).toBe(200);
-    const note = await api.put(`/api/v1/projects/${source.body.item.id}/tasks/${(await allTasks(server, source.body.item.id))[0]!.id}/note`, {
-      type: 'text',
-      value: 'Order early',
-    });
+    const note = await api.put(
+      `/api/v1/projects/${source.body.item.id}/tasks/${(await allTasks(server, source.body.item.id))[0]!.id}/note`,
+      {
+        type: 'text',
+        value: 'Order early',
+      },
+    );
     expect(note.status).toBe(200);
 
     const copies = await watchedFolder('Copies');
-    const copy = await api.post(`/api/v1/projects/${source.body.item.id}/copy`, { folderId: copies.folderId, projectTitle: 'Onboarding (Ana)' });
+    const copy = await api.post(`/api/v1/projects/${source.body.item.id}/copy`, {
+      folderId: copies.folderId,
+      projectTitle: 'Onboarding (Ana)',
+    });
     expect(copy.status).toBe(200);
     const copied = await allTasks(server, copy.body.item.id);
     const copyRuns = await runsThenWitness(copies.automationId, copy.body.item.id, 3);
@@ -106,16 +112,24 @@ describe('task added for tasks created in bulk', () => {
         if (page.length < 100) return out;
       }
     };
-    const runs = await waitFor(async () => {
-      const list = await allRuns();
-      return list.length >= count && list.every((r) => r.status === 'completed') && list;
-    }, `${count} completed runs`, 150_000);
+    const runs = await waitFor(
+      async () => {
+        const list = await allRuns();
+        return list.length >= count && list.every((r) => r.status === 'completed') && list;
+      },
+      `${count} completed runs`,
+      150_000,
+    );
     expect(runs).toHaveLength(count);
     const [witness] = await addTasks(server, res.body.item.id, ['witness']);
-    const after = await waitFor(async () => {
-      const list = await allRuns();
-      return list.length > count && list;
-    }, 'the witness run', 30_000);
+    const after = await waitFor(
+      async () => {
+        const list = await allRuns();
+        return list.length > count && list;
+      },
+      'the witness run',
+      30_000,
+    );
     expect(after).toHaveLength(count + 1);
     expect(after[0].trigger.variables.nodeId).toBe(witness!.id);
   }, 240_000);

@@ -23,7 +23,12 @@ describe('templates: optional values', () => {
       name: 'Optional fields',
       trigger: { type: 'webhook' },
       actions: [
-        { id: 'create', type: 'task.create', projectId, text: '{{ trigger.title }} [{{ trigger.priority | default: "normal" }}]{% unless trigger.owner %} unowned{% endunless %}' },
+        {
+          id: 'create',
+          type: 'task.create',
+          projectId,
+          text: '{{ trigger.title }} [{{ trigger.priority | default: "normal" }}]{% unless trigger.owner %} unowned{% endunless %}',
+        },
         {
           id: 'ok',
           type: 'approval',
@@ -94,21 +99,36 @@ describe('the set action', () => {
             nested: { first: '{{ trigger.tags | first }}', fixed: 7 },
           },
         },
-        { id: 'create', type: 'task.create', projectId, text: '{{ steps.calc.label }}: {{ steps.calc.total | plus: 1 }} {{ steps.calc.tags | join: "," }} {{ steps.calc.nested.first }}' },
+        {
+          id: 'create',
+          type: 'task.create',
+          projectId,
+          text: '{{ steps.calc.label }}: {{ steps.calc.total | plus: 1 }} {{ steps.calc.tags | join: "," }} {{ steps.calc.nested.first }}',
+        },
       ],
     });
     const path = new URL(automation.webhook.url).pathname;
     expect((await call(server.url, 'POST', path, { body: { id: 'A1', amount: 20, tags: ['x', 'y'] } })).status).toBe(200);
     const [run] = await settledRuns(api, automation.id);
     expect(run.status).toBe('completed');
-    expect(run.steps.find((s: any) => s.id === 'calc').output).toEqual({ total: 40, tags: ['x', 'y'], label: 'Order A1', nested: { first: 'x', fixed: 7 } });
+    expect(run.steps.find((s: any) => s.id === 'calc').output).toEqual({
+      total: 40,
+      tags: ['x', 'y'],
+      label: 'Order A1',
+      nested: { first: 'x', fixed: 7 },
+    });
     expect((await allTasks(server, projectId)).map((t: any) => t.text)).toEqual(['Order A1: 41 x,y x']);
   });
 
   test('names must be identifiers and at least one value is needed (400, nothing saved)', async () => {
     const api = client(server, server.token);
     for (const values of [{ 'bad name': 'x' }, {}]) {
-      const res = await api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Bad set', trigger: { type: 'webhook' }, actions: [{ id: 's', type: 'set', values }] });
+      const res = await api.post('/api/v1/automations', {
+        workspaceId: server.workspaceId,
+        name: 'Bad set',
+        trigger: { type: 'webhook' },
+        actions: [{ id: 's', type: 'set', values }],
+      });
       expect(res.status).toBe(400);
       expect(res.body.ok).toBe(false);
       expect(res.body.error.details.field).toMatch(/^actions\[0\]\.values/);

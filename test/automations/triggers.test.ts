@@ -20,7 +20,13 @@ describe('automation triggers', () => {
     const a = await createAutomation(api, server.workspaceId, {
       name: 'On add',
       trigger: { type: 'task.added', scope: { projectId } },
-      actions: [{ id: 'echo', type: 'branch', conditions: { anyOf: [{ allOf: [{ left: '{{ trigger.nodeText }}', operator: 'starts_with', right: 'Call' }] }] } }],
+      actions: [
+        {
+          id: 'echo',
+          type: 'branch',
+          conditions: { anyOf: [{ allOf: [{ left: '{{ trigger.nodeText }}', operator: 'starts_with', right: 'Call' }] }] },
+        },
+      ],
     });
     const [task] = await addTasks(server, projectId, ['Call the bank']);
     const [run] = await settledRuns(api, a.id);
@@ -37,13 +43,25 @@ describe('automation triggers', () => {
   test('task completed: section 6.2 fields plus custom field values as keys', async () => {
     const field = await api.post(`/api/v1/projects/${projectId}/fields`, { name: 'Priority', type: 'number' });
     expect(field.status).toBe(200);
-    const a = await createAutomation(api, server.workspaceId, { name: 'On done', trigger: { type: 'task.completed', scope: { projectId } }, actions: [] });
+    const a = await createAutomation(api, server.workspaceId, {
+      name: 'On done',
+      trigger: { type: 'task.completed', scope: { projectId } },
+      actions: [],
+    });
     const [task] = await addTasks(server, projectId, ['Ship it']);
     expect((await api.put(`/api/v1/projects/${projectId}/tasks/${task!.id}/fields/${field.body.item.id}`, { value: 3 })).status).toBe(200);
     expect((await api.post(`/api/v1/projects/${projectId}/tasks/${task!.id}/complete`)).status).toBe(200);
     const [run] = await settledRuns(api, a.id);
     const v = run.trigger.variables;
-    expect(v).toMatchObject({ projectId, nodeId: task!.id, nodeText: 'Ship it', projectTitle: 'Triggers', completedBy: 'owner', assignees: [], Priority: 3 });
+    expect(v).toMatchObject({
+      projectId,
+      nodeId: task!.id,
+      nodeText: 'Ship it',
+      projectTitle: 'Triggers',
+      completedBy: 'owner',
+      assignees: [],
+      Priority: 3,
+    });
     expect(v.completedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(v.triggerTime).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(v.projectLink).toContain(projectId);
@@ -51,7 +69,11 @@ describe('automation triggers', () => {
   });
 
   test('new comment', async () => {
-    const a = await createAutomation(api, server.workspaceId, { name: 'On comment', trigger: { type: 'comment.created' }, actions: noop('re: {{ trigger.commentText }}') });
+    const a = await createAutomation(api, server.workspaceId, {
+      name: 'On comment',
+      trigger: { type: 'comment.created' },
+      actions: noop('re: {{ trigger.commentText }}'),
+    });
     const [task] = await addTasks(server, projectId, ['Discuss']);
     expect((await api.post(`/api/v1/projects/${projectId}/tasks/${task!.id}/comments`, { text: 'looks good' })).status).toBe(200);
     const [run] = await settledRuns(api, a.id);
@@ -62,13 +84,24 @@ describe('automation triggers', () => {
   });
 
   test('due date: a date that has just passed fires once', async () => {
-    const a = await createAutomation(api, server.workspaceId, { name: 'On due', trigger: { type: 'task.due', scope: { folderId: server.workspaceId } }, actions: [] });
+    const a = await createAutomation(api, server.workspaceId, {
+      name: 'On due',
+      trigger: { type: 'task.due', scope: { folderId: server.workspaceId } },
+      actions: [],
+    });
     const [task, witness] = await addTasks(server, projectId, ['Pay rent', 'Due witness']);
     const justPassed = async (taskId: string) => {
       const now = new Date(Date.now() - 60_000);
       const date = now.toISOString().slice(0, 10);
       const time = now.toISOString().slice(11, 16);
-      expect((await api.put(`/api/v1/projects/${projectId}/tasks/${taskId}/date`, { start: { date, time, timezone: 'UTC' }, end: { date, time, timezone: 'UTC' } })).status).toBe(200);
+      expect(
+        (
+          await api.put(`/api/v1/projects/${projectId}/tasks/${taskId}/date`, {
+            start: { date, time, timezone: 'UTC' },
+            end: { date, time, timezone: 'UTC' },
+          })
+        ).status,
+      ).toBe(200);
     };
     await justPassed(task!.id);
     const [run] = await settledRuns(api, a.id);
@@ -84,15 +117,21 @@ describe('automation triggers', () => {
   test('project completed, scoped to a folder (subfolders included); other folders do not fire', async () => {
     const parent = (await api.post(`/api/v1/workspaces/${server.workspaceId}/folders`, { name: 'Clients' })).body.item.id;
     const child = (await api.post(`/api/v1/workspaces/${server.workspaceId}/folders`, { name: 'Acme', parentId: parent })).body.item.id;
-    const a = await createAutomation(api, server.workspaceId, { name: 'On project done', trigger: { type: 'project.completed', scope: { folderId: parent } }, actions: [] });
-    const inside = (await api.post('/api/v1/projects', { folderId: child, contentType: 'text/markdown', content: '# Inside' })).body.item.id;
+    const a = await createAutomation(api, server.workspaceId, {
+      name: 'On project done',
+      trigger: { type: 'project.completed', scope: { folderId: parent } },
+      actions: [],
+    });
+    const inside = (await api.post('/api/v1/projects', { folderId: child, contentType: 'text/markdown', content: '# Inside' })).body.item
+      .id;
     const outside = await newProject(server, 'Outside');
     expect((await api.post(`/api/v1/projects/${outside}/complete`)).status).toBe(200);
     expect((await api.post(`/api/v1/projects/${inside}/complete`)).status).toBe(200);
     const [run] = await settledRuns(api, a.id);
     expect(run.trigger.variables).toMatchObject({ projectId: inside, projectTitle: 'Inside', completedBy: 'owner' });
     // Witness: a project completed later directly in the scoped folder; once its run exists, the outside one had its chance.
-    const witness = (await api.post('/api/v1/projects', { folderId: parent, contentType: 'text/markdown', content: '# Witness' })).body.item.id;
+    const witness = (await api.post('/api/v1/projects', { folderId: parent, contentType: 'text/markdown', content: '# Witness' })).body.item
+      .id;
     expect((await api.post(`/api/v1/projects/${witness}/complete`)).status).toBe(200);
     const runs = await settledRuns(api, a.id, 2);
     expect(runs.map((r) => r.trigger.variables.projectId)).toEqual([inside, witness]);
@@ -100,7 +139,11 @@ describe('automation triggers', () => {
   });
 
   test('schedule: a cron with seconds fires once per slot', async () => {
-    const a = await createAutomation(api, server.workspaceId, { name: 'Tick', trigger: { type: 'schedule', cron: '* * * * * *' }, actions: [] });
+    const a = await createAutomation(api, server.workspaceId, {
+      name: 'Tick',
+      trigger: { type: 'schedule', cron: '* * * * * *' },
+      actions: [],
+    });
     const runs = await waitFor(async () => {
       const list = await runsOf(api, a.id);
       return list.length >= 2 && list;
@@ -193,9 +236,18 @@ describe('triggers for the remaining service events', () => {
 
     const link = `${server.url}/projects/${projectId}`;
     const [created] = await settledRuns(api, automations['project.created'].id);
-    expect(created.trigger).toMatchObject({ type: 'project.created', variables: { projectId, projectTitle: 'Events', projectLink: link, createdBy: 'owner' } });
+    expect(created.trigger).toMatchObject({
+      type: 'project.created',
+      variables: { projectId, projectTitle: 'Events', projectLink: link, createdBy: 'owner' },
+    });
     const [assignedTask] = await settledRuns(api, automations['task.assigned'].id);
-    expect(assignedTask.trigger.variables).toMatchObject({ projectId, nodeId: task!.id, nodeText: 'Call the bank', added: [{ handle: 'pia' }], assignedBy: 'owner' });
+    expect(assignedTask.trigger.variables).toMatchObject({
+      projectId,
+      nodeId: task!.id,
+      nodeText: 'Call the bank',
+      added: [{ handle: 'pia' }],
+      assignedBy: 'owner',
+    });
     const [assigned] = await settledRuns(api, automations['project.assigned'].id);
     expect(assigned.trigger.variables).toMatchObject({ projectId, handle: 'pia', assignedBy: 'owner' });
     const [joined] = await settledRuns(api, automations['project.joined'].id);
@@ -222,7 +274,14 @@ describe('webhook bodies beyond JSON objects', () => {
     const path = new URL(automation.webhook.url).pathname;
     expect((await call(server.url, 'POST', path, { body: [{ sku: 'a' }, { sku: 'b' }] })).status).toBe(200);
     expect((await call(server.url, 'POST', path, { body: 42 })).status).toBe(200);
-    expect((await call(server.url, 'POST', path, { rawBody: 'name=Ada&tag=x&tag=y', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(200);
+    expect(
+      (
+        await call(server.url, 'POST', path, {
+          rawBody: 'name=Ada&tag=x&tag=y',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await call(server.url, 'POST', path, { body: { name: 'Grace', body: 'kept' } })).status).toBe(200);
     const runs = await settledRuns(api, automation.id, 4);
     expect(runs.map((r: any) => r.steps[0].output)).toEqual([
@@ -232,6 +291,12 @@ describe('webhook bodies beyond JSON objects', () => {
       { body: 'kept', name: 'Grace' },
     ]);
     // Plus the call's own variables (method, headers, query, rawBody, http): see inbound-senders.test.ts.
-    expect(runs[2].trigger.variables).toMatchObject({ body: { name: 'Ada', tag: ['x', 'y'] }, name: 'Ada', tag: ['x', 'y'], method: 'POST', rawBody: 'name=Ada&tag=x&tag=y' });
+    expect(runs[2].trigger.variables).toMatchObject({
+      body: { name: 'Ada', tag: ['x', 'y'] },
+      name: 'Ada',
+      tag: ['x', 'y'],
+      method: 'POST',
+      rawBody: 'name=Ada&tag=x&tag=y',
+    });
   });
 });

@@ -13,7 +13,13 @@ describe('automation versions', () => {
   });
   afterAll(() => server?.close());
 
-  const step = (name: string) => ({ id: 'call', type: 'http.request', method: 'GET', url: `https://example.org/${name}`, headers: { Authorization: `Bearer secret-of-${name}` } });
+  const step = (name: string) => ({
+    id: 'call',
+    type: 'http.request',
+    method: 'GET',
+    url: `https://example.org/${name}`,
+    headers: { Authorization: `Bearer secret-of-${name}` },
+  });
   const definition = (name: string) => ({ name, trigger: { type: 'webhook' }, actions: [{ id: 'ok', type: 'approval' }, step(name)] });
 
   test('every save is a version; a run executes and names its version; rolling back makes a new version', async () => {
@@ -41,13 +47,18 @@ describe('automation versions', () => {
     expect(seen.redacted).toEqual(['actions[1].headers.Authorization']);
 
     // The waiting run keeps executing version 2 after the automation moved on.
-    expect((await api.post(`/api/v1/automations/${a.id}/runs/${run.id}/reject`)).body.item).toMatchObject({ version: 2, status: 'rejected' });
+    expect((await api.post(`/api/v1/automations/${a.id}/runs/${run.id}/reject`)).body.item).toMatchObject({
+      version: 2,
+      status: 'rejected',
+    });
 
     const restored = await api.post(`/api/v1/automations/${a.id}/versions/1/restore`);
     expect(restored.status).toBe(200);
     expect(restored.body.item).toMatchObject({ version: 4, name: 'first' });
     expect((await api.get(`/api/v1/automations/${a.id}`)).body.item).toMatchObject({ version: 4, name: 'first' });
-    expect((await api.get(`/api/v1/automations/${a.id}/versions`)).body.items.map((v: { version: number }) => v.version)).toEqual([4, 3, 2, 1]);
+    expect((await api.get(`/api/v1/automations/${a.id}/versions`)).body.items.map((v: { version: number }) => v.version)).toEqual([
+      4, 3, 2, 1,
+    ]);
   });
 
   test('only the Owner rolls back; unknown versions are 404 and malformed ones 400', async () => {

@@ -28,7 +28,13 @@ describe('wait.event', () => {
       name: 'Waits for the ERP',
       trigger: { type: 'webhook' },
       actions: [
-        { id: 'ask', type: 'http.request', method: 'POST', url: `${rx.url}/erp`, body: { type: 'json', value: { callback: '{{ run.resumeUrl }}' } } },
+        {
+          id: 'ask',
+          type: 'http.request',
+          method: 'POST',
+          url: `${rx.url}/erp`,
+          body: { type: 'json', value: { callback: '{{ run.resumeUrl }}' } },
+        },
         { id: 'answer', type: 'wait.event', event: 'erp.done', timeoutMinutes: 60 },
         { id: 'after', type: 'set', values: { by: '{{ steps.answer.payload.by }}', event: '{{ steps.answer.event }}' } },
       ],
@@ -39,11 +45,22 @@ describe('wait.event', () => {
     expect(callback).toMatch(new RegExp(`^${server.url}/resume/${started.id}/[A-Za-z0-9_-]{43}$`));
 
     // A wrong signature is a 404 and changes nothing.
-    expect((await post(callback.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), '{}')).status).toBe(404);
+    expect(
+      (
+        await post(
+          callback.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+          '{}',
+        )
+      ).status,
+    ).toBe(404);
     const sent = await post(callback, JSON.stringify({ by: 'erp', ok: true }));
     expect(sent).toEqual({ status: 200, body: { ok: true, item: { runId: started.id, status: expect.any(String) } } });
     const done = await runWithStatus(api, automation.id, started.id, 'completed');
-    expect(done.steps.find((s: any) => s.id === 'answer').output).toMatchObject({ event: 'erp.done', payload: { by: 'erp', ok: true }, sentBy: 'resumeUrl' });
+    expect(done.steps.find((s: any) => s.id === 'answer').output).toMatchObject({
+      event: 'erp.done',
+      payload: { by: 'erp', ok: true },
+      sentBy: 'resumeUrl',
+    });
     expect(done.steps.find((s: any) => s.id === 'after').output).toEqual({ by: 'erp', event: 'erp.done' });
     // Once used, the URL finds the run no longer waiting.
     expect((await post(callback, '{}')).status).toBe(409);
@@ -53,7 +70,10 @@ describe('wait.event', () => {
     const automation = await createAutomation(api, server.workspaceId, {
       name: 'Waits for a signal',
       trigger: { type: 'webhook' },
-      actions: [{ id: 'signal', type: 'wait.event', event: 'go' }, { id: 'after', type: 'set', values: { got: '{{ steps.signal.payload }}' } }],
+      actions: [
+        { id: 'signal', type: 'wait.event', event: 'go' },
+        { id: 'after', type: 'set', values: { got: '{{ steps.signal.payload }}' } },
+      ],
     });
     const run = (await api.post(`/api/v1/automations/${automation.id}/test`, { payload: {} })).body.item;
     expect(run.status).toBe('waiting');
@@ -62,13 +82,20 @@ describe('wait.event', () => {
     expect(wrong.body.error.message).toMatch(/waits for the event 'go'/);
     const viewer = client(server, addUser(server, 'vince', { workspaceId: server.workspaceId, role: 'Viewer' }));
     expect((await viewer.post(`/api/v1/runs/${run.id}/events/go`, {})).status).toBe(403);
-    const bad = await request(`${server.url}/api/v1/runs/${run.id}/events/go`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body: '{nope' });
+    const bad = await request(`${server.url}/api/v1/runs/${run.id}/events/go`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body: '{nope',
+    });
     expect(bad.statusCode).toBe(400);
     await bad.body.dump();
     expect((await api.post('/api/v1/runs/no-such-run/events/go', {})).status).toBe(404);
     // A Participant may send it; an empty body is the payload {}.
     const participantToken = addUser(server, 'pat', { workspaceId: server.workspaceId, role: 'Participant' });
-    const empty = await request(`${server.url}/api/v1/runs/${run.id}/events/go`, { method: 'POST', headers: { authorization: `Bearer ${participantToken}` } });
+    const empty = await request(`${server.url}/api/v1/runs/${run.id}/events/go`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${participantToken}` },
+    });
     await empty.body.dump();
     expect(empty.statusCode).toBe(200);
     const done = await runWithStatus(api, automation.id, run.id, 'completed');
@@ -91,7 +118,12 @@ describe('wait.event', () => {
       ['after', 'succeeded'],
     ]);
     expect(done.steps[1].output).toEqual({ code: 'EVENT_TIMEOUT' });
-    const invalid = await api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Bad', trigger: { type: 'webhook' }, actions: [{ id: 'w', type: 'wait.event', event: 'has space' }] });
+    const invalid = await api.post('/api/v1/automations', {
+      workspaceId: server.workspaceId,
+      name: 'Bad',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'w', type: 'wait.event', event: 'has space' }],
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error.details.field).toBe('actions[0].event');
   });
@@ -114,7 +146,10 @@ describe('wait.event across kill -9', () => {
       workspaceId,
       name: 'Durable wait',
       trigger: { type: 'webhook' },
-      actions: [{ id: 'signal', type: 'wait.event', event: 'ship' }, { id: 'after', type: 'set', values: { carrier: '{{ steps.signal.payload.carrier }}' } }],
+      actions: [
+        { id: 'signal', type: 'wait.event', event: 'ship' },
+        { id: 'after', type: 'set', values: { carrier: '{{ steps.signal.payload.carrier }}' } },
+      ],
     });
     const automation = made.body.item;
     const run = (await api.post(`/api/v1/automations/${automation.id}/test`, { payload: {} })).body.item;

@@ -23,8 +23,20 @@ describe('runs and approvals across automations', () => {
         actions: [{ id: 'ok', type: 'approval', approvers: ['@dora'], message: 'Pay {{ trigger.amount | default: "?" }}?' }],
       })
     ).id;
-    plainAutomation = (await createAutomation(api, server.workspaceId, { name: 'Plain', trigger: { type: 'webhook' }, actions: [{ id: 'calc', type: 'set', values: { x: '1' } }] })).id;
-    const delayed = (await createAutomation(api, server.workspaceId, { name: 'Later', trigger: { type: 'webhook' }, actions: [{ id: 'wait', type: 'delay', minutes: 60 }] })).id;
+    plainAutomation = (
+      await createAutomation(api, server.workspaceId, {
+        name: 'Plain',
+        trigger: { type: 'webhook' },
+        actions: [{ id: 'calc', type: 'set', values: { x: '1' } }],
+      })
+    ).id;
+    const delayed = (
+      await createAutomation(api, server.workspaceId, {
+        name: 'Later',
+        trigger: { type: 'webhook' },
+        actions: [{ id: 'wait', type: 'delay', minutes: 60 }],
+      })
+    ).id;
     // One run a minute: approval, plain, approval, delay.
     const start = async (name: string, automationId: string, payload: object, status: string) => {
       const run = (await api.post(`/api/v1/automations/${automationId}/test`, { payload })).body.item;
@@ -87,8 +99,12 @@ describe('runs and approvals across automations', () => {
     ]);
     // The Owner sees them too, but is not a named approver.
     expect((await api.get(`${ws()}/approvals`)).body.items.map((a: { youMayDecide: boolean }) => a.youMayDecide)).toEqual([false, false]);
-    expect((await api.get(`${ws()}/approvals?approver=@dora&limit=1`)).body.items.map((a: { runId: string }) => a.runId)).toEqual([ids.second]);
-    expect((await api.get(`${ws()}/approvals?approver=dora&before=${ids.second}`)).body.items.map((a: { runId: string }) => a.runId)).toEqual([ids.first]);
+    expect((await api.get(`${ws()}/approvals?approver=@dora&limit=1`)).body.items.map((a: { runId: string }) => a.runId)).toEqual([
+      ids.second,
+    ]);
+    expect(
+      (await api.get(`${ws()}/approvals?approver=dora&before=${ids.second}`)).body.items.map((a: { runId: string }) => a.runId),
+    ).toEqual([ids.first]);
     expect((await api.get(`${ws()}/approvals?approver=someone`)).body.items).toEqual([]);
     expect((await api.get(`${ws()}/approvals?automationId=${plainAutomation}`)).body.items).toEqual([]);
 

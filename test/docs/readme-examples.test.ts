@@ -43,11 +43,15 @@ describe('README tour', () => {
 
   // Blocks run in order, each in its own bash with -euo pipefail; variables they set carry over
   // to the next through a state file (set -a exports every assignment, export -p saves them).
-  test.each(blocks.map((block, i) => [i + 1, block] as const))('tour block %i runs as written and exits 0', async (_i, block) => {
-    const script = `set -euo pipefail\nset -a\n. "$TOUR_STATE"\n${block}\nexport -p > "$TOUR_STATE"\n`;
-    const res = await bash(script, { ...process.env, TOUR_STATE: stateFile, BASE: server.url, TOKEN: server.token });
-    if (res.code !== 0) throw new Error(`tour block exited ${res.code}:\n${block}\n--- output ---\n${res.out}`);
-  }, 60_000);
+  test.each(blocks.map((block, i) => [i + 1, block] as const))(
+    'tour block %i runs as written and exits 0',
+    async (_i, block) => {
+      const script = `set -euo pipefail\nset -a\n. "$TOUR_STATE"\n${block}\nexport -p > "$TOUR_STATE"\n`;
+      const res = await bash(script, { ...process.env, TOUR_STATE: stateFile, BASE: server.url, TOKEN: server.token });
+      if (res.code !== 0) throw new Error(`tour block exited ${res.code}:\n${block}\n--- output ---\n${res.out}`);
+    },
+    60_000,
+  );
 
   test('afterwards the project has its tasks, the webhook is registered and the automation exists and ran', async () => {
     const api = client(server, server.token);
@@ -58,7 +62,11 @@ describe('README tour', () => {
     expect(tasks).toEqual(['Write the announcement', 'Book the venue', 'Send the invitations', 'Order the catering', 'Call back Ann']);
     const hooks = (await api.get('/api/v2/webhooks')).body.items as { url: string; events: string[] }[];
     expect(hooks.map((h) => h.url)).toContain('https://example.com/taskspace-hook');
-    const automations = (await api.get(`/api/v1/automations?workspaceId=${server.workspaceId}`)).body.items as { id: string; name: string; enabled: boolean }[];
+    const automations = (await api.get(`/api/v1/automations?workspaceId=${server.workspaceId}`)).body.items as {
+      id: string;
+      name: string;
+      enabled: boolean;
+    }[];
     const intake = automations.find((a) => a.name === 'Intake');
     expect(intake?.enabled).toBe(true);
     const runs = (await api.get(`/api/v1/automations/${intake!.id}/runs`)).body.items as { status: string }[];
@@ -92,7 +100,13 @@ function withoutCode(markdown: string): string {
 }
 
 describe('documentation links', () => {
-  const files = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const files = [
+    'README.md',
+    ...fs
+      .readdirSync(path.join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
 
   test.each(files)('every relative link in %s resolves to a file (and heading) inside the repository', (file) => {
     const text = fs.readFileSync(path.join(ROOT, file), 'utf8');

@@ -93,7 +93,12 @@ describe('any-of groups of all-of rules over templates', () => {
       t,
       {
         anyOf: [
-          { allOf: [{ left: '{{ trigger.count }}', operator: 'gt', right: 5 }, { left: '{{ trigger.list }}', operator: 'contains', right: 'blue' }] },
+          {
+            allOf: [
+              { left: '{{ trigger.count }}', operator: 'gt', right: 5 },
+              { left: '{{ trigger.list }}', operator: 'contains', right: 'blue' },
+            ],
+          },
           { allOf: [{ left: '{{ steps.fetch.body.items }}', operator: 'is_not_empty' }] },
         ],
       },
@@ -103,10 +108,12 @@ describe('any-of groups of all-of rules over templates', () => {
   });
 
   test('is_empty treats an unknown variable as empty; other operators fail on it', () => {
-    expect(evaluateConditions(t, { anyOf: [{ allOf: [{ left: '{{ trigger.nodeNote }}', operator: 'is_empty' }] }] }, scope).result).toBe(true);
-    expect(evaluateConditions(t, { anyOf: [{ allOf: [{ left: '{{ trigger.blank }}', operator: 'is_empty' }] }] }, scope).result).toBe(true);
-    expect(() => evaluateConditions(t, { anyOf: [{ allOf: [{ left: '{{ trigger.nodeNote }}', operator: 'equals', right: 'x' }] }] }, scope)).toThrow(
-      /undefined variable/,
+    expect(evaluateConditions(t, { anyOf: [{ allOf: [{ left: '{{ trigger.nodeNote }}', operator: 'is_empty' }] }] }, scope).result).toBe(
+      true,
     );
+    expect(evaluateConditions(t, { anyOf: [{ allOf: [{ left: '{{ trigger.blank }}', operator: 'is_empty' }] }] }, scope).result).toBe(true);
+    expect(() =>
+      evaluateConditions(t, { anyOf: [{ allOf: [{ left: '{{ trigger.nodeNote }}', operator: 'equals', right: 'x' }] }] }, scope),
+    ).toThrow(/undefined variable/);
   });
 });

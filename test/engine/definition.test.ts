@@ -7,7 +7,13 @@ const valid = {
   name: 'Triage',
   trigger: { type: 'task.added', scope: { projectId: 'p1' } },
   actions: [
-    { type: 'http.request', id: 'fetch', method: 'POST', url: 'https://example.com/x', body: { type: 'json', value: { text: '{{ trigger.nodeText }}' } } },
+    {
+      type: 'http.request',
+      id: 'fetch',
+      method: 'POST',
+      url: 'https://example.com/x',
+      body: { type: 'json', value: { text: '{{ trigger.nodeText }}' } },
+    },
     {
       type: 'branch',
       conditions: { anyOf: [{ allOf: [{ left: '{{ steps.fetch.status }}', operator: 'equals', right: 200 }] }] },
@@ -53,7 +59,13 @@ describe('automation definition', () => {
   });
 
   test('semantic checks: duplicate ids, template syntax, cron, static regex, delay modes', () => {
-    const dup = check({ ...valid, actions: [{ type: 'delay', id: 'a', minutes: 1 }, { type: 'delay', id: 'a', minutes: 1 }] });
+    const dup = check({
+      ...valid,
+      actions: [
+        { type: 'delay', id: 'a', minutes: 1 },
+        { type: 'delay', id: 'a', minutes: 1 },
+      ],
+    });
     expect(!dup.ok && dup.problems[0]).toMatchObject({ path: 'actions[1].id', reason: 'duplicate' });
     const tpl = check({ ...valid, actions: [{ type: 'task.create', projectId: 'p', text: '{{ trigger.x | nofilter }}' }] });
     expect(!tpl.ok && tpl.problems[0]).toMatchObject({ path: 'actions[0].text', reason: 'invalid_template' });

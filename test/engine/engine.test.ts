@@ -12,7 +12,15 @@ function setup(opts: { store?: MemoryStore; service?: MemService; clock?: TestCl
   const service = opts.service ?? new MemService();
   const clock = opts.clock ?? new TestClock();
   // random: () => 0 takes the full backoff ceiling, so retry times are exact.
-  const engine = createEngine({ store, service, http: fetchHttp(), clock, autoTick: false, maxConcurrentRuns: opts.maxConcurrentRuns, random: () => 0 });
+  const engine = createEngine({
+    store,
+    service,
+    http: fetchHttp(),
+    clock,
+    autoTick: false,
+    maxConcurrentRuns: opts.maxConcurrentRuns,
+    random: () => 0,
+  });
   return { store, service, clock, engine };
 }
 
@@ -64,9 +72,27 @@ describe('engine: actions, variables and branches', () => {
           {
             id: 'check',
             type: 'branch',
-            conditions: { anyOf: [{ allOf: [{ left: '{{ steps.fetch.body.ok }}', operator: 'equals', right: 'true' }, { left: '{{ steps.fetch.status }}', operator: 'lt', right: 300 }] }] },
-            then: [{ id: 'made', type: 'task.create', projectId: '{{ trigger.projectId }}', text: 'Ticket {{ steps.fetch.body.ticket }} for {{ trigger.nodeText }}' }],
-            else: [{ id: 'other', type: 'task.update', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.nodeId }}', text: 'failed' }],
+            conditions: {
+              anyOf: [
+                {
+                  allOf: [
+                    { left: '{{ steps.fetch.body.ok }}', operator: 'equals', right: 'true' },
+                    { left: '{{ steps.fetch.status }}', operator: 'lt', right: 300 },
+                  ],
+                },
+              ],
+            },
+            then: [
+              {
+                id: 'made',
+                type: 'task.create',
+                projectId: '{{ trigger.projectId }}',
+                text: 'Ticket {{ steps.fetch.body.ticket }} for {{ trigger.nodeText }}',
+              },
+            ],
+            else: [
+              { id: 'other', type: 'task.update', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.nodeId }}', text: 'failed' },
+            ],
           },
           { id: 'ask', type: 'agent.command', agentId: 'ag1', command: 'summarize', input: '{{ steps.made.text }}' },
         ],
@@ -76,7 +102,9 @@ describe('engine: actions, variables and branches', () => {
     expect(run!.automationId).toBe(automation.id);
     const done = await settle(engine, run!.id);
     expect(done.status).toBe('completed');
-    expect(Object.keys(done.trigger.variables).sort()).toEqual(['assignees', 'createdBy', 'nodeId', 'nodeText', 'parentId', 'projectId', 'projectLink', 'projectTitle'].sort());
+    expect(Object.keys(done.trigger.variables).sort()).toEqual(
+      ['assignees', 'createdBy', 'nodeId', 'nodeText', 'parentId', 'projectId', 'projectLink', 'projectTitle'].sort(),
+    );
 
     expect(rx.received).toHaveLength(1);
     expect(rx.received[0]!.url).toBe('/tickets?src=Ticket');
@@ -99,7 +127,15 @@ describe('engine: actions, variables and branches', () => {
     expect(steps[3]!.output).toEqual({ text: 'answer to Ticket T-7 for Call Bob' });
     expect([...service.tasks.values()].map((t) => t.text)).toEqual(['Ticket T-7 for Call Bob']);
     const create = service.calls.find((c) => c.op === 'createTask')!;
-    expect(create.ctx).toMatchObject({ workspaceId: WS, ownerId: OWNER, automationId: automation.id, runId: run!.id, stepId: 'made', depth: 1, idempotencyKey: `${run!.id}:made` });
+    expect(create.ctx).toMatchObject({
+      workspaceId: WS,
+      ownerId: OWNER,
+      automationId: automation.id,
+      runId: run!.id,
+      stepId: 'made',
+      depth: 1,
+      idempotencyKey: `${run!.id}:made`,
+    });
     await rx.close();
   });
 
@@ -121,7 +157,13 @@ describe('engine: actions, variables and branches', () => {
             conditions: { anyOf: [{ allOf: [{ left: '{{ steps.fetch.body.ok }}', operator: 'equals', right: 'true' }] }] },
             then: [{ id: 'made', type: 'task.create', projectId: 'p1', text: 'x' }],
             else: [
-              { id: 'upd', type: 'task.update', projectId: '{{ trigger.projectId }}', taskId: '{{ trigger.nodeId }}', text: 'Rejected: {{ trigger.nodeText }}' },
+              {
+                id: 'upd',
+                type: 'task.update',
+                projectId: '{{ trigger.projectId }}',
+                taskId: '{{ trigger.nodeId }}',
+                text: 'Rejected: {{ trigger.nodeText }}',
+              },
               { id: 'done', type: 'task.complete', projectId: 'p1', taskId: 'n1' },
               { id: 'who', type: 'task.assign', projectId: 'p1', taskId: 'n1', handles: ['@ann', '{{ trigger.assignees }}'] },
               { id: 'note', type: 'task.setNote', projectId: 'p1', taskId: 'n1', value: 'see {{ trigger.projectLink }}' },
@@ -134,7 +176,13 @@ describe('engine: actions, variables and branches', () => {
     const [run] = await engine.submit(taskAdded('e2'));
     expect((await settle(engine, run!.id)).status).toBe('completed');
     const task = service.tasks.get('n1')!;
-    expect(task).toMatchObject({ text: 'Rejected: Call Bob', completed: true, assignees: ['ann', 'ann'], note: 'see http://x/api/v1/projects/p1', fields: { score: 200 } });
+    expect(task).toMatchObject({
+      text: 'Rejected: Call Bob',
+      completed: true,
+      assignees: ['ann', 'ann'],
+      note: 'see http://x/api/v1/projects/p1',
+      fields: { score: 200 },
+    });
     expect(service.calls.some((c) => c.op === 'createTask')).toBe(false);
     const { steps } = (await engine.getRun(run!.id))!;
     expect(steps.find((s) => s.stepId === 'made')).toBeUndefined();
@@ -151,7 +199,14 @@ describe('engine: actions, variables and branches', () => {
         name: 'Form',
         trigger: { type: 'webhook' },
         actions: [
-          { id: 'put', type: 'http.request', method: 'PUT', url: rx.url + '/items/{{ trigger.id }}', query: { q: 'a b&c' }, body: { type: 'form', fields: { name: '{{ trigger.name }}', n: '{{ trigger.n }}' } } },
+          {
+            id: 'put',
+            type: 'http.request',
+            method: 'PUT',
+            url: rx.url + '/items/{{ trigger.id }}',
+            query: { q: 'a b&c' },
+            body: { type: 'form', fields: { name: '{{ trigger.name }}', n: '{{ trigger.n }}' } },
+          },
         ],
       },
     });
@@ -168,7 +223,11 @@ describe('engine: actions, variables and branches', () => {
     await engine.createAutomation({
       workspaceId: WS,
       ownerId: OWNER,
-      definition: { name: 'Strict', trigger: { type: 'task.added' }, actions: [{ id: 'c', type: 'task.create', projectId: 'p1', text: '{{ trigger.nodeNote }}' }] },
+      definition: {
+        name: 'Strict',
+        trigger: { type: 'task.added' },
+        actions: [{ id: 'c', type: 'task.create', projectId: 'p1', text: '{{ trigger.nodeNote }}' }],
+      },
     });
     const [run] = await engine.submit(taskAdded('e3'));
     const done = await settle(engine, run!.id);
@@ -184,8 +243,16 @@ describe('engine: actions, variables and branches', () => {
     const { engine, service } = setup();
     service.folders.set('p1', ['f-child', 'f-root', WS]);
     service.folders.set('p2', ['f-other', WS]);
-    const byProject = await engine.createAutomation({ workspaceId: WS, ownerId: OWNER, definition: { name: 'P', trigger: { type: 'task.added', scope: { projectId: 'p2' } }, actions: [] } });
-    const byFolder = await engine.createAutomation({ workspaceId: WS, ownerId: OWNER, definition: { name: 'F', trigger: { type: 'task.added', scope: { folderId: 'f-root' } }, actions: [] } });
+    const byProject = await engine.createAutomation({
+      workspaceId: WS,
+      ownerId: OWNER,
+      definition: { name: 'P', trigger: { type: 'task.added', scope: { projectId: 'p2' } }, actions: [] },
+    });
+    const byFolder = await engine.createAutomation({
+      workspaceId: WS,
+      ownerId: OWNER,
+      definition: { name: 'F', trigger: { type: 'task.added', scope: { folderId: 'f-root' } }, actions: [] },
+    });
     const p1 = await engine.submit(taskAdded('s1'));
     expect(p1.map((r) => r.automationId)).toEqual([byFolder.id]);
     const p2 = await engine.submit(taskAdded('s2', { projectId: 'p2' }));
@@ -199,8 +266,16 @@ describe('engine: actions, variables and branches', () => {
 
   test('the same event submitted twice starts one run; dedupe keys hold for 24 hours', async () => {
     const { engine, clock } = setup();
-    const a = await engine.createAutomation({ workspaceId: WS, ownerId: OWNER, definition: { name: 'D', trigger: { type: 'webhook' }, actions: [] } });
-    await engine.createAutomation({ workspaceId: WS, ownerId: OWNER, definition: { name: 'E', trigger: { type: 'task.added' }, actions: [] } });
+    const a = await engine.createAutomation({
+      workspaceId: WS,
+      ownerId: OWNER,
+      definition: { name: 'D', trigger: { type: 'webhook' }, actions: [] },
+    });
+    await engine.createAutomation({
+      workspaceId: WS,
+      ownerId: OWNER,
+      definition: { name: 'E', trigger: { type: 'task.added' }, actions: [] },
+    });
     const first = await engine.submit(taskAdded('dup'));
     const again = await engine.submit(taskAdded('dup'));
     expect(again.map((r) => r.id)).toEqual(first.map((r) => r.id));
@@ -237,7 +312,14 @@ describe('engine: approval and delay', () => {
     name: 'Approve',
     trigger: { type: 'webhook' },
     actions: [
-      { id: 'ok', type: 'approval', message: 'Create {{ trigger.title }}?', ...extra, then: [{ id: 'yes', type: 'task.create', projectId: 'p1', text: 'approved by {{ steps.ok.decidedBy }}' }], else: [{ id: 'no', type: 'task.create', projectId: 'p1', text: 'rejected: {{ steps.ok.comment }}' }] },
+      {
+        id: 'ok',
+        type: 'approval',
+        message: 'Create {{ trigger.title }}?',
+        ...extra,
+        then: [{ id: 'yes', type: 'task.create', projectId: 'p1', text: 'approved by {{ steps.ok.decidedBy }}' }],
+        else: [{ id: 'no', type: 'task.create', projectId: 'p1', text: 'rejected: {{ steps.ok.comment }}' }],
+      },
       { id: 'after', type: 'task.create', projectId: 'p1', text: 'after {{ steps.ok.decision }}' },
     ],
   });
@@ -278,7 +360,11 @@ describe('engine: approval and delay', () => {
 
   test('approvers restrict who decides; the timeout decides by policy', async () => {
     const { engine, clock, service } = setup();
-    const a = await engine.createAutomation({ workspaceId: WS, ownerId: OWNER, definition: approvalDef({ approvers: ['@carol'], timeoutMinutes: 60, onTimeout: 'approve' }) });
+    const a = await engine.createAutomation({
+      workspaceId: WS,
+      ownerId: OWNER,
+      definition: approvalDef({ approvers: ['@carol'], timeoutMinutes: 60, onTimeout: 'approve' }),
+    });
     const run = await engine.startRun(a.id, { title: 'Z' });
     const waiting = await settle(engine, run.id);
     expect(waiting.wakeAt).toBe(clock.now() + 3600_000);
@@ -313,7 +399,11 @@ describe('engine: approval and delay', () => {
     });
     const start = clock.now();
     const run = await engine.startRun(a.id, { at: new Date(start + 2 * 3600_000).toISOString() });
-    expect(await settle(engine, run.id)).toMatchObject({ status: 'waiting', wakeAt: start + 1800_000, waitingOn: { kind: 'delay', stepId: 'wait' } });
+    expect(await settle(engine, run.id)).toMatchObject({
+      status: 'waiting',
+      wakeAt: start + 1800_000,
+      waitingOn: { kind: 'delay', stepId: 'wait' },
+    });
     clock.advance(1799_000);
     await engine.tick();
     expect((await settle(engine, run.id)).status).toBe('waiting');
@@ -331,18 +421,35 @@ describe('engine: approval and delay', () => {
 
 describe('engine: retries', () => {
   test('transient failures (503, then 429 with Retry-After) are retried with exponential backoff', async () => {
-    const rx = await receiver([{ status: 503, body: 'down' }, { status: 429, body: 'slow', headers: { 'retry-after': '7' } }, { status: 200, body: { fine: 1 } }]);
+    const rx = await receiver([
+      { status: 503, body: 'down' },
+      { status: 429, body: 'slow', headers: { 'retry-after': '7' } },
+      { status: 200, body: { fine: 1 } },
+    ]);
     const { engine, clock } = setup();
     const a = await engine.createAutomation({
       workspaceId: WS,
       ownerId: OWNER,
-      definition: { name: 'R', trigger: { type: 'webhook' }, actions: [{ id: 'call', type: 'http.request', method: 'GET', url: rx.url, retry: { initialDelayMs: 1000, factor: 2 } }] },
+      definition: {
+        name: 'R',
+        trigger: { type: 'webhook' },
+        actions: [{ id: 'call', type: 'http.request', method: 'GET', url: rx.url, retry: { initialDelayMs: 1000, factor: 2 } }],
+      },
     });
     const run = await engine.startRun(a.id, {});
     const t0 = clock.now();
-    expect(await settle(engine, run.id)).toMatchObject({ status: 'waiting', wakeAt: t0 + 1000, waitingOn: { kind: 'retry', stepId: 'call' } });
+    expect(await settle(engine, run.id)).toMatchObject({
+      status: 'waiting',
+      wakeAt: t0 + 1000,
+      waitingOn: { kind: 'retry', stepId: 'call' },
+    });
     let step = (await engine.getRun(run.id))!.steps[0]!;
-    expect(step).toMatchObject({ status: 'retrying', attempts: 1, nextAttemptAt: t0 + 1000, error: { code: 'HTTP_STATUS', status: 503, transient: true } });
+    expect(step).toMatchObject({
+      status: 'retrying',
+      attempts: 1,
+      nextAttemptAt: t0 + 1000,
+      error: { code: 'HTTP_STATUS', status: 503, transient: true },
+    });
     await engine.tick(); // not due yet
     expect(rx.received).toHaveLength(1);
     clock.advance(1000);
@@ -367,7 +474,13 @@ describe('engine: retries', () => {
     const a = await engine.createAutomation({
       workspaceId: WS,
       ownerId: OWNER,
-      definition: { name: 'P', trigger: { type: 'webhook' }, actions: [{ id: 'call', type: 'http.request', method: 'DELETE', url: '{{ trigger.url }}', retry: { maxAttempts: 2, initialDelayMs: 10 } }] },
+      definition: {
+        name: 'P',
+        trigger: { type: 'webhook' },
+        actions: [
+          { id: 'call', type: 'http.request', method: 'DELETE', url: '{{ trigger.url }}', retry: { maxAttempts: 2, initialDelayMs: 10 } },
+        ],
+      },
     });
     const r1 = await engine.startRun(a.id, { url: rx.url });
     const failed = await settle(engine, r1.id);
@@ -417,7 +530,11 @@ describe('engine: retries', () => {
     const a = await engine.createAutomation({
       workspaceId: WS,
       ownerId: OWNER,
-      definition: { name: 'S', trigger: { type: 'webhook' }, actions: [{ id: 'c', type: 'task.complete', projectId: 'p1', taskId: 'missing' }] },
+      definition: {
+        name: 'S',
+        trigger: { type: 'webhook' },
+        actions: [{ id: 'c', type: 'task.complete', projectId: 'p1', taskId: 'missing' }],
+      },
     });
     const run = await engine.startRun(a.id, {});
     expect(await settle(engine, run.id)).toMatchObject({ status: 'failed', error: { code: 'NOT_FOUND', status: 404, transient: false } });
@@ -439,7 +556,13 @@ describe('engine: durability of the journal', () => {
         name: 'Resume',
         trigger: { type: 'webhook' },
         actions: [
-          { id: 'one', type: 'http.request', method: 'POST', url: rx.url + '/one', body: { type: 'json', value: { v: '{{ trigger.v }}' } } },
+          {
+            id: 'one',
+            type: 'http.request',
+            method: 'POST',
+            url: rx.url + '/one',
+            body: { type: 'json', value: { v: '{{ trigger.v }}' } },
+          },
           { id: 'two', type: 'task.create', projectId: 'p1', text: 'from {{ steps.one.body.n }}' },
           { id: 'pause', type: 'delay', minutes: 5 },
           { id: 'three', type: 'task.create', projectId: 'p1', text: 'three after {{ steps.two.id }}' },
@@ -489,7 +612,10 @@ describe('engine: durability of the journal', () => {
     }
     // Step "one" was not repeated: only the two "/four" calls are new.
     expect(rx.received.slice(receivedBefore).map((r) => r.url)).toEqual(['/four', '/four']);
-    const newCreates = service.calls.filter((c) => c.op === 'createTask').slice(createsBefore).map((c) => (c.params as { text: string }).text);
+    const newCreates = service.calls
+      .filter((c) => c.op === 'createTask')
+      .slice(createsBefore)
+      .map((c) => (c.params as { text: string }).text);
     // run A: step three once; run B: step three re-attempted (it never finished), nothing else.
     expect(newCreates.sort()).toEqual(['three after t1', 'three after t2'].sort());
     const three = (await second.engine.getRun(runB.id))!.steps.find((s) => s.stepId === 'three')!;
@@ -503,11 +629,22 @@ describe('engine: durability of the journal', () => {
     const a = await engine.createAutomation({
       workspaceId: WS,
       ownerId: OWNER,
-      definition: { name: 'V1', trigger: { type: 'webhook' }, actions: [{ id: 'w', type: 'delay', minutes: 1 }, { id: 'c', type: 'task.create', projectId: 'p1', text: 'v1' }] },
+      definition: {
+        name: 'V1',
+        trigger: { type: 'webhook' },
+        actions: [
+          { id: 'w', type: 'delay', minutes: 1 },
+          { id: 'c', type: 'task.create', projectId: 'p1', text: 'v1' },
+        ],
+      },
     });
     const old = await engine.startRun(a.id, {});
     await settle(engine, old.id);
-    const updated = await engine.updateAutomation(a.id, { name: 'V2', trigger: { type: 'webhook' }, actions: [{ id: 'c', type: 'task.create', projectId: 'p1', text: 'v2' }] });
+    const updated = await engine.updateAutomation(a.id, {
+      name: 'V2',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'c', type: 'task.create', projectId: 'p1', text: 'v2' }],
+    });
     expect(updated.version).toBe(2);
     const fresh = await engine.startRun(a.id, {});
     expect(fresh.version).toBe(2);
@@ -518,7 +655,11 @@ describe('engine: durability of the journal', () => {
     expect([...service.tasks.values()].map((t) => t.text).sort()).toEqual(['v1', 'v2']);
 
     const waiting = await engine.startRun(a.id, {}, { dedupeKey: 'x' });
-    const b = await engine.createAutomation({ workspaceId: WS, ownerId: OWNER, definition: { name: 'W', trigger: { type: 'webhook' }, actions: [{ type: 'approval' }] } });
+    const b = await engine.createAutomation({
+      workspaceId: WS,
+      ownerId: OWNER,
+      definition: { name: 'W', trigger: { type: 'webhook' }, actions: [{ type: 'approval' }] },
+    });
     const parked = await engine.startRun(b.id, {});
     await settle(engine, parked.id);
     expect((await engine.getRun(parked.id))!.run.status).toBe('waiting');
@@ -552,7 +693,11 @@ describe('engine: concurrency limit', () => {
     await engine.createAutomation({
       workspaceId: WS,
       ownerId: OWNER,
-      definition: { name: 'C', trigger: { type: 'task.added' }, actions: [{ type: 'task.create', projectId: 'p1', text: '{{ trigger.nodeText }}' }] },
+      definition: {
+        name: 'C',
+        trigger: { type: 'task.added' },
+        actions: [{ type: 'task.create', projectId: 'p1', text: '{{ trigger.nodeText }}' }],
+      },
     });
     for (let i = 1; i <= 6; i++) await engine.submit(taskAdded(`c${i}`, { nodeText: `run ${i}` }));
     const started = () => service.calls.map((c) => (c.params as { text: string }).text);
@@ -576,7 +721,11 @@ describe('engine: schedules', () => {
     const store = new MemoryStore();
     const clock = new TestClock(Date.UTC(2025, 0, 6, 9, 7, 0));
     const first = setup({ store, clock });
-    const a = await first.engine.createAutomation({ workspaceId: WS, ownerId: OWNER, definition: { name: 'S', trigger: { type: 'schedule', everyMinutes: 15 }, actions: [] } });
+    const a = await first.engine.createAutomation({
+      workspaceId: WS,
+      ownerId: OWNER,
+      definition: { name: 'S', trigger: { type: 'schedule', everyMinutes: 15 }, actions: [] },
+    });
     const runs = async () => (await store.listRuns({ automationId: a.id, limit: 100 })).reverse();
     await first.engine.tick();
     expect(await runs()).toHaveLength(0); // 09:00 was before the automation existed
@@ -606,7 +755,8 @@ describe('engine: schedules', () => {
       ownerId: OWNER,
       definition: { name: 'Cron', trigger: { type: 'schedule', cron: '0 9 * * 1-5', timezone: 'Europe/Paris' }, actions: [] },
     });
-    const runs = async () => (await store.listRuns({ automationId: a.id, limit: 100 })).reverse().map((r) => r.trigger.variables.scheduledAt);
+    const runs = async () =>
+      (await store.listRuns({ automationId: a.id, limit: 100 })).reverse().map((r) => r.trigger.variables.scheduledAt);
     clock.ms = Date.UTC(2025, 0, 6, 8, 0, 1); // 09:00:01 Paris
     await engine.tick();
     expect(await runs()).toEqual(['2025-01-06T08:00:00.000Z']);
@@ -631,17 +781,36 @@ describe('engine: a non-executing engine beside an executing one on the same sto
     const clock = new TestClock();
     const executing = createEngine({ store, service, http: fetchHttp(), clock, autoTick: false });
     let notified = 0;
-    const recording = createEngine({ store, service, http: fetchHttp(), clock, autoTick: false, executes: false, onWork: () => notified++ });
+    const recording = createEngine({
+      store,
+      service,
+      http: fetchHttp(),
+      clock,
+      autoTick: false,
+      executes: false,
+      onWork: () => notified++,
+    });
     await executing.start();
     const make = await recording.createAutomation({
       workspaceId: WS,
       ownerId: OWNER,
-      definition: { name: 'Make', trigger: { type: 'webhook' }, actions: [{ id: 'make', type: 'task.create', projectId: 'p1', text: 'made {{ trigger.n }}' }] },
+      definition: {
+        name: 'Make',
+        trigger: { type: 'webhook' },
+        actions: [{ id: 'make', type: 'task.create', projectId: 'p1', text: 'made {{ trigger.n }}' }],
+      },
     });
     const gated = await recording.createAutomation({
       workspaceId: WS,
       ownerId: OWNER,
-      definition: { name: 'Gated', trigger: { type: 'webhook' }, actions: [{ id: 'ok', type: 'approval', message: 'go?' }, { id: 'make', type: 'task.create', projectId: 'p1', text: 'approved' }] },
+      definition: {
+        name: 'Gated',
+        trigger: { type: 'webhook' },
+        actions: [
+          { id: 'ok', type: 'approval', message: 'go?' },
+          { id: 'make', type: 'task.create', projectId: 'p1', text: 'approved' },
+        ],
+      },
     });
     const sleeper = await recording.createAutomation({
       workspaceId: WS,
@@ -689,7 +858,11 @@ describe('engine: several executing engines on one store (run leases)', () => {
     engine.createAutomation({
       workspaceId: WS,
       ownerId: OWNER,
-      definition: { name: 'Make', trigger: { type: 'webhook' }, actions: [{ id: 'make', type: 'task.create', projectId: 'p1', text: 'made {{ trigger.n }}' }] },
+      definition: {
+        name: 'Make',
+        trigger: { type: 'webhook' },
+        actions: [{ id: 'make', type: 'task.create', projectId: 'p1', text: 'made {{ trigger.n }}' }],
+      },
     });
 
   test('they share the queued runs, each run executed by one of them, once', async () => {
@@ -717,18 +890,24 @@ describe('engine: several executing engines on one store (run leases)', () => {
 
     // Both claim at once: each takes what fits its queue, and more as room frees up.
     await Promise.all([a.start(), b.start()]);
-    await waitFor(async () => (await Promise.all(runs.map((r) => store.getRun(r.id)))).every((r) => r!.status === 'completed'), 'every run to complete');
+    await waitFor(
+      async () => (await Promise.all(runs.map((r) => store.getRun(r.id)))).every((r) => r!.status === 'completed'),
+      'every run to complete',
+    );
 
     expect([...executedBy.keys()].sort()).toEqual(runs.map((r) => r.id).sort());
     expect([...executedBy.values()].every((by) => by.length === 1)).toBe(true);
-    const counts = { a: [...executedBy.values()].filter(([by]) => by === 'a').length, b: [...executedBy.values()].filter(([by]) => by === 'b').length };
+    const counts = {
+      a: [...executedBy.values()].filter(([by]) => by === 'a').length,
+      b: [...executedBy.values()].filter(([by]) => by === 'b').length,
+    };
     expect(counts.a).toBeGreaterThan(0);
     expect(counts.b).toBeGreaterThan(0);
     expect([...service.tasks.values()].map((t) => t.text).sort()).toEqual(runs.map((_, n) => `made ${n}`).sort());
     await Promise.all([a.stop(), b.stop()]);
   });
 
-  test("a run whose engine died is taken over once its lease runs out, not before", async () => {
+  test('a run whose engine died is taken over once its lease runs out, not before', async () => {
     const store = new MemoryStore();
     const service = new MemService();
     const engine = createEngine({ store, service, http: fetchHttp(), clock: new TestClock(), autoTick: false, workerId: 'alive' });
@@ -774,7 +953,10 @@ describe('engine: several executing engines on one store (run leases)', () => {
     });
     await a.start();
     const run = await a.startRun(automation.id, {});
-    await waitFor(async () => (await store.getSteps(run.id)).some((s) => s.stepId === 'call' && s.status === 'running'), 'the call to be in flight on a');
+    await waitFor(
+      async () => (await store.getSteps(run.id)).some((s) => s.stepId === 'call' && s.status === 'running'),
+      'the call to be in flight on a',
+    );
     const cancelling = b.cancelRun(run.id);
     await waitFor(async () => (await store.listCancelRequests()).includes(run.id), 'the cancel request');
     await a.discover();

@@ -42,7 +42,8 @@ export class MemService implements Service {
   }
   private task(p: { projectId: string; taskId: string }): MemTask {
     const t = this.tasks.get(p.taskId);
-    if (!t || t.projectId !== p.projectId) throw Object.assign(new Error(`task '${p.taskId}' not found`), { statusCode: 404, code: 'NOT_FOUND' });
+    if (!t || t.projectId !== p.projectId)
+      throw Object.assign(new Error(`task '${p.taskId}' not found`), { statusCode: 404, code: 'NOT_FOUND' });
     return t;
   }
   async createTask(ctx: ServiceContext, p: { projectId: string; text: string }) {
@@ -142,7 +143,10 @@ export async function receiver(script: Answer[] | ((request: Received) => Answer
       const answer = typeof script === 'function' ? script(request) : script[Math.min(received.length - 1, script.length - 1)]!;
       answered.push({ url: request.url, status: answer.status });
       const body = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-      res.writeHead(answer.status, { 'content-type': typeof answer.body === 'string' ? 'text/plain' : 'application/json', ...answer.headers });
+      res.writeHead(answer.status, {
+        'content-type': typeof answer.body === 'string' ? 'text/plain' : 'application/json',
+        ...answer.headers,
+      });
       res.end(body);
     });
   });

@@ -12,8 +12,16 @@ export interface ApiTask {
 }
 
 /** Creates a project through `POST /api/v1/workspaces/{workspaceId}/projects` and returns its id. */
-export async function newProject(server: TestServer, name = 'Tasks', workspaceId = server.workspaceId, token = server.token): Promise<string> {
-  const res = await client(server, token).post(`/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: `# ${name}` });
+export async function newProject(
+  server: TestServer,
+  name = 'Tasks',
+  workspaceId = server.workspaceId,
+  token = server.token,
+): Promise<string> {
+  const res = await client(server, token).post(`/api/v1/workspaces/${workspaceId}/projects`, {
+    contentType: 'text/markdown',
+    content: `# ${name}`,
+  });
   if (res.status !== 200) throw new Error(`project create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.item.id as string;
 }
@@ -29,7 +37,9 @@ export type TaskSpec = string | { content: string; contentType?: string; taskId?
 
 /** Creates tasks with one request as the owner (or `token`) and returns the created items. */
 export async function addTasks(server: TestServer, projectId: string, specs: TaskSpec[], token = server.token): Promise<ApiTask[]> {
-  const tasks = specs.map((s) => (typeof s === 'string' ? { contentType: 'text/markdown', content: s } : { contentType: 'text/markdown', ...s }));
+  const tasks = specs.map((s) =>
+    typeof s === 'string' ? { contentType: 'text/markdown', content: s } : { contentType: 'text/markdown', ...s },
+  );
   const res = await client(server, token).post(`/api/v1/projects/${projectId}/tasks/`, { tasks });
   if (res.status !== 200) throw new Error(`task create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.item as ApiTask[];

@@ -117,7 +117,13 @@ export function runCliWithInput(dataDir: string, input: string, ...args: string[
   }
   const out: string[] = [];
   const err: string[] = [];
-  const code = cli(args, { TASKSPACE_DATA_DIR: dataDir }, (l) => out.push(l), (l) => err.push(l), () => input);
+  const code = cli(
+    args,
+    { TASKSPACE_DATA_DIR: dataDir },
+    (l) => out.push(l),
+    (l) => err.push(l),
+    () => input,
+  );
   if (typeof code !== 'number') throw new TypeError('the CLI returned a promise on the SQLite file');
   return { code, out: out.join('\n'), err: err.join('\n') };
 }

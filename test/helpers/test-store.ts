@@ -63,9 +63,13 @@ export function storeEnv(dataDir: string): Record<string, string> {
   if (fs.existsSync(file)) return { DATABASE_URL: fs.readFileSync(file, 'utf8') };
   const prefix = process.env[POSTGRES_PREFIX_VARIABLE]!;
   const name = `${prefix}${randomBytes(6).toString('hex')}`;
-  const created = spawnSync('psql', [adminUrl, '-v', 'ON_ERROR_STOP=1', '-qc', `CREATE DATABASE "${name}" TEMPLATE "${templateName(prefix)}"`], {
-    encoding: 'utf8',
-  });
+  const created = spawnSync(
+    'psql',
+    [adminUrl, '-v', 'ON_ERROR_STOP=1', '-qc', `CREATE DATABASE "${name}" TEMPLATE "${templateName(prefix)}"`],
+    {
+      encoding: 'utf8',
+    },
+  );
   if (created.status !== 0) throw new Error(`could not create the test database ${name}: ${created.stderr || created.error}`);
   const url = databaseUrl(adminUrl, name);
   fs.mkdirSync(dataDir, { recursive: true });

@@ -66,23 +66,45 @@ describe('OAuth access tokens cannot escalate or outlive their grant', () => {
   it('refuses inbound URLs (webhook and form triggers) to OAuth tokens on create, save and enable', async () => {
     const { tokens } = await issueTokensWithClient(server, cookie, 'read write');
     const app = client(server, tokens.access_token);
-    for (const trigger of [{ type: 'webhook' }, { type: 'webhook', requireToken: true }, { type: 'form', title: 'F', fields: [{ name: 'text', label: 'Feedback', type: 'text' }] }]) {
+    for (const trigger of [
+      { type: 'webhook' },
+      { type: 'webhook', requireToken: true },
+      { type: 'form', title: 'F', fields: [{ name: 'text', label: 'Feedback', type: 'text' }] },
+    ]) {
       const res = await app.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Backdoor', trigger, actions: [] });
       expect(res.status).toBe(403);
       expect(res.body.error.details.reason).toBe('oauth_token_not_allowed');
     }
-    const made = await app.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Via app', trigger: { type: 'task.added' }, actions: [] });
+    const made = await app.post('/api/v1/automations', {
+      workspaceId: server.workspaceId,
+      name: 'Via app',
+      trigger: { type: 'task.added' },
+      actions: [],
+    });
     expect(made.status).toBe(200);
     expect(made.body.item.webhook).toBeUndefined();
-    const toWebhook = await app.put(`/api/v1/automations/${made.body.item.id}`, { name: 'Via app', trigger: { type: 'webhook' }, actions: [] });
+    const toWebhook = await app.put(`/api/v1/automations/${made.body.item.id}`, {
+      name: 'Via app',
+      trigger: { type: 'webhook' },
+      actions: [],
+    });
     expect(toWebhook.status).toBe(403);
     expect(toWebhook.body.error.details.reason).toBe('oauth_token_not_allowed');
 
     // An Owner's own webhook automation: the app may neither change it nor turn it back on.
     const owner = client(server, server.token);
-    const own = await owner.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Mine', trigger: { type: 'webhook' }, actions: [] });
+    const own = await owner.post('/api/v1/automations', {
+      workspaceId: server.workspaceId,
+      name: 'Mine',
+      trigger: { type: 'webhook' },
+      actions: [],
+    });
     expect(own.status).toBe(200);
-    const changed = await app.put(`/api/v1/automations/${own.body.item.id}`, { name: 'Mine', trigger: { type: 'webhook' }, actions: [{ type: 'delay', minutes: 1 }] });
+    const changed = await app.put(`/api/v1/automations/${own.body.item.id}`, {
+      name: 'Mine',
+      trigger: { type: 'webhook' },
+      actions: [{ type: 'delay', minutes: 1 }],
+    });
     expect(changed.status).toBe(403);
     expect((await owner.post(`/api/v1/automations/${own.body.item.id}/disable`)).status).toBe(200);
     expect((await app.post(`/api/v1/automations/${own.body.item.id}/enable`)).status).toBe(403);
@@ -94,28 +116,66 @@ describe('OAuth access tokens cannot escalate or outlive their grant', () => {
     const app = client(server, tokens.access_token);
     // The attack of the report, step one, is refused; the app can only make ordinary automations.
     expect((await app.post(`${ws()}/invitations`, { email: 'mallory@example.org', role: 'Owner' })).status).toBe(403);
-    const made = (await app.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'App rule', trigger: { type: 'task.added' }, actions: [] })).body.item;
+    const made = (
+      await app.post('/api/v1/automations', {
+        workspaceId: server.workspaceId,
+        name: 'App rule',
+        trigger: { type: 'task.added' },
+        actions: [],
+      })
+    ).body.item;
     expect(made).toMatchObject({ enabled: true, owner: { handle: 'owner' } });
     // Saved again by the person, an automation is theirs and survives the app.
-    const adopted = (await app.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Adopted', trigger: { type: 'task.added' }, actions: [] })).body.item;
-    expect((await client(server, server.token).put(`/api/v1/automations/${adopted.id}`, { name: 'Adopted', trigger: { type: 'task.added' }, actions: [] })).status).toBe(200);
+    const adopted = (
+      await app.post('/api/v1/automations', {
+        workspaceId: server.workspaceId,
+        name: 'Adopted',
+        trigger: { type: 'task.added' },
+        actions: [],
+      })
+    ).body.item;
+    expect(
+      (
+        await client(server, server.token).put(`/api/v1/automations/${adopted.id}`, {
+          name: 'Adopted',
+          trigger: { type: 'task.added' },
+          actions: [],
+        })
+      ).status,
+    ).toBe(200);
 
     const owner = client(server, server.token);
-    const grant = (await owner.get('/api/v1/me/oauth-grants')).body.items.find((g: { client: { id: string } }) => g.client.id === registered.id);
+    const grant = (await owner.get('/api/v1/me/oauth-grants')).body.items.find(
+      (g: { client: { id: string } }) => g.client.id === registered.id,
+    );
     expect((await owner.delete(`/api/v1/me/oauth-grants/${grant.id}`)).status).toBe(200);
 
     expect((await app.get('/api/v1/me')).status).toBe(401);
-    const refresh = await postForm(server, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }, basic(registered.id, registered.clientSecret!));
+    const refresh = await postForm(
+      server,
+      '/oauth/token',
+      { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
+      basic(registered.id, registered.clientSecret!),
+    );
     expect(refresh.body.error).toBe('invalid_grant');
     expect((await owner.get(`/api/v1/automations/${made.id}`)).body.item.enabled).toBe(false);
     expect((await owner.get(`/api/v1/automations/${adopted.id}`)).body.item.enabled).toBe(true);
     // No member, invitation or token was added on the app's behalf.
-    expect((await owner.get(`${ws()}/invitations`)).body.items.every((i: { email: string | null }) => i.email !== 'mallory@example.org')).toBe(true);
+    expect(
+      (await owner.get(`${ws()}/invitations`)).body.items.every((i: { email: string | null }) => i.email !== 'mallory@example.org'),
+    ).toBe(true);
   });
 
   it('deleting a client disables the automations made through it', async () => {
     const { tokens, app: registered } = await issueTokensWithClient(server, cookie, 'read write');
-    const made = (await client(server, tokens.access_token).post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Client rule', trigger: { type: 'task.completed' }, actions: [] })).body.item;
+    const made = (
+      await client(server, tokens.access_token).post('/api/v1/automations', {
+        workspaceId: server.workspaceId,
+        name: 'Client rule',
+        trigger: { type: 'task.completed' },
+        actions: [],
+      })
+    ).body.item;
     const owner = client(server, server.token);
     expect((await owner.delete(`/api/v1/oauth-clients/${registered.id}`)).status).toBe(200);
     expect((await owner.get(`/api/v1/automations/${made.id}`)).body.item.enabled).toBe(false);

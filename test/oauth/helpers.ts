@@ -19,10 +19,18 @@ export function pkcePair(): { verifier: string; challenge: string } {
 }
 
 /** POSTs an application/x-www-form-urlencoded body. */
-export function postForm(server: { url: string }, urlPath: string, fields: Record<string, string | undefined>, headers: Record<string, string> = {}): Promise<Reply> {
+export function postForm(
+  server: { url: string },
+  urlPath: string,
+  fields: Record<string, string | undefined>,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   const form = new URLSearchParams();
   for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.set(name, value);
-  return call(server.url, 'POST', urlPath, { rawBody: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+  return call(server.url, 'POST', urlPath, {
+    rawBody: form.toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+  });
 }
 
 /** The query string of an authorization request. */
@@ -35,7 +43,13 @@ export function authorizeQuery(params: Record<string, string | undefined>): stri
 /** The hidden fields of the consent page's form, as a browser would post them. */
 export function consentFields(html: string): Record<string, string> {
   const fields: Record<string, string> = {};
-  const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const unescape = (s: string) =>
+    s
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[match[1]!] = unescape(match[2]!);
   return fields;
 }
@@ -70,7 +84,12 @@ export async function authorize(
   if (page.status === 302) location = page.headers.location as string;
   else {
     if (page.status !== 200) throw new Error(`consent page: ${page.status} ${String(page.body)}`);
-    const answer = await postForm(server, '/oauth/authorize', { ...consentFields(page.body as string), decision }, { cookie, origin: server.url });
+    const answer = await postForm(
+      server,
+      '/oauth/authorize',
+      { ...consentFields(page.body as string), decision },
+      { cookie, origin: server.url },
+    );
     if (answer.status !== 302) throw new Error(`consent answer: ${answer.status} ${String(answer.body)}`);
     location = answer.headers.location as string;
   }
@@ -78,7 +97,11 @@ export async function authorize(
 }
 
 /** Exchanges a code at the token endpoint. */
-export function exchangeCode(server: { url: string }, fields: Record<string, string | undefined>, headers: Record<string, string> = {}): Promise<Reply> {
+export function exchangeCode(
+  server: { url: string },
+  fields: Record<string, string | undefined>,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   return postForm(server, '/oauth/token', { grant_type: 'authorization_code', ...fields }, headers);
 }
 

@@ -9,7 +9,11 @@ describe('OAuth client redirect URIs', () => {
   afterAll(() => server.close());
 
   const register = (redirectUris: string[]) =>
-    client(server, server.token).post(`/api/v1/workspaces/${server.workspaceId}/oauth-clients`, { name: 'App', redirectUris, type: 'public' });
+    client(server, server.token).post(`/api/v1/workspaces/${server.workspaceId}/oauth-clients`, {
+      name: 'App',
+      redirectUris,
+      type: 'public',
+    });
 
   it('refuses http on a non-loopback host and schemes that are neither https, loopback http nor private-use', async () => {
     const refused: [string, string][] = [

@@ -17,7 +17,8 @@ describe('OAuth refresh token reuse grace period', () => {
   async function family() {
     const { tokens, app } = await issueTokensWithClient(server, cookie, 'read');
     const creds = basic(app.id, app.clientSecret!);
-    const refresh = (token: string): Promise<Reply> => postForm(server, '/oauth/token', { grant_type: 'refresh_token', refresh_token: token }, creds);
+    const refresh = (token: string): Promise<Reply> =>
+      postForm(server, '/oauth/token', { grant_type: 'refresh_token', refresh_token: token }, creds);
     return { tokens, refresh, creds };
   }
   const works = async (accessToken: string) => (await client(server, accessToken).get('/api/v1/me')).status === 200;

@@ -42,10 +42,25 @@ describe('OAuth scopes and clients', () => {
     const onlyWebhooks = (await issueTokens(server, cookie, 'webhooks')).access_token;
     for (const op of operations) {
       const v2 = op.path.startsWith('/api/v2/');
-      const refusals: [string, string][] = v2 ? [[readWrite, 'webhooks']] : op.method === 'GET' ? [[onlyWebhooks, 'read']] : [[onlyRead, 'write'], [onlyWebhooks, 'write']];
+      const refusals: [string, string][] = v2
+        ? [[readWrite, 'webhooks']]
+        : op.method === 'GET'
+          ? [[onlyWebhooks, 'read']]
+          : [
+              [onlyRead, 'write'],
+              [onlyWebhooks, 'write'],
+            ];
       for (const [token, scope] of refusals) {
-        const res = await call(server.url, op.method, op.path, { token, body: op.method === 'GET' || op.method === 'DELETE' ? undefined : {} });
-        expect({ op: `${op.method} ${op.path}`, status: res.status, code: res.body?.error?.code, scope: res.body?.error?.details?.scope }).toEqual({
+        const res = await call(server.url, op.method, op.path, {
+          token,
+          body: op.method === 'GET' || op.method === 'DELETE' ? undefined : {},
+        });
+        expect({
+          op: `${op.method} ${op.path}`,
+          status: res.status,
+          code: res.body?.error?.code,
+          scope: res.body?.error?.details?.scope,
+        }).toEqual({
           op: `${op.method} ${op.path}`,
           status: 403,
           code: 'INSUFFICIENT_SCOPE',
@@ -66,7 +81,10 @@ describe('OAuth scopes and clients', () => {
     await dbOf(server).run('UPDATE users SET password_hash = ? WHERE handle = ?', await hashPassword('vivian password 1'), 'vivian');
     const viewer = (await issueTokens(server, await signInCookie(server, 'vivian', 'vivian password 1'), 'read write')).access_token;
     expect((await client(server, viewer).get(`/api/v1/workspaces/${server.workspaceId}/folders`)).status).toBe(200);
-    const refused = await client(server, viewer).post(`/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/plain', content: 'No' });
+    const refused = await client(server, viewer).post(`/api/v1/workspaces/${server.workspaceId}/projects`, {
+      contentType: 'text/plain',
+      content: 'No',
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('FORBIDDEN');
   });
@@ -86,7 +104,15 @@ describe('OAuth scopes and clients', () => {
     const pat = await app.post('/api/v1/tokens', { name: 'escalate' });
     expect(pat.status).toBe(403);
     expect(pat.body.error.details.reason).toBe('oauth_token_not_allowed');
-    expect((await app.post(`/api/v1/workspaces/${server.workspaceId}/oauth-clients`, { name: 'x', redirectUris: ['https://x.example/cb'], type: 'public' })).status).toBe(403);
+    expect(
+      (
+        await app.post(`/api/v1/workspaces/${server.workspaceId}/oauth-clients`, {
+          name: 'x',
+          redirectUris: ['https://x.example/cb'],
+          type: 'public',
+        })
+      ).status,
+    ).toBe(403);
     expect((await app.get('/api/v1/me/oauth-grants')).status).toBe(403);
     // Nor the person's own sign-in: sessions and the password.
     for (const res of [
@@ -125,9 +151,18 @@ describe('OAuth scopes and clients', () => {
     const outsider = addUser(server, 'olga');
     expect((await client(server, outsider).get(path)).status).toBe(404);
 
-    const made = await owner.post(path, { name: 'Native app', redirectUris: ['com.example.app:/callback', 'http://127.0.0.1:9000/cb'], type: 'public' });
+    const made = await owner.post(path, {
+      name: 'Native app',
+      redirectUris: ['com.example.app:/callback', 'http://127.0.0.1:9000/cb'],
+      type: 'public',
+    });
     expect(made.status).toBe(200);
-    expect(made.body.item).toMatchObject({ name: 'Native app', type: 'public', createdBy: 'owner', redirectUris: ['com.example.app:/callback', 'http://127.0.0.1:9000/cb'] });
+    expect(made.body.item).toMatchObject({
+      name: 'Native app',
+      type: 'public',
+      createdBy: 'owner',
+      redirectUris: ['com.example.app:/callback', 'http://127.0.0.1:9000/cb'],
+    });
     expect(made.body.item.clientSecret).toBeUndefined();
 
     const confidential = await registerClient(server, { name: 'Server app', type: 'confidential' });
@@ -138,7 +173,13 @@ describe('OAuth scopes and clients', () => {
 
     const query = await authorize(server, cookie, { client_id: confidential.id, redirect_uri: confidential.redirectUri });
     const tokens = await call(server.url, 'POST', '/oauth/token', {
-      rawBody: new URLSearchParams({ grant_type: 'authorization_code', code: query.get('code')!, redirect_uri: confidential.redirectUri, client_id: confidential.id, client_secret: confidential.clientSecret! }).toString(),
+      rawBody: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: query.get('code')!,
+        redirect_uri: confidential.redirectUri,
+        client_id: confidential.id,
+        client_secret: confidential.clientSecret!,
+      }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect((await client(server, tokens.body.access_token).get('/api/v1/me')).status).toBe(200);

@@ -32,261 +32,287 @@ async function leads(url: string): Promise<boolean> {
   }
 }
 
-describe.each<Layout>(['two followers', 'an api process and a standby'])('chaos: a leader and %s on one PostgreSQL database, kill -9 twice', (layout) => {
-  let database: TestDatabase;
-  const processes: { stop(signal?: NodeJS.Signals): Promise<void> }[] = [];
+describe.each<Layout>(['two followers', 'an api process and a standby'])(
+  'chaos: a leader and %s on one PostgreSQL database, kill -9 twice',
+  (layout) => {
+    let database: TestDatabase;
+    const processes: { stop(signal?: NodeJS.Signals): Promise<void> }[] = [];
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    for (const child of processes) await child.stop('SIGKILL');
-    await database.drop();
-  });
-
-  test('no acknowledged write lost, no task effect duplicated, every delivery made, every slot once', async () => {
-    // /flaky/<n> fails its first call, then answers 200; everything else 200 at once.
-    const flakyCalls = new Map<string, number>();
-    const rx = await receiver((request) => {
-      if (!request.url.startsWith('/flaky/')) return { status: 200, body: { ok: true } };
-      const seen = (flakyCalls.get(request.url) ?? 0) + 1;
-      flakyCalls.set(request.url, seen);
-      return { status: seen === 1 ? 503 : 200, body: { ok: seen > 1 } };
+    beforeAll(async () => {
+      database = await createTestDatabase();
     });
-    const env = {
-      DATABASE_URL: database.url,
-      TASKSPACE_WEBHOOKS_SECRET_KEY: 'chaos-test-key-0123456789abcdefgh',
-      TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1',
-      TASKSPACE_WEBHOOKS_POLL_MS: '50',
-      TASKSPACE_WEBHOOKS_RETRY_BASE_MS: '100',
-      TASKSPACE_INBOUND_RATE_PER_MINUTE: '100000',
-      TASKSPACE_RUN_LEASE_MS: '2000',
-      TASKSPACE_LEADER_LEASE_MS: '2000',
-    };
-    const first = await spawnServer(tempDataDir(), env);
-    processes.push(first);
-    // The processes that serve requests now; clients spread over them.
-    const serving: string[] = [first.url];
-    const standbys: LaunchedServer[] = [];
-    const standby = () => {
-      const s = launchServer(tempDataDir(), { ...env, TASKSPACE_STANDBY: '1' });
-      processes.push(s);
-      standbys.push(s);
-    };
-    let apiProcess: Awaited<ReturnType<typeof spawnServer>> | undefined;
-    const followers: Awaited<ReturnType<typeof spawnServer>>[] = [];
-    if (layout === 'two followers') {
-      for (let i = 0; i < 2; i++) {
-        const follower = await spawnServer(tempDataDir(), env);
-        expect(follower.output()).toContain('Following: the PostgreSQL database');
-        processes.push(follower);
-        followers.push(follower);
-        serving.push(follower.url);
-      }
-    } else {
-      apiProcess = await spawnServer(tempDataDir(), { ...env, TASKSPACE_ROLE: 'api' });
-      processes.push(apiProcess);
-      serving.push(apiProcess.url);
-      standby();
-      await waitFor(() => standbys.every((s) => s.output().includes('Standing by')), 'the standby to wait');
-    }
+    afterAll(async () => {
+      for (const child of processes) await child.stop('SIGKILL');
+      await database.drop();
+    });
 
-    let active = first.url;
-    const api = (method: string, path: string, body?: unknown) => call(active, method, path, { token: OWNER_TOKEN, body });
-    const workspaceId = (await api('GET', '/api/v1/workspaces')).body.items[0].id;
-    expect((await api('POST', '/api/v2/webhooks', { targetUrl: `${rx.url}/signed`, events: ['project.created'] })).status).toBe(200);
-    const projectId = (await api('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Chaos' })).body.item.id;
-    const automation = async (name: string, trigger: unknown, actions: unknown[]) => {
-      const res = await api('POST', '/api/v1/automations', { workspaceId, name, trigger, actions });
-      expect(res.status).toBe(200);
-      return res.body.item;
-    };
-    const slow = await automation('Slow and flaky', { type: 'webhook' }, [
-      { id: 'wait', type: 'delay', seconds: 1 },
-      { id: 'call', type: 'http.request', method: 'POST', url: `${rx.url}/flaky/{{ trigger.n }}`, retry: { maxAttempts: 6, initialDelayMs: 200, factor: 1 } },
-      { id: 'make', type: 'task.create', projectId, text: 'slow {{ trigger.n }}' },
-    ]);
-    const gated = await automation('Gated', { type: 'webhook' }, [
-      { id: 'ok', type: 'approval', message: 'go?' },
-      { id: 'make', type: 'task.create', projectId, text: 'approved {{ trigger.n }}' },
-    ]);
-    const ticking = await automation('Tick', { type: 'schedule', cron: '* * * * * *' }, []);
-
-    // Four clients write until told to stop, spread over the serving processes; a refused connection means a process died:
-    // it leaves the list (a standby that takes over joins it). Only answers of 200 count as acknowledged.
-    const acknowledgedTasks: string[] = [];
-    const acknowledgedProjects: string[] = [];
-    const fired = { slow: [] as number[], gated: [] as number[] };
-    let stopping = false;
-    let failures = 0;
-    /** Task creates answered 503 BUSY (none expected), and project creates (reported). */
-    const busy = { tasks: 0, projects: 0 };
-    const client = async (k: number) => {
-      for (let i = 0; !stopping; i++) {
-        if (serving.length === 0) {
-          await waitFor(() => serving.length > 0 || stopping, 'a serving process', 30000);
-          continue;
+    test('no acknowledged write lost, no task effect duplicated, every delivery made, every slot once', async () => {
+      // /flaky/<n> fails its first call, then answers 200; everything else 200 at once.
+      const flakyCalls = new Map<string, number>();
+      const rx = await receiver((request) => {
+        if (!request.url.startsWith('/flaky/')) return { status: 200, body: { ok: true } };
+        const seen = (flakyCalls.get(request.url) ?? 0) + 1;
+        flakyCalls.set(request.url, seen);
+        return { status: seen === 1 ? 503 : 200, body: { ok: seen > 1 } };
+      });
+      const env = {
+        DATABASE_URL: database.url,
+        TASKSPACE_WEBHOOKS_SECRET_KEY: 'chaos-test-key-0123456789abcdefgh',
+        TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1',
+        TASKSPACE_WEBHOOKS_POLL_MS: '50',
+        TASKSPACE_WEBHOOKS_RETRY_BASE_MS: '100',
+        TASKSPACE_INBOUND_RATE_PER_MINUTE: '100000',
+        TASKSPACE_RUN_LEASE_MS: '2000',
+        TASKSPACE_LEADER_LEASE_MS: '2000',
+      };
+      const first = await spawnServer(tempDataDir(), env);
+      processes.push(first);
+      // The processes that serve requests now; clients spread over them.
+      const serving: string[] = [first.url];
+      const standbys: LaunchedServer[] = [];
+      const standby = () => {
+        const s = launchServer(tempDataDir(), { ...env, TASKSPACE_STANDBY: '1' });
+        processes.push(s);
+        standbys.push(s);
+      };
+      let apiProcess: Awaited<ReturnType<typeof spawnServer>> | undefined;
+      const followers: Awaited<ReturnType<typeof spawnServer>>[] = [];
+      if (layout === 'two followers') {
+        for (let i = 0; i < 2; i++) {
+          const follower = await spawnServer(tempDataDir(), env);
+          expect(follower.output()).toContain('Following: the PostgreSQL database');
+          processes.push(follower);
+          followers.push(follower);
+          serving.push(follower.url);
         }
-        const url = serving[(k + i) % serving.length]!;
-        try {
-          if (i % 10 === 9) {
-            const res = await call(url, 'POST', `/api/v1/workspaces/${workspaceId}/projects`, { token: OWNER_TOKEN, body: { contentType: 'text/markdown', content: `# P ${k}.${i}` } });
-            if (res.status === 200) acknowledgedProjects.push(res.body.item.id);
-            if (res.status === 503) busy.projects++;
-          } else {
-            const res = await call(url, 'POST', `/api/v1/projects/${projectId}/tasks/`, { token: OWNER_TOKEN, body: { tasks: [{ contentType: 'text/plain', content: `c${k} ${i}` }] } });
-            if (res.status === 200) acknowledgedTasks.push(res.body.item[0].id);
-            if (res.status === 503) busy.tasks++;
+      } else {
+        apiProcess = await spawnServer(tempDataDir(), { ...env, TASKSPACE_ROLE: 'api' });
+        processes.push(apiProcess);
+        serving.push(apiProcess.url);
+        standby();
+        await waitFor(() => standbys.every((s) => s.output().includes('Standing by')), 'the standby to wait');
+      }
+
+      let active = first.url;
+      const api = (method: string, path: string, body?: unknown) => call(active, method, path, { token: OWNER_TOKEN, body });
+      const workspaceId = (await api('GET', '/api/v1/workspaces')).body.items[0].id;
+      expect((await api('POST', '/api/v2/webhooks', { targetUrl: `${rx.url}/signed`, events: ['project.created'] })).status).toBe(200);
+      const projectId = (
+        await api('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Chaos' })
+      ).body.item.id;
+      const automation = async (name: string, trigger: unknown, actions: unknown[]) => {
+        const res = await api('POST', '/api/v1/automations', { workspaceId, name, trigger, actions });
+        expect(res.status).toBe(200);
+        return res.body.item;
+      };
+      const slow = await automation('Slow and flaky', { type: 'webhook' }, [
+        { id: 'wait', type: 'delay', seconds: 1 },
+        {
+          id: 'call',
+          type: 'http.request',
+          method: 'POST',
+          url: `${rx.url}/flaky/{{ trigger.n }}`,
+          retry: { maxAttempts: 6, initialDelayMs: 200, factor: 1 },
+        },
+        { id: 'make', type: 'task.create', projectId, text: 'slow {{ trigger.n }}' },
+      ]);
+      const gated = await automation('Gated', { type: 'webhook' }, [
+        { id: 'ok', type: 'approval', message: 'go?' },
+        { id: 'make', type: 'task.create', projectId, text: 'approved {{ trigger.n }}' },
+      ]);
+      const ticking = await automation('Tick', { type: 'schedule', cron: '* * * * * *' }, []);
+
+      // Four clients write until told to stop, spread over the serving processes; a refused connection means a process died:
+      // it leaves the list (a standby that takes over joins it). Only answers of 200 count as acknowledged.
+      const acknowledgedTasks: string[] = [];
+      const acknowledgedProjects: string[] = [];
+      const fired = { slow: [] as number[], gated: [] as number[] };
+      let stopping = false;
+      let failures = 0;
+      /** Task creates answered 503 BUSY (none expected), and project creates (reported). */
+      const busy = { tasks: 0, projects: 0 };
+      const client = async (k: number) => {
+        for (let i = 0; !stopping; i++) {
+          if (serving.length === 0) {
+            await waitFor(() => serving.length > 0 || stopping, 'a serving process', 30000);
+            continue;
           }
-        } catch {
-          // A refused connection: that process died.
-          failures++;
-          const at = serving.indexOf(url);
-          if (at >= 0) serving.splice(at, 1);
+          const url = serving[(k + i) % serving.length]!;
+          try {
+            if (i % 10 === 9) {
+              const res = await call(url, 'POST', `/api/v1/workspaces/${workspaceId}/projects`, {
+                token: OWNER_TOKEN,
+                body: { contentType: 'text/markdown', content: `# P ${k}.${i}` },
+              });
+              if (res.status === 200) acknowledgedProjects.push(res.body.item.id);
+              if (res.status === 503) busy.projects++;
+            } else {
+              const res = await call(url, 'POST', `/api/v1/projects/${projectId}/tasks/`, {
+                token: OWNER_TOKEN,
+                body: { tasks: [{ contentType: 'text/plain', content: `c${k} ${i}` }] },
+              });
+              if (res.status === 200) acknowledgedTasks.push(res.body.item[0].id);
+              if (res.status === 503) busy.tasks++;
+            }
+          } catch {
+            // A refused connection: that process died.
+            failures++;
+            const at = serving.indexOf(url);
+            if (at >= 0) serving.splice(at, 1);
+          }
         }
+      };
+      const fire = async (a: { webhook: { url: string } }, list: number[], n: number) => {
+        try {
+          const res = await call(serving[n % serving.length] ?? active, 'POST', new URL(a.webhook.url).pathname, { body: { n } });
+          if (res.status === 200) list.push(n);
+        } catch {
+          // the server died before answering: not acknowledged (it may or may not have run)
+        }
+      };
+      /** After the leader was killed: a standby starts serving, or a follower leads. */
+      const takeOver = async (killed: string): Promise<void> => {
+        if (layout === 'two followers') {
+          const at = serving.indexOf(killed);
+          if (at >= 0) serving.splice(at, 1);
+          active = serving[0]!;
+          await waitFor(async () => (await Promise.all(serving.map(leads))).includes(true), 'a follower to take the lead');
+          return;
+        }
+        const next = await Promise.race(standbys.map((s) => s.listening.then((url) => ({ url, s }))));
+        standbys.splice(standbys.indexOf(next.s), 1);
+        active = next.url;
+        serving.push(next.url);
+      };
+
+      const clients = [0, 1, 2, 3].map((k) => client(k));
+      for (let n = 0; n < 4; n++) {
+        await fire(slow, fired.slow, n);
+        await fire(gated, fired.gated, n);
       }
-    };
-    const fire = async (a: { webhook: { url: string } }, list: number[], n: number) => {
-      try {
-        const res = await call(serving[n % serving.length] ?? active, 'POST', new URL(a.webhook.url).pathname, { body: { n } });
-        if (res.status === 200) list.push(n);
-      } catch {
-        // the server died before answering: not acknowledged (it may or may not have run)
+      await waitFor(() => acknowledgedTasks.length >= 40, 'load on the first layout');
+      if (apiProcess) {
+        // The api process dies; the active one serves on alone and keeps working.
+        await apiProcess.stop('SIGKILL');
+        await waitFor(() => !serving.includes(apiProcess!.url), 'the clients to leave the dead api process');
+      } else {
+        await first.stop('SIGKILL');
+        await takeOver(first.url);
       }
-    };
-    /** After the leader was killed: a standby starts serving, or a follower leads. */
-    const takeOver = async (killed: string): Promise<void> => {
+      for (let n = 4; n < 8; n++) await fire(slow, fired.slow, n);
+      const beforeSecondKill = acknowledgedTasks.length;
+      await waitFor(() => acknowledgedTasks.length >= beforeSecondKill + 40, 'load after the first kill');
       if (layout === 'two followers') {
-        const at = serving.indexOf(killed);
+        // The leader stalls (SIGSTOP) past its lease: the other follower takes the lead over.
+        let stalled = followers.find((f) => serving.includes(f.url))!;
+        for (const follower of followers) if (serving.includes(follower.url) && (await leads(follower.url))) stalled = follower;
+        const other = followers.find((f) => f !== stalled && serving.includes(f.url))!;
+        stalled.child.kill('SIGSTOP');
+        await waitFor(() => leads(other.url), 'a follower to take the lead from the stalled leader', 20_000);
+        const exited = new Promise((resolve) => stalled.child.once('exit', (code) => resolve(code)));
+        stalled.child.kill('SIGCONT');
+        // Woken, it finds its connections ended and stops (a supervisor starts it again).
+        expect(await exited).toBe(1);
+        expect(stalled.output()).toContain('lost the PostgreSQL server lock');
+        const at = serving.indexOf(stalled.url);
         if (at >= 0) serving.splice(at, 1);
-        active = serving[0]!;
-        await waitFor(async () => (await Promise.all(serving.map(leads))).includes(true), 'a follower to take the lead');
-        return;
+        active = other.url;
+        const restarted = await spawnServer(tempDataDir(), env);
+        processes.push(restarted);
+        followers.splice(followers.indexOf(stalled), 1, restarted);
+        serving.push(restarted.url);
+        for (let n = 8; n < 10; n++) await fire(slow, fired.slow, n);
+        const afterStall = acknowledgedTasks.length;
+        await waitFor(() => acknowledgedTasks.length >= afterStall + 40, 'load after the stalled leader was replaced');
       }
-      const next = await Promise.race(standbys.map((s) => s.listening.then((url) => ({ url, s }))));
-      standbys.splice(standbys.indexOf(next.s), 1);
-      active = next.url;
-      serving.push(next.url);
-    };
+      // The leader dies; the remaining standby or follower takes over.
+      let working: { url: string; stop(signal?: NodeJS.Signals): Promise<void> } = first;
+      for (const follower of followers) if (await leads(follower.url)) working = follower;
+      await working.stop('SIGKILL');
+      await takeOver(working.url);
+      const beforeStop = acknowledgedTasks.length;
+      await waitFor(() => acknowledgedTasks.length >= beforeStop + 40, 'load after the second kill');
+      stopping = true;
+      await Promise.all(clients);
+      expect(failures).toBeGreaterThan(0);
+      // Writes to one project through several processes take turns: none answered 503.
+      expect(busy.tasks).toBe(0);
 
-    const clients = [0, 1, 2, 3].map((k) => client(k));
-    for (let n = 0; n < 4; n++) {
-      await fire(slow, fired.slow, n);
-      await fire(gated, fired.gated, n);
-    }
-    await waitFor(() => acknowledgedTasks.length >= 40, 'load on the first layout');
-    if (apiProcess) {
-      // The api process dies; the active one serves on alone and keeps working.
-      await apiProcess.stop('SIGKILL');
-      await waitFor(() => !serving.includes(apiProcess!.url), 'the clients to leave the dead api process');
-    } else {
-      await first.stop('SIGKILL');
-      await takeOver(first.url);
-    }
-    for (let n = 4; n < 8; n++) await fire(slow, fired.slow, n);
-    const beforeSecondKill = acknowledgedTasks.length;
-    await waitFor(() => acknowledgedTasks.length >= beforeSecondKill + 40, 'load after the first kill');
-    if (layout === 'two followers') {
-      // The leader stalls (SIGSTOP) past its lease: the other follower takes the lead over.
-      let stalled = followers.find((f) => serving.includes(f.url))!;
-      for (const follower of followers) if (serving.includes(follower.url) && (await leads(follower.url))) stalled = follower;
-      const other = followers.find((f) => f !== stalled && serving.includes(f.url))!;
-      stalled.child.kill('SIGSTOP');
-      await waitFor(() => leads(other.url), 'a follower to take the lead from the stalled leader', 20_000);
-      const exited = new Promise((resolve) => stalled.child.once('exit', (code) => resolve(code)));
-      stalled.child.kill('SIGCONT');
-      // Woken, it finds its connections ended and stops (a supervisor starts it again).
-      expect(await exited).toBe(1);
-      expect(stalled.output()).toContain('lost the PostgreSQL server lock');
-      const at = serving.indexOf(stalled.url);
-      if (at >= 0) serving.splice(at, 1);
-      active = other.url;
-      const restarted = await spawnServer(tempDataDir(), env);
-      processes.push(restarted);
-      followers.splice(followers.indexOf(stalled), 1, restarted);
-      serving.push(restarted.url);
-      for (let n = 8; n < 10; n++) await fire(slow, fired.slow, n);
-      const afterStall = acknowledgedTasks.length;
-      await waitFor(() => acknowledgedTasks.length >= afterStall + 40, 'load after the stalled leader was replaced');
-    }
-    // The leader dies; the remaining standby or follower takes over.
-    let working: { url: string; stop(signal?: NodeJS.Signals): Promise<void> } = first;
-    for (const follower of followers) if (await leads(follower.url)) working = follower;
-    await working.stop('SIGKILL');
-    await takeOver(working.url);
-    const beforeStop = acknowledgedTasks.length;
-    await waitFor(() => acknowledgedTasks.length >= beforeStop + 40, 'load after the second kill');
-    stopping = true;
-    await Promise.all(clients);
-    expect(failures).toBeGreaterThan(0);
-    // Writes to one project through several processes take turns: none answered 503.
-    expect(busy.tasks).toBe(0);
-
-    // The approvals are decided on the last server; then every acknowledged run completes.
-    for (const n of fired.gated) {
-      const run = await waitFor(async () => {
-        const runs = (await api('GET', `/api/v1/automations/${gated.id}/runs?limit=100`)).body.items as any[];
-        return runs.find((r) => r.trigger?.variables?.n === n && r.status === 'waiting');
-      }, `gated run ${n} waiting`, 30000);
-      expect((await api('POST', `/api/v1/automations/${gated.id}/runs/${run.id}/approve`, {})).status).toBe(200);
-    }
-    const db = new pg.Client({ connectionString: database.url });
-    await db.connect();
-    try {
-      const texts = async () => (await db.query<{ text: string }>('SELECT text FROM tasks WHERE project_id = $1', [projectId])).rows.map((r) => r.text);
-      await waitFor(
-        async () => {
-          const all = await texts();
-          return fired.slow.every((n) => all.includes(`slow ${n}`)) && fired.gated.every((n) => all.includes(`approved ${n}`));
-        },
-        'every acknowledged automation run to make its task',
-        30000,
-      );
-      // No acknowledged write is missing.
-      const stored = new Set((await db.query<{ id: string }>('SELECT id FROM tasks WHERE project_id = $1', [projectId])).rows.map((r) => r.id));
-      expect(acknowledgedTasks.filter((id) => !stored.has(id))).toEqual([]);
-      const projects = new Set((await db.query<{ id: string }>('SELECT id FROM projects')).rows.map((r) => r.id));
-      expect(acknowledgedProjects.filter((id) => !projects.has(id))).toEqual([]);
-      // No automation made its task twice, acknowledged or not (a call cut off by the kill may have run once).
-      const counts = new Map<string, number>();
-      for (const text of await texts()) if (/^(slow|approved) \d+$/.test(text)) counts.set(text, (counts.get(text) ?? 0) + 1);
-      expect([...counts].filter(([, count]) => count > 1)).toEqual([]);
-      // Every acknowledged project's signed delivery arrived, at least once.
-      await waitFor(
-        () => {
-          const delivered = new Set(rx.received.filter((r) => r.url === '/signed').map((r) => JSON.parse(r.body).payload.projectId));
-          return acknowledgedProjects.every((id) => delivered.has(id));
-        },
-        'a signed delivery for every acknowledged project',
-        30000,
-      );
-      // No automation run failed (a collision is retried, a store error releases the run).
-      const failed = await db.query<{ id: string; error_json: string }>(
-        "SELECT id, error_json FROM automation_runs WHERE status = 'failed' AND automation_id IN ($1, $2)",
-        [slow.id, gated.id],
-      );
-      expect(failed.rows).toEqual([]);
-      // No delivery is left `sending` (an outcome write that failed is tried again; a dead or
-      // stalled process's rows go back to the queue).
-      await waitFor(
-        async () => (await db.query("SELECT 1 FROM webhook_deliveries WHERE status = 'sending'")).rows.length === 0,
-        'no delivery left sending',
-        15000,
-      );
-      // No schedule slot fired twice.
-      const slots = (await db.query<{ trigger_json: string }>('SELECT trigger_json FROM automation_runs WHERE automation_id = $1', [ticking.id])).rows.map(
-        (r) => JSON.parse(r.trigger_json).variables.scheduledAt as string,
-      );
-      expect(slots.length).toBeGreaterThan(0);
-      expect(new Set(slots).size).toBe(slots.length);
-      if (layout === 'two followers') {
-        // The runs were shared: more than one process executed some (each claims them with its own lease).
-        const owners = await db.query<{ owner: string }>("SELECT DISTINCT lease_owner AS owner FROM automation_runs WHERE status = 'completed' AND lease_owner IS NOT NULL");
-        expect(owners.rows.length).toBeGreaterThan(1);
+      // The approvals are decided on the last server; then every acknowledged run completes.
+      for (const n of fired.gated) {
+        const run = await waitFor(
+          async () => {
+            const runs = (await api('GET', `/api/v1/automations/${gated.id}/runs?limit=100`)).body.items as any[];
+            return runs.find((r) => r.trigger?.variables?.n === n && r.status === 'waiting');
+          },
+          `gated run ${n} waiting`,
+          30000,
+        );
+        expect((await api('POST', `/api/v1/automations/${gated.id}/runs/${run.id}/approve`, {})).status).toBe(200);
       }
-    } finally {
-      await db.end();
-      await rx.close();
-    }
-  }, 180_000);
-});
+      const db = new pg.Client({ connectionString: database.url });
+      await db.connect();
+      try {
+        const texts = async () =>
+          (await db.query<{ text: string }>('SELECT text FROM tasks WHERE project_id = $1', [projectId])).rows.map((r) => r.text);
+        await waitFor(
+          async () => {
+            const all = await texts();
+            return fired.slow.every((n) => all.includes(`slow ${n}`)) && fired.gated.every((n) => all.includes(`approved ${n}`));
+          },
+          'every acknowledged automation run to make its task',
+          30000,
+        );
+        // No acknowledged write is missing.
+        const stored = new Set(
+          (await db.query<{ id: string }>('SELECT id FROM tasks WHERE project_id = $1', [projectId])).rows.map((r) => r.id),
+        );
+        expect(acknowledgedTasks.filter((id) => !stored.has(id))).toEqual([]);
+        const projects = new Set((await db.query<{ id: string }>('SELECT id FROM projects')).rows.map((r) => r.id));
+        expect(acknowledgedProjects.filter((id) => !projects.has(id))).toEqual([]);
+        // No automation made its task twice, acknowledged or not (a call cut off by the kill may have run once).
+        const counts = new Map<string, number>();
+        for (const text of await texts()) if (/^(slow|approved) \d+$/.test(text)) counts.set(text, (counts.get(text) ?? 0) + 1);
+        expect([...counts].filter(([, count]) => count > 1)).toEqual([]);
+        // Every acknowledged project's signed delivery arrived, at least once.
+        await waitFor(
+          () => {
+            const delivered = new Set(rx.received.filter((r) => r.url === '/signed').map((r) => JSON.parse(r.body).payload.projectId));
+            return acknowledgedProjects.every((id) => delivered.has(id));
+          },
+          'a signed delivery for every acknowledged project',
+          30000,
+        );
+        // No automation run failed (a collision is retried, a store error releases the run).
+        const failed = await db.query<{ id: string; error_json: string }>(
+          "SELECT id, error_json FROM automation_runs WHERE status = 'failed' AND automation_id IN ($1, $2)",
+          [slow.id, gated.id],
+        );
+        expect(failed.rows).toEqual([]);
+        // No delivery is left `sending` (an outcome write that failed is tried again; a dead or
+        // stalled process's rows go back to the queue).
+        await waitFor(
+          async () => (await db.query("SELECT 1 FROM webhook_deliveries WHERE status = 'sending'")).rows.length === 0,
+          'no delivery left sending',
+          15000,
+        );
+        // No schedule slot fired twice.
+        const slots = (
+          await db.query<{ trigger_json: string }>('SELECT trigger_json FROM automation_runs WHERE automation_id = $1', [ticking.id])
+        ).rows.map((r) => JSON.parse(r.trigger_json).variables.scheduledAt as string);
+        expect(slots.length).toBeGreaterThan(0);
+        expect(new Set(slots).size).toBe(slots.length);
+        if (layout === 'two followers') {
+          // The runs were shared: more than one process executed some (each claims them with its own lease).
+          const owners = await db.query<{ owner: string }>(
+            "SELECT DISTINCT lease_owner AS owner FROM automation_runs WHERE status = 'completed' AND lease_owner IS NOT NULL",
+          );
+          expect(owners.rows.length).toBeGreaterThan(1);
+        }
+      } finally {
+        await db.end();
+        await rx.close();
+      }
+    }, 180_000);
+  },
+);

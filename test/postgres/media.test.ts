@@ -53,7 +53,10 @@ describe('media bytes in the PostgreSQL database', () => {
     expect(second.dataDir).not.toBe(first.dataDir);
     const listed = await call(second.url, 'GET', `/api/v1/folders/${second.workspaceId}/medias`, { token: OWNER_TOKEN });
     expect(listed.body.items.map((m: { id: string }) => m.id)).toEqual([item.id]);
-    const res = await request(`${second.url}/api/v1/medias/${item.id}/content`, { reset: true, headers: { authorization: `Bearer ${OWNER_TOKEN}` } });
+    const res = await request(`${second.url}/api/v1/medias/${item.id}/content`, {
+      reset: true,
+      headers: { authorization: `Bearer ${OWNER_TOKEN}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(Buffer.from(await res.body.arrayBuffer()).equals(bytes)).toBe(true);

@@ -20,7 +20,13 @@ import { createTestDatabase, type TestDatabase } from '../helpers/postgres';
 const T0 = 1_700_000_000_000;
 
 function* addUser(q: Sql, id: string, handle: string): Query<void> {
-  yield* q.run('INSERT INTO users (id, handle, display_name, rate_tier, created_at) VALUES (?, ?, ?, ?, ?)', [id, handle, handle, 'standard', T0]);
+  yield* q.run('INSERT INTO users (id, handle, display_name, rate_tier, created_at) VALUES (?, ?, ?, ?, ?)', [
+    id,
+    handle,
+    handle,
+    'standard',
+    T0,
+  ]);
 }
 
 function* userHandles(q: Sql): Query<string[]> {
@@ -192,7 +198,15 @@ describe('PostgreSQL transactions', () => {
   });
 
   test('concurrent read-modify-write transactions are serialized: none of the increments is lost', async () => {
-    await store.run(store.sql.run('INSERT INTO users (id, handle, display_name, rate_tier, created_at) VALUES (?, ?, ?, ?, ?)', ['c', 'counter', '0', 'standard', T0]));
+    await store.run(
+      store.sql.run('INSERT INTO users (id, handle, display_name, rate_tier, created_at) VALUES (?, ?, ?, ?, ?)', [
+        'c',
+        'counter',
+        '0',
+        'standard',
+        T0,
+      ]),
+    );
     let attempts = 0;
     function* increment(q: Sql): Query<void> {
       yield* q.transaction(function* (tx) {
@@ -223,7 +237,7 @@ describe('PostgreSQL transactions', () => {
   });
 
   test('placeholders inside quotes and comments are left alone', () => {
-    expect(numberPlaceholders("SELECT ?, '?', \"a?\" -- ?\n, ?")).toBe("SELECT $1, '?', \"a?\" -- ?\n, $2");
+    expect(numberPlaceholders('SELECT ?, \'?\', "a?" -- ?\n, ?')).toBe('SELECT $1, \'?\', "a?" -- ?\n, $2');
     expect(numberPlaceholders("SELECT 'it''s ?', ?")).toBe("SELECT 'it''s ?', $1");
   });
 });

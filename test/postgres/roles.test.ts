@@ -42,7 +42,8 @@ describe('TASKSPACE_ROLE: a worker and three api processes on one PostgreSQL dat
     await database.drop();
   });
 
-  const on = (server: ChildServer) => (method: string, path: string, body?: unknown) => call(server.url, method, path, { token: OWNER_TOKEN, body });
+  const on = (server: ChildServer) => (method: string, path: string, body?: unknown) =>
+    call(server.url, method, path, { token: OWNER_TOKEN, body });
 
   test('the worker answers only /healthz; api processes take no lock and serve everything', async () => {
     expect(worker.output()).toContain('TASKSPACE_ROLE=worker');
@@ -58,15 +59,22 @@ describe('TASKSPACE_ROLE: a worker and three api processes on one PostgreSQL dat
     const [a, b] = apis.map(on) as [ReturnType<typeof on>, ReturnType<typeof on>];
     const workspaceId = (await a('GET', '/api/v1/workspaces')).body.items[0].id;
     expect((await a('POST', '/api/v2/webhooks', { targetUrl: `${rx.url}/signed`, events: ['project.created'] })).status).toBe(200);
-    const projectId = (await b('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Shared\n\n- one' })).body.item.id;
+    const projectId = (
+      await b('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Shared\n\n- one' })
+    ).body.item.id;
     expect((await a('GET', `/api/v1/projects/${projectId}/tasks`)).body.items.map((t: { text: string }) => t.text)).toEqual(['one']);
-    await waitFor(() => rx.received.some((r) => r.url === '/signed' && JSON.parse(r.body).payload.projectId === projectId), 'the signed delivery');
+    await waitFor(
+      () => rx.received.some((r) => r.url === '/signed' && JSON.parse(r.body).payload.projectId === projectId),
+      'the signed delivery',
+    );
   });
 
   test('300 concurrent task creates into one project through three api processes: every one answered 200, none 503 BUSY', async () => {
     const [a] = apis.map(on) as [ReturnType<typeof on>];
     const workspaceId = (await a('GET', '/api/v1/workspaces')).body.items[0].id;
-    const projectId = (await a('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Contended' })).body.item.id;
+    const projectId = (
+      await a('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Contended' })
+    ).body.item.id;
     // Every process appends to the same sibling list, each computing the next path from the last
     // sibling it read: their groups take turns on the project's lock (docs "Architecture", "Some
     // transactions order themselves with a lock instead") rather than aborting each other.
@@ -99,7 +107,9 @@ describe('TASKSPACE_ROLE: a worker and three api processes on one PostgreSQL dat
     }
     // Assignee writes take the same turns.
     const results = await Promise.all(
-      acknowledged.slice(0, 30).map((id, i) => on(apis[i % apis.length]!)('PUT', `/api/v1/projects/${projectId}/tasks/${id}/assignees`, { handles: ['owner'] })),
+      acknowledged
+        .slice(0, 30)
+        .map((id, i) => on(apis[i % apis.length]!)('PUT', `/api/v1/projects/${projectId}/tasks/${id}/assignees`, { handles: ['owner'] })),
     );
     expect(results.map((r) => r.status).filter((status) => status !== 200)).toEqual([]);
   });
@@ -107,7 +117,8 @@ describe('TASKSPACE_ROLE: a worker and three api processes on one PostgreSQL dat
   test('inbound calls, test runs, approvals and cancellations through api processes are carried out by the worker, once', async () => {
     const [a, b] = apis.map(on) as [ReturnType<typeof on>, ReturnType<typeof on>];
     const workspaceId = (await a('GET', '/api/v1/workspaces')).body.items[0].id;
-    const projectId = (await a('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Runs' })).body.item.id;
+    const projectId = (await a('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Runs' }))
+      .body.item.id;
     const make = async (name: string, actions: unknown[], trigger: unknown = { type: 'webhook' }) => {
       const res = await a('POST', '/api/v1/automations', { workspaceId, name, trigger, actions });
       expect(res.status).toBe(200);
@@ -153,11 +164,13 @@ describe('TASKSPACE_ROLE: a worker and three api processes on one PostgreSQL dat
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.item.status).toBe('cancelled');
 
-    const texts = async () => ((await a('GET', `/api/v1/projects/${projectId}/tasks?limit=500`)).body.items as { text: string }[]).map((t) => t.text).sort();
+    const texts = async () =>
+      ((await a('GET', `/api/v1/projects/${projectId}/tasks?limit=500`)).body.items as { text: string }[]).map((t) => t.text).sort();
     await waitFor(async () => (await texts()).length === 6, 'six tasks');
     expect(await texts()).toEqual(['approved', 'intake 0', 'intake 1', 'intake 2', 'intake 3', 'intake test']);
     // A run's task exists a moment before the run records its end.
-    const statuses = async () => ((await a('GET', `/api/v1/automations/${intake.id}/runs`)).body.items as { status: string }[]).map((r) => r.status);
+    const statuses = async () =>
+      ((await a('GET', `/api/v1/automations/${intake.id}/runs`)).body.items as { status: string }[]).map((r) => r.status);
     await waitFor(async () => (await statuses()).every((status) => status !== 'running' && status !== 'queued'), 'the intake runs to end');
     expect(await statuses()).toEqual(['completed', 'completed', 'completed', 'completed', 'completed']);
     // The worker's schedule fires.
@@ -168,9 +181,14 @@ describe('TASKSPACE_ROLE: a worker and three api processes on one PostgreSQL dat
     expect(() => loadConfig({ TASKSPACE_ROLE: 'api' })).toThrow('TASKSPACE_ROLE=api needs DATABASE_URL');
     expect(() => loadConfig({ TASKSPACE_ROLE: 'worker' })).toThrow('TASKSPACE_ROLE=worker needs DATABASE_URL');
     expect(() => loadConfig({ TASKSPACE_ROLE: 'web' })).toThrow("TASKSPACE_ROLE must be 'all', 'api' or 'worker', got 'web'");
-    expect(() => loadConfig({ DATABASE_URL: database.url, TASKSPACE_ROLE: 'api', TASKSPACE_STANDBY: '1', TASKSPACE_WEBHOOKS_SECRET_KEY: 'k'.repeat(32) })).toThrow(
-      'TASKSPACE_STANDBY=1 is for processes that do the background work',
-    );
+    expect(() =>
+      loadConfig({
+        DATABASE_URL: database.url,
+        TASKSPACE_ROLE: 'api',
+        TASKSPACE_STANDBY: '1',
+        TASKSPACE_WEBHOOKS_SECRET_KEY: 'k'.repeat(32),
+      }),
+    ).toThrow('TASKSPACE_STANDBY=1 is for processes that do the background work');
     expect(() => loadConfig({ TASKSPACE_RUN_LEASE_MS: '500' })).toThrow("TASKSPACE_RUN_LEASE_MS must be an integer >= 1000, got '500'");
     expect(loadConfig({}).runLeaseMs).toBe(30_000);
     expect(loadConfig({}).role).toBe('all');
@@ -207,13 +225,28 @@ describe('TASKSPACE_ROLE: api processes wake the worker with NOTIFY', () => {
     const api = (method: string, path: string, body?: unknown) => call(apiProcess.url, method, path, { token: OWNER_TOKEN, body });
     const workspaceId = (await api('GET', '/api/v1/workspaces')).body.items[0].id;
     expect((await api('POST', '/api/v2/webhooks', { targetUrl: `${rx.url}/signed`, events: ['project.created'] })).status).toBe(200);
-    const projectId = (await api('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Woken' })).body.item.id;
-    await waitFor(() => rx.received.some((r) => r.url === '/signed' && JSON.parse(r.body).payload.projectId === projectId), 'the signed delivery', 10_000);
+    const projectId = (
+      await api('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Woken' })
+    ).body.item.id;
+    await waitFor(
+      () => rx.received.some((r) => r.url === '/signed' && JSON.parse(r.body).payload.projectId === projectId),
+      'the signed delivery',
+      10_000,
+    );
     const automation = (
-      await api('POST', '/api/v1/automations', { workspaceId, name: 'At once', trigger: { type: 'webhook' }, actions: [{ id: 'make', type: 'task.create', projectId, text: 'woken' }] })
+      await api('POST', '/api/v1/automations', {
+        workspaceId,
+        name: 'At once',
+        trigger: { type: 'webhook' },
+        actions: [{ id: 'make', type: 'task.create', projectId, text: 'woken' }],
+      })
     ).body.item;
     expect((await call(apiProcess.url, 'POST', new URL(automation.webhook.url).pathname, { body: {} })).status).toBe(200);
-    await waitFor(async () => (await api('GET', `/api/v1/projects/${projectId}/tasks`)).body.items.some((t: { text: string }) => t.text === 'woken'), 'the run to make its task', 10_000);
+    await waitFor(
+      async () => (await api('GET', `/api/v1/projects/${projectId}/tasks`)).body.items.some((t: { text: string }) => t.text === 'woken'),
+      'the run to make its task',
+      10_000,
+    );
     // Two processes start in it, 6–10 s each on a small machine.
   }, 60_000);
 });

@@ -76,9 +76,9 @@ function group<T>(pairs: [string, T][]): Record<string, T[]> {
 
 /** The SQLite schema made by the SQLite migrations, in the terms of {@link SchemaShape}. */
 function sqliteShape(db: Db): SchemaShape {
-  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[]).filter(
-    (name) => !RUNNER_TABLES.includes(name),
-  );
+  const tables = (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[]
+  ).filter((name) => !RUNNER_TABLES.includes(name));
   const shape: SchemaShape = { columns: {}, primaryKeys: {}, uniques: {}, foreignKeys: {}, checks: {}, indexes: {}, triggers: {} };
   for (const table of tables) {
     const columns = db.prepare('SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?) ORDER BY cid').all(table) as {
@@ -90,16 +90,33 @@ function sqliteShape(db: Db): SchemaShape {
     }[];
     // A PRIMARY KEY column is NOT NULL on PostgreSQL; SQLite only guarantees it for INTEGER
     // PRIMARY KEY, and the code never writes a NULL key.
-    shape.columns[table] = columns.map((c) => ({ name: c.name, type: TYPE_MAP[c.type] ?? c.type, notNull: c.notnull === 1 || c.pk > 0, default: c.dflt_value }));
-    shape.primaryKeys[table] = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+    shape.columns[table] = columns.map((c) => ({
+      name: c.name,
+      type: TYPE_MAP[c.type] ?? c.type,
+      notNull: c.notnull === 1 || c.pk > 0,
+      default: c.dflt_value,
+    }));
+    shape.primaryKeys[table] = columns
+      .filter((c) => c.pk > 0)
+      .sort((a, b) => a.pk - b.pk)
+      .map((c) => c.name);
 
     shape.uniques[table] = [];
-    const indexList = db.prepare('SELECT name, "unique", origin, partial FROM pragma_index_list(?)').all(table) as { name: string; unique: number; origin: string; partial: number }[];
+    const indexList = db.prepare('SELECT name, "unique", origin, partial FROM pragma_index_list(?)').all(table) as {
+      name: string;
+      unique: number;
+      origin: string;
+      partial: number;
+    }[];
     for (const index of indexList) {
-      const keys = db.prepare('SELECT name, coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno').all(index.name) as { name: string | null; coll: string }[];
+      const keys = db.prepare('SELECT name, coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno').all(index.name) as {
+        name: string | null;
+        coll: string;
+      }[];
       // On PostgreSQL a NOCASE column is indexed as lower(column).
       const columnsOf = keys.map((k) => (k.coll === 'NOCASE' ? `lower(${k.name})` : (k.name ?? '<expression>')));
-      if (index.origin === 'c') shape.indexes[index.name] = { table, columns: columnsOf, unique: index.unique === 1, partial: index.partial === 1 };
+      if (index.origin === 'c')
+        shape.indexes[index.name] = { table, columns: columnsOf, unique: index.unique === 1, partial: index.partial === 1 };
       else if (index.origin === 'u' && keys.length === 1 && keys[0]!.coll === 'NOCASE') {
         // A column-level UNIQUE on a NOCASE column: the unique index <table>_<column>_nocase.
         shape.indexes[`${table}_${keys[0]!.name}_nocase`] = { table, columns: columnsOf, unique: true, partial: false };
@@ -107,7 +124,9 @@ function sqliteShape(db: Db): SchemaShape {
     }
     shape.uniques[table].sort();
 
-    const fkRows = db.prepare('SELECT id, "table", "from", "to", on_update, on_delete FROM pragma_foreign_key_list(?) ORDER BY id, seq').all(table) as {
+    const fkRows = db
+      .prepare('SELECT id, "table", "from", "to", on_update, on_delete FROM pragma_foreign_key_list(?) ORDER BY id, seq')
+      .all(table) as {
       id: number;
       table: string;
       from: string;
@@ -116,20 +135,33 @@ function sqliteShape(db: Db): SchemaShape {
       on_delete: string;
     }[];
     shape.foreignKeys[table] = Object.values(group(fkRows.map((r) => [String(r.id), r])))
-      .map((parts) => `${parts.map((p) => p.from).join(',')} -> ${parts[0]!.table}(${parts.map((p) => p.to).join(',')}) ON DELETE ${parts[0]!.on_delete} ON UPDATE ${parts[0]!.on_update}`)
+      .map(
+        (parts) =>
+          `${parts.map((p) => p.from).join(',')} -> ${parts[0]!.table}(${parts.map((p) => p.to).join(',')}) ON DELETE ${parts[0]!.on_delete} ON UPDATE ${parts[0]!.on_update}`,
+      )
       .sort();
     const tableSql = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(table) as string;
     shape.checks[table] = tableSql.match(/\bCHECK\s*\(/gi)?.length ?? 0;
   }
-  const triggers = db.prepare("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'").all() as { name: string; tbl_name: string; sql: string }[];
+  const triggers = db.prepare("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'").all() as {
+    name: string;
+    tbl_name: string;
+    sql: string;
+  }[];
   for (const trigger of triggers) {
-    const match = /^CREATE\s+TRIGGER\s+\w+\s+(BEFORE|AFTER|INSTEAD\s+OF)?\s*(INSERT|UPDATE|DELETE)(?:\s+OF\s+([\w\s,]+?))?\s+ON\b/i.exec(trigger.sql);
+    const match = /^CREATE\s+TRIGGER\s+\w+\s+(BEFORE|AFTER|INSTEAD\s+OF)?\s*(INSERT|UPDATE|DELETE)(?:\s+OF\s+([\w\s,]+?))?\s+ON\b/i.exec(
+      trigger.sql,
+    );
     if (!match) throw new Error(`unparsed trigger ${trigger.name}: ${trigger.sql}`);
     shape.triggers[trigger.name] = {
       table: trigger.tbl_name,
       timing: (match[1] ?? 'BEFORE').toUpperCase(),
       event: match[2]!.toUpperCase(),
-      columns: (match[3] ?? '').split(',').map((c) => c.trim()).filter(Boolean).sort(),
+      columns: (match[3] ?? '')
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean)
+        .sort(),
     };
   }
   return shape;
@@ -138,14 +170,25 @@ function sqliteShape(db: Db): SchemaShape {
 /** The PostgreSQL schema in schema `public`, in the terms of {@link SchemaShape}. */
 async function postgresShape(pool: pg.Pool): Promise<SchemaShape> {
   const shape: SchemaShape = { columns: {}, primaryKeys: {}, uniques: {}, foreignKeys: {}, checks: {}, indexes: {}, triggers: {} };
-  const columns = await pool.query<{ table_name: string; column_name: string; data_type: string; is_nullable: string; column_default: string | null }>(
+  const columns = await pool.query<{
+    table_name: string;
+    column_name: string;
+    data_type: string;
+    is_nullable: string;
+    column_default: string | null;
+  }>(
     `SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns
       WHERE table_schema = 'public' AND table_name <> ALL ($1) ORDER BY table_name, ordinal_position`,
     [RUNNER_TABLES],
   );
   for (const c of columns.rows) {
     // PostgreSQL shows a literal default with its cast ('write'::text); SQLite without.
-    const column = { name: c.column_name, type: c.data_type, notNull: c.is_nullable === 'NO', default: c.column_default?.replace(/::[\w ]+$/, '') ?? null };
+    const column = {
+      name: c.column_name,
+      type: c.data_type,
+      notNull: c.is_nullable === 'NO',
+      default: c.column_default?.replace(/::[\w ]+$/, '') ?? null,
+    };
     (shape.columns[c.table_name] ??= []).push(column);
     shape.primaryKeys[c.table_name] ??= [];
     shape.uniques[c.table_name] ??= [];
@@ -153,7 +196,15 @@ async function postgresShape(pool: pg.Pool): Promise<SchemaShape> {
     shape.checks[c.table_name] ??= 0;
   }
 
-  const constraints = await pool.query<{ table: string; contype: string; columns: string[]; ref_table: string; ref_columns: string[]; confdeltype: string; confupdtype: string }>(
+  const constraints = await pool.query<{
+    table: string;
+    contype: string;
+    columns: string[];
+    ref_table: string;
+    ref_columns: string[];
+    confdeltype: string;
+    confupdtype: string;
+  }>(
     `SELECT c.conrelid::regclass::text AS table, c.contype,
             array(SELECT a.attname::text FROM unnest(c.conkey) WITH ORDINALITY k(num, ord)
                     JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.num ORDER BY k.ord) AS columns,
@@ -170,7 +221,9 @@ async function postgresShape(pool: pg.Pool): Promise<SchemaShape> {
     else if (c.contype === 'u') shape.uniques[c.table]!.push(c.columns.join(','));
     else if (c.contype === 'c') shape.checks[c.table]! += 1;
     else if (c.contype === 'f') {
-      shape.foreignKeys[c.table]!.push(`${c.columns.join(',')} -> ${c.ref_table}(${c.ref_columns.join(',')}) ON DELETE ${FK_ACTIONS[c.confdeltype]} ON UPDATE ${FK_ACTIONS[c.confupdtype]}`);
+      shape.foreignKeys[c.table]!.push(
+        `${c.columns.join(',')} -> ${c.ref_table}(${c.ref_columns.join(',')}) ON DELETE ${FK_ACTIONS[c.confdeltype]} ON UPDATE ${FK_ACTIONS[c.confupdtype]}`,
+      );
     }
   }
   for (const table of Object.keys(shape.uniques)) {
@@ -274,29 +327,31 @@ async function seedWorkspace(s: Store, p: string): Promise<{ user: string; works
 }
 
 /** Adds project `id` to the folder (defaults for is_template, version and the rest). */
-async function addProject(s: Store, ws: { workspace: string; folder: string; user: string }, id: string, folder = ws.folder): Promise<void> {
-  await s.run('INSERT INTO projects (id, workspace_id, folder_id, name, created_by, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)', [
-    id,
-    ws.workspace,
-    folder,
-    `Project ${id}`,
-    ws.user,
-    T0,
-  ]);
+async function addProject(
+  s: Store,
+  ws: { workspace: string; folder: string; user: string },
+  id: string,
+  folder = ws.folder,
+): Promise<void> {
+  await s.run(
+    'INSERT INTO projects (id, workspace_id, folder_id, name, created_by, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)',
+    [id, ws.workspace, folder, `Project ${id}`, ws.user, T0],
+  );
 }
 
 /** Adds task `id` at `path` (its rank is the last segment) with the defaults for the rest. */
-async function addTask(s: Store, project: string, id: string, path: string, parent: string | null = null, createdBy: string | null = null): Promise<void> {
-  await s.run('INSERT INTO tasks (id, project_id, parent_id, rank, path, text, created_by, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)', [
-    id,
-    project,
-    parent,
-    path.split('.').pop(),
-    path,
-    `Task ${id}`,
-    createdBy,
-    T0,
-  ]);
+async function addTask(
+  s: Store,
+  project: string,
+  id: string,
+  path: string,
+  parent: string | null = null,
+  createdBy: string | null = null,
+): Promise<void> {
+  await s.run(
+    'INSERT INTO tasks (id, project_id, parent_id, rank, path, text, created_by, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)',
+    [id, project, parent, path.split('.').pop(), path, `Task ${id}`, createdBy, T0],
+  );
 }
 
 describe('PostgreSQL schema', () => {
@@ -315,8 +370,11 @@ describe('PostgreSQL schema', () => {
     return pool;
   };
   const lockCount = async (pool: pg.Pool): Promise<number> =>
-    (await pool.query<{ n: number }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"))
-      .rows[0]!.n;
+    (
+      await pool.query<{ n: number }>(
+        "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+      )
+    ).rows[0]!.n;
 
   afterAll(async () => {
     await Promise.all(pools.map((pool) => pool.end()));
@@ -327,7 +385,11 @@ describe('PostgreSQL schema', () => {
     const database = await freshDatabase();
     const [first, second, third] = [openPool(database.url), openPool(database.url), openPool(database.url)];
     await Promise.all([first, second, third].map((pool) => migratePostgres(pool)));
-    const applied = (await first.query<{ version: number; name: string; applied_at: number }>('SELECT version, name, applied_at FROM schema_migrations ORDER BY version')).rows;
+    const applied = (
+      await first.query<{ version: number; name: string; applied_at: number }>(
+        'SELECT version, name, applied_at FROM schema_migrations ORDER BY version',
+      )
+    ).rows;
     expect(applied.map(({ version, name }) => ({ version, name }))).toEqual(
       [...postgresMigrations].sort((a, b) => a.version - b.version).map(({ version, name }) => ({ version, name })),
     );
@@ -416,8 +478,20 @@ describe('PostgreSQL schema', () => {
         const ws = await seedWorkspace(s, 'rows');
         await addProject(s, ws, 'rows-p');
         for (const [i, path] of paths.entries()) await addTask(s, 'rows-p', `rows-t${i}`, path);
-        await s.run('INSERT INTO events (id, type, workspace_id, payload_json, created_at) VALUES ($1, $2, $3, $4, $5)', ['rows-e1', 'task.created', ws.workspace, '{}', T0]);
-        await s.run('INSERT INTO events (id, type, workspace_id, payload_json, created_at) VALUES ($1, $2, $3, $4, $5)', ['rows-e2', 'task.created', ws.workspace, '{}', T0 + 1]);
+        await s.run('INSERT INTO events (id, type, workspace_id, payload_json, created_at) VALUES ($1, $2, $3, $4, $5)', [
+          'rows-e1',
+          'task.created',
+          ws.workspace,
+          '{}',
+          T0,
+        ]);
+        await s.run('INSERT INTO events (id, type, workspace_id, payload_json, created_at) VALUES ($1, $2, $3, $4, $5)', [
+          'rows-e2',
+          'task.created',
+          ws.workspace,
+          '{}',
+          T0 + 1,
+        ]);
         const events = await s.all<{ seq: number; id: string; depth: number }>("SELECT * FROM events WHERE id LIKE 'rows-%' ORDER BY seq");
         return {
           users: await s.all('SELECT * FROM users WHERE id = $1', [ws.user]),
@@ -436,7 +510,9 @@ describe('PostgreSQL schema', () => {
       expect(onSqlite.projects).toEqual([
         expect.objectContaining({ id: 'rows-p', is_template: 0, version: paths.length, share_token: null, created_at: T0 }),
       ]);
-      expect((onSqlite.tasks as { path: string; content_type: string; completed: number }[]).map((t) => t.path)).toEqual([...paths].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+      expect((onSqlite.tasks as { path: string; content_type: string; completed: number }[]).map((t) => t.path)).toEqual(
+        [...paths].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))),
+      );
       expect(onSqlite.tasks[0]).toMatchObject({ content_type: 'text/markdown', completed: 0 });
       expect(onSqlite.events).toEqual([
         expect.objectContaining({ id: 'rows-e1', depth: 0, seqIsNumber: true }),
@@ -457,19 +533,16 @@ describe('PostgreSQL schema', () => {
           await addProject(s, ws, 'bump-p1');
           await addProject(s, ws, 'bump-p2');
           const versions = async (): Promise<number[]> =>
-            (await s.all<{ version: number }>('SELECT version FROM projects WHERE id IN ($1, $2) ORDER BY id', ['bump-p1', 'bump-p2'])).map((r) => r.version);
+            (await s.all<{ version: number }>('SELECT version FROM projects WHERE id IN ($1, $2) ORDER BY id', ['bump-p1', 'bump-p2'])).map(
+              (r) => r.version,
+            );
           const seen: Record<string, number[]> = { created: await versions() };
           await addTask(s, 'bump-p1', 'bump-t1', 'a');
           seen.insert = await versions();
-          await s.run('INSERT INTO tasks (id, project_id, rank, path, text, created_at, updated_at) VALUES ($1, $2, $3, $3, $4, $5, $5), ($6, $2, $7, $7, $4, $5, $5)', [
-            'bump-t2',
-            'bump-p1',
-            'b',
-            'Two at once',
-            T0,
-            'bump-t3',
-            'c',
-          ]);
+          await s.run(
+            'INSERT INTO tasks (id, project_id, rank, path, text, created_at, updated_at) VALUES ($1, $2, $3, $3, $4, $5, $5), ($6, $2, $7, $7, $4, $5, $5)',
+            ['bump-t2', 'bump-p1', 'b', 'Two at once', T0, 'bump-t3', 'c'],
+          );
           seen.insertTwoRows = await versions();
           await s.run('UPDATE tasks SET text = $1 WHERE id = $2', ['Renamed', 'bump-t1']);
           seen.rename = await versions();
@@ -506,26 +579,44 @@ describe('PostgreSQL schema', () => {
       await onBoth(
         async (s) => {
           const ws = await seedWorkspace(s, 'know');
-          await s.run('INSERT INTO folders (id, workspace_id, parent_id, name, created_at) VALUES ($1, $2, $3, $4, $5)', ['know-sub', ws.workspace, ws.folder, 'Sub', T0]);
+          await s.run('INSERT INTO folders (id, workspace_id, parent_id, name, created_at) VALUES ($1, $2, $3, $4, $5)', [
+            'know-sub',
+            ws.workspace,
+            ws.folder,
+            'Sub',
+            T0,
+          ]);
           await addProject(s, ws, 'know-p1');
           await addProject(s, ws, 'know-p2', 'know-sub');
           await s.run(
             'INSERT INTO media (id, workspace_id, folder_id, kind, name, content_type, size_bytes, storage_key, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
             ['know-m1', ws.workspace, ws.folder, 'file', 'a.txt', 'text/plain', 3, 'key', T0],
           );
-          await s.run("INSERT INTO agents (id, workspace_id, folder_id, name, data_json, created_at, updated_at) VALUES ($1, $2, $3, $4, '{}', $5, $5)", [
-            'know-a',
-            ws.workspace,
-            ws.folder,
-            'Agent',
-            T0,
-          ]);
+          await s.run(
+            "INSERT INTO agents (id, workspace_id, folder_id, name, data_json, created_at, updated_at) VALUES ($1, $2, $3, $4, '{}', $5, $5)",
+            ['know-a', ws.workspace, ws.folder, 'Agent', T0],
+          );
           // The media link to 'know-p1' names a media id equal to a project's: it must survive that project.
-          for (const [kind, ref] of [['project', 'know-p1'], ['project', 'know-p2'], ['media', 'know-m1'], ['media', 'know-p1']]) {
-            await s.run('INSERT INTO agent_knowledge (agent_id, kind, ref_id, added_at) VALUES ($1, $2, $3, $4)', ['know-a', kind, ref, T0]);
+          for (const [kind, ref] of [
+            ['project', 'know-p1'],
+            ['project', 'know-p2'],
+            ['media', 'know-m1'],
+            ['media', 'know-p1'],
+          ]) {
+            await s.run('INSERT INTO agent_knowledge (agent_id, kind, ref_id, added_at) VALUES ($1, $2, $3, $4)', [
+              'know-a',
+              kind,
+              ref,
+              T0,
+            ]);
           }
           const links = async (): Promise<string[]> =>
-            (await s.all<{ link: string }>("SELECT kind || ':' || ref_id AS link FROM agent_knowledge WHERE agent_id = $1 ORDER BY kind, ref_id", ['know-a'])).map((r) => r.link);
+            (
+              await s.all<{ link: string }>(
+                "SELECT kind || ':' || ref_id AS link FROM agent_knowledge WHERE agent_id = $1 ORDER BY kind, ref_id",
+                ['know-a'],
+              )
+            ).map((r) => r.link);
           const seen: Record<string, string[]> = { linked: await links() };
           await s.run('DELETE FROM projects WHERE id = $1', ['know-p1']);
           seen.projectDeleted = await links();
@@ -553,7 +644,14 @@ describe('PostgreSQL schema', () => {
           await addTask(s, 'casc-p', 'casc-t1', 'a');
           await addTask(s, 'casc-p', 'casc-t2', 'a.a', 'casc-t1');
           await addTask(s, 'casc-p', 'casc-t3', 'b', null, 'casc-bob');
-          await s.run('INSERT INTO comments (id, task_id, project_id, author_id, text, created_at) VALUES ($1, $2, $3, $4, $5, $6)', ['casc-c', 'casc-t2', 'casc-p', 'casc-bob', 'Hi', T0]);
+          await s.run('INSERT INTO comments (id, task_id, project_id, author_id, text, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+            'casc-c',
+            'casc-t2',
+            'casc-p',
+            'casc-bob',
+            'Hi',
+            T0,
+          ]);
           await s.run('INSERT INTO task_assignees (task_id, user_id, assigned_at) VALUES ($1, $2, $3)', ['casc-t3', 'casc-bob', T0]);
           await s.run('INSERT INTO project_members (project_id, user_id, created_at) VALUES ($1, $2, $3)', ['casc-p', 'casc-bob', T0]);
           const count = async (sql: string): Promise<number> => Number((await s.all<{ n: number }>(sql, ['casc-%']))[0]!.n);
@@ -588,7 +686,15 @@ describe('PostgreSQL schema', () => {
       await onBoth(
         async (s) => {
           const addUser = (id: string, handle: string, email: string | null) =>
-            outcome(s.run('INSERT INTO users (id, handle, display_name, email, created_at) VALUES ($1, $2, $3, $4, $5)', [id, handle, 'Someone', email, T0]));
+            outcome(
+              s.run('INSERT INTO users (id, handle, display_name, email, created_at) VALUES ($1, $2, $3, $4, $5)', [
+                id,
+                handle,
+                'Someone',
+                email,
+                T0,
+              ]),
+            );
           const inserted = {
             first: await addUser('nc-1', 'NoCase-Ada', 'Ada@Example.com'),
             handleInOtherCase: await addUser('nc-2', 'NOCASE-ada', 'other@example.com'),
@@ -599,7 +705,9 @@ describe('PostgreSQL schema', () => {
             secondNullEmail: await addUser('nc-6', 'nocase-eve', null),
           };
           const find = async (column: string, value: string): Promise<string[]> =>
-            (await s.all<{ id: string }>(`SELECT id FROM users WHERE ${s.nocaseEquals(column, '$1')} ORDER BY id`, [value])).map((r) => r.id);
+            (await s.all<{ id: string }>(`SELECT id FROM users WHERE ${s.nocaseEquals(column, '$1')} ORDER BY id`, [value])).map(
+              (r) => r.id,
+            );
           const found = {
             handle: await find('handle', 'nocase-ADA'),
             email: await find('email', 'ADA@example.COM'),
@@ -609,7 +717,14 @@ describe('PostgreSQL schema', () => {
           return { inserted, found };
         },
         {
-          inserted: { first: 'ok', handleInOtherCase: 'unique', emailInOtherCase: 'unique', nonAsciiHandle: 'ok', nonAsciiOtherCase: 'ok', secondNullEmail: 'ok' } as Record<string, Outcome>,
+          inserted: {
+            first: 'ok',
+            handleInOtherCase: 'unique',
+            emailInOtherCase: 'unique',
+            nonAsciiHandle: 'ok',
+            nonAsciiOtherCase: 'ok',
+            secondNullEmail: 'ok',
+          } as Record<string, Outcome>,
           found: { handle: ['nc-1'], email: ['nc-1'], nonAscii: ['nc-4'], nonAsciiFolded: ['nc-5'] },
         },
       );
@@ -619,18 +734,41 @@ describe('PostgreSQL schema', () => {
       await onBoth(
         async (s) => {
           const ws = await seedWorkspace(s, 'chk');
-          await s.run("INSERT INTO agents (id, workspace_id, folder_id, name, data_json, created_at, updated_at) VALUES ($1, $2, $3, $4, '{}', $5, $5)", ['chk-a', ws.workspace, ws.folder, 'Agent', T0]);
-          await s.run("INSERT INTO webhooks (id, user_id, url, events_json, space_ids_json, all_spaces, secret_sealed, created_at, updated_at) VALUES ($1, $2, $3, '[]', '[]', 1, 's', $4, $4)", [
-            'chk-w',
-            ws.user,
-            'https://example.com/hook',
-            T0,
-          ]);
-          const knowledge = (kind: string) => outcome(s.run('INSERT INTO agent_knowledge (agent_id, kind, ref_id, added_at) VALUES ($1, $2, $3, $4)', ['chk-a', kind, `chk-${kind}`, T0]));
+          await s.run(
+            "INSERT INTO agents (id, workspace_id, folder_id, name, data_json, created_at, updated_at) VALUES ($1, $2, $3, $4, '{}', $5, $5)",
+            ['chk-a', ws.workspace, ws.folder, 'Agent', T0],
+          );
+          await s.run(
+            "INSERT INTO webhooks (id, user_id, url, events_json, space_ids_json, all_spaces, secret_sealed, created_at, updated_at) VALUES ($1, $2, $3, '[]', '[]', 1, 's', $4, $4)",
+            ['chk-w', ws.user, 'https://example.com/hook', T0],
+          );
+          const knowledge = (kind: string) =>
+            outcome(
+              s.run('INSERT INTO agent_knowledge (agent_id, kind, ref_id, added_at) VALUES ($1, $2, $3, $4)', [
+                'chk-a',
+                kind,
+                `chk-${kind}`,
+                T0,
+              ]),
+            );
           const delivery = (id: string, webhook: string | null) =>
-            outcome(s.run("INSERT INTO webhook_deliveries (id, webhook_id, subscription_id, event_seq, event_type, status, created_at) VALUES ($1, $2, NULL, 1, 'x', 'pending', $3)", [id, webhook, T0]));
+            outcome(
+              s.run(
+                "INSERT INTO webhook_deliveries (id, webhook_id, subscription_id, event_seq, event_type, status, created_at) VALUES ($1, $2, NULL, 1, 'x', 'pending', $3)",
+                [id, webhook, T0],
+              ),
+            );
           const client = (type: string) =>
-            outcome(s.run('INSERT INTO oauth_clients (id, workspace_id, name, redirect_uris, type, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [`chk-c-${type}`, ws.workspace, 'App', '[]', type, T0]));
+            outcome(
+              s.run('INSERT INTO oauth_clients (id, workspace_id, name, redirect_uris, type, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+                `chk-c-${type}`,
+                ws.workspace,
+                'App',
+                '[]',
+                type,
+                T0,
+              ]),
+            );
           return {
             knowledgeProject: await knowledge('project'),
             knowledgeFolder: await knowledge('folder'),

@@ -40,7 +40,7 @@ describe('the PostgreSQL server lock', () => {
     running.pop();
   });
 
-  test("a follower whose connection is cut connects again and shows itself present again", async () => {
+  test('a follower whose connection is cut connects again and shows itself present again', async () => {
     const leader = await startServer({ env: { DATABASE_URL: database.url } });
     running.push(leader);
     const follower = await startServer({ env: { DATABASE_URL: database.url } });
@@ -51,10 +51,10 @@ describe('the PostgreSQL server lock', () => {
     try {
       const presence = async () =>
         (
-          await db.query<{ pid: number }>("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2 AND granted", [
-            PRESENCE_LOCK_CLASS,
-            key,
-          ])
+          await db.query<{ pid: number }>(
+            "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2 AND granted",
+            [PRESENCE_LOCK_CLASS, key],
+          )
         ).rows.map((r) => r.pid);
       const [before] = await presence();
       expect(before).toBeDefined();
@@ -93,14 +93,21 @@ describe('the PostgreSQL server lock', () => {
       const api = (method: string, path: string, body?: unknown) => call(follower.url, method, path, { token: OWNER_TOKEN, body });
       const workspaceId = (await api('GET', '/api/v1/workspaces')).body.items[0].id;
       expect((await api('POST', '/api/v2/webhooks', { targetUrl: `${rx.url}/hook`, events: ['project.created'] })).status).toBe(200);
-      const ticking = (await api('POST', '/api/v1/automations', { workspaceId, name: 'Tick', trigger: { type: 'schedule', cron: '* * * * * *' }, actions: [] })).body.item;
+      const ticking = (
+        await api('POST', '/api/v1/automations', {
+          workspaceId,
+          name: 'Tick',
+          trigger: { type: 'schedule', cron: '* * * * * *' },
+          actions: [],
+        })
+      ).body.item;
       const db = new pg.Client({ connectionString: database.url });
       await db.connect();
       try {
         const slots = async () =>
-          (await db.query<{ trigger_json: string }>('SELECT trigger_json FROM automation_runs WHERE automation_id = $1', [ticking.id])).rows.map(
-            (r) => Date.parse(JSON.parse(r.trigger_json).variables.scheduledAt as string),
-          );
+          (
+            await db.query<{ trigger_json: string }>('SELECT trigger_json FROM automation_runs WHERE automation_id = $1', [ticking.id])
+          ).rows.map((r) => Date.parse(JSON.parse(r.trigger_json).variables.scheduledAt as string));
         await waitFor(async () => (await slots()).length >= 2, 'the leader to fire schedule slots');
         launched.child.kill('SIGSTOP');
         const stoppedAt = Date.now();
@@ -109,8 +116,13 @@ describe('the PostgreSQL server lock', () => {
         expect(Date.now() - stoppedAt).toBeLessThan(12_000);
         // The leader's work goes on: schedule slots fire, the outbox is dispatched.
         await waitFor(async () => (await slots()).some((slot) => slot > stoppedAt + 2000), 'a schedule slot after the take-over');
-        const projectId = (await api('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# After' })).body.item.id;
-        await waitFor(() => rx.received.some((r) => r.url === '/hook' && JSON.parse(r.body).payload.projectId === projectId), 'the delivery of an event written after the take-over');
+        const projectId = (
+          await api('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# After' })
+        ).body.item.id;
+        await waitFor(
+          () => rx.received.some((r) => r.url === '/hook' && JSON.parse(r.body).payload.projectId === projectId),
+          'the delivery of an event written after the take-over',
+        );
         // Woken, the old leader finds its connection ended and stops (exit 1) before any leader work.
         launched.child.kill('SIGCONT');
         expect(await Promise.race([launched.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000))])).toBe(1);

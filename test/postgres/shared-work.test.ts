@@ -78,7 +78,9 @@ describe('shared runs: two workers execute the runs an api process stores', () =
     expect((await call(leader.url, 'GET', '/healthz')).body).toEqual({ ok: true, role: 'worker', leader: true });
     expect((await call(follower.url, 'GET', '/healthz')).body).toEqual({ ok: true, role: 'worker', leader: false });
     const workspaceId = (await f.request('GET', '/api/v1/workspaces')).body.items[0].id;
-    const projectId = (await f.request('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Leases' })).body.item.id;
+    const projectId = (
+      await f.request('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Leases' })
+    ).body.item.id;
     const created = await f.request('POST', '/api/v1/automations', {
       workspaceId,
       name: 'Call then make',
@@ -94,7 +96,8 @@ describe('shared runs: two workers execute the runs an api process stores', () =
       for (let n = from; n < to; n++) expect((await call(f.api.url, 'POST', inbound, { body: { n } })).status).toBe(200);
     };
     const completed = () => f.count("SELECT count(*) AS n FROM automation_runs WHERE status = 'completed'");
-    const executedBy = (worker: ChildServer) => f.count("SELECT count(*) AS n FROM automation_runs WHERE status = 'completed' AND lease_owner LIKE $1", [f.idOf(worker)]);
+    const executedBy = (worker: ChildServer) =>
+      f.count("SELECT count(*) AS n FROM automation_runs WHERE status = 'completed' AND lease_owner LIKE $1", [f.idOf(worker)]);
 
     await fire(0, 60);
     await waitFor(async () => (await completed()) === 60, 'the first 60 runs to complete', 30_000);
@@ -105,7 +108,9 @@ describe('shared runs: two workers execute the runs an api process stores', () =
     // The follower dies with runs claimed; the leader takes them over at once, not when their leases run out.
     await fire(60, 100);
     await waitFor(
-      async () => (await f.count("SELECT count(*) AS n FROM automation_runs WHERE status = 'running' AND lease_owner LIKE $1", [f.idOf(follower)])) > 0,
+      async () =>
+        (await f.count("SELECT count(*) AS n FROM automation_runs WHERE status = 'running' AND lease_owner LIKE $1", [f.idOf(follower)])) >
+        0,
       'the follower to execute runs',
     );
     await follower.stop('SIGKILL');
@@ -125,29 +130,43 @@ describe('shared deliveries: two workers send the deliveries the leader queues',
     const [leader, follower] = f.workers as [ChildServer, ChildServer];
     const workspaceId = (await f.request('GET', '/api/v1/workspaces')).body.items[0].id;
     for (const target of ['a', 'b', 'c']) {
-      expect((await f.request('POST', '/api/v2/webhooks', { targetUrl: `${f.receiverUrl}/${target}`, events: ['project.created'] })).status).toBe(200);
+      expect(
+        (await f.request('POST', '/api/v2/webhooks', { targetUrl: `${f.receiverUrl}/${target}`, events: ['project.created'] })).status,
+      ).toBe(200);
     }
     const senders = new Set<string>();
     const sends = (worker: ChildServer) => [...senders].some((sender) => sender.endsWith(`:${worker.child.pid}`));
     const succeeded = () => f.count("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'");
     const deliveryIds = async () => (await f.db.query<{ id: string }>('SELECT id FROM webhook_deliveries')).rows.map((r) => r.id);
     const project = async (n: number) =>
-      expect((await f.request('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: `# P${n}` })).status).toBe(200);
+      expect(
+        (await f.request('POST', `/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: `# P${n}` }))
+          .status,
+      ).toBe(200);
 
     for (let n = 0; n < 12; n++) await project(n);
-    await waitFor(async () => {
-      for (const row of (await f.db.query<{ sender: string }>("SELECT DISTINCT claimed_by AS sender FROM webhook_deliveries WHERE status = 'sending'")).rows) {
-        senders.add(row.sender);
-      }
-      return sends(leader) && sends(follower);
-    }, 'both workers to send deliveries', 20_000);
+    await waitFor(
+      async () => {
+        for (const row of (
+          await f.db.query<{ sender: string }>("SELECT DISTINCT claimed_by AS sender FROM webhook_deliveries WHERE status = 'sending'")
+        ).rows) {
+          senders.add(row.sender);
+        }
+        return sends(leader) && sends(follower);
+      },
+      'both workers to send deliveries',
+      20_000,
+    );
     await waitFor(async () => (await succeeded()) === 36, 'the 36 deliveries to succeed', 30_000);
     expect([...f.received].sort()).toEqual((await deliveryIds()).sort());
 
     // The follower dies with deliveries in flight; the leader sends them again.
     for (let n = 12; n < 24; n++) await project(n);
     await waitFor(
-      async () => (await f.count("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'sending' AND claimed_by LIKE $1", [f.idOf(follower)])) > 0,
+      async () =>
+        (await f.count("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'sending' AND claimed_by LIKE $1", [
+          f.idOf(follower),
+        ])) > 0,
       'the follower to send',
     );
     await follower.stop('SIGKILL');

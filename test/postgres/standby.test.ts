@@ -2,7 +2,16 @@ import { loadConfig } from '../../server/src/config';
 import { SERVER_LOCK_KEY } from '../../server/src/platform/db/postgres/server-lock';
 import { createTestDatabase, withAdminClient, ADMIN_URL_VARIABLE, DEFAULT_ADMIN_URL, type TestDatabase } from '../helpers/postgres';
 import { waitFor } from '../helpers/wait';
-import { call, client, launchServer, OWNER_TOKEN, spawnServer, tempDataDir, type ChildServer, type LaunchedServer } from '../helpers/server';
+import {
+  call,
+  client,
+  launchServer,
+  OWNER_TOKEN,
+  spawnServer,
+  tempDataDir,
+  type ChildServer,
+  type LaunchedServer,
+} from '../helpers/server';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
 
 /**
@@ -54,12 +63,17 @@ describe('standby servers', () => {
     expect((await api.post('/api/v2/webhooks', { targetUrl: `${receiver.url}/hook`, events: ['project.created'] })).status).toBe(200);
     const projects: string[] = [];
     const newProject = async (url: string, name: string) => {
-      const res = await call(url, 'POST', `/api/v1/workspaces/${workspaceId}/projects`, { token: OWNER_TOKEN, body: { contentType: 'text/markdown', content: `# ${name}` } });
+      const res = await call(url, 'POST', `/api/v1/workspaces/${workspaceId}/projects`, {
+        token: OWNER_TOKEN,
+        body: { contentType: 'text/markdown', content: `# ${name}` },
+      });
       expect(res.status).toBe(200);
       projects.push(res.body.item.id);
     };
     for (let i = 0; i < 5; i++) await newProject(active.url, `Before ${i}`);
-    const projectId = (await api.post(`/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Failover' })).body.item.id;
+    const projectId = (
+      await api.post(`/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: '# Failover' })
+    ).body.item.id;
     const automation = (
       await api.post('/api/v1/automations', {
         workspaceId,
@@ -73,7 +87,9 @@ describe('standby servers', () => {
     ).body.item;
     const created: string[] = [];
     for (let i = 0; i < 10; i++) {
-      const res = await api.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/plain', content: `before ${i}` }] });
+      const res = await api.post(`/api/v1/projects/${projectId}/tasks/`, {
+        tasks: [{ contentType: 'text/plain', content: `before ${i}` }],
+      });
       expect(res.status).toBe(200);
       created.push(...res.body.item.map((t: { id: string }) => t.id));
     }
@@ -86,12 +102,20 @@ describe('standby servers', () => {
     expect(second.output()).not.toContain('listening on');
     const next = client({ url: first.url }, OWNER_TOKEN);
     const tasks = async (url: string) =>
-      (await call(url, 'GET', `/api/v1/projects/${projectId}/tasks?limit=500`, { token: OWNER_TOKEN })).body.items as { id: string; text: string }[];
+      (await call(url, 'GET', `/api/v1/projects/${projectId}/tasks?limit=500`, { token: OWNER_TOKEN })).body.items as {
+        id: string;
+        text: string;
+      }[];
     expect((await tasks(first.url)).map((t) => t.id)).toEqual(expect.arrayContaining(created));
     // The run the dead server left waiting ends in the new one, and makes its task once.
-    await waitFor(async () => (await next.get(`/api/v1/automations/${automation.id}/runs`)).body.items[0]?.status === 'completed', 'the run to complete');
+    await waitFor(
+      async () => (await next.get(`/api/v1/automations/${automation.id}/runs`)).body.items[0]?.status === 'completed',
+      'the run to complete',
+    );
     expect((await tasks(first.url)).filter((t) => t.text === 'made after 1')).toHaveLength(1);
-    const res = await next.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/plain', content: 'after the first failover' }] });
+    const res = await next.post(`/api/v1/projects/${projectId}/tasks/`, {
+      tasks: [{ contentType: 'text/plain', content: 'after the first failover' }],
+    });
     created.push(res.body.item[0].id);
     await newProject(first.url, 'After the first failover');
 
@@ -108,24 +132,31 @@ describe('standby servers', () => {
   test('a server with another secret key warns; one that loses its lock stops at once; a standby needs PostgreSQL and a shared key', async () => {
     // Its data directory's own key file cannot open the signing secret sealed by the servers above.
     const active = await spawnServer(tempDataDir(), { DATABASE_URL: database.url });
-    await waitFor(() => active.output().includes('taskspace: warning: the webhook secret key does not open the secrets stored in the database'), 'the key warning');
+    await waitFor(
+      () => active.output().includes('taskspace: warning: the webhook secret key does not open the secrets stored in the database'),
+      'the key warning',
+    );
     processes.push(active);
     const exited = new Promise<number | null>((resolve) => active.child.once('exit', (code) => resolve(code)));
     const adminUrl = process.env[ADMIN_URL_VARIABLE] ?? DEFAULT_ADMIN_URL;
-    const terminated = await withAdminClient(adminUrl, async (admin) =>
-      (
-        await admin.query(
-          `SELECT pg_terminate_backend(l.pid) AS done FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+    const terminated = await withAdminClient(
+      adminUrl,
+      async (admin) =>
+        (
+          await admin.query(
+            `SELECT pg_terminate_backend(l.pid) AS done FROM pg_locks l JOIN pg_database d ON d.oid = l.database
             WHERE l.locktype = 'advisory' AND l.objid = $1 AND l.granted AND d.datname = $2`,
-          [SERVER_LOCK_KEY, database.name],
-        )
-      ).rows,
+            [SERVER_LOCK_KEY, database.name],
+          )
+        ).rows,
     );
     expect(terminated).toEqual([{ done: true }]);
     expect(await exited).toBe(1);
     expect(active.output()).toContain('taskspace: lost the PostgreSQL server lock');
     expect(() => loadConfig({ TASKSPACE_STANDBY: '1' })).toThrow('TASKSPACE_STANDBY=1 needs DATABASE_URL');
-    expect(() => loadConfig({ TASKSPACE_STANDBY: '1', DATABASE_URL: database.url })).toThrow('TASKSPACE_STANDBY=1 needs TASKSPACE_WEBHOOKS_SECRET_KEY');
+    expect(() => loadConfig({ TASKSPACE_STANDBY: '1', DATABASE_URL: database.url })).toThrow(
+      'TASKSPACE_STANDBY=1 needs TASKSPACE_WEBHOOKS_SECRET_KEY',
+    );
     expect(loadConfig({ ...env(), TASKSPACE_STANDBY: '1' }).standby).toBe(true);
     expect(loadConfig({ DATABASE_URL: database.url }).standby).toBe(false);
   });

@@ -53,7 +53,8 @@ import { waitFor } from '../helpers/wait';
 
   const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { token: OWNER_TOKEN, body });
   const newProject = async (name: string) =>
-    (await api('POST', `/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/markdown', content: `# ${name}` })).body.item.id as string;
+    (await api('POST', `/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/markdown', content: `# ${name}` })).body
+      .item.id as string;
   /** The target URL of the registration whose deliveries the test looks at. */
   let target = '';
   const deliveryOf = async (projectId: string) =>
@@ -64,13 +65,16 @@ import { waitFor } from '../helpers/wait';
       )
     ).rows[0];
 
-  test("an outcome write that fails (a conflicting writer holds the row past every retry) is tried again until it lands; the registration keeps getting deliveries", async () => {
+  test('an outcome write that fails (a conflicting writer holds the row past every retry) is tried again until it lands; the registration keeps getting deliveries', async () => {
     target = `${rxUrl}/hook`;
     const hook = await api('POST', '/api/v2/webhooks', { targetUrl: target, events: ['project.created'] });
     expect(hook.status).toBe(200);
     // Two other connections take turns updating the row while its outcome is written: each of the
     // writer's serializable attempts waits for the row, then fails with a serialization failure.
-    const hammers = [new pg.Client({ connectionString: server.built.services.config.databaseUrl }), new pg.Client({ connectionString: server.built.services.config.databaseUrl })];
+    const hammers = [
+      new pg.Client({ connectionString: server.built.services.config.databaseUrl }),
+      new pg.Client({ connectionString: server.built.services.config.databaseUrl }),
+    ];
     for (const h of hammers) await h.connect();
     let hammering = false;
     const loops: Promise<void>[] = [];
@@ -95,7 +99,10 @@ import { waitFor } from '../helpers/wait';
       await holding;
     };
     const first = await newProject('Stranded');
-    await waitFor(async () => (await deliveryOf(first))?.id !== undefined && received.includes((await deliveryOf(first))!.id), 'the first delivery to arrive');
+    await waitFor(
+      async () => (await deliveryOf(first))?.id !== undefined && received.includes((await deliveryOf(first))!.id),
+      'the first delivery to arrive',
+    );
     const firstId = (await deliveryOf(first))!.id;
     // Long enough for every retry of the transaction to fail.
     await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -105,10 +112,14 @@ import { waitFor } from '../helpers/wait';
     await waitFor(async () => (await deliveryOf(first))?.status === 'succeeded', 'the outcome of the first delivery to be written', 15000);
     // The registration is not held at its limit of one by a stranded row.
     const second = await newProject('After');
-    await waitFor(async () => {
-      const row = await deliveryOf(second);
-      return row !== undefined && received.includes(row.id);
-    }, 'the next delivery to the same registration', 15000);
+    await waitFor(
+      async () => {
+        const row = await deliveryOf(second);
+        return row !== undefined && received.includes(row.id);
+      },
+      'the next delivery to the same registration',
+      15000,
+    );
     expect(received.filter((id) => id === firstId)).toHaveLength(1);
   }, 40_000);
 
@@ -126,8 +137,15 @@ import { waitFor } from '../helpers/wait';
     const { id } = (await deliveryOf(projectId))!;
     status = 200;
     // As a failure would leave it: claimed by this process, `sending`, but not in flight here.
-    await db.query("UPDATE webhook_deliveries SET status = 'sending', claimed_by = $1, next_attempt_at = 0 WHERE id = $2", [server.built.services.workerId, id]);
-    await waitFor(async () => (await deliveryOf(projectId))?.status === 'succeeded', 'the stranded row to be put back and delivered', 15000);
+    await db.query("UPDATE webhook_deliveries SET status = 'sending', claimed_by = $1, next_attempt_at = 0 WHERE id = $2", [
+      server.built.services.workerId,
+      id,
+    ]);
+    await waitFor(
+      async () => (await deliveryOf(projectId))?.status === 'succeeded',
+      'the stranded row to be put back and delivered',
+      15000,
+    );
     expect(received.filter((r) => r === id).length).toBeGreaterThanOrEqual(2);
   }, 30_000);
 });

@@ -20,7 +20,14 @@ describeSqliteOnly('the data directory lock', () => {
   /** Starts `server/dist/main.js` on `dataDir` and resolves when it exits. */
   function runSecond(dataDir: string): Promise<{ code: number | null; stderr: string }> {
     const child = spawn(process.execPath, [path.resolve(__dirname, '../../server/dist/main.js')], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TASKSPACE_DATA_DIR: dataDir, TASKSPACE_LOG_LEVEL: 'warn', TASKSPACE_BOOTSTRAP_TOKEN: OWNER_TOKEN },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        TASKSPACE_DATA_DIR: dataDir,
+        TASKSPACE_LOG_LEVEL: 'warn',
+        TASKSPACE_BOOTSTRAP_TOKEN: OWNER_TOKEN,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

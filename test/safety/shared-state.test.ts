@@ -17,7 +17,8 @@ const ROOTS = ['server/src', 'engine/src'].map((dir) => path.join(__dirname, '..
  * const bound to an empty new Map, Set, WeakMap, WeakSet or array (filled later). Collections
  * built from constant contents are lookup tables and are not matched.
  */
-const MODULE_STATE = /^(?:export\s+)?(?:(?:let|var)\s+\w+|const\s+\w+(?:\s*:[^=]+)?\s*=\s*(?:new\s+(?:Weak)?(?:Map|Set)(?:<.*>)?\(\s*\)|\[\s*\]))/;
+const MODULE_STATE =
+  /^(?:export\s+)?(?:(?:let|var)\s+\w+|const\s+\w+(?:\s*:[^=]+)?\s*=\s*(?:new\s+(?:Weak)?(?:Map|Set)(?:<.*>)?\(\s*\)|\[\s*\]))/;
 
 /** Allowed, with the reason: immutable values memoized by their only input. */
 const ALLOWED = new Map([
@@ -38,7 +39,10 @@ test('no module of the server or the engine holds state of its own', () => {
   expect(files.length).toBeGreaterThan(50);
   const found: string[] = [];
   for (const file of files) {
-    const relative = path.relative(path.join(__dirname, '..', '..'), file).split(path.sep).join('/');
+    const relative = path
+      .relative(path.join(__dirname, '..', '..'), file)
+      .split(path.sep)
+      .join('/');
     const allowed = ALLOWED.get(relative) ?? [];
     fs.readFileSync(file, 'utf8')
       .split('\n')
@@ -48,7 +52,12 @@ test('no module of the server or the engine holds state of its own', () => {
   }
   expect(found).toEqual([]);
   // The pattern itself catches what it is meant to catch.
-  for (const line of ['const cache = new WeakMap<A, Map<string, B>>();', 'let current = 0;', 'export const seen: string[] = [];', 'const keys = new Map();']) {
+  for (const line of [
+    'const cache = new WeakMap<A, Map<string, B>>();',
+    'let current = 0;',
+    'export const seen: string[] = [];',
+    'const keys = new Map();',
+  ]) {
     expect(MODULE_STATE.test(line)).toBe(true);
   }
   expect(MODULE_STATE.test("const SAFE = new Set(['GET', 'HEAD']);")).toBe(false);
@@ -56,13 +65,20 @@ test('no module of the server or the engine holds state of its own', () => {
 
 test('route plugins neither open transactions nor check access: the service functions they call do', () => {
   const server = path.join(__dirname, '..', '..', 'server', 'src');
-  const routeFiles = [...sourceFiles(server).filter((file) => /(?:^|[-/])routes\.ts$/.test(file) || file.endsWith('pages.ts')), ...sourceFiles(path.join(server, 'http'))];
+  const routeFiles = [
+    ...sourceFiles(server).filter((file) => /(?:^|[-/])routes\.ts$/.test(file) || file.endsWith('pages.ts')),
+    ...sourceFiles(path.join(server, 'http')),
+  ];
   expect(routeFiles.length).toBeGreaterThan(20);
   const found = routeFiles.flatMap((file) =>
     fs
       .readFileSync(file, 'utf8')
       .split('\n')
-      .flatMap((line, index) => (/\b(?:transaction|require(?:Workspace|Folder|Project|Task))\(/.test(line) ? [`${path.basename(file)}:${index + 1}: ${line.trim()}`] : [])),
+      .flatMap((line, index) =>
+        /\b(?:transaction|require(?:Workspace|Folder|Project|Task))\(/.test(line)
+          ? [`${path.basename(file)}:${index + 1}: ${line.trim()}`]
+          : [],
+      ),
   );
   expect(found).toEqual([]);
 });

@@ -15,7 +15,7 @@ describe('fractional rank keys', () => {
 
   test('random inserts between neighbours stay strictly ordered and never end in 0', () => {
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const list: string[] = [keyBetween(null, null)];
     for (let i = 0; i < 3000; i++) {
       const at = Math.floor(random() * (list.length + 1));

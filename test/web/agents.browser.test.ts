@@ -13,7 +13,10 @@ run('web app: agents', () => {
     const { server, browser } = suite;
     const api = client(server, server.token);
     const projectId = await newProject(server, 'Handbook');
-    const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${server.token}` }, viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({
+      extraHTTPHeaders: { authorization: `Bearer ${server.token}` },
+      viewport: { width: 1280, height: 900 },
+    });
     context.setDefaultTimeout(10000);
     const page = await context.newPage();
     await withScreenshot(page, 'agents', async () => {
@@ -32,7 +35,11 @@ run('web app: agents', () => {
       await page.getByRole('button', { name: 'Save agent' }).click();
       await page.getByRole('status').filter({ hasText: 'Agent saved.' }).waitFor();
       const saved = (await api.get(`/api/v1/agents/${agentId}`)).body.item;
-      expect(saved.data).toMatchObject({ description: 'Answers questions about the handbook', tone: 'formal', commands: [{ name: 'Summarise', prompt: 'Summarise: {{ input }}', mode: 'default' }] });
+      expect(saved.data).toMatchObject({
+        description: 'Answers questions about the handbook',
+        tone: 'formal',
+        commands: [{ name: 'Summarise', prompt: 'Summarise: {{ input }}', mode: 'default' }],
+      });
 
       await page.getByLabel('Input', { exact: true }).fill('the **weekly** meeting <img src=x onerror=alert(1)>');
       await page.getByRole('button', { name: 'Run' }).click();
@@ -50,7 +57,10 @@ run('web app: agents', () => {
       const link = page.getByRole('link', { name: /\/public\// });
       await link.waitFor();
       await page.getByLabel('Theme').selectOption('dark');
-      await waitFor(async () => (await api.get(`/api/v1/agents/${agentId}/public-agent`)).body.item?.preferences.theme === 'dark', 'the dark theme saved');
+      await waitFor(
+        async () => (await api.get(`/api/v1/agents/${agentId}/public-agent`)).body.item?.preferences.theme === 'dark',
+        'the dark theme saved',
+      );
       expect(await seriousViolations(page)).toEqual([]);
 
       await page.goto(`${server.url}/agents`);

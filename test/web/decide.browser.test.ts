@@ -25,7 +25,11 @@ run('web app: decision links', () => {
   test('signed out, the link goes through sign-in and back; the decision is recorded once', async () => {
     const api = client(server, server.token);
     expect((await api.post('/api/v2/webhooks', { targetUrl: `${hooks.url}/ask`, events: ['approval.requested'] })).status).toBe(200);
-    const a = await createAutomation(api, server.workspaceId, { name: 'Ship it', trigger: { type: 'webhook' }, actions: [{ id: 'ok', type: 'approval', message: 'Ship version {{ trigger.v }}?' }] });
+    const a = await createAutomation(api, server.workspaceId, {
+      name: 'Ship it',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'ok', type: 'approval', message: 'Ship version {{ trigger.v }}?' }],
+    });
     const started = (await api.post(`/api/v1/automations/${a.id}/test`, { payload: { v: '2.0' } })).body.item;
     await runWithStatus(api, a.id, started.id, 'waiting');
     const [delivery] = await waitFor(() => hooks.received.length > 0 && hooks.received, 'the approval request');
@@ -48,7 +52,11 @@ run('web app: decision links', () => {
       await page.reload();
       await page.getByRole('alert').filter({ hasText: 'this decision link has already been used' }).waitFor();
     });
-    expect((await api.get(`/api/v1/automations/${a.id}/runs/${started.id}`)).body.item.steps[0].output).toMatchObject({ decision: 'approved', comment: 'go', decidedBy: 'owner' });
+    expect((await api.get(`/api/v1/automations/${a.id}/runs/${started.id}`)).body.item.steps[0].output).toMatchObject({
+      decision: 'approved',
+      comment: 'go',
+      decidedBy: 'owner',
+    });
     await context.close();
   });
 });

@@ -42,7 +42,8 @@ run('web app: the first-day journey', () => {
         await page.getByRole('heading', { name: 'Calls' }).waitFor();
         const projectId = page.url().split('/').pop()!;
         const task = (text: string) => page.locator(`input[aria-label="Task"][value="${text}"]`);
-        const tasks = async () => (await call(server.url, 'GET', `/api/v1/projects/${projectId}/tasks`, { token: server.token })).body.items as any[];
+        const tasks = async () =>
+          (await call(server.url, 'GET', `/api/v1/projects/${projectId}/tasks`, { token: server.token })).body.items as any[];
         await task('Prepare the list').click();
         await page.keyboard.press('Enter');
         await page.getByLabel('New task').fill('Find numbers');
@@ -56,7 +57,10 @@ run('web app: the first-day journey', () => {
         await waitFor(async () => (await tasks()).find((t) => t.text === 'Find numbers')?.completed === true, 'completed');
         await task('Review').focus();
         await page.keyboard.press('Alt+ArrowUp');
-        await waitFor(async () => (await tasks()).map((t) => t.text).join('|') === 'Review|Prepare the list|Find numbers', 'Review moved up');
+        await waitFor(
+          async () => (await tasks()).map((t) => t.text).join('|') === 'Review|Prepare the list|Find numbers',
+          'Review moved up',
+        );
 
         // 3. An automation built in the builder (its JSON view): inbound webhook → task from a body
         //    field → HTTP Request to a loopback receiver → approval → update the task.
@@ -69,7 +73,13 @@ run('web app: the first-day journey', () => {
             trigger: { type: 'webhook' },
             actions: [
               { id: 'make', type: 'task.create', projectId, text: 'Call {{ trigger.name }}' },
-              { id: 'notify', type: 'http.request', method: 'POST', url: `${rx.url}/notify`, body: { type: 'json', value: { task: '{{ steps.make.id }}' } } },
+              {
+                id: 'notify',
+                type: 'http.request',
+                method: 'POST',
+                url: `${rx.url}/notify`,
+                body: { type: 'json', value: { task: '{{ steps.make.id }}' } },
+              },
               { id: 'ok', type: 'approval', message: 'Call {{ trigger.name }} back?' },
               { id: 'done', type: 'task.update', projectId, taskId: '{{ steps.make.id }}', text: 'Called {{ trigger.name }}' },
             ],

@@ -32,7 +32,10 @@ run('web app: live updates', () => {
       await task(b.page, 'Renamed in A').waitFor();
 
       // A change made through the API by a script shows in both.
-      await call(suite.server.url, 'POST', `/api/v1/projects/${projectId}/tasks/`, { token: suite.server.token, body: { tasks: [{ contentType: 'text/plain', content: 'From a script' }] } });
+      await call(suite.server.url, 'POST', `/api/v1/projects/${projectId}/tasks/`, {
+        token: suite.server.token,
+        body: { tasks: [{ contentType: 'text/plain', content: 'From a script' }] },
+      });
       await task(a.page, 'From a script').waitFor();
       await task(b.page, 'From a script').waitFor();
     });

@@ -81,8 +81,17 @@ run('web app: OAuth apps and the consent page', () => {
       expect(query.get('state')).toBe('browser-state');
       await visitor.close();
 
-      const form = new URLSearchParams({ grant_type: 'authorization_code', code: query.get('code')!, redirect_uri: callback.url, client_id: clientId, client_secret: clientSecret });
-      const tokens = await call(server.url, 'POST', '/oauth/token', { rawBody: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const form = new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: query.get('code')!,
+        redirect_uri: callback.url,
+        client_id: clientId,
+        client_secret: clientSecret,
+      });
+      const tokens = await call(server.url, 'POST', '/oauth/token', {
+        rawBody: form.toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       expect(tokens.status).toBe(200);
       expect((await call(server.url, 'GET', '/api/v1/me', { token: tokens.body.access_token })).status).toBe(200);
 
@@ -90,7 +99,10 @@ run('web app: OAuth apps and the consent page', () => {
       await page.getByRole('heading', { name: 'Authorized apps' }).waitFor();
       await page.getByRole('button', { name: 'Revoke access of Planner' }).click();
       await page.getByText('You have not authorized any app.').waitFor();
-      await waitFor(async () => (await call(server.url, 'GET', '/api/v1/me', { token: tokens.body.access_token })).status === 401, 'the app token stops working');
+      await waitFor(
+        async () => (await call(server.url, 'GET', '/api/v1/me', { token: tokens.body.access_token })).status === 401,
+        'the app token stops working',
+      );
     });
     await context.close();
   });

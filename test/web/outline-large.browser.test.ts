@@ -14,7 +14,9 @@ run('web app: a large outline', () => {
     const projectId = await newProject(server, 'Big');
     for (let made = 0; made < 1200; made += 100) {
       const tasks = Array.from({ length: 100 }, (_, i) => ({ contentType: 'text/plain', content: `Task ${made + i + 1}` }));
-      expect((await call(server.url, 'POST', `/api/v1/projects/${projectId}/tasks/`, { token: server.token, body: { tasks } })).status).toBe(200);
+      expect(
+        (await call(server.url, 'POST', `/api/v1/projects/${projectId}/tasks/`, { token: server.token, body: { tasks } })).status,
+      ).toBe(200);
     }
     const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${server.token}` } });
     context.setDefaultTimeout(10000);
@@ -28,7 +30,10 @@ run('web app: a large outline', () => {
       };
       await waitFor(() => bottom('Task 1200'), 'the last task at the bottom');
       // A change from elsewhere refetches the list; it stays whole (never cut back to the first page).
-      await call(server.url, 'POST', `/api/v1/projects/${projectId}/tasks/`, { token: server.token, body: { tasks: [{ contentType: 'text/plain', content: 'Task 1201' }] } });
+      await call(server.url, 'POST', `/api/v1/projects/${projectId}/tasks/`, {
+        token: server.token,
+        body: { tasks: [{ contentType: 'text/plain', content: 'Task 1201' }] },
+      });
       await waitFor(() => bottom('Task 1201'), 'the new last task');
       expect(await page.locator('.outline-scroll').evaluate((el: any) => el.scrollHeight)).toBeGreaterThan(1201 * 30);
     });

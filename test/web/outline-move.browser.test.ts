@@ -13,7 +13,9 @@ run('web app: moving tasks in the outline', () => {
     const { server, browser } = suite;
     const projectId = await newProject(server, 'Order');
     await addTasks(server, projectId, ['A', 'B', 'C']);
-    await addTasks(server, projectId, [{ content: 'C child', taskId: (await allTasks(server, projectId))[2]!.id, placement: 'afterbegin' }]);
+    await addTasks(server, projectId, [
+      { content: 'C child', taskId: (await allTasks(server, projectId))[2]!.id, placement: 'afterbegin' },
+    ]);
     const order = async () => (await allTasks(server, projectId)).map((t) => `${t.parentId ? '  ' : ''}${t.text}`);
     expect(await order()).toEqual(['A', 'B', 'C', '  C child']);
 
@@ -24,11 +26,14 @@ run('web app: moving tasks in the outline', () => {
       await page.goto(`${server.url}/projects/${projectId}`);
       // What the page shows, top to bottom (the next key acts on it, so wait for it before pressing one).
       const shown = () => page.locator('input[aria-label="Task"]').evaluateAll((inputs) => inputs.map((i: any) => i.value).join('|'));
-      const row = (text: string) => page.locator('[role=treeitem]').filter({ has: page.locator(`input[aria-label="Task"][value="${text}"]`) });
+      const row = (text: string) =>
+        page.locator('[role=treeitem]').filter({ has: page.locator(`input[aria-label="Task"][value="${text}"]`) });
       await row('C').waitFor();
       // Drop C (with its child) on the upper half of A.
       const target = await row('A').boundingBox();
-      await row('C').locator('.drag-handle').dragTo(row('A'), { targetPosition: { x: 40, y: Math.max(2, target!.height / 4) } });
+      await row('C')
+        .locator('.drag-handle')
+        .dragTo(row('A'), { targetPosition: { x: 40, y: Math.max(2, target!.height / 4) } });
       await waitFor(async () => (await order()).join('|') === 'C|  C child|A|B', 'C moved before A');
       await waitFor(async () => (await shown()) === 'C|C child|A|B', 'the page showing C first');
 

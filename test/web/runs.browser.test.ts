@@ -20,7 +20,11 @@ run('web app: runs across automations and versions', () => {
 
   test('every run is listed newest first, filters narrow it, and a run opens its timeline', async () => {
     const api = client(server, server.token);
-    const fine = await createAutomation(api, server.workspaceId, { name: 'Fine', trigger: { type: 'webhook' }, actions: [{ id: 'calc', type: 'set', values: { x: '1' } }] });
+    const fine = await createAutomation(api, server.workspaceId, {
+      name: 'Fine',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'calc', type: 'set', values: { x: '1' } }],
+    });
     const broken = await createAutomation(api, server.workspaceId, {
       name: 'Broken',
       trigger: { type: 'webhook' },
@@ -58,7 +62,9 @@ run('web app: runs across automations and versions', () => {
       await page.getByRole('link', { name: `run ${bad.id.slice(0, 8)}` }).waitFor();
       expect(page.url()).not.toContain(bad.id);
     });
-    const replays = (await api.get(`/api/v1/automations/${broken.id}/runs`)).body.items.filter((r: { replayOf?: string }) => r.replayOf === bad.id);
+    const replays = (await api.get(`/api/v1/automations/${broken.id}/runs`)).body.items.filter(
+      (r: { replayOf?: string }) => r.replayOf === bad.id,
+    );
     expect(replays).toHaveLength(1);
     await context.close();
   });
@@ -84,7 +90,11 @@ run('web app: runs across automations and versions', () => {
 
   test('an Owner cancels a waiting run from its timeline', async () => {
     const api = client(server, server.token);
-    const waiting = await createAutomation(api, server.workspaceId, { name: 'Waits', trigger: { type: 'webhook' }, actions: [{ id: 'ok', type: 'approval', message: 'Go?' }] });
+    const waiting = await createAutomation(api, server.workspaceId, {
+      name: 'Waits',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'ok', type: 'approval', message: 'Go?' }],
+    });
     const started = (await api.post(`/api/v1/automations/${waiting.id}/test`, {})).body.item;
     await runWithStatus(api, waiting.id, started.id, 'waiting');
     const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${server.token}` } });

@@ -17,11 +17,16 @@ run('web app screens', () => {
   let context: BrowserContext;
   let page: Page;
   beforeAll(async () => {
-    server = await startServer({ env: { TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1', TASKSPACE_INBOUND_RATE_PER_MINUTE: '100000', TASKSPACE_WEBHOOKS_POLL_MS: '100' } });
+    server = await startServer({
+      env: { TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1', TASKSPACE_INBOUND_RATE_PER_MINUTE: '100000', TASKSPACE_WEBHOOKS_POLL_MS: '100' },
+    });
     browser = await launch();
   });
   beforeEach(async () => {
-    context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${server.token}` }, viewport: { width: 1280, height: 900 } });
+    context = await browser.newContext({
+      extraHTTPHeaders: { authorization: `Bearer ${server.token}` },
+      viewport: { width: 1280, height: 900 },
+    });
     context.setDefaultTimeout(10000);
     page = await context.newPage();
   });
@@ -53,18 +58,37 @@ run('web app screens', () => {
       const task = (text: string) => page.locator(`input[aria-label="Task"][value="${text}"]`);
       await waitFor(() => task('Review').evaluate((el: any) => el === el.ownerDocument.activeElement), 'Review focused');
       // Indent "Draft" under "Plan", then "Review" too, then outdent "Review" again.
-      const level = (text: string, n: number) => page.locator(`[role=treeitem][aria-level="${n}"]`).filter({ has: task(text) }).waitFor();
+      const level = (text: string, n: number) =>
+        page
+          .locator(`[role=treeitem][aria-level="${n}"]`)
+          .filter({ has: task(text) })
+          .waitFor();
       await task('Draft').focus();
       await page.keyboard.press('Tab');
-      await waitFor(async () => (await call(server.url, 'GET', `/api/v1/projects/${projectId}/tasks`, { token: server.token })).body.items[1].parentId !== undefined, 'Draft indented');
+      await waitFor(
+        async () =>
+          (await call(server.url, 'GET', `/api/v1/projects/${projectId}/tasks`, { token: server.token })).body.items[1].parentId !==
+          undefined,
+        'Draft indented',
+      );
       await level('Draft', 2);
       await task('Review').focus();
       await page.keyboard.press('Tab');
-      await waitFor(async () => (await call(server.url, 'GET', `/api/v1/projects/${projectId}/tasks`, { token: server.token })).body.items[2].parentId !== undefined, 'Review indented');
+      await waitFor(
+        async () =>
+          (await call(server.url, 'GET', `/api/v1/projects/${projectId}/tasks`, { token: server.token })).body.items[2].parentId !==
+          undefined,
+        'Review indented',
+      );
       await level('Review', 2);
       await task('Review').focus();
       await page.keyboard.press('Shift+Tab');
-      await waitFor(async () => (await call(server.url, 'GET', `/api/v1/projects/${projectId}/tasks`, { token: server.token })).body.items[2].parentId === undefined, 'Review outdented');
+      await waitFor(
+        async () =>
+          (await call(server.url, 'GET', `/api/v1/projects/${projectId}/tasks`, { token: server.token })).body.items[2].parentId ===
+          undefined,
+        'Review outdented',
+      );
       await page.getByRole('checkbox', { name: 'Completed: Draft' }).check();
       const items = await waitFor(async () => {
         const list = (await call(server.url, 'GET', `/api/v1/projects/${projectId}/tasks`, { token: server.token })).body.items;
@@ -83,7 +107,10 @@ run('web app screens', () => {
 
   test('renaming inline keeps the one-line, 2,000-character rule of the service', async () => {
     const projectId = await newProject(server, 'Rename');
-    await call(server.url, 'POST', `/api/v1/projects/${projectId}/tasks/`, { token: server.token, body: { tasks: [{ contentType: 'text/plain', content: 'Old name' }] } });
+    await call(server.url, 'POST', `/api/v1/projects/${projectId}/tasks/`, {
+      token: server.token,
+      body: { tasks: [{ contentType: 'text/plain', content: 'Old name' }] },
+    });
     await shot('outline-rename', async () => {
       await page.goto(`${server.url}/projects/${projectId}`);
       const input = page.locator('input[aria-label="Task"][value="Old name"]');
@@ -97,7 +124,10 @@ run('web app screens', () => {
   test('a Viewer sees the outline without edit controls, and the service refuses the writes anyway', async () => {
     const viewerToken = addUser(server, 'vic', { workspaceId: server.workspaceId, role: 'Viewer' });
     const projectId = await newProject(server, 'Read only');
-    await call(server.url, 'POST', `/api/v1/projects/${projectId}/tasks/`, { token: server.token, body: { tasks: [{ contentType: 'text/plain', content: 'Look only' }] } });
+    await call(server.url, 'POST', `/api/v1/projects/${projectId}/tasks/`, {
+      token: server.token,
+      body: { tasks: [{ contentType: 'text/plain', content: 'Look only' }] },
+    });
     const viewer = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${viewerToken}` } });
     const viewerPage = await viewer.newPage();
     await withScreenshot(viewerPage, 'viewer-outline', async () => {
@@ -109,7 +139,9 @@ run('web app screens', () => {
       expect(await viewerPage.getByRole('group', { name: 'Project actions' }).count()).toBe(0);
     });
     const taskId = (await allTasks(server, projectId))[0]!.id;
-    expect((await call(server.url, 'POST', `/api/v1/projects/${projectId}/tasks/${taskId}/complete`, { token: viewerToken })).status).toBe(403);
+    expect((await call(server.url, 'POST', `/api/v1/projects/${projectId}/tasks/${taskId}/complete`, { token: viewerToken })).status).toBe(
+      403,
+    );
     await viewer.close();
   });
 
@@ -117,7 +149,9 @@ run('web app screens', () => {
     await shot('new-project-markdown', async () => {
       await page.goto(`${server.url}/folders/${server.workspaceId}/new-project`);
       await page.getByLabel('Markdown (headings and lists become tasks)').check();
-      await page.getByRole('textbox', { name: 'Markdown', exact: true }).fill('# From markdown\n\n- First\n  - Nested\n- [x] Done already\n');
+      await page
+        .getByRole('textbox', { name: 'Markdown', exact: true })
+        .fill('# From markdown\n\n- First\n  - Nested\n- [x] Done already\n');
       await page.getByRole('button', { name: 'Create project' }).click();
       await page.getByRole('heading', { name: 'From markdown' }).waitFor();
       await page.locator('input[aria-label="Task"][value="Nested"]').waitFor();
@@ -159,7 +193,12 @@ run('web app screens', () => {
 
   test('the automations list switches an automation off; the builder saves a definition and shows service errors at the field', async () => {
     const api = client(server, server.token);
-    const created = await api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'Switch me', trigger: { type: 'task.added' }, actions: [] });
+    const created = await api.post('/api/v1/automations', {
+      workspaceId: server.workspaceId,
+      name: 'Switch me',
+      trigger: { type: 'task.added' },
+      actions: [],
+    });
     const id = created.body.item.id;
     await shot('automations-builder', async () => {
       await page.goto(`${server.url}/automations`);
@@ -171,7 +210,13 @@ run('web app screens', () => {
       await json.fill(JSON.stringify({ name: 'Switch me', trigger: { type: 'schedule', cron: 'not a cron' }, actions: [] }));
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByRole('alert').filter({ hasText: 'trigger.cron' }).waitFor();
-      await json.fill(JSON.stringify({ name: 'Switched', trigger: { type: 'schedule', everyMinutes: 60 }, actions: [{ id: 'calc', type: 'set', values: { n: 1 } }] }));
+      await json.fill(
+        JSON.stringify({
+          name: 'Switched',
+          trigger: { type: 'schedule', everyMinutes: 60 },
+          actions: [{ id: 'calc', type: 'set', values: { n: 1 } }],
+        }),
+      );
       await page.getByRole('button', { name: 'Save' }).click();
       await waitFor(async () => (await api.get(`/api/v1/automations/${id}`)).body.item.name === 'Switched', 'saved');
       await page.getByRole('tab', { name: 'Form' }).click();
@@ -193,7 +238,10 @@ run('web app screens', () => {
       expect(await page.getByText('whsec_').count()).toBe(0);
 
       // A legacy subscription made through the API is listed, and unsubscribed from here.
-      const legacy = await call(server.url, 'POST', '/api/v2/subscribeWebhook', { token: server.token, body: { targetUrl: 'http://127.0.0.1:9/legacy', triggerType: 'task.due' } });
+      const legacy = await call(server.url, 'POST', '/api/v2/subscribeWebhook', {
+        token: server.token,
+        body: { targetUrl: 'http://127.0.0.1:9/legacy', triggerType: 'task.due' },
+      });
       expect(legacy.status).toBe(200);
       await page.reload();
       await page.getByRole('heading', { name: 'Legacy subscriptions (deprecated)' }).waitFor();
@@ -207,7 +255,9 @@ run('web app screens', () => {
   test('media: upload with progress, list, delete', async () => {
     await shot('media', async () => {
       await page.goto(`${server.url}/media`);
-      await page.locator('input[type=file]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello media') });
+      await page
+        .locator('input[type=file]')
+        .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello media') });
       await page.getByRole('cell', { name: 'notes.txt', exact: true }).waitFor();
       expect(await page.getByRole('link', { name: 'Download' }).getAttribute('href')).toMatch(/^\/api\/v1\/medias\/.+\/content$/);
       await page.getByRole('button', { name: 'Delete notes.txt' }).click();

@@ -18,7 +18,10 @@ run('web app: secrets', () => {
     await server?.close();
   });
 
-  const secrets = async () => (await call(server.url, 'GET', `/api/v1/workspaces/${server.workspaceId}/secrets`, { token: server.token })).body.items as { name: string }[];
+  const secrets = async () =>
+    (await call(server.url, 'GET', `/api/v1/workspaces/${server.workspaceId}/secrets`, { token: server.token })).body.items as {
+      name: string;
+    }[];
 
   test('an Owner sets a secret without ever seeing it again, sees who reads it, and cannot delete it while in use', async () => {
     const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${server.token}` } });
@@ -42,7 +45,15 @@ run('web app: secrets', () => {
           workspaceId: server.workspaceId,
           name: 'Charges',
           trigger: { type: 'webhook' },
-          actions: [{ id: 'charge', type: 'http.request', method: 'POST', url: 'http://127.0.0.1:9/charge', headers: { Authorization: 'Bearer {{ secrets.PAYMENTS_KEY }}' } }],
+          actions: [
+            {
+              id: 'charge',
+              type: 'http.request',
+              method: 'POST',
+              url: 'http://127.0.0.1:9/charge',
+              headers: { Authorization: 'Bearer {{ secrets.PAYMENTS_KEY }}' },
+            },
+          ],
         },
       });
       expect(created.status).toBe(200);

@@ -74,6 +74,8 @@ describe('serving the web app', () => {
 
   test("the app's API types match the service's OpenAPI document", () => {
     const root = path.resolve(__dirname, '../..');
-    expect(() => execFileSync(process.execPath, [path.join(root, 'web/scripts/api-types.mjs'), '--check'], { cwd: root, stdio: 'pipe' })).not.toThrow();
+    expect(() =>
+      execFileSync(process.execPath, [path.join(root, 'web/scripts/api-types.mjs'), '--check'], { cwd: root, stdio: 'pipe' }),
+    ).not.toThrow();
   });
 });

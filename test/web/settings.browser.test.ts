@@ -20,7 +20,10 @@ run('web app: members and account settings', () => {
   });
 
   const members = async () =>
-    (await call(server.url, 'GET', `/api/v1/workspaces/${server.workspaceId}/members`, { token: server.token })).body.items as { handle: string; role: string }[];
+    (await call(server.url, 'GET', `/api/v1/workspaces/${server.workspaceId}/members`, { token: server.token })).body.items as {
+      handle: string;
+      role: string;
+    }[];
   const roleOf = async (handle: string) => (await members()).find((m) => m.handle === handle)?.role;
 
   async function withPage(context: BrowserContext, name: string, body: (page: Page) => Promise<void>): Promise<void> {
@@ -49,7 +52,9 @@ run('web app: members and account settings', () => {
       expect(link).toMatch(new RegExp(`^${server.url}/invite\\?token=`));
       await page.getByRole('button', { name: 'Withdraw the invitation of nina@example.org' }).click();
       await page.getByText('No pending invitations.').waitFor();
-      const preview = await call(server.url, 'POST', '/api/v1/auth/invitations/preview', { body: { token: new URL(link!).searchParams.get('token') } });
+      const preview = await call(server.url, 'POST', '/api/v1/auth/invitations/preview', {
+        body: { token: new URL(link!).searchParams.get('token') },
+      });
       expect(preview.body.error.details.reason).toBe('invalid_link');
 
       await page.getByLabel('Role of @max').selectOption('Viewer');
@@ -98,7 +103,9 @@ run('web app: members and account settings', () => {
       const token = (await page.getByRole('status').locator('code').textContent())!;
       expect((await call(server.url, 'GET', '/api/v1/me', { token })).status).toBe(200);
       // Read scope: writes are refused.
-      expect((await call(server.url, 'POST', `/api/v1/workspaces/${server.workspaceId}/folders`, { token, body: { name: 'Nope' } })).status).toBe(403);
+      expect(
+        (await call(server.url, 'POST', `/api/v1/workspaces/${server.workspaceId}/folders`, { token, body: { name: 'Nope' } })).status,
+      ).toBe(403);
       await page.getByRole('button', { name: 'Revoke token n8n laptop' }).click();
       await waitFor(async () => (await call(server.url, 'GET', '/api/v1/me', { token })).status === 401, 'token revoked');
 

@@ -13,11 +13,16 @@ run('web app: task details', () => {
     const api = client(suite.server, suite.server.token);
     const projectId = await newProject(suite.server, 'Launch');
     const [task] = await addTasks(suite.server, projectId, ['Ship it']);
-    const stage = (await api.post(`/api/v1/projects/${projectId}/fields`, { name: 'Stage', type: 'select', options: ['todo', 'doing', 'done'] })).body.item;
+    const stage = (
+      await api.post(`/api/v1/projects/${projectId}/fields`, { name: 'Stage', type: 'select', options: ['todo', 'doing', 'done'] })
+    ).body.item;
     const points = (await api.post(`/api/v1/projects/${projectId}/fields`, { name: 'Points', type: 'number' })).body.item;
     const base = `/api/v1/projects/${projectId}/tasks/${task!.id}`;
 
-    const context = await suite.browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${suite.server.token}` }, viewport: { width: 1280, height: 900 } });
+    const context = await suite.browser.newContext({
+      extraHTTPHeaders: { authorization: `Bearer ${suite.server.token}` },
+      viewport: { width: 1280, height: 900 },
+    });
     context.setDefaultTimeout(10000);
     const page = await context.newPage();
     await withScreenshot(page, 'task-details', async () => {
@@ -35,7 +40,10 @@ run('web app: task details', () => {
       await details.getByLabel('Time zone').selectOption('Europe/Paris');
       await details.getByRole('button', { name: 'Save dates' }).click();
       await details.getByRole('status').filter({ hasText: 'Dates saved.' }).waitFor();
-      expect((await api.get(`${base}/date`)).body.item).toEqual({ start: null, end: { date: '2026-12-24', time: '17:30', timezone: 'Europe/Paris' } });
+      expect((await api.get(`${base}/date`)).body.item).toEqual({
+        start: null,
+        end: { date: '2026-12-24', time: '17:30', timezone: 'Europe/Paris' },
+      });
 
       await details.getByLabel(/^Note/).fill('**Remember** the release notes <img src=x>');
       await details.getByLabel('Format').selectOption('markdown');
@@ -83,7 +91,10 @@ run('web app: task details', () => {
     await viewer.close();
 
     // At 390 px wide the details stack under the outline and nothing overflows sideways.
-    const phone = await suite.browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${suite.server.token}` }, viewport: { width: 390, height: 844 } });
+    const phone = await suite.browser.newContext({
+      extraHTTPHeaders: { authorization: `Bearer ${suite.server.token}` },
+      viewport: { width: 390, height: 844 },
+    });
     phone.setDefaultTimeout(10000);
     const phonePage = await phone.newPage();
     await withScreenshot(phonePage, 'task-details-390', async () => {

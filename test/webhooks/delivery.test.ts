@@ -17,12 +17,20 @@ const FAST_RETRIES = {
 };
 
 async function newProject(server: TestServer, name: string, workspaceId = server.workspaceId): Promise<string> {
-  const res = await client(server, OWNER_TOKEN).post(`/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: `# ${name}` });
+  const res = await client(server, OWNER_TOKEN).post(`/api/v1/workspaces/${workspaceId}/projects`, {
+    contentType: 'text/markdown',
+    content: `# ${name}`,
+  });
   if (res.status !== 200) throw new Error(`project create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.item.id;
 }
 
-async function register(server: TestServer, targetUrl: string, events: string[], extra: { spaceIds?: string[]; token?: string } = {}): Promise<string> {
+async function register(
+  server: TestServer,
+  targetUrl: string,
+  events: string[],
+  extra: { spaceIds?: string[]; token?: string } = {},
+): Promise<string> {
   const res = await client(server, extra.token ?? OWNER_TOKEN).post('/api/v2/webhooks', { targetUrl, events, spaceIds: extra.spaceIds });
   if (res.status !== 200) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.secret;
@@ -115,14 +123,22 @@ describe('signed delivery to an https receiver', () => {
     addUser(server, 'pat', { workspaceId: server.workspaceId, role: 'Participant' });
     const api = client(server, OWNER_TOKEN);
     const projectId = await newProject(server, 'Assigned');
-    const created = await api.post(`/api/v1/projects/${projectId}/tasks/`, { tasks: [{ contentType: 'text/markdown', content: 'Write docs' }] });
+    const created = await api.post(`/api/v1/projects/${projectId}/tasks/`, {
+      tasks: [{ contentType: 'text/markdown', content: 'Write docs' }],
+    });
     const taskId = created.body.item[0].id;
     expect((await api.put(`/api/v1/projects/${projectId}/tasks/${taskId}/assignees`, { handles: ['pat'] })).status).toBe(200);
     expect((await api.post(`/api/v1/projects/${projectId}/tasks/${taskId}/comments`, { text: 'Looks good' })).status).toBe(200);
 
     const got = await waitFor(() => on(receiver, '/tasks').length >= 2 && on(receiver, '/tasks'), 'two deliveries');
     const byType = Object.fromEntries(got.map((r) => [r.json.type, r.json.payload]));
-    const base = { projectId, projectTitle: 'Assigned', projectLink: `${server.url}/projects/${projectId}`, nodeId: taskId, nodeText: 'Write docs' };
+    const base = {
+      projectId,
+      projectTitle: 'Assigned',
+      projectLink: `${server.url}/projects/${projectId}`,
+      nodeId: taskId,
+      nodeText: 'Write docs',
+    };
     expect(byType['task.assigned']).toMatchObject({ ...base, added: [{ handle: 'pat' }], assignedBy: 'owner' });
     expect(byType['task.assigned'].assignees).toEqual([expect.objectContaining({ handle: 'pat' })]);
     expect(byType['comment.created']).toMatchObject({ ...base, commentId: expect.any(String), commentText: 'Looks good', author: 'owner' });
@@ -136,7 +152,11 @@ describe('signed delivery to an https receiver', () => {
     const first = await newProject(server, 'In the first');
     const other = await newProject(server, 'In the second', second);
     await waitFor(() => on(receiver, '/everywhere').length === 2 && on(receiver, '/scoped').length === 1, 'both deliveries');
-    expect(on(receiver, '/everywhere').map((r) => r.json.payload.projectId).sort()).toEqual([first, other].sort());
+    expect(
+      on(receiver, '/everywhere')
+        .map((r) => r.json.payload.projectId)
+        .sort(),
+    ).toEqual([first, other].sort());
     expect(on(receiver, '/scoped').map((r) => [r.json.workspaceId, r.json.payload.projectId])).toEqual([[second, other]]);
   });
 
@@ -218,7 +238,10 @@ describe('delivery under the development switch (http, loopback)', () => {
 
   test('signed registrations are signed over http too; legacy subscriptions are unsigned', async () => {
     const secret = await register(server, `${receiver.url}/signed`, ['project.created']);
-    const sub = await client(server, OWNER_TOKEN).post('/api/v2/subscribeWebhook', { targetUrl: `${receiver.url}/legacy`, triggerType: 'project.created' });
+    const sub = await client(server, OWNER_TOKEN).post('/api/v2/subscribeWebhook', {
+      targetUrl: `${receiver.url}/legacy`,
+      triggerType: 'project.created',
+    });
     expect(sub.status).toBe(200);
     const projectId = await newProject(server, 'Plain');
     await waitFor(() => on(receiver, '/signed').length === 1 && on(receiver, '/legacy').length === 1, 'both deliveries');
@@ -245,7 +268,9 @@ describe('certificates are always verified', () => {
   beforeAll(async () => {
     receiver = await startReceiver({ tls: makeCertificate() });
     // 127.0.0.1 allowed, but the receiver's self-signed certificate is not trusted (no CA file).
-    server = await startServer({ env: { ...FAST_RETRIES, TASKSPACE_WEBHOOKS_MAX_ATTEMPTS: '1', TASKSPACE_WEBHOOKS_ALLOW_ADDRESSES: '127.0.0.1' } });
+    server = await startServer({
+      env: { ...FAST_RETRIES, TASKSPACE_WEBHOOKS_MAX_ATTEMPTS: '1', TASKSPACE_WEBHOOKS_ALLOW_ADDRESSES: '127.0.0.1' },
+    });
   });
   afterAll(async () => {
     await server.close();
@@ -292,14 +317,22 @@ describe('a slow receiver cannot hold every delivery slot', () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push(await newProject(server, `Busy ${i}`));
     await waitFor(() => on(receiver, '/healthy').length === 5, 'all healthy deliveries');
-    expect(on(receiver, '/healthy').map((r) => r.json.payload.projectId).sort()).toEqual([...ids].sort());
+    expect(
+      on(receiver, '/healthy')
+        .map((r) => r.json.payload.projectId)
+        .sort(),
+    ).toEqual([...ids].sort());
     // Both slots of the hanging target are taken (their requests reached it), and no more.
     await waitFor(() => on(receiver, '/stuck').length >= 2, 'the two hanging attempts');
     // Witness: one more event. Its healthy delivery needs the last free slot, which the queued
     // (older) deliveries to the hanging target would take first if its limit did not hold.
     ids.push(await newProject(server, 'Witness'));
     await waitFor(() => on(receiver, '/healthy').length === 6, 'the witness delivery');
-    expect(on(receiver, '/healthy').map((r) => r.json.payload.projectId).sort()).toEqual([...ids].sort());
+    expect(
+      on(receiver, '/healthy')
+        .map((r) => r.json.payload.projectId)
+        .sort(),
+    ).toEqual([...ids].sort());
     expect(on(receiver, '/stuck')).toHaveLength(2);
   });
 });

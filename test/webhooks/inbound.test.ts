@@ -17,7 +17,10 @@ describe('inbound webhooks', () => {
   let api: ReturnType<typeof client>;
   const db = () => dbOf(server);
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    call(server.url, 'POST', path, { rawBody: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
+    call(server.url, 'POST', path, {
+      rawBody: typeof body === 'string' ? body : JSON.stringify(body),
+      headers: { 'content-type': 'application/json', ...headers },
+    });
   const webhook = async (trigger: Record<string, unknown> = {}, actions: unknown[] = []) => {
     const a = await createAutomation(api, server.workspaceId, { name: 'Intake', trigger: { type: 'webhook', ...trigger }, actions });
     return { ...a, path: new URL(a.webhook.url).pathname };
@@ -41,7 +44,11 @@ describe('inbound webhooks', () => {
     expect(Buffer.from(id, 'base64url')).toHaveLength(24);
     expect(a.webhook.url).toBe(`${server.url}/webhooks/${id}`);
 
-    const res = await post(a.path, { name: 'Ada', amount: 3, nested: { ok: true } }, { 'x-custom': 'yes', cookie: 'c=1', 'x-api-key': 'secret-1' });
+    const res = await post(
+      a.path,
+      { name: 'Ada', amount: 3, nested: { ok: true } },
+      { 'x-custom': 'yes', cookie: 'c=1', 'x-api-key': 'secret-1' },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true, requestId: expect.any(String) });
     // No waiting: the run was written in the call's transaction.
@@ -90,7 +97,7 @@ describe('inbound webhooks', () => {
     expect(bodies).toEqual(accepted);
   });
 
-  test('a repeated Idempotency-Key gets the first call\'s request id and run; with another body 422; another key gets its own', async () => {
+  test("a repeated Idempotency-Key gets the first call's request id and run; with another body 422; another key gets its own", async () => {
     const a = await webhook();
     const send = (key: string, n: number) => post(a.path, { n }, { 'idempotency-key': key });
     const first = await send('order-17', 1);
@@ -101,7 +108,11 @@ describe('inbound webhooks', () => {
     // The same key with another body is refused, not answered with the first run (Stripe's 422).
     const reused = await send('order-17', 2);
     expect(reused.status).toBe(422);
-    expect(reused.body).toMatchObject({ ok: false, code: 'IDEMPOTENCY_KEY_REUSED', error: { details: { field: 'Idempotency-Key', reason: 'reused_with_different_body' } } });
+    expect(reused.body).toMatchObject({
+      ok: false,
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      error: { details: { field: 'Idempotency-Key', reason: 'reused_with_different_body' } },
+    });
     expect(other.body.requestId).not.toBe(first.body.requestId);
     const runs = await runsOf(api, a.id);
     expect(runs.map((r) => r.trigger.variables.n).sort()).toEqual([1, 3]);
@@ -128,7 +139,11 @@ describe('inbound webhooks', () => {
     const stored = await db().value<string>('SELECT token_hash FROM inbound_webhooks WHERE id = ?', a.webhook.id);
     expect(stored).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(await db().all('SELECT * FROM automation_runs WHERE automation_id = ?', a.id))).not.toContain(token);
-    expect((await api.get(`/api/v1/automations/${a.id}`)).body.item.webhook).toEqual({ id: a.webhook.id, url: a.webhook.url, requiresToken: true });
+    expect((await api.get(`/api/v1/automations/${a.id}`)).body.item.webhook).toEqual({
+      id: a.webhook.id,
+      url: a.webhook.url,
+      requiresToken: true,
+    });
 
     const definition = { name: 'Intake', trigger: { type: 'webhook' }, actions: [] };
     const off = await api.put(`/api/v1/automations/${a.id}`, definition);
@@ -162,19 +177,34 @@ describe('inbound webhooks', () => {
     const free = addUser(server, 'inbound-free', { workspaceId: server.workspaceId, role: 'Owner', plan: 'free', verified: true });
     const count = () => db().value('SELECT (SELECT count(*) FROM automations) + (SELECT count(*) FROM inbound_webhooks) AS n');
     const before = await count();
-    const refused = await client(server, free).post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'No plan', trigger: { type: 'webhook' }, actions: [] });
+    const refused = await client(server, free).post('/api/v1/automations', {
+      workspaceId: server.workspaceId,
+      name: 'No plan',
+      trigger: { type: 'webhook' },
+      actions: [],
+    });
     expect(refused.status).toBe(402);
     expect(await count()).toBe(before);
 
     const switched = await webhook();
-    expect((await api.put(`/api/v1/automations/${switched.id}`, { name: 'Now a schedule', trigger: { type: 'schedule', cron: '0 9 * * *' }, actions: [] })).status).toBe(200);
+    expect(
+      (
+        await api.put(`/api/v1/automations/${switched.id}`, {
+          name: 'Now a schedule',
+          trigger: { type: 'schedule', cron: '0 9 * * *' },
+          actions: [],
+        })
+      ).status,
+    ).toBe(200);
     expect((await api.get(`/api/v1/automations/${switched.id}`)).body.item.webhook).toBeUndefined();
     expect((await post(switched.path, { a: 1 })).status).toBe(404);
 
     const deleted = await webhook();
     expect((await api.delete(`/api/v1/automations/${deleted.id}`)).status).toBe(200);
     expect((await post(deleted.path, { a: 1 })).status).toBe(404);
-    expect(await db().value('SELECT count(*) AS n FROM inbound_webhooks WHERE id IN (?, ?)', switched.webhook.id, deleted.webhook.id)).toBe(0);
+    expect(await db().value('SELECT count(*) AS n FROM inbound_webhooks WHERE id IN (?, ?)', switched.webhook.id, deleted.webhook.id)).toBe(
+      0,
+    );
     // The link is stored once: the automation's own row does not repeat it.
     expect(await db().value('SELECT meta_json FROM automations WHERE id = ?', switched.id)).not.toContain('webhook');
   });
@@ -206,8 +236,15 @@ describe('migration 018: inbound requests pending at the upgrade become queued r
       const runs = db.prepare('SELECT automation_id, version, status, depth, dedupe_key, trigger_json FROM automation_runs').all() as any[];
       expect(runs).toHaveLength(1);
       expect(runs[0]).toMatchObject({ automation_id: 'a1', version: 2, status: 'queued', depth: 1, dedupe_key: 'inbound:r1' });
-      expect(JSON.parse(runs[0].trigger_json)).toEqual({ type: 'webhook', variables: { body: 'own', lead: 'x' }, eventId: 'r1', headers: { 'x-a': '1' } });
-      expect(db.prepare('SELECT id, automation_id, token_hash, created_at FROM inbound_webhooks').all()).toEqual([{ id: 'hook1', automation_id: 'a1', token_hash: 'abc', created_at: 5 }]);
+      expect(JSON.parse(runs[0].trigger_json)).toEqual({
+        type: 'webhook',
+        variables: { body: 'own', lead: 'x' },
+        eventId: 'r1',
+        headers: { 'x-a': '1' },
+      });
+      expect(db.prepare('SELECT id, automation_id, token_hash, created_at FROM inbound_webhooks').all()).toEqual([
+        { id: 'hook1', automation_id: 'a1', token_hash: 'abc', created_at: 5 },
+      ]);
       expect(JSON.parse(db.prepare("SELECT meta_json FROM automations WHERE id = 'a1'").pluck().get() as string)).toEqual({ note: 'kept' });
       expect(db.prepare('SELECT count(*) FROM pragma_foreign_key_check').pluck().get()).toBe(0);
     } finally {

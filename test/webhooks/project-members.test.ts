@@ -13,10 +13,15 @@ describe('project membership', () => {
   let outsider: string;
 
   const events = async (type: string) =>
-    (await dbOf(server).all<{ payload_json: string }>('SELECT payload_json FROM events WHERE type = ? ORDER BY seq', type)).map((r) => JSON.parse(r.payload_json));
+    (await dbOf(server).all<{ payload_json: string }>('SELECT payload_json FROM events WHERE type = ? ORDER BY seq', type)).map((r) =>
+      JSON.parse(r.payload_json),
+    );
 
   async function newProject(name: string): Promise<string> {
-    const res = await client(server, OWNER_TOKEN).post(`/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/markdown', content: `# ${name}` });
+    const res = await client(server, OWNER_TOKEN).post(`/api/v1/workspaces/${server.workspaceId}/projects`, {
+      contentType: 'text/markdown',
+      content: `# ${name}`,
+    });
     return res.body.item.id;
   }
 
@@ -37,17 +42,46 @@ describe('project membership', () => {
     const projectId = await newProject('Launch');
     const res = await client(server, collaborator).put(`/api/v1/projects/${projectId}/members`, { handles: ['pia', 'vic'] });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true, items: [{ handle: 'pia', displayName: 'pia' }, { handle: 'vic', displayName: 'vic' }] });
+    expect(res.body).toEqual({
+      ok: true,
+      items: [
+        { handle: 'pia', displayName: 'pia' },
+        { handle: 'vic', displayName: 'vic' },
+      ],
+    });
     const again = await client(server, OWNER_TOKEN).put(`/api/v1/projects/${projectId}/members`, { handles: ['PIA', 'owner'] });
     expect(again.body.items.map((m: { handle: string }) => m.handle)).toEqual(['owner', 'pia', 'vic']);
 
     const assigned = (await events('project.assigned')).filter((p) => p.projectId === projectId);
     expect(assigned).toEqual([
-      { projectId, projectTitle: 'Launch', projectLink: `${server.url}/projects/${projectId}`, folderId: server.workspaceId, handle: 'pia', displayName: 'pia', assignedBy: 'cole' },
-      { projectId, projectTitle: 'Launch', projectLink: `${server.url}/projects/${projectId}`, folderId: server.workspaceId, handle: 'vic', displayName: 'vic', assignedBy: 'cole' },
+      {
+        projectId,
+        projectTitle: 'Launch',
+        projectLink: `${server.url}/projects/${projectId}`,
+        folderId: server.workspaceId,
+        handle: 'pia',
+        displayName: 'pia',
+        assignedBy: 'cole',
+      },
+      {
+        projectId,
+        projectTitle: 'Launch',
+        projectLink: `${server.url}/projects/${projectId}`,
+        folderId: server.workspaceId,
+        handle: 'vic',
+        displayName: 'vic',
+        assignedBy: 'cole',
+      },
     ]);
     expect((await events('project.joined')).filter((p) => p.projectId === projectId)).toEqual([
-      { projectId, projectTitle: 'Launch', projectLink: `${server.url}/projects/${projectId}`, folderId: server.workspaceId, handle: 'owner', displayName: 'Owner' },
+      {
+        projectId,
+        projectTitle: 'Launch',
+        projectLink: `${server.url}/projects/${projectId}`,
+        folderId: server.workspaceId,
+        handle: 'owner',
+        displayName: 'Owner',
+      },
     ]);
   });
 
@@ -74,7 +108,12 @@ describe('project membership', () => {
       [[], 'too_few'],
     ] as const) {
       const res = await api.put(path, { handles });
-      expect([handles, res.status, res.body.error?.details?.field, res.body.error?.details?.reason]).toEqual([handles, 400, 'handles', reason]);
+      expect([handles, res.status, res.body.error?.details?.field, res.body.error?.details?.reason]).toEqual([
+        handles,
+        400,
+        'handles',
+        reason,
+      ]);
     }
     expect((await api.put(path, {})).status).toBe(400);
     expect((await api.put(`/api/v1/projects/nope/members`, { handles: ['pia'] })).status).toBe(404);
@@ -98,7 +137,10 @@ describe('project membership', () => {
 
   test('project.assigned and project.joined are delivered to registered webhooks', async () => {
     const secret = (
-      await client(server, OWNER_TOKEN).post('/api/v2/webhooks', { targetUrl: `${receiver.url}/members`, events: ['project.assigned', 'project.joined'] })
+      await client(server, OWNER_TOKEN).post('/api/v2/webhooks', {
+        targetUrl: `${receiver.url}/members`,
+        events: ['project.assigned', 'project.joined'],
+      })
     ).body.secret;
     expect(secret).toBeDefined();
     const projectId = await newProject('Delivered');

@@ -63,10 +63,14 @@ function handler(state: { received: Received[]; respond: Responder }) {
  * Starts a receiver on 127.0.0.1 (or `host`): plain http, or https with `tls` ({key, cert}).
  * It answers 200 unless `respond` says otherwise.
  */
-export async function startReceiver(opts: { tls?: { key: string; cert: string }; host?: string; respond?: Responder } = {}): Promise<Receiver> {
+export async function startReceiver(
+  opts: { tls?: { key: string; cert: string }; host?: string; respond?: Responder } = {},
+): Promise<Receiver> {
   const host = opts.host ?? '127.0.0.1';
   const state = { received: [] as Received[], respond: opts.respond ?? (() => ({ status: 200 })) };
-  const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler(state)) : http.createServer(handler(state));
+  const server = opts.tls
+    ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler(state))
+    : http.createServer(handler(state));
   const receiver: Receiver = {
     url: '',
     port: 0,
@@ -100,9 +104,23 @@ export function makeCertificate(): { key: string; cert: string; certFile: string
   execFileSync(
     'openssl',
     [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', keyFile, '-out', certFile, '-days', '2', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
     ],
     { stdio: 'ignore' },
   );

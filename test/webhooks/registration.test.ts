@@ -49,10 +49,18 @@ describe('signed webhook registration', () => {
     const api = client(server, OWNER_TOKEN);
     const url = 'https://hooks.example.com/replace';
     const first = await api.post('/api/v2/webhooks', { targetUrl: url, events: ['task.due'] });
-    const second = await api.post('/api/v2/webhooks', { targetUrl: url, events: ['task.assigned', 'project.joined'], spaceIds: [server.workspaceId] });
+    const second = await api.post('/api/v2/webhooks', {
+      targetUrl: url,
+      events: ['task.assigned', 'project.joined'],
+      spaceIds: [server.workspaceId],
+    });
     expect(second.status).toBe(200);
     expect(second.body.secret).not.toBe(first.body.secret);
-    expect(second.body.webhook).toEqual({ ...first.body.webhook, events: ['task.assigned', 'project.joined'], spaceIds: [server.workspaceId] });
+    expect(second.body.webhook).toEqual({
+      ...first.body.webhook,
+      events: ['task.assigned', 'project.joined'],
+      spaceIds: [server.workspaceId],
+    });
     const list = await api.get('/api/v2/webhooks');
     expect(list.body.items.filter((w: { url: string }) => w.url === url)).toHaveLength(1);
   });
@@ -97,14 +105,19 @@ describe('signed webhook registration', () => {
     expect(res.body).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: { field, reason } } });
   });
 
-  test.each(['https://127.0.0.1/x', 'https://10.0.0.1/x', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/x', 'https://[::ffff:127.0.0.1]/x', 'https://[::ffff:0:7f00:1]/x', 'https://[::ffff:0:a9fe:a9fe]/x'])(
-    'refuses the blocked address %s at registration',
-    async (targetUrl) => {
-      const res = await client(server, OWNER_TOKEN).post('/api/v2/webhooks', { targetUrl, events: ['task.due'] });
-      expect(res.status).toBe(400);
-      expect(res.body.error.details).toEqual({ field: 'targetUrl', reason: 'blocked_address' });
-    },
-  );
+  test.each([
+    'https://127.0.0.1/x',
+    'https://10.0.0.1/x',
+    'https://169.254.169.254/latest/meta-data',
+    'https://[::1]/x',
+    'https://[::ffff:127.0.0.1]/x',
+    'https://[::ffff:0:7f00:1]/x',
+    'https://[::ffff:0:a9fe:a9fe]/x',
+  ])('refuses the blocked address %s at registration', async (targetUrl) => {
+    const res = await client(server, OWNER_TOKEN).post('/api/v2/webhooks', { targetUrl, events: ['task.due'] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual({ field: 'targetUrl', reason: 'blocked_address' });
+  });
 
   test('spaceIds must be workspaces the caller belongs to (not merely existing ones)', async () => {
     const token = addUser(server, 'scoped', { plan: 'pro', verified: true });
@@ -155,14 +168,29 @@ describe('signed webhook registration', () => {
     const token = addUser(server, 'legacy-lister', { plan: 'pro', verified: true });
     const api = client(server, token);
     const first = await api.post('/api/v2/subscribeWebhook', { targetUrl: 'https://hooks.example.com/legacy-a', triggerType: 'task.due' });
-    const second = await api.post('/api/v2/subscribeWebhook', { targetUrl: 'https://hooks.example.com/legacy-b', triggerType: 'comment.created' });
+    const second = await api.post('/api/v2/subscribeWebhook', {
+      targetUrl: 'https://hooks.example.com/legacy-b',
+      triggerType: 'comment.created',
+    });
     const listed = await api.get('/api/v2/subscriptions');
     expect(listed.status).toBe(200);
     expect(listed.body.items).toEqual([
-      { hookId: first.body.hookId, targetUrl: 'https://hooks.example.com/legacy-a', triggerType: 'task.due', createdAt: expect.any(String) },
-      { hookId: second.body.hookId, targetUrl: 'https://hooks.example.com/legacy-b', triggerType: 'comment.created', createdAt: expect.any(String) },
+      {
+        hookId: first.body.hookId,
+        targetUrl: 'https://hooks.example.com/legacy-a',
+        triggerType: 'task.due',
+        createdAt: expect.any(String),
+      },
+      {
+        hookId: second.body.hookId,
+        targetUrl: 'https://hooks.example.com/legacy-b',
+        triggerType: 'comment.created',
+        createdAt: expect.any(String),
+      },
     ]);
-    expect((await client(server, addUser(server, 'legacy-stranger', { plan: 'pro', verified: true })).get('/api/v2/subscriptions')).body.items).toEqual([]);
+    expect(
+      (await client(server, addUser(server, 'legacy-stranger', { plan: 'pro', verified: true })).get('/api/v2/subscriptions')).body.items,
+    ).toEqual([]);
     await api.post('/api/v2/unsubscribeWebhook', { hookId: first.body.hookId });
     expect((await api.get('/api/v2/subscriptions')).body.items.map((i: any) => i.hookId)).toEqual([second.body.hookId]);
   });
@@ -170,7 +198,10 @@ describe('signed webhook registration', () => {
   test("another account cannot see, read the log of, or delete someone's webhook", async () => {
     const url = 'https://hooks.example.com/private';
     await client(server, OWNER_TOKEN).post('/api/v2/webhooks', { targetUrl: url, events: ['task.due'] });
-    const other = client(server, addUser(server, 'snoop', { plan: 'enterprise', verified: true, workspaceId: server.workspaceId, role: 'Owner' }));
+    const other = client(
+      server,
+      addUser(server, 'snoop', { plan: 'enterprise', verified: true, workspaceId: server.workspaceId, role: 'Owner' }),
+    );
     expect((await other.get('/api/v2/webhooks')).body.items).toEqual([]);
     expect((await other.get(`/api/v2/webhooks/${enc(url)}`)).status).toBe(404);
     expect((await other.get(`/api/v2/webhooks/${enc(url)}/deliveries`)).status).toBe(404);
@@ -240,7 +271,11 @@ describe('the 100 event × workspace combination limit', () => {
     // Replacing a registration counts it once, not twice.
     expect((await api.post('/api/v2/webhooks', { targetUrl: hook(0), events: EVENTS })).status).toBe(200);
     // Growing a replaced one past the limit is refused and changes nothing.
-    const grow = await api.post('/api/v2/webhooks', { targetUrl: hook(9), events: ['task.due', 'task.assigned', 'comment.created'], spaceIds: [ws1] });
+    const grow = await api.post('/api/v2/webhooks', {
+      targetUrl: hook(9),
+      events: ['task.due', 'task.assigned', 'comment.created'],
+      spaceIds: [ws1],
+    });
     expect(grow.status).toBe(400);
     expect((await api.get(`/api/v2/webhooks/${enc(hook(9))}`)).body.item.events).toEqual(['task.due', 'task.assigned']);
     // Joining a third workspace makes every all-workspace registration count 3 per event.

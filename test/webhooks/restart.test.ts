@@ -44,7 +44,10 @@ describe('a SIGKILLed server loses no queued delivery', () => {
     const workspaceId = (await first.get('/api/v1/workspaces')).body.items[0].id;
     const projectIds: string[] = [];
     for (let i = 0; i < 12; i++) {
-      const res = await first.post(`/api/v1/workspaces/${workspaceId}/projects`, { contentType: 'text/markdown', content: `# Durable ${i}` });
+      const res = await first.post(`/api/v1/workspaces/${workspaceId}/projects`, {
+        contentType: 'text/markdown',
+        content: `# Durable ${i}`,
+      });
       projectIds.push(res.body.item.id);
     }
     // Four attempts hang at the receiver (in flight); the other eight wait in the queue.
@@ -102,9 +105,13 @@ describe('task.due', () => {
       content: '# Deadlines\n\n- Arrives\n- During downtime\n- Long ago\n- An hour ago\n- Sync point\n- Done already',
     });
     const projectId = project.body.item.id;
-    const tasks = (await call(server.url, 'GET', `/api/v1/projects/${projectId}/tasks`, { token: OWNER_TOKEN })).body.items as { id: string; text: string }[];
+    const tasks = (await call(server.url, 'GET', `/api/v1/projects/${projectId}/tasks`, { token: OWNER_TOKEN })).body.items as {
+      id: string;
+      text: string;
+    }[];
     const id = (text: string) => tasks.find((t) => t.text === text)!.id;
-    const setDue = (s: TestServer, taskId: string, ms: number) => api(s).put(`/api/v1/projects/${projectId}/tasks/${taskId}/date`, { end: utc(ms) });
+    const setDue = (s: TestServer, taskId: string, ms: number) =>
+      api(s).put(`/api/v1/projects/${projectId}/tasks/${taskId}/date`, { end: utc(ms) });
 
     // Completed tasks never fire; a date long past (beyond the 24 h grace) never fires; an hour ago fires at once.
     await api(server).post(`/api/v1/projects/${projectId}/tasks/${id('Done already')}/complete`);

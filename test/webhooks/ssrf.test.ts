@@ -93,7 +93,9 @@ describe('guarded requests are refused before connecting', () => {
       { address: '93.184.216.34', family: 4 },
       { address: '10.0.0.1', family: 4 },
     ]);
-    await expect(http.request('https://mixed.example/hook', { method: 'POST', timeoutMs: 2000 })).rejects.toThrow(/10\.0\.0\.1, a private address/);
+    await expect(http.request('https://mixed.example/hook', { method: 'POST', timeoutMs: 2000 })).rejects.toThrow(
+      /10\.0\.0\.1, a private address/,
+    );
     await http.close();
   });
 
@@ -129,7 +131,10 @@ describe('delivery to a host name resolving to loopback, outside the development
     const url = `https://localhost:${receiver.port}/hook`;
     const reg = await client(server, OWNER_TOKEN).post('/api/v2/webhooks', { targetUrl: url, events: ['project.created'] });
     expect(reg.status).toBe(200);
-    await client(server, OWNER_TOKEN).post(`/api/v1/workspaces/${server.workspaceId}/projects`, { contentType: 'text/markdown', content: '# SSRF' });
+    await client(server, OWNER_TOKEN).post(`/api/v1/workspaces/${server.workspaceId}/projects`, {
+      contentType: 'text/markdown',
+      content: '# SSRF',
+    });
     const [entry] = await waitFor(async () => {
       const items = (await client(server, OWNER_TOKEN).get(`/api/v2/webhooks/${encodeURIComponent(url)}/deliveries`)).body.items;
       return items[0]?.status === 'failed' && items;

@@ -123,10 +123,18 @@ async function retentionApp() {
   const { registerWebhook } = await import('../../server/src/modules/webhooks/service');
   const clock = { at: Date.UTC(2030, 0, 1), now: () => clock.at };
   const dataDir = tempDataDir();
-  const config = loadConfig({ TASKSPACE_DATA_DIR: dataDir, ...storeEnv(dataDir), TASKSPACE_LOG_LEVEL: 'silent', TASKSPACE_BOOTSTRAP_TOKEN: 'tsk_retention', TASKSPACE_WEBHOOKS_LOG_RETENTION_DAYS: '30' });
+  const config = loadConfig({
+    TASKSPACE_DATA_DIR: dataDir,
+    ...storeEnv(dataDir),
+    TASKSPACE_LOG_LEVEL: 'silent',
+    TASKSPACE_BOOTSTRAP_TOKEN: 'tsk_retention',
+    TASKSPACE_WEBHOOKS_LOG_RETENTION_DAYS: '30',
+  });
   const built = await buildApp({ config, clock });
   const actor = (await built.services.store.run(actorForToken(built.services.store.sql, 'tsk_retention')))!;
-  await built.services.store.run(registerWebhook(built.services, actor, { targetUrl: 'https://hooks.example.com/r', events: ['task.due'] }));
+  await built.services.store.run(
+    registerWebhook(built.services, actor, { targetUrl: 'https://hooks.example.com/r', events: ['task.due'] }),
+  );
   const hookId = (await dbOf({ built }).value<string>('SELECT id FROM webhooks'))!;
   return { built, clock, hookId };
 }
@@ -150,7 +158,11 @@ describe('log retention', () => {
       await insert('old-failed', hookId, 'failed', null, now - 31 * day, now - 31 * day);
       await insert('recent', hookId, 'succeeded', null, now - 2 * day, now - 2 * day);
       await insert('old-pending', hookId, 'pending', now, now - 40 * day, null);
-      await db.run('INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code) VALUES (?, 1, ?, 5, 200)', 'old-done', now - 40 * day);
+      await db.run(
+        'INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code) VALUES (?, 1, ?, 5, 200)',
+        'old-done',
+        now - 40 * day,
+      );
       expect(await svc.store.run(pruneExpired(svc))).toBe(2);
       const left = (await db.all<{ id: string }>('SELECT id FROM webhook_deliveries ORDER BY id')).map((r) => r.id);
       expect(left).toEqual(['old-pending', 'recent']);
@@ -175,7 +187,11 @@ describe('outbox retention', () => {
       const day = 86400000;
       /** Appends an event and returns its seq. */
       const add = async (id: string, createdAt: number): Promise<number> => {
-        await db.run(`INSERT INTO events (id, type, workspace_id, payload_json, depth, created_at) VALUES (?, 'task.due', 'w', '{}', 0, ?)`, id, createdAt);
+        await db.run(
+          `INSERT INTO events (id, type, workspace_id, payload_json, depth, created_at) VALUES (?, 'task.due', 'w', '{}', 0, ?)`,
+          id,
+          createdAt,
+        );
         return (await db.value<number>('SELECT seq FROM events WHERE id = ?', id))!;
       };
       const handled = await add('handled', now - 40 * day);
@@ -193,7 +209,10 @@ describe('outbox retention', () => {
       // The dispatcher has passed `delivered`, the automation consumer `unread` too.
       await store.run(writeCursor(store.sql, 'webhooks', delivered));
       await store.run(writeCursor(store.sql, 'automations', unread));
-      const ids = async () => (await db.all<{ id: string }>("SELECT id FROM events WHERE id IN ('handled', 'delivered', 'unread', 'recent') ORDER BY seq")).map((r) => r.id);
+      const ids = async () =>
+        (await db.all<{ id: string }>("SELECT id FROM events WHERE id IN ('handled', 'delivered', 'unread', 'recent') ORDER BY seq")).map(
+          (r) => r.id,
+        );
 
       expect(await built.services.store.run(pruneExpired(built.services))).toBe(1);
       expect(await ids()).toEqual(['delivered', 'unread', 'recent']);

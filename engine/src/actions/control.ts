@@ -66,7 +66,8 @@ export interface LoopInput {
  * `maxIterations` items (both permanent).
  */
 export function loopItems(a: LoopAction, scope: Scope, templates: Templates): unknown[] {
-  let value = typeof a.items === 'string' ? templates.evaluate(a.items, scope, false, 'items') : templates.renderValue(a.items, scope, 'items');
+  let value =
+    typeof a.items === 'string' ? templates.evaluate(a.items, scope, false, 'items') : templates.renderValue(a.items, scope, 'items');
   if (typeof value === 'string' && value.trim().startsWith('[')) {
     try {
       value = JSON.parse(value);
@@ -79,6 +80,7 @@ export function loopItems(a: LoopAction, scope: Scope, templates: Templates): un
     throw permanent('INVALID_INPUT', `loop items must be a list, got ${kind}`, { field: 'items' });
   }
   const max = a.maxIterations ?? LOOP_LIMITS.defaultMaxIterations;
-  if (value.length > max) throw permanent('LOOP_LIMIT', `loop items has ${value.length} entries, more than maxIterations (${max})`, { field: 'items' });
+  if (value.length > max)
+    throw permanent('LOOP_LIMIT', `loop items has ${value.length} entries, more than maxIterations (${max})`, { field: 'items' });
   return value;
 }

@@ -19,7 +19,6 @@ export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
 /** Redirects followed by default when `followRedirects` is on. */
 export const DEFAULT_MAX_REDIRECTS = 5;
 
-
 /** Longest response body text kept in a failed step's error details, in characters. */
 const ERROR_BODY_CHARS = 2000;
 
@@ -44,7 +43,8 @@ export const HTTP_ACTION: ActionKind<HttpRequestAction, HttpRequest> = {
     } catch {
       throw permanent('INVALID_URL', `url '${rendered}' is not an absolute URL`, { field: 'url' });
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw permanent('INVALID_URL', `url must be http or https, got ${url.protocol}`, { field: 'url' });
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw permanent('INVALID_URL', `url must be http or https, got ${url.protocol}`, { field: 'url' });
     for (const [k, v] of Object.entries(a.query ?? {})) url.searchParams.append(k, t.render(v, s, `query.${k}`));
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(a.headers ?? {})) {
@@ -85,7 +85,11 @@ export const HTTP_ACTION: ActionKind<HttpRequestAction, HttpRequest> = {
   async execute(ctx, p, a) {
     const response = await ctx.http.request(ctx.signal ? { ...p, signal: ctx.signal } : p);
     // Response headers that carry credentials (`Set-Cookie`, `X-API-Key`…) are recorded redacted by name.
-    const output: Record<string, unknown> = { status: response.status, headers: redactHeaders(response.headers), body: parseBody(response.headers['content-type'], response.body) };
+    const output: Record<string, unknown> = {
+      status: response.status,
+      headers: redactHeaders(response.headers),
+      body: parseBody(response.headers['content-type'], response.body),
+    };
     if (response.url !== undefined && response.url !== p.url) output.url = redactUrl(response.url);
     if (a.failOnHttpError !== false && response.status >= 400) {
       const transient = isTransientStatus(response.status);

@@ -30,7 +30,10 @@ export const RESPOND_ACTION: ActionKind<RespondAction, RunResponse> = {
       const refusal = responseHeaderRefusal(name, status);
       if (refusal) throw permanent('INVALID_INPUT', refusal, { field: `headers.${name}` });
       const value = templates.render(template, scope, `headers.${name}`);
-      if (UNSAFE_HEADER_VALUE.test(value)) throw permanent('INVALID_INPUT', `header ${name} renders to a value with a line break or another control character`, { field: `headers.${name}` });
+      if (UNSAFE_HEADER_VALUE.test(value))
+        throw permanent('INVALID_INPUT', `header ${name} renders to a value with a line break or another control character`, {
+          field: `headers.${name}`,
+        });
       headers[name] = value;
     }
     const body = action.body === undefined ? null : templates.renderValue(action.body, scope, 'body');

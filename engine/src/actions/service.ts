@@ -64,7 +64,10 @@ function findParams(a: Of<'task.find'>, s: Scope, t: Templates): FindTasksParams
 
 /** The service action kinds by type. */
 export const SERVICE_ACTIONS: Record<ServiceAction['type'], ActionKind<Action, unknown>> = {
-  'comment.create': kind<'comment.create', 'createComment'>('createComment', (a, s, t) => ({ ...ref(a, s, t), text: t.render(a.text, s, 'text') })),
+  'comment.create': kind<'comment.create', 'createComment'>('createComment', (a, s, t) => ({
+    ...ref(a, s, t),
+    text: t.render(a.text, s, 'text'),
+  })),
   'task.get': kind<'task.get', 'getTask'>('getTask', ref),
   'task.find': kind<'task.find', 'findTasks'>('findTasks', findParams),
   'project.create': kind<'project.create', 'createProject'>('createProject', (a, s, t) => {

@@ -50,7 +50,8 @@ export function subRunParams(a: RunAutomationAction, scope: Scope, templates: Te
   const automationId = templates.render(a.automationId, scope, 'automationId').trim();
   if (automationId === '') throw permanent('INVALID_INPUT', 'automationId renders to an empty string', { field: 'automationId' });
   const input = templates.renderValue(a.input ?? {}, scope, 'input');
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw permanent('INVALID_INPUT', 'input must be an object', { field: 'input' });
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    throw permanent('INVALID_INPUT', 'input must be an object', { field: 'input' });
   return { automationId, input: input as Record<string, unknown>, wait: a.wait ?? true };
 }
 

@@ -28,10 +28,12 @@ function kind<T extends TaskAction['type'], P>(
 
 function handlesOf(value: unknown): string[] {
   const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
-  const handles = list.flatMap((v) => (Array.isArray(v) ? v : [v])).map((v) => {
-    if (v && typeof v === 'object' && typeof (v as { handle?: unknown }).handle === 'string') return (v as { handle: string }).handle;
-    return String(v ?? '').trim();
-  });
+  const handles = list
+    .flatMap((v) => (Array.isArray(v) ? v : [v]))
+    .map((v) => {
+      if (v && typeof v === 'object' && typeof (v as { handle?: unknown }).handle === 'string') return (v as { handle: string }).handle;
+      return String(v ?? '').trim();
+    });
   return handles.filter((h) => h !== '').map((h) => h.replace(/^@/, ''));
 }
 
@@ -47,7 +49,10 @@ function datePoint(t: Templates, p: { date: string; time?: string; timezone?: st
 export const TASK_ACTIONS: Record<TaskAction['type'], ActionKind<Action, unknown>> = {
   'task.create': kind<'task.create', Parameters<Service['createTask']>[1]>(
     (a, s, t) => {
-      const p: Parameters<Service['createTask']>[1] = { projectId: requiredString(t, a.projectId, s, 'projectId'), text: t.render(a.text, s, 'text') };
+      const p: Parameters<Service['createTask']>[1] = {
+        projectId: requiredString(t, a.projectId, s, 'projectId'),
+        text: t.render(a.text, s, 'text'),
+      };
       const referenceTaskId = optionalString(t, a.referenceTaskId, s, 'referenceTaskId');
       const placement = optionalString(t, a.placement, s, 'placement');
       if (referenceTaskId !== undefined) p.referenceTaskId = referenceTaskId;
@@ -77,7 +82,11 @@ export const TASK_ACTIONS: Record<TaskAction['type'], ActionKind<Action, unknown
     (svc, ctx, p) => svc.setTaskDate(ctx, p),
   ),
   'task.setNote': kind<'task.setNote', Parameters<Service['setTaskNote']>[1]>(
-    (a, s, t) => ({ ...ref(a, s, t), type: optionalString(t, a.noteType, s, 'noteType') ?? 'text/plain', value: t.render(a.value, s, 'value') }),
+    (a, s, t) => ({
+      ...ref(a, s, t),
+      type: optionalString(t, a.noteType, s, 'noteType') ?? 'text/plain',
+      value: t.render(a.value, s, 'value'),
+    }),
     (svc, ctx, p) => svc.setTaskNote(ctx, p),
   ),
   'task.setField': kind<'task.setField', Parameters<Service['setTaskField']>[1]>(
@@ -91,7 +100,11 @@ export const TASK_ACTIONS: Record<TaskAction['type'], ActionKind<Action, unknown
     (svc, ctx, p) => svc.setTaskField(ctx, p),
   ),
   'task.move': kind<'task.move', Parameters<Service['moveTask']>[1]>(
-    (a, s, t) => ({ ...ref(a, s, t), targetTaskId: requiredString(t, a.targetTaskId, s, 'targetTaskId'), position: requiredString(t, a.position, s, 'position') }),
+    (a, s, t) => ({
+      ...ref(a, s, t),
+      targetTaskId: requiredString(t, a.targetTaskId, s, 'targetTaskId'),
+      position: requiredString(t, a.position, s, 'position'),
+    }),
     (svc, ctx, p) => svc.moveTask(ctx, p),
   ),
 };

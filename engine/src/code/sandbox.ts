@@ -107,7 +107,8 @@ export class CodeSandbox {
         if (this.closed) finish({ ok: false, code: 'SANDBOX_CLOSED', message: 'the engine stopped while the code ran', logs: [] });
         else finish({ ok: false, code: 'CODE_MEMORY', message: 'the code sandbox ended while running the code', logs: [] });
       };
-      const crashed = (error: Error) => finish({ ok: false, code: 'CODE_MEMORY', message: `the code sandbox failed: ${error.message}`, logs: [] });
+      const crashed = (error: Error) =>
+        finish({ ok: false, code: 'CODE_MEMORY', message: `the code sandbox failed: ${error.message}`, logs: [] });
       const watchdog = setTimeout(() => {
         finish({ ok: false, code: 'CODE_TIMEOUT', message: 'the code ran longer than its time limit', logs: [] });
         void this.end(slot);

@@ -8,7 +8,13 @@
 import { createHash, createHmac } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import variant from '@jitl/quickjs-wasmfile-release-sync';
-import { newQuickJSWASMModuleFromVariant, shouldInterruptAfterDeadline, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import {
+  newQuickJSWASMModuleFromVariant,
+  shouldInterruptAfterDeadline,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
 import type { CodeJob, CodeReply } from './protocol';
 
 /** Longest console output kept, in lines and characters per line. */
@@ -42,11 +48,23 @@ function runJob(module: QuickJSWASMModule, job: CodeJob): CodeReply {
       const jobs = runtime.executePendingJobs();
       if (jobs.error) return failure(context, jobs.error, deadline, logs, lines);
       const state = context.getPromiseState(promise);
-      if (state.type === 'pending') return { ok: false, code: 'CODE_ERROR', message: 'the code awaited a promise that never settles (code steps have no timers or network)', logs };
+      if (state.type === 'pending')
+        return {
+          ok: false,
+          code: 'CODE_ERROR',
+          message: 'the code awaited a promise that never settles (code steps have no timers or network)',
+          logs,
+        };
       if (state.type === 'rejected') return failure(context, state.error, deadline, logs, lines);
       const text = context.getString(state.value);
       state.value.dispose();
-      if (text.length > job.maxOutputChars) return { ok: false, code: 'CODE_ERROR', message: `the returned value is ${text.length} characters of JSON; at most ${job.maxOutputChars} are allowed`, logs };
+      if (text.length > job.maxOutputChars)
+        return {
+          ok: false,
+          code: 'CODE_ERROR',
+          message: `the returned value is ${text.length} characters of JSON; at most ${job.maxOutputChars} are allowed`,
+          logs,
+        };
       return { ok: true, output: text, logs };
     } finally {
       promise.dispose();
@@ -88,7 +106,8 @@ function installCrypto(context: QuickJSContext): void {
     if (!HASHES.has(name)) throw new Error(`unknown algorithm '${name}' (use ${[...HASHES].join(', ')})`);
     return name;
   };
-  const encodingOf = (h: QuickJSHandle | undefined) => (h === undefined || context.typeof(h) === 'undefined' ? 'hex' : text(h) === 'base64' ? 'base64' : 'hex');
+  const encodingOf = (h: QuickJSHandle | undefined) =>
+    h === undefined || context.typeof(h) === 'undefined' ? 'hex' : text(h) === 'base64' ? 'base64' : 'hex';
   const call = (name: string, body: (...args: QuickJSHandle[]) => string) =>
     context.newFunction(name, (...args) => {
       try {
@@ -122,7 +141,13 @@ function failure(context: QuickJSContext, handle: QuickJSHandle, deadline: numbe
   if (name === 'InternalError' && /interrupted/i.test(message) && Date.now() >= deadline) {
     return { ok: false, code: 'CODE_TIMEOUT', message: 'the code ran longer than its time limit', logs };
   }
-  if (name === 'InternalError' && /out of memory|stack overflow/i.test(message)) return { ok: false, code: 'CODE_MEMORY', message: `the code ${/stack/i.test(message) ? 'overflowed its stack' : 'ran out of memory'}`, logs };
+  if (name === 'InternalError' && /out of memory|stack overflow/i.test(message))
+    return {
+      ok: false,
+      code: 'CODE_MEMORY',
+      message: `the code ${/stack/i.test(message) ? 'overflowed its stack' : 'ran out of memory'}`,
+      logs,
+    };
   if (/out of memory/i.test(message)) return { ok: false, code: 'CODE_MEMORY', message: 'the code ran out of memory', logs };
   const where = typeof error === 'object' && error?.stack ? /code-step\.js:(\d+)/.exec(error.stack) : null;
   // Line 1 of the source is the wrapper's; the author's code starts on line 2.
@@ -136,5 +161,6 @@ newQuickJSWASMModuleFromVariant(variant).then(
     parentPort!.on('message', (job: CodeJob) => parentPort!.postMessage(runJob(module, job)));
     parentPort!.postMessage({ ready: true });
   },
-  (error: Error) => parentPort!.postMessage({ ok: false, code: 'CODE_ERROR', message: `the code sandbox did not load: ${error.message}`, logs: [] }),
+  (error: Error) =>
+    parentPort!.postMessage({ ok: false, code: 'CODE_ERROR', message: `the code sandbox did not load: ${error.message}`, logs: [] }),
 );

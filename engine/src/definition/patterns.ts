@@ -20,7 +20,9 @@ export function regexOf(pattern: string): Pattern {
   const flags = literal ? literal[2]! : '';
   const compiled = RE2JS.compile(
     source,
-    (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0) | (flags.includes('s') ? RE2JS.DOTALL : 0),
+    (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) |
+      (flags.includes('m') ? RE2JS.MULTILINE : 0) |
+      (flags.includes('s') ? RE2JS.DOTALL : 0),
   );
   return { test: (text) => compiled.matcher(text).find() };
 }

@@ -3,7 +3,17 @@
  * `GET /api/v1/automations/schema` and applied by `validateDefinition`.
  */
 import { TASK_FIND_MAX_LIMIT } from './service-actions';
-import { EVENT_TRIGGER_TYPES, FORM_FIELD_TYPES, HTTP_METHODS, LOOP_LIMITS, OPERATORS, RUN_EVENT_TRIGGER_TYPES, TRIGGER_TYPES, WEBHOOK_METHODS, WEBHOOK_VERIFY_TYPES } from './types';
+import {
+  EVENT_TRIGGER_TYPES,
+  FORM_FIELD_TYPES,
+  HTTP_METHODS,
+  LOOP_LIMITS,
+  OPERATORS,
+  RUN_EVENT_TRIGGER_TYPES,
+  TRIGGER_TYPES,
+  WEBHOOK_METHODS,
+  WEBHOOK_VERIFY_TYPES,
+} from './types';
 
 const STEP_ID = '^[A-Za-z][A-Za-z0-9_]{0,63}$';
 /** Names of computed values, form fields and sub-run inputs. */
@@ -34,17 +44,33 @@ const base = {
   onError: {
     oneOf: [
       { enum: ['fail', 'continue'] },
-      { type: 'object', required: ['then'], additionalProperties: false, properties: { then: { type: 'array', minItems: 1, maxItems: 200, items: { $ref: '#/definitions/action' } } } },
+      {
+        type: 'object',
+        required: ['then'],
+        additionalProperties: false,
+        properties: { then: { type: 'array', minItems: 1, maxItems: 200, items: { $ref: '#/definitions/action' } } },
+      },
     ],
   },
 } as const;
 
 /** One action kind as an if/then clause: the schema applies only to actions of that type, so errors name the right fields. */
-function action(type: string | readonly string[], required: string[], properties: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+function action(
+  type: string | readonly string[],
+  required: string[],
+  properties: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
   const kind = typeof type === 'string' ? { const: type } : { enum: type };
   return {
     if: { required: ['type'], properties: { type: kind } },
-    then: { type: 'object', required: ['type', ...required], additionalProperties: false, properties: { type: kind, ...base, ...properties }, ...extra },
+    then: {
+      type: 'object',
+      required: ['type', ...required],
+      additionalProperties: false,
+      properties: { type: kind, ...base, ...properties },
+      ...extra,
+    },
   };
 }
 
@@ -107,7 +133,10 @@ export const AUTOMATION_SCHEMA = {
         },
         {
           if: { required: ['type'], properties: { type: { enum: RUN_EVENT_TRIGGER_TYPES } } },
-          then: { additionalProperties: false, properties: { type: {}, automationId: idish, filter: { $ref: '#/definitions/conditions' } } },
+          then: {
+            additionalProperties: false,
+            properties: { type: {}, automationId: idish, filter: { $ref: '#/definitions/conditions' } },
+          },
         },
         {
           if: { required: ['type'], properties: { type: { const: 'schedule' } } },
@@ -129,7 +158,13 @@ export const AUTOMATION_SCHEMA = {
             properties: {
               type: {},
               requireToken: { type: 'boolean' },
-              methods: { type: 'array', minItems: 1, maxItems: WEBHOOK_METHODS.length, uniqueItems: true, items: { enum: WEBHOOK_METHODS } },
+              methods: {
+                type: 'array',
+                minItems: 1,
+                maxItems: WEBHOOK_METHODS.length,
+                uniqueItems: true,
+                items: { enum: WEBHOOK_METHODS },
+              },
               verify: { $ref: '#/definitions/webhookVerify' },
             },
           },
@@ -244,9 +279,19 @@ export const AUTOMATION_SCHEMA = {
         },
       },
       allOf: [
-        action('task.create', ['projectId', 'text'], { projectId: templ, text: templ, referenceTaskId: templ, placement: templ, timeoutMs: stepTimeout }),
+        action('task.create', ['projectId', 'text'], {
+          projectId: templ,
+          text: templ,
+          referenceTaskId: templ,
+          placement: templ,
+          timeoutMs: stepTimeout,
+        }),
         action('task.update', ['projectId', 'taskId', 'text'], { projectId: templ, taskId: templ, text: templ, timeoutMs: stepTimeout }),
-        action(['task.complete', 'task.uncomplete', 'task.delete'], ['projectId', 'taskId'], { projectId: templ, taskId: templ, timeoutMs: stepTimeout }),
+        action(['task.complete', 'task.uncomplete', 'task.delete'], ['projectId', 'taskId'], {
+          projectId: templ,
+          taskId: templ,
+          timeoutMs: stepTimeout,
+        }),
         action('task.assign', ['projectId', 'taskId', 'handles'], {
           projectId: templ,
           taskId: templ,
@@ -259,7 +304,13 @@ export const AUTOMATION_SCHEMA = {
           { projectId: templ, taskId: templ, start: datePoint, end: datePoint, timeoutMs: stepTimeout },
           { anyOf: [{ required: ['start'] }, { required: ['end'] }] },
         ),
-        action('task.setNote', ['projectId', 'taskId', 'value'], { projectId: templ, taskId: templ, value: templ, noteType: templ, timeoutMs: stepTimeout }),
+        action('task.setNote', ['projectId', 'taskId', 'value'], {
+          projectId: templ,
+          taskId: templ,
+          value: templ,
+          noteType: templ,
+          timeoutMs: stepTimeout,
+        }),
         action('task.setField', ['projectId', 'taskId', 'fieldId', 'value'], {
           projectId: templ,
           taskId: templ,
@@ -285,14 +336,24 @@ export const AUTOMATION_SCHEMA = {
               text: templ,
               completed: { type: ['boolean', 'string'], maxLength: 20000 },
               assignee: templ,
-              field: { type: 'object', required: ['fieldId', 'value'], additionalProperties: false, properties: { fieldId: templ, value: scalarTemplate } },
+              field: {
+                type: 'object',
+                required: ['fieldId', 'value'],
+                additionalProperties: false,
+                properties: { fieldId: templ, value: scalarTemplate },
+              },
             },
           },
           limit: { type: 'integer', minimum: 1, maximum: TASK_FIND_MAX_LIMIT },
           after: templ,
           timeoutMs: stepTimeout,
         }),
-        action('project.create', ['name'], { folderId: templ, name: { type: 'string', minLength: 1, maxLength: 20000 }, content: templ, timeoutMs: stepTimeout }),
+        action('project.create', ['name'], {
+          folderId: templ,
+          name: { type: 'string', minLength: 1, maxLength: 20000 },
+          content: templ,
+          timeoutMs: stepTimeout,
+        }),
         action('http.request', ['method', 'url'], {
           method: { enum: HTTP_METHODS },
           url: { type: 'string', minLength: 1, maxLength: 8000 },
@@ -300,7 +361,12 @@ export const AUTOMATION_SCHEMA = {
           headers: { type: 'object', maxProperties: 100, additionalProperties: templ },
           body: {
             oneOf: [
-              { type: 'object', required: ['type', 'value'], additionalProperties: false, properties: { type: { const: 'json' }, value: {} } },
+              {
+                type: 'object',
+                required: ['type', 'value'],
+                additionalProperties: false,
+                properties: { type: { const: 'json' }, value: {} },
+              },
               {
                 type: 'object',
                 required: ['type', 'fields'],
@@ -351,7 +417,13 @@ export const AUTOMATION_SCHEMA = {
           wait: { type: 'boolean' },
         }),
         action('parallel', ['branches'], {
-          branches: { type: 'object', minProperties: 2, maxProperties: 10, propertyNames: { pattern: VALUE_NAME }, additionalProperties: { ...actionList, minItems: 1 } },
+          branches: {
+            type: 'object',
+            minProperties: 2,
+            maxProperties: 10,
+            propertyNames: { pattern: VALUE_NAME },
+            additionalProperties: { ...actionList, minItems: 1 },
+          },
           join: { enum: ['all', 'first'] },
         }),
         action('wait.event', ['event'], {
@@ -383,7 +455,15 @@ export const AUTOMATION_SCHEMA = {
             days: { type: 'number', minimum: 0, maximum: 3650 },
             until: templ,
           },
-          { anyOf: [{ required: ['seconds'] }, { required: ['minutes'] }, { required: ['hours'] }, { required: ['days'] }, { required: ['until'] }] },
+          {
+            anyOf: [
+              { required: ['seconds'] },
+              { required: ['minutes'] },
+              { required: ['hours'] },
+              { required: ['days'] },
+              { required: ['until'] },
+            ],
+          },
         ),
       ],
     },

@@ -316,7 +316,10 @@ export interface HttpRequestAction extends ActionBase {
    * `form`: string fields sent as application/x-www-form-urlencoded;
    * `raw`: one template sent as it renders, with `contentType` (default text/plain; XML, CSV...).
    */
-  body?: { type: 'json'; value: unknown } | { type: 'form'; fields: Record<string, string> } | { type: 'raw'; value: string; contentType?: string };
+  body?:
+    | { type: 'json'; value: unknown }
+    | { type: 'form'; fields: Record<string, string> }
+    | { type: 'raw'; value: string; contentType?: string };
   /** Follow 301/302/303/307/308 answers, each hop checked by the host's SSRF guard again (default false). */
   followRedirects?: boolean;
   /** Most redirects followed (default 5, at most 10). */

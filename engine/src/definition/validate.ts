@@ -62,12 +62,14 @@ function problemOf(error: ErrorObject): DefinitionProblem {
     .split('/')
     .filter(Boolean)
     .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
-  const extra = (error.params as { missingProperty?: string; additionalProperty?: string }).missingProperty ??
+  const extra =
+    (error.params as { missingProperty?: string; additionalProperty?: string }).missingProperty ??
     (error.params as { additionalProperty?: string }).additionalProperty;
   if (extra) segments.push(extra);
   const path = pathOf(segments) || 'definition';
   const name = error.propertyName;
-  const message = name === undefined ? `${path} ${error.message ?? 'is invalid'}` : `${path}: the name '${name}' ${error.message ?? 'is invalid'}`;
+  const message =
+    name === undefined ? `${path} ${error.message ?? 'is invalid'}` : `${path}: the name '${name}' ${error.message ?? 'is invalid'}`;
   return { path, reason: SCHEMA_REASONS[error.keyword] ?? error.keyword, message };
 }
 
@@ -82,14 +84,24 @@ function bestProblem(errors: ErrorObject[]): DefinitionProblem {
   // A union told apart by `type` (an HTTP body: json or form): name each shape.
   if (group && branches.every((b) => typeof b.properties?.type?.const === 'string')) {
     const base = problemOf({ ...group, params: {} });
-    const shapes = branches.map((b) => `{type: "${String(b.properties!.type!.const)}"${(b.required ?? []).filter((f) => f !== 'type').map((f) => `, ${f}`).join('')}}`);
+    const shapes = branches.map(
+      (b) =>
+        `{type: "${String(b.properties!.type!.const)}"${(b.required ?? [])
+          .filter((f) => f !== 'type')
+          .map((f) => `, ${f}`)
+          .join('')}}`,
+    );
     return { path: base.path, reason: 'invalid_value', message: `${base.path} must be one of: ${shapes.join(' or ')}` };
   }
   const alternatives = branches.map((b) => b.required?.[0]);
   if (group && alternatives.every((a) => a !== undefined)) {
     const base = problemOf({ ...group, params: {} });
     const exactlyOne = group.keyword === 'oneOf';
-    return { path: base.path, reason: 'required', message: `${base.path} needs ${exactlyOne ? 'exactly ' : ''}one of: ${alternatives.join(', ')}` };
+    return {
+      path: base.path,
+      reason: 'required',
+      message: `${base.path} needs ${exactlyOne ? 'exactly ' : ''}one of: ${alternatives.join(', ')}`,
+    };
   }
   return problemOf(errors.find((e) => e.keyword !== 'if') ?? errors[0]!);
 }
@@ -124,7 +136,8 @@ export function validateDefinition(input: unknown, checkTemplate?: (template: st
         if (Array.isArray(rec.actions)) collect(rec.actions);
         const onError = rec.onError as { then?: unknown } | undefined;
         if (onError && typeof onError === 'object' && Array.isArray(onError.then)) collect(onError.then);
-        if (rec.branches && typeof rec.branches === 'object') for (const list of Object.values(rec.branches)) if (Array.isArray(list)) collect(list);
+        if (rec.branches && typeof rec.branches === 'object')
+          for (const list of Object.values(rec.branches)) if (Array.isArray(list)) collect(list);
       }
     };
     collect(raw.actions);
@@ -153,7 +166,17 @@ export function validateDefinition(input: unknown, checkTemplate?: (template: st
       else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) check(v, [...where, k]);
     };
     for (const [key, value] of Object.entries(a)) {
-      if (key === 'id' || key === 'type' || key === 'name' || key === 'retry' || key === 'then' || key === 'else' || key === 'approvers' || key === 'onError') continue;
+      if (
+        key === 'id' ||
+        key === 'type' ||
+        key === 'name' ||
+        key === 'retry' ||
+        key === 'then' ||
+        key === 'else' ||
+        key === 'approvers' ||
+        key === 'onError'
+      )
+        continue;
       if (a.type === 'parallel' && key === 'branches') continue;
       if (a.type === 'loop' && key === 'actions') continue;
       if (a.type === 'code' && key === 'code') {
@@ -166,16 +189,28 @@ export function validateDefinition(input: unknown, checkTemplate?: (template: st
     if (a.type === 'parallel') {
       // One run waits on one thing at a time: a person's decision or an event cannot wait beside another branch.
       for (const [name, list] of Object.entries(a.branches)) {
-        walkActions(list, (inner, at) => {
-          if (inner.type === 'approval' || inner.type === 'wait.event') {
-            const where = pathOf(at);
-            problems.push({ path: where, reason: 'invalid_value', message: `${where}: a parallel branch may not hold ${inner.type} steps` });
-          }
-        }, [...path, 'branches', name]);
+        walkActions(
+          list,
+          (inner, at) => {
+            if (inner.type === 'approval' || inner.type === 'wait.event') {
+              const where = pathOf(at);
+              problems.push({
+                path: where,
+                reason: 'invalid_value',
+                message: `${where}: a parallel branch may not hold ${inner.type} steps`,
+              });
+            }
+          },
+          [...path, 'branches', name],
+        );
       }
     }
     if (a.type === 'delay' && a.until !== undefined && [a.seconds, a.minutes, a.hours, a.days].some((v) => v !== undefined)) {
-      problems.push({ path: pathOf([...path, 'until']), reason: 'invalid_value', message: `${pathOf(path)}: give either until or a duration, not both` });
+      problems.push({
+        path: pathOf([...path, 'until']),
+        reason: 'invalid_value',
+        message: `${pathOf(path)}: give either until or a duration, not both`,
+      });
     }
     if (a.type === 'respond') {
       for (const name of Object.keys(a.headers ?? {})) {
@@ -213,7 +248,11 @@ export function validateDefinition(input: unknown, checkTemplate?: (template: st
     try {
       new Intl.DateTimeFormat('en', { timeZone: trigger.timezone });
     } catch {
-      problems.push({ path: 'trigger.timezone', reason: 'invalid_value', message: `trigger.timezone: unknown time zone '${trigger.timezone}'` });
+      problems.push({
+        path: 'trigger.timezone',
+        reason: 'invalid_value',
+        message: `trigger.timezone: unknown time zone '${trigger.timezone}'`,
+      });
     }
   }
   if (trigger.type === 'form') problems.push(...formProblems(trigger));
@@ -258,11 +297,15 @@ function formProblems(form: FormTrigger): DefinitionProblem[] {
   }
   form.fields.forEach((f, i) => {
     const at = (key: string) => pathOf(['trigger', 'fields', i, key]);
-    if (names.has(f.name)) problems.push({ path: at('name'), reason: 'duplicate', message: `${at('name')}: the field name '${f.name}' is used twice` });
+    if (names.has(f.name))
+      problems.push({ path: at('name'), reason: 'duplicate', message: `${at('name')}: the field name '${f.name}' is used twice` });
     names.add(f.name);
-    if (f.type === 'choice' && f.options === undefined) problems.push({ path: at('options'), reason: 'required', message: `${at('options')} is required for a choice field` });
-    if (f.type !== 'choice' && f.options !== undefined) problems.push({ path: at('options'), reason: 'unknown_field', message: `${at('options')} only applies to choice fields` });
-    if (f.type !== 'text' && f.multiline !== undefined) problems.push({ path: at('multiline'), reason: 'unknown_field', message: `${at('multiline')} only applies to text fields` });
+    if (f.type === 'choice' && f.options === undefined)
+      problems.push({ path: at('options'), reason: 'required', message: `${at('options')} is required for a choice field` });
+    if (f.type !== 'choice' && f.options !== undefined)
+      problems.push({ path: at('options'), reason: 'unknown_field', message: `${at('options')} only applies to choice fields` });
+    if (f.type !== 'text' && f.multiline !== undefined)
+      problems.push({ path: at('multiline'), reason: 'unknown_field', message: `${at('multiline')} only applies to text fields` });
   });
   return problems;
 }

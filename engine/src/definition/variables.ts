@@ -46,7 +46,9 @@ function pathOf(segments: (string | number)[]): string {
 /** Edit distance counting a swap of two neighbours as one edit (optimal string alignment), ignoring case. */
 function distance(a: string, b: string): number {
   const [x, y] = [a.toLowerCase(), b.toLowerCase()];
-  const d: number[][] = Array.from({ length: x.length + 1 }, (_, i) => Array.from({ length: y.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: x.length + 1 }, (_, i) =>
+    Array.from({ length: y.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= x.length; i++) {
     for (let j = 1; j <= y.length; j++) {
       const cost = x[i - 1] === y[j - 1] ? 0 : 1;
@@ -132,7 +134,13 @@ class VariableCheck {
         return;
       }
       for (const [key, value] of Object.entries(a)) {
-        if (NOT_TEMPLATES.has(key) || (a.type === 'loop' && key === 'actions') || (a.type === 'parallel' && key === 'branches') || (a.type === 'code' && key === 'code')) continue;
+        if (
+          NOT_TEMPLATES.has(key) ||
+          (a.type === 'loop' && key === 'actions') ||
+          (a.type === 'parallel' && key === 'branches') ||
+          (a.type === 'code' && key === 'code')
+        )
+          continue;
         this.value(value, [...at, key], reach);
       }
       // The step's output is there for what runs after it, its branches included (a loop's or a
@@ -180,12 +188,24 @@ class VariableCheck {
     const [root, member] = segments as [string, unknown];
     const name = typeof member === 'string' || typeof member === 'number' ? String(member) : undefined;
     const roots = ['trigger', 'steps', 'run', 'automation', 'secrets', ...(reach.loop ? ['loop'] : []), ...(reach.error ? ['error'] : [])];
-    const rest = segments.slice(1).map((s) => (typeof s === 'string' ? `.${s}` : typeof s === 'number' ? `[${s}]` : '[…]')).join('');
+    const rest = segments
+      .slice(1)
+      .map((s) => (typeof s === 'string' ? `.${s}` : typeof s === 'number' ? `[${s}]` : '[…]'))
+      .join('');
     if (!roots.includes(root)) {
       let why = `unknown variable '${root}'`;
       if (root === 'loop') why = `'loop' is only defined inside a loop's steps`;
       if (root === 'error') why = `'error' is only defined inside an error path (onError: {then})`;
-      this.fail(field, 'unknown_variable', `${why}${hint(root, roots, (r) => r + rest, (r) => r)}`);
+      this.fail(
+        field,
+        'unknown_variable',
+        `${why}${hint(
+          root,
+          roots,
+          (r) => r + rest,
+          (r) => r,
+        )}`,
+      );
       return;
     }
     // `{{ trigger }}`, `{{ steps[name] }}`: nothing to check statically.
@@ -196,23 +216,41 @@ class VariableCheck {
           const why = this.everyStep.has(name)
             ? `step '${name}' does not run before this one (a step reads only steps that ran before it: earlier ones, and inside a loop those of the same iteration)`
             : `no step has the id '${name}'`;
-          this.fail(field, 'unknown_variable', `unknown variable steps.${name}: ${why}${hint(name, [...reach.steps], (s) => `steps.${s}`)}`);
+          this.fail(
+            field,
+            'unknown_variable',
+            `unknown variable steps.${name}: ${why}${hint(name, [...reach.steps], (s) => `steps.${s}`)}`,
+          );
         }
         return;
       case 'trigger':
         if (!this.trigger.open && !this.trigger.names.includes(name)) {
           const kind = this.trigger.type === 'form' ? 'form trigger has no field' : `${this.trigger.type} trigger has no variable`;
-          this.fail(field, 'unknown_variable', `unknown variable trigger.${name}: the ${kind} '${name}'${hint(name, this.trigger.names, (n) => `trigger.${n}`)}`);
+          this.fail(
+            field,
+            'unknown_variable',
+            `unknown variable trigger.${name}: the ${kind} '${name}'${hint(name, this.trigger.names, (n) => `trigger.${n}`)}`,
+          );
         }
         return;
       case 'secrets':
         if (this.options.secrets !== undefined && !this.options.secrets.includes(name)) {
-          this.fail(field, 'unknown_secret', `the workspace has no secret ${name}; set it under Settings → Secrets first${hint(name, [...this.options.secrets], (s) => `secrets.${s}`)}`);
+          this.fail(
+            field,
+            'unknown_secret',
+            `the workspace has no secret ${name}; set it under Settings → Secrets first${hint(name, [...this.options.secrets], (s) => `secrets.${s}`)}`,
+          );
         }
         return;
       default: {
-        const known: readonly string[] = { run: RUN_VARIABLES, automation: AUTOMATION_VARIABLES, loop: LOOP_VARIABLES, error: ERROR_VARIABLES }[root]!;
-        if (!known.includes(name)) this.fail(field, 'unknown_variable', `unknown variable ${root}.${name}${hint(name, [...known], (n) => `${root}.${n}`)}`);
+        const known: readonly string[] = {
+          run: RUN_VARIABLES,
+          automation: AUTOMATION_VARIABLES,
+          loop: LOOP_VARIABLES,
+          error: ERROR_VARIABLES,
+        }[root]!;
+        if (!known.includes(name))
+          this.fail(field, 'unknown_variable', `unknown variable ${root}.${name}${hint(name, [...known], (n) => `${root}.${n}`)}`);
       }
     }
   }

@@ -10,7 +10,11 @@ export function actionIdOf(stepKey: string): string {
 }
 
 /** Calls `visit` for every action of the tree in document order, with its path. */
-export function walkActions(actions: Action[], visit: (action: Action, path: (string | number)[]) => void, prefix: (string | number)[] = ['actions']): void {
+export function walkActions(
+  actions: Action[],
+  visit: (action: Action, path: (string | number)[]) => void,
+  prefix: (string | number)[] = ['actions'],
+): void {
   actions.forEach((a, i) => {
     const path = [...prefix, i];
     visit(a, path);

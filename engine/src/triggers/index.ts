@@ -3,7 +3,13 @@
  * project created, completed, assigned or joined) match service events; schedule triggers fire from `Engine.tick`; webhook triggers
  * start through `Engine.startRun` when the automation's inbound URL is called.
  */
-import { RUN_EVENT_TRIGGER_TYPES, type AutomationFailedTrigger, type EventTrigger, type EventTriggerType, type Trigger } from '../definition';
+import {
+  RUN_EVENT_TRIGGER_TYPES,
+  type AutomationFailedTrigger,
+  type EventTrigger,
+  type EventTriggerType,
+  type Trigger,
+} from '../definition';
 import type { Service } from '../ports';
 import { eventPayload } from './event-payload';
 import { taskAdded } from './task-added';

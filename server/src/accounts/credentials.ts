@@ -41,7 +41,10 @@ export function* setEmail(q: Sql, userId: string, email: string | null): Query<v
   if (email !== null && (email.length > 254 || !EMAIL_PATTERN.test(email))) {
     throw badRequest('email', 'invalid_format', `invalid email '${email}'`);
   }
-  const other = email === null ? undefined : yield* q.get<{ id: string }>('SELECT id FROM users WHERE lower(email) = lower(?) AND id <> ?', [email, userId]);
+  const other =
+    email === null
+      ? undefined
+      : yield* q.get<{ id: string }>('SELECT id FROM users WHERE lower(email) = lower(?) AND id <> ?', [email, userId]);
   if (other) throw conflict(`email '${email}' is taken`, { field: 'email', reason: 'taken' });
   yield* q.run('UPDATE users SET email = ? WHERE id = ?', [email, userId]);
 }

@@ -51,14 +51,16 @@ export function* createInvitation(
   const q = svc.store.sql;
   const now = svc.clock.now();
   yield* requireWorkspace(q, actor, input.workspaceId, INVITER_ROLE, 'inviting');
-  if (typeof input.role !== 'string' || !isRole(input.role)) throw badRequest('role', 'invalid_value', `role must be one of ${ROLES.join(', ')}`);
+  if (typeof input.role !== 'string' || !isRole(input.role))
+    throw badRequest('role', 'invalid_value', `role must be one of ${ROLES.join(', ')}`);
   if ((input.email === undefined) === (input.handle === undefined)) {
     throw badRequest('email', 'email_or_handle', 'give exactly one of email and handle');
   }
   if (input.email !== undefined && (input.email.length > 254 || !EMAIL_PATTERN.test(input.email))) {
     throw badRequest('email', 'invalid_format', `invalid email '${input.email}'`);
   }
-  if (input.handle !== undefined && !HANDLE_PATTERN.test(input.handle)) throw badRequest('handle', 'invalid_format', `invalid handle '${input.handle}'`);
+  if (input.handle !== undefined && !HANDLE_PATTERN.test(input.handle))
+    throw badRequest('handle', 'invalid_format', `invalid handle '${input.handle}'`);
   const token = newSecret(32);
   const invitation: Invitation = {
     id: newId(),
@@ -72,7 +74,17 @@ export function* createInvitation(
   yield* q.run(
     `INSERT INTO invitations (id, workspace_id, role, email, handle, token_hash, invited_by, created_at, expires_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [invitation.id, invitation.workspaceId, invitation.role, invitation.email, invitation.handle, hashToken(token), actor.userId, now, invitation.expiresAt],
+    [
+      invitation.id,
+      invitation.workspaceId,
+      invitation.role,
+      invitation.email,
+      invitation.handle,
+      hashToken(token),
+      actor.userId,
+      now,
+      invitation.expiresAt,
+    ],
   );
   return { invitation, token };
 }
@@ -123,10 +135,15 @@ export function* checkInvitation(q: Sql, token: unknown, now: number): Query<Inv
   if (row.expiresAt <= now) throw badRequest('token', 'link_expired', 'this invitation has expired; ask for a new one');
   const inviterRole = row.invitedBy === null ? undefined : yield* roleIn(q, row.invitedBy, row.workspaceId);
   if (!inviterRole || !roleAtLeast(inviterRole, INVITER_ROLE)) {
-    throw new ServiceError(403, 'FORBIDDEN', `the person who sent this invitation is no longer an ${INVITER_ROLE} of the workspace; ask an ${INVITER_ROLE} for a new one`, {
-      field: 'token',
-      reason: 'inviter_not_allowed',
-    });
+    throw new ServiceError(
+      403,
+      'FORBIDDEN',
+      `the person who sent this invitation is no longer an ${INVITER_ROLE} of the workspace; ask an ${INVITER_ROLE} for a new one`,
+      {
+        field: 'token',
+        reason: 'inviter_not_allowed',
+      },
+    );
   }
   const { acceptedAt: _a, revokedAt: _r, invitedBy: _i, ...invitation } = row;
   return invitation;
@@ -134,11 +151,10 @@ export function* checkInvitation(q: Sql, token: unknown, now: number): Query<Inv
 
 /** Withdraws the pending invitations `userId` sent for a workspace (they lost the right to invite). */
 function* withdrawInvitationsBy(q: Sql, workspaceId: string, userId: string, now: number): Query<void> {
-  yield* q.run('UPDATE invitations SET revoked_at = ? WHERE workspace_id = ? AND invited_by = ? AND accepted_at IS NULL AND revoked_at IS NULL', [
-    now,
-    workspaceId,
-    userId,
-  ]);
+  yield* q.run(
+    'UPDATE invitations SET revoked_at = ? WHERE workspace_id = ? AND invited_by = ? AND accepted_at IS NULL AND revoked_at IS NULL',
+    [now, workspaceId, userId],
+  );
 }
 
 /** What an invitation link's holder may see before accepting it: where, as what, for whom. */
@@ -181,7 +197,10 @@ export function* joinWithInvitation(q: Sql, token: unknown, user: { id: string; 
   if (invitation.handle !== null && invitation.handle.toLowerCase() !== user.handle.toLowerCase()) {
     throw forbidden(`this invitation is for @${invitation.handle}`);
   }
-  const current = yield* q.get<{ role: Role }>('SELECT role FROM workspace_members WHERE workspace_id = ? AND user_id = ?', [invitation.workspaceId, user.id]);
+  const current = yield* q.get<{ role: Role }>('SELECT role FROM workspace_members WHERE workspace_id = ? AND user_id = ?', [
+    invitation.workspaceId,
+    user.id,
+  ]);
   if (current && ROLES.indexOf(current.role) >= ROLES.indexOf(invitation.role)) {
     // Already a member with this role or above: the invitation is used up without a change.
   } else {
@@ -196,7 +215,11 @@ export function* joinWithInvitation(q: Sql, token: unknown, user: { id: string; 
 }
 
 /** Members of a workspace with their roles, by handle (Viewer). @throws ServiceError 403/404 from the access check. */
-export function* listMembers(svc: Services, actor: Actor, workspaceId: string): Query<{ userId: string; handle: string; displayName: string; role: Role }[]> {
+export function* listMembers(
+  svc: Services,
+  actor: Actor,
+  workspaceId: string,
+): Query<{ userId: string; handle: string; displayName: string; role: Role }[]> {
   const q = svc.store.sql;
   yield* requireWorkspace(q, actor, workspaceId, 'Viewer');
   return yield* q.all<{ userId: string; handle: string; displayName: string; role: Role }>(
@@ -207,7 +230,9 @@ export function* listMembers(svc: Services, actor: Actor, workspaceId: string): 
 }
 
 function* ownerCount(q: Sql, workspaceId: string): Query<number> {
-  const row = yield* q.get<{ n: number }>("SELECT COUNT(*) AS n FROM workspace_members WHERE workspace_id = ? AND role = 'Owner'", [workspaceId]);
+  const row = yield* q.get<{ n: number }>("SELECT COUNT(*) AS n FROM workspace_members WHERE workspace_id = ? AND role = 'Owner'", [
+    workspaceId,
+  ]);
   return row!.n;
 }
 

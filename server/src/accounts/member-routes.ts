@@ -51,7 +51,14 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<{ Params: { workspaceId: string } }>(
     '/workspaces/:workspaceId/members',
-    { schema: { tags: ['members'], summary: "A workspace's members and roles", params: params('workspaceId'), response: responses(itemsEnvelope(member)) } },
+    {
+      schema: {
+        tags: ['members'],
+        summary: "A workspace's members and roles",
+        params: params('workspaceId'),
+        response: responses(itemsEnvelope(member)),
+      },
+    },
     async (request) => {
       return { ok: true, items: await store.run(listMembers(svc, request.actor, request.params.workspaceId)) };
     },
@@ -65,7 +72,12 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
         tags: ['members'],
         summary: "Owners: change a member's role",
         params: params('workspaceId', 'handle'),
-        body: { type: 'object', required: ['role'], additionalProperties: false, properties: { role: { type: 'string', enum: [...ROLES] } } },
+        body: {
+          type: 'object',
+          required: ['role'],
+          additionalProperties: false,
+          properties: { role: { type: 'string', enum: [...ROLES] } },
+        },
         response: responses(okOnly, { 409: { $ref: 'ErrorEnvelope#' } }),
       },
     },
@@ -106,20 +118,34 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
           type: 'object',
           required: ['role'],
           additionalProperties: false,
-          properties: { role: { type: 'string', enum: [...ROLES] }, email: { type: 'string', maxLength: 254 }, handle: { type: 'string', maxLength: 39 } },
+          properties: {
+            role: { type: 'string', enum: [...ROLES] },
+            email: { type: 'string', maxLength: 254 },
+            handle: { type: 'string', maxLength: 39 },
+          },
         },
         response: responses(itemEnvelope(invitation)),
       },
     },
     async (request) => {
-      const { invitation: created, token } = await store.run(createInvitation(svc, request.actor, { ...request.body, workspaceId: request.params.workspaceId }));
+      const { invitation: created, token } = await store.run(
+        createInvitation(svc, request.actor, { ...request.body, workspaceId: request.params.workspaceId }),
+      );
       return { ok: true, item: { ...present(created), token, url: links.url(`/invite?token=${token}`) } };
     },
   );
 
   app.get<{ Params: { workspaceId: string } }>(
     '/workspaces/:workspaceId/invitations',
-    { config: FIRST_PARTY, schema: { tags: ['members'], summary: 'Owners: pending invitations', params: params('workspaceId'), response: responses(itemsEnvelope(invitation)) } },
+    {
+      config: FIRST_PARTY,
+      schema: {
+        tags: ['members'],
+        summary: 'Owners: pending invitations',
+        params: params('workspaceId'),
+        response: responses(itemsEnvelope(invitation)),
+      },
+    },
     async (request) => {
       return { ok: true, items: (await store.run(listInvitations(svc, request.actor, request.params.workspaceId))).map(present) };
     },
@@ -127,7 +153,15 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
 
   app.delete<{ Params: { workspaceId: string; invitationId: string } }>(
     '/workspaces/:workspaceId/invitations/:invitationId',
-    { config: FIRST_PARTY, schema: { tags: ['members'], summary: 'Owners: withdraw an invitation', params: params('workspaceId', 'invitationId'), response: responses(okOnly) } },
+    {
+      config: FIRST_PARTY,
+      schema: {
+        tags: ['members'],
+        summary: 'Owners: withdraw an invitation',
+        params: params('workspaceId', 'invitationId'),
+        response: responses(okOnly),
+      },
+    },
     async (request) => {
       await store.run(revokeInvitation(svc, request.actor, request.params.workspaceId, request.params.invitationId));
       return { ok: true };
@@ -141,7 +175,12 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['members'],
         summary: 'Join a workspace with an invitation token, as the signed-in account',
-        body: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: { type: 'string', maxLength: 200 } } },
+        body: {
+          type: 'object',
+          required: ['token'],
+          additionalProperties: false,
+          properties: { token: { type: 'string', maxLength: 200 } },
+        },
         response: responses(itemEnvelope({ type: 'object', properties: { workspaceId: { type: 'string' }, role: { type: 'string' } } })),
       },
     },

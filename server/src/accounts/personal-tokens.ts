@@ -44,7 +44,10 @@ export function* createTokenAs(
   const q = svc.store.sql;
   const now = svc.clock.now();
   if (input.expiresAt !== null && !(input.expiresAt > now)) throw badRequest('expiresAt', 'in_past', 'expiresAt must be in the future');
-  const { id, token } = yield* createAccessToken(q, actor.userId, input.name.trim(), now, undefined, { scope: input.scope, expiresAt: input.expiresAt });
+  const { id, token } = yield* createAccessToken(q, actor.userId, input.name.trim(), now, undefined, {
+    scope: input.scope,
+    expiresAt: input.expiresAt,
+  });
   return { info: (yield* getTokenInfo(q, id))!, token };
 }
 
@@ -62,7 +65,8 @@ export function* revokeTokenAs(svc: Services, actor: Actor, tokenId: string): Qu
   requireFirstPartyCredential(actor, 'revoking a personal access token');
   const q = svc.store.sql;
   const info = yield* getTokenInfo(q, tokenId);
-  const allowed = info && info.revokedAt === null && (info.userId === actor.userId || (yield* ownsWorkspaceOf(q, actor.userId, info.userId)));
+  const allowed =
+    info && info.revokedAt === null && (info.userId === actor.userId || (yield* ownsWorkspaceOf(q, actor.userId, info.userId)));
   if (!allowed || !(yield* revokeAccessToken(q, info.id, svc.clock.now()))) throw notFound('token', tokenId);
 }
 

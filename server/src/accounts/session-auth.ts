@@ -42,7 +42,7 @@ export function checkSameOrigin(services: Services, request: FastifyRequest): vo
     throw new ServiceError(
       403,
       'CSRF_REJECTED',
-      'cross-site request refused: a request authenticated by the session cookie must come from this service\'s own pages',
+      "cross-site request refused: a request authenticated by the session cookie must come from this service's own pages",
       { field: origin !== undefined ? 'origin' : 'referer', reason: presented ? 'cross_origin' : 'missing_origin' },
     );
   }
@@ -60,7 +60,7 @@ export function refuseCrossSiteSignIn(services: Services, request: FastifyReques
   if (presented === undefined && origin === undefined && request.headers.referer === undefined) return;
   const expected = ownOrigin(services, request);
   if (!expected || presented !== expected.toLowerCase()) {
-    throw new ServiceError(403, 'CSRF_REJECTED', 'cross-site sign-in refused: sign in from this service\'s own pages', {
+    throw new ServiceError(403, 'CSRF_REJECTED', "cross-site sign-in refused: sign in from this service's own pages", {
       field: origin !== undefined ? 'origin' : 'referer',
       reason: 'cross_origin',
     });

@@ -115,7 +115,11 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
 
   app.get(
     '/api/v1/auth/sessions',
-    { onRequest: auth, config: { firstParty: true }, schema: { tags: ['auth'], summary: 'My live sessions; `current` marks this one', response: responses(itemsEnvelope(session)) } },
+    {
+      onRequest: auth,
+      config: { firstParty: true },
+      schema: { tags: ['auth'], summary: 'My live sessions; `current` marks this one', response: responses(itemsEnvelope(session)) },
+    },
     async (request) => {
       const now = clock.now();
       const items = (await store.run(listSessions(q, request.actor.userId, now, config.accounts))).map((s) => ({
@@ -132,7 +136,11 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
 
   app.delete<{ Params: { sessionId: string } }>(
     '/api/v1/auth/sessions/:sessionId',
-    { onRequest: auth, config: { firstParty: true }, schema: { tags: ['auth'], summary: 'End one of my sessions', params: params('sessionId'), response: responses(okOnly) } },
+    {
+      onRequest: auth,
+      config: { firstParty: true },
+      schema: { tags: ['auth'], summary: 'End one of my sessions', params: params('sessionId'), response: responses(okOnly) },
+    },
     async (request, reply) => {
       if (!(await store.run(revokeSession(q, request.actor.userId, request.params.sessionId, clock.now())))) {
         throw notFound('session', request.params.sessionId);

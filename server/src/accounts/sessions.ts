@@ -52,15 +52,10 @@ export function* createSession(
   const id = newId();
   const secret = newSecret(32);
   const expiresAt = now + lifetimes.sessionMaxMs;
-  yield* q.run('INSERT INTO sessions (id, user_id, secret_hash, user_agent, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-    id,
-    userId,
-    hashToken(secret),
-    userAgent ? userAgent.slice(0, 300) : null,
-    now,
-    now,
-    expiresAt,
-  ]);
+  yield* q.run(
+    'INSERT INTO sessions (id, user_id, secret_hash, user_agent, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [id, userId, hashToken(secret), userAgent ? userAgent.slice(0, 300) : null, now, now, expiresAt],
+  );
   return { id, secret, expiresAt };
 }
 
@@ -109,12 +104,20 @@ export function listSessions(q: Sql, userId: string, now: number, lifetimes: Ses
 
 /** Ends one of `userId`'s sessions. @returns false when it has no live session `sessionId`. */
 export function* revokeSession(q: Sql, userId: string, sessionId: string, now: number): Query<boolean> {
-  const { changes } = yield* q.run('UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL', [now, sessionId, userId]);
+  const { changes } = yield* q.run('UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL', [
+    now,
+    sessionId,
+    userId,
+  ]);
   return changes === 1;
 }
 
 /** Ends every session of `userId` except `keepId` (when given). @returns how many ended. */
 export function* revokeOtherSessions(q: Sql, userId: string, keepId: string | undefined, now: number): Query<number> {
-  const { changes } = yield* q.run('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND id <> ?', [now, userId, keepId ?? '']);
+  const { changes } = yield* q.run('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND id <> ?', [
+    now,
+    userId,
+    keepId ?? '',
+  ]);
   return changes;
 }

@@ -34,9 +34,10 @@ interface LinkRow {
 }
 
 function findLink(q: Sql, token: string): Query<LinkRow | undefined> {
-  return q.get<LinkRow>('SELECT id, user_id AS "userId", expires_at AS "expiresAt", used_at AS "usedAt" FROM setup_links WHERE token_hash = ?', [
-    hashToken(token),
-  ]);
+  return q.get<LinkRow>(
+    'SELECT id, user_id AS "userId", expires_at AS "expiresAt", used_at AS "usedAt" FROM setup_links WHERE token_hash = ?',
+    [hashToken(token)],
+  );
 }
 
 /**
@@ -48,7 +49,8 @@ export function* checkSetupLink(q: Sql, token: unknown, now: number): Query<stri
   const link = typeof token === 'string' && token ? yield* findLink(q, token) : undefined;
   if (!link) throw badRequest('token', 'invalid_link', 'this setup link is not valid');
   if (link.usedAt !== null) throw badRequest('token', 'link_used', 'this setup link has already been used');
-  if (link.expiresAt <= now) throw badRequest('token', 'link_expired', 'this setup link has expired; run `taskspace user set-password` instead');
+  if (link.expiresAt <= now)
+    throw badRequest('token', 'link_expired', 'this setup link has expired; run `taskspace user set-password` instead');
   return link.userId;
 }
 

@@ -60,20 +60,24 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     }
   });
 
-  app.post<{ Body: { token?: string; password?: string } }>('/setup', { schema: { hide: true }, onRequest: guard }, async (request, reply) => {
-    const body = (request.body ?? {}) as { token?: unknown; password?: unknown };
-    try {
-      await completeSetup(svc, body.token, body.password);
-      return page(reply, 200, 'Password set', '<p>Your password is set. You can now sign in.</p>');
-    } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
-      if (error.details?.field === 'password' && typeof body.token === 'string') {
-        const handle = await store.run(linkHandle(store.sql, body.token, clock.now()));
-        return page(reply, 400, 'Set your password', form(body.token, handle, error.message));
+  app.post<{ Body: { token?: string; password?: string } }>(
+    '/setup',
+    { schema: { hide: true }, onRequest: guard },
+    async (request, reply) => {
+      const body = (request.body ?? {}) as { token?: unknown; password?: unknown };
+      try {
+        await completeSetup(svc, body.token, body.password);
+        return page(reply, 200, 'Password set', '<p>Your password is set. You can now sign in.</p>');
+      } catch (error) {
+        if (!(error instanceof ServiceError)) throw error;
+        if (error.details?.field === 'password' && typeof body.token === 'string') {
+          const handle = await store.run(linkHandle(store.sql, body.token, clock.now()));
+          return page(reply, 400, 'Set your password', form(body.token, handle, error.message));
+        }
+        return page(reply, error.statusCode, 'Setup link', `<p>${escapeHtml(error.message)}</p>`);
       }
-      return page(reply, error.statusCode, 'Setup link', `<p>${escapeHtml(error.message)}</p>`);
-    }
-  });
+    },
+  );
 
   app.post(
     '/api/v1/auth/setup',
@@ -109,7 +113,12 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
         tags: ['auth'],
         summary: 'What an invitation token offers (workspace, role, invitee), for the invitation page',
         security: [],
-        body: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: { type: 'string', maxLength: 200 } } },
+        body: {
+          type: 'object',
+          required: ['token'],
+          additionalProperties: false,
+          properties: { token: { type: 'string', maxLength: 200 } },
+        },
         response: responses(
           itemEnvelope({
             type: 'object',
@@ -150,7 +159,17 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
             displayName: { type: 'string', maxLength: 100, pattern: '^[^\\r\\n]*$' },
           },
         },
-        response: responses(itemEnvelope({ type: 'object', properties: { userId: { type: 'string' }, handle: { type: 'string' }, workspaceId: { type: 'string' }, role: { type: 'string' } } })),
+        response: responses(
+          itemEnvelope({
+            type: 'object',
+            properties: {
+              userId: { type: 'string' },
+              handle: { type: 'string' },
+              workspaceId: { type: 'string' },
+              role: { type: 'string' },
+            },
+          }),
+        ),
       },
     },
     async (request) => {

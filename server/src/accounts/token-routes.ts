@@ -79,7 +79,14 @@ export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
 
   app.get(
     '/tokens',
-    { config: FIRST_PARTY, schema: { tags: ['tokens'], summary: 'My live personal access tokens (never the token itself)', response: responses(itemsEnvelope(tokenInfo)) } },
+    {
+      config: FIRST_PARTY,
+      schema: {
+        tags: ['tokens'],
+        summary: 'My live personal access tokens (never the token itself)',
+        response: responses(itemsEnvelope(tokenInfo)),
+      },
+    },
     async (request) => {
       const now = clock.now();
       const items = (await store.run(listAccessTokens(store.sql, request.actor.userId)))
@@ -95,7 +102,7 @@ export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
       config: FIRST_PARTY,
       schema: {
         tags: ['tokens'],
-        summary: "Owners: the live personal access tokens of every member of the workspace",
+        summary: 'Owners: the live personal access tokens of every member of the workspace',
         params: params('workspaceId'),
         response: responses(itemsEnvelope(tokenInfo)),
       },

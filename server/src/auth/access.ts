@@ -11,7 +11,10 @@ import { roleAtLeast, type Role } from './roles';
 
 /** The caller's role in `workspaceId`, or undefined when not a member. */
 export function* roleIn(q: Sql, userId: string, workspaceId: string): Query<Role | undefined> {
-  const row = yield* q.get<{ role: Role }>('SELECT role FROM workspace_members WHERE workspace_id = ? AND user_id = ?', [workspaceId, userId]);
+  const row = yield* q.get<{ role: Role }>('SELECT role FROM workspace_members WHERE workspace_id = ? AND user_id = ?', [
+    workspaceId,
+    userId,
+  ]);
   return row?.role;
 }
 

@@ -154,7 +154,8 @@ export class RequestMeter {
       return new ServiceError(429, 'RATE_LIMITED', `rate limit of ${decision.limit} requests per hour exceeded`);
     }
     if (!api) return undefined;
-    if (expired) return new ServiceError(401, 'INVALID_TOKEN', 'the access token has expired', { field: 'authorization', reason: 'token_expired' });
+    if (expired)
+      return new ServiceError(401, 'INVALID_TOKEN', 'the access token has expired', { field: 'authorization', reason: 'token_expired' });
     if (!actor && session) {
       return new ServiceError(401, 'INVALID_TOKEN', 'the session has ended; sign in again', { field: 'cookie', reason: 'session_expired' });
     }
@@ -162,7 +163,8 @@ export class RequestMeter {
     if (actor.tokenId) await this.touchToken(actor.tokenId, now);
     try {
       requireScopeFor(request.method, request.url, actor);
-      if (request.routeOptions?.config?.firstParty) requireFirstPartyCredential(actor, `${request.method} ${request.routeOptions.url ?? request.url}`);
+      if (request.routeOptions?.config?.firstParty)
+        requireFirstPartyCredential(actor, `${request.method} ${request.routeOptions.url ?? request.url}`);
     } catch (error) {
       return error as ServiceError;
     }

@@ -48,8 +48,13 @@ export class RateCounterSync {
   /** Reads the stored totals of the current window into the limiter. Call before requests are served. */
   async load(): Promise<void> {
     const windowStart = this.limiter.currentWindow();
-    const rows = await this.store.run(this.store.sql.all<{ key: string; count: number }>('SELECT key, count FROM rate_counters WHERE window_start = ?', [windowStart]));
-    this.limiter.stored(windowStart, rows.map((row) => [row.key, row.count] as const));
+    const rows = await this.store.run(
+      this.store.sql.all<{ key: string; count: number }>('SELECT key, count FROM rate_counters WHERE window_start = ?', [windowStart]),
+    );
+    this.limiter.stored(
+      windowStart,
+      rows.map((row) => [row.key, row.count] as const),
+    );
   }
 
   /** Starts writing every {@link RATE_FLUSH_MS}; failures go to `log` and are tried again. */

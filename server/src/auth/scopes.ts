@@ -8,7 +8,7 @@
 export const OAUTH_SCOPES = {
   read: 'Read your workspaces, projects, tasks, agents, media and automations',
   write: 'Create, change and delete them on your behalf',
-  webhooks: 'Register and manage signed webhooks (API v2) that send your workspaces\' events',
+  webhooks: "Register and manage signed webhooks (API v2) that send your workspaces' events",
 } as const;
 
 /** A scope name. */

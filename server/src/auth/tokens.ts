@@ -67,7 +67,10 @@ export const INFO_COLUMNS = `id, user_id AS "userId", name, scope, created_at AS
 
 /** Lists a user's personal access tokens (not OAuth tokens), newest first. */
 export function listAccessTokens(q: Sql, userId: string): Query<AccessTokenInfo[]> {
-  return q.all<AccessTokenInfo>(`SELECT ${INFO_COLUMNS} FROM access_tokens WHERE user_id = ? AND client_id IS NULL ORDER BY created_at DESC`, [userId]);
+  return q.all<AccessTokenInfo>(
+    `SELECT ${INFO_COLUMNS} FROM access_tokens WHERE user_id = ? AND client_id IS NULL ORDER BY created_at DESC`,
+    [userId],
+  );
 }
 
 /** The authenticated caller of a request. */
@@ -132,7 +135,13 @@ function* actorForHash(q: Sql, tokenHash: string): Query<Actor | undefined> {
   if (!row) return undefined;
   const { scope, clientId, grantId, ...rest } = row;
   if (clientId !== null) {
-    return { ...rest, verified: row.verified === 1, scopes: parseStoredScope(scope), oauthClientId: clientId, ...(grantId !== null ? { oauthGrantId: grantId } : {}) };
+    return {
+      ...rest,
+      verified: row.verified === 1,
+      scopes: parseStoredScope(scope),
+      oauthClientId: clientId,
+      ...(grantId !== null ? { oauthGrantId: grantId } : {}),
+    };
   }
   return { ...rest, verified: row.verified === 1, scopes: scope === 'read' ? ['read'] : ['read', 'write', 'webhooks'] };
 }

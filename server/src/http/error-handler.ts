@@ -52,7 +52,10 @@ export function toServiceError(error: FastifyError | ServiceError | Error, reque
   if (fe.validation && fe.validation.length > 0) return validationError(fe.validation[0]!, fe.validationContext);
   if (request && fe.code && MEDIA_TYPE_CODES.has(fe.code)) return unsupportedMediaType(request);
   if (fe.code === 'FST_ERR_BAD_URL') {
-    return new ServiceError(400, 'VALIDATION_ERROR', 'the URL path is not valid percent-encoding', { field: 'path', reason: 'invalid_encoding' });
+    return new ServiceError(400, 'VALIDATION_ERROR', 'the URL path is not valid percent-encoding', {
+      field: 'path',
+      reason: 'invalid_encoding',
+    });
   }
   const known = fe.code ? FASTIFY_CODES[fe.code] : undefined;
   if (known) return new ServiceError(known[0], known[1], known[2]);
@@ -71,7 +74,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     const mapped = toServiceError(error as FastifyError, request);
     if (mapped.statusCode === 503) reply.header('retry-after', '1');
     else if (mapped.code === 'INSUFFICIENT_STORAGE') {
-      request.log.error({ err: error }, 'storage full: the disk or database has no space left, the write was refused with 507 INSUFFICIENT_STORAGE; free space');
+      request.log.error(
+        { err: error },
+        'storage full: the disk or database has no space left, the write was refused with 507 INSUFFICIENT_STORAGE; free space',
+      );
     } else if (mapped.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     reply.status(mapped.statusCode).send(mapped.toBody());
   });
@@ -124,7 +130,9 @@ export function envelopeForFrameworkErrors(meter: RequestMeter): Pick<FastifySer
           ...rateLimitHeaders(meter.peekAddress(socket.remoteAddress ?? '')),
           Connection: 'close',
         };
-        const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+        const head = Object.entries(headers)
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('');
         socket.write(`HTTP/1.1 ${mapped.statusCode} ${STATUS_CODES[mapped.statusCode]}\r\n${head}\r\n${body}`);
       }
       socket.destroy(error);

@@ -32,6 +32,9 @@ export function jsonDepth(text: string, limit: number): number {
  */
 export function assertJsonDepth(text: string, limit: number): void {
   if (jsonDepth(text, limit) > limit) {
-    throw new ServiceError(400, 'VALIDATION_ERROR', `the JSON body nests deeper than ${limit} levels`, { field: 'body', reason: 'too_deep' });
+    throw new ServiceError(400, 'VALIDATION_ERROR', `the JSON body nests deeper than ${limit} levels`, {
+      field: 'body',
+      reason: 'too_deep',
+    });
   }
 }

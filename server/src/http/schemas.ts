@@ -156,7 +156,10 @@ export interface CursorQuery {
 }
 
 /** ISO 8601 date (`2026-05-01`) or date-time (`2026-05-01T09:00:00Z`), for the due-date filters. */
-const dateOrDateTime = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$' } as const;
+const dateOrDateTime = {
+  type: 'string',
+  pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$',
+} as const;
 
 /**
  * The query of the task list: the cursor plus filters, all optional and combined with AND

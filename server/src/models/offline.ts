@@ -41,7 +41,11 @@ function earliest(text: string, candidates: [RegExp, string][]): string | undefi
  */
 export function offlineAgent(text: string): Record<string, unknown> {
   const description = text.replace(/\s+/g, ' ').trim();
-  const tone = earliest(text, ACCEPTED_TONES.map((t) => [new RegExp(`\\b${t}\\b`, 'i'), t] as [RegExp, string])) ?? DEFAULT_TONE;
+  const tone =
+    earliest(
+      text,
+      ACCEPTED_TONES.map((t) => [new RegExp(`\\b${t}\\b`, 'i'), t] as [RegExp, string]),
+    ) ?? DEFAULT_TONE;
   return {
     name: nameFromText(text),
     description,

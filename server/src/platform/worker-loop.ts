@@ -92,13 +92,15 @@ export class WorkerLoop {
       return;
     }
     this.again = false;
-    this.running = result.then(
-      (delay) => delay,
-      (error: unknown) => this.failed(error),
-    ).then((delay) => {
-      this.running = undefined;
-      this.next(delay);
-    });
+    this.running = result
+      .then(
+        (delay) => delay,
+        (error: unknown) => this.failed(error),
+      )
+      .then((delay) => {
+        this.running = undefined;
+        this.next(delay);
+      });
   }
 
   /** Schedules the step after `delay`, unless stopped or already scheduled (woken meanwhile). */

@@ -57,7 +57,12 @@ export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boo
         </label>
         <label>
           Description
-          <textarea value={form.description} rows={2} maxLength={2000} onChange={(e) => setForm({ ...form, description: e.currentTarget.value })} />
+          <textarea
+            value={form.description}
+            rows={2}
+            maxLength={2000}
+            onChange={(e) => setForm({ ...form, description: e.currentTarget.value })}
+          />
         </label>
         <div className="pair">
           <label>
@@ -74,7 +79,11 @@ export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boo
           </label>
         </div>
         <label className="check">
-          <input type="checkbox" checked={form.knowledgeEnabled} onChange={(e) => setForm({ ...form, knowledgeEnabled: e.currentTarget.checked })} />
+          <input
+            type="checkbox"
+            checked={form.knowledgeEnabled}
+            onChange={(e) => setForm({ ...form, knowledgeEnabled: e.currentTarget.checked })}
+          />
           Commands use the agent's knowledge
         </label>
       </fieldset>
@@ -111,14 +120,26 @@ export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boo
           </div>
         ))}
         {!readOnly && (
-          <button type="button" className="secondary" onClick={() => setCommands([...commands, { name: '', prompt: '{{ input }}', mode: 'default' }])}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => setCommands([...commands, { name: '', prompt: '{{ input }}', mode: 'default' }])}
+          >
             Add command
           </button>
         )}
       </fieldset>
       {!readOnly && <button type="submit">Save agent</button>}
-      {save.isError && <p role="alert" className="error">{errorMessage(save.error)}</p>}
-      {save.isSuccess && <p role="status" className="muted small">Agent saved.</p>}
+      {save.isError && (
+        <p role="alert" className="error">
+          {errorMessage(save.error)}
+        </p>
+      )}
+      {save.isSuccess && (
+        <p role="status" className="muted small">
+          Agent saved.
+        </p>
+      )}
     </form>
   );
 }

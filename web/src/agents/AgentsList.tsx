@@ -38,7 +38,11 @@ export function AgentsList() {
     <section aria-labelledby="agents-title">
       <h1 id="agents-title">Agents</h1>
       <div className="filters">
-        <WorkspaceSelect workspaces={workspaces.data ?? []} value={workspace?.id} onChange={(id) => (setChosen(id), setFolderId(undefined))} />
+        <WorkspaceSelect
+          workspaces={workspaces.data ?? []}
+          value={workspace?.id}
+          onChange={(id) => (setChosen(id), setFolderId(undefined))}
+        />
         <label>
           Folder
           <select value={folder} onChange={(e) => setFolderId(e.currentTarget.value)}>
@@ -56,7 +60,8 @@ export function AgentsList() {
         {agents.data?.map((a) => (
           <li key={a.id} className="card">
             <h2>
-              <span aria-hidden="true">{a.data.avatar.type === 'emoji' ? a.data.avatar.data.value : '🤖'}</span> <Link to={`/agents/${a.id}`}>{a.name}</Link>
+              <span aria-hidden="true">{a.data.avatar.type === 'emoji' ? a.data.avatar.data.value : '🤖'}</span>{' '}
+              <Link to={`/agents/${a.id}`}>{a.name}</Link>
             </h2>
             {a.data.description && <p>{a.data.description}</p>}
             <p className="muted small">
@@ -97,7 +102,11 @@ export function AgentsList() {
               {create.isPending && create.variables === 'generate' ? 'Generating…' : 'Generate agent'}
             </button>
           </form>
-          {create.isError && <p role="alert" className="error">{errorMessage(create.error)}</p>}
+          {create.isError && (
+            <p role="alert" className="error">
+              {errorMessage(create.error)}
+            </p>
+          )}
         </div>
       )}
     </section>

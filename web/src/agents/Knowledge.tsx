@@ -43,7 +43,11 @@ export function Knowledge({ agent, readOnly }: { agent: Agent; readOnly: boolean
   const projects = useFolderProjects(agent.space_id);
   const media = useQuery({
     queryKey: ['media', agent.space_id],
-    queryFn: async () => unwrap(await api.GET('/api/v1/folders/{folderId}/medias', { params: { path: { folderId: agent.space_id } } })).items as { id: string; name: string }[],
+    queryFn: async () =>
+      unwrap(await api.GET('/api/v1/folders/{folderId}/medias', { params: { path: { folderId: agent.space_id } } })).items as {
+        id: string;
+        name: string;
+      }[],
   });
   const change = useMutation({
     mutationFn: async (p: { kind: 'project' | 'media'; id: string; attach: boolean }) => {
@@ -51,7 +55,11 @@ export function Knowledge({ agent, readOnly }: { agent: Agent; readOnly: boolean
       if (p.kind === 'project') {
         return p.attach
           ? unwrap(await api.POST('/api/v1/agents/{agentId}/knowledge/project', { params: { path }, body: { projectId: p.id } }))
-          : unwrap(await api.DELETE('/api/v1/agents/{agentId}/knowledge/project/{projectId}', { params: { path: { ...path, projectId: p.id } } }));
+          : unwrap(
+              await api.DELETE('/api/v1/agents/{agentId}/knowledge/project/{projectId}', {
+                params: { path: { ...path, projectId: p.id } },
+              }),
+            );
       }
       return p.attach
         ? unwrap(await api.POST('/api/v1/agents/{agentId}/knowledge/media', { params: { path }, body: { mediaId: p.id } }))
@@ -70,7 +78,12 @@ export function Knowledge({ agent, readOnly }: { agent: Agent; readOnly: boolean
           <li key={id}>
             {name(id)}{' '}
             {!readOnly && (
-              <button type="button" className="icon" aria-label={`Detach ${name(id)}`} onClick={() => change.mutate({ kind, id, attach: false })}>
+              <button
+                type="button"
+                className="icon"
+                aria-label={`Detach ${name(id)}`}
+                onClick={() => change.mutate({ kind, id, attach: false })}
+              >
                 ✕
               </button>
             )}
@@ -83,11 +96,27 @@ export function Knowledge({ agent, readOnly }: { agent: Agent; readOnly: boolean
       <h2 id="knowledge-title">Knowledge</h2>
       <h3>Projects</h3>
       {list('project', agent.knowledge.projects, projectName)}
-      {!readOnly && <Picker label="Project" options={(projects.data ?? []).filter((p) => !agent.knowledge.projects.includes(p.id))} onAttach={(id) => change.mutate({ kind: 'project', id, attach: true })} />}
+      {!readOnly && (
+        <Picker
+          label="Project"
+          options={(projects.data ?? []).filter((p) => !agent.knowledge.projects.includes(p.id))}
+          onAttach={(id) => change.mutate({ kind: 'project', id, attach: true })}
+        />
+      )}
       <h3>Media</h3>
       {list('media', agent.knowledge.medias, mediaName)}
-      {!readOnly && <Picker label="Media" options={(media.data ?? []).filter((m) => !agent.knowledge.medias.includes(m.id))} onAttach={(id) => change.mutate({ kind: 'media', id, attach: true })} />}
-      {change.isError && <p role="alert" className="error">{errorMessage(change.error)}</p>}
+      {!readOnly && (
+        <Picker
+          label="Media"
+          options={(media.data ?? []).filter((m) => !agent.knowledge.medias.includes(m.id))}
+          onAttach={(id) => change.mutate({ kind: 'media', id, attach: true })}
+        />
+      )}
+      {change.isError && (
+        <p role="alert" className="error">
+          {errorMessage(change.error)}
+        </p>
+      )}
     </section>
   );
 }

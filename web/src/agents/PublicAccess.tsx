@@ -11,11 +11,14 @@ export function PublicAccess({ agentId, readOnly }: { agentId: string; readOnly:
   const path = { params: { path: { agentId } } };
   const toggle = useMutation({
     mutationFn: async (on: boolean) =>
-      on ? unwrap(await api.PUT('/api/v1/agents/{agentId}/publicAccess', path)) : unwrap(await api.DELETE('/api/v1/agents/{agentId}/publicAccess', path)),
+      on
+        ? unwrap(await api.PUT('/api/v1/agents/{agentId}/publicAccess', path))
+        : unwrap(await api.DELETE('/api/v1/agents/{agentId}/publicAccess', path)),
     onSettled: refresh,
   });
   const prefer = useMutation({
-    mutationFn: async (preferences: Record<string, unknown>) => unwrap(await api.PATCH('/api/v1/agents/{agentId}/public-agent', { ...path, body: { preferences } as never })),
+    mutationFn: async (preferences: Record<string, unknown>) =>
+      unwrap(await api.PATCH('/api/v1/agents/{agentId}/public-agent', { ...path, body: { preferences } as never })),
     onSettled: refresh,
   });
   // What is being saved shows at once (the control flips in the same event) until the service's answer is read back.
@@ -66,17 +69,29 @@ export function PublicAccess({ agentId, readOnly }: { agentId: string; readOnly:
               </label>
             </div>
             <label className="check">
-              <input type="checkbox" checked={prefs.hideBranding === true} onChange={(e) => setPreference({ hideBranding: e.currentTarget.checked })} />
+              <input
+                type="checkbox"
+                checked={prefs.hideBranding === true}
+                onChange={(e) => setPreference({ hideBranding: e.currentTarget.checked })}
+              />
               Hide the Taskspace branding
             </label>
             <label className="check">
-              <input type="checkbox" checked={prefs.canCopyKnowledge === true} onChange={(e) => setPreference({ canCopyKnowledge: e.currentTarget.checked })} />
+              <input
+                type="checkbox"
+                checked={prefs.canCopyKnowledge === true}
+                onChange={(e) => setPreference({ canCopyKnowledge: e.currentTarget.checked })}
+              />
               Show the names of its knowledge
             </label>
           </>
         )}
       </fieldset>
-      {failed && <p role="alert" className="error">{errorMessage(failed)}</p>}
+      {failed && (
+        <p role="alert" className="error">
+          {errorMessage(failed)}
+        </p>
+      )}
     </section>
   );
 }

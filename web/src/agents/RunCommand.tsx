@@ -31,7 +31,12 @@ export function RunCommand({ agent, canRun }: { agent: Agent; canRun: boolean })
   const [input, setInput] = useState('');
   const run = useMutation({
     mutationFn: async () =>
-      unwrap(await api.POST('/api/v1/agents/{agentId}/convos', { params: { path: { agentId: agent.id } }, body: { command: command || agent.data.commands[0]!.id!, input } })),
+      unwrap(
+        await api.POST('/api/v1/agents/{agentId}/convos', {
+          params: { path: { agentId: agent.id } },
+          body: { command: command || agent.data.commands[0]!.id!, input },
+        }),
+      ),
     onSuccess: () => queries.invalidateQueries({ queryKey: ['conversations', agent.id] }),
   });
   return (
@@ -64,13 +69,19 @@ export function RunCommand({ agent, canRun }: { agent: Agent; canRun: boolean })
             <button type="submit" disabled={run.isPending}>
               {run.isPending ? 'Running…' : 'Run'}
             </button>
-            {run.isError && <p role="alert" className="error">{errorMessage(run.error)}</p>}
+            {run.isError && (
+              <p role="alert" className="error">
+                {errorMessage(run.error)}
+              </p>
+            )}
           </form>
         )
       )}
       <h2>Conversations</h2>
       {conversations.data?.length === 0 && <p className="muted small">No conversations yet.</p>}
-      {conversations.data?.map((c) => <ConversationView key={c.id} conversation={c} />)}
+      {conversations.data?.map((c) => (
+        <ConversationView key={c.id} conversation={c} />
+      ))}
     </section>
   );
 }

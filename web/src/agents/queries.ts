@@ -11,7 +11,8 @@ export function useAgents(folderId: string | undefined) {
     queryKey: ['agents', folderId],
     enabled: folderId !== undefined,
     queryFn: async () =>
-      unwrap(await api.GET('/api/v1/folders/{folderId}/agents', { params: { path: { folderId: folderId! }, query: { limit: 100 } } })).items as unknown as Agent[],
+      unwrap(await api.GET('/api/v1/folders/{folderId}/agents', { params: { path: { folderId: folderId! }, query: { limit: 100 } } }))
+        .items as unknown as Agent[],
   });
 }
 
@@ -28,7 +29,8 @@ export function useConversations(agentId: string) {
   return useQuery({
     queryKey: ['conversations', agentId],
     queryFn: async () =>
-      unwrap(await api.GET('/api/v1/agents/{agentId}/convos', { params: { path: { agentId }, query: { limit: 20 } } })).items as unknown as Conversation[],
+      unwrap(await api.GET('/api/v1/agents/{agentId}/convos', { params: { path: { agentId }, query: { limit: 20 } } }))
+        .items as unknown as Conversation[],
   });
 }
 
@@ -50,7 +52,8 @@ export function useRoleInFolder(folderId: string | undefined): string | undefine
   const folders = useQueries({
     queries: (workspaces.data ?? []).map((w) => ({
       queryKey: ['folders', w.id],
-      queryFn: async () => unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/folders', { params: { path: { workspaceId: w.id } } })).items,
+      queryFn: async () =>
+        unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/folders', { params: { path: { workspaceId: w.id } } })).items,
     })),
   });
   const index = folders.findIndex((f) => f.data?.some((folder) => folder.id === folderId));

@@ -33,9 +33,29 @@ export interface Conversation {
 
 /** The 23 tones an agent may take (docs "API", "AgentData"). */
 export const TONES = [
-  'authoritative', 'clinical', 'cold', 'confident', 'cynical', 'emotional', 'empathetic', 'formal', 'friendly', 'humourous',
-  'informal', 'ironic', 'optimistic', 'pessimistic', 'playful', 'sarcastic', 'serious', 'sympathetic', 'tentative', 'warm',
-  'creative', 'inspiring', 'casual',
+  'authoritative',
+  'clinical',
+  'cold',
+  'confident',
+  'cynical',
+  'emotional',
+  'empathetic',
+  'formal',
+  'friendly',
+  'humourous',
+  'informal',
+  'ironic',
+  'optimistic',
+  'pessimistic',
+  'playful',
+  'sarcastic',
+  'serious',
+  'sympathetic',
+  'tentative',
+  'warm',
+  'creative',
+  'inspiring',
+  'casual',
 ] as const;
 
 /** Command modes: a plain answer, planned answers, or one JSON object (for automations). */

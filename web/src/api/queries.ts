@@ -19,7 +19,8 @@ export function useFolders(workspaceId: string | undefined) {
   return useQuery({
     queryKey: ['folders', workspaceId],
     enabled: workspaceId !== undefined,
-    queryFn: async () => unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/folders', { params: { path: { workspaceId: workspaceId! } } })).items,
+    queryFn: async () =>
+      unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/folders', { params: { path: { workspaceId: workspaceId! } } })).items,
   });
 }
 
@@ -28,8 +29,7 @@ export function useFolderProjects(folderId: string | undefined) {
   return useQuery({
     queryKey: ['projects', folderId],
     enabled: folderId !== undefined,
-    queryFn: async () =>
-      unwrap(await api.GET('/api/v1/folders/{folderId}/projects', { params: { path: { folderId: folderId! } } })).items,
+    queryFn: async () => unwrap(await api.GET('/api/v1/folders/{folderId}/projects', { params: { path: { folderId: folderId! } } })).items,
   });
 }
 
@@ -60,7 +60,9 @@ export function useProjectTasks(projectId: string) {
     queryFn: async () => {
       const page = async (after?: string) =>
         unwrap(
-          await api.GET('/api/v1/projects/{projectId}/tasks', { params: { path: { projectId }, query: after ? { limit: TASK_PAGE, after } : { limit: TASK_PAGE } } }),
+          await api.GET('/api/v1/projects/{projectId}/tasks', {
+            params: { path: { projectId }, query: after ? { limit: TASK_PAGE, after } : { limit: TASK_PAGE } },
+          }),
         ).items as TaskItem[];
       const first = await page();
       if (first.length < TASK_PAGE) return first;

@@ -25,7 +25,9 @@ export function usePendingApprovals() {
       queryKey: ['approvals', w.id],
       refetchInterval: 30_000, // live updates refetch at once; this covers a lost stream
       queryFn: async () =>
-        unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/approvals', { params: { path: { workspaceId: w.id }, query: { limit: 100 } } })).items as Pending[],
+        unwrap(
+          await api.GET('/api/v1/workspaces/{workspaceId}/approvals', { params: { path: { workspaceId: w.id }, query: { limit: 100 } } }),
+        ).items as Pending[],
     })),
     combine: (results) => ({
       data: results.every((r) => r.isSuccess)
@@ -48,9 +50,14 @@ export function Approvals() {
             <h2>{message || 'Approval requested'}</h2>
             <p className="muted small">
               <Link to={`/automations/${automationId}`}>{automationName}</Link> ·{' '}
-              <Link to={`/automations/${automationId}/runs/${runId}`}>run {runId.slice(0, 8)}</Link> · {new Date(requestedAt).toLocaleString()}
+              <Link to={`/automations/${automationId}/runs/${runId}`}>run {runId.slice(0, 8)}</Link> ·{' '}
+              {new Date(requestedAt).toLocaleString()}
             </p>
-            {youMayDecide ? <Decision automationId={automationId} runId={runId} /> : <p className="muted small">Waiting for a named approver.</p>}
+            {youMayDecide ? (
+              <Decision automationId={automationId} runId={runId} />
+            ) : (
+              <p className="muted small">Waiting for a named approver.</p>
+            )}
           </li>
         ))}
       </ul>

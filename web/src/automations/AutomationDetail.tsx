@@ -15,7 +15,12 @@ function Versions({ automationId, owner }: { automationId: string; owner: boolea
   });
   const restore = useMutation({
     mutationFn: async (version: number) =>
-      unwrap(await api.POST('/api/v1/automations/{automationId}/versions/{version}/restore', { params: { path: { automationId, version } }, body: {} })),
+      unwrap(
+        await api.POST('/api/v1/automations/{automationId}/versions/{version}/restore', {
+          params: { path: { automationId, version } },
+          body: {},
+        }),
+      ),
     onSettled: () => queries.invalidateQueries(),
   });
   return (
@@ -103,7 +108,9 @@ export function AutomationDetail() {
       {a && (
         <details>
           <summary>Definition (JSON)</summary>
-          <pre className="code">{JSON.stringify({ name: a.name, description: a.description, trigger: a.trigger, actions: a.actions }, null, 2)}</pre>
+          <pre className="code">
+            {JSON.stringify({ name: a.name, description: a.description, trigger: a.trigger, actions: a.actions }, null, 2)}
+          </pre>
         </details>
       )}
     </section>

@@ -23,7 +23,11 @@ function InboundPanel({ inbound }: { inbound: Inbound }) {
       {inbound.formUrl && (
         <p>
           Form page:{' '}
-          <a href={inbound.token ? `${inbound.formUrl}?token=${encodeURIComponent(inbound.token)}` : inbound.formUrl} target="_blank" rel="noopener noreferrer">
+          <a
+            href={inbound.token ? `${inbound.formUrl}?token=${encodeURIComponent(inbound.token)}` : inbound.formUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
             {inbound.formUrl}
           </a>
         </p>
@@ -39,7 +43,12 @@ function InboundPanel({ inbound }: { inbound: Inbound }) {
   );
 }
 
-type Definition = { name: string; description?: string; trigger: { type: string; [k: string]: unknown }; actions: Record<string, unknown>[] };
+type Definition = {
+  name: string;
+  description?: string;
+  trigger: { type: string; [k: string]: unknown };
+  actions: Record<string, unknown>[];
+};
 
 const EMPTY: Definition = { name: 'New automation', trigger: { type: 'webhook' }, actions: [] };
 
@@ -71,7 +80,11 @@ export default function Builder() {
   const workspaceId = params.get('workspaceId') ?? undefined;
   const navigate = useNavigate();
   const queries = useQueryClient();
-  const schema = useQuery({ queryKey: ['automation-schema'], queryFn: async () => unwrap(await api.GET('/api/v1/automations/schema')) as RJSFSchema, staleTime: Infinity });
+  const schema = useQuery({
+    queryKey: ['automation-schema'],
+    queryFn: async () => unwrap(await api.GET('/api/v1/automations/schema')) as RJSFSchema,
+    staleTime: Infinity,
+  });
   const existing = useAutomation(automationId ?? '');
   const [definition, setDefinition] = useState<Definition | null>(automationId ? null : EMPTY);
   const [view, setView] = useState<'form' | 'json'>('form');
@@ -143,7 +156,12 @@ export default function Builder() {
     setServerError(null);
     try {
       const sample = JSON.parse(payload) as Record<string, unknown>;
-      const res = unwrap(await api.POST('/api/v1/automations/{automationId}/test', { params: { path: { automationId } }, body: { payload: sample } as never }));
+      const res = unwrap(
+        await api.POST('/api/v1/automations/{automationId}/test', {
+          params: { path: { automationId } },
+          body: { payload: sample } as never,
+        }),
+      );
       setTestRun(res.item as unknown as Run);
     } catch (e) {
       setServerError({ message: e instanceof ApiError ? e.message : (e as Error).message });
@@ -154,10 +172,22 @@ export default function Builder() {
     <section aria-labelledby="builder-title" className="builder">
       <h1 id="builder-title">{automationId ? `Edit ${existing.data?.name ?? 'automation'}` : 'New automation'}</h1>
       <div className="row" role="tablist" aria-label="Editor view">
-        <button type="button" role="tab" aria-selected={view === 'form'} className={view === 'form' ? '' : 'secondary'} onClick={() => switchView('form')}>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={view === 'form'}
+          className={view === 'form' ? '' : 'secondary'}
+          onClick={() => switchView('form')}
+        >
           Form
         </button>
-        <button type="button" role="tab" aria-selected={view === 'json'} className={view === 'json' ? '' : 'secondary'} onClick={() => switchView('json')}>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={view === 'json'}
+          className={view === 'json' ? '' : 'secondary'}
+          onClick={() => switchView('json')}
+        >
           JSON
         </button>
       </div>
@@ -194,7 +224,14 @@ export default function Builder() {
           ) : (
             <div className="json-view">
               <label htmlFor="definition-json">Definition (JSON)</label>
-              <textarea id="definition-json" className="code" rows={24} value={json} onChange={(e) => onJson(e.target.value)} spellCheck={false} />
+              <textarea
+                id="definition-json"
+                className="code"
+                rows={24}
+                value={json}
+                onChange={(e) => onJson(e.target.value)}
+                spellCheck={false}
+              />
               {jsonError && <p className="error">{jsonError}</p>}
               <button type="button" disabled={saving || jsonError !== null} onClick={() => void save()}>
                 {saving ? 'Saving…' : 'Save'}
@@ -211,7 +248,11 @@ export default function Builder() {
               <ul>
                 {g.paths.map((p) => (
                   <li key={p}>
-                    <button type="button" className="link" onClick={() => lastField.current && insertAtCaret(lastField.current, `{{ ${p} }}`)}>
+                    <button
+                      type="button"
+                      className="link"
+                      onClick={() => lastField.current && insertAtCaret(lastField.current, `{{ ${p} }}`)}
+                    >
                       {`{{ ${p} }}`}
                     </button>
                   </li>
@@ -223,7 +264,14 @@ export default function Builder() {
             <div className="test-run">
               <h2>Test run</h2>
               <label htmlFor="test-payload">Sample trigger payload (JSON)</label>
-              <textarea id="test-payload" className="code" rows={6} value={payload} onChange={(e) => setPayload(e.target.value)} spellCheck={false} />
+              <textarea
+                id="test-payload"
+                className="code"
+                rows={6}
+                value={payload}
+                onChange={(e) => setPayload(e.target.value)}
+                spellCheck={false}
+              />
               <button type="button" onClick={() => void test()}>
                 Run test
               </button>

@@ -6,7 +6,15 @@ import { useDecide } from './queries';
  * The decision controls of a waiting approval: an optional comment, Approve and Reject, and the
  * refusal of the last attempt (`error`), if any.
  */
-export function DecisionForm({ pending, error, onDecide }: { pending: boolean; error: unknown; onDecide: (approve: boolean, comment: string) => void }) {
+export function DecisionForm({
+  pending,
+  error,
+  onDecide,
+}: {
+  pending: boolean;
+  error: unknown;
+  onDecide: (approve: boolean, comment: string) => void;
+}) {
   const [comment, setComment] = useState('');
   return (
     <div className="decision">
@@ -34,5 +42,11 @@ export function DecisionForm({ pending, error, onDecide }: { pending: boolean; e
 /** Approve or reject a waiting approval of a run, with an optional comment. */
 export function Decision({ automationId, runId }: { automationId: string; runId: string }) {
   const decide = useDecide();
-  return <DecisionForm pending={decide.isPending} error={decide.error} onDecide={(approve, comment) => decide.mutate({ automationId, runId, approve, comment })} />;
+  return (
+    <DecisionForm
+      pending={decide.isPending}
+      error={decide.error}
+      onDecide={(approve, comment) => decide.mutate({ automationId, runId, approve, comment })}
+    />
+  );
 }

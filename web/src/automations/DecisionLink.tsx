@@ -18,7 +18,11 @@ export function DecisionLink() {
   });
   const decide = useMutation({
     mutationFn: async ({ approve, comment }: { approve: boolean; comment: string }) =>
-      unwrap(await api.POST('/api/v1/approvals/decide', { body: { token, decision: approve ? 'approve' : 'reject', ...(comment ? { comment } : {}) } })).item,
+      unwrap(
+        await api.POST('/api/v1/approvals/decide', {
+          body: { token, decision: approve ? 'approve' : 'reject', ...(comment ? { comment } : {}) },
+        }),
+      ).item,
   });
   if (token === '') return <p className="error">This decision link is incomplete.</p>;
   if (request.isError) {
@@ -47,7 +51,11 @@ export function DecisionLink() {
       ) : !r.pending ? (
         <p role="status">This approval has already been decided.</p>
       ) : (
-        <DecisionForm pending={decide.isPending} error={decide.error} onDecide={(approve, comment) => decide.mutate({ approve, comment })} />
+        <DecisionForm
+          pending={decide.isPending}
+          error={decide.error}
+          onDecide={(approve, comment) => decide.mutate({ approve, comment })}
+        />
       )}
     </section>
   );

@@ -46,7 +46,12 @@ function Replay({ automationId, runId }: { automationId: string; runId: string }
   const queries = useQueryClient();
   const replay = useMutation({
     mutationFn: async (from: 'failed-step' | 'start') =>
-      unwrap(await api.POST('/api/v1/automations/{automationId}/runs/{runId}/replay', { params: { path: { automationId, runId } }, body: { from } })).item,
+      unwrap(
+        await api.POST('/api/v1/automations/{automationId}/runs/{runId}/replay', {
+          params: { path: { automationId, runId } },
+          body: { from },
+        }),
+      ).item,
     onSuccess: async (item) => {
       await queries.invalidateQueries();
       navigate(`/automations/${automationId}/runs/${item.id}`);
@@ -73,7 +78,8 @@ function Replay({ automationId, runId }: { automationId: string; runId: string }
 function Cancel({ automationId, runId }: { automationId: string; runId: string }) {
   const queries = useQueryClient();
   const cancel = useMutation({
-    mutationFn: async () => unwrap(await api.POST('/api/v1/automations/{automationId}/runs/{runId}/cancel', { params: { path: { automationId, runId } } })),
+    mutationFn: async () =>
+      unwrap(await api.POST('/api/v1/automations/{automationId}/runs/{runId}/cancel', { params: { path: { automationId, runId } } })),
     onSettled: () => queries.invalidateQueries({ queryKey: ['run', runId] }),
   });
   return (
@@ -119,7 +125,9 @@ export function RunTimeline() {
         </p>
       )}
       {owner && (r?.status === 'failed' || r?.status === 'cancelled') && <Replay automationId={automationId} runId={runId} />}
-      {owner && r && (r.status === 'queued' || r.status === 'running' || r.status === 'waiting') && <Cancel automationId={automationId} runId={runId} />}
+      {owner && r && (r.status === 'queued' || r.status === 'running' || r.status === 'waiting') && (
+        <Cancel automationId={automationId} runId={runId} />
+      )}
       {r?.error && (
         <p className="error" role="status">
           {r.error.code}: {r.error.message}

@@ -10,7 +10,8 @@ export function useAutomations(workspaceId: string | undefined) {
   return useQuery({
     queryKey: ['automations', workspaceId],
     enabled: workspaceId !== undefined,
-    queryFn: async () => unwrap(await api.GET('/api/v1/automations', { params: { query: { workspaceId: workspaceId! } } })).items as unknown as Automation[],
+    queryFn: async () =>
+      unwrap(await api.GET('/api/v1/automations', { params: { query: { workspaceId: workspaceId! } } })).items as unknown as Automation[],
   });
 }
 
@@ -18,7 +19,8 @@ export function useAutomations(workspaceId: string | undefined) {
 export function useAutomation(automationId: string) {
   return useQuery({
     queryKey: ['automation', automationId],
-    queryFn: async () => unwrap(await api.GET('/api/v1/automations/{automationId}', { params: { path: { automationId } } })).item as unknown as Automation,
+    queryFn: async () =>
+      unwrap(await api.GET('/api/v1/automations/{automationId}', { params: { path: { automationId } } })).item as unknown as Automation,
   });
 }
 
@@ -26,7 +28,9 @@ export function useAutomation(automationId: string) {
 export function useRuns(automationId: string, limit = 20) {
   return useQuery({
     queryKey: ['runs', automationId, limit],
-    queryFn: async () => unwrap(await api.GET('/api/v1/automations/{automationId}/runs', { params: { path: { automationId }, query: { limit } } })).items as Run[],
+    queryFn: async () =>
+      unwrap(await api.GET('/api/v1/automations/{automationId}/runs', { params: { path: { automationId }, query: { limit } } }))
+        .items as Run[],
     refetchInterval: (query) => (query.state.data?.some((r) => !FINAL.has(r.status)) ? 15_000 : false),
   });
 }
@@ -35,7 +39,8 @@ export function useRuns(automationId: string, limit = 20) {
 export function useRun(automationId: string, runId: string) {
   return useQuery({
     queryKey: ['run', runId],
-    queryFn: async () => unwrap(await api.GET('/api/v1/automations/{automationId}/runs/{runId}', { params: { path: { automationId, runId } } })).item as Run,
+    queryFn: async () =>
+      unwrap(await api.GET('/api/v1/automations/{automationId}/runs/{runId}', { params: { path: { automationId, runId } } })).item as Run,
     refetchInterval: (query) => (query.state.data && FINAL.has(query.state.data.status) ? false : 15_000),
   });
 }
@@ -47,7 +52,9 @@ export function useSetEnabled() {
     mutationFn: async (p: { automationId: string; enabled: boolean }) => {
       const params = { params: { path: { automationId: p.automationId } } };
       return unwrap(
-        p.enabled ? await api.POST('/api/v1/automations/{automationId}/enable', params) : await api.POST('/api/v1/automations/{automationId}/disable', params),
+        p.enabled
+          ? await api.POST('/api/v1/automations/{automationId}/enable', params)
+          : await api.POST('/api/v1/automations/{automationId}/disable', params),
       );
     },
     onSettled: () => queries.invalidateQueries({ queryKey: ['automations'] }),

@@ -5,7 +5,17 @@
  */
 const TRIGGER_FIELDS: Record<string, string[]> = {
   'task.added': ['projectId', 'nodeId', 'nodeText', 'projectTitle', 'nodeNote', 'projectLink', 'assignees', 'startDate', 'endDate'],
-  'task.completed': ['projectId', 'nodeId', 'nodeText', 'projectTitle', 'projectLink', 'completedBy', 'completedAt', 'triggerTime', 'assignees'],
+  'task.completed': [
+    'projectId',
+    'nodeId',
+    'nodeText',
+    'projectTitle',
+    'projectLink',
+    'completedBy',
+    'completedAt',
+    'triggerTime',
+    'assignees',
+  ],
   'task.assigned': ['projectId', 'nodeId', 'nodeText', 'projectTitle', 'projectLink', 'assignees', 'added', 'assignedBy'],
   'comment.created': ['projectId', 'projectTitle', 'projectLink', 'nodeId', 'nodeText', 'commentId', 'commentText', 'author', 'createdAt'],
   'task.due': ['projectId', 'nodeId', 'nodeText', 'projectTitle', 'projectLink', 'assignees', 'startDate', 'endDate'],
@@ -14,7 +24,18 @@ const TRIGGER_FIELDS: Record<string, string[]> = {
   'project.assigned': ['projectId', 'projectTitle', 'projectLink', 'folderId', 'handle', 'displayName', 'assignedBy'],
   'project.joined': ['projectId', 'projectTitle', 'projectLink', 'folderId', 'handle', 'displayName'],
   'automation.failed': ['automationId', 'automationName', 'runId', 'runLink', 'version', 'error', 'failedAt'],
-  'approval.requested': ['automationId', 'automationName', 'runId', 'runLink', 'stepId', 'message', 'approvers', 'decisionLink', 'timeoutAt', 'test'],
+  'approval.requested': [
+    'automationId',
+    'automationName',
+    'runId',
+    'runLink',
+    'stepId',
+    'message',
+    'approvers',
+    'decisionLink',
+    'timeoutAt',
+    'test',
+  ],
   schedule: ['scheduledAt', 'firedAt'],
   webhook: ['body', '<any top-level body field>'],
 };
@@ -38,7 +59,10 @@ function stepIds(actions: unknown, into: { id: string; type: string; inLoop: boo
 }
 
 /** Every variable of a definition as `{{ … }}` paths, grouped for the picker. */
-export function variablesOf(definition: { trigger?: { type?: unknown; fields?: unknown }; actions?: unknown }): { group: string; paths: string[] }[] {
+export function variablesOf(definition: {
+  trigger?: { type?: unknown; fields?: unknown };
+  actions?: unknown;
+}): { group: string; paths: string[] }[] {
   const type = String(definition.trigger?.type ?? '');
   const steps: { id: string; type: string; inLoop: boolean }[] = [];
   stepIds(definition.actions, steps, false);

@@ -1,5 +1,13 @@
 /** The workspace selector of screens that work on one workspace at a time; nothing when there is only one to choose. */
-export function WorkspaceSelect({ workspaces, value, onChange }: { workspaces: readonly { id?: string; name?: string }[]; value: string | undefined; onChange: (workspaceId: string) => void }) {
+export function WorkspaceSelect({
+  workspaces,
+  value,
+  onChange,
+}: {
+  workspaces: readonly { id?: string; name?: string }[];
+  value: string | undefined;
+  onChange: (workspaceId: string) => void;
+}) {
   if (workspaces.length < 2) return null;
   return (
     <label>

@@ -71,7 +71,8 @@ export function Media() {
     queryKey: ['media', folderId],
     enabled: folderId !== undefined,
     queryFn: async () =>
-      unwrap(await api.GET('/api/v1/folders/{folderId}/medias', { params: { path: { folderId: folderId! } } })).items as unknown as MediaItem[],
+      unwrap(await api.GET('/api/v1/folders/{folderId}/medias', { params: { path: { folderId: folderId! } } }))
+        .items as unknown as MediaItem[],
   });
   const remove = useMutation({
     mutationFn: async (id: string) => unwrap(await api.DELETE('/api/v1/medias/{mediaId}', { params: { path: { mediaId: id } } })),

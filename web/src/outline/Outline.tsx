@@ -78,7 +78,12 @@ export function Outline({
     return list;
   }, [rows, draft]);
 
-  const virtual = useVirtualizer({ count: items.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_PX, overscan: 12 });
+  const virtual = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_PX,
+    overscan: 12,
+  });
 
   // Bring the row to focus into view; the row focuses itself when it renders (focusRef).
   useEffect(() => {
@@ -138,7 +143,9 @@ export function Outline({
       const sibling = up ? previousSibling(rows, index) : nextSibling(rows, index);
       if (!sibling) return;
       event.preventDefault();
-      void save(row, input.value).then(() => run(() => actions.move.mutateAsync({ row, taskId: sibling.id, position: up ? 'beforebegin' : 'afterend' })));
+      void save(row, input.value).then(() =>
+        run(() => actions.move.mutateAsync({ row, taskId: sibling.id, position: up ? 'beforebegin' : 'afterend' })),
+      );
       setFocusId(row.id);
     } else if (event.key === 'ArrowUp' || event.key === 'ArrowDown') {
       const next = rows[index + (event.key === 'ArrowUp' ? -1 : 1)];
@@ -211,8 +218,8 @@ export function Outline({
   return (
     <div className="outline-wrap">
       <p id="outline-help" className="muted small">
-        Enter adds a task below · Tab / Shift+Tab indent and outdent · Alt+↑ / Alt+↓ or the ⠿ handle move a task · ↑ ↓ go between tasks · a task is one line of up to{' '}
-        {MAX_TASK_CHARS.toLocaleString('en')} characters
+        Enter adds a task below · Tab / Shift+Tab indent and outdent · Alt+↑ / Alt+↓ or the ⠿ handle move a task · ↑ ↓ go between tasks · a
+        task is one line of up to {MAX_TASK_CHARS.toLocaleString('en')} characters
       </p>
       {error && (
         <p role="alert" className="error">
@@ -226,9 +233,24 @@ export function Outline({
             const style = { transform: `translateY(${v.start}px)`, height: ROW_PX };
             if (item.kind === 'draft') {
               return (
-                <div key="draft" className="task" style={{ ...style, paddingInlineStart: `${item.depth * 1.5}rem` }} role="treeitem" aria-level={item.depth + 1} aria-selected={false}>
+                <div
+                  key="draft"
+                  className="task"
+                  style={{ ...style, paddingInlineStart: `${item.depth * 1.5}rem` }}
+                  role="treeitem"
+                  aria-level={item.depth + 1}
+                  aria-selected={false}
+                >
                   <span className="bullet" aria-hidden="true" />
-                  <input ref={focusId === 'draft' ? focusRef : undefined} data-row="draft" aria-label="New task" onFocus={() => setFocusId((pending) => (pending === 'draft' ? pending : null))} maxLength={MAX_TASK_CHARS * 2} placeholder="New task" onKeyDown={onDraftKey} />
+                  <input
+                    ref={focusId === 'draft' ? focusRef : undefined}
+                    data-row="draft"
+                    aria-label="New task"
+                    onFocus={() => setFocusId((pending) => (pending === 'draft' ? pending : null))}
+                    maxLength={MAX_TASK_CHARS * 2}
+                    placeholder="New task"
+                    onKeyDown={onDraftKey}
+                  />
                 </div>
               );
             }
@@ -279,7 +301,13 @@ export function Outline({
                   onFocus={() => setFocusId((pending) => (pending === row.id ? pending : null))}
                 />
                 {onOpenDetails && (
-                  <button type="button" className="icon" aria-label={`Details: ${row.text}`} aria-expanded={row.id === selectedId} onClick={() => onOpenDetails(row.id)}>
+                  <button
+                    type="button"
+                    className="icon"
+                    aria-label={`Details: ${row.text}`}
+                    aria-expanded={row.id === selectedId}
+                    onClick={() => onOpenDetails(row.id)}
+                  >
                     ⋯
                   </button>
                 )}
@@ -289,11 +317,7 @@ export function Outline({
         </div>
       </div>
       {!readOnly && !draft && (
-        <button
-          type="button"
-          className="secondary"
-          onClick={() => openDraft({ asChild: false, depth: 0 })}
-        >
+        <button type="button" className="secondary" onClick={() => openDraft({ asChild: false, depth: 0 })}>
           Add task
         </button>
       )}

@@ -15,20 +15,36 @@ export function useOutlineActions(projectId: string) {
 
   const create = useMutation({
     mutationFn: async (p: { text: string; taskId?: string; placement?: Position }) => {
-      const task = { contentType: 'text/plain' as const, content: p.text, ...(p.taskId ? { taskId: p.taskId, placement: p.placement ?? 'afterend' } : {}) };
-      const res = unwrap(await api.POST('/api/v1/projects/{projectId}/tasks/', { params: { path: { projectId } }, body: { tasks: [task] } }));
+      const task = {
+        contentType: 'text/plain' as const,
+        content: p.text,
+        ...(p.taskId ? { taskId: p.taskId, placement: p.placement ?? 'afterend' } : {}),
+      };
+      const res = unwrap(
+        await api.POST('/api/v1/projects/{projectId}/tasks/', { params: { path: { projectId } }, body: { tasks: [task] } }),
+      );
       return res.item[0]!;
     },
     onSettled: settle,
   });
   const rename = useMutation({
     mutationFn: async (p: { row: Row; text: string }) =>
-      unwrap(await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}', { params: path(p.row.id), body: { contentType: 'text/plain', content: p.text } })),
+      unwrap(
+        await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}', {
+          params: path(p.row.id),
+          body: { contentType: 'text/plain', content: p.text },
+        }),
+      ),
     onSettled: settle,
   });
   const move = useMutation({
     mutationFn: async (p: { row: Row; taskId: string; position: Position }) =>
-      unwrap(await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}/move', { params: path(p.row.id), body: { target: { taskId: p.taskId, position: p.position } } })),
+      unwrap(
+        await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}/move', {
+          params: path(p.row.id),
+          body: { target: { taskId: p.taskId, position: p.position } },
+        }),
+      ),
     onSettled: settle,
   });
   const toggleCall = useMutation({
@@ -48,7 +64,9 @@ export function useOutlineActions(projectId: string) {
   const toggle = (row: Row) => {
     // A refetch still in flight (after an earlier edit) must not overwrite the optimistic state.
     void queries.cancelQueries({ queryKey: ['tasks', projectId] });
-    queries.setQueryData<TaskItem[]>(['tasks', projectId], (tasks) => tasks?.map((t) => (t.id === row.id ? { ...t, completed: !row.completed } : t)));
+    queries.setQueryData<TaskItem[]>(['tasks', projectId], (tasks) =>
+      tasks?.map((t) => (t.id === row.id ? { ...t, completed: !row.completed } : t)),
+    );
     return toggleCall.mutateAsync(row);
   };
   return { create, rename, move, toggle, remove };

@@ -18,7 +18,9 @@ export function NewProject() {
   const templates = useQuery({
     queryKey: ['templates', folderId],
     queryFn: async () =>
-      unwrap(await api.GET('/api/v1/folders/{folderId}/project-templates', { params: { path: { folderId }, query: { limit: 100 } as never } })).items as unknown as {
+      unwrap(
+        await api.GET('/api/v1/folders/{folderId}/project-templates', { params: { path: { folderId }, query: { limit: 100 } as never } }),
+      ).items as unknown as {
         id: string;
         name: string;
       }[],
@@ -33,7 +35,11 @@ export function NewProject() {
           ? unwrap(await api.POST('/api/v1/projects/from-template', { body: { folderId, templateId } })).item
           : unwrap(
               await api.POST('/api/v1/projects', {
-                body: { folderId, contentType: 'text/markdown', content: mode === 'empty' ? `# ${name.replace(/[\r\n]+/g, ' ')}` : markdown },
+                body: {
+                  folderId,
+                  contentType: 'text/markdown',
+                  content: mode === 'empty' ? `# ${name.replace(/[\r\n]+/g, ' ')}` : markdown,
+                },
               }),
             ).item;
       await queries.invalidateQueries({ queryKey: ['projects', folderId] });

@@ -26,7 +26,12 @@ export function ProjectActions({ project }: { project: Project }) {
     mutationFn: async (action: 'copy' | 'complete' | 'restore' | 'share' | 'unshare' | 'delete') => {
       switch (action) {
         case 'copy':
-          return unwrap(await api.POST('/api/v1/projects/{projectId}/copy', { ...path, body: { folderId: project.folderId, projectTitle: `Copy of ${project.name}`.slice(0, 200) } })).item;
+          return unwrap(
+            await api.POST('/api/v1/projects/{projectId}/copy', {
+              ...path,
+              body: { folderId: project.folderId, projectTitle: `Copy of ${project.name}`.slice(0, 200) },
+            }),
+          ).item;
         case 'complete':
           return unwrap(await api.POST('/api/v1/projects/{projectId}/complete', path)).item;
         case 'restore':

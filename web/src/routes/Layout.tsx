@@ -91,11 +91,18 @@ export function Layout() {
           </li>
           <li>
             <NavLink to="/approvals">
-              Approvals{approvals.data && approvals.data.length > 0 ? <span className="count" aria-label={`${approvals.data.length} waiting`}>{approvals.data.length}</span> : null}
+              Approvals
+              {approvals.data && approvals.data.length > 0 ? (
+                <span className="count" aria-label={`${approvals.data.length} waiting`}>
+                  {approvals.data.length}
+                </span>
+              ) : null}
             </NavLink>
           </li>
         </ul>
-        {workspaces.data?.map((w) => <WorkspaceTree key={w.id} workspaceId={w.id} name={w.name} />)}
+        {workspaces.data?.map((w) => (
+          <WorkspaceTree key={w.id} workspaceId={w.id} name={w.name} />
+        ))}
         <div className="account">
           {me.data?.item.handle && (
             <p className="muted small">

@@ -29,9 +29,24 @@ export function ProjectOutline() {
       {tasks.isPending && <p className="muted">Loading tasks…</p>}
       {tasks.isError && <p className="error">{tasks.error.message}</p>}
       <div className={selected ? 'outline-and-details' : undefined}>
-        {tasks.data && <Outline projectId={projectId} tasks={tasks.data} readOnly={readOnly} selectedId={selected?.id} onOpenDetails={(id) => showTask(id === selected?.id ? undefined : id)} />}
+        {tasks.data && (
+          <Outline
+            projectId={projectId}
+            tasks={tasks.data}
+            readOnly={readOnly}
+            selectedId={selected?.id}
+            onOpenDetails={(id) => showTask(id === selected?.id ? undefined : id)}
+          />
+        )}
         {selected && project.data && (
-          <TaskDetails key={selected.id} projectId={projectId} workspaceId={project.data.workspaceId} task={selected} readOnly={readOnly} onClose={() => showTask(undefined)} />
+          <TaskDetails
+            key={selected.id}
+            projectId={projectId}
+            workspaceId={project.data.workspaceId}
+            task={selected}
+            readOnly={readOnly}
+            onClose={() => showTask(undefined)}
+          />
         )}
       </div>
     </section>

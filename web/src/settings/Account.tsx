@@ -32,7 +32,9 @@ export function Account() {
             <dt>Account verified</dt>
             <dd>{me.data.item.verified ? 'yes' : 'no'}</dd>
           </dl>
-          <p className="muted small">Plans and tiers are set by the administrator: npx taskspace user update &lt;handle&gt; --plan … --tier …</p>
+          <p className="muted small">
+            Plans and tiers are set by the administrator: npx taskspace user update &lt;handle&gt; --plan … --tier …
+          </p>
         </>
       )}
       <ChangePassword />
@@ -65,11 +67,24 @@ function ChangePassword() {
       <input type="text" name="username" autoComplete="username" hidden readOnly value="" />
       <label>
         Current password
-        <input type="password" autoComplete="current-password" required value={currentPassword} onChange={(e) => setCurrent(e.target.value)} />
+        <input
+          type="password"
+          autoComplete="current-password"
+          required
+          value={currentPassword}
+          onChange={(e) => setCurrent(e.target.value)}
+        />
       </label>
       <label>
         New password (at least 10 characters)
-        <input type="password" autoComplete="new-password" minLength={10} required value={newPassword} onChange={(e) => setNew(e.target.value)} />
+        <input
+          type="password"
+          autoComplete="new-password"
+          minLength={10}
+          required
+          value={newPassword}
+          onChange={(e) => setNew(e.target.value)}
+        />
       </label>
       {change.error && (
         <p role="alert" className="error">
@@ -88,7 +103,8 @@ function Sessions() {
   const queries = useQueryClient();
   const sessions = useQuery({ queryKey: ['sessions'], queryFn: async () => unwrap(await api.GET('/api/v1/auth/sessions')).items });
   const end = useMutation({
-    mutationFn: async (sessionId: string) => unwrap(await api.DELETE('/api/v1/auth/sessions/{sessionId}', { params: { path: { sessionId } } })),
+    mutationFn: async (sessionId: string) =>
+      unwrap(await api.DELETE('/api/v1/auth/sessions/{sessionId}', { params: { path: { sessionId } } })),
     onSettled: () => queries.invalidateQueries({ queryKey: ['sessions'] }),
   });
   return (
@@ -108,7 +124,12 @@ function Sessions() {
             <td>{when(s.lastUsedAt)}</td>
             <td>
               {!s.current && (
-                <button type="button" className="secondary" onClick={() => end.mutate(s.id!)} aria-label={`Sign out the session from ${when(s.createdAt)}`}>
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => end.mutate(s.id!)}
+                  aria-label={`Sign out the session from ${when(s.createdAt)}`}
+                >
                   Sign out
                 </button>
               )}
@@ -232,7 +253,12 @@ function AuthorizedApps() {
             <td>{when(g.createdAt)}</td>
             <td>{when(g.lastUsedAt)}</td>
             <td>
-              <button type="button" className="secondary" onClick={() => revoke.mutate(g.id!)} aria-label={`Revoke access of ${g.client?.name}`}>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => revoke.mutate(g.id!)}
+                aria-label={`Revoke access of ${g.client?.name}`}
+              >
                 Revoke access
               </button>
             </td>

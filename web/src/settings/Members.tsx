@@ -31,16 +31,25 @@ function WorkspaceMembers({ workspaceId, isOwner }: { workspaceId: string; isOwn
   const me = useMe();
   const queries = useQueryClient();
   const path = { params: { path: { workspaceId } } };
-  const members = useQuery({ queryKey: ['members', workspaceId], queryFn: async () => unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/members', path)).items });
+  const members = useQuery({
+    queryKey: ['members', workspaceId],
+    queryFn: async () => unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/members', path)).items,
+  });
   const refresh = () => queries.invalidateQueries({ queryKey: ['members', workspaceId] });
   const [confirming, setConfirming] = useState<string | null>(null);
   const changeRole = useMutation({
     mutationFn: async (p: { handle: string; role: Role }) =>
-      unwrap(await api.PATCH('/api/v1/workspaces/{workspaceId}/members/{handle}', { params: { path: { workspaceId, handle: p.handle } }, body: { role: p.role } })),
+      unwrap(
+        await api.PATCH('/api/v1/workspaces/{workspaceId}/members/{handle}', {
+          params: { path: { workspaceId, handle: p.handle } },
+          body: { role: p.role },
+        }),
+      ),
     onSettled: refresh,
   });
   const remove = useMutation({
-    mutationFn: async (handle: string) => unwrap(await api.DELETE('/api/v1/workspaces/{workspaceId}/members/{handle}', { params: { path: { workspaceId, handle } } })),
+    mutationFn: async (handle: string) =>
+      unwrap(await api.DELETE('/api/v1/workspaces/{workspaceId}/members/{handle}', { params: { path: { workspaceId, handle } } })),
     onSettled: () => {
       setConfirming(null);
       return refresh();
@@ -67,7 +76,11 @@ function WorkspaceMembers({ workspaceId, isOwner }: { workspaceId: string; isOwn
             </td>
             <td>
               {isOwner ? (
-                <select aria-label={`Role of @${m.handle}`} value={m.role} onChange={(e) => changeRole.mutate({ handle: m.handle!, role: e.target.value as Role })}>
+                <select
+                  aria-label={`Role of @${m.handle}`}
+                  value={m.role}
+                  onChange={(e) => changeRole.mutate({ handle: m.handle!, role: e.target.value as Role })}
+                >
                   {ROLES.map((r) => (
                     <option key={r}>{r}</option>
                   ))}
@@ -122,7 +135,11 @@ function Invitations({ workspaceId }: { workspaceId: string }) {
   });
   const withdraw = useMutation({
     mutationFn: async (invitationId: string) =>
-      unwrap(await api.DELETE('/api/v1/workspaces/{workspaceId}/invitations/{invitationId}', { params: { path: { workspaceId, invitationId } } })),
+      unwrap(
+        await api.DELETE('/api/v1/workspaces/{workspaceId}/invitations/{invitationId}', {
+          params: { path: { workspaceId, invitationId } },
+        }),
+      ),
     onSettled: refresh,
   });
   const submit = (e: FormEvent) => {
@@ -171,7 +188,12 @@ function Invitations({ workspaceId }: { workspaceId: string }) {
             <td>{i.role}</td>
             <td>{i.expiresAt ? new Date(i.expiresAt).toLocaleDateString() : ''}</td>
             <td>
-              <button type="button" className="secondary" onClick={() => withdraw.mutate(i.id!)} aria-label={`Withdraw the invitation of ${i.email ?? `@${i.handle}`}`}>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => withdraw.mutate(i.id!)}
+                aria-label={`Withdraw the invitation of ${i.email ?? `@${i.handle}`}`}
+              >
                 Withdraw
               </button>
             </td>

@@ -17,9 +17,12 @@ export function OAuthApps() {
     <section aria-labelledby="oauth-apps-title">
       <h1 id="oauth-apps-title">OAuth apps</h1>
       <p className="muted">
-        Apps registered here can ask anyone with an account for access through <code>/oauth/authorize</code>; each person approves the scopes on a consent page.
+        Apps registered here can ask anyone with an account for access through <code>/oauth/authorize</code>; each person approves the
+        scopes on a consent page.
       </p>
-      <OwnedWorkspace notOwner="Only a workspace's Owners register OAuth apps.">{(workspaceId) => <WorkspaceApps key={workspaceId} workspaceId={workspaceId} />}</OwnedWorkspace>
+      <OwnedWorkspace notOwner="Only a workspace's Owners register OAuth apps.">
+        {(workspaceId) => <WorkspaceApps key={workspaceId} workspaceId={workspaceId} />}
+      </OwnedWorkspace>
     </section>
   );
 }
@@ -41,7 +44,14 @@ function WorkspaceApps({ workspaceId }: { workspaceId: string }) {
       unwrap(
         await api.POST('/api/v1/workspaces/{workspaceId}/oauth-clients', {
           ...path,
-          body: { name, type, redirectUris: redirectUris.split('\n').map((u) => u.trim()).filter(Boolean) },
+          body: {
+            name,
+            type,
+            redirectUris: redirectUris
+              .split('\n')
+              .map((u) => u.trim())
+              .filter(Boolean),
+          },
         }),
       ).item,
     onSuccess: (item) => {
@@ -52,7 +62,8 @@ function WorkspaceApps({ workspaceId }: { workspaceId: string }) {
     onSettled: refresh,
   });
   const remove = useMutation({
-    mutationFn: async (clientId: string) => unwrap(await api.DELETE('/api/v1/oauth-clients/{clientId}', { params: { path: { clientId } } })),
+    mutationFn: async (clientId: string) =>
+      unwrap(await api.DELETE('/api/v1/oauth-clients/{clientId}', { params: { path: { clientId } } })),
     onSettled: refresh,
   });
   const submit = (e: FormEvent) => {
@@ -70,7 +81,13 @@ function WorkspaceApps({ workspaceId }: { workspaceId: string }) {
         </label>
         <label>
           Redirect URIs, one per line (matched exactly)
-          <textarea required rows={3} value={redirectUris} onChange={(e) => setRedirectUris(e.target.value)} placeholder="https://n8n.example.com/rest/oauth2-credential/callback" />
+          <textarea
+            required
+            rows={3}
+            value={redirectUris}
+            onChange={(e) => setRedirectUris(e.target.value)}
+            placeholder="https://n8n.example.com/rest/oauth2-credential/callback"
+          />
         </label>
         <label>
           Type

@@ -17,7 +17,9 @@ export function Secrets() {
       <p className="muted">
         Automations read a secret as <code>{'{{ secrets.NAME }}'}</code>; run journals show <code>[secret NAME]</code> instead of the value.
       </p>
-      <OwnedWorkspace notOwner="Only a workspace's Owners manage secrets.">{(workspaceId) => <WorkspaceSecrets key={workspaceId} workspaceId={workspaceId} />}</OwnedWorkspace>
+      <OwnedWorkspace notOwner="Only a workspace's Owners manage secrets.">
+        {(workspaceId) => <WorkspaceSecrets key={workspaceId} workspaceId={workspaceId} />}
+      </OwnedWorkspace>
     </section>
   );
 }
@@ -33,7 +35,9 @@ function WorkspaceSecrets({ workspaceId }: { workspaceId: string }) {
   const [value, setValue] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
   const save = useMutation({
-    mutationFn: async () => unwrap(await api.PUT('/api/v1/workspaces/{workspaceId}/secrets/{name}', { params: { path: { workspaceId, name } }, body: { value } })).item,
+    mutationFn: async () =>
+      unwrap(await api.PUT('/api/v1/workspaces/{workspaceId}/secrets/{name}', { params: { path: { workspaceId, name } }, body: { value } }))
+        .item,
     onSuccess: (item) => {
       setSaved(item.created ? `Secret ${item.name} saved.` : `Secret ${item.name} rotated; runs use the new value from their next step.`);
       setName('');
@@ -42,7 +46,8 @@ function WorkspaceSecrets({ workspaceId }: { workspaceId: string }) {
     onSettled: refresh,
   });
   const remove = useMutation({
-    mutationFn: async (secret: string) => unwrap(await api.DELETE('/api/v1/workspaces/{workspaceId}/secrets/{name}', { params: { path: { workspaceId, name: secret } } })),
+    mutationFn: async (secret: string) =>
+      unwrap(await api.DELETE('/api/v1/workspaces/{workspaceId}/secrets/{name}', { params: { path: { workspaceId, name: secret } } })),
     onSettled: refresh,
   });
   const submit = (e: FormEvent) => {
@@ -56,11 +61,26 @@ function WorkspaceSecrets({ workspaceId }: { workspaceId: string }) {
         <h2 id="secret-form-title">Set a secret</h2>
         <label>
           Name (an existing name rotates its value)
-          <input required pattern="[A-Z][A-Z0-9_]{0,63}" title="Upper-case letters, digits and _, starting with a letter" value={name} onChange={(e) => setName(e.target.value.toUpperCase())} placeholder="PAYMENTS_KEY" />
+          <input
+            required
+            pattern="[A-Z][A-Z0-9_]{0,63}"
+            title="Upper-case letters, digits and _, starting with a letter"
+            value={name}
+            onChange={(e) => setName(e.target.value.toUpperCase())}
+            placeholder="PAYMENTS_KEY"
+          />
         </label>
         <label>
           Value (never shown again)
-          <input type="password" autoComplete="off" required minLength={4} maxLength={8192} value={value} onChange={(e) => setValue(e.target.value)} />
+          <input
+            type="password"
+            autoComplete="off"
+            required
+            minLength={4}
+            maxLength={8192}
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+          />
         </label>
         {save.error && (
           <p role="alert" className="error">
@@ -90,7 +110,13 @@ function WorkspaceSecrets({ workspaceId }: { workspaceId: string }) {
               {s.updatedAt ? new Date(s.updatedAt).toLocaleString() : '—'}
               {s.updatedBy ? ` by @${s.updatedBy}` : ''}
             </td>
-            <td>{s.usedBy && s.usedBy.length > 0 ? s.usedBy.map((a) => `${a.name}${a.enabled ? '' : ' (disabled)'}`).join(', ') : <span className="muted">no automation</span>}</td>
+            <td>
+              {s.usedBy && s.usedBy.length > 0 ? (
+                s.usedBy.map((a) => `${a.name}${a.enabled ? '' : ' (disabled)'}`).join(', ')
+              ) : (
+                <span className="muted">no automation</span>
+              )}
+            </td>
             <td>
               <ConfirmDelete name={s.name!} label={`Delete the secret ${s.name}`} onConfirm={() => remove.mutate(s.name!)} />
             </td>

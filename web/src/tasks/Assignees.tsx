@@ -29,11 +29,16 @@ export function Assignees({ task, workspaceId, readOnly }: { task: TaskRef; work
       {(assignees.isError || members.isError) && <p className="error">{errorMessage(assignees.error ?? members.error)}</p>}
       {members.data?.map((m) => (
         <label key={m.handle} className="check">
-          <input type="checkbox" checked={current.has(String(m.handle).toLowerCase())} onChange={() => toggle(String(m.handle))} />@{m.handle}
+          <input type="checkbox" checked={current.has(String(m.handle).toLowerCase())} onChange={() => toggle(String(m.handle))} />@
+          {m.handle}
           {m.displayName ? ` · ${m.displayName}` : ''}
         </label>
       ))}
-      {write.isError && <p role="alert" className="error">{errorMessage(write.error)}</p>}
+      {write.isError && (
+        <p role="alert" className="error">
+          {errorMessage(write.error)}
+        </p>
+      )}
     </fieldset>
   );
 }

@@ -18,7 +18,8 @@ export function Comments({ task, readOnly }: { task: TaskRef; readOnly: boolean 
         {comments.data?.map((c) => (
           <li key={c.id}>
             <p className="small muted">
-              {c.author ? `@${c.author.handle}` : 'a former member'} · <time dateTime={c.createdAt}>{new Date(c.createdAt).toLocaleString()}</time>
+              {c.author ? `@${c.author.handle}` : 'a former member'} ·{' '}
+              <time dateTime={c.createdAt}>{new Date(c.createdAt).toLocaleString()}</time>
             </p>
             <p className="comment-text">{c.text}</p>
           </li>
@@ -39,7 +40,11 @@ export function Comments({ task, readOnly }: { task: TaskRef; readOnly: boolean 
           <button type="submit" disabled={add.isPending || text.trim() === ''}>
             Add comment
           </button>
-          {add.isError && <p role="alert" className="error">{errorMessage(add.error)}</p>}
+          {add.isError && (
+            <p role="alert" className="error">
+              {errorMessage(add.error)}
+            </p>
+          )}
         </form>
       )}
     </section>

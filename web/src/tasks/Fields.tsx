@@ -30,7 +30,11 @@ function FieldControl({ field, onSave, disabled }: { field: Field; onSave: (valu
       return (
         <label>
           {field.name}
-          <select value={field.value === null ? '' : String(field.value)} disabled={disabled} onChange={(e) => onSave(e.currentTarget.value === '' ? null : e.currentTarget.value)}>
+          <select
+            value={field.value === null ? '' : String(field.value)}
+            disabled={disabled}
+            onChange={(e) => onSave(e.currentTarget.value === '' ? null : e.currentTarget.value)}
+          >
             <option value="">—</option>
             {field.options.map((o) => (
               <option key={o}>{o}</option>
@@ -74,9 +78,18 @@ export function Fields({ task, readOnly }: { task: TaskRef; readOnly: boolean })
       <legend>Fields</legend>
       {fields.isError && <p className="error">{errorMessage(fields.error)}</p>}
       {fields.data?.map((f) => (
-        <FieldControl key={`${f.id}:${String(f.value)}`} field={f} disabled={readOnly || write.isPending} onSave={(value) => write.mutate({ fieldId: f.id, value })} />
+        <FieldControl
+          key={`${f.id}:${String(f.value)}`}
+          field={f}
+          disabled={readOnly || write.isPending}
+          onSave={(value) => write.mutate({ fieldId: f.id, value })}
+        />
       ))}
-      {write.isError && <p role="alert" className="error">{errorMessage(write.error)}</p>}
+      {write.isError && (
+        <p role="alert" className="error">
+          {errorMessage(write.error)}
+        </p>
+      )}
     </fieldset>
   );
 }

@@ -23,7 +23,9 @@ export function Note({ task, readOnly }: { task: TaskRef; readOnly: boolean }) {
   const save = useTaskWrite(task, 'task-note', async () =>
     unwrap(await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}/note', { ...taskPath(task), body: { type, value } })),
   );
-  const remove = useTaskWrite(task, 'task-note', async () => unwrap(await api.DELETE('/api/v1/projects/{projectId}/tasks/{taskId}/note', taskPath(task))));
+  const remove = useTaskWrite(task, 'task-note', async () =>
+    unwrap(await api.DELETE('/api/v1/projects/{projectId}/tasks/{taskId}/note', taskPath(task))),
+  );
   const failed = save.isError ? save.error : remove.isError ? remove.error : null;
   return (
     <fieldset className="detail-section" disabled={readOnly || save.isPending || remove.isPending}>
@@ -58,7 +60,11 @@ export function Note({ task, readOnly }: { task: TaskRef; readOnly: boolean }) {
           </div>
         </Suspense>
       )}
-      {failed && <p role="alert" className="error">{errorMessage(failed)}</p>}
+      {failed && (
+        <p role="alert" className="error">
+          {errorMessage(failed)}
+        </p>
+      )}
     </fieldset>
   );
 }

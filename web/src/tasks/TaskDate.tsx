@@ -38,7 +38,9 @@ export function TaskDate({ task, readOnly }: { task: TaskRef; readOnly: boolean 
   const save = useTaskWrite(task, 'task-date', async (body: { start?: DatePoint; end?: DatePoint }) =>
     unwrap(await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}/date', { ...taskPath(task), body })),
   );
-  const clear = useTaskWrite(task, 'task-date', async () => unwrap(await api.DELETE('/api/v1/projects/{projectId}/tasks/{taskId}/date', taskPath(task))));
+  const clear = useTaskWrite(task, 'task-date', async () =>
+    unwrap(await api.DELETE('/api/v1/projects/{projectId}/tasks/{taskId}/date', taskPath(task))),
+  );
   const point = (date: string, time: string): DatePoint | undefined =>
     date === '' ? undefined : { date, ...(time ? { time } : {}), timezone: form.timezone };
   const submit = () => {
@@ -89,8 +91,16 @@ export function TaskDate({ task, readOnly }: { task: TaskRef; readOnly: boolean 
           )}
         </div>
       )}
-      {error && <p role="alert" className="error">{error}</p>}
-      {save.isSuccess && !save.isPending && <p role="status" className="muted small">Dates saved.</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {save.isSuccess && !save.isPending && (
+        <p role="status" className="muted small">
+          Dates saved.
+        </p>
+      )}
     </fieldset>
   );
 }

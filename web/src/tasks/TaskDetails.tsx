@@ -9,7 +9,13 @@ import { TaskDate } from './TaskDate';
  * their time zone, the note, custom field values and comments. Each part is its own API resource,
  * read and written on its own; for Viewers and completed projects every control is read-only.
  */
-export function TaskDetails(props: { projectId: string; workspaceId: string; task: { id: string; text: string }; readOnly: boolean; onClose: () => void }) {
+export function TaskDetails(props: {
+  projectId: string;
+  workspaceId: string;
+  task: { id: string; text: string };
+  readOnly: boolean;
+  onClose: () => void;
+}) {
   const ref = { projectId: props.projectId, taskId: props.task.id };
   return (
     <aside className="task-details" aria-labelledby="task-details-title">

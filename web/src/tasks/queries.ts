@@ -29,7 +29,13 @@ export function useTaskDate(t: TaskRef) {
   return useQuery({
     queryKey: ['task-date', t.taskId],
     queryFn: () =>
-      orNullOn404(async () => unwrap(await api.GET('/api/v1/projects/{projectId}/tasks/{taskId}/date', at(t))).item as { start: DatePoint | null; end: DatePoint | null }),
+      orNullOn404(
+        async () =>
+          unwrap(await api.GET('/api/v1/projects/{projectId}/tasks/{taskId}/date', at(t))).item as {
+            start: DatePoint | null;
+            end: DatePoint | null;
+          },
+      ),
   });
 }
 
@@ -37,7 +43,11 @@ export function useTaskDate(t: TaskRef) {
 export function useTaskNote(t: TaskRef) {
   return useQuery({
     queryKey: ['task-note', t.taskId],
-    queryFn: () => orNullOn404(async () => unwrap(await api.GET('/api/v1/projects/{projectId}/tasks/{taskId}/note', at(t))).item as { type: string; value: string }),
+    queryFn: () =>
+      orNullOn404(
+        async () =>
+          unwrap(await api.GET('/api/v1/projects/{projectId}/tasks/{taskId}/note', at(t))).item as { type: string; value: string },
+      ),
   });
 }
 
@@ -67,7 +77,8 @@ export function useComments(t: TaskRef) {
   return useQuery({
     queryKey: ['task-comments', t.taskId],
     queryFn: async () =>
-      unwrap(await api.GET('/api/v1/projects/{projectId}/tasks/{taskId}/comments', { params: { ...at(t).params, query: { limit: 500 } } })).items,
+      unwrap(await api.GET('/api/v1/projects/{projectId}/tasks/{taskId}/comments', { params: { ...at(t).params, query: { limit: 500 } } }))
+        .items,
   });
 }
 

@@ -4,7 +4,16 @@ import { Link, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, errorMessage, unwrap } from '../api/client';
 
-const EVENTS = ['task.due', 'task.assigned', 'comment.created', 'project.created', 'project.assigned', 'project.joined', 'automation.failed', 'approval.requested'] as const;
+const EVENTS = [
+  'task.due',
+  'task.assigned',
+  'comment.created',
+  'project.created',
+  'project.assigned',
+  'project.joined',
+  'automation.failed',
+  'approval.requested',
+] as const;
 
 interface Webhook {
   id: string;
@@ -36,7 +45,8 @@ function Register() {
   const [secret, setSecret] = useState<string | null>(null);
   const queries = useQueryClient();
   const register = useMutation({
-    mutationFn: async () => unwrap(await api.POST('/api/v2/webhooks', { body: { targetUrl: url, events } as never })) as unknown as { secret: string },
+    mutationFn: async () =>
+      unwrap(await api.POST('/api/v2/webhooks', { body: { targetUrl: url, events } as never })) as unknown as { secret: string },
     onSuccess: (res) => {
       setSecret(res.secret);
       setUrl('');
@@ -91,7 +101,10 @@ function Register() {
  */
 function LegacySubscriptions() {
   const queries = useQueryClient();
-  const subscriptions = useQuery({ queryKey: ['subscriptions'], queryFn: async () => unwrap(await api.GET('/api/v2/subscriptions')).items });
+  const subscriptions = useQuery({
+    queryKey: ['subscriptions'],
+    queryFn: async () => unwrap(await api.GET('/api/v2/subscriptions')).items,
+  });
   const unsubscribe = useMutation({
     mutationFn: async (hookId: string) => unwrap(await api.POST('/api/v2/unsubscribeWebhook', { body: { hookId } })),
     onSettled: () => queries.invalidateQueries({ queryKey: ['subscriptions'] }),
@@ -100,7 +113,9 @@ function LegacySubscriptions() {
   return (
     <>
       <h2>Legacy subscriptions (deprecated)</h2>
-      <p className="muted small">Unsigned deliveries of one event each. Register the same URL as a signed webhook above, then unsubscribe.</p>
+      <p className="muted small">
+        Unsigned deliveries of one event each. Register the same URL as a signed webhook above, then unsubscribe.
+      </p>
       <ItemTable
         items={subscriptions.data}
         empty=""
@@ -111,14 +126,23 @@ function LegacySubscriptions() {
             <td>{s.triggerType}</td>
             <td>{new Date(s.createdAt).toLocaleDateString()}</td>
             <td>
-              <button type="button" className="secondary" onClick={() => unsubscribe.mutate(s.hookId)} aria-label={`Unsubscribe ${s.targetUrl} from ${s.triggerType}`}>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => unsubscribe.mutate(s.hookId)}
+                aria-label={`Unsubscribe ${s.targetUrl} from ${s.triggerType}`}
+              >
                 Unsubscribe
               </button>
             </td>
           </tr>
         )}
       />
-      {unsubscribe.isError && <p role="alert" className="error">{errorMessage(unsubscribe.error)}</p>}
+      {unsubscribe.isError && (
+        <p role="alert" className="error">
+          {errorMessage(unsubscribe.error)}
+        </p>
+      )}
     </>
   );
 }

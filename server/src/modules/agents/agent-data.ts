@@ -12,9 +12,29 @@ import type { AgentTemplateType } from './templates';
  * generated from it can read every agent back (README "Agents").
  */
 export const TONES = [
-  'authoritative', 'clinical', 'cold', 'confident', 'cynical', 'emotional', 'empathetic', 'formal', 'friendly', 'humourous',
-  'informal', 'ironic', 'optimistic', 'pessimistic', 'playful', 'sarcastic', 'serious', 'sympathetic', 'tentative', 'warm',
-  'creative', 'inspiring', 'casual',
+  'authoritative',
+  'clinical',
+  'cold',
+  'confident',
+  'cynical',
+  'emotional',
+  'empathetic',
+  'formal',
+  'friendly',
+  'humourous',
+  'informal',
+  'ironic',
+  'optimistic',
+  'pessimistic',
+  'playful',
+  'sarcastic',
+  'serious',
+  'sympathetic',
+  'tentative',
+  'warm',
+  'creative',
+  'inspiring',
+  'casual',
 ] as const;
 /** One of {@link TONES}. */
 export type Tone = (typeof TONES)[number];
@@ -184,7 +204,11 @@ function normalizeCommands(list: CommandInput[], field: string): AgentCommand[] 
     ids.add(id);
     const key = command.name.trim().toLowerCase();
     if (names.has(key)) {
-      throw badRequest(`${field}[${i}].name`, 'duplicate', `${field}[${i}].name '${command.name}' is used by another command of this agent`);
+      throw badRequest(
+        `${field}[${i}].name`,
+        'duplicate',
+        `${field}[${i}].name '${command.name}' is used by another command of this agent`,
+      );
     }
     names.add(key);
     return { id, name: command.name, prompt: command.prompt, mode: command.mode ?? 'default' };
@@ -198,7 +222,12 @@ function normalizeCommands(list: CommandInput[], field: string): AgentCommand[] 
 function checkAvatar(avatar: AgentAvatar, field: string): void {
   const value = avatar.data.value;
   if (avatar.type === 'emoji') {
-    if (value.length > AGENT_LIMITS.emoji) throw badRequest(`${field}.data.value`, 'too_long', `${field}.data.value: an emoji avatar is at most ${AGENT_LIMITS.emoji} characters`);
+    if (value.length > AGENT_LIMITS.emoji)
+      throw badRequest(
+        `${field}.data.value`,
+        'too_long',
+        `${field}.data.value: an emoji avatar is at most ${AGENT_LIMITS.emoji} characters`,
+      );
     return;
   }
   let url: URL | undefined;

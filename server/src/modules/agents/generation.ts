@@ -1,11 +1,21 @@
-import { ACCEPTED_TONES, AGENT_LIMITS, COMMAND_MODES, defaultAgentData, LANGUAGE_PATTERN, normalizeTone, TONES, type AgentData, type CommandMode } from './agent-data';
+import {
+  ACCEPTED_TONES,
+  AGENT_LIMITS,
+  COMMAND_MODES,
+  defaultAgentData,
+  LANGUAGE_PATTERN,
+  normalizeTone,
+  TONES,
+  type AgentData,
+  type CommandMode,
+} from './agent-data';
 import { newId } from '../../platform/ids';
 
 /** Generation (spec 4.3 `POST /folders/{folderId}/agent-generate`): the prompt, and reading the model's untrusted answer. */
 
 /** The system prompt that asks a model to describe an agent as JSON. */
 export const AGENT_GENERATION_PROMPT = [
-  'You design AI agents for a workspace service. From the user\'s description, reply with one JSON object and nothing else, with these keys:',
+  "You design AI agents for a workspace service. From the user's description, reply with one JSON object and nothing else, with these keys:",
   `"name": a short name (at most 60 characters);`,
   `"description": what the agent does (at most ${AGENT_LIMITS.description} characters);`,
   `"tone": one of ${TONES.join(', ')};`,

@@ -34,7 +34,14 @@ function* touch(q: Sql, agentId: string, now: number): Query<void> {
  * @returns the agent after the change.
  * @throws ServiceError 404 (agent, or the project/media unknown or in another workspace), 403.
  */
-export function* addKnowledge(svc: Services, actor: Actor, agentId: string, kind: KnowledgeKind, refId: string, q: Sql = svc.store.sql): Query<Agent> {
+export function* addKnowledge(
+  svc: Services,
+  actor: Actor,
+  agentId: string,
+  kind: KnowledgeKind,
+  refId: string,
+  q: Sql = svc.store.sql,
+): Query<Agent> {
   return yield* q.transaction(function* (tx) {
     const agent = yield* requireAgent(tx, actor, agentId, 'Collaborator', 'changing agent knowledge');
     if (!(yield* existsInWorkspace(tx, kind, refId, agent.workspaceId))) throw notFound(kind, refId);
@@ -52,7 +59,14 @@ export function* addKnowledge(svc: Services, actor: Actor, agentId: string, kind
  * Detaches a project or media item from an agent's knowledge. Needs Collaborator.
  * @throws ServiceError 404 (agent unknown, or `refId` not attached to it), 403.
  */
-export function* removeKnowledge(svc: Services, actor: Actor, agentId: string, kind: KnowledgeKind, refId: string, q: Sql = svc.store.sql): Query<void> {
+export function* removeKnowledge(
+  svc: Services,
+  actor: Actor,
+  agentId: string,
+  kind: KnowledgeKind,
+  refId: string,
+  q: Sql = svc.store.sql,
+): Query<void> {
   yield* q.transaction(function* (tx) {
     yield* requireAgent(tx, actor, agentId, 'Collaborator', 'changing agent knowledge');
     const removed = yield* tx.run('DELETE FROM agent_knowledge WHERE agent_id = ? AND kind = ? AND ref_id = ?', [agentId, kind, refId]);

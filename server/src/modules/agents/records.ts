@@ -35,7 +35,9 @@ const KNOWLEDGE_SQL: Readonly<Record<Dialect, string>> = {
 /** The knowledge of each agent in `agentIds` (one query): attached project and media ids, oldest first. */
 function* knowledgeOfAgents(q: Sql, agentIds: readonly string[]): Query<Map<string, Agent['knowledge']>> {
   const byAgent = new Map<string, Agent['knowledge']>(agentIds.map((id) => [id, { projects: [], medias: [] }]));
-  const rows = yield* q.all<{ agent_id: string; kind: 'project' | 'media'; ref_id: string }>(KNOWLEDGE_SQL[q.dialect], [JSON.stringify(agentIds)]);
+  const rows = yield* q.all<{ agent_id: string; kind: 'project' | 'media'; ref_id: string }>(KNOWLEDGE_SQL[q.dialect], [
+    JSON.stringify(agentIds),
+  ]);
   for (const row of rows) {
     const knowledge = byAgent.get(row.agent_id)!;
     (row.kind === 'project' ? knowledge.projects : knowledge.medias).push(row.ref_id);
@@ -50,7 +52,10 @@ export function* knowledgeOf(q: Sql, agentId: string): Query<Agent['knowledge']>
 
 /** The API items of agent rows, their knowledge loaded with one query. */
 export function* toAgents(q: Sql, rows: AgentRow[]): Query<Agent[]> {
-  const knowledge = yield* knowledgeOfAgents(q, rows.map((row) => row.id));
+  const knowledge = yield* knowledgeOfAgents(
+    q,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => toAgent(row, knowledge.get(row.id)!));
 }
 

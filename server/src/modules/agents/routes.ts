@@ -1,23 +1,39 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { AGENT_LIMITS, AVATAR_TYPES, COMMAND_MODES, LANGUAGE_PATTERN, ACCEPTED_TONES, type AgentCreateInput, type AgentPatchInput } from './agent-data';
 import {
-  createAgent,
-  deleteAgent,
-  generateAgent,
-  getAgent,
-  listAgents,
-  updateAgent,
-} from './service';
+  AGENT_LIMITS,
+  AVATAR_TYPES,
+  COMMAND_MODES,
+  LANGUAGE_PATTERN,
+  ACCEPTED_TONES,
+  type AgentCreateInput,
+  type AgentPatchInput,
+} from './agent-data';
+import { createAgent, deleteAgent, generateAgent, getAgent, listAgents, updateAgent } from './service';
 import { addKnowledge, removeKnowledge } from './knowledge';
 import { AGENT_TEMPLATE_TYPES } from './templates';
-import { NO_LINE_BREAKS, itemEnvelope, itemsEnvelope, okOnly, params, searchablePageQuery, responses, singleLine, type PageQuery } from '../../http/schemas';
+import {
+  NO_LINE_BREAKS,
+  itemEnvelope,
+  itemsEnvelope,
+  okOnly,
+  params,
+  searchablePageQuery,
+  responses,
+  singleLine,
+  type PageQuery,
+} from '../../http/schemas';
 
 const command = {
   type: 'object',
   required: ['name', 'prompt'],
   additionalProperties: false,
   properties: {
-    id: { type: 'string', minLength: 1, maxLength: AGENT_LIMITS.commandId, description: 'Any non-empty string (generated when absent); unique within the agent' },
+    id: {
+      type: 'string',
+      minLength: 1,
+      maxLength: AGENT_LIMITS.commandId,
+      description: 'Any non-empty string (generated when absent); unique within the agent',
+    },
     name: singleLine(AGENT_LIMITS.commandName),
     prompt: { type: 'string', minLength: 1, maxLength: AGENT_LIMITS.prompt },
     mode: { type: 'string', enum: COMMAND_MODES },
@@ -46,7 +62,11 @@ const agentDataInput = {
   properties: {
     commands: { type: 'array', maxItems: AGENT_LIMITS.commands, items: command },
     description: { type: 'string', maxLength: AGENT_LIMITS.description },
-    tone: { type: 'string', enum: ACCEPTED_TONES, description: 'One of the 23 tones; neutral and professional are accepted and mapped (README "Agents")' },
+    tone: {
+      type: 'string',
+      enum: ACCEPTED_TONES,
+      description: 'One of the 23 tones; neutral and professional are accepted and mapped (README "Agents")',
+    },
     avatar,
     knowledgeEnabled: { type: 'boolean' },
     language: { type: 'string', maxLength: AGENT_LIMITS.language, pattern: LANGUAGE_PATTERN },
@@ -193,7 +213,10 @@ export const agentsRoutes: FastifyPluginAsync = async (app) => {
         response: one,
       },
     },
-    async (request) => ({ ok: true, item: await svc.store.run(updateAgent(svc, request.actor, request.params.agentId, request.body ?? {})) }),
+    async (request) => ({
+      ok: true,
+      item: await svc.store.run(updateAgent(svc, request.actor, request.params.agentId, request.body ?? {})),
+    }),
   );
 
   app.delete<{ Params: { agentId: string } }>(
@@ -218,7 +241,10 @@ export const agentsRoutes: FastifyPluginAsync = async (app) => {
           response: one,
         },
       },
-      async (request) => ({ ok: true, item: await svc.store.run(addKnowledge(svc, request.actor, request.params.agentId, kind, request.body[key]!)) }),
+      async (request) => ({
+        ok: true,
+        item: await svc.store.run(addKnowledge(svc, request.actor, request.params.agentId, kind, request.body[key]!)),
+      }),
     );
     app.delete<{ Params: Record<string, string> }>(
       `/agents/:agentId/knowledge/${kind}/:${key}`,
@@ -236,5 +262,4 @@ export const agentsRoutes: FastifyPluginAsync = async (app) => {
       },
     );
   }
-
 };

@@ -8,7 +8,17 @@ import type { Services } from '../../services';
 import { pageWindow, type PageRequest } from '../../platform/paging';
 import { agentTemplateData } from './templates';
 
-import { AGENT_LIMITS, defaultAgentData, mergeAgentData, DEFAULT_AGENT_TYPE, TEMPLATE_AGENT_TYPE, type AgentCreateInput, type AgentData, type AgentPatchInput, type Agent } from './agent-data';
+import {
+  AGENT_LIMITS,
+  defaultAgentData,
+  mergeAgentData,
+  DEFAULT_AGENT_TYPE,
+  TEMPLATE_AGENT_TYPE,
+  type AgentCreateInput,
+  type AgentData,
+  type AgentPatchInput,
+  type Agent,
+} from './agent-data';
 import { AGENT_COLUMNS, agentItem, agentRow, knowledgeOf, toAgent, toAgents, type AgentRow } from './records';
 import { AGENT_GENERATION_PROMPT, agentFromModel, parseModelJson } from './generation';
 
@@ -76,7 +86,14 @@ const NEWEST_FIRST: Readonly<Record<Dialect, string>> = {
  * @param page 1-based page of `limit` items.
  * @throws ServiceError 404, 403.
  */
-export function* listAgents(svc: Services, actor: Actor, folderId: string, page: PageRequest, search?: string, q: Sql = svc.store.sql): Query<Agent[]> {
+export function* listAgents(
+  svc: Services,
+  actor: Actor,
+  folderId: string,
+  page: PageRequest,
+  search?: string,
+  q: Sql = svc.store.sql,
+): Query<Agent[]> {
   yield* requireFolder(q, actor, folderId, 'Viewer');
   const named = search === undefined ? '' : `AND ${likeClause(q.dialect, 'name')}`;
   const rows = yield* q.all<AgentRow>(
@@ -143,7 +160,8 @@ export async function generateAgent(svc: Services, actor: Actor, folderId: strin
   const { store } = svc;
   await store.run(requireFolder(store.sql, actor, folderId, 'Collaborator', 'generating an agent'));
   if (!text.trim()) throw badRequest('text', 'too_short', 'text must contain a description');
-  if (text.length > AGENT_LIMITS.generationText) throw badRequest('text', 'too_long', `text is at most ${AGENT_LIMITS.generationText} characters`);
+  if (text.length > AGENT_LIMITS.generationText)
+    throw badRequest('text', 'too_long', `text is at most ${AGENT_LIMITS.generationText} characters`);
   const answer = await svc.models.complete(
     [
       { role: 'system', content: AGENT_GENERATION_PROMPT },

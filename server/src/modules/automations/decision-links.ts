@@ -114,9 +114,18 @@ export async function inspectDecisionLink(svc: Services, rt: AutomationRuntime, 
  * and above when none are named), then uses the link up.
  * @throws ServiceError 400 as {@link usableLink}; 403; 404; 409 when the run no longer waits on it.
  */
-export async function decideWithLink(svc: Services, rt: AutomationRuntime, actor: Actor, token: unknown, approve: boolean, comment?: string): Promise<RunItem> {
+export async function decideWithLink(
+  svc: Services,
+  rt: AutomationRuntime,
+  actor: Actor,
+  token: unknown,
+  approve: boolean,
+  comment?: string,
+): Promise<RunItem> {
   const link = await svc.store.run(checkedLink(svc.store.sql, svc, actor, token, 'deciding an approval'));
   const run = await decideRun(svc, rt, actor, link.automationId, link.runId, approve, comment);
-  await svc.store.run(svc.store.sql.run('UPDATE approval_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL', [svc.clock.now(), link.tokenHash]));
+  await svc.store.run(
+    svc.store.sql.run('UPDATE approval_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL', [svc.clock.now(), link.tokenHash]),
+  );
   return run;
 }

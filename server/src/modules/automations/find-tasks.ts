@@ -47,7 +47,11 @@ export function* findTasks(svc: Services, actor: Actor, p: FindTasksParams, q: S
   for (let scanned = 0; scanned < MAX_SCANNED; ) {
     const page = yield* listTasks(svc, actor, p.projectId, { limit: 100, after }, filter, q);
     if (page.length === 0) return { items };
-    const values = yield* valuesOf(q, field.id, page.map((t) => t.id));
+    const values = yield* valuesOf(
+      q,
+      field.id,
+      page.map((t) => t.id),
+    );
     for (const task of page) {
       scanned++;
       after = task.id;

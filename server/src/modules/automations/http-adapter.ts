@@ -25,7 +25,8 @@ function nextHop(hop: Hop, status: number, location: string, origin: string): Ho
   } catch {
     throw new ActionError('INVALID_URL', `a redirect to '${location.slice(0, 200)}', which is not a URL`, false);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ActionError('INVALID_URL', `a redirect to a ${url.protocol} URL`, false);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ActionError('INVALID_URL', `a redirect to a ${url.protocol} URL`, false);
   const headers = { ...hop.headers };
   if (url.origin !== origin) for (const name of Object.keys(headers)) if (isCredentialName(name)) delete headers[name];
   const toGet = status === 303 || ((status === 301 || status === 302) && hop.method === 'POST');
@@ -68,8 +69,10 @@ export class GuardedHttpAdapter implements Http {
     for (let hops = 0; ; hops++) {
       const res = await this.once(hop, req);
       const location = res.headers.location;
-      if (!req.maxRedirects || !REDIRECT_STATUSES.has(res.status) || location === undefined) return hops > 0 ? { ...res, url: hop.url } : res;
-      if (hops >= req.maxRedirects) throw new ActionError('TOO_MANY_REDIRECTS', `${req.url} redirected more than ${req.maxRedirects} times`, false);
+      if (!req.maxRedirects || !REDIRECT_STATUSES.has(res.status) || location === undefined)
+        return hops > 0 ? { ...res, url: hop.url } : res;
+      if (hops >= req.maxRedirects)
+        throw new ActionError('TOO_MANY_REDIRECTS', `${req.url} redirected more than ${req.maxRedirects} times`, false);
       hop = nextHop(hop, res.status, location, origin);
     }
   }
@@ -90,7 +93,8 @@ export class GuardedHttpAdapter implements Http {
       if (error instanceof BlockedTargetError) throw new ActionError('BLOCKED_TARGET', error.message, false);
       throw error;
     }
-    if (res.body.length > MAX_RESPONSE_BYTES) throw new ActionError('RESPONSE_TOO_LARGE', `the response body exceeds ${MAX_RESPONSE_BYTES} bytes`, false);
+    if (res.body.length > MAX_RESPONSE_BYTES)
+      throw new ActionError('RESPONSE_TOO_LARGE', `the response body exceeds ${MAX_RESPONSE_BYTES} bytes`, false);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(res.headers)) {
       if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;

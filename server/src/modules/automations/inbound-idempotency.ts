@@ -12,7 +12,9 @@ import { ServiceError } from '../../errors';
 
 /** SHA-256 (hex) of an inbound call's parsed body, as JSON. */
 export function requestHashOf(body: unknown): string {
-  return createHash('sha256').update(JSON.stringify(body) ?? 'null').digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(body) ?? 'null')
+    .digest('hex');
 }
 
 /**
@@ -28,9 +30,14 @@ export function* bindRequestHash(q: Sql, runId: string, created: boolean, hash: 
   }
   const row = yield* q.get<{ request_hash: string | null }>('SELECT request_hash FROM automation_runs WHERE id = ?', [runId]);
   if (row && row.request_hash !== null && row.request_hash !== hash) {
-    throw new ServiceError(422, 'IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used with a different body; use a new key for a new request', {
-      field: 'Idempotency-Key',
-      reason: 'reused_with_different_body',
-    });
+    throw new ServiceError(
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+      'this Idempotency-Key was already used with a different body; use a new key for a new request',
+      {
+        field: 'Idempotency-Key',
+        reason: 'reused_with_different_body',
+      },
+    );
   }
 }

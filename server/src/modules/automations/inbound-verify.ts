@@ -73,7 +73,13 @@ export function signatureHeader(verify: WebhookVerify): string {
  * @param nowMs the current time, ms since the epoch (for Stripe's and Slack's timestamps).
  * @returns undefined when the signature is valid, else why not.
  */
-export function signatureProblem(verify: WebhookVerify, key: string, raw: Buffer, headers: Headers, nowMs: number): SignatureProblem | undefined {
+export function signatureProblem(
+  verify: WebhookVerify,
+  key: string,
+  raw: Buffer,
+  headers: Headers,
+  nowMs: number,
+): SignatureProblem | undefined {
   const presented = header(headers, signatureHeader(verify))?.trim();
   if (!presented) return 'missing_signature';
   const tolerance = verify.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
@@ -110,7 +116,14 @@ export function signatureProblem(verify: WebhookVerify, key: string, raw: Buffer
  * `q` (the intake's transaction).
  * @throws InvalidSignatureError 401 when the secret is not set or the signature is missing, wrong or stale.
  */
-export function* verifyInboundSignature(q: Sql, svc: Services, workspaceId: string, verify: WebhookVerify, raw: Buffer, headers: Headers): Query<void> {
+export function* verifyInboundSignature(
+  q: Sql,
+  svc: Services,
+  workspaceId: string,
+  verify: WebhookVerify,
+  raw: Buffer,
+  headers: Headers,
+): Query<void> {
   const row = yield* q.get<{ sealed: string }>('SELECT value_sealed AS sealed FROM workspace_secrets WHERE workspace_id = ? AND name = ?', [
     workspaceId,
     verify.secret,

@@ -84,7 +84,11 @@ export interface AcceptedInbound {
 /** 400 for a form submission with refused fields; `problems` lists each (also in `details`). */
 export class FormRejectedError extends ServiceError {
   constructor(readonly problems: FieldProblem[]) {
-    super(400, 'VALIDATION_ERROR', problems.map((p) => p.message).join('; '), { field: problems[0]!.field, reason: problems[0]!.reason, problems });
+    super(400, 'VALIDATION_ERROR', problems.map((p) => p.message).join('; '), {
+      field: problems[0]!.field,
+      reason: problems[0]!.reason,
+      problems,
+    });
   }
 }
 
@@ -148,7 +152,8 @@ function* acceptCall(
   call: InboundCall,
   take: (key: string) => number,
 ): Query<{ accepted: AcceptedInbound; created: boolean; automationId: string }> {
-  if (q.dialect === 'postgres') yield* q.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [`inbound:${call.webhookId}`]);
+  if (q.dialect === 'postgres')
+    yield* q.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [`inbound:${call.webhookId}`]);
   const found = yield* automationOfInboundUrl(q, call.webhookId);
   const link = found && inboundLinkOf(found);
   if (!found || !link) throw notFound('webhook', call.webhookId);
@@ -159,10 +164,15 @@ function* acceptCall(
   const allowed = webhook?.methods ?? ['POST'];
   if (!allowed.includes(method as 'POST')) throw new MethodNotAllowedError(allowed);
   if (link.tokenHash !== null && !tokenMatches(call.authorization, link.tokenHash)) {
-    throw new ServiceError(401, 'INVALID_TOKEN', call.authorization ? 'the webhook token is wrong' : 'this webhook requires a bearer token', {
-      field: 'authorization',
-      reason: call.authorization ? 'invalid_token' : 'missing_token',
-    });
+    throw new ServiceError(
+      401,
+      'INVALID_TOKEN',
+      call.authorization ? 'the webhook token is wrong' : 'this webhook requires a bearer token',
+      {
+        field: 'authorization',
+        reason: call.authorization ? 'invalid_token' : 'missing_token',
+      },
+    );
   }
   if (webhook?.verify) yield* verifyInboundSignature(q, svc, found.workspaceId, webhook.verify, call.body, call.headers);
   if (!found.enabled) {
@@ -214,9 +224,9 @@ export class InboundThrottledError extends ServiceError {
  * not a request of that automation.
  */
 export function* runIdOfInboundRequest(q: Sql, automationId: string, requestId: string): Query<string | undefined> {
-  const row = yield* q.get<{ id: string }>('SELECT id FROM automation_runs WHERE automation_id = ? AND dedupe_key = ? ORDER BY seq DESC LIMIT 1', [
-    automationId,
-    `inbound:${requestId}`,
-  ]);
+  const row = yield* q.get<{ id: string }>(
+    'SELECT id FROM automation_runs WHERE automation_id = ? AND dedupe_key = ? ORDER BY seq DESC LIMIT 1',
+    [automationId, `inbound:${requestId}`],
+  );
   return row?.id;
 }

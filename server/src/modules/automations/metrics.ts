@@ -37,13 +37,18 @@ export interface AutomationMetrics {
 
 /** The window's condition and its arguments. */
 function windowOf(automationId: string, since: number | undefined): [string, unknown[]] {
-  return since === undefined ? ['automation_id = ? AND test = 0', [automationId]] : ['automation_id = ? AND test = 0 AND created_at >= ?', [automationId, since]];
+  return since === undefined
+    ? ['automation_id = ? AND test = 0', [automationId]]
+    : ['automation_id = ? AND test = 0 AND created_at >= ?', [automationId, since]];
 }
 
 /** Counts and percentiles of an automation's non-test runs created at or after `since` (ms; all when undefined). */
 export function* runMetrics(q: Sql, automationId: string, since?: number): Query<Omit<AutomationMetrics, 'automationId' | 'since'>> {
   const [where, args] = windowOf(automationId, since);
-  const rows = yield* q.all<{ status: RunStatus; n: number }>(`SELECT status, COUNT(*) AS n FROM automation_runs WHERE ${where} GROUP BY status`, args);
+  const rows = yield* q.all<{ status: RunStatus; n: number }>(
+    `SELECT status, COUNT(*) AS n FROM automation_runs WHERE ${where} GROUP BY status`,
+    args,
+  );
   const counts = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<RunStatus, number>;
   let total = 0;
   for (const row of rows) {
@@ -73,7 +78,13 @@ export function* runMetrics(q: Sql, automationId: string, since?: number): Query
  * The run metrics of an automation (any member), over runs created at or after `since` (ISO 8601).
  * @throws ServiceError 400 for a malformed `since`; 404.
  */
-export async function automationMetrics(svc: Services, rt: AutomationRuntime, actor: Actor, automationId: string, since?: string): Promise<AutomationMetrics> {
+export async function automationMetrics(
+  svc: Services,
+  rt: AutomationRuntime,
+  actor: Actor,
+  automationId: string,
+  since?: string,
+): Promise<AutomationMetrics> {
   await requireAutomation(svc, rt, actor, automationId, 'Viewer', 'reading metrics');
   let from: number | undefined;
   if (since !== undefined) {
@@ -104,16 +115,25 @@ export function metricsRoute(app: FastifyInstance, svc: Services, rt: Automation
     {
       schema: {
         tags: ['automations'],
-        summary: "Run metrics (any member): counts by status, success rate, p50/p95 duration of runs created since `since`",
+        summary: 'Run metrics (any member): counts by status, success rate, p50/p95 duration of runs created since `since`',
         params: params('automationId'),
         querystring: {
           type: 'object',
           additionalProperties: false,
-          properties: { since: { type: 'string', format: 'date-time', description: 'only runs created at or after this time (default: every kept run)' } },
+          properties: {
+            since: {
+              type: 'string',
+              format: 'date-time',
+              description: 'only runs created at or after this time (default: every kept run)',
+            },
+          },
         },
         response: responses(itemEnvelope(metricsSchema)),
       },
     },
-    async (request) => ({ ok: true, item: await automationMetrics(svc, rt, request.actor, request.params.automationId, request.query.since) }),
+    async (request) => ({
+      ok: true,
+      item: await automationMetrics(svc, rt, request.actor, request.params.automationId, request.query.since),
+    }),
   );
 }

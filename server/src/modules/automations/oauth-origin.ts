@@ -56,11 +56,17 @@ export function markOAuthOrigin(meta: Record<string, unknown>, actor: Actor): Re
  * `POST /automations/{id}/disable`). Called when a grant is revoked or a client deleted.
  * @returns the ids of the automations disabled.
  */
-export async function disableAutomationsOfOAuth(svc: Services, rt: AutomationRuntime, by: { grantId: string } | { clientId: string }): Promise<string[]> {
+export async function disableAutomationsOfOAuth(
+  svc: Services,
+  rt: AutomationRuntime,
+  by: { grantId: string } | { clientId: string },
+): Promise<string[]> {
   const q = svc.store.sql;
   const [key, value] = 'grantId' in by ? ['grantId', by.grantId] : ['clientId', by.clientId];
   // A cheap pre-filter on the stored JSON; each candidate is then checked on its parsed record.
-  const candidates = await svc.store.run(q.all<{ id: string }>(`SELECT id FROM automations WHERE ${likeClause(q.dialect, 'meta_json')}`, [likeContains(value)]));
+  const candidates = await svc.store.run(
+    q.all<{ id: string }>(`SELECT id FROM automations WHERE ${likeClause(q.dialect, 'meta_json')}`, [likeContains(value)]),
+  );
   const disabled: string[] = [];
   for (const { id } of candidates) {
     const automation = await rt.engine.getAutomation(id);

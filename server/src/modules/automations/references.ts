@@ -35,13 +35,27 @@ export function* checkReferences(q: Sql, svc: Services, workspaceId: string, def
   if (problem) throw badRequest(problem.path, problem.reason, problem.message);
   const missing = yield* unknownSecrets(q, workspaceId, definition);
   if (missing.length > 0) {
-    throw badRequest('actions', 'unknown_secret', `the workspace has no secret ${missing.join(', ')}; set it under Settings → Secrets (PUT /api/v1/workspaces/{workspaceId}/secrets/{name}) first`);
+    throw badRequest(
+      'actions',
+      'unknown_secret',
+      `the workspace has no secret ${missing.join(', ')}; set it under Settings → Secrets (PUT /api/v1/workspaces/{workspaceId}/secrets/{name}) first`,
+    );
   }
   const scope = (definition.trigger as EventTrigger).scope;
-  if (scope?.projectId !== undefined && !(yield* q.get('SELECT 1 AS found FROM projects WHERE id = ? AND workspace_id = ?', [scope.projectId, workspaceId]))) {
-    throw badRequest('trigger.scope.projectId', 'not_found', `trigger.scope.projectId: project '${scope.projectId}' is not in this workspace`);
+  if (
+    scope?.projectId !== undefined &&
+    !(yield* q.get('SELECT 1 AS found FROM projects WHERE id = ? AND workspace_id = ?', [scope.projectId, workspaceId]))
+  ) {
+    throw badRequest(
+      'trigger.scope.projectId',
+      'not_found',
+      `trigger.scope.projectId: project '${scope.projectId}' is not in this workspace`,
+    );
   }
-  if (scope?.folderId !== undefined && !(yield* q.get('SELECT 1 AS found FROM folders WHERE id = ? AND workspace_id = ?', [scope.folderId, workspaceId]))) {
+  if (
+    scope?.folderId !== undefined &&
+    !(yield* q.get('SELECT 1 AS found FROM folders WHERE id = ? AND workspace_id = ?', [scope.folderId, workspaceId]))
+  ) {
     throw badRequest('trigger.scope.folderId', 'not_found', `trigger.scope.folderId: folder '${scope.folderId}' is not in this workspace`);
   }
   // The walk takes a synchronous visitor: collect the actions, then check them in the walk's order.
@@ -78,7 +92,11 @@ export function* checkReferences(q: Sql, svc: Services, workspaceId: string, def
       const checked = checkTargetUrl(action.url, svc.addressPolicy);
       if (!(checked instanceof URL)) {
         const field = fieldPath([...path, 'url']);
-        throw badRequest(field, checked.reason, `${field}: ${checked.message.replace(/^targetUrl/, 'the URL').replace('webhooks may not reach', 'automations may not reach')}`);
+        throw badRequest(
+          field,
+          checked.reason,
+          `${field}: ${checked.message.replace(/^targetUrl/, 'the URL').replace('webhooks may not reach', 'automations may not reach')}`,
+        );
       }
     }
   }
@@ -106,7 +124,10 @@ function* checkLiteralIds(q: Sql, workspaceId: string, action: Action, path: (st
   }
   if ((action.type.startsWith('task.') || action.type === 'comment.create') && 'projectId' in action) {
     const projectId = isTemplate(action.projectId) ? undefined : action.projectId;
-    if (projectId !== undefined && !(yield* q.get('SELECT 1 AS found FROM projects WHERE id = ? AND workspace_id = ?', [projectId, workspaceId]))) {
+    if (
+      projectId !== undefined &&
+      !(yield* q.get('SELECT 1 AS found FROM projects WHERE id = ? AND workspace_id = ?', [projectId, workspaceId]))
+    ) {
       throw refuse('projectId', `project '${projectId}' is not in this workspace`);
     }
     for (const key of TASK_ID_FIELDS) {
@@ -121,15 +142,23 @@ function* checkLiteralIds(q: Sql, workspaceId: string, action: Action, path: (st
     }
   }
   if (action.type === 'agent.command' && !isTemplate(action.agentId)) {
-    const agent = yield* q.get<{ data: string }>('SELECT data_json AS data FROM agents WHERE id = ? AND workspace_id = ?', [action.agentId, workspaceId]);
+    const agent = yield* q.get<{ data: string }>('SELECT data_json AS data FROM agents WHERE id = ? AND workspace_id = ?', [
+      action.agentId,
+      workspaceId,
+    ]);
     if (!agent) throw refuse('agentId', `agent '${action.agentId}' is not in this workspace`);
     if (!isTemplate(action.command)) {
-      const commands = ((JSON.parse(agent.data) as { commands?: { id: string; name: string }[] }).commands ?? []);
+      const commands = (JSON.parse(agent.data) as { commands?: { id: string; name: string }[] }).commands ?? [];
       const key = action.command.trim().toLowerCase();
       if (!commands.some((c) => c.id === action.command || c.name.trim().toLowerCase() === key)) {
         const names = commands.map((c) => c.name);
         const close = closestName(action.command, names);
-        const known = close !== undefined ? `; did you mean '${close}'?` : names.length > 0 ? `; its commands: ${names.map((n) => `'${n}'`).join(', ')}` : '; it has no commands';
+        const known =
+          close !== undefined
+            ? `; did you mean '${close}'?`
+            : names.length > 0
+              ? `; its commands: ${names.map((n) => `'${n}'`).join(', ')}`
+              : '; it has no commands';
         throw refuse('command', `agent '${action.agentId}' has no command '${action.command}'${known}`);
       }
     }

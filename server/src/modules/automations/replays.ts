@@ -45,7 +45,14 @@ async function replayOnce(rt: AutomationRuntime, runId: string, options: ReplayO
  * @throws ServiceError 403, 404, 409 CONFLICT (the run did not fail and was not cancelled, or
  *   was already replayed: reason `already_replayed`).
  */
-export async function replayRun(svc: Services, rt: AutomationRuntime, actor: Actor, automationId: string, runId: string, options: ReplayOptions): Promise<RunItem> {
+export async function replayRun(
+  svc: Services,
+  rt: AutomationRuntime,
+  actor: Actor,
+  automationId: string,
+  runId: string,
+  options: ReplayOptions,
+): Promise<RunItem> {
   await requireRun(svc, rt, actor, automationId, runId, 'Owner', 'replaying a run');
   const replay = await svc.store.run(replayOfRun(svc.store.sql, runId));
   if (replay !== undefined) {
@@ -81,7 +88,10 @@ function* replaySources(q: Sql, automationId: string, filter: BulkReplayFilter, 
     args.push(before);
   }
   args.push(Math.min(filter.limit, MAX_BULK_REPLAY));
-  const rows = yield* q.all<{ id: string }>(`SELECT r.id FROM automation_runs r WHERE ${where.join(' AND ')} ORDER BY r.seq DESC LIMIT ?`, args);
+  const rows = yield* q.all<{ id: string }>(
+    `SELECT r.id FROM automation_runs r WHERE ${where.join(' AND ')} ORDER BY r.seq DESC LIMIT ?`,
+    args,
+  );
   return rows.map((r) => r.id);
 }
 
@@ -91,7 +101,13 @@ function* replaySources(q: Sql, automationId: string, filter: BulkReplayFilter, 
  * so are replays unless `includeReplays`: repeating a bulk replay replays nothing twice.
  * @throws ServiceError 400 for a malformed time; 403, 404.
  */
-export async function replayRuns(svc: Services, rt: AutomationRuntime, actor: Actor, automationId: string, filter: BulkReplayFilter): Promise<RunItem[]> {
+export async function replayRuns(
+  svc: Services,
+  rt: AutomationRuntime,
+  actor: Actor,
+  automationId: string,
+  filter: BulkReplayFilter,
+): Promise<RunItem[]> {
   await requireAutomation(svc, rt, actor, automationId, 'Owner', 'replaying runs');
   const from = timeFilter('createdFrom', filter.createdFrom);
   const before = timeFilter('createdBefore', filter.createdBefore);

@@ -45,7 +45,12 @@ function nextSignal(svc: Services, ms: number, abort: AbortSignal): Promise<void
  * `respond` step. Resolves to undefined when the run ends without one or is gone, `timeoutMs`
  * passes or `abort` fires (the caller went away).
  */
-export async function awaitInboundResponse(svc: Services, runId: string, timeoutMs: number, abort: AbortSignal): Promise<RunResponse | undefined> {
+export async function awaitInboundResponse(
+  svc: Services,
+  runId: string,
+  timeoutMs: number,
+  abort: AbortSignal,
+): Promise<RunResponse | undefined> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const state = await svc.store.run(responseState(svc.store.sql, runId));

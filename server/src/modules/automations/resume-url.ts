@@ -20,4 +20,3 @@ export function validResume(svc: Services, runId: string, signature: string): bo
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
-

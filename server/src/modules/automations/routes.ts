@@ -15,7 +15,6 @@ import { etagOf, MAX_VERSION_MESSAGE } from './version-save';
 import { metricsRoute } from './metrics';
 import { anyObject, emptyBodyAsObject, run } from './run-schemas';
 
-
 const automation = {
   type: 'object',
   additionalProperties: true,
@@ -74,8 +73,16 @@ const definitionBody = {
   },
 } as const;
 
-type Definition = { name: string; description?: string; trigger: object; actions: object[]; timeoutMs?: number; concurrency?: number; retention?: { days?: number; failedDays?: number }; message?: string };
-
+type Definition = {
+  name: string;
+  description?: string;
+  trigger: object;
+  actions: object[];
+  timeoutMs?: number;
+  concurrency?: number;
+  retention?: { days?: number; failedDays?: number };
+  message?: string;
+};
 
 /**
  * `/api/v1/automations` (README "Automations", "API"): management (Owner), test runs, versions,
@@ -86,7 +93,11 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
   const rt = app.automations;
   const tags = ['automations'];
 
-  app.get('/automations/schema', { schema: { tags, summary: 'The JSON schema of an automation definition', response: { 200: anyObject } } }, async () => AUTOMATION_SCHEMA);
+  app.get(
+    '/automations/schema',
+    { schema: { tags, summary: 'The JSON schema of an automation definition', response: { 200: anyObject } } },
+    async () => AUTOMATION_SCHEMA,
+  );
 
   app.get<{ Querystring: { workspaceId: string } }>(
     '/automations',
@@ -107,7 +118,8 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags,
         summary: 'Create an automation (Owner)',
-        description: 'Body: `workspaceId`, optional `enabled` (default true), and the definition (`name`, `description`, `trigger`, `actions`; see GET /automations/schema).',
+        description:
+          'Body: `workspaceId`, optional `enabled` (default true), and the definition (`name`, `description`, `trigger`, `actions`; see GET /automations/schema).',
         body: {
           ...definitionBody,
           required: ['workspaceId', ...definitionBody.required],
@@ -127,7 +139,14 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<{ Params: { automationId: string } }>(
     '/automations/:automationId',
-    { schema: { tags, summary: 'One automation (any member); its ETag is its version', params: params('automationId'), response: responses(itemEnvelope(automation)) } },
+    {
+      schema: {
+        tags,
+        summary: 'One automation (any member); its ETag is its version',
+        params: params('automationId'),
+        response: responses(itemEnvelope(automation)),
+      },
+    },
     async (request, reply) => {
       const item = await getAutomation(svc, rt, request.actor, request.params.automationId);
       void reply.header('etag', etagOf(item.version));
@@ -141,7 +160,8 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags,
         summary: 'Replace the definition: a new version (Owner)',
-        description: 'Optional `message` (stored with the version). With `If-Match: "<version>"` (the ETag of GET), a save over a newer version is 412.',
+        description:
+          'Optional `message` (stored with the version). With `If-Match: "<version>"` (the ETag of GET), a save over a newer version is 412.',
         params: params('automationId'),
         body: definitionBody,
         response: responses(itemEnvelope(automation), { 402: { $ref: 'ErrorEnvelope#' }, 412: { $ref: 'ErrorEnvelope#' } }),
@@ -160,7 +180,9 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
 
   app.delete<{ Params: { automationId: string } }>(
     '/automations/:automationId',
-    { schema: { tags, summary: 'Delete an automation with its runs (Owner)', params: params('automationId'), response: responses(okOnly) } },
+    {
+      schema: { tags, summary: 'Delete an automation with its runs (Owner)', params: params('automationId'), response: responses(okOnly) },
+    },
     async (request) => {
       await deleteAutomation(svc, rt, request.actor, request.params.automationId);
       return { ok: true };
@@ -198,7 +220,10 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemEnvelope(run)),
       },
     },
-    async (request) => ({ ok: true, item: await testRun(svc, rt, request.actor, request.params.automationId, request.body?.payload ?? {}) }),
+    async (request) => ({
+      ok: true,
+      item: await testRun(svc, rt, request.actor, request.params.automationId, request.body?.payload ?? {}),
+    }),
   );
 
   const versionParams = {
@@ -230,7 +255,10 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemEnvelope(anyObject)),
       },
     },
-    async (request) => ({ ok: true, item: await getAutomationVersion(svc, rt, request.actor, request.params.automationId, request.params.version) }),
+    async (request) => ({
+      ok: true,
+      item: await getAutomationVersion(svc, rt, request.actor, request.params.automationId, request.params.version),
+    }),
   );
 
   app.post<{ Params: { automationId: string; version: number }; Body: { message?: string } | undefined }>(
@@ -247,7 +275,14 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => ({
       ok: true,
-      item: await restoreAutomationVersion(svc, rt, request.actor, request.params.automationId, request.params.version, request.body?.message),
+      item: await restoreAutomationVersion(
+        svc,
+        rt,
+        request.actor,
+        request.params.automationId,
+        request.params.version,
+        request.body?.message,
+      ),
     }),
   );
 

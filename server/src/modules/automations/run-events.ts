@@ -49,7 +49,14 @@ async function send(rt: AutomationRuntime, runId: string, event: string | undefi
  * Sends `event` to a run of an automation the actor may reach with the Participant role or above.
  * @throws ServiceError 404 (unknown run, or not visible), 403, 409 (not waiting for that event).
  */
-export async function sendEventAsMember(svc: Services, rt: AutomationRuntime, actor: Actor, runId: string, event: string, payload: unknown): Promise<Sent> {
+export async function sendEventAsMember(
+  svc: Services,
+  rt: AutomationRuntime,
+  actor: Actor,
+  runId: string,
+  event: string,
+  payload: unknown,
+): Promise<Sent> {
   const found = await rt.engine.getRun(runId);
   if (!found) throw notFound('run', runId);
   await requireAutomation(svc, rt, actor, found.run.automationId, 'Participant', 'sending an event to a run');
@@ -62,7 +69,12 @@ const sentSchema = {
   required: ['ok', 'item'],
   properties: {
     ok: { type: 'boolean' },
-    item: { type: 'object', additionalProperties: false, required: ['runId', 'status'], properties: { runId: { type: 'string' }, status: { type: 'string' } } },
+    item: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['runId', 'status'],
+      properties: { runId: { type: 'string' }, status: { type: 'string' } },
+    },
   },
 } as const;
 const errorRef = { $ref: 'ErrorEnvelope#' } as const;
@@ -87,12 +99,19 @@ export const runEventRoutes: FastifyPluginAsync = async (app) => {
         // The body is read raw (any JSON, or none): see rawBodies.
         consumes: ['application/json'],
         summary: 'Send an event to a run waiting on a wait.event step (Participant and above)',
-        description: 'The body (any JSON; empty means `{}`) becomes the step\'s `payload`. 409 when the run does not wait for this event.',
-        params: { type: 'object', required: ['runId', 'event'], properties: { runId: { type: 'string', minLength: 1 }, event: { type: 'string', pattern: EVENT_NAME } } },
+        description: "The body (any JSON; empty means `{}`) becomes the step's `payload`. 409 when the run does not wait for this event.",
+        params: {
+          type: 'object',
+          required: ['runId', 'event'],
+          properties: { runId: { type: 'string', minLength: 1 }, event: { type: 'string', pattern: EVENT_NAME } },
+        },
         response: responses,
       },
     },
-    async (request) => ({ ok: true, item: await sendEventAsMember(svc, rt, request.actor, request.params.runId, request.params.event, payloadOf(request.body)) }),
+    async (request) => ({
+      ok: true,
+      item: await sendEventAsMember(svc, rt, request.actor, request.params.runId, request.params.event, payloadOf(request.body)),
+    }),
   );
 };
 
@@ -108,7 +127,7 @@ export const runResumeRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['automations'],
         consumes: ['application/json'],
-        summary: "Send a waiting run the event it waits for, through its resume URL",
+        summary: 'Send a waiting run the event it waits for, through its resume URL',
         description: 'The URL is the credential (from `{{ run.resumeUrl }}`). The body (any JSON; empty means `{}`) becomes the payload.',
         security: [],
         params: params('runId', 'signature'),

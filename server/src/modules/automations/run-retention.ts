@@ -36,7 +36,9 @@ const FINISHED = "('completed', 'failed', 'rejected', 'cancelled', 'skipped')";
 export function* pruneRuns(q: Sql, retention: { days: number; failedDays: number }, now: number): Query<number> {
   if (retention.days === 0 && retention.failedDays === 0) {
     // Retention is off for the server: only automations with their own windows have runs to delete.
-    const any = yield* q.get('SELECT 1 AS one FROM automations WHERE run_retention_days IS NOT NULL OR run_retention_failed_days IS NOT NULL LIMIT 1');
+    const any = yield* q.get(
+      'SELECT 1 AS one FROM automations WHERE run_retention_days IS NOT NULL OR run_retention_failed_days IS NOT NULL LIMIT 1',
+    );
     if (!any) return 0;
   }
   return yield* q.transaction(function* (tx) {

@@ -33,7 +33,11 @@ export const runRoutes: FastifyPluginAsync = async (app) => {
             status: { type: 'string', enum: RUN_STATUSES },
             limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
             before: { type: 'string', minLength: 1 },
-            requestId: { type: 'string', minLength: 1, description: 'only the run started by this inbound request (the intake reply\'s requestId)' },
+            requestId: {
+              type: 'string',
+              minLength: 1,
+              description: "only the run started by this inbound request (the intake reply's requestId)",
+            },
           },
         },
         response: responses(itemsEnvelope(run)),
@@ -47,7 +51,7 @@ export const runRoutes: FastifyPluginAsync = async (app) => {
     {
       schema: {
         tags,
-        summary: "Runs of every automation of a workspace, newest first (any member)",
+        summary: 'Runs of every automation of a workspace, newest first (any member)',
         params: params('workspaceId'),
         querystring: {
           type: 'object',
@@ -78,7 +82,12 @@ export const runRoutes: FastifyPluginAsync = async (app) => {
           type: 'object',
           properties: {
             automationId: { type: 'string', minLength: 1 },
-            approver: { type: 'string', minLength: 1, maxLength: 40, description: 'only approvals naming this handle among their approvers' },
+            approver: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 40,
+              description: 'only approvals naming this handle among their approvers',
+            },
             limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
             before: { type: 'string', minLength: 1, description: 'cursor: the last runId of the previous page' },
           },
@@ -131,13 +140,17 @@ export const runRoutes: FastifyPluginAsync = async (app) => {
       preValidation: emptyBodyAsObject,
       schema: {
         tags,
-        summary: 'Replay a failed or cancelled run as a new run (Owner): from the start or from its failed step; 409 when it was already replayed',
+        summary:
+          'Replay a failed or cancelled run as a new run (Owner): from the start or from its failed step; 409 when it was already replayed',
         params: params('automationId', 'runId'),
         body: { type: 'object', additionalProperties: false, properties: replayProperties },
         response: responses(itemEnvelope(run), { 409: { $ref: 'ErrorEnvelope#' } }),
       },
     },
-    async (request) => ({ ok: true, item: await replayRun(svc, rt, request.actor, request.params.automationId, request.params.runId, request.body ?? {}) }),
+    async (request) => ({
+      ok: true,
+      item: await replayRun(svc, rt, request.actor, request.params.automationId, request.params.runId, request.body ?? {}),
+    }),
   );
 
   app.post<{ Params: { automationId: string }; Body: BulkReplayFilter }>(
@@ -157,7 +170,11 @@ export const runRoutes: FastifyPluginAsync = async (app) => {
             createdFrom: { type: 'string', format: 'date-time' },
             createdBefore: { type: 'string', format: 'date-time' },
             limit: { type: 'integer', minimum: 1, maximum: MAX_BULK_REPLAY, default: MAX_BULK_REPLAY },
-            includeReplays: { type: 'boolean', default: false, description: 'also replay runs that are replays themselves (that failed again)' },
+            includeReplays: {
+              type: 'boolean',
+              default: false,
+              description: 'also replay runs that are replays themselves (that failed again)',
+            },
           },
         },
         response: responses(itemsEnvelope(run)),
@@ -191,7 +208,11 @@ export const runRoutes: FastifyPluginAsync = async (app) => {
           type: 'object',
           required: ['token', 'decision'],
           additionalProperties: false,
-          properties: { ...tokenProperty, decision: { type: 'string', enum: ['approve', 'reject'] }, comment: { type: 'string', maxLength: 2000 } },
+          properties: {
+            ...tokenProperty,
+            decision: { type: 'string', enum: ['approve', 'reject'] },
+            comment: { type: 'string', maxLength: 2000 },
+          },
         },
         response: responses(itemEnvelope(run), { 409: { $ref: 'ErrorEnvelope#' } }),
       },
@@ -205,7 +226,12 @@ export const runRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Params: { automationId: string; runId: string } }>(
     '/automations/:automationId/runs/:runId/cancel',
     {
-      schema: { tags, summary: 'Cancel a run that has not finished (Owner)', params: params('automationId', 'runId'), response: responses(itemEnvelope(run)) },
+      schema: {
+        tags,
+        summary: 'Cancel a run that has not finished (Owner)',
+        params: params('automationId', 'runId'),
+        response: responses(itemEnvelope(run)),
+      },
     },
     async (request) => ({ ok: true, item: await cancelRun(svc, rt, request.actor, request.params.automationId, request.params.runId) }),
   );

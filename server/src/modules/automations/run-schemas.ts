@@ -50,8 +50,18 @@ export const run = {
 
 /** The options of a replay. */
 export const replayProperties = {
-  from: { type: 'string', enum: ['start', 'failed-step'], default: 'start', description: 'failed-step keeps the steps that succeeded (not run again)' },
-  version: { type: 'string', enum: ['original', 'current'], default: 'original', description: "the run's own automation version, or the current one" },
+  from: {
+    type: 'string',
+    enum: ['start', 'failed-step'],
+    default: 'start',
+    description: 'failed-step keeps the steps that succeeded (not run again)',
+  },
+  version: {
+    type: 'string',
+    enum: ['original', 'current'],
+    default: 'original',
+    description: "the run's own automation version, or the current one",
+  },
 } as const;
 
 /** What a decision link shows before it is used. */

@@ -1,4 +1,14 @@
-import type { ApprovalInput, AutomationDefinition, AutomationRecord, RunLease, RunQuery, RunRecord, RunStore, StepRecord, VersionRecord } from '@taskspace/engine';
+import type {
+  ApprovalInput,
+  AutomationDefinition,
+  AutomationRecord,
+  RunLease,
+  RunQuery,
+  RunRecord,
+  RunStore,
+  StepRecord,
+  VersionRecord,
+} from '@taskspace/engine';
 import type { Query, Sql } from '../../platform/db/query';
 import type { Store } from '../../platform/db/store';
 import { isoTime, type Clock } from '../../platform/clock';
@@ -74,7 +84,8 @@ const AUTOMATION_FROM = `SELECT a.id, a.workspace_id, a.owner_id, a.version, a.e
   FROM automations a LEFT JOIN inbound_webhooks w ON w.automation_id = a.id`;
 const RUN_COLUMNS =
   'id, automation_id, version, workspace_id, owner_id, status, trigger_json, depth, test, dedupe_key, replay_of, created_at, started_at, finished_at, wake_at, waiting_json, error_json';
-const STEP_COLUMNS = 'run_id, step_id, type, status, input_json, output_json, error_json, attempts, started_at, finished_at, duration_ms, next_attempt_at';
+const STEP_COLUMNS =
+  'run_id, step_id, type, status, input_json, output_json, error_json, attempts, started_at, finished_at, duration_ms, next_attempt_at';
 
 /** The automation record of a row of {@link AUTOMATION_FROM}; its inbound URL becomes `meta.inbound` (an {@link InboundLink}). */
 function toAutomation(row: AutomationRow): AutomationRecord {
@@ -158,7 +169,12 @@ export function toRun(row: RunRow): RunRecord {
  * `lease`, the new run is claimed by that engine as it is stored. The inbound intake calls it in the
  * transaction that accepts a call, so an acknowledged call always has its run.
  */
-export function* insertRun(q: Sql, run: RunRecord, dedupe?: { since: number }, lease?: RunLease): Query<{ run: RunRecord; created: boolean }> {
+export function* insertRun(
+  q: Sql,
+  run: RunRecord,
+  dedupe?: { since: number },
+  lease?: RunLease,
+): Query<{ run: RunRecord; created: boolean }> {
   if (dedupe && run.dedupeKey !== undefined) {
     const existing = yield* q.get<RunRow>(
       `SELECT ${RUN_COLUMNS} FROM automation_runs WHERE automation_id = ? AND dedupe_key = ? AND created_at >= ? ORDER BY seq LIMIT 1`,
@@ -196,7 +212,14 @@ export function* insertRun(q: Sql, run: RunRecord, dedupe?: { since: number }, l
 }
 
 function toStep(row: StepRow): StepRecord {
-  const step: StepRecord = { runId: row.run_id, stepId: row.step_id, type: row.type, status: row.status, attempts: row.attempts, startedAt: row.started_at };
+  const step: StepRecord = {
+    runId: row.run_id,
+    stepId: row.step_id,
+    type: row.type,
+    status: row.status,
+    attempts: row.attempts,
+    startedAt: row.started_at,
+  };
   if (row.input_json !== null) step.input = JSON.parse(row.input_json);
   if (row.output_json !== null) step.output = JSON.parse(row.output_json);
   if (row.error_json !== null) step.error = JSON.parse(row.error_json) as StepRecord['error'];
@@ -260,7 +283,16 @@ export interface FailureAlerts {
  */
 function* raiseFailure(q: Sql, alerts: FailureAlerts, runId: string): Query<boolean> {
   const now = alerts.clock.now();
-  const row = yield* q.get<{ automationId: string; workspaceId: string; version: number; test: number; depth: number; error: string | null; finishedAt: number | null; definition: string }>(
+  const row = yield* q.get<{
+    automationId: string;
+    workspaceId: string;
+    version: number;
+    test: number;
+    depth: number;
+    error: string | null;
+    finishedAt: number | null;
+    definition: string;
+  }>(
     `SELECT r.automation_id AS "automationId", r.workspace_id AS "workspaceId", r.version, r.test, r.depth, r.error_json AS error,
             r.finished_at AS "finishedAt", a.definition_json AS definition
        FROM automation_runs r JOIN automations a ON a.id = r.automation_id WHERE r.id = ?`,
@@ -287,7 +319,14 @@ function* raiseFailure(q: Sql, alerts: FailureAlerts, runId: string): Query<bool
  */
 function* raiseApproval(q: Sql, alerts: FailureAlerts, runId: string, stepId: string): Query<boolean> {
   const now = alerts.clock.now();
-  const row = yield* q.get<{ automationId: string; workspaceId: string; test: number; depth: number; definition: string; input: string | null }>(
+  const row = yield* q.get<{
+    automationId: string;
+    workspaceId: string;
+    test: number;
+    depth: number;
+    definition: string;
+    input: string | null;
+  }>(
     `SELECT r.automation_id AS "automationId", r.workspace_id AS "workspaceId", r.test, r.depth, a.definition_json AS definition, s.input_json AS input
        FROM automation_runs r JOIN automations a ON a.id = r.automation_id
        LEFT JOIN automation_steps s ON s.run_id = r.id AND s.step_id = ?
@@ -320,7 +359,14 @@ function* raiseApproval(q: Sql, alerts: FailureAlerts, runId: string, stepId: st
  * once. Each of those is one transaction.
  * @returns whether an event was appended (the outbox needs a wake-up).
  */
-function* writeRun(q: Sql, alerts: FailureAlerts | undefined, id: string, text: string, args: unknown[], patch: Partial<RunRecord>): Query<boolean> {
+function* writeRun(
+  q: Sql,
+  alerts: FailureAlerts | undefined,
+  id: string,
+  text: string,
+  args: unknown[],
+  patch: Partial<RunRecord>,
+): Query<boolean> {
   if (patch.status !== undefined && FINAL.has(patch.status)) {
     const failed = patch.status === 'failed';
     return yield* q.transaction(function* (tx) {
@@ -334,7 +380,10 @@ function* writeRun(q: Sql, alerts: FailureAlerts | undefined, id: string, text: 
     const waiting = json(patch.waitingOn);
     // Raised once per approval: only when the run starts waiting on it (not when it is written again).
     return yield* q.transaction(function* (tx) {
-      const before = yield* tx.get<{ waiting_json: string | null }>("SELECT waiting_json FROM automation_runs WHERE id = ? AND status = 'waiting'", [id]);
+      const before = yield* tx.get<{ waiting_json: string | null }>(
+        "SELECT waiting_json FROM automation_runs WHERE id = ? AND status = 'waiting'",
+        [id],
+      );
       yield* tx.run(text, [...args, id]);
       return before?.waiting_json !== waiting && alerts !== undefined && (yield* raiseApproval(tx, alerts, id, stepId));
     });
@@ -362,20 +411,25 @@ export class ServiceRunStore implements RunStore {
                                     run_retention_days, run_retention_failed_days)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [
-            a.id, a.workspaceId, a.ownerId, a.definition.trigger.type, a.version, a.enabled ? 1 : 0, JSON.stringify(a.definition), storedMeta(a), a.createdAt, a.updatedAt,
+            a.id,
+            a.workspaceId,
+            a.ownerId,
+            a.definition.trigger.type,
+            a.version,
+            a.enabled ? 1 : 0,
+            JSON.stringify(a.definition),
+            storedMeta(a),
+            a.createdAt,
+            a.updatedAt,
             ...retentionColumns(a),
           ],
         );
         yield* syncInboundUrl(tx, a);
         const save = saveOf(a);
-        yield* tx.run('INSERT INTO automation_versions (automation_id, version, definition_json, created_at, author_id, message) VALUES (?, ?, ?, ?, ?, ?)', [
-          a.id,
-          a.version,
-          JSON.stringify(a.definition),
-          a.updatedAt,
-          save?.authorId ?? a.ownerId,
-          save?.message ?? null,
-        ]);
+        yield* tx.run(
+          'INSERT INTO automation_versions (automation_id, version, definition_json, created_at, author_id, message) VALUES (?, ?, ?, ?, ?, ?)',
+          [a.id, a.version, JSON.stringify(a.definition), a.updatedAt, save?.authorId ?? a.ownerId, save?.message ?? null],
+        );
       }),
     );
   }
@@ -389,7 +443,14 @@ export class ServiceRunStore implements RunStore {
                   run_retention_days = ?, run_retention_failed_days = ?
             WHERE id = ?${save?.ifVersion === undefined ? '' : ' AND version = ?'}`,
           [
-            a.definition.trigger.type, a.version, a.enabled ? 1 : 0, JSON.stringify(a.definition), storedMeta(a), a.updatedAt, ...retentionColumns(a), a.id,
+            a.definition.trigger.type,
+            a.version,
+            a.enabled ? 1 : 0,
+            JSON.stringify(a.definition),
+            storedMeta(a),
+            a.updatedAt,
+            ...retentionColumns(a),
+            a.id,
             ...(save?.ifVersion === undefined ? [] : [save.ifVersion]),
           ],
         );
@@ -415,9 +476,10 @@ export class ServiceRunStore implements RunStore {
 
   async listVersions(automationId: string): Promise<VersionRecord[]> {
     return this.store.run(
-      this.store.sql.all<VersionRecord>('SELECT version, created_at AS "createdAt" FROM automation_versions WHERE automation_id = ? ORDER BY version DESC', [
-        automationId,
-      ]),
+      this.store.sql.all<VersionRecord>(
+        'SELECT version, created_at AS "createdAt" FROM automation_versions WHERE automation_id = ? ORDER BY version DESC',
+        [automationId],
+      ),
     );
   }
 
@@ -450,7 +512,12 @@ export class ServiceRunStore implements RunStore {
     await this.store.run(this.store.sql.run('UPDATE automations SET schedule_slot = ? WHERE id = ?', [slot, automationId]));
   }
 
-  async createRun(run: RunRecord, dedupe?: { since: number }, steps: StepRecord[] = [], lease?: RunLease): Promise<{ run: RunRecord; created: boolean }> {
+  async createRun(
+    run: RunRecord,
+    dedupe?: { since: number },
+    steps: StepRecord[] = [],
+    lease?: RunLease,
+  ): Promise<{ run: RunRecord; created: boolean }> {
     return this.store.run(
       this.store.sql.transaction(function* (tx) {
         const result = yield* insertRun(tx, run, dedupe, lease);
@@ -549,7 +616,12 @@ export class ServiceRunStore implements RunStore {
   }
 
   async releaseRun(runId: string, owner: string): Promise<void> {
-    await this.store.run(this.store.sql.run('UPDATE automation_runs SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?', [runId, owner]));
+    await this.store.run(
+      this.store.sql.run('UPDATE automation_runs SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?', [
+        runId,
+        owner,
+      ]),
+    );
   }
 
   async releaseRuns(owner: string): Promise<void> {
@@ -567,7 +639,11 @@ export class ServiceRunStore implements RunStore {
 
   async listPendingRuns(automationId: string): Promise<RunRecord[]> {
     return this.store.run(
-      runsOf(this.store.sql, `SELECT ${RUN_COLUMNS} FROM automation_runs WHERE automation_id = ? AND status IN ('queued', 'waiting') ORDER BY seq`, [automationId]),
+      runsOf(
+        this.store.sql,
+        `SELECT ${RUN_COLUMNS} FROM automation_runs WHERE automation_id = ? AND status IN ('queued', 'waiting') ORDER BY seq`,
+        [automationId],
+      ),
     );
   }
 
@@ -601,13 +677,10 @@ export class ServiceRunStore implements RunStore {
           [runId, stepId],
         );
         if (!step || step.status !== 'waiting') return false;
-        yield* tx.run("UPDATE automation_steps SET status = 'succeeded', output_json = ?, finished_at = ?, duration_ms = ? WHERE run_id = ? AND step_id = ?", [
-          JSON.stringify(output),
-          now,
-          now - step.started_at,
-          runId,
-          stepId,
-        ]);
+        yield* tx.run(
+          "UPDATE automation_steps SET status = 'succeeded', output_json = ?, finished_at = ?, duration_ms = ? WHERE run_id = ? AND step_id = ?",
+          [JSON.stringify(output), now, now - step.started_at, runId, stepId],
+        );
         yield* tx.run("UPDATE automation_runs SET status = 'queued', wake_at = NULL, waiting_json = NULL WHERE id = ?", [runId]);
         return true;
       }),
@@ -629,7 +702,9 @@ const LEASE_BATCH = 500;
  * killed with its runs claimed leaves them at once rather than when their leases run out.
  */
 function freeLease(q: Sql): string {
-  return q.dialect === 'postgres' ? `(lease_owner IS NULL OR lease_until < ? OR ${ownerGone('lease_owner')})` : '(lease_owner IS NULL OR lease_until < ?)';
+  return q.dialect === 'postgres'
+    ? `(lease_owner IS NULL OR lease_until < ? OR ${ownerGone('lease_owner')})`
+    : '(lease_owner IS NULL OR lease_until < ?)';
 }
 
 /**
@@ -663,10 +738,10 @@ function* automationById(q: Sql, id: string): Query<AutomationRecord | undefined
 
 /** The definition of one kept version. */
 function* definitionOf(q: Sql, automationId: string, version: number): Query<AutomationDefinition | undefined> {
-  const row = yield* q.get<{ definition_json: string }>('SELECT definition_json FROM automation_versions WHERE automation_id = ? AND version = ?', [
-    automationId,
-    version,
-  ]);
+  const row = yield* q.get<{ definition_json: string }>(
+    'SELECT definition_json FROM automation_versions WHERE automation_id = ? AND version = ?',
+    [automationId, version],
+  );
   return row ? (JSON.parse(row.definition_json) as AutomationDefinition) : undefined;
 }
 
@@ -682,7 +757,10 @@ function* runById(q: Sql, id: string): Query<RunRecord | undefined> {
 
 /** The smallest `wake_at` after `after` among waiting runs. */
 function* nextWake(q: Sql, after: number): Query<number | undefined> {
-  const row = yield* q.get<{ next_wake: number | null }>("SELECT MIN(wake_at) AS next_wake FROM automation_runs WHERE status = 'waiting' AND wake_at > ?", [after]);
+  const row = yield* q.get<{ next_wake: number | null }>(
+    "SELECT MIN(wake_at) AS next_wake FROM automation_runs WHERE status = 'waiting' AND wake_at > ?",
+    [after],
+  );
   return row?.next_wake ?? undefined;
 }
 

@@ -122,10 +122,14 @@ export class AutomationRuntime {
     if (this.svc.config.databaseUrl) {
       this.discovery.start();
       // Api processes tell at once what they stored; polling stays the fallback.
-      this.listener = new WorkListener(this.svc.config.databaseUrl, (topic) => {
-        if (topic === 'runs') this.discovery.wake();
-        else this.svc.signals?.notify(topic);
-      }, this.log);
+      this.listener = new WorkListener(
+        this.svc.config.databaseUrl,
+        (topic) => {
+          if (topic === 'runs') this.discovery.wake();
+          else this.svc.signals?.notify(topic);
+        },
+        this.log,
+      );
       await this.listener.start();
     }
   }

@@ -45,27 +45,37 @@ export class DomainServiceAdapter implements Service {
   }
 
   /** {@link once} with its own workspace check (`guard`) and write lane (a project or folder id). */
-  private async onceIn<T>(ctx: ServiceContext, lane: string, guard: (tx: Sql) => Query<void>, change: (tx: Sql, actor: Actor) => Query<T>): Promise<T> {
+  private async onceIn<T>(
+    ctx: ServiceContext,
+    lane: string,
+    guard: (tx: Sql) => Query<void>,
+    change: (tx: Sql, actor: Actor) => Query<T>,
+  ): Promise<T> {
     const { svc } = this;
     // Through the task writes' group commit: on SQLite it shares their transactions, on
     // PostgreSQL it takes its turn in the project's lane instead of colliding with them. Writes of
     // other processes can still collide with it past every attempt: 503 BUSY, a transient error,
     // so the step is retried by its policy instead of failing the run.
-    const result = await svc.writes.run(function* (tx): Query<T> {
-      const prior = yield* tx.get<{ output_json: string }>('SELECT output_json FROM automation_effects WHERE run_id = ? AND step_id = ?', [ctx.runId, ctx.stepId]);
-      if (prior) return JSON.parse(prior.output_json) as T;
-      yield* guard(tx);
-      const out = yield* change(tx, yield* ownerActor(tx, ctx));
-      yield* tx.run('INSERT INTO automation_effects (run_id, step_id, output_json, created_at) VALUES (?, ?, ?, ?)', [
-        ctx.runId,
-        ctx.stepId,
-        JSON.stringify(out ?? null),
-        svc.clock.now(),
-      ]);
-      return out;
-    }, lane).catch((error: unknown) => {
-      throw isRetryableConflict(error) ? busy() : error;
-    });
+    const result = await svc.writes
+      .run(function* (tx): Query<T> {
+        const prior = yield* tx.get<{ output_json: string }>(
+          'SELECT output_json FROM automation_effects WHERE run_id = ? AND step_id = ?',
+          [ctx.runId, ctx.stepId],
+        );
+        if (prior) return JSON.parse(prior.output_json) as T;
+        yield* guard(tx);
+        const out = yield* change(tx, yield* ownerActor(tx, ctx));
+        yield* tx.run('INSERT INTO automation_effects (run_id, step_id, output_json, created_at) VALUES (?, ?, ?, ?)', [
+          ctx.runId,
+          ctx.stepId,
+          JSON.stringify(out ?? null),
+          svc.clock.now(),
+        ]);
+        return out;
+      }, lane)
+      .catch((error: unknown) => {
+        throw isRetryableConflict(error) ? busy() : error;
+      });
     svc.signals?.notify('events');
     return result;
   }
@@ -115,7 +125,9 @@ export class DomainServiceAdapter implements Service {
   async setTaskDate(ctx: ServiceContext, p: { projectId: string; taskId: string; start?: TaskDatePoint; end?: TaskDatePoint }) {
     const side = (point: TaskDatePoint | undefined): DatePointInput | null =>
       point ? { date: point.date, time: point.time || null, timezone: point.timezone || null } : null;
-    return this.once(ctx, p.projectId, (tx, actor) => setTaskDate(this.svc, actor, p.projectId, p.taskId, { start: side(p.start), end: side(p.end) }, tx));
+    return this.once(ctx, p.projectId, (tx, actor) =>
+      setTaskDate(this.svc, actor, p.projectId, p.taskId, { start: side(p.start), end: side(p.end) }, tx),
+    );
   }
 
   async setTaskNote(ctx: ServiceContext, p: { projectId: string; taskId: string; type: string; value: string }) {
@@ -171,9 +183,19 @@ export class DomainServiceAdapter implements Service {
     const input = { contentType: 'text/markdown' as const, content: `# ${p.name}\n\n${p.content}` };
     const folderId = p.folderId;
     if (folderId === undefined) {
-      return this.onceIn(ctx, ctx.workspaceId, function* () {}, (tx, actor) => createWorkspaceProject(this.svc, actor, ctx.workspaceId, input, tx));
+      return this.onceIn(
+        ctx,
+        ctx.workspaceId,
+        function* () {},
+        (tx, actor) => createWorkspaceProject(this.svc, actor, ctx.workspaceId, input, tx),
+      );
     }
-    return this.onceIn(ctx, folderId, (tx) => inWorkspace(tx, ctx, 'folders', folderId), (tx, actor) => createProject(this.svc, actor, folderId, input, tx));
+    return this.onceIn(
+      ctx,
+      folderId,
+      (tx) => inWorkspace(tx, ctx, 'folders', folderId),
+      (tx, actor) => createProject(this.svc, actor, folderId, input, tx),
+    );
   }
 
   /** A read as the automation's owner, of a project of the automation's workspace. */

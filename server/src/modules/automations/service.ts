@@ -207,7 +207,12 @@ function validate(rt: AutomationRuntime, definition: unknown): AutomationDefinit
  * credential; an automation made through an OAuth grant records it (`oauth-origin.ts`).
  * @throws ServiceError 400 (invalid definition: details name the field), 402, 403, 404.
  */
-export async function createAutomation(svc: Services, rt: AutomationRuntime, actor: Actor, input: AutomationInput): Promise<AutomationItem> {
+export async function createAutomation(
+  svc: Services,
+  rt: AutomationRuntime,
+  actor: Actor,
+  input: AutomationInput,
+): Promise<AutomationItem> {
   const q = svc.store.sql;
   await svc.store.run(requireWorkspace(q, actor, input.workspaceId, 'Owner', 'creating an automation'));
   const definition = validate(rt, input.definition);
@@ -222,7 +227,14 @@ export async function createAutomation(svc: Services, rt: AutomationRuntime, act
     token = made.token;
   }
   const created = await engineCall(() =>
-    rt.engine.createAutomation({ id: newId(), workspaceId: input.workspaceId, ownerId: actor.userId, definition, enabled: input.enabled ?? true, meta }),
+    rt.engine.createAutomation({
+      id: newId(),
+      workspaceId: input.workspaceId,
+      ownerId: actor.userId,
+      definition,
+      enabled: input.enabled ?? true,
+      meta,
+    }),
   );
   return svc.store.run(toItem(q, svc, actor, 'Owner', created, token));
 }
@@ -294,8 +306,21 @@ export async function updateAutomation(
  * Enabling one with an inbound URL needs a first-party credential.
  * @throws ServiceError 403, 404.
  */
-export async function setAutomationEnabled(svc: Services, rt: AutomationRuntime, actor: Actor, id: string, enabled: boolean): Promise<AutomationItem> {
-  const { automation } = await requireAutomation(svc, rt, actor, id, 'Owner', enabled ? 'enabling an automation' : 'disabling an automation');
+export async function setAutomationEnabled(
+  svc: Services,
+  rt: AutomationRuntime,
+  actor: Actor,
+  id: string,
+  enabled: boolean,
+): Promise<AutomationItem> {
+  const { automation } = await requireAutomation(
+    svc,
+    rt,
+    actor,
+    id,
+    'Owner',
+    enabled ? 'enabling an automation' : 'disabling an automation',
+  );
   if (enabled) requireFirstPartyForInbound(actor, automation.definition.trigger, 'enabling an automation');
   const updated = await engineCall(() => rt.engine.setEnabled(id, enabled));
   return svc.store.run(toItem(svc.store.sql, svc, actor, 'Owner', updated));
@@ -359,7 +384,13 @@ export interface RunListQuery {
 }
 
 /** An automation's runs, newest first, without steps (any member). @throws ServiceError 404. */
-export async function listRuns(svc: Services, rt: AutomationRuntime, actor: Actor, automationId: string, query: RunListQuery): Promise<RunItem[]> {
+export async function listRuns(
+  svc: Services,
+  rt: AutomationRuntime,
+  actor: Actor,
+  automationId: string,
+  query: RunListQuery,
+): Promise<RunItem[]> {
   await requireAutomation(svc, rt, actor, automationId, 'Viewer', 'reading runs');
   if (query.requestId !== undefined) {
     const runId = await svc.store.run(runIdOfInboundRequest(svc.store.sql, automationId, query.requestId));
@@ -374,7 +405,15 @@ export async function listRuns(svc: Services, rt: AutomationRuntime, actor: Acto
 }
 
 /** The run of an automation and the caller's role in its workspace. @throws ServiceError 404 (unknown run, automation or not a member), 403. */
-export async function requireRun(svc: Services, rt: AutomationRuntime, actor: Actor, automationId: string, runId: string, min: Role, action: string) {
+export async function requireRun(
+  svc: Services,
+  rt: AutomationRuntime,
+  actor: Actor,
+  automationId: string,
+  runId: string,
+  min: Role,
+  action: string,
+) {
   const { role } = await requireAutomation(svc, rt, actor, automationId, min, action);
   const found = await rt.engine.getRun(runId);
   if (!found || found.run.automationId !== automationId) throw notFound('run', runId);
@@ -431,7 +470,13 @@ export const TEST_RUN_WAIT_MS = 10_000;
  * returns it with its steps.
  * @throws ServiceError 403, 404.
  */
-export async function testRun(svc: Services, rt: AutomationRuntime, actor: Actor, automationId: string, payload: Record<string, unknown>): Promise<RunItem> {
+export async function testRun(
+  svc: Services,
+  rt: AutomationRuntime,
+  actor: Actor,
+  automationId: string,
+  payload: Record<string, unknown>,
+): Promise<RunItem> {
   await requireAutomation(svc, rt, actor, automationId, 'Owner', 'test-running an automation');
   const run = await engineCall(() => rt.engine.startRun(automationId, payload, { test: true }));
   const settled = FINAL_STATUSES.has(run.status) ? run : await rt.engine.waitForRun(run.id, TEST_RUN_WAIT_MS);

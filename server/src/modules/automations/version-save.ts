@@ -55,8 +55,13 @@ export function requiredVersion(ifMatch: string | undefined, current: number): n
 /** 412 PRECONDITION_FAILED: the automation changed since the caller read it. */
 export function staleVersion(current?: number): ServiceError {
   const now = current === undefined ? '' : ` (it is now at version ${current}, ETag ${etagOf(current)})`;
-  return new ServiceError(412, 'PRECONDITION_FAILED', `the automation was changed since it was read${now}; read it again and reapply the change`, {
-    field: 'If-Match',
-    reason: 'stale',
-  });
+  return new ServiceError(
+    412,
+    'PRECONDITION_FAILED',
+    `the automation was changed since it was read${now}; read it again and reapply the change`,
+    {
+      field: 'If-Match',
+      reason: 'stale',
+    },
+  );
 }

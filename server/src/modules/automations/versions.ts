@@ -63,7 +63,13 @@ export type VersionDetail = AutomationDefinition & VersionItem & { redacted?: st
  * One version's definition with its author and message (any member; credential values redacted
  * for non-Owners as in `getAutomation`). @throws ServiceError 404 for an unknown automation or version.
  */
-export async function getAutomationVersion(svc: Services, rt: AutomationRuntime, actor: Actor, id: string, version: number): Promise<VersionDetail> {
+export async function getAutomationVersion(
+  svc: Services,
+  rt: AutomationRuntime,
+  actor: Actor,
+  id: string,
+  version: number,
+): Promise<VersionDetail> {
   const { automation, role } = await requireAutomation(svc, rt, actor, id, 'Viewer', 'reading versions');
   const definition = await rt.engine.getDefinition(id, version);
   const [kept] = await svc.store.run(versionRows(svc.store.sql, id, version));

@@ -33,7 +33,13 @@ export interface WorkspaceRunQuery {
  * time; page with `before` (the last run id of the previous page).
  * @throws ServiceError 400 for a malformed time; 403/404 from the workspace access check.
  */
-export async function listWorkspaceRuns(svc: Services, rt: AutomationRuntime, actor: Actor, workspaceId: string, query: WorkspaceRunQuery): Promise<RunItem[]> {
+export async function listWorkspaceRuns(
+  svc: Services,
+  rt: AutomationRuntime,
+  actor: Actor,
+  workspaceId: string,
+  query: WorkspaceRunQuery,
+): Promise<RunItem[]> {
   await svc.store.run(requireWorkspace(svc.store.sql, actor, workspaceId, 'Viewer', 'reading runs'));
   const q: RunQuery = { workspaceId, limit: query.limit };
   if (query.status !== undefined) q.status = query.status;
@@ -83,7 +89,13 @@ const SCAN_PAGE = 100;
  * caller may decide it (named approver, or Participant and above when none are named).
  * @throws ServiceError 403/404 from the workspace access check.
  */
-export async function listPendingApprovals(svc: Services, rt: AutomationRuntime, actor: Actor, workspaceId: string, query: ApprovalQuery): Promise<PendingApproval[]> {
+export async function listPendingApprovals(
+  svc: Services,
+  rt: AutomationRuntime,
+  actor: Actor,
+  workspaceId: string,
+  query: ApprovalQuery,
+): Promise<PendingApproval[]> {
   const role = await svc.store.run(requireWorkspace(svc.store.sql, actor, workspaceId, 'Viewer', 'reading approvals'));
   const approver = query.approver?.replace(/^@/, '').toLowerCase();
   const names = new Map<string, string>();
@@ -102,7 +114,8 @@ export async function listPendingApprovals(svc: Services, rt: AutomationRuntime,
       if (!step || !input) continue;
       const approvers = input.approvers ?? [];
       if (approver !== undefined && !approvers.some((h) => h.toLowerCase() === approver)) continue;
-      if (!names.has(run.automationId)) names.set(run.automationId, (await rt.engine.getAutomation(run.automationId))?.definition.name ?? '');
+      if (!names.has(run.automationId))
+        names.set(run.automationId, (await rt.engine.getAutomation(run.automationId))?.definition.name ?? '');
       const item: PendingApproval = {
         runId: run.id,
         automationId: run.automationId,
@@ -111,7 +124,8 @@ export async function listPendingApprovals(svc: Services, rt: AutomationRuntime,
         message: input.message,
         approvers,
         requestedAt: isoTime(step.startedAt),
-        youMayDecide: approvers.length > 0 ? approvers.some((h) => h.toLowerCase() === actor.handle.toLowerCase()) : roleAtLeast(role, 'Participant'),
+        youMayDecide:
+          approvers.length > 0 ? approvers.some((h) => h.toLowerCase() === actor.handle.toLowerCase()) : roleAtLeast(role, 'Participant'),
       };
       if (input.timeoutAt !== undefined) item.timeoutAt = isoTime(input.timeoutAt);
       found.push(item);

@@ -38,7 +38,10 @@ export const commentsRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemEnvelope(commentSchema)),
       },
     },
-    async (request) => ({ ok: true, item: await svc.store.run(addComment(svc, request.actor, request.params.projectId, request.params.taskId, request.body.text)) }),
+    async (request) => ({
+      ok: true,
+      item: await svc.store.run(addComment(svc, request.actor, request.params.projectId, request.params.taskId, request.body.text)),
+    }),
   );
 
   app.get<{ Params: TaskParams; Querystring: PageQuery }>(
@@ -52,6 +55,9 @@ export const commentsRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemsEnvelope(commentSchema)),
       },
     },
-    async (request) => ({ ok: true, items: await svc.store.run(listComments(svc, request.actor, request.params.projectId, request.params.taskId, request.query)) }),
+    async (request) => ({
+      ok: true,
+      items: await svc.store.run(listComments(svc, request.actor, request.params.projectId, request.params.taskId, request.query)),
+    }),
   );
 };

@@ -35,7 +35,14 @@ export interface Comment {
  * @throws ServiceError 400 for an empty text or one over {@link MAX_COMMENT_LENGTH} characters;
  *   404, 403, 409 as for every task write.
  */
-export function* addComment(svc: Services, actor: Actor, projectId: string, taskId: string, text: string, q: Sql = svc.store.sql): Query<Comment> {
+export function* addComment(
+  svc: Services,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  text: string,
+  q: Sql = svc.store.sql,
+): Query<Comment> {
   const { clock } = svc;
   checkText('text', text, MAX_COMMENT_LENGTH, { multiline: true });
   return yield* q.transaction(function* (tx) {
@@ -57,13 +64,20 @@ export function* addComment(svc: Services, actor: Actor, projectId: string, task
       author: { handle: actor.handle, displayName: actor.displayName },
       createdAt: isoTime(now),
     };
-    yield* raiseEvent(tx, actor, project, 'comment.created', {
-      ...taskEventBase(svc, project, task),
-      commentId: id,
-      commentText: text,
-      author: actor.handle,
-      createdAt: comment.createdAt,
-    }, now);
+    yield* raiseEvent(
+      tx,
+      actor,
+      project,
+      'comment.created',
+      {
+        ...taskEventBase(svc, project, task),
+        commentId: id,
+        commentText: text,
+        author: actor.handle,
+        createdAt: comment.createdAt,
+      },
+      now,
+    );
     return comment;
   });
 }

@@ -6,7 +6,15 @@
  */
 
 /** The document's `llm.name` values for `llm.type: 'openai'`. */
-export const OPENAI_LLM_NAMES = ['gpt-3.5-turbo', 'gpt-4o', 'gpt-4-turbo', 'gpt-4o-mini', 'o3-mini:low', 'o3-mini:medium', 'o3-mini:high'] as const;
+export const OPENAI_LLM_NAMES = [
+  'gpt-3.5-turbo',
+  'gpt-4o',
+  'gpt-4-turbo',
+  'gpt-4o-mini',
+  'o3-mini:low',
+  'o3-mini:medium',
+  'o3-mini:high',
+] as const;
 /** The document's `llm.name` values for `llm.type: 'anthropic'`. */
 export const ANTHROPIC_LLM_NAMES = ['anthropic/claude-3.5-sonnet', 'anthropic/claude-3.5-haiku', 'anthropic/claude-3.7-sonnet'] as const;
 /** Every `llm.name` the API reports. */

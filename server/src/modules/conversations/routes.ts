@@ -31,7 +31,12 @@ export const conversationSchema = {
           required: ['type', 'name', 'model'],
           properties: {
             type: { type: 'string', enum: LLM_TYPES },
-            name: { type: 'string', enum: LLM_NAMES, description: "The listed model nearest to the one that answered (openai-type names with type openai, anthropic/… names with type anthropic)" },
+            name: {
+              type: 'string',
+              enum: LLM_NAMES,
+              description:
+                'The listed model nearest to the one that answered (openai-type names with type openai, anthropic/… names with type anthropic)',
+            },
             model: { type: 'string', description: 'The exact model name the provider reported (ours)' },
           },
         },
@@ -58,7 +63,9 @@ export const conversationRoutes: FastifyPluginAsync = async (app) => {
   if (svc.leadership.leading) await svc.store.run(failInterruptedConversations(svc));
   else {
     svc.leadership.whenLeading(() => {
-      svc.store.run(failInterruptedConversations(svc)).catch((error: unknown) => app.log.error({ err: error }, 'marking interrupted conversations failed'));
+      svc.store
+        .run(failInterruptedConversations(svc))
+        .catch((error: unknown) => app.log.error({ err: error }, 'marking interrupted conversations failed'));
     });
   }
 
@@ -78,7 +85,10 @@ export const conversationRoutes: FastifyPluginAsync = async (app) => {
           response: responses(itemsEnvelope(conversationSchema)),
         },
       },
-      async (request) => ({ ok: true, items: await svc.store.run(listConversations(svc, request.actor, request.params.agentId, request.query)) }),
+      async (request) => ({
+        ok: true,
+        items: await svc.store.run(listConversations(svc, request.actor, request.params.agentId, request.query)),
+      }),
     );
 
     app.post<{ Params: { agentId: string }; Body: CommandRun }>(
@@ -107,6 +117,9 @@ export const conversationRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemEnvelope(conversationSchema)),
       },
     },
-    async (request) => ({ ok: true, item: await svc.store.run(getConversation(svc, request.actor, request.params.agentId, request.params.convoId)) }),
+    async (request) => ({
+      ok: true,
+      item: await svc.store.run(getConversation(svc, request.actor, request.params.agentId, request.params.convoId)),
+    }),
   );
 };

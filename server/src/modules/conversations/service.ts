@@ -125,7 +125,13 @@ export function* listConversations(
  * One conversation of an agent (spec 4.4 `GET /agents/{agentId}/convos/{convoId}`). Needs Viewer.
  * @throws ServiceError 404 (agent unknown/outside the caller's workspaces, or no such conversation of that agent).
  */
-export function* getConversation(svc: Services, actor: Actor, agentId: string, convoId: string, q: Sql = svc.store.sql): Query<Conversation> {
+export function* getConversation(
+  svc: Services,
+  actor: Actor,
+  agentId: string,
+  convoId: string,
+  q: Sql = svc.store.sql,
+): Query<Conversation> {
   yield* requireAgent(q, actor, agentId, 'Viewer');
   const row = yield* conversationRow(q, agentId, convoId);
   if (!row) throw notFound('conversation', convoId);
@@ -163,12 +169,15 @@ function placeholders(agent: Agent, input: string): Record<string, string> {
 export function renderPrompt(agent: Agent, prompt: string, input: string): string {
   const values = placeholders(agent, input);
   let usedInput = false;
-  const rendered = prompt.replace(/\{\{\s*([a-z.]+)\s*\}\}|\[\[\s*([a-z.]+)\s*\]\]/g, (whole, braced: string | undefined, bracketed: string | undefined) => {
-    const name = braced ?? bracketed ?? '';
-    if (!(name in values)) return whole;
-    if (name === 'input') usedInput = true;
-    return values[name]!;
-  });
+  const rendered = prompt.replace(
+    /\{\{\s*([a-z.]+)\s*\}\}|\[\[\s*([a-z.]+)\s*\]\]/g,
+    (whole, braced: string | undefined, bracketed: string | undefined) => {
+      const name = braced ?? bracketed ?? '';
+      if (!(name in values)) return whole;
+      if (name === 'input') usedInput = true;
+      return values[name]!;
+    },
+  );
   return !usedInput && input ? `${rendered}\n\n${input}` : rendered;
 }
 
@@ -238,7 +247,8 @@ export function* systemMessage(svc: Services, agent: Agent, command: AgentComman
   if (agent.data.description) lines.push(agent.data.description);
   lines.push(`Tone: ${agent.data.tone}. Answer in the language with BCP 47 tag "${agent.data.language}".`);
   if (command.mode === 'json') lines.push('Answer with one JSON object and nothing else.');
-  if (command.mode.startsWith('plan-and-execute')) lines.push('First write a short numbered plan, then carry out each step and give the result.');
+  if (command.mode.startsWith('plan-and-execute'))
+    lines.push('First write a short numbered plan, then carry out each step and give the result.');
   const knowledge = yield* knowledgeText(svc, agent, q);
   if (knowledge) lines.push('', 'Use this knowledge when it helps:', '', knowledge);
   return lines.join('\n');
@@ -257,7 +267,8 @@ function titleOf(command: AgentCommand, input: string): string {
  */
 export function* failInterruptedConversations(svc: Services, q: Sql = svc.store.sql): Query<number> {
   return yield* q.transaction(function* (tx) {
-    return (yield* tx.run("UPDATE conversations SET status = 'failed', updated_at = ? WHERE status = 'in_progress'", [svc.clock.now()])).changes;
+    return (yield* tx.run("UPDATE conversations SET status = 'failed', updated_at = ? WHERE status = 'in_progress'", [svc.clock.now()]))
+      .changes;
   });
 }
 

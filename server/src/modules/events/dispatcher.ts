@@ -74,7 +74,10 @@ export async function dispatchEvents(svc: Services, cursor: OutboxCursor, limit 
 
 /** Up to `limit` events after `afterSeq`, oldest first, and the deliveries they call for. */
 function* readBatch(q: Sql, afterSeq: number, limit: number): Query<{ events: EventHead[]; matches: Match[] }> {
-  const events = yield* q.all<EventHead>('SELECT seq, type, workspace_id, created_at FROM events WHERE seq > ? ORDER BY seq LIMIT ?', [afterSeq, limit]);
+  const events = yield* q.all<EventHead>('SELECT seq, type, workspace_id, created_at FROM events WHERE seq > ? ORDER BY seq LIMIT ?', [
+    afterSeq,
+    limit,
+  ]);
   const matches: Match[] = [];
   for (const event of events) matches.push(...(yield* matchEvent(q, event)));
   return { events, matches };
@@ -85,7 +88,15 @@ function* queueDeliveries(tx: Sql, matches: readonly Match[], now: number): Quer
   for (let start = 0; start < matches.length; start += DELIVERY_BATCH_ROWS) {
     const batch = matches.slice(start, start + DELIVERY_BATCH_ROWS);
     const values = batch.map(() => "(?, ?, ?, ?, ?, 'pending', 0, ?, ?)").join(', ');
-    const args = batch.flatMap(({ event, webhookId, subscriptionId }) => [newOrderedId(), webhookId, subscriptionId, event.seq, event.type, now, now]);
+    const args = batch.flatMap(({ event, webhookId, subscriptionId }) => [
+      newOrderedId(),
+      webhookId,
+      subscriptionId,
+      event.seq,
+      event.type,
+      now,
+      now,
+    ]);
     yield* tx.run(
       `INSERT INTO webhook_deliveries (id, webhook_id, subscription_id, event_seq, event_type, status, attempts, next_attempt_at, created_at)
        VALUES ${values}`,

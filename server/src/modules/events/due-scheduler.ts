@@ -126,7 +126,12 @@ export function* fireDueTasks(svc: Services, limit = 200, position: DueScanPosit
       const eventId = fires
         ? yield* appendEvent(tx, { type: 'task.due', workspaceId: task.workspace_id, payload: yield* payloadOf(svc, tx, task, now) }, now)
         : null;
-      yield* tx.run('INSERT INTO task_due_fired (task_id, due_at, fired_at, event_id) VALUES (?, ?, ?, ?)', [task.id, task.due_at, now, eventId]);
+      yield* tx.run('INSERT INTO task_due_fired (task_id, due_at, fired_at, event_id) VALUES (?, ?, ?, ?)', [
+        task.id,
+        task.due_at,
+        now,
+        eventId,
+      ]);
     }
     const more = due.length === limit;
     if (!more) {

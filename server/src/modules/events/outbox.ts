@@ -78,10 +78,18 @@ export function* appendEvent(
 
 /** Events with a sequence number above `afterSeq`, oldest first, at most `limit`. */
 export function* readEvents(q: Sql, afterSeq: number, limit: number): Query<DomainEvent[]> {
-  const rows = yield* q.all<{ seq: number; id: string; type: EventType; workspace_id: string; payload_json: string; depth: number; created_at: number }>(
-    'SELECT seq, id, type, workspace_id, payload_json, depth, created_at FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
-    [afterSeq, limit],
-  );
+  const rows = yield* q.all<{
+    seq: number;
+    id: string;
+    type: EventType;
+    workspace_id: string;
+    payload_json: string;
+    depth: number;
+    created_at: number;
+  }>('SELECT seq, id, type, workspace_id, payload_json, depth, created_at FROM events WHERE seq > ? ORDER BY seq LIMIT ?', [
+    afterSeq,
+    limit,
+  ]);
   return rows.map((r) => ({
     seq: r.seq,
     id: r.id,

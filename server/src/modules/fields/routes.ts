@@ -35,7 +35,12 @@ const fieldData = {
         format: { type: 'object', required: ['type'], additionalProperties: false, properties: { type: kind('decimal') } },
       },
     },
-    { type: 'object', required: ['displayName', 'type'], additionalProperties: false, properties: { displayName: str, type: kind('string') } },
+    {
+      type: 'object',
+      required: ['displayName', 'type'],
+      additionalProperties: false,
+      properties: { displayName: str, type: kind('string') },
+    },
     {
       type: 'object',
       required: ['displayName', 'type', 'options'],
@@ -46,7 +51,12 @@ const fieldData = {
         options: {
           type: 'object',
           description: 'The options keyed by option id',
-          additionalProperties: { type: 'object', required: ['id', 'name', 'rank'], additionalProperties: false, properties: { id: str, name: str, rank: str } },
+          additionalProperties: {
+            type: 'object',
+            required: ['id', 'name', 'rank'],
+            additionalProperties: false,
+            properties: { id: str, name: str, rank: str },
+          },
         },
       },
     },
@@ -115,7 +125,11 @@ export const fieldsRoutes: FastifyPluginAsync = async (app) => {
           additionalProperties: false,
           properties: {
             name: singleLine(MAX_FIELD_NAME),
-            type: { type: 'string', enum: ACCEPTED_FIELD_TYPES, description: 'Ours, or the real service\'s names string (= text), Select (= select), DateTime (= date)' },
+            type: {
+              type: 'string',
+              enum: ACCEPTED_FIELD_TYPES,
+              description: "Ours, or the real service's names string (= text), Select (= select), DateTime (= date)",
+            },
             options: { type: 'array', minItems: 1, maxItems: MAX_SELECT_OPTIONS, items: singleLine(MAX_OPTION_LENGTH) },
           },
         },
@@ -127,7 +141,14 @@ export const fieldsRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<{ Params: { projectId: string } }>(
     '/projects/:projectId/fields',
-    { schema: { tags, summary: "A project's custom fields, in creation order", params: params('projectId'), response: responses(itemsEnvelope(definition)) } },
+    {
+      schema: {
+        tags,
+        summary: "A project's custom fields, in creation order",
+        params: params('projectId'),
+        response: responses(itemsEnvelope(definition)),
+      },
+    },
     async (request) => ({ ok: true, items: await svc.store.run(listFields(svc, request.actor, request.params.projectId)) }),
   );
 
@@ -141,7 +162,10 @@ export const fieldsRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemsEnvelope(fieldValue)),
       },
     },
-    async (request) => ({ ok: true, items: await svc.store.run(listTaskFieldValues(svc, request.actor, request.params.projectId, request.params.taskId)) }),
+    async (request) => ({
+      ok: true,
+      items: await svc.store.run(listTaskFieldValues(svc, request.actor, request.params.projectId, request.params.taskId)),
+    }),
   );
 
   app.get<{ Params: ValueParams }>(

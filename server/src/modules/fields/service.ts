@@ -168,7 +168,13 @@ function fieldRows(q: Sql, projectId: string): Query<FieldRow[]> {
  *   `required` (select without options), `not_allowed` (options on another type) or
  *   `duplicate_value`; 409 CONFLICT for a name already used in the project.
  */
-export function createField(svc: Services, actor: Actor, projectId: string, body: NewField, q: Sql = svc.store.sql): Query<FieldDefinition> {
+export function createField(
+  svc: Services,
+  actor: Actor,
+  projectId: string,
+  body: NewField,
+  q: Sql = svc.store.sql,
+): Query<FieldDefinition> {
   const input = { ...body, type: FIELD_TYPE_SYNONYMS[body.type] ?? (body.type as FieldType) };
   if (input.type === 'select' && input.options === undefined) {
     throw badRequest('options', 'required', 'a select field needs options');
@@ -263,7 +269,10 @@ export function normalizeFieldValue(field: Pick<FieldDefinition, 'type' | 'optio
 
 /** The field `fieldId` of `projectId`. @throws ServiceError 404. */
 function* requireField(q: Sql, projectId: string, fieldId: string): Query<FieldRow> {
-  const field = yield* q.get<FieldRow>('SELECT id, project_id, name, type, options_json FROM fields WHERE id = ? AND project_id = ?', [fieldId, projectId]);
+  const field = yield* q.get<FieldRow>('SELECT id, project_id, name, type, options_json FROM fields WHERE id = ? AND project_id = ?', [
+    fieldId,
+    projectId,
+  ]);
   if (!field) throw notFound('field', fieldId);
   return field;
 }
@@ -282,7 +291,10 @@ export function* getTaskFieldValue(
 ): Query<{ fieldId: string; value: FieldValue | null }> {
   yield* requireTask(q, actor, projectId, taskId, 'Viewer');
   yield* requireField(q, projectId, fieldId);
-  const row = yield* q.get<{ value_json: string }>('SELECT value_json FROM task_field_values WHERE task_id = ? AND field_id = ?', [taskId, fieldId]);
+  const row = yield* q.get<{ value_json: string }>('SELECT value_json FROM task_field_values WHERE task_id = ? AND field_id = ?', [
+    taskId,
+    fieldId,
+  ]);
   return { fieldId, value: row ? (JSON.parse(row.value_json) as FieldValue) : null };
 }
 
@@ -344,7 +356,14 @@ export function setTaskFieldValue(
  * Idempotent.
  * @throws ServiceError 404, 403, 409 PROJECT_COMPLETED.
  */
-export function clearTaskFieldValue(svc: Services, actor: Actor, projectId: string, taskId: string, fieldId: string, q: Sql = svc.store.sql): Query<void> {
+export function clearTaskFieldValue(
+  svc: Services,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  fieldId: string,
+  q: Sql = svc.store.sql,
+): Query<void> {
   return q.transaction(function* (tx) {
     yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'clearing a field value' });
     yield* requireField(tx, projectId, fieldId);
@@ -361,7 +380,13 @@ export function clearTaskFieldValue(svc: Services, actor: Actor, projectId: stri
  * by id, then lists them in the source's order, as SQLite does by insertion order. Call inside
  * the copying transaction, with its handle.
  */
-export function* copyFields(q: Sql, sourceProjectId: string, targetProjectId: string, taskIds: Map<string, string>, now: number): Query<void> {
+export function* copyFields(
+  q: Sql,
+  sourceProjectId: string,
+  targetProjectId: string,
+  taskIds: Map<string, string>,
+  now: number,
+): Query<void> {
   const fields = yield* fieldRows(q, sourceProjectId);
   if (fields.length === 0) return;
   // Ids are ASCII: JavaScript's sort order is PostgreSQL's "C" byte order.

@@ -48,7 +48,10 @@ export const foldersRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      return { ok: true, item: await app.services.store.run(addFolder(app.services, request.actor, request.params.workspaceId, request.body)) };
+      return {
+        ok: true,
+        item: await app.services.store.run(addFolder(app.services, request.actor, request.params.workspaceId, request.body)),
+      };
     },
   );
 };

@@ -66,6 +66,12 @@ export function* createFolder(q: Sql, workspaceId: string, name: string, parentI
   const ok = yield* q.get('SELECT 1 AS found FROM folders WHERE id = ? AND workspace_id = ?', [parent, workspaceId]);
   if (!ok) throw badRequest('parentId', 'not_found', `folder '${parent}' is not in workspace '${workspaceId}'`);
   const id = newId();
-  yield* q.run('INSERT INTO folders (id, workspace_id, parent_id, name, created_at) VALUES (?, ?, ?, ?, ?)', [id, workspaceId, parent, name, now]);
+  yield* q.run('INSERT INTO folders (id, workspace_id, parent_id, name, created_at) VALUES (?, ?, ?, ?, ?)', [
+    id,
+    workspaceId,
+    parent,
+    name,
+    now,
+  ]);
   return { id, name, workspaceId, parentId: parent, isHome: false };
 }

@@ -34,7 +34,9 @@ function checkboxValue(value: unknown): boolean | undefined {
 
 /** One field's value, or the problem with it. `raw` is what was posted (a form's text or a JSON value). */
 function fieldValue(field: FormField, raw: unknown): { value: unknown } | { problem: FieldProblem } {
-  const problem = (reason: FieldProblem['reason'], message: string) => ({ problem: { field: field.name, reason, message: `${field.label}: ${message}` } });
+  const problem = (reason: FieldProblem['reason'], message: string) => ({
+    problem: { field: field.name, reason, message: `${field.label}: ${message}` },
+  });
   const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
   const blank = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
   if (field.type === 'checkbox') {
@@ -55,7 +57,8 @@ function fieldValue(field: FormField, raw: unknown): { value: unknown } | { prob
       return Number.isFinite(n) ? { value: n } : problem('invalid_type', 'must be a number');
     }
     case 'choice': {
-      if (typeof value !== 'string' || !(field.options ?? []).includes(value)) return problem('invalid_value', `must be one of: ${(field.options ?? []).join(', ')}`);
+      if (typeof value !== 'string' || !(field.options ?? []).includes(value))
+        return problem('invalid_value', `must be one of: ${(field.options ?? []).join(', ')}`);
       return { value };
     }
     case 'date': {

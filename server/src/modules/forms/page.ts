@@ -49,7 +49,9 @@ function control(field: FormField, value: unknown, problem: FieldProblem | undef
     case 'date':
       return `${label}<input type="date" ${attrs} value="${e(current)}">${help}${error}`;
     case 'choice': {
-      const options = (field.options ?? []).map((o) => `<option value="${e(o)}"${o === current ? ' selected' : ''}>${e(o)}</option>`).join('');
+      const options = (field.options ?? [])
+        .map((o) => `<option value="${e(o)}"${o === current ? ' selected' : ''}>${e(o)}</option>`)
+        .join('');
       return `${label}<select ${attrs}><option value="">Choose…</option>${options}</select>${help}${error}`;
     }
   }
@@ -58,7 +60,10 @@ function control(field: FormField, value: unknown, problem: FieldProblem | undef
 /** The body of the form page (inside `formPage`, which adds the heading and the policy headers). */
 export function renderForm(form: FormTrigger, input: FormPageInput): string {
   const problems = new Map((input.problems ?? []).map((p) => [p.field, p]));
-  const summary = problems.size > 0 ? `<p class="error" role="alert">Please correct the ${problems.size === 1 ? 'field' : `${problems.size} fields`} marked below.</p>` : '';
+  const summary =
+    problems.size > 0
+      ? `<p class="error" role="alert">Please correct the ${problems.size === 1 ? 'field' : `${problems.size} fields`} marked below.</p>`
+      : '';
   const fields = form.fields.map((f) => `<div>${control(f, input.values?.[f.name], problems.get(f.name))}</div>`).join('\n');
   const token = input.token === undefined ? '' : `<input type="hidden" name="token" value="${e(input.token)}">`;
   return `${form.description ? `<p>${e(form.description)}</p>` : ''}${summary}

@@ -9,7 +9,6 @@ import { INBOUND_RESPONSES } from '../automations/inbound-routes';
 import { renderForm } from './page';
 import { formPageState } from './service';
 
-
 /** Messages of the pages shown instead of a form. */
 const NO_FORM = {
   not_found: { status: 404, title: 'Form not found', text: 'This form does not exist, or its link is incomplete.' },
@@ -70,7 +69,9 @@ export const formRoutes: FastifyPluginAsync = async (app) => {
       const { formId } = request.params;
       const state = await svc.store.run(formPageState(svc, formId, request.query.token));
       if (state.kind !== 'open') return notOpen(reply, state.kind);
-      return formPage(reply, 200, state.form.title, renderForm(state.form, { id: formId, token: request.query.token }), { formTargets: formTargets(state.form) });
+      return formPage(reply, 200, state.form.title, renderForm(state.form, { id: formId, token: request.query.token }), {
+        formTargets: formTargets(state.form),
+      });
     },
   );
 
@@ -86,7 +87,7 @@ export const formRoutes: FastifyPluginAsync = async (app) => {
           hide: true,
           summary: 'Submit a form (a browser form post or JSON)',
           description:
-            'Form posts (`application/x-www-form-urlencoded`) get HTML: the thank-you page, a 303 redirect to the form\'s `redirectUrl`, ' +
+            "Form posts (`application/x-www-form-urlencoded`) get HTML: the thank-you page, a 303 redirect to the form's `redirectUrl`, " +
             'or the form again with each refused field marked (400). JSON posts get `{ok, requestId}` or the error envelope; a refused ' +
             'submission lists every field in `details.problems`. The token, when required: `Authorization: Bearer`, `?token=` or a `token` form field.',
           security: [],
@@ -119,7 +120,8 @@ export const formRoutes: FastifyPluginAsync = async (app) => {
           if (json) return { ok: true, requestId: accepted.requestId };
           const form = accepted.form!;
           const target = redirectOf(form);
-          if (form.redirectUrl && !target) request.log.warn('the form\'s stored redirectUrl is not a usable URL: showing the thank-you page');
+          if (form.redirectUrl && !target)
+            request.log.warn("the form's stored redirectUrl is not a usable URL: showing the thank-you page");
           if (target) return reply.code(303).header('Location', target).send();
           return formPage(reply, 200, form.title, `<p role="status">${escapeHtml(form.thankYou || 'Thank you!')}</p>`);
         } catch (error) {
@@ -128,7 +130,12 @@ export const formRoutes: FastifyPluginAsync = async (app) => {
           if (error instanceof FormRejectedError) {
             const state = await svc.store.run(formPageState(svc, formId, token));
             if (state.kind === 'open') {
-              const page = renderForm(state.form, { id: formId, token, values: posted as Record<string, unknown>, problems: error.problems });
+              const page = renderForm(state.form, {
+                id: formId,
+                token,
+                values: posted as Record<string, unknown>,
+                problems: error.problems,
+              });
               return formPage(reply, 400, state.form.title, page, { formTargets: formTargets(state.form) });
             }
           }

@@ -29,6 +29,7 @@ export function* formPageState(svc: Services, id: string, token: string | undefi
   const trigger = row ? (JSON.parse(row.definition_json) as AutomationDefinition).trigger : undefined;
   if (!row || trigger?.type !== 'form') return { kind: 'not_found' };
   if (row.enabled !== 1) return { kind: 'closed', form: trigger };
-  if (row.token_hash !== null && !tokenMatches(token === undefined ? undefined : `Bearer ${token}`, row.token_hash)) return { kind: 'needs_token', form: trigger };
+  if (row.token_hash !== null && !tokenMatches(token === undefined ? undefined : `Bearer ${token}`, row.token_hash))
+    return { kind: 'needs_token', form: trigger };
   return { kind: 'open', form: trigger };
 }

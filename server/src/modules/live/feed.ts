@@ -130,13 +130,21 @@ export class LiveChanges {
     }
 
     count();
-    const runs = yield* q.all<RunRow>(CHANGED_RUNS[q.dialect], [this.lastRunSeq, maxSeq, JSON.stringify([...this.runs.keys()]), workspaces]);
+    const runs = yield* q.all<RunRow>(CHANGED_RUNS[q.dialect], [
+      this.lastRunSeq,
+      maxSeq,
+      JSON.stringify([...this.runs.keys()]),
+      workspaces,
+    ]);
     const nextRuns = new Map<string, string>();
     for (const r of runs) {
       const key = `${r.status}|${r.fingerprint}`;
       if (!FINAL_STATUSES.has(r.status)) nextRuns.set(r.id, key);
       if (known(r.workspaceId) && this.runs.get(r.id) !== key) {
-        changes.push({ workspaceId: r.workspaceId, change: { event: 'run', data: { runId: r.id, automationId: r.automationId, status: r.status } } });
+        changes.push({
+          workspaceId: r.workspaceId,
+          change: { event: 'run', data: { runId: r.id, automationId: r.automationId, status: r.status } },
+        });
       }
     }
     this.projects = nextProjects;

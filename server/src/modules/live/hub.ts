@@ -118,7 +118,9 @@ export class LiveHub {
 
   private start(): void {
     const wake = () => void this.look();
-    this.offs = [this.deps.signals?.on('events', wake), this.deps.signals?.on('runs', wake)].filter((off): off is () => void => off !== undefined);
+    this.offs = [this.deps.signals?.on('events', wake), this.deps.signals?.on('runs', wake)].filter(
+      (off): off is () => void => off !== undefined,
+    );
     this.schedule();
   }
 
@@ -166,7 +168,10 @@ export class LiveHub {
     if (sessions.length > 0) {
       count();
       const rows = await store.run(
-        q.all<{ id: string }>(`SELECT id FROM sessions WHERE id IN (${JSON_LIST[q.dialect]}) AND revoked_at IS NULL AND expires_at > ?`, [JSON.stringify(sessions), now]),
+        q.all<{ id: string }>(`SELECT id FROM sessions WHERE id IN (${JSON_LIST[q.dialect]}) AND revoked_at IS NULL AND expires_at > ?`, [
+          JSON.stringify(sessions),
+          now,
+        ]),
       );
       for (const r of rows) live.add(`s:${r.id}`);
     }
@@ -181,7 +186,9 @@ export class LiveHub {
       for (const r of rows) live.add(`t:${r.id}`);
     }
     for (const stream of streams) {
-      const ended = (stream.sessionId !== undefined && !live.has(`s:${stream.sessionId}`)) || (stream.tokenId !== undefined && !live.has(`t:${stream.tokenId}`));
+      const ended =
+        (stream.sessionId !== undefined && !live.has(`s:${stream.sessionId}`)) ||
+        (stream.tokenId !== undefined && !live.has(`t:${stream.tokenId}`));
       if (ended && this.streams.has(stream)) {
         this.remove(stream);
         stream.end();

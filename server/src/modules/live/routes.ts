@@ -50,7 +50,8 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const userId = request.actor.userId;
       const count = open.get(userId) ?? 0;
-      if (count >= MAX_STREAMS_PER_USER) throw new ServiceError(429, 'RATE_LIMITED', `at most ${MAX_STREAMS_PER_USER} live streams per person; close one first`);
+      if (count >= MAX_STREAMS_PER_USER)
+        throw new ServiceError(429, 'RATE_LIMITED', `at most ${MAX_STREAMS_PER_USER} live streams per person; close one first`);
       open.set(userId, count + 1);
       const release = () => {
         const left = (open.get(userId) ?? 1) - 1;

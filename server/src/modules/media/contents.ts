@@ -85,7 +85,11 @@ function databaseContents(store: Store): MediaContents {
         let seq = 0;
         do {
           const read = fs.readSync(fd, buffer, 0, MEDIA_CHUNK_BYTES, seq * MEDIA_CHUNK_BYTES);
-          yield* tx.run('INSERT INTO media_chunks (media_id, seq, bytes) VALUES (?, ?, ?)', [media.id, seq, Buffer.from(buffer.subarray(0, read))]);
+          yield* tx.run('INSERT INTO media_chunks (media_id, seq, bytes) VALUES (?, ?, ?)', [
+            media.id,
+            seq,
+            Buffer.from(buffer.subarray(0, read)),
+          ]);
         } while (++seq * MEDIA_CHUNK_BYTES < upload.size);
       } finally {
         fs.closeSync(fd);

@@ -129,7 +129,11 @@ export function storedContentType(declared: string | undefined, name: string): s
 export function storedName(filename: string | undefined): string {
   const last = (filename ?? '').split(/[\\/]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
-  const clean = last.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, MEDIA_NAME_MAX).trim();
+  const clean = last
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, MEDIA_NAME_MAX)
+    .trim();
   return clean || 'upload';
 }
 
@@ -260,10 +264,10 @@ const NEWEST_FIRST: Readonly<Record<Dialect, string>> = {
  */
 export function* listMedia(svc: Services, actor: Actor, folderId: string, page: PageRequest, q: Sql = svc.store.sql): Query<Media[]> {
   yield* requireFolder(q, actor, folderId, 'Viewer');
-  const rows = yield* q.all<MediaRow>(`SELECT ${MEDIA_COLUMNS} FROM media WHERE folder_id = ? ${NEWEST_FIRST[q.dialect]} LIMIT ? OFFSET ?`, [
-    folderId,
-    ...pageWindow(page),
-  ]);
+  const rows = yield* q.all<MediaRow>(
+    `SELECT ${MEDIA_COLUMNS} FROM media WHERE folder_id = ? ${NEWEST_FIRST[q.dialect]} LIMIT ? OFFSET ?`,
+    [folderId, ...pageWindow(page)],
+  );
   return rows.map((row) => toMedia(svc, row));
 }
 
@@ -280,11 +284,21 @@ export function* getMedia(svc: Services, actor: Actor, mediaId: string, q: Sql =
  * Opens a media item's bytes for download (`GET /api/v1/medias/{mediaId}/content`). Needs Viewer.
  * @throws ServiceError 404 (unknown, outside the caller's workspaces, or bytes missing from the media store).
  */
-export function* openMediaContent(svc: Services, actor: Actor, mediaId: string, q: Sql = svc.store.sql): Query<{ media: Media; stream: Readable }> {
+export function* openMediaContent(
+  svc: Services,
+  actor: Actor,
+  mediaId: string,
+  q: Sql = svc.store.sql,
+): Query<{ media: Media; stream: Readable }> {
   yield* requireMedia(q, actor, mediaId, 'Viewer');
   const row = yield* mediaRow(q, mediaId);
   const stream = yield* mediaContents(svc.config, svc.store).open(q, { id: row.id, storageKey: row.storage_key });
-  if (!stream) throw new ServiceError(404, 'NOT_FOUND', `the bytes of media '${mediaId}' are missing from the media store (TASKSPACE_MEDIA_STORE=${svc.config.mediaStore})`);
+  if (!stream)
+    throw new ServiceError(
+      404,
+      'NOT_FOUND',
+      `the bytes of media '${mediaId}' are missing from the media store (TASKSPACE_MEDIA_STORE=${svc.config.mediaStore})`,
+    );
   return { media: toMedia(svc, row), stream };
 }
 
@@ -325,5 +339,12 @@ export function* mediaForKnowledge(
   return mediaIds
     .map((id) => byId.get(id))
     .filter((row): row is MediaRow => row !== undefined)
-    .map((row) => ({ id: row.id, name: row.name, kind: row.kind, contentType: row.content_type, size: row.size_bytes, storageKey: row.storage_key }));
+    .map((row) => ({
+      id: row.id,
+      name: row.name,
+      kind: row.kind,
+      contentType: row.content_type,
+      size: row.size_bytes,
+      storageKey: row.storage_key,
+    }));
 }

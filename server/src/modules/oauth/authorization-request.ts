@@ -20,7 +20,15 @@ export interface AuthorizationParams {
 }
 
 /** The names of {@link AuthorizationParams}, in the order the consent form carries them. */
-export const AUTHORIZATION_PARAM_NAMES = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
+export const AUTHORIZATION_PARAM_NAMES = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+] as const;
 
 /** A request that must not redirect (RFC 6749 section 4.1.2.1): the client or redirect URI is wrong. */
 export interface UnsafeRequest {
@@ -52,12 +60,22 @@ export interface ValidRequest {
  */
 export function* checkAuthorizationRequest(q: Sql, params: AuthorizationParams): Query<UnsafeRequest | RefusedRequest | ValidRequest> {
   const client = params.client_id ? yield* findClient(q, params.client_id) : undefined;
-  if (!client) return { kind: 'unsafe', message: params.client_id ? 'This app is not registered with this Taskspace.' : 'The request names no app (client_id is missing).' };
+  if (!client)
+    return {
+      kind: 'unsafe',
+      message: params.client_id ? 'This app is not registered with this Taskspace.' : 'The request names no app (client_id is missing).',
+    };
   const redirectUri = params.redirect_uri ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
   if (!redirectUri || !client.redirectUris.includes(redirectUri)) {
     return { kind: 'unsafe', message: `The redirect address does not match any that “${client.name}” registered.` };
   }
-  const refuse = (error: RefusedRequest['error'], description: string): RefusedRequest => ({ kind: 'refused', client, redirectUri, error, description });
+  const refuse = (error: RefusedRequest['error'], description: string): RefusedRequest => ({
+    kind: 'refused',
+    client,
+    redirectUri,
+    error,
+    description,
+  });
   if (params.response_type !== 'code') return refuse('unsupported_response_type', 'response_type must be code');
   const requested = (params.scope ?? '').split(' ').filter(Boolean);
   const scopes = normalizeScopes(requested.length > 0 ? requested : DEFAULT_SCOPE);
@@ -65,7 +83,8 @@ export function* checkAuthorizationRequest(q: Sql, params: AuthorizationParams):
   if (params.code_challenge_method !== undefined && params.code_challenge_method !== 'S256') {
     return refuse('invalid_request', 'code_challenge_method must be S256');
   }
-  if (client.type === 'public' && !params.code_challenge) return refuse('invalid_request', 'public clients must use PKCE (code_challenge with S256)');
+  if (client.type === 'public' && !params.code_challenge)
+    return refuse('invalid_request', 'public clients must use PKCE (code_challenge with S256)');
   return { kind: 'valid', client, redirectUri, scopes };
 }
 

@@ -64,7 +64,7 @@ export const oauthClientRoutes: FastifyPluginAsync = async (app) => {
       config: FIRST_PARTY,
       schema: {
         tags: ['oauth'],
-        summary: 'Owners: register an OAuth client; a confidential client\'s secret is in this reply only',
+        summary: "Owners: register an OAuth client; a confidential client's secret is in this reply only",
         params: params('workspaceId'),
         body: {
           type: 'object',
@@ -72,7 +72,12 @@ export const oauthClientRoutes: FastifyPluginAsync = async (app) => {
           additionalProperties: false,
           properties: {
             name: { ...singleLine(100), minLength: 1 },
-            redirectUris: { type: 'array', minItems: 1, maxItems: MAX_REDIRECT_URIS, items: { type: 'string', minLength: 1, maxLength: 2000 } },
+            redirectUris: {
+              type: 'array',
+              minItems: 1,
+              maxItems: MAX_REDIRECT_URIS,
+              items: { type: 'string', minLength: 1, maxLength: 2000 },
+            },
             type: { type: 'string', enum: [...CLIENT_TYPES] },
           },
         },
@@ -88,13 +93,32 @@ export const oauthClientRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<{ Params: { workspaceId: string } }>(
     '/workspaces/:workspaceId/oauth-clients',
-    { config: FIRST_PARTY, schema: { tags: ['oauth'], summary: "Owners: the workspace's OAuth clients (never a secret)", params: params('workspaceId'), response: responses(itemsEnvelope(clientSchema)) } },
-    async (request) => ({ ok: true, items: (await app.services.store.run(listClients(app.services, request.actor, request.params.workspaceId))).map(presentClient) }),
+    {
+      config: FIRST_PARTY,
+      schema: {
+        tags: ['oauth'],
+        summary: "Owners: the workspace's OAuth clients (never a secret)",
+        params: params('workspaceId'),
+        response: responses(itemsEnvelope(clientSchema)),
+      },
+    },
+    async (request) => ({
+      ok: true,
+      items: (await app.services.store.run(listClients(app.services, request.actor, request.params.workspaceId))).map(presentClient),
+    }),
   );
 
   app.delete<{ Params: { clientId: string } }>(
     '/oauth-clients/:clientId',
-    { config: FIRST_PARTY, schema: { tags: ['oauth'], summary: 'Owners: delete an OAuth client; every token it holds stops working', params: params('clientId'), response: responses(okOnly) } },
+    {
+      config: FIRST_PARTY,
+      schema: {
+        tags: ['oauth'],
+        summary: 'Owners: delete an OAuth client; every token it holds stops working',
+        params: params('clientId'),
+        response: responses(okOnly),
+      },
+    },
     async (request) => {
       await app.services.store.run(deleteClient(app.services, request.actor, request.params.clientId));
       app.meter.forgetCachedTokens();
@@ -105,13 +129,24 @@ export const oauthClientRoutes: FastifyPluginAsync = async (app) => {
 
   app.get(
     '/me/oauth-grants',
-    { config: FIRST_PARTY, schema: { tags: ['oauth'], summary: 'The apps I authorized, with their scopes', response: responses(itemsEnvelope(grantSchema)) } },
+    {
+      config: FIRST_PARTY,
+      schema: { tags: ['oauth'], summary: 'The apps I authorized, with their scopes', response: responses(itemsEnvelope(grantSchema)) },
+    },
     async (request) => ({ ok: true, items: (await app.services.store.run(listMyGrants(app.services, request.actor))).map(presentGrant) }),
   );
 
   app.delete<{ Params: { grantId: string } }>(
     '/me/oauth-grants/:grantId',
-    { config: FIRST_PARTY, schema: { tags: ['oauth'], summary: 'Revoke an app I authorized: its tokens stop working at once', params: params('grantId'), response: responses(okOnly) } },
+    {
+      config: FIRST_PARTY,
+      schema: {
+        tags: ['oauth'],
+        summary: 'Revoke an app I authorized: its tokens stop working at once',
+        params: params('grantId'),
+        response: responses(okOnly),
+      },
+    },
     async (request) => {
       await app.services.store.run(revokeMyGrant(app.services, request.actor, request.params.grantId));
       app.meter.forgetCachedTokens();

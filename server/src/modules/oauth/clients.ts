@@ -61,7 +61,9 @@ function fromRow(row: ClientRow): OAuthClient {
 }
 
 function* clientRow(q: Sql, clientId: string): Query<ClientRow | undefined> {
-  return yield* q.get<ClientRow>(`SELECT ${CLIENT_COLUMNS} FROM oauth_clients c LEFT JOIN users u ON u.id = c.created_by WHERE c.id = ?`, [clientId]);
+  return yield* q.get<ClientRow>(`SELECT ${CLIENT_COLUMNS} FROM oauth_clients c LEFT JOIN users u ON u.id = c.created_by WHERE c.id = ?`, [
+    clientId,
+  ]);
 }
 
 /**
@@ -83,7 +85,11 @@ function checkRedirectUri(value: string, index: number): string {
   }
   if (REFUSED_SCHEMES.has(url.protocol)) throw badRequest(field, 'refused_scheme', `${field} may not use the ${url.protocol} scheme`);
   if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
-    throw badRequest(field, 'http_not_loopback', `${field}: invalid redirect URI; http is allowed only on a loopback host (127.0.0.1, [::1], localhost), use https`);
+    throw badRequest(
+      field,
+      'http_not_loopback',
+      `${field}: invalid redirect URI; http is allowed only on a loopback host (127.0.0.1, [::1], localhost), use https`,
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:' && !PRIVATE_USE_SCHEME.test(url.protocol)) {
     throw badRequest(
@@ -121,16 +127,19 @@ export function* registerClient(
   const redirectUris = [...new Set(input.redirectUris.map(checkRedirectUri))];
   const id = newId();
   const secret = input.type === 'confidential' ? CLIENT_SECRET_PREFIX + newSecret(32) : undefined;
-  yield* q.run('INSERT INTO oauth_clients (id, workspace_id, name, redirect_uris, type, secret_hash, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-    id,
-    workspaceId,
-    input.name.trim(),
-    JSON.stringify(redirectUris),
-    input.type,
-    secret ? hashToken(secret) : null,
-    actor.userId,
-    svc.clock.now(),
-  ]);
+  yield* q.run(
+    'INSERT INTO oauth_clients (id, workspace_id, name, redirect_uris, type, secret_hash, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      id,
+      workspaceId,
+      input.name.trim(),
+      JSON.stringify(redirectUris),
+      input.type,
+      secret ? hashToken(secret) : null,
+      actor.userId,
+      svc.clock.now(),
+    ],
+  );
   return { client: fromRow((yield* clientRow(q, id))!), ...(secret ? { clientSecret: secret } : {}) };
 }
 

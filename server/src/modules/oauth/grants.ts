@@ -33,7 +33,10 @@ export interface GrantRecord {
 
 /** The grant `userId` gave `clientId`, if any. */
 export function* findGrant(q: Sql, userId: string, clientId: string): Query<GrantRecord | undefined> {
-  const row = yield* q.get<{ id: string; scope: string }>('SELECT id, scope FROM oauth_grants WHERE user_id = ? AND client_id = ?', [userId, clientId]);
+  const row = yield* q.get<{ id: string; scope: string }>('SELECT id, scope FROM oauth_grants WHERE user_id = ? AND client_id = ?', [
+    userId,
+    clientId,
+  ]);
   return row ? { id: row.id, userId, clientId, scopes: parseStoredScope(row.scope) } : undefined;
 }
 
@@ -82,7 +85,16 @@ export function grantCovers(grant: GrantRecord | undefined, scopes: readonly str
  */
 export function* listMyGrants(svc: Services, actor: Actor, q: Sql = svc.store.sql): Query<GrantInfo[]> {
   requireFirstPartyCredential(actor, 'listing authorized apps');
-  const rows = yield* q.all<{ id: string; clientId: string; clientName: string; workspaceId: string; scope: string; createdAt: number; updatedAt: number; lastUsedAt: number | null }>(
+  const rows = yield* q.all<{
+    id: string;
+    clientId: string;
+    clientName: string;
+    workspaceId: string;
+    scope: string;
+    createdAt: number;
+    updatedAt: number;
+    lastUsedAt: number | null;
+  }>(
     `SELECT g.id, c.id AS "clientId", c.name AS "clientName", c.workspace_id AS "workspaceId", g.scope, g.created_at AS "createdAt", g.updated_at AS "updatedAt",
             (SELECT MAX(t.last_used_at) FROM access_tokens t WHERE t.grant_id = g.id) AS "lastUsedAt"
        FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id

@@ -43,7 +43,13 @@ export interface OAuthSubject {
 
 /** The library's view of a client: ours plus the grant types it may use. */
 function libraryClient(client: ClientRecord): OAuth2Server.Client {
-  return { id: client.id, name: client.name, type: client.type, redirectUris: client.redirectUris, grants: ['authorization_code', 'refresh_token'] };
+  return {
+    id: client.id,
+    name: client.name,
+    type: client.type,
+    redirectUris: client.redirectUris,
+    grants: ['authorization_code', 'refresh_token'],
+  };
 }
 
 /** A stored time (ms on the app's clock) as the wall-clock Date the library compares with `new Date()`. */
@@ -59,7 +65,10 @@ function libraryDate(svc: Services, at: number): Date {
 export function* revokeFamily(svc: Services, familyId: string, q: Sql = svc.store.sql): Query<number> {
   const now = svc.clock.now();
   return yield* q.transaction(function* (tx) {
-    const refresh = yield* tx.run('UPDATE oauth_refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL', [now, familyId]);
+    const refresh = yield* tx.run('UPDATE oauth_refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL', [
+      now,
+      familyId,
+    ]);
     yield* tx.run('UPDATE oauth_refresh_tokens SET rotated_at = NULL WHERE family_id = ? AND rotated_at IS NOT NULL', [familyId]);
     const access = yield* tx.run('UPDATE access_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL', [now, familyId]);
     return refresh.changes + access.changes;
@@ -78,7 +87,12 @@ export function* revokeIssuedToken(svc: Services, clientId: string, token: strin
     [tokenHash, clientId],
   );
   if (family !== undefined) yield* revokeFamily(svc, family.family_id, q);
-  else yield* q.run('UPDATE access_tokens SET revoked_at = ? WHERE token_hash = ? AND client_id = ? AND revoked_at IS NULL', [svc.clock.now(), tokenHash, clientId]);
+  else
+    yield* q.run('UPDATE access_tokens SET revoked_at = ? WHERE token_hash = ? AND client_id = ? AND revoked_at IS NULL', [
+      svc.clock.now(),
+      tokenHash,
+      clientId,
+    ]);
 }
 
 interface CodeRow {
@@ -121,7 +135,12 @@ function sharedModel(svc: Services, onRevoked: () => void) {
    * The client a stored code or refresh token may still be used by: none when it expired, or when
    * it was spent already — then it is being replayed, and its family's tokens are revoked.
    */
-  async function usableClient(stored: { spent: boolean; familyId: string | null; expiresAt: number; clientId: string }): Promise<ClientRecord | undefined> {
+  async function usableClient(stored: {
+    spent: boolean;
+    familyId: string | null;
+    expiresAt: number;
+    clientId: string;
+  }): Promise<ClientRecord | undefined> {
     if (stored.spent) {
       if (stored.familyId) {
         await store.run(revokeFamily(svc, stored.familyId));
@@ -157,7 +176,10 @@ function sharedModel(svc: Services, onRevoked: () => void) {
     },
 
     async saveAuthorizationCode(
-      code: Pick<OAuth2Server.AuthorizationCode, 'authorizationCode' | 'expiresAt' | 'redirectUri' | 'scope' | 'codeChallenge' | 'codeChallengeMethod'>,
+      code: Pick<
+        OAuth2Server.AuthorizationCode,
+        'authorizationCode' | 'expiresAt' | 'redirectUri' | 'scope' | 'codeChallenge' | 'codeChallengeMethod'
+      >,
       client: OAuth2Server.Client,
       user: OAuthSubject,
     ): Promise<OAuth2Server.AuthorizationCode> {
@@ -195,7 +217,9 @@ function sharedModel(svc: Services, onRevoked: () => void) {
           [hashToken(authorizationCode)],
         ),
       );
-      const client = row && (await usableClient({ spent: row.usedAt !== null, familyId: row.familyId, expiresAt: row.expiresAt, clientId: row.clientId }));
+      const client =
+        row &&
+        (await usableClient({ spent: row.usedAt !== null, familyId: row.familyId, expiresAt: row.expiresAt, clientId: row.clientId }));
       if (!row || !client) return false;
       const user: OAuthSubject = { userId: row.userId, grantId: row.grantId };
       return {
@@ -211,7 +235,12 @@ function sharedModel(svc: Services, onRevoked: () => void) {
 
     /** Marks a code used (single use); false when it was used already. */
     async revokeAuthorizationCode(code: OAuth2Server.AuthorizationCode): Promise<boolean> {
-      const used = await store.run(q.run('UPDATE oauth_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL', [svc.clock.now(), hashToken(code.authorizationCode)]));
+      const used = await store.run(
+        q.run('UPDATE oauth_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL', [
+          svc.clock.now(),
+          hashToken(code.authorizationCode),
+        ]),
+      );
       return used.changes === 1;
     },
 
@@ -225,18 +254,24 @@ function sharedModel(svc: Services, onRevoked: () => void) {
           yield* tx.run(
             `INSERT INTO access_tokens (id, user_id, name, token_hash, created_at, scope, expires_at, client_id, grant_id, family_id)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-            [newId(), user.userId, String(client.name ?? client.id), hashToken(token.accessToken), now, scope, now + oauthAccessTokenMs, client.id, user.grantId, familyId],
-          );
-          if (token.refreshToken) {
-            yield* tx.run('INSERT INTO oauth_refresh_tokens (id, token_hash, grant_id, family_id, scope, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+            [
               newId(),
-              hashToken(token.refreshToken),
+              user.userId,
+              String(client.name ?? client.id),
+              hashToken(token.accessToken),
+              now,
+              scope,
+              now + oauthAccessTokenMs,
+              client.id,
               user.grantId,
               familyId,
-              scope,
-              now,
-              now + oauthRefreshTokenMs,
-            ]);
+            ],
+          );
+          if (token.refreshToken) {
+            yield* tx.run(
+              'INSERT INTO oauth_refresh_tokens (id, token_hash, grant_id, family_id, scope, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+              [newId(), hashToken(token.refreshToken), user.grantId, familyId, scope, now, now + oauthRefreshTokenMs],
+            );
           }
           if (token.authorizationCode) {
             yield* tx.run('UPDATE oauth_codes SET family_id = ? WHERE code_hash = ?', [familyId, hashToken(token.authorizationCode)]);
@@ -264,7 +299,13 @@ function sharedModel(svc: Services, onRevoked: () => void) {
       const client = row && (await usableClient({ spent, familyId: row.familyId, expiresAt: row.expiresAt, clientId: row.clientId }));
       if (!row || !client) return false;
       const user: OAuthSubject = { userId: row.userId, grantId: row.grantId, familyId: row.familyId };
-      return { refreshToken, refreshTokenExpiresAt: libraryDate(svc, row.expiresAt), scope: parseStoredScope(row.scope), client: libraryClient(client), user };
+      return {
+        refreshToken,
+        refreshTokenExpiresAt: libraryDate(svc, row.expiresAt),
+        scope: parseStoredScope(row.scope),
+        client: libraryClient(client),
+        user,
+      };
     },
 
     /**
@@ -276,10 +317,16 @@ function sharedModel(svc: Services, onRevoked: () => void) {
       const now = svc.clock.now();
       const tokenHash = hashToken(token.refreshToken);
       const revoked = await store.run(
-        q.run('UPDATE oauth_refresh_tokens SET revoked_at = ?, rotated_at = ? WHERE token_hash = ? AND revoked_at IS NULL', [now, now, tokenHash]),
+        q.run('UPDATE oauth_refresh_tokens SET revoked_at = ?, rotated_at = ? WHERE token_hash = ? AND revoked_at IS NULL', [
+          now,
+          now,
+          tokenHash,
+        ]),
       );
       if (revoked.changes === 1) return true;
-      const row = await store.run(q.get<{ rotatedAt: number | null }>('SELECT rotated_at AS "rotatedAt" FROM oauth_refresh_tokens WHERE token_hash = ?', [tokenHash]));
+      const row = await store.run(
+        q.get<{ rotatedAt: number | null }>('SELECT rotated_at AS "rotatedAt" FROM oauth_refresh_tokens WHERE token_hash = ?', [tokenHash]),
+      );
       return row !== undefined && inReuseGrace(row);
     },
   };

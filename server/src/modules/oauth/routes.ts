@@ -4,7 +4,13 @@ import type { Actor } from '../../auth/tokens';
 import { ServiceError } from '../../errors';
 import { formPage, escapeHtml } from '../../http/public-pages';
 import { sessionAuth } from '../../accounts/session-auth';
-import { AUTHORIZATION_PARAM_NAMES, checkAuthorizationRequest, errorRedirect, type AuthorizationParams, type ValidRequest } from './authorization-request';
+import {
+  AUTHORIZATION_PARAM_NAMES,
+  checkAuthorizationRequest,
+  errorRedirect,
+  type AuthorizationParams,
+  type ValidRequest,
+} from './authorization-request';
 import { authenticateClient, workspaceNameOf } from './clients';
 import { consentBody } from './consent-page';
 import { findGrant, grantCovers, rememberGrant } from './grants';
@@ -94,7 +100,11 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
 
   /** Issues a code for `request` under `grantId` through the library; returns where to send the browser. */
   async function issueCode(actor: Actor, grantId: string, params: AuthorizationParams, checked: ValidRequest): Promise<string> {
-    const query: Record<string, string> = { ...(params as Record<string, string>), redirect_uri: checked.redirectUri, scope: checked.scopes.join(' ') };
+    const query: Record<string, string> = {
+      ...(params as Record<string, string>),
+      redirect_uri: checked.redirectUri,
+      scope: checked.scopes.join(' '),
+    };
     const request = new OAuth2Server.Request({ method: 'GET', headers: {}, query, body: {} });
     const response = new OAuth2Server.Response();
     const subject: OAuthSubject = { userId: actor.userId, grantId };
@@ -111,9 +121,19 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
   /** The consent page for a checked request. */
   async function consent(reply: FastifyReply, actor: Actor, params: AuthorizationParams, checked: ValidRequest): Promise<string> {
     const workspaceName = await store.run(workspaceNameOf(store.sql, checked.client.workspaceId));
-    const body = consentBody({ client: checked.client, workspaceName, redirectUri: checked.redirectUri, handle: actor.handle, scopes: checked.scopes, params });
+    const body = consentBody({
+      client: checked.client,
+      workspaceName,
+      redirectUri: checked.redirectUri,
+      handle: actor.handle,
+      scopes: checked.scopes,
+      params,
+    });
     // same-origin: the Allow/Deny post carries this origin (checked against CSRF); the client learns nothing from a Referer.
-    return formPage(reply, 200, `Allow ${checked.client.name}?`, body, { formTargets: [formTarget(checked.redirectUri)], referrerPolicy: 'same-origin' });
+    return formPage(reply, 200, `Allow ${checked.client.name}?`, body, {
+      formTargets: [formTarget(checked.redirectUri)],
+      referrerPolicy: 'same-origin',
+    });
   }
 
   function errorPage(reply: FastifyReply, status: number, message: string): string {
@@ -129,7 +149,8 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     const params = authorizationParams(request.query);
     const checked = await store.run(checkAuthorizationRequest(store.sql, params));
     if (checked.kind === 'unsafe') return errorPage(reply, 400, checked.message);
-    if (checked.kind === 'refused') return reply.redirect(errorRedirect(checked.redirectUri, checked.error, checked.description, params.state), 302);
+    if (checked.kind === 'refused')
+      return reply.redirect(errorRedirect(checked.redirectUri, checked.error, checked.description, params.state), 302);
     const actor = await sessionActor(request);
     if (!actor) return reply.redirect(`/sign-in?next=${encodeURIComponent(request.url)}`, 302);
     const grant = await store.run(findGrant(store.sql, actor.userId, checked.client.id));
@@ -149,7 +170,8 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     }
     const checked = await store.run(checkAuthorizationRequest(store.sql, params));
     if (checked.kind === 'unsafe') return errorPage(reply, 400, checked.message);
-    if (checked.kind === 'refused') return reply.redirect(errorRedirect(checked.redirectUri, checked.error, checked.description, params.state), 302);
+    if (checked.kind === 'refused')
+      return reply.redirect(errorRedirect(checked.redirectUri, checked.error, checked.description, params.state), 302);
     if (!actor) return errorPage(reply, 401, 'Your session has ended. Sign in and open the app’s link again.');
     if (body.decision !== 'allow') {
       return reply.redirect(errorRedirect(checked.redirectUri, 'access_denied', 'the user denied access', params.state), 302);

@@ -65,9 +65,28 @@ function sourceTasksText(dialect: Dialect): string {
 
 /** The columns of a copied task row, in the order {@link duplicateTree} writes them. */
 const TASK_INSERT_COLUMNS = [
-  'id', 'project_id', 'parent_id', 'rank', 'path', 'text', 'content_type', 'completed', 'completed_at', 'completed_by',
-  'note_type', 'note_value', 'start_date', 'start_time', 'start_tz', 'end_date', 'end_time', 'end_tz', 'due_at',
-  'created_by', 'created_at', 'updated_at',
+  'id',
+  'project_id',
+  'parent_id',
+  'rank',
+  'path',
+  'text',
+  'content_type',
+  'completed',
+  'completed_at',
+  'completed_by',
+  'note_type',
+  'note_value',
+  'start_date',
+  'start_time',
+  'start_tz',
+  'end_date',
+  'end_time',
+  'end_tz',
+  'due_at',
+  'created_by',
+  'created_at',
+  'updated_at',
 ] as const;
 
 /**

@@ -238,8 +238,19 @@ export interface ImportStamp {
 
 /** The columns of an imported task row, in the order {@link insertImportedTasks} writes them. */
 const IMPORT_COLUMNS = [
-  'id', 'project_id', 'parent_id', 'rank', 'path', 'text', 'content_type', 'completed', 'completed_at', 'completed_by',
-  'created_by', 'created_at', 'updated_at',
+  'id',
+  'project_id',
+  'parent_id',
+  'rank',
+  'path',
+  'text',
+  'content_type',
+  'completed',
+  'completed_at',
+  'completed_by',
+  'created_by',
+  'created_at',
+  'updated_at',
 ] as const;
 
 /**

@@ -32,7 +32,10 @@ export const projectMemberRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemsEnvelope(member), { 409: { $ref: 'ErrorEnvelope#' } }),
       },
     },
-    async (request) => ({ ok: true, items: await svc.store.run(addProjectMembers(svc, request.actor, request.params.projectId, request.body.handles)) }),
+    async (request) => ({
+      ok: true,
+      items: await svc.store.run(addProjectMembers(svc, request.actor, request.params.projectId, request.body.handles)),
+    }),
   );
 
   app.delete<{ Params: { projectId: string; handle: string } }>(

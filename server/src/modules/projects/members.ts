@@ -43,7 +43,13 @@ export function explicitProjectMembers(q: Sql, projectId: string): Query<Explici
  * @throws ServiceError 400 (field `handles`: `too_few`, `too_many`, `duplicate`, `not_a_member`
  *   for a handle that is unknown or not in the project's workspace); 404 / 403 / 409.
  */
-export function addProjectMembers(svc: Services, actor: Actor, projectId: string, handles: string[], q: Sql = svc.store.sql): Query<ExplicitProjectMember[]> {
+export function addProjectMembers(
+  svc: Services,
+  actor: Actor,
+  projectId: string,
+  handles: string[],
+  q: Sql = svc.store.sql,
+): Query<ExplicitProjectMember[]> {
   if (handles.length === 0) throw badRequest('handles', 'too_few', 'handles must name at least one member');
   if (handles.length > MAX_MEMBER_HANDLES) throw badRequest('handles', 'too_many', `at most ${MAX_MEMBER_HANDLES} handles`);
   checkHandleList(handles);
@@ -55,7 +61,12 @@ export function addProjectMembers(svc: Services, actor: Actor, projectId: string
     });
     const now = svc.clock.now();
     const users = yield* membersByHandle(tx, project.workspaceId, handles);
-    const base = { projectId: project.id, projectTitle: project.name, projectLink: svc.links.project(project.id), folderId: project.folderId };
+    const base = {
+      projectId: project.id,
+      projectTitle: project.name,
+      projectLink: svc.links.project(project.id),
+      folderId: project.folderId,
+    };
     for (const user of users) {
       const { changes: added } = yield* tx.run(
         'INSERT INTO project_members (project_id, user_id, added_by, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',

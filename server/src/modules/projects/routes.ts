@@ -119,7 +119,10 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
         response: one,
       },
     },
-    async (request) => ({ ok: true, item: await svc.store.run(createWorkspaceProject(svc, request.actor, request.params.workspaceId, request.body)) }),
+    async (request) => ({
+      ok: true,
+      item: await svc.store.run(createWorkspaceProject(svc, request.actor, request.params.workspaceId, request.body)),
+    }),
   );
 
   app.post<{ Body: { folderId: string; templateId: string } }>(
@@ -191,7 +194,10 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemsEnvelope(member)),
       },
     },
-    async (request) => ({ ok: true, items: await svc.store.run(listProjectMembers(svc, request.actor, request.params.projectId, request.query)) }),
+    async (request) => ({
+      ok: true,
+      items: await svc.store.run(listProjectMembers(svc, request.actor, request.params.projectId, request.query)),
+    }),
   );
 
   const myProjectsQuery = searchablePageQuery(100);
@@ -253,7 +259,9 @@ export const projectsRoutes: FastifyPluginAsync = async (app) => {
         response: many,
       },
     },
-    async (request) => ({ ok: true, items: await svc.store.run(listFolderTemplates(svc, request.actor, request.params.folderId, request.query)) }),
+    async (request) => ({
+      ok: true,
+      items: await svc.store.run(listFolderTemplates(svc, request.actor, request.params.folderId, request.query)),
+    }),
   );
-
 };

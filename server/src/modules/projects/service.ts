@@ -121,7 +121,13 @@ export function* insertProject(
     {
       type: 'project.created',
       workspaceId: folder.workspaceId,
-      payload: { projectId: id, projectTitle: input.name, projectLink: svc.links.project(id), folderId: folder.id, createdBy: actor.handle },
+      payload: {
+        projectId: id,
+        projectTitle: input.name,
+        projectLink: svc.links.project(id),
+        folderId: folder.id,
+        createdBy: actor.handle,
+      },
       depth: actor.depth,
     },
     now,
@@ -166,7 +172,13 @@ function* createIn(
  * markdown or plain-text content (rules in `markdown-import.ts`) and raises `project.created`.
  * @throws ServiceError 404 unknown folder, 403 role too low, 400 content limits.
  */
-export function createProject(svc: Services, actor: Actor, folderId: string, input: CreateProjectInput, q: Sql = svc.store.sql): Query<Project> {
+export function createProject(
+  svc: Services,
+  actor: Actor,
+  folderId: string,
+  input: CreateProjectInput,
+  q: Sql = svc.store.sql,
+): Query<Project> {
   return createIn(q, svc, actor, (h) => requireFolder(h, actor, folderId, 'Collaborator', 'creating a project'), input);
 }
 
@@ -175,7 +187,13 @@ export function createProject(svc: Services, actor: Actor, folderId: string, inp
  * workspace's home folder (whose id is the workspace id).
  * @throws ServiceError 404 unknown workspace, 403 role too low, 400 content limits.
  */
-export function createWorkspaceProject(svc: Services, actor: Actor, workspaceId: string, input: CreateProjectInput, q: Sql = svc.store.sql): Query<Project> {
+export function createWorkspaceProject(
+  svc: Services,
+  actor: Actor,
+  workspaceId: string,
+  input: CreateProjectInput,
+  q: Sql = svc.store.sql,
+): Query<Project> {
   return createIn(
     q,
     svc,
@@ -199,7 +217,12 @@ export function completeProject(svc: Services, actor: Actor, projectId: string, 
     const access = yield* requireProject(tx, actor, projectId, 'Collaborator', { action: 'completing a project' });
     if (access.completedAt === null) {
       const now = svc.clock.now();
-      yield* tx.run('UPDATE projects SET completed_at = ?, completed_by = ?, updated_at = ? WHERE id = ?', [now, actor.userId, now, projectId]);
+      yield* tx.run('UPDATE projects SET completed_at = ?, completed_by = ?, updated_at = ? WHERE id = ?', [
+        now,
+        actor.userId,
+        now,
+        projectId,
+      ]);
       yield* appendEvent(
         tx,
         {
@@ -230,7 +253,10 @@ export function restoreProject(svc: Services, actor: Actor, projectId: string, q
   return q.transaction(function* (tx) {
     const access = yield* requireProject(tx, actor, projectId, 'Collaborator', { action: 'restoring a project' });
     if (access.completedAt !== null) {
-      yield* tx.run('UPDATE projects SET completed_at = NULL, completed_by = NULL, updated_at = ? WHERE id = ?', [svc.clock.now(), projectId]);
+      yield* tx.run('UPDATE projects SET completed_at = NULL, completed_by = NULL, updated_at = ? WHERE id = ?', [
+        svc.clock.now(),
+        projectId,
+      ]);
     }
     return yield* loadProject(tx, projectId);
   });
@@ -254,7 +280,10 @@ export function deleteProject(svc: Services, actor: Actor, projectId: string, q:
  * the order they were added on SQLite (`rowid`); PostgreSQL rows have no insertion order, so the
  * id breaks such ties there.
  */
-const OLDEST_FIRST: Readonly<Record<Dialect, string>> = { sqlite: 'ORDER BY p.created_at, p.rowid', postgres: 'ORDER BY p.created_at, p.id' };
+const OLDEST_FIRST: Readonly<Record<Dialect, string>> = {
+  sqlite: 'ORDER BY p.created_at, p.rowid',
+  postgres: 'ORDER BY p.created_at, p.id',
+};
 
 /**
  * `GET /api/v1/folders/{folderId}/projects` (Viewer): the folder's projects (templates
@@ -288,7 +317,13 @@ function nameFilter(dialect: Dialect, search: string | undefined): { sql: string
  * `GET /api/v1/folders/{folderId}/project-templates` (Viewer): the folder's templates, oldest first.
  * @throws ServiceError 404 unknown folder.
  */
-export function* listFolderTemplates(svc: Services, actor: Actor, folderId: string, page: PageRequest, q: Sql = svc.store.sql): Query<Project[]> {
+export function* listFolderTemplates(
+  svc: Services,
+  actor: Actor,
+  folderId: string,
+  page: PageRequest,
+  q: Sql = svc.store.sql,
+): Query<Project[]> {
   yield* requireFolder(q, actor, folderId, 'Viewer');
   const rows = yield* q.all<ProjectRow>(
     `SELECT ${COLUMNS} FROM projects p WHERE p.folder_id = ? AND p.is_template = 1 ${OLDEST_FIRST[q.dialect]} LIMIT ? OFFSET ?`,
@@ -358,7 +393,13 @@ export interface ProjectMember {
  * members of its workspace) by handle, each flagged when explicitly a member of the project.
  * @throws ServiceError 404 / 403; 400 for a page out of range.
  */
-export function* listProjectMembers(svc: Services, actor: Actor, projectId: string, page: PageRequest, q: Sql = svc.store.sql): Query<ProjectMember[]> {
+export function* listProjectMembers(
+  svc: Services,
+  actor: Actor,
+  projectId: string,
+  page: PageRequest,
+  q: Sql = svc.store.sql,
+): Query<ProjectMember[]> {
   const access = yield* requireProject(q, actor, projectId, 'Viewer');
   const rows = yield* q.all<{ handle: string; displayName: string; projectMember: number }>(
     `SELECT u.handle, u.display_name AS "displayName", CASE WHEN pm.user_id IS NOT NULL THEN 1 ELSE 0 END AS "projectMember"

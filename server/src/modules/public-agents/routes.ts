@@ -27,7 +27,8 @@ const preferencesSchema = {
     meta: {
       type: 'object',
       additionalProperties: false,
-      description: "The public page's HTML title and description (empty or absent: the agent's name and description); PATCH merges its keys",
+      description:
+        "The public page's HTML title and description (empty or absent: the agent's name and description); PATCH merges its keys",
       properties: {
         title: { type: 'string', maxLength: PUBLIC_META_LIMITS.title },
         description: { type: 'string', maxLength: PUBLIC_META_LIMITS.description },
@@ -36,7 +37,11 @@ const preferencesSchema = {
   },
 } as const;
 
-const avatarSchema = { type: 'object', required: ['type', 'data'], properties: { type: str, data: { type: 'object', required: ['value'], properties: { value: str } } } } as const;
+const avatarSchema = {
+  type: 'object',
+  required: ['type', 'data'],
+  properties: { type: str, data: { type: 'object', required: ['value'], properties: { value: str } } },
+} as const;
 
 /** The real service's `data` of a public agent: the agent's avatar. */
 const publicAgentData = { type: 'object', required: ['avatar'], properties: { avatar: avatarSchema } } as const;
@@ -72,7 +77,11 @@ export const publicAgentViewSchema = {
     avatar: { ...avatarSchema, description: 'Same as data.avatar (kept for older clients)' },
     commands: {
       type: 'array',
-      items: { type: 'object', required: ['name', 'mode'], properties: { name: str, mode: str, prompt: { type: 'string', description: 'template mode only' } } },
+      items: {
+        type: 'object',
+        required: ['name', 'mode'],
+        properties: { name: str, mode: str, prompt: { type: 'string', description: 'template mode only' } },
+      },
     },
     knowledge: {
       type: 'object',
@@ -170,15 +179,17 @@ export const publicAgentRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemEnvelope(publicAgentSchema)),
       },
     },
-    async (request) => ({ ok: true, item: await svc.store.run(updatePublicAgent(svc, request.actor, request.params.agentId, request.body.preferences)) }),
+    async (request) => ({
+      ok: true,
+      item: await svc.store.run(updatePublicAgent(svc, request.actor, request.params.agentId, request.body.preferences)),
+    }),
   );
 };
 
 const THEME_CSS: Record<PublicAgentPreferences['theme'], string> = {
   light: ':root{color-scheme:light;--bg:#fff;--fg:#1d1d1f;--muted:#6e6e73}',
   dark: ':root{color-scheme:dark;--bg:#1d1d1f;--fg:#f5f5f7;--muted:#a1a1a6}',
-  auto:
-    ':root{color-scheme:light dark;--bg:#fff;--fg:#1d1d1f;--muted:#6e6e73}@media (prefers-color-scheme:dark){:root{--bg:#1d1d1f;--fg:#f5f5f7;--muted:#a1a1a6}}',
+  auto: ':root{color-scheme:light dark;--bg:#fff;--fg:#1d1d1f;--muted:#6e6e73}@media (prefers-color-scheme:dark){:root{--bg:#1d1d1f;--fg:#f5f5f7;--muted:#a1a1a6}}',
 };
 
 /** The HTML public page of an agent; every value is escaped. */

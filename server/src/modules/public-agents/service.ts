@@ -106,7 +106,13 @@ function preferencesOf(row: PublicRow): PublicAgentPreferences {
 /** The API item of a public row, with the agent's name and avatar. */
 function* toPublicAgent(q: Sql, row: PublicRow): Query<PublicAgent> {
   const agent = yield* agentItem(q, row.agent_id);
-  return { id: row.id, name: agent.name, data: { avatar: agent.data.avatar }, space_agent_id: row.agent_id, preferences: preferencesOf(row) };
+  return {
+    id: row.id,
+    name: agent.name,
+    data: { avatar: agent.data.avatar },
+    space_agent_id: row.agent_id,
+    preferences: preferencesOf(row),
+  };
 }
 
 /** The absolute URL of a public agent page. */
@@ -160,7 +166,12 @@ export function* disablePublicAccess(svc: Services, actor: Actor, agentId: strin
  * The public agent and its URL (spec 4.4 `GET /agents/{agentId}/public-agent`). Needs Viewer.
  * @throws ServiceError 404 (agent unknown/outside the caller's workspaces, or not public).
  */
-export function* getPublicAgent(svc: Services, actor: Actor, agentId: string, q: Sql = svc.store.sql): Query<{ item: PublicAgent; publicUrl: string }> {
+export function* getPublicAgent(
+  svc: Services,
+  actor: Actor,
+  agentId: string,
+  q: Sql = svc.store.sql,
+): Query<{ item: PublicAgent; publicUrl: string }> {
   yield* requireAgent(q, actor, agentId, 'Viewer');
   const row = yield* publicRow(q, agentId);
   if (!row) throw notEnabled(agentId);
@@ -189,7 +200,11 @@ export function* updatePublicAgent(
       if (wanted[key] !== undefined) (merged as unknown as Record<string, unknown>)[key] = wanted[key];
     }
     if (wanted.meta !== undefined) merged.meta = { ...merged.meta, ...wanted.meta };
-    yield* tx.run('UPDATE public_agents SET preferences_json = ?, updated_at = ? WHERE id = ?', [JSON.stringify(merged), svc.clock.now(), row.id]);
+    yield* tx.run('UPDATE public_agents SET preferences_json = ?, updated_at = ? WHERE id = ?', [
+      JSON.stringify(merged),
+      svc.clock.now(),
+      row.id,
+    ]);
     return yield* toPublicAgent(tx, (yield* publicRow(tx, agentId))!);
   });
 }
@@ -241,7 +256,9 @@ export function* publicAgentView(svc: Services, publicId: string, q: Sql = svc.s
     tone: agent.data.tone,
     language: agent.data.language,
     avatar: agent.data.avatar,
-    commands: agent.data.commands.map((c) => (preferences.mode === 'template' ? { name: c.name, mode: c.mode, prompt: c.prompt } : { name: c.name, mode: c.mode })),
+    commands: agent.data.commands.map((c) =>
+      preferences.mode === 'template' ? { name: c.name, mode: c.mode, prompt: c.prompt } : { name: c.name, mode: c.mode },
+    ),
     preferences,
   };
   if (preferences.canCopyKnowledge) {

@@ -13,7 +13,10 @@ const secretSchema = {
     createdAt: { type: 'string', format: 'date-time' },
     updatedAt: { type: 'string', format: 'date-time' },
     updatedBy: { type: 'string', nullable: true },
-    usedBy: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, enabled: { type: 'boolean' } } } },
+    usedBy: {
+      type: 'array',
+      items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, enabled: { type: 'boolean' } } },
+    },
     created: { type: 'boolean' },
   },
 } as const;
@@ -36,8 +39,19 @@ function present(secret: SecretInfo) {
 export const secretRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { workspaceId: string } }>(
     '/workspaces/:workspaceId/secrets',
-    { config: FIRST_PARTY, schema: { tags: ['secrets'], summary: "Owners: the workspace's secrets by name, with the automations that read each (never a value)", params: params('workspaceId'), response: responses(itemsEnvelope(secretSchema)) } },
-    async (request) => ({ ok: true, items: (await app.services.store.run(listSecrets(app.services, request.actor, request.params.workspaceId))).map(present) }),
+    {
+      config: FIRST_PARTY,
+      schema: {
+        tags: ['secrets'],
+        summary: "Owners: the workspace's secrets by name, with the automations that read each (never a value)",
+        params: params('workspaceId'),
+        response: responses(itemsEnvelope(secretSchema)),
+      },
+    },
+    async (request) => ({
+      ok: true,
+      items: (await app.services.store.run(listSecrets(app.services, request.actor, request.params.workspaceId))).map(present),
+    }),
   );
 
   app.put<{ Params: { workspaceId: string; name: string }; Body: { value: string } }>(
@@ -48,7 +62,12 @@ export const secretRoutes: FastifyPluginAsync = async (app) => {
         tags: ['secrets'],
         summary: 'Owners: set or rotate a secret; the value is never shown again',
         params: secretParams,
-        body: { type: 'object', required: ['value'], additionalProperties: false, properties: { value: { type: 'string', maxLength: SECRET_MAX_LENGTH } } },
+        body: {
+          type: 'object',
+          required: ['value'],
+          additionalProperties: false,
+          properties: { value: { type: 'string', maxLength: SECRET_MAX_LENGTH } },
+        },
         response: responses(itemEnvelope(secretSchema)),
       },
     },
@@ -62,7 +81,15 @@ export const secretRoutes: FastifyPluginAsync = async (app) => {
 
   app.delete<{ Params: { workspaceId: string; name: string } }>(
     '/workspaces/:workspaceId/secrets/:name',
-    { config: FIRST_PARTY, schema: { tags: ['secrets'], summary: 'Owners: delete a secret no enabled automation reads (409 with their list otherwise)', params: secretParams, response: responses(okOnly) } },
+    {
+      config: FIRST_PARTY,
+      schema: {
+        tags: ['secrets'],
+        summary: 'Owners: delete a secret no enabled automation reads (409 with their list otherwise)',
+        params: secretParams,
+        response: responses(okOnly),
+      },
+    },
     async (request) => {
       await app.services.store.run(deleteSecret(app.services, request.actor, request.params.workspaceId, request.params.name));
       return { ok: true };

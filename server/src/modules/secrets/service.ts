@@ -68,7 +68,9 @@ function* secretReaders(q: Sql, workspaceId: string): Query<SecretReaders> {
 
 /** The automations of a workspace that read `name`. */
 function automationsUsing(readers: SecretReaders, name: string): SecretInfo['usedBy'] {
-  return readers.filter((a) => a.reads.includes(name)).map(({ id, name: automationName, enabled }) => ({ id, name: automationName, enabled }));
+  return readers
+    .filter((a) => a.reads.includes(name))
+    .map(({ id, name: automationName, enabled }) => ({ id, name: automationName, enabled }));
 }
 
 /**
@@ -101,18 +103,20 @@ export function* setSecret(
   q: Sql = svc.store.sql,
 ): Query<{ secret: SecretInfo; created: boolean }> {
   yield* requireWorkspace(q, actor, workspaceId, 'Owner', 'setting secrets');
-  if (value.length < SECRET_MIN_LENGTH) throw badRequest('value', 'too_short', `value must be at least ${SECRET_MIN_LENGTH} characters, so that it can be masked in run journals`);
+  if (value.length < SECRET_MIN_LENGTH)
+    throw badRequest(
+      'value',
+      'too_short',
+      `value must be at least ${SECRET_MIN_LENGTH} characters, so that it can be masked in run journals`,
+    );
   const now = svc.clock.now();
   const sealed = svc.secretBox.seal(value);
   // One transaction: two concurrent first writes of a name cannot both insert (PostgreSQL).
   const updated = yield* q.transaction(function* (tx) {
-    const changes = (yield* tx.run('UPDATE workspace_secrets SET value_sealed = ?, updated_by = ?, updated_at = ? WHERE workspace_id = ? AND name = ?', [
-      sealed,
-      actor.userId,
-      now,
-      workspaceId,
-      name,
-    ])).changes;
+    const changes = (yield* tx.run(
+      'UPDATE workspace_secrets SET value_sealed = ?, updated_by = ?, updated_at = ? WHERE workspace_id = ? AND name = ?',
+      [sealed, actor.userId, now, workspaceId, name],
+    )).changes;
     if (changes === 0) {
       yield* tx.run(
         'INSERT INTO workspace_secrets (workspace_id, name, value_sealed, created_by, updated_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -136,13 +140,17 @@ export function* deleteSecret(svc: Services, actor: Actor, workspaceId: string, 
   yield* q.transaction(function* (tx) {
     const users = automationsUsing(yield* secretReaders(tx, workspaceId), name).filter((a) => a.enabled);
     if (users.length > 0) {
-      throw conflict(`secret ${name} is read by ${users.length} enabled automation(s): ${users.map((a) => a.name).join(', ')}; disable or change them first`, {
-        field: 'name',
-        reason: 'in_use',
-        automations: users.map(({ id, name: automationName }) => ({ id, name: automationName })),
-      });
+      throw conflict(
+        `secret ${name} is read by ${users.length} enabled automation(s): ${users.map((a) => a.name).join(', ')}; disable or change them first`,
+        {
+          field: 'name',
+          reason: 'in_use',
+          automations: users.map(({ id, name: automationName }) => ({ id, name: automationName })),
+        },
+      );
     }
-    if ((yield* tx.run('DELETE FROM workspace_secrets WHERE workspace_id = ? AND name = ?', [workspaceId, name])).changes === 0) throw notFound('secret', name);
+    if ((yield* tx.run('DELETE FROM workspace_secrets WHERE workspace_id = ? AND name = ?', [workspaceId, name])).changes === 0)
+      throw notFound('secret', name);
   });
 }
 
@@ -152,7 +160,10 @@ export function* deleteSecret(svc: Services, actor: Actor, workspaceId: string, 
  */
 export function* secretValues(svc: Services, workspaceId: string, q: Sql = svc.store.sql): Query<Record<string, string>> {
   const values: Record<string, string> = {};
-  for (const row of yield* q.all<{ name: string; sealed: string }>('SELECT name, value_sealed AS sealed FROM workspace_secrets WHERE workspace_id = ?', [workspaceId])) {
+  for (const row of yield* q.all<{ name: string; sealed: string }>(
+    'SELECT name, value_sealed AS sealed FROM workspace_secrets WHERE workspace_id = ?',
+    [workspaceId],
+  )) {
     values[row.name] = svc.secretBox.open(row.sealed);
   }
   return values;

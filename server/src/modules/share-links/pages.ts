@@ -6,7 +6,10 @@ import { escapeHtml, publicPageGuard, sendHtml, wantsJson } from '../../http/pub
 export function renderSharedProject(view: SharedProjectView): string {
   const e = escapeHtml;
   const tasks = view.tasks
-    .map((t) => `<li style="margin-left:${t.depth * 1.5}rem"${t.completed ? ' class="done"' : ''}>${t.completed ? '☑' : '☐'} ${e(t.text)}</li>`)
+    .map(
+      (t) =>
+        `<li style="margin-left:${t.depth * 1.5}rem"${t.completed ? ' class="done"' : ''}>${t.completed ? '☑' : '☐'} ${e(t.text)}</li>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

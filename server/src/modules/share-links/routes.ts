@@ -39,7 +39,14 @@ export const shareLinkRoutes: FastifyPluginAsync = async (app) => {
 
   app.delete<{ Params: { projectId: string } }>(
     '/projects/:projectId/shareLink',
-    { schema: { tags: ['projects'], params: params('projectId'), response: responses(okOnly), summary: 'Disable the share link: its URLs stop working (idempotent)' } },
+    {
+      schema: {
+        tags: ['projects'],
+        params: params('projectId'),
+        response: responses(okOnly),
+        summary: 'Disable the share link: its URLs stop working (idempotent)',
+      },
+    },
     async (request) => {
       await svc.store.run(disableShareLink(svc, request.actor, request.params.projectId));
       return { ok: true };

@@ -12,9 +12,17 @@ export const taskAssigneesRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: TaskParams }>(
     '/projects/:projectId/tasks/:taskId/assignees',
     {
-      schema: { tags, summary: "A task's assignees", params: params('projectId', 'taskId'), response: responses(itemsEnvelope(memberSchema)) },
+      schema: {
+        tags,
+        summary: "A task's assignees",
+        params: params('projectId', 'taskId'),
+        response: responses(itemsEnvelope(memberSchema)),
+      },
     },
-    async (request) => ({ ok: true, items: await svc.store.run(listAssignees(svc, request.actor, request.params.projectId, request.params.taskId)) }),
+    async (request) => ({
+      ok: true,
+      items: await svc.store.run(listAssignees(svc, request.actor, request.params.projectId, request.params.taskId)),
+    }),
   );
 
   app.put<{ Params: TaskParams; Body: { handles: string[] } }>(
@@ -51,7 +59,10 @@ export const taskAssigneesRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { projectId, taskId, assigneeHandle } = request.params;
-      return { ok: true, item: await svc.writes.run((q) => removeAssignee(svc, request.actor, projectId, taskId, assigneeHandle, q), projectId) };
+      return {
+        ok: true,
+        item: await svc.writes.run((q) => removeAssignee(svc, request.actor, projectId, taskId, assigneeHandle, q), projectId),
+      };
     },
   );
 };

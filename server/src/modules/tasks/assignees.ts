@@ -46,10 +46,20 @@ export function* listAssignees(svc: Services, actor: Actor, projectId: string, t
  *   that is not a member of the project's workspace (`not_a_member`);
  *   404, 403, 409 as for every task write.
  */
-export function setAssignees(svc: Services, actor: Actor, projectId: string, taskId: string, handles: string[], q: Sql = svc.store.sql): Query<Task> {
+export function setAssignees(
+  svc: Services,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  handles: string[],
+  q: Sql = svc.store.sql,
+): Query<Task> {
   checkHandleList(handles);
   return q.transaction(function* (tx) {
-    const { project, task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'assigning a task' });
+    const { project, task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', {
+      mutation: true,
+      action: 'assigning a task',
+    });
     const wanted = new Map((yield* membersByHandle(tx, project.workspaceId, handles)).map((user) => [user.id, user.handle]));
     const rows = yield* tx.all<{ userId: string }>('SELECT user_id AS "userId" FROM task_assignees WHERE task_id = ?', [task.id]);
     const current = new Set(rows.map((r) => r.userId));
@@ -65,12 +75,19 @@ export function setAssignees(svc: Services, actor: Actor, projectId: string, tas
     }
     yield* touchTask(tx, task.id, now);
     if (added.length > 0) {
-      yield* raiseEvent(tx, actor, project, 'task.assigned', {
-        ...taskEventBase(svc, project, task),
-        assignees: yield* assigneesOf(tx, task.id),
-        added,
-        assignedBy: actor.handle,
-      }, now);
+      yield* raiseEvent(
+        tx,
+        actor,
+        project,
+        'task.assigned',
+        {
+          ...taskEventBase(svc, project, task),
+          assignees: yield* assigneesOf(tx, task.id),
+          added,
+          assignedBy: actor.handle,
+        },
+        now,
+      );
     }
     return toTask(task);
   });
@@ -82,7 +99,14 @@ export function setAssignees(svc: Services, actor: Actor, projectId: string, tas
  * @returns the task.
  * @throws ServiceError 404, 403, 409 as for every task write.
  */
-export function removeAssignee(svc: Services, actor: Actor, projectId: string, taskId: string, handle: string, q: Sql = svc.store.sql): Query<Task> {
+export function removeAssignee(
+  svc: Services,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  handle: string,
+  q: Sql = svc.store.sql,
+): Query<Task> {
   return q.transaction(function* (tx) {
     const { task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'unassigning a task' });
     const removed = yield* tx.run(

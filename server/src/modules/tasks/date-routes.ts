@@ -22,7 +22,13 @@ const pointIn = {
   properties: {
     date: { type: 'string', pattern: DATE_PATTERN, description: 'YYYY-MM-DD (a real calendar date)' },
     time: { type: 'string', nullable: true, pattern: TIME_PATTERN, description: 'HH:MM or HH:MM:SS, 24-hour; absent for all day' },
-    timezone: { type: 'string', nullable: true, maxLength: MAX_TIMEZONE_LENGTH, pattern: TIMEZONE_PATTERN, description: 'IANA time zone; default UTC' },
+    timezone: {
+      type: 'string',
+      nullable: true,
+      maxLength: MAX_TIMEZONE_LENGTH,
+      pattern: TIMEZONE_PATTERN,
+      description: 'IANA time zone; default UTC',
+    },
   },
 } as const;
 
@@ -48,7 +54,10 @@ export const taskDatesRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemEnvelope({ type: 'object', required: ['start', 'end'], properties: { start: pointOut, end: pointOut } })),
       },
     },
-    async (request) => ({ ok: true, item: await svc.store.run(getTaskDate(svc, request.actor, request.params.projectId, request.params.taskId)) }),
+    async (request) => ({
+      ok: true,
+      item: await svc.store.run(getTaskDate(svc, request.actor, request.params.projectId, request.params.taskId)),
+    }),
   );
 
   app.put<{ Params: TaskParams; Body: TaskDateInput }>(
@@ -71,6 +80,9 @@ export const taskDatesRoutes: FastifyPluginAsync = async (app) => {
   app.delete<{ Params: TaskParams }>(
     '/projects/:projectId/tasks/:taskId/date',
     { schema: { tags, summary: "Remove a task's date (idempotent)", params: taskParams, response: responses(itemEnvelope(taskSchema)) } },
-    async (request) => ({ ok: true, item: await svc.store.run(clearTaskDate(svc, request.actor, request.params.projectId, request.params.taskId)) }),
+    async (request) => ({
+      ok: true,
+      item: await svc.store.run(clearTaskDate(svc, request.actor, request.params.projectId, request.params.taskId)),
+    }),
   );
 };

@@ -144,7 +144,8 @@ function checkPoint(side: 'start' | 'end', input: DatePointInput): DatePoint {
   }
   if (input.timezone !== undefined && input.timezone !== null) {
     const zone = typeof input.timezone === 'string' ? canonicalTimeZone(input.timezone) : undefined;
-    if (!zone) throw badRequest(`${side}.timezone`, 'invalid_value', `${side}.timezone '${String(input.timezone)}' is not a known IANA time zone`);
+    if (!zone)
+      throw badRequest(`${side}.timezone`, 'invalid_value', `${side}.timezone '${String(input.timezone)}' is not a known IANA time zone`);
     point.timezone = zone;
   }
   return point;
@@ -226,7 +227,14 @@ function* writeDate(q: Sql, svc: Services, taskId: string, date: TaskDate): Quer
  *   malformed side, or when the end is before the start (field `end`, reason `before_start`);
  *   404, 403, 409 as for every task write.
  */
-export function setTaskDate(svc: Services, actor: Actor, projectId: string, taskId: string, input: TaskDateInput, q: Sql = svc.store.sql): Query<Task> {
+export function setTaskDate(
+  svc: Services,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  input: TaskDateInput,
+  q: Sql = svc.store.sql,
+): Query<Task> {
   const start = input.start ? checkPoint('start', input.start) : null;
   const end = input.end ? checkPoint('end', input.end) : null;
   if (!start && !end) throw badRequest('start', 'required', 'a date needs start, end or both');

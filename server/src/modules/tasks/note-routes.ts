@@ -18,8 +18,13 @@ export const taskNotesRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<{ Params: TaskParams }>(
     '/projects/:projectId/tasks/:taskId/note',
-    { schema: { tags, summary: "A task's note (404 when it has none)", params: taskParams, response: responses(itemEnvelope(noteSchema)) } },
-    async (request) => ({ ok: true, item: await svc.store.run(getNote(svc, request.actor, request.params.projectId, request.params.taskId)) }),
+    {
+      schema: { tags, summary: "A task's note (404 when it has none)", params: taskParams, response: responses(itemEnvelope(noteSchema)) },
+    },
+    async (request) => ({
+      ok: true,
+      item: await svc.store.run(getNote(svc, request.actor, request.params.projectId, request.params.taskId)),
+    }),
   );
 
   app.put<{ Params: TaskParams; Body: NoteInput }>(
@@ -33,7 +38,10 @@ export const taskNotesRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemEnvelope(noteSchema)),
       },
     },
-    async (request) => ({ ok: true, item: await svc.store.run(setNote(svc, request.actor, request.params.projectId, request.params.taskId, request.body)) }),
+    async (request) => ({
+      ok: true,
+      item: await svc.store.run(setNote(svc, request.actor, request.params.projectId, request.params.taskId, request.body)),
+    }),
   );
 
   app.delete<{ Params: TaskParams }>(

@@ -40,7 +40,10 @@ export function noteType(type: NoteWriteType): NoteType {
  */
 export function* getNote(svc: Services, actor: Actor, projectId: string, taskId: string, q: Sql = svc.store.sql): Query<Note> {
   yield* requireTask(q, actor, projectId, taskId, 'Viewer');
-  const row = (yield* q.get<{ type: NoteType | null; value: string | null }>('SELECT note_type AS type, note_value AS value FROM tasks WHERE id = ?', [taskId]))!;
+  const row = (yield* q.get<{ type: NoteType | null; value: string | null }>(
+    'SELECT note_type AS type, note_value AS value FROM tasks WHERE id = ?',
+    [taskId],
+  ))!;
   if (row.value === null) throw new ServiceError(404, 'NOT_FOUND', `task '${taskId}' has no note`);
   return { type: row.type ?? 'text', value: row.value };
 }
@@ -51,11 +54,23 @@ export function* getNote(svc: Services, actor: Actor, projectId: string, taskId:
  * @returns the note as stored.
  * @throws ServiceError 404, 403, 409 as for every task write.
  */
-export function setNote(svc: Services, actor: Actor, projectId: string, taskId: string, input: NoteInput, q: Sql = svc.store.sql): Query<Note> {
+export function setNote(
+  svc: Services,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  input: NoteInput,
+  q: Sql = svc.store.sql,
+): Query<Note> {
   const type = noteType(input.type);
   return q.transaction(function* (tx) {
     const { task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'editing a note' });
-    yield* tx.run('UPDATE tasks SET note_type = ?, note_value = ?, updated_at = ? WHERE id = ?', [type, input.value, svc.clock.now(), task.id]);
+    yield* tx.run('UPDATE tasks SET note_type = ?, note_value = ?, updated_at = ? WHERE id = ?', [
+      type,
+      input.value,
+      svc.clock.now(),
+      task.id,
+    ]);
     return { type, value: input.value };
   });
 }
@@ -67,6 +82,9 @@ export function setNote(svc: Services, actor: Actor, projectId: string, taskId: 
 export function deleteNote(svc: Services, actor: Actor, projectId: string, taskId: string, q: Sql = svc.store.sql): Query<void> {
   return q.transaction(function* (tx) {
     const { task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'removing a note' });
-    yield* tx.run('UPDATE tasks SET note_type = NULL, note_value = NULL, updated_at = ? WHERE id = ? AND note_value IS NOT NULL', [svc.clock.now(), task.id]);
+    yield* tx.run('UPDATE tasks SET note_type = NULL, note_value = NULL, updated_at = ? WHERE id = ? AND note_value IS NOT NULL', [
+      svc.clock.now(),
+      task.id,
+    ]);
   });
 }

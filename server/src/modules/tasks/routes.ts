@@ -1,6 +1,16 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { createTasks, deleteTask, getTask, listBlocks, listTasks, moveTask, setTaskCompleted, updateTask } from './service';
-import { cursorQuery, itemEnvelope, itemsEnvelope, okOnly, params, responses, taskListQuery, type CursorQuery, type TaskListQuery } from '../../http/schemas';
+import {
+  cursorQuery,
+  itemEnvelope,
+  itemsEnvelope,
+  okOnly,
+  params,
+  responses,
+  taskListQuery,
+  type CursorQuery,
+  type TaskListQuery,
+} from '../../http/schemas';
 import {
   blockSchema,
   createTasksBody,
@@ -44,7 +54,8 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
     {
       schema: {
         tags,
-        summary: "A page of a project's tasks in document order, subtasks included; optional filters search, completed, assignee, dueBefore, dueAfter",
+        summary:
+          "A page of a project's tasks in document order, subtasks included; optional filters search, completed, assignee, dueBefore, dueAfter",
         params: projectParams,
         querystring: taskListQuery,
         response: responses(itemsEnvelope(taskSchema)),
@@ -52,7 +63,10 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { limit, after, before, ...filter } = request.query;
-      return { ok: true, items: await svc.store.run(listTasks(svc, request.actor, request.params.projectId, { limit, after, before }, filter)) };
+      return {
+        ok: true,
+        items: await svc.store.run(listTasks(svc, request.actor, request.params.projectId, { limit, after, before }, filter)),
+      };
     },
   );
 
@@ -84,7 +98,10 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
   type CreateRoute = { Params: { projectId: string }; Body: { tasks: NewTask[] } };
   const createHandler = async (request: FastifyRequest<CreateRoute>) => ({
     ok: true,
-    item: await svc.writes.run((q) => createTasks(svc, request.actor, request.params.projectId, request.body.tasks, q), request.params.projectId),
+    item: await svc.writes.run(
+      (q) => createTasks(svc, request.actor, request.params.projectId, request.body.tasks, q),
+      request.params.projectId,
+    ),
   });
   // The spec writes the path with a trailing slash; the form without one is accepted too.
   app.post<CreateRoute>('/projects/:projectId/tasks/', create(false), createHandler);
@@ -93,17 +110,29 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: TaskParams }>(
     '/projects/:projectId/tasks/:taskId',
     { schema: { tags, summary: 'One task', params: taskParams, response: responses(itemEnvelope(taskSchema)) } },
-    async (request) => ({ ok: true, item: await svc.store.run(getTask(svc, request.actor, request.params.projectId, request.params.taskId)) }),
+    async (request) => ({
+      ok: true,
+      item: await svc.store.run(getTask(svc, request.actor, request.params.projectId, request.params.taskId)),
+    }),
   );
 
   app.put<{ Params: TaskParams; Body: TaskContent }>(
     '/projects/:projectId/tasks/:taskId',
     {
-      schema: { tags, summary: "Replace a task's content", params: taskParams, body: updateTaskBody, response: responses(itemEnvelope(taskSchema)) },
+      schema: {
+        tags,
+        summary: "Replace a task's content",
+        params: taskParams,
+        body: updateTaskBody,
+        response: responses(itemEnvelope(taskSchema)),
+      },
     },
     async (request) => ({
       ok: true,
-      item: await svc.writes.run((q) => updateTask(svc, request.actor, request.params.projectId, request.params.taskId, request.body, q), request.params.projectId),
+      item: await svc.writes.run(
+        (q) => updateTask(svc, request.actor, request.params.projectId, request.params.taskId, request.body, q),
+        request.params.projectId,
+      ),
     }),
   );
 
@@ -111,12 +140,18 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
     '/projects/:projectId/tasks/:taskId',
     { schema: { tags, summary: 'Delete a task and its subtasks', params: taskParams, response: responses(okOnly) } },
     async (request) => {
-      await svc.writes.run((q) => deleteTask(svc, request.actor, request.params.projectId, request.params.taskId, q), request.params.projectId);
+      await svc.writes.run(
+        (q) => deleteTask(svc, request.actor, request.params.projectId, request.params.taskId, q),
+        request.params.projectId,
+      );
       return { ok: true };
     },
   );
 
-  for (const [suffix, completed] of [['complete', true], ['uncomplete', false]] as const) {
+  for (const [suffix, completed] of [
+    ['complete', true],
+    ['uncomplete', false],
+  ] as const) {
     app.post<{ Params: TaskParams }>(
       `/projects/:projectId/tasks/:taskId/${suffix}`,
       {
@@ -129,7 +164,10 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
       },
       async (request) => ({
         ok: true,
-        item: await svc.writes.run((q) => setTaskCompleted(svc, request.actor, request.params.projectId, request.params.taskId, completed, q), request.params.projectId),
+        item: await svc.writes.run(
+          (q) => setTaskCompleted(svc, request.actor, request.params.projectId, request.params.taskId, completed, q),
+          request.params.projectId,
+        ),
       }),
     );
   }
@@ -147,8 +185,10 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => ({
       ok: true,
-      item: await svc.writes.run((q) => moveTask(svc, request.actor, request.params.projectId, request.params.taskId, request.body.target, q), request.params.projectId),
+      item: await svc.writes.run(
+        (q) => moveTask(svc, request.actor, request.params.projectId, request.params.taskId, request.body.target, q),
+        request.params.projectId,
+      ),
     }),
   );
-
 };

@@ -10,17 +10,7 @@ import { assigneesOf } from './assignees';
 import { checkPageLimit, type MAX_PAGE_SIZE } from '../../platform/paging';
 import { bytewise, moveSubtree, slotAfter, slotAtEnd, slotFor, subtreeEnd, type Slot } from './tree';
 import type { MoveTarget, NewTask, TaskContent } from './schemas';
-import {
-  findTask,
-  raiseEvent,
-  requireTask,
-  taskEventBase,
-  toTask,
-  touchTask,
-  type Block,
-  type Task,
-  type TaskRow,
-} from './records';
+import { findTask, raiseEvent, requireTask, taskEventBase, toTask, touchTask, type Block, type Task, type TaskRow } from './records';
 
 /**
  * Tasks (spec section 4.1) and the two cursor lists of a project (section 4.2: blocks and
@@ -75,7 +65,9 @@ function filterClause(dialect: Dialect, filter: TaskFilter): { sql: string; para
     params.push(filter.completed ? 1 : 0);
   }
   if (filter.assignee !== undefined) {
-    parts.push('EXISTS (SELECT 1 FROM task_assignees a JOIN users u ON u.id = a.user_id WHERE a.task_id = tasks.id AND lower(u.handle) = lower(?))');
+    parts.push(
+      'EXISTS (SELECT 1 FROM task_assignees a JOIN users u ON u.id = a.user_id WHERE a.task_id = tasks.id AND lower(u.handle) = lower(?))',
+    );
     params.push(filter.assignee.replace(/^@/, ''));
   }
   if (filter.dueBefore !== undefined) {
@@ -137,14 +129,32 @@ export function createTasks(svc: Services, actor: Actor, projectId: string, inpu
       }
       if (reference !== null) chained.set(key, id);
       previous = { key, slot };
-      yield* tx.run(INSERT_TASK, [id, projectId, slot.parentId, slot.rank, slot.path, input.content, input.contentType, actor.userId, now, now]);
+      yield* tx.run(INSERT_TASK, [
+        id,
+        projectId,
+        slot.parentId,
+        slot.rank,
+        slot.path,
+        input.content,
+        input.contentType,
+        actor.userId,
+        now,
+        now,
+      ]);
       const task = toTask({ id, parentId: slot.parentId, text: input.content, completed: 0, path: slot.path });
-      yield* raiseEvent(tx, actor, project, 'task.added', {
-        ...taskEventBase(svc, project, task),
-        ...(task.parentId ? { parentId: task.parentId } : {}),
-        assignees: [],
-        createdBy: actor.handle,
-      }, now);
+      yield* raiseEvent(
+        tx,
+        actor,
+        project,
+        'task.added',
+        {
+          ...taskEventBase(svc, project, task),
+          ...(task.parentId ? { parentId: task.parentId } : {}),
+          assignees: [],
+          createdBy: actor.handle,
+        },
+        now,
+      );
       created.push(task);
     }
     return created;
@@ -157,16 +167,31 @@ export function createTasks(svc: Services, actor: Actor, projectId: string, inpu
  * @returns the updated task.
  * @throws ServiceError 404, 403, 409 as for every task write.
  */
-export function updateTask(svc: Services, actor: Actor, projectId: string, taskId: string, input: TaskContent, q: Sql = svc.store.sql): Query<Task> {
+export function updateTask(
+  svc: Services,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  input: TaskContent,
+  q: Sql = svc.store.sql,
+): Query<Task> {
   return q.transaction(function* (tx) {
     const { task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'editing a task' });
-    yield* tx.run('UPDATE tasks SET text = ?, content_type = ?, updated_at = ? WHERE id = ?', [input.content, input.contentType, svc.clock.now(), task.id]);
+    yield* tx.run('UPDATE tasks SET text = ?, content_type = ?, updated_at = ? WHERE id = ?', [
+      input.content,
+      input.contentType,
+      svc.clock.now(),
+      task.id,
+    ]);
     return toTask({ ...task, text: input.content });
   });
 }
 
 /** The statement of {@link deleteTask} removing a subtree (one range of the (project_id, path) index), per dialect. */
-const DELETE_SUBTREE_SQL: Readonly<Record<Dialect, string>> = { sqlite: deleteSubtreeText('sqlite'), postgres: deleteSubtreeText('postgres') };
+const DELETE_SUBTREE_SQL: Readonly<Record<Dialect, string>> = {
+  sqlite: deleteSubtreeText('sqlite'),
+  postgres: deleteSubtreeText('postgres'),
+};
 
 function deleteSubtreeText(dialect: Dialect): string {
   const path = bytewise(dialect, 'path');
@@ -226,7 +251,14 @@ function* fieldValuesOf(q: Sql, taskId: string): Query<{ name: string; value: un
  * @returns the task as it is after the call.
  * @throws ServiceError 404, 403, 409 as for every task write.
  */
-export function setTaskCompleted(svc: Services, actor: Actor, projectId: string, taskId: string, completed: boolean, q: Sql = svc.store.sql): Query<Task> {
+export function setTaskCompleted(
+  svc: Services,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  completed: boolean,
+  q: Sql = svc.store.sql,
+): Query<Task> {
   return q.transaction(function* (tx) {
     const { project, task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', {
       mutation: true,
@@ -235,7 +267,12 @@ export function setTaskCompleted(svc: Services, actor: Actor, projectId: string,
     if ((task.completed === 1) === completed) return toTask(task);
     const now = svc.clock.now();
     if (completed) {
-      yield* tx.run('UPDATE tasks SET completed = 1, completed_at = ?, completed_by = ?, updated_at = ? WHERE id = ?', [now, actor.userId, now, task.id]);
+      yield* tx.run('UPDATE tasks SET completed = 1, completed_at = ?, completed_by = ?, updated_at = ? WHERE id = ?', [
+        now,
+        actor.userId,
+        now,
+        task.id,
+      ]);
       const payload: Record<string, unknown> = {
         ...taskEventBase(svc, project, task),
         completedBy: actor.handle,
@@ -245,11 +282,15 @@ export function setTaskCompleted(svc: Services, actor: Actor, projectId: string,
       };
       for (const { name, value } of yield* fieldValuesOf(tx, task.id)) {
         // defineProperty: a field named like an Object.prototype member ('__proto__') stays plain data.
-        if (!Object.hasOwn(payload, name)) Object.defineProperty(payload, name, { value, enumerable: true, writable: true, configurable: true });
+        if (!Object.hasOwn(payload, name))
+          Object.defineProperty(payload, name, { value, enumerable: true, writable: true, configurable: true });
       }
       yield* raiseEvent(tx, actor, project, 'task.completed', payload, now);
     } else {
-      yield* tx.run('UPDATE tasks SET completed = 0, completed_at = NULL, completed_by = NULL, updated_at = ? WHERE id = ?', [now, task.id]);
+      yield* tx.run('UPDATE tasks SET completed = 0, completed_at = NULL, completed_by = NULL, updated_at = ? WHERE id = ?', [
+        now,
+        task.id,
+      ]);
     }
     return toTask({ ...task, completed: completed ? 1 : 0 });
   });
@@ -317,7 +358,14 @@ function* listPage(
  * @throws ServiceError 400 for both cursors (field `before`, reason `conflicts_with_after`), an
  *   unknown cursor task (reason `not_found`) or a limit outside 1..500; 404 for an unknown project.
  */
-export function* listTasks(svc: Services, actor: Actor, projectId: string, cursor: Cursor, filter: TaskFilter = {}, q: Sql = svc.store.sql): Query<Task[]> {
+export function* listTasks(
+  svc: Services,
+  actor: Actor,
+  projectId: string,
+  cursor: Cursor,
+  filter: TaskFilter = {},
+  q: Sql = svc.store.sql,
+): Query<Task[]> {
   const limit = pageLimit(cursor);
   const { version } = yield* requireProject(q, actor, projectId, 'Viewer');
   const read = function* (): Query<Task[]> {
@@ -326,11 +374,15 @@ export function* listTasks(svc: Services, actor: Actor, projectId: string, curso
     else if (cursor.before !== undefined) key = { op: '<', value: (yield* cursorTask(q, projectId, 'before', cursor.before)).path };
     const rows = yield* listPage(q, '', 'path', key, projectId, limit, filterClause(q.dialect, filter));
     return rows.map((r) =>
-      r.parentId === null ? { id: r.id, text: r.text, completed: r.completed === 1 } : { id: r.id, text: r.text, completed: r.completed === 1, parentId: r.parentId },
+      r.parentId === null
+        ? { id: r.id, text: r.text, completed: r.completed === 1 }
+        : { id: r.id, text: r.text, completed: r.completed === 1, parentId: r.parentId },
     );
   };
   // Filtered pages are read directly; the cache holds the unfiltered ones the outline reads.
-  return Object.values(filter).some((v) => v !== undefined) ? yield* read() : yield* cachedPage(svc, 'tasks', version, projectId, cursor, limit, read);
+  return Object.values(filter).some((v) => v !== undefined)
+    ? yield* read()
+    : yield* cachedPage(svc, 'tasks', version, projectId, cursor, limit, read);
 }
 
 /** A list page through the app's page cache, keyed by list, project, cursor and size. */

@@ -72,17 +72,28 @@ function neighbourTexts(dialect: Dialect): readonly string[] {
   for (const direction of ['prev', 'next'] as const) {
     for (const parentClause of ['parent_id = ?', 'parent_id IS NULL']) {
       for (const rankClause of [` AND ${rank} ${direction === 'next' ? '>' : '<'} ?`, '']) {
-        texts.push(`SELECT rank FROM tasks WHERE project_id = ? AND ${parentClause}${rankClause} ORDER BY ${rank} ${direction === 'next' ? 'ASC' : 'DESC'} LIMIT 1`);
+        texts.push(
+          `SELECT rank FROM tasks WHERE project_id = ? AND ${parentClause}${rankClause} ORDER BY ${rank} ${direction === 'next' ? 'ASC' : 'DESC'} LIMIT 1`,
+        );
       }
     }
   }
   return texts;
 }
 
-const NEIGHBOUR_SQL: Readonly<Record<Dialect, readonly string[]>> = { sqlite: neighbourTexts('sqlite'), postgres: neighbourTexts('postgres') };
+const NEIGHBOUR_SQL: Readonly<Record<Dialect, readonly string[]>> = {
+  sqlite: neighbourTexts('sqlite'),
+  postgres: neighbourTexts('postgres'),
+};
 
 /** The rank of the sibling right after (`next`) or before (`prev`) `rank` among the children of `parentId` (null: first/last). */
-function* neighbour(q: Sql, projectId: string, parentId: string | null, rank: string | null, direction: 'next' | 'prev'): Query<string | null> {
+function* neighbour(
+  q: Sql,
+  projectId: string,
+  parentId: string | null,
+  rank: string | null,
+  direction: 'next' | 'prev',
+): Query<string | null> {
   const text = NEIGHBOUR_SQL[q.dialect][(direction === 'next' ? 4 : 0) + (parentId === null ? 2 : 0) + (rank === null ? 1 : 0)]!;
   const args: unknown[] = [projectId];
   if (parentId !== null) args.push(parentId);
@@ -177,7 +188,13 @@ function moveDescendantsText(dialect: Dialect): string {
  * @returns the task's new slot.
  * @throws ServiceError 400 for an unknown reference or a move into its own subtree.
  */
-export function* moveSubtree(q: Sql, projectId: string, task: { id: string; path: string }, referenceId: string, position: Position): Query<Slot> {
+export function* moveSubtree(
+  q: Sql,
+  projectId: string,
+  task: { id: string; path: string },
+  referenceId: string,
+  position: Position,
+): Query<Slot> {
   const ref = yield* treeRow(q, projectId, referenceId);
   if (!ref) throw badRequest('target.taskId', 'not_found', `reference task '${referenceId}' is not in this project`);
   if (ref.id === task.id || ref.path.startsWith(task.path + PATH_SEPARATOR)) {
@@ -188,6 +205,12 @@ export function* moveSubtree(q: Sql, projectId: string, task: { id: string; path
   // Rewrite the subtree's paths: the moved task's own, then every descendant's prefix.
   yield* q.run('UPDATE tasks SET parent_id = ?, rank = ?, path = ? WHERE id = ?', [slot.parentId, slot.rank, slot.path, task.id]);
   // The descendants are one range of the (project_id, path) index: (old + '.', old + '/').
-  yield* q.run(MOVE_DESCENDANTS_SQL[q.dialect], [slot.path, oldPrefix.length + 1, projectId, oldPrefix + PATH_SEPARATOR, subtreeEnd(oldPrefix)]);
+  yield* q.run(MOVE_DESCENDANTS_SQL[q.dialect], [
+    slot.path,
+    oldPrefix.length + 1,
+    projectId,
+    oldPrefix + PATH_SEPARATOR,
+    subtreeEnd(oldPrefix),
+  ]);
   return slot;
 }

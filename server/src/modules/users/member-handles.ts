@@ -16,7 +16,8 @@ export interface MemberByHandle {
 export function checkHandleList(handles: readonly unknown[]): asserts handles is readonly string[] {
   const seen = new Set<string>();
   for (const handle of handles) {
-    if (typeof handle !== 'string' || handle.length === 0) throw badRequest('handles', 'invalid_value', 'every handle must be a non-empty string');
+    if (typeof handle !== 'string' || handle.length === 0)
+      throw badRequest('handles', 'invalid_value', 'every handle must be a non-empty string');
     const key = handle.toLowerCase();
     if (seen.has(key)) throw badRequest('handles', 'duplicate', `'${handle}' is named more than once`);
     seen.add(key);

@@ -116,11 +116,7 @@ export function* countUsers(q: Sql): Query<number> {
  * Changes a user's plan, rate tier or verified flag.
  * @throws ServiceError 400 for an unknown plan or tier, 404 for an unknown handle.
  */
-export function* updateUser(
-  q: Sql,
-  handle: string,
-  changes: { plan?: string; rateTier?: string; verified?: boolean },
-): Query<User> {
+export function* updateUser(q: Sql, handle: string, changes: { plan?: string; rateTier?: string; verified?: boolean }): Query<User> {
   const user = yield* getUserByHandle(q, handle);
   if (changes.plan !== undefined && !PLANS.includes(changes.plan as Plan)) {
     throw badRequest('plan', 'invalid_value', `plan must be one of ${PLANS.join(', ')}`);
@@ -133,6 +129,11 @@ export function* updateUser(
     rateTier: (changes.rateTier as RateTier) ?? user.rateTier,
     verified: changes.verified ?? user.verified,
   };
-  yield* q.run('UPDATE users SET plan = ?, rate_tier = ?, verified = ? WHERE id = ?', [next.plan, next.rateTier, next.verified ? 1 : 0, user.id]);
+  yield* q.run('UPDATE users SET plan = ?, rate_tier = ?, verified = ? WHERE id = ?', [
+    next.plan,
+    next.rateTier,
+    next.verified ? 1 : 0,
+    user.id,
+  ]);
   return { ...user, ...next };
 }

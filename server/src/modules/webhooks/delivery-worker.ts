@@ -88,14 +88,20 @@ interface Outcome {
 
 /** The delivery body for an event: `{id, type, workspaceId, timestamp, payload}` (payload bytes as stored). */
 export function deliveryBody(event: { id: string; type: string; workspaceId: string; createdAt: number; payloadJson: string }): string {
-  const head = JSON.stringify({ id: event.id, type: event.type, workspaceId: event.workspaceId, timestamp: new Date(event.createdAt).toISOString() });
+  const head = JSON.stringify({
+    id: event.id,
+    type: event.type,
+    workspaceId: event.workspaceId,
+    timestamp: new Date(event.createdAt).toISOString(),
+  });
   return `${head.slice(0, -1)},"payload":${event.payloadJson}}`;
 }
 
 function describe(error: unknown): string {
   const e = error as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code ?? e.name ?? 'Error';
-  const message = e.cause?.message && e.cause.message !== e.message ? `${e.message ?? ''} (${e.cause.message})` : (e.message ?? String(error));
+  const message =
+    e.cause?.message && e.cause.message !== e.message ? `${e.message ?? ''} (${e.cause.message})` : (e.message ?? String(error));
   return `${code}: ${message}`.slice(0, 500);
 }
 
@@ -214,14 +220,10 @@ function* recordOutcomes(q: Sql, outcomes: readonly Outcome[], sender: string): 
         [o.status, o.number, o.nextAt, o.statusCode, o.error, o.status === 'pending' ? null : o.now, o.id, sender],
       );
       if (updated.changes === 0) continue;
-      yield* tx.run('INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error) VALUES (?, ?, ?, ?, ?, ?)', [
-        o.id,
-        o.number,
-        o.started,
-        Math.max(0, o.now - o.started),
-        o.statusCode,
-        o.error,
-      ]);
+      yield* tx.run(
+        'INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error) VALUES (?, ?, ?, ?, ?, ?)',
+        [o.id, o.number, o.started, Math.max(0, o.now - o.started), o.statusCode, o.error],
+      );
     }
   });
 }
@@ -287,7 +289,11 @@ export class DeliveryWorker {
       // This process's own rows left `sending` by a failure: nothing is claimed between here and
       // the launch of what the claim below takes, so every row in flight here is in `inflight`.
       const freed = await store.run(requeueOwnStale(store.sql, this.sender, [...this.inflight.keys(), ...this.unwritten]));
-      if (freed > 0) this.log.warn({ worker: 'webhook delivery', deliveries: freed }, 'webhook deliveries left in flight by this process were put back in the queue');
+      if (freed > 0)
+        this.log.warn(
+          { worker: 'webhook delivery', deliveries: freed },
+          'webhook deliveries left in flight by this process were put back in the queue',
+        );
       this.lastRequeue = Date.now();
     }
     // On PostgreSQL at least every REQUEUE_EVERY_MS, for what dead processes left in flight.
@@ -307,7 +313,10 @@ export class DeliveryWorker {
       } catch (error) {
         // Processes claiming at once collided past every retry: routine, not a failure; look again soon.
         if (!isRetryableConflict(error)) throw error;
-        this.log.debug?.({ err: error, worker: 'webhook delivery' }, 'claiming webhook deliveries collided with another process; trying again');
+        this.log.debug?.(
+          { err: error, worker: 'webhook delivery' },
+          'claiming webhook deliveries collided with another process; trying again',
+        );
         return Math.min(poll, 50 + Math.random() * 100);
       }
     }
@@ -316,7 +325,9 @@ export class DeliveryWorker {
     for (const row of rows) this.launch(row);
     if (rows.length === free || more || skipped) return poll; // finishing attempts wake the loop
     const next = (
-      await store.run(store.sql.get<{ at: number | null }>("SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'"))
+      await store.run(
+        store.sql.get<{ at: number | null }>("SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'"),
+      )
     )?.at;
     return next === null || next === undefined ? poll : Math.min(poll, Math.max(0, next - now));
   }
@@ -372,7 +383,10 @@ export class DeliveryWorker {
         // Shutdown interrupted the attempt: leave it queued, unrecorded, for the next start.
         const { store } = this.svc;
         await store.run(
-          store.sql.run("UPDATE webhook_deliveries SET status = 'pending', claimed_by = NULL WHERE id = ? AND status = 'sending' AND claimed_by = ?", [row.id, this.sender]),
+          store.sql.run(
+            "UPDATE webhook_deliveries SET status = 'pending', claimed_by = NULL WHERE id = ? AND status = 'sending' AND claimed_by = ?",
+            [row.id, this.sender],
+          ),
         );
         return;
       }
@@ -421,15 +435,22 @@ export class DeliveryWorker {
       for (let attempt = 1; ; attempt++) {
         try {
           await store.run(recordOutcomes(store.sql, outcomes, this.sender));
-          if (attempt > 1) this.log.warn({ worker: 'webhook delivery', attempts: attempt }, 'recording webhook delivery attempts succeeded after failing');
+          if (attempt > 1)
+            this.log.warn({ worker: 'webhook delivery', attempts: attempt }, 'recording webhook delivery attempts succeeded after failing');
           break;
         } catch (error) {
           if (this.stopping && attempt >= OUTCOME_TRIES_WHEN_STOPPING) {
-            this.log.error({ err: error, attempts: attempt }, 'recording webhook delivery attempts failed; they are sent again after the next start');
+            this.log.error(
+              { err: error, attempts: attempt },
+              'recording webhook delivery attempts failed; they are sent again after the next start',
+            );
             break;
           }
           const waitMs = Math.min(OUTCOME_RETRY_MAX_MS, OUTCOME_RETRY_BASE_MS * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
-          this.log.warn({ err: error, attempts: attempt, retryInMs: Math.round(waitMs) }, 'recording webhook delivery attempts failed; trying again');
+          this.log.warn(
+            { err: error, attempts: attempt, retryInMs: Math.round(waitMs) },
+            'recording webhook delivery attempts failed; trying again',
+          );
           await new Promise((resolve) => setTimeout(resolve, waitMs));
         }
       }

@@ -123,7 +123,11 @@ export const webhookRoutes: FastifyPluginAsync = async (app) => {
         tags,
         summary: 'Delete a signed webhook (always allowed, whatever the plan)',
         params: params('id'),
-        response: responses({ type: 'object', required: ['ok', 'deleted'], properties: { ok: { type: 'boolean' }, deleted: { type: 'boolean' } } }),
+        response: responses({
+          type: 'object',
+          required: ['ok', 'deleted'],
+          properties: { ok: { type: 'boolean' }, deleted: { type: 'boolean' } },
+        }),
       },
     },
     async (request) => {
@@ -143,6 +147,9 @@ export const webhookRoutes: FastifyPluginAsync = async (app) => {
         response: responses(itemsEnvelope(deliverySchema)),
       },
     },
-    async (request) => ({ ok: true, items: await svc.store.run(listWebhookDeliveries(svc, request.actor, request.params.id, request.query)) }),
+    async (request) => ({
+      ok: true,
+      items: await svc.store.run(listWebhookDeliveries(svc, request.actor, request.params.id, request.query)),
+    }),
   );
 };

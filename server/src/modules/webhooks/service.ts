@@ -109,7 +109,8 @@ export function requireWebhookPlan(actor: Actor): void {
  * @throws ServiceError 400 with details `{field, reason}`.
  */
 export function validateTargetUrl(svc: Services, raw: string, field = 'targetUrl'): string {
-  if (raw.length > MAX_TARGET_URL_LENGTH) throw badRequest(field, 'too_long', `${field} must be at most ${MAX_TARGET_URL_LENGTH} characters`);
+  if (raw.length > MAX_TARGET_URL_LENGTH)
+    throw badRequest(field, 'too_long', `${field} must be at most ${MAX_TARGET_URL_LENGTH} characters`);
   const checked = checkTargetUrl(raw, svc.addressPolicy);
   if (!(checked instanceof URL)) throw badRequest(field, checked.reason, checked.message);
   if (checked.href.length > MAX_TARGET_URL_LENGTH) {
@@ -207,7 +208,12 @@ export interface WebhookInput {
  * @throws ServiceError 402 by plan; 400 for an invalid URL, events or spaceIds (`not_found` for
  *         a workspace the caller is not a member of) or past 100 combinations (`too_many_combinations`).
  */
-export function* registerWebhook(svc: Services, actor: Actor, input: WebhookInput, q: Sql = svc.store.sql): Query<{ webhook: Webhook; secret: string }> {
+export function* registerWebhook(
+  svc: Services,
+  actor: Actor,
+  input: WebhookInput,
+  q: Sql = svc.store.sql,
+): Query<{ webhook: Webhook; secret: string }> {
   requireWebhookPlan(actor);
   const url = validateTargetUrl(svc, input.targetUrl);
   const events = validateEventTypes(input.events);
@@ -236,14 +242,10 @@ export function* registerWebhook(svc: Services, actor: Actor, input: WebhookInpu
     const id = existing?.id ?? newId();
     const sealed = svc.secretBox.seal(secret);
     if (existing) {
-      yield* tx.run('UPDATE webhooks SET events_json = ?, space_ids_json = ?, all_spaces = ?, secret_sealed = ?, updated_at = ? WHERE id = ?', [
-        JSON.stringify(events),
-        JSON.stringify(spaceIds),
-        spaceIds.length === 0 ? 1 : 0,
-        sealed,
-        now,
-        id,
-      ]);
+      yield* tx.run(
+        'UPDATE webhooks SET events_json = ?, space_ids_json = ?, all_spaces = ?, secret_sealed = ?, updated_at = ? WHERE id = ?',
+        [JSON.stringify(events), JSON.stringify(spaceIds), spaceIds.length === 0 ? 1 : 0, sealed, now, id],
+      );
       yield* tx.run('DELETE FROM webhook_events WHERE webhook_id = ?', [id]);
       yield* tx.run('DELETE FROM webhook_spaces WHERE webhook_id = ?', [id]);
     } else {
@@ -262,9 +264,10 @@ export function* registerWebhook(svc: Services, actor: Actor, input: WebhookInpu
 
 /** The caller's registrations, oldest first. */
 export function* listWebhooks(svc: Services, actor: Actor, q: Sql = svc.store.sql): Query<Webhook[]> {
-  const rows = yield* q.all<WebhookRow>('SELECT id, url, events_json, space_ids_json, created_at FROM webhooks WHERE user_id = ? ORDER BY created_at, url', [
-    actor.userId,
-  ]);
+  const rows = yield* q.all<WebhookRow>(
+    'SELECT id, url, events_json, space_ids_json, created_at FROM webhooks WHERE user_id = ? ORDER BY created_at, url',
+    [actor.userId],
+  );
   return rows.map(toWebhook);
 }
 
@@ -284,7 +287,9 @@ export function* getWebhook(svc: Services, actor: Actor, id: string, q: Sql = sv
  * @throws ServiceError 404 when the caller has no registration with that id.
  */
 export function* deleteWebhook(svc: Services, actor: Actor, id: string, q: Sql = svc.store.sql): Query<void> {
-  const deleted = yield* q.transaction((tx) => tx.run('DELETE FROM webhooks WHERE user_id = ? AND url = ?', [actor.userId, normaliseId(id)]));
+  const deleted = yield* q.transaction((tx) =>
+    tx.run('DELETE FROM webhooks WHERE user_id = ? AND url = ?', [actor.userId, normaliseId(id)]),
+  );
   if (deleted.changes === 0) throw notFound('webhook', id);
 }
 
@@ -331,7 +336,13 @@ const ATTEMPTS_OF: Record<Dialect, string> = {
  * The delivery log of one of the caller's registrations, newest first, each with its attempts.
  * @throws ServiceError 404 when the caller has no registration with that id.
  */
-export function* listWebhookDeliveries(svc: Services, actor: Actor, id: string, query: DeliveryQuery, q: Sql = svc.store.sql): Query<WebhookDelivery[]> {
+export function* listWebhookDeliveries(
+  svc: Services,
+  actor: Actor,
+  id: string,
+  query: DeliveryQuery,
+  q: Sql = svc.store.sql,
+): Query<WebhookDelivery[]> {
   const hook = yield* findRow(q, actor.userId, id);
   if (!hook) throw notFound('webhook', id);
   const rows = yield* q.all<DeliveryRow>(
@@ -346,7 +357,13 @@ export function* listWebhookDeliveries(svc: Services, actor: Actor, id: string, 
   if (rows.length > 0) {
     const found = yield* q.all<AttemptRow>(ATTEMPTS_OF[q.dialect], [JSON.stringify(rows.map((r) => r.id))]);
     for (const a of found) {
-      const entry: DeliveryAttempt = { number: a.attempt, at: isoTime(a.started_at), durationMs: a.duration_ms, statusCode: a.status_code, error: a.error };
+      const entry: DeliveryAttempt = {
+        number: a.attempt,
+        at: isoTime(a.started_at),
+        durationMs: a.duration_ms,
+        statusCode: a.status_code,
+        error: a.error,
+      };
       const list = attempts.get(a.delivery_id);
       if (list) list.push(entry);
       else attempts.set(a.delivery_id, [entry]);

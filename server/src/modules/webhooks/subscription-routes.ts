@@ -15,7 +15,8 @@ export const subscriptionRoutes: FastifyPluginAsync = async (app) => {
         tags,
         deprecated: true,
         summary: 'Deprecated: subscribe a URL to one event, unsigned, account-wide',
-        description: 'Register the same URL with POST /api/v2/webhooks, then unsubscribe. Needs a Pro-or-above plan on a verified account (402).',
+        description:
+          'Register the same URL with POST /api/v2/webhooks, then unsubscribe. Needs a Pro-or-above plan on a verified account (402).',
         body: {
           type: 'object',
           required: ['targetUrl', 'triggerType'],
@@ -45,7 +46,12 @@ export const subscriptionRoutes: FastifyPluginAsync = async (app) => {
           itemsEnvelope({
             type: 'object',
             required: ['hookId', 'targetUrl', 'triggerType', 'createdAt'],
-            properties: { hookId: { type: 'string' }, targetUrl: { type: 'string' }, triggerType: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' } },
+            properties: {
+              hookId: { type: 'string' },
+              targetUrl: { type: 'string' },
+              triggerType: { type: 'string' },
+              createdAt: { type: 'string', format: 'date-time' },
+            },
           }),
         ),
       },
@@ -60,8 +66,17 @@ export const subscriptionRoutes: FastifyPluginAsync = async (app) => {
         tags,
         deprecated: true,
         summary: 'Deprecated: remove a legacy subscription (always allowed)',
-        body: { type: 'object', required: ['hookId'], additionalProperties: false, properties: { hookId: { type: 'string', minLength: 1 } } },
-        response: responses({ type: 'object', required: ['ok', 'deleted'], properties: { ok: { type: 'boolean' }, deleted: { type: 'boolean' } } }),
+        body: {
+          type: 'object',
+          required: ['hookId'],
+          additionalProperties: false,
+          properties: { hookId: { type: 'string', minLength: 1 } },
+        },
+        response: responses({
+          type: 'object',
+          required: ['ok', 'deleted'],
+          properties: { ok: { type: 'boolean' }, deleted: { type: 'boolean' } },
+        }),
       },
     },
     async (request) => {

@@ -24,7 +24,12 @@ export interface SubscriptionInput {
  * existing `hookId` (no duplicate deliveries).
  * @throws ServiceError 402 by plan; 400 for an invalid URL or trigger type.
  */
-export function* subscribeWebhook(svc: Services, actor: Actor, input: SubscriptionInput, q: Sql = svc.store.sql): Query<{ hookId: string }> {
+export function* subscribeWebhook(
+  svc: Services,
+  actor: Actor,
+  input: SubscriptionInput,
+  q: Sql = svc.store.sql,
+): Query<{ hookId: string }> {
   requireWebhookPlan(actor);
   const url = validateTargetUrl(svc, input.targetUrl);
   if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(input.triggerType)) {
@@ -33,11 +38,10 @@ export function* subscribeWebhook(svc: Services, actor: Actor, input: Subscripti
   const triggerType = input.triggerType as WebhookEventType;
   const now = svc.clock.now();
   return yield* q.transaction(function* (tx) {
-    const existing = yield* tx.get<{ id: string }>('SELECT id FROM webhook_subscriptions WHERE user_id = ? AND url = ? AND event_type = ?', [
-      actor.userId,
-      url,
-      triggerType,
-    ]);
+    const existing = yield* tx.get<{ id: string }>(
+      'SELECT id FROM webhook_subscriptions WHERE user_id = ? AND url = ? AND event_type = ?',
+      [actor.userId, url, triggerType],
+    );
     if (existing) return { hookId: existing.id };
     const hookId = newId();
     yield* tx.run('INSERT INTO webhook_subscriptions (id, user_id, url, event_type, created_at) VALUES (?, ?, ?, ?, ?)', [
@@ -75,6 +79,8 @@ export function* listSubscriptions(svc: Services, actor: Actor, q: Sql = svc.sto
  * @throws ServiceError 404 when the caller has no subscription with that id.
  */
 export function* unsubscribeWebhook(svc: Services, actor: Actor, hookId: string, q: Sql = svc.store.sql): Query<void> {
-  const deleted = yield* q.transaction((tx) => tx.run('DELETE FROM webhook_subscriptions WHERE id = ? AND user_id = ?', [hookId, actor.userId]));
+  const deleted = yield* q.transaction((tx) =>
+    tx.run('DELETE FROM webhook_subscriptions WHERE id = ? AND user_id = ?', [hookId, actor.userId]),
+  );
   if (deleted.changes === 0) throw notFound('subscription', hookId);
 }

@@ -23,10 +23,14 @@ const me = {
 export const workspacesRoutes: FastifyPluginAsync = async (app) => {
   const { store } = app.services;
 
-  app.get('/me', { schema: { tags: ['workspaces'], summary: 'The authenticated account', response: responses(itemEnvelope(me)) } }, async (request) => {
-    const { userId, handle, displayName, plan, rateTier, verified } = request.actor;
-    return { ok: true, item: { id: userId, handle, displayName, plan, rateTier, verified } };
-  });
+  app.get(
+    '/me',
+    { schema: { tags: ['workspaces'], summary: 'The authenticated account', response: responses(itemEnvelope(me)) } },
+    async (request) => {
+      const { userId, handle, displayName, plan, rateTier, verified } = request.actor;
+      return { ok: true, item: { id: userId, handle, displayName, plan, rateTier, verified } };
+    },
+  );
 
   app.get(
     '/workspaces',

@@ -22,7 +22,12 @@ export const HOME_FOLDER_NAME = 'Home';
 export function* createWorkspace(q: Sql, name: string, ownerId: string, now: number): Query<{ id: string; name: string }> {
   const id = newId();
   yield* q.run('INSERT INTO workspaces (id, name, created_at) VALUES (?, ?, ?)', [id, name, now]);
-  yield* q.run('INSERT INTO folders (id, workspace_id, parent_id, name, created_at) VALUES (?, ?, NULL, ?, ?)', [id, id, HOME_FOLDER_NAME, now]);
+  yield* q.run('INSERT INTO folders (id, workspace_id, parent_id, name, created_at) VALUES (?, ?, NULL, ?, ?)', [
+    id,
+    id,
+    HOME_FOLDER_NAME,
+    now,
+  ]);
   yield* q.run('INSERT INTO workspace_members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)', [id, ownerId, 'Owner', now]);
   return { id, name };
 }

@@ -52,7 +52,8 @@ export function transaction<T>(db: Db, fn: () => T): T {
   sql(db, nested ? 'SAVEPOINT nested' : 'BEGIN IMMEDIATE').run();
   try {
     const result = fn();
-    if (typeof (result as { then?: unknown } | null)?.then === 'function') throw new TypeError('a transaction function cannot return a promise');
+    if (typeof (result as { then?: unknown } | null)?.then === 'function')
+      throw new TypeError('a transaction function cannot return a promise');
     sql(db, nested ? 'RELEASE nested' : 'COMMIT').run();
     return result;
   } catch (error) {

@@ -106,12 +106,15 @@ export class GroupCommit {
       let outcomes: Outcome[];
       try {
         outcomes = await this.store.run(
-          this.store.sql.transaction(function* (tx) {
-            // Every process's writes to this lane take turns; the statements after the lock see
-            // what the previous holder committed (READ COMMITTED).
-            yield* tx.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [laneLockKey(lane)]);
-            return yield* attemptEach(tx, group);
-          }, { isolation: 'read committed' }),
+          this.store.sql.transaction(
+            function* (tx) {
+              // Every process's writes to this lane take turns; the statements after the lock see
+              // what the previous holder committed (READ COMMITTED).
+              yield* tx.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [laneLockKey(lane)]);
+              return yield* attemptEach(tx, group);
+            },
+            { isolation: 'read committed' },
+          ),
         );
       } catch (error) {
         for (const write of group) write.reject(error);

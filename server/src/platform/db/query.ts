@@ -132,5 +132,9 @@ const DERIVED_KEY_INDEXES: ReadonlySet<string> = new Set(['tasks_project_path'])
  */
 export function isRetryableConflict(error: unknown): boolean {
   const e = (error ?? {}) as { code?: unknown; constraint?: unknown };
-  return e.code === '40001' || e.code === '40P01' || (e.code === '23505' && typeof e.constraint === 'string' && DERIVED_KEY_INDEXES.has(e.constraint));
+  return (
+    e.code === '40001' ||
+    e.code === '40P01' ||
+    (e.code === '23505' && typeof e.constraint === 'string' && DERIVED_KEY_INDEXES.has(e.constraint))
+  );
 }

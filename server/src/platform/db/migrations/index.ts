@@ -29,4 +29,26 @@ import { m027RunOperations } from './027_run_operations';
  * platform/db/postgres/migrations (PostgreSQL, whose baseline is version 20), with the same version
  * number and name, bringing both schemas to the same state (test/postgres/schema.test.ts compares them).
  */
-export const migrations: Migration[] = [m001Initial, m002Webhooks, m003Automations, m004TaskParentIndex, m006AgentKnowledgeCleanup, m010Accounts, m013ProjectVersion, m014RunReplay, m015ApprovalLinks, m016OAuth, m017WorkspaceSecrets, m018InboundRuns, m019TaskChildrenIndex, m020DeliveryEventIndex, m021MediaChunks, m022RateCounters, m023RunCancelRequests, m024RunLeases, m025DeliveryClaims, m026ProjectViews, m027RunOperations];
+export const migrations: Migration[] = [
+  m001Initial,
+  m002Webhooks,
+  m003Automations,
+  m004TaskParentIndex,
+  m006AgentKnowledgeCleanup,
+  m010Accounts,
+  m013ProjectVersion,
+  m014RunReplay,
+  m015ApprovalLinks,
+  m016OAuth,
+  m017WorkspaceSecrets,
+  m018InboundRuns,
+  m019TaskChildrenIndex,
+  m020DeliveryEventIndex,
+  m021MediaChunks,
+  m022RateCounters,
+  m023RunCancelRequests,
+  m024RunLeases,
+  m025DeliveryClaims,
+  m026ProjectViews,
+  m027RunOperations,
+];

@@ -44,7 +44,9 @@ export async function migratePostgres(pool: pg.Pool, migrations: Migration[] = p
 
 /** Creates `schema_migrations` when missing and applies the pending `migrations` in ascending version order. */
 async function applyPending(client: pg.PoolClient, migrations: Migration[]): Promise<void> {
-  await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
+  await client.query(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+  );
   // As text: the pool may not be one of createPostgresPool's, which parse BIGINT as a number.
   const { rows } = await client.query<{ version: string }>('SELECT version::text AS version FROM schema_migrations');
   const applied = new Set(rows.map((row) => Number(row.version)));
@@ -61,7 +63,11 @@ async function applyOne(client: pg.PoolClient, migration: Migration): Promise<vo
   try {
     // Without parameters pg sends the text as one simple query, so `up` may hold many statements.
     await client.query(migration.up);
-    await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, Date.now()]);
+    await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+      migration.version,
+      migration.name,
+      Date.now(),
+    ]);
     await client.query('COMMIT');
   } catch (error) {
     // A failing ROLLBACK means a broken connection, which migratePostgres closes: report the migration's error.

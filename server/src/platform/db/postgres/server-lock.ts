@@ -153,9 +153,10 @@ export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): P
   const tryLock = async () => {
     triedAt = performance.now();
     return (
-      await client.query<{ locked: boolean; database: string }>('SELECT pg_try_advisory_lock($1) AS locked, current_database() AS database', [
-        SERVER_LOCK_KEY,
-      ])
+      await client.query<{ locked: boolean; database: string }>(
+        'SELECT pg_try_advisory_lock($1) AS locked, current_database() AS database',
+        [SERVER_LOCK_KEY],
+      )
     ).rows[0]!;
   };
   /**

@@ -7,7 +7,6 @@ export const MAX_TRANSACTION_ATTEMPTS = 8;
 /** Longest wait, in ms, before the second attempt of a transaction; it doubles per attempt (the wait is random below it). */
 export const RETRY_BACKOFF_MS = 5;
 
-
 /**
  * The {@link Sql} handle of the PostgreSQL store: every statement yields the `pg` driver's promise
  * (run it with `runAsync`). Statement texts are written with `?` placeholders, as for SQLite; each
@@ -108,7 +107,11 @@ export class PostgresSql implements Sql {
       client = (yield connecting) as PoolClient;
       return client;
     } finally {
-      if (client === undefined) connecting.then((c) => c.release(), () => undefined);
+      if (client === undefined)
+        connecting.then(
+          (c) => c.release(),
+          () => undefined,
+        );
     }
   }
 

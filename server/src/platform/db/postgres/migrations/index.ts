@@ -18,4 +18,13 @@ import { m027RunOperations } from './027_run_operations';
  * to the same state (test/postgres/schema.test.ts compares them). Add a file `NNN_name.ts`
  * exporting a {@link Migration} and list it here; never edit one that has shipped.
  */
-export const postgresMigrations: Migration[] = [m020Baseline, m021MediaChunks, m022RateCounters, m023RunCancelRequests, m024RunLeases, m025DeliveryClaims, m026ProjectViews, m027RunOperations];
+export const postgresMigrations: Migration[] = [
+  m020Baseline,
+  m021MediaChunks,
+  m022RateCounters,
+  m023RunCancelRequests,
+  m024RunLeases,
+  m025DeliveryClaims,
+  m026ProjectViews,
+  m027RunOperations,
+];
