@@ -13,9 +13,12 @@ const { request } = require('undici');
 const ROOT = process.env.BENCH_ROOT || path.resolve(__dirname, '..');
 const OWNER_TOKEN = 'tsk_bench_owner_token';
 
-/** Starts `node <script>` with `env`, resolving `{url, stop}` once it prints "listening on <url>". */
-function startProcess(script, env = {}) {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `node <nodeArgs…> <script>` with `env`, resolving `{url, child, stop}` once it prints
+ * "listening on <url>".
+ */
+function startProcess(script, env = {}, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const onData = (chunk) => {
@@ -33,8 +36,11 @@ function startProcess(script, env = {}) {
   });
 }
 
-/** Starts the built Taskspace server on a fresh data directory (removed by `stop()`); `env` adds settings. */
-async function startTaskspace(env = {}) {
+/**
+ * Starts the built Taskspace server on a fresh data directory (removed by `stop()`); `env` adds
+ * settings, `nodeArgs` Node options (`--cpu-prof`, `-r bench/count-statements.js`).
+ */
+async function startTaskspace(env = {}, nodeArgs = []) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskspace-bench-'));
   const server = await startProcess(path.join(ROOT, 'server/dist/main.js'), {
     PORT: '0',
@@ -43,12 +49,47 @@ async function startTaskspace(env = {}) {
     TASKSPACE_LOG_LEVEL: 'warn',
     TASKSPACE_BOOTSTRAP_TOKEN: OWNER_TOKEN,
     ...env,
-  });
+  }, nodeArgs);
   const stop = async () => {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   return { ...server, stop, dataDir, token: OWNER_TOKEN };
+}
+
+/**
+ * CPU time (user + system) process `pid` has used so far, in ms, from /proc/<pid>/stat (Linux;
+ * 0 elsewhere). Resolution one clock tick (10 ms).
+ */
+function cpuMs(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU time (ms) used so far by every PostgreSQL server process on this machine (processes named
+ * `postgres`: the backends of every connection, the WAL writer, the checkpointer ...), for the
+ * database's share of a request when the database runs on the bench machine. Backends that exit
+ * during a measurement take their share with them.
+ */
+function postgresCpuMs() {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+      total += cpuMs(entry);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
 }
 
 /** Starts the bare Fastify baseline. */
@@ -87,17 +128,32 @@ async function thousandTaskProject(server) {
 }
 
 /**
- * Runs autocannon and returns mean requests/second, failing on any non-2xx reply. With
+ * Runs autocannon and returns mean requests/second, failing on any non-2xx reply. With `pids`
+ * (server process ids), also their CPU time per answered request (`cpuUs`), and with `database`
+ * the local PostgreSQL server's (`databaseCpuUs`), both in µs. With
  * `tolerateBusy`, 503 answers (PostgreSQL's `BUSY`: a write that collided past its last retry) are
  * counted instead (`busy`) and left out of `rps`, which then counts only 2xx answers.
  */
-async function load(opts, { tolerateBusy = false } = {}) {
+async function load(opts, { tolerateBusy = false, pids = [], database = false } = {}) {
   const autocannon = require('autocannon');
+  const cpuBefore = pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const databaseBefore = database ? postgresCpuMs() : 0;
   const result = await autocannon({ connections: 10, duration: Number(process.env.BENCH_SECONDS || 5), ...opts });
+  const cpu = pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - cpuBefore;
+  const databaseCpu = database ? postgresCpuMs() - databaseBefore : 0;
   const busy = tolerateBusy ? (result.statusCodeStats['503'] || { count: 0 }).count : 0;
   if (result.non2xx > busy || result.errors > 0) throw new Error(`${opts.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   const rps = busy > 0 ? result['2xx'] / result.duration : result.requests.average;
-  return { rps, busy, p50: result.latency.p50, p99: result.latency.p99 };
+  const answered = Math.max(1, result['2xx']);
+  return {
+    rps,
+    busy,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    // CPU time per answered request, in µs: of the server processes `pids` together, and of the database's processes.
+    cpuUs: (cpu * 1000) / answered,
+    databaseCpuUs: (databaseCpu * 1000) / answered,
+  };
 }
 
 /**
@@ -253,6 +309,8 @@ module.exports = {
   startTaskspace,
   startBare,
   startProcess,
+  cpuMs,
+  postgresCpuMs,
   startReceiver,
   api,
   load,

@@ -19,10 +19,11 @@ const SMOKE = {
   BENCH_N8N: '0',
   BENCH_FLOOD: '20',
   BENCH_QUICK: '5',
+  BENCH_PROFILE_REQUESTS: '20',
 };
 if (process.argv.includes('--smoke')) for (const [name, value] of Object.entries(SMOKE)) process.env[name] ??= value;
 
-const scenarios = ['api.js', 'delivery.js', 'automations.js', 'fairness.js', 'stores.js', 'scale.js', 'web.js'].filter((f) => fs.existsSync(path.join(__dirname, f)));
+const scenarios = ['api.js', 'delivery.js', 'automations.js', 'fairness.js', 'stores.js', 'profile.js', 'scale.js', 'web.js'].filter((f) => fs.existsSync(path.join(__dirname, f)));
 
 (async () => {
   for (const file of scenarios) {

@@ -9,11 +9,26 @@
 // PostgreSQL: a fresh database made on the server of BENCH_POSTGRES_URL (default the local one,
 // postgres://postgres@127.0.0.1:5432/postgres) and dropped at the end.
 const { randomBytes } = require('node:crypto');
+const os = require('node:os');
 const pg = require('pg');
-const { api, load, median, startReceiver, startTaskspace, pairedLoad, row, runIfMain, thousandTaskProject, OWNER_TOKEN } = require('./lib');
+const { api, load, median, startReceiver, startTaskspace, row, runIfMain, thousandTaskProject, OWNER_TOKEN } = require('./lib');
 const automations = require('./automations');
 
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** True when the PostgreSQL server runs on this machine: its CPU per request is then measured too. */
+const LOCAL_DATABASE = ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(ADMIN_URL).hostname);
+
+/** What the figures below share the machine with, printed with them. */
+const MACHINE = `${os.cpus().length} cores${LOCAL_DATABASE ? ', the PostgreSQL server on the same machine' : ''}, the load generator too`;
+
+/**
+ * CPU time per request of the server processes (and the database's, when local), in µs: the figure
+ * that carries over to bigger machines, where throughput is cores divided by it.
+ */
+function cpuText(serverUs, databaseUs) {
+  return `CPU/request: server ${serverUs.toFixed(0)} µs${databaseUs === undefined ? '' : `, database ${databaseUs.toFixed(0)} µs`}`;
+}
 
 /** Runs `fn` on a connection to the admin database. */
 async function admin(fn) {
@@ -55,12 +70,20 @@ async function run() {
     try {
       const onSqlite = operations(sqlite, await thousandTaskProject(sqlite));
       const onPostgres = operations(postgres, await thousandTaskProject(postgres));
-      console.log('API, one server process per store, 10 connections:');
+      console.log(`API, one server process per store, 10 connections (${MACHINE}):`);
+      const rounds = Number(process.env.BENCH_ROUNDS || 3);
       for (const name of Object.keys(onSqlite)) {
-        const { bare: base, ours } = await pairedLoad(onSqlite[name], onPostgres[name]);
-        results.push({ name, sqlite: base, postgres: ours, ratio: ours / base });
-        console.log(row(`sqlite ${name}`, base));
-        console.log(row(`postgres ${name}`, ours, base));
+        const lite = [];
+        const pg = [];
+        for (let i = 0; i < rounds; i++) {
+          lite.push(await load(onSqlite[name], { pids: [sqlite.child.pid] }));
+          pg.push(await load(onPostgres[name], { pids: [postgres.child.pid], database: LOCAL_DATABASE }));
+        }
+        const [base, ours] = [median(lite.map((m) => m.rps)), median(pg.map((m) => m.rps))];
+        const cpu = { sqlite: median(lite.map((m) => m.cpuUs)), postgres: median(pg.map((m) => m.cpuUs)), database: median(pg.map((m) => m.databaseCpuUs)) };
+        results.push({ name, sqlite: base, postgres: ours, ratio: ours / base, cpuUsPerRequest: cpu });
+        console.log(`${row(`sqlite ${name}`, base)}   ${cpuText(cpu.sqlite)}`);
+        console.log(`${row(`postgres ${name}`, ours, base)}   ${cpuText(cpu.postgres, LOCAL_DATABASE ? cpu.database : undefined)}`);
       }
     } finally {
       await postgres.stop();
@@ -112,24 +135,29 @@ async function apiByProcesses(sqliteResults) {
     for (const server of servers) own.push(await thousandTaskProject(server));
     const targets = servers.map((server, i) => ({ ...operations(server, shared), 'POST create task': operations(server, own[i])['POST create task'] }));
     const rounds = Number(process.env.BENCH_ROUNDS || 3);
-    console.log('API on PostgreSQL by processes (one all process, then api processes beside it), 12 connections spread over them:');
+    console.log(`API on PostgreSQL by processes (one all process, then api processes beside it), 12 connections spread over them (${MACHINE}: a process beyond the cores left over adds no CPU; server CPU/request is summed over the processes):`);
     for (const name of Object.keys(targets[0])) {
       const figures = [[], [], []];
+      const cpus = [[], [], []];
+      const databaseCpus = [[], [], []];
       const busy = [0, 0, 0];
       for (let round = 0; round < rounds; round++) {
         for (let n = 1; n <= 3; n++) {
           const opts = { ...targets[0][name], url: targets.slice(0, n).map((t) => t[name].url), connections: 12 };
-          const measured = await load(opts, { tolerateBusy: true });
+          const measured = await load(opts, { tolerateBusy: true, pids: servers.slice(0, n).map((s) => s.child.pid), database: LOCAL_DATABASE });
           figures[n - 1].push(measured.rps);
+          cpus[n - 1].push(measured.cpuUs);
+          databaseCpus[n - 1].push(measured.databaseCpuUs);
           busy[n - 1] += measured.busy;
         }
       }
       const medians = figures.map(median);
       const sqlite = sqliteResults.find((r) => r.name === name).sqlite;
       for (let n = 1; n <= 3; n++) {
-        results.push({ name: `${name} (postgres, ${n} processes)`, postgres: medians[n - 1], sqlite, ratio: medians[n - 1] / sqlite, ratioToOne: medians[n - 1] / medians[0], busy: busy[n - 1] });
+        const cpu = { server: median(cpus[n - 1]), database: median(databaseCpus[n - 1]) };
+        results.push({ name: `${name} (postgres, ${n} processes)`, postgres: medians[n - 1], sqlite, ratio: medians[n - 1] / sqlite, ratioToOne: medians[n - 1] / medians[0], busy: busy[n - 1], cpuUsPerRequest: cpu });
         const refused = busy[n - 1] > 0 ? `   (${busy[n - 1]} answered 503 BUSY, not counted)` : '';
-        console.log(processRow(`postgres ${name}, ${n} process${n > 1 ? 'es' : ''}`, medians[n - 1], 'req/s', sqlite, medians[0]) + refused);
+        console.log(`${processRow(`postgres ${name}, ${n} process${n > 1 ? 'es' : ''}`, medians[n - 1], 'req/s', sqlite, medians[0])}   ${cpuText(cpu.server, LOCAL_DATABASE ? cpu.database : undefined)}${refused}`);
       }
     }
   } finally {
@@ -222,5 +250,5 @@ async function sharedRunsByProcesses() {
   return results;
 }
 
-module.exports = { run, sharedRunsByProcesses };
+module.exports = { run, sharedRunsByProcesses, operations, scratchDatabase };
 runIfMain(module, run);

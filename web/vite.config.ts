@@ -4,6 +4,8 @@ import react from '@vitejs/plugin-react';
 /**
  * The web app build: hashed assets under /assets (served with a year-long immutable cache by the
  * service), index.html for every app route. `npm start` rebuilds it when its sources change.
+ * A second entry, src/pages.css, is the stylesheet of the server-rendered pages; the manifest
+ * (dist/.vite/manifest.json) tells the service its hashed name.
  */
 export default defineConfig({
   plugins: [react()],
@@ -14,5 +16,7 @@ export default defineConfig({
     assetsDir: 'assets',
     sourcemap: false,
     target: 'es2022',
+    manifest: true,
+    rollupOptions: { input: { app: 'index.html', pages: 'src/pages.css' } },
   },
 });

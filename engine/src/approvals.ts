@@ -6,7 +6,7 @@
  */
 import type { ApprovalDecision } from './actions/control';
 import { actionIdOf, walkActions, type Action, type ApprovalAction, type AutomationDefinition } from './definition';
-import { EngineError } from './engine-error';
+import { EngineError } from './errors';
 import type { Clock, RunRecord, RunStore } from './ports';
 
 /** What deciding needs from the engine. */

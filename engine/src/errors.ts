@@ -1,6 +1,8 @@
 /**
- * Step failures. An action fails by throwing; the executor classifies the error as transient
- * (retried with backoff) or permanent (the step and the run fail at once).
+ * The engine's errors: step failures ({@link ActionError}: an action fails by throwing; the
+ * executor classifies the error as transient, retried with backoff, or permanent, failing the step
+ * and the run at once) and refused calls to the engine ({@link EngineError}: bad definitions,
+ * unknown automations or runs, conflicts).
  */
 import { isTransientStatus } from './retry';
 
@@ -103,4 +105,20 @@ export function classifyError(error: unknown): ErrorInfo & { retryAfterMs?: numb
   }
   if (e.name === 'AbortError' || e.name === 'TimeoutError') return { code: 'TIMEOUT', message, transient: true };
   return { code: code ?? 'ACTION_FAILED', message, transient: false };
+}
+
+/**
+ * A refused call to the engine (`createAutomation`, `startRun`, `decide`...), with an HTTP-like
+ * status and a code the server reuses; `details` names the offending field for VALIDATION_ERROR.
+ */
+export class EngineError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: 'VALIDATION_ERROR' | 'NOT_FOUND' | 'CONFLICT' | 'FORBIDDEN',
+    message: string,
+    readonly details?: { field: string; reason: string },
+  ) {
+    super(message);
+    this.name = 'EngineError';
+  }
 }

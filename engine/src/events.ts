@@ -3,7 +3,7 @@
  * `wait.event` step continues when its event is sent, with the event's payload as the step's
  * output — like Inngest's `waitForEvent` or a Temporal signal. Who may send one is the host's.
  */
-import { EngineError } from './engine-error';
+import { EngineError } from './errors';
 import type { Clock, RunRecord, RunStore } from './ports';
 
 /** What a `wait.event` step journals as its input while it waits. */

@@ -10,11 +10,10 @@
  * requests are at-least-once in that window).
  */
 import type { ActionContext } from './actions';
-import { WORK_ACTIONS } from './actions';
 import type { ConditionResult } from './conditions';
 import type { ApprovalDecision } from './actions/control';
 import type { Action, AutomationDefinition } from './definition';
-import { classifyError, type ErrorInfo } from './errors';
+import { classifyError, permanent, type ErrorInfo } from './errors';
 import type { RunRecord, StepRecord } from './ports';
 import { backoffMs, retryPolicy } from './retry';
 import { SECRET_READS } from './templates';
@@ -48,8 +47,14 @@ export class Executor extends ControlSteps {
   /**
    * Executes (or resumes) `run` with the definition of its version and records the result on
    * the run. `fresh` (a run this engine just created) skips reading the empty journal.
+   * `pinned` (a step test, `step-test.ts`): outputs of steps not in `definition`, put in `steps.*` first.
    */
-  async execute(run: RunRecord, definition: AutomationDefinition, fresh: boolean): Promise<ExecutionResult> {
+  async execute(
+    run: RunRecord,
+    definition: AutomationDefinition,
+    fresh: boolean,
+    pinned?: Record<string, unknown>,
+  ): Promise<ExecutionResult> {
     const { store, clock } = this.deps;
     const now = clock.now();
     const startedAt = run.startedAt ?? now;
@@ -67,7 +72,7 @@ export class Executor extends ControlSteps {
       readsSecrets: this.deps.secrets !== undefined && JSON.stringify(definition.actions).includes('secrets'),
       scope: {
         trigger: run.trigger.variables,
-        steps: {},
+        steps: { ...pinned },
         run: {
           id: run.id,
           createdAt: iso(run.createdAt),
@@ -205,12 +210,20 @@ export class Executor extends ControlSteps {
     if (rec?.status === 'retrying' && rec.nextAttemptAt !== undefined && rec.nextAttemptAt > now) {
       return { kind: 'suspend', wakeAt: rec.nextAttemptAt, waitingOn: { kind: 'retry', stepId: stepKey(st, action) } };
     }
-    const kind = WORK_ACTIONS[action.type]!;
+    const kind = this.deps.workActions[action.type];
+    if (!kind)
+      return this.failEarly(
+        action,
+        st,
+        permanent('UNKNOWN_ACTION', `this engine has no action kind '${action.type}'`),
+        (rec?.attempts ?? 0) + 1,
+        rec?.startedAt ?? now,
+      );
     const attempt = (rec?.attempts ?? 0) + 1;
     const startedAt = rec?.startedAt ?? now;
     let params: unknown;
     try {
-      params = kind.prepare(action, st.scope, templates);
+      params = kind.prepare(action as never, st.scope, templates);
     } catch (error) {
       return this.failEarly(action, st, error, attempt, startedAt);
     }
@@ -248,7 +261,7 @@ export class Executor extends ControlSteps {
     const attempt$ = attemptSignal(st.signal, limit);
     ctx.signal = attempt$.signal;
     try {
-      output = await raceAbort(kind.execute(ctx, params, action), attempt$.signal);
+      output = await raceAbort(kind.execute(ctx, params, action as never), attempt$.signal);
     } catch (thrown) {
       const aborted = attempt$.signal.aborted ? (attempt$.signal.reason as Error) : undefined;
       const error = aborted ?? thrown;

@@ -17,6 +17,8 @@ export function fetchHttp(options: FetchHttpOptions = {}): Http {
   const max = options.maxResponseBytes ?? 1024 * 1024;
   return {
     async request(req: HttpRequest): Promise<HttpResponse> {
+      // Media live in the host's store; a standalone host has none to read file parts from.
+      if (req.multipart) throw new ActionError('NOT_SUPPORTED', 'multipart bodies need a host that reads workspace media', false);
       const init: RequestInit = {
         method: req.method,
         headers: req.headers,

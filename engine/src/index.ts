@@ -28,32 +28,20 @@ export {
   type StartRunOptions,
 } from './engine';
 export {
-  AUTOMATION_SCHEMA,
   SCHEMA_REASONS,
-  validateDefinition,
   walkActions,
   actionIdOf,
-  LOOP_LIMITS,
-  TRIGGER_TYPES,
-  EVENT_TRIGGER_TYPES,
-  AUTOMATION_FAILED,
-  APPROVAL_REQUESTED,
-  RUN_EVENT_TRIGGER_TYPES,
-  INBOUND_TRIGGER_TYPES,
   SUB_RUN_TRIGGER,
-  FORM_FIELD_TYPES,
   ALLOWED_RESPONSE_HEADERS,
   REFUSED_CUSTOM_HEADERS,
   responseHeaderRefusal,
-  isRedirectUrl,
   usesAction,
+  type NestedKinds,
   type AutomationFailedTrigger,
   type FormField,
   type FormTrigger,
   type RespondAction,
   type RunAutomationAction,
-  OPERATORS,
-  HTTP_METHODS,
   type Action,
   type ActionType,
   type ActionBase,
@@ -82,20 +70,61 @@ export {
   type WebhookTrigger,
   type WebhookMethod,
   type WebhookVerify,
-  WEBHOOK_METHODS,
-  WEBHOOK_VERIFY_TYPES,
   type CodeAction,
   type OnError,
   type WaitEventAction,
-  EVENT_NAME,
 } from './definition';
+export {
+  AUTOMATION_SCHEMA,
+  validateDefinition,
+  TRIGGER_VARIABLES,
+  DEFAULT_KINDS,
+  DEFAULT_TRIGGER_KINDS,
+  DEFAULT_ACTION_KINDS,
+  DEFAULT_REGISTRY,
+  KindRegistry,
+  COMMON_ACTION_PARAMETERS,
+  defineAction,
+  defineTrigger,
+  LOOP_LIMITS,
+  TRIGGER_TYPES,
+  EVENT_TRIGGER_TYPES,
+  AUTOMATION_FAILED,
+  APPROVAL_REQUESTED,
+  RUN_EVENT_TRIGGER_TYPES,
+  INBOUND_TRIGGER_TYPES,
+  FORM_FIELD_TYPES,
+  isRedirectUrl,
+  OPERATORS,
+  HTTP_METHODS,
+  WEBHOOK_METHODS,
+  WEBHOOK_VERIFY_TYPES,
+  EVENT_NAME,
+  TASK_ADDED_FIELDS,
+  Template,
+  Ref,
+  Scalar,
+  JsonTemplate,
+  Steps,
+  Enum,
+  Dict,
+  OneOf,
+  type ActionKindDeclaration,
+  type TriggerKindDeclaration,
+  type KindDeclaration,
+  type KindInfo,
+  type KindCatalogue,
+  type KindDescription,
+  type TriggerSource,
+  type Picker,
+  type Editor,
+} from './kinds';
 export type { RunEventOutput, WaitEventInput } from './events';
 export {
   AUTOMATION_VARIABLES,
   ERROR_VARIABLES,
   LOOP_VARIABLES,
   RUN_VARIABLES,
-  TRIGGER_VARIABLES,
   closestName,
   triggerVariables,
   variableProblems,
@@ -103,11 +132,27 @@ export {
   type VariableCheckOptions,
 } from './definition';
 export { ActionError, classifyError, permanent, type ErrorInfo } from './errors';
+export { STEP_TEST_TIMEOUT_MS, findStep, type StepTestInput, type StepTestResult } from './step-test';
 export { DEFAULT_RETRY, backoffMs, isTransientStatus, parseRetryAfter, retryPolicy, type ResolvedRetry } from './retry';
 export { Templates, type Scope, type TemplateOptions } from './templates';
 export { compare, evaluateConditions, type ConditionResult, type EvaluatedRule } from './conditions';
-export { TASK_ADDED_FIELDS, dueSlot, nextSlot, type TriggerEvent, type WebhookRequest } from './triggers';
-export { DEFAULT_HTTP_TIMEOUT_MS, type ApprovalDecision, type ApprovalInput, type RunResponse } from './actions';
+export { dueSlot, nextSlot, type TriggerEvent, type WebhookRequest } from './triggers';
+export {
+  DEFAULT_HTTP_TIMEOUT_MS,
+  type ActionKind,
+  type ActionContext,
+  type ApprovalDecision,
+  type ApprovalInput,
+  type RunResponse,
+} from './actions';
+export {
+  DEFAULT_MAX_PAGES,
+  MAX_PAGES_LIMIT,
+  MAX_PAGINATED_CHARS,
+  MAX_PAGINATED_ITEMS,
+  nextLink,
+  type HttpPagination,
+} from './actions/http-pagination';
 export { SUB_RUN_RECHECK_MS, type SubRunOutput } from './actions/sub-run';
 export { SECRET_MIN_LENGTH, SecretMask, secretPlaceholder, type SecretSource } from './secrets';
 export { REDACTED, isCredentialName, redactActions, redactHeaders, redactUrl, type RedactedActions } from './redaction';
@@ -115,10 +160,17 @@ export { MemoryStore } from './memory-store';
 export { fetchHttp, type FetchHttpOptions } from './fetch-http';
 export {
   FINAL_STATUSES,
+  FINAL_RUN_STATUSES,
+  RUN_STATUSES,
+  STEP_STATUSES,
   systemClock,
   type AutomationRecord,
   type Clock,
   type Http,
+  type AgentToolCall,
+  type AgentToolDefinition,
+  type AgentToolSet,
+  type HttpMultipartPart,
   type HttpRequest,
   type HttpResponse,
   type Logger,

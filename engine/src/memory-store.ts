@@ -4,7 +4,16 @@
  * engine over the same instance behaves like a restart over a durable store.
  */
 import type { AutomationDefinition } from './definition';
-import type { AutomationRecord, RunLease, RunQuery, RunRecord, RunStore, StepRecord, VersionRecord } from './ports';
+import {
+  FINAL_STATUSES,
+  type AutomationRecord,
+  type RunLease,
+  type RunQuery,
+  type RunRecord,
+  type RunStore,
+  type StepRecord,
+  type VersionRecord,
+} from './ports';
 
 function copy<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
@@ -19,7 +28,7 @@ export class MemoryStore implements RunStore {
   private readonly steps = new Map<string, StepRecord[]>();
   /** Claims of runs by engines (see `RunLease`), by run id. */
   private readonly leases = new Map<string, { owner: string; until: number }>();
-  /** Runs whose cancellation was requested, in request order. */
+  /** Runs whose cancellation was requested. */
   private readonly cancelRequests = new Set<string>();
 
   async insertAutomation(automation: AutomationRecord): Promise<void> {
@@ -72,6 +81,7 @@ export class MemoryStore implements RunStore {
       this.runs.delete(run.id);
       this.steps.delete(run.id);
       this.leases.delete(run.id);
+      this.cancelRequests.delete(run.id);
     }
   }
 
@@ -96,6 +106,7 @@ export class MemoryStore implements RunStore {
         }
       }
     }
+    if (this.runs.has(run.id)) throw new Error(`run ${run.id} exists`);
     this.runs.set(run.id, copy(run));
     if (steps.length > 0) this.steps.set(run.id, steps.map(copy));
     if (lease) this.leases.set(run.id, { owner: lease.owner, until: lease.until });
@@ -166,7 +177,10 @@ export class MemoryStore implements RunStore {
   }
 
   async releaseRuns(owner: string): Promise<void> {
-    for (const [id, lease] of this.leases) if (lease.owner === owner) this.leases.delete(id);
+    for (const [id, lease] of this.leases) {
+      const status = this.runs.get(id)?.status;
+      if (lease.owner === owner && status !== undefined && !FINAL_STATUSES.has(status)) this.leases.delete(id);
+    }
   }
 
   /** No lease on the run, or one that ended before `now`. */
@@ -199,10 +213,8 @@ export class MemoryStore implements RunStore {
   }
 
   async listCancelRequests(): Promise<string[]> {
-    return [...this.cancelRequests].filter((id) => {
-      const status = this.runs.get(id)?.status;
-      return status === 'queued' || status === 'running' || status === 'waiting';
-    });
+    // Oldest run first (creation order), whatever the order of the requests.
+    return [...this.runs.values()].filter((r) => this.cancelRequests.has(r.id) && !FINAL_STATUSES.has(r.status)).map((r) => r.id);
   }
 
   async getSteps(runId: string): Promise<StepRecord[]> {

@@ -37,10 +37,14 @@ export interface AutomationRecord {
  * approval said no and ended the run), `cancelled` (disabled, deleted or cancelled while not
  * finished) and `skipped` (not started: the loop-depth limit).
  */
-export type RunStatus = 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'rejected' | 'cancelled' | 'skipped';
+export const RUN_STATUSES = ['queued', 'running', 'waiting', 'completed', 'failed', 'rejected', 'cancelled', 'skipped'] as const;
+/** One of {@link RUN_STATUSES}. */
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
-/** Statuses after which a run never changes again. */
-export const FINAL_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>(['completed', 'failed', 'rejected', 'cancelled', 'skipped']);
+/** The statuses after which a run never changes again, as a list (e.g. for SQL `IN`). */
+export const FINAL_RUN_STATUSES = ['completed', 'failed', 'rejected', 'cancelled', 'skipped'] as const satisfies readonly RunStatus[];
+/** {@link FINAL_RUN_STATUSES} as a set. */
+export const FINAL_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>(FINAL_RUN_STATUSES);
 
 /** What a waiting run waits for. */
 export interface WaitInfo {
@@ -97,7 +101,9 @@ export interface RunRecord {
  * repeated on resume), `retrying` (a transient failure; next attempt at `nextAttemptAt`),
  * `waiting` (delay or approval), `succeeded`, `failed`.
  */
-export type StepStatus = 'running' | 'retrying' | 'waiting' | 'succeeded' | 'failed';
+export const STEP_STATUSES = ['running', 'retrying', 'waiting', 'succeeded', 'failed'] as const;
+/** One of {@link STEP_STATUSES}. */
+export type StepStatus = (typeof STEP_STATUSES)[number];
 
 /** One journalled step of a run. */
 export interface StepRecord {
@@ -304,13 +310,40 @@ export interface Service {
   findTasks?(ctx: ServiceContext, p: FindTasksParams): Promise<unknown>;
   /** Creates a project in `folderId` (absent: the workspace's home folder); resolves to the project. */
   createProject?(ctx: ServiceContext, p: { folderId?: string; name: string; content: string }): Promise<unknown>;
-  /** Runs an agent command (by id or name) with `input`; records the conversation; resolves to the answer. */
-  runAgentCommand(ctx: ServiceContext, p: { agentId: string; command: string; input: string }): Promise<unknown>;
+  /**
+   * Runs an agent command (by id or name) with `input`; records the conversation; resolves to the
+   * answer. With `tools`, the model may call them (at most `tools.maxRounds` rounds of calls):
+   * the host hands each call to `tools.call` and the result back to the model.
+   */
+  runAgentCommand(ctx: ServiceContext, p: { agentId: string; command: string; input: string; tools?: AgentToolSet }): Promise<unknown>;
   /**
    * The folder holding a project followed by its ancestor folders, for folder-scoped triggers.
    * Empty when the project is unknown.
    */
   projectFolders(workspaceId: string, projectId: string): Promise<string[]>;
+}
+
+/** A function the model may call (OpenAI tool calling): its name, what it does, its arguments as a JSON Schema object. */
+export interface AgentToolDefinition {
+  /** `^[A-Za-z0-9_-]{1,64}$`. */
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A call the model asks for: the tool's name and its arguments (parsed JSON; a string when the model sent text that is not JSON). */
+export interface AgentToolCall {
+  name: string;
+  arguments: unknown;
+}
+
+/** The tools of an agent command run (see {@link Service.runAgentCommand}). */
+export interface AgentToolSet {
+  definitions: AgentToolDefinition[];
+  /** Rounds of tool calls allowed; after the last one the model is asked for its answer without tools. */
+  maxRounds: number;
+  /** Runs one call; resolves to its result (an error result for a refused call); rejects only when the step is aborted. */
+  call(call: AgentToolCall): Promise<unknown>;
 }
 
 /** An outbound HTTP request (HTTP Request action). */
@@ -326,7 +359,20 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /** Redirects to follow (0 or absent: none; the 3xx answer is the response). */
   maxRedirects?: number;
+  /**
+   * A `multipart/form-data` body (instead of `body`): the host encodes it, reading each file
+   * part's media from the workspace's media store as `onBehalfOf`'s owner.
+   */
+  multipart?: HttpMultipartPart[];
+  /** Whose workspace media a {@link multipart} body may read (the run's workspace and automation owner). */
+  onBehalfOf?: { workspaceId: string; ownerId: string };
 }
+
+/**
+ * One part of a `multipart/form-data` request body (RFC 7578): a text field, or a file whose
+ * bytes, content type and default file name come from the workspace's media item `mediaId`.
+ */
+export type HttpMultipartPart = { name: string; value: string } | { name: string; mediaId: string; filename?: string };
 
 /** The response of an {@link HttpRequest}. Header names are lowercase. */
 export interface HttpResponse {

@@ -4,7 +4,8 @@
  * run journal, to automation definitions shown to anyone but the workspace Owner, and to the
  * headers recorded with inbound webhook calls.
  */
-import { walkActions, type Action } from './definition';
+import type { Action } from './definition/types';
+import { walkActions } from './definition/walk';
 
 /** What a hidden value reads as. */
 export const REDACTED = '[redacted]';

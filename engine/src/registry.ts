@@ -5,8 +5,9 @@
  * and timers (cancel an automation's runs, re-arm the ticker) is the engine's, through
  * {@link RegistryHooks}.
  */
-import { validateDefinition, type AutomationDefinition } from './definition';
-import { EngineError } from './engine-error';
+import type { AutomationDefinition } from './definition';
+import type { KindRegistry } from './kinds/registry';
+import { EngineError } from './errors';
 import type { AutomationRecord, Clock, RunRecord, RunStore } from './ports';
 import type { Templates } from './templates';
 
@@ -45,6 +46,8 @@ export class AutomationRegistry {
     private readonly templates: Templates,
     private readonly newId: () => string,
     private readonly hooks: RegistryHooks,
+    /** The engine's kinds, whose schema and checks validate definitions. */
+    private readonly kinds: KindRegistry,
   ) {}
 
   /**
@@ -54,7 +57,7 @@ export class AutomationRegistry {
    *   (`field` is a path inside the definition such as `actions[1].url`, or `definition`).
    */
   validate(definition: unknown): AutomationDefinition {
-    const result = validateDefinition(definition, (t) => this.templates.check(t));
+    const result = this.kinds.validate(definition, (t) => this.templates.check(t));
     if (!result.ok) {
       const first = result.problems[0]!;
       throw new EngineError(400, 'VALIDATION_ERROR', first.message, { field: first.path, reason: first.reason });

@@ -2,7 +2,7 @@
  * The step journal of a run's execution (README "Automations", "Durability"): the types the
  * executor's parts share, and how a step is recorded — secrets masked, the output put in scope.
  */
-import type { ActionContext } from './actions';
+import type { ActionContext, ActionKind } from './actions';
 import type { SubRunParams } from './actions/sub-run';
 import type { Action } from './definition';
 import { classifyError, type ErrorInfo } from './errors';
@@ -21,6 +21,8 @@ export interface ExecutorDeps {
   templates: Templates;
   /** Where `code` steps run. */
   sandbox: ActionContext['sandbox'];
+  /** The kinds that do work, by type (the engine's `KindRegistry.workActions`). */
+  workActions: Readonly<Record<string, ActionKind<never, unknown>>>;
   /** True when the run was cancelled while executing: stop at the next step boundary. */
   isCancelled(runId: string): boolean;
   /** True when the engine is stopping: leave the run as it is (resumed at the next start). */

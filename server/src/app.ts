@@ -6,7 +6,13 @@ import { installApiDocs } from './http/api-docs';
 import type { Config, TrustProxy } from './config';
 import { systemClock, type Clock } from './platform/clock';
 import { bootstrap, type BootstrapResult } from './bootstrap';
-import { envelopeForFrameworkErrors, installJsonBodyParser, installErrorHandling, refuseTextBodies } from './http/error-handler';
+import {
+  envelopeForFrameworkErrors,
+  installJsonBodyParser,
+  installErrorHandling,
+  MAX_PATH_PARAM_LENGTH,
+  refuseTextBodies,
+} from './http/error-handler';
 import { installRequestMetering, RequestMeter } from './auth/hook';
 import { errorEnvelope } from './http/schemas';
 import { InputValidator, ROUTE_AJV } from './http/validate-input';
@@ -24,8 +30,9 @@ import { policyFromConfig } from './platform/guarded-http';
 import { SecretBox, secretKeyOpensStored } from './platform/secret-box';
 import { TaskPageCache } from './modules/tasks/page-cache';
 import { installEventWorkers } from './modules/events/workers';
-import { installAutomations } from './modules/automations/runtime';
-import { installRunRetention } from './modules/automations/run-retention';
+import { installAutomations } from './modules/engine-host/runtime';
+import { installRunRetention } from './modules/runs/run-retention';
+import { installTrashRetention } from './modules/trash/retention';
 import { LiveHub } from './modules/live/hub';
 
 declare module 'fastify' {
@@ -141,8 +148,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, Math.ceil(config.headersTimeoutMs / 2)) },
     // close() ends keep-alive connections too, so a stop never waits out an idle client.
     forceCloseConnections: true,
-    // Signed webhook ids are URL-encoded target URLs of up to 2048 characters (spec 4.6).
-    routerOptions: { maxParamLength: 8192 },
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
     // removeAdditional: false makes `additionalProperties: false` reject unknown body fields (400, reason unknown_field) instead of silently dropping them.
     ajv: ROUTE_AJV,
     ...envelopeForFrameworkErrors(meter),
@@ -190,6 +196,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   installEventWorkers(app, services);
   installAutomations(app, services);
   installRunRetention(app, services);
+  installTrashRetention(app, services);
 
   await app.register(swagger, {
     openapi: {

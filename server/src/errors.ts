@@ -45,6 +45,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'UPSTREAM_ERROR'
   | 'BUSY'
+  | 'UNAVAILABLE'
   | 'INSUFFICIENT_STORAGE'
   | 'INTERNAL_ERROR';
 
@@ -105,6 +106,40 @@ export function notFound(kind: string, id?: string): ServiceError {
  */
 export function busy(): ServiceError {
   return new ServiceError(503, 'BUSY', 'the change collided with concurrent changes too often; nothing was written, retry it');
+}
+
+/** The starts of node-postgres's messages for a broken connection (they carry no code). */
+const PG_CONNECTION_LOST = ['Connection terminated', 'Client has encountered a connection error and is not queryable'];
+
+/**
+ * Whether `error` (or an error it wraps, through `cause`) says the database connection was lost
+ * mid-request: PostgreSQL's class 57P (`57P01` admin_shutdown: a follower ended a stalled leader's
+ * connections, or the database is shutting down; `57P02` crash_shutdown; `57P03` cannot_connect_now),
+ * class 08 (connection exceptions), or node-postgres's errors for a broken connection, which carry
+ * no code ("Connection terminated…"; "…not queryable" for a statement sent after the break, such as
+ * the COMMIT of a transaction whose statement the break ended).
+ */
+export function isConnectionLost(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (/^57P0[123]$/.test(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+    const message = (e as { message?: unknown }).message;
+    if (code === undefined && typeof message === 'string' && PG_CONNECTION_LOST.some((text) => message.startsWith(text))) return true;
+  }
+  return false;
+}
+
+/**
+ * 503 UNAVAILABLE: the request's database connection was lost ({@link isConnectionLost}). Whether
+ * a write in it was committed is unknown (as for any dropped connection): retry after `Retry-After`
+ * seconds, with an `Idempotency-Key` where the route takes one.
+ */
+export function unavailable(): ServiceError {
+  return new ServiceError(
+    503,
+    'UNAVAILABLE',
+    'the database connection was lost (the server is stopping or the database restarted); retry the request',
+  );
 }
 
 /**

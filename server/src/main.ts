@@ -46,19 +46,18 @@ async function main(): Promise<void> {
   const base = services.links.base();
   const where = config.databaseUrl ? `PostgreSQL database ${new URL(config.databaseUrl).pathname.slice(1)}` : config.dataDir;
   const role = config.role === 'all' ? '' : `; TASKSPACE_ROLE=${config.role}`;
-  process.stdout.write(`Taskspace is listening on ${base} (data in ${where}${role})\n`);
-  if (bootstrap) {
-    process.stdout.write(
-      `First start: created the owner '@owner' and workspace ${bootstrap.workspaceId}.\n` +
-        (config.bootstrapToken
-          ? "The owner's personal access token is the one set in TASKSPACE_BOOTSTRAP_TOKEN.\n"
-          : `Personal access token (shown once, store it now):\n\n  ${bootstrap.token}\n\n`) +
-        (bootstrap.setupToken
-          ? `Set the owner's password within 24 hours (one-time link):\n\n  ${base}/setup?token=${bootstrap.setupToken}\n\n`
-          : "The owner's password is the one set in TASKSPACE_BOOTSTRAP_PASSWORD.\n") +
-        `Try: curl -H "Authorization: Bearer <token>" ${base}/api/v1/workspaces\n`,
-    );
-  }
+  const firstStart = bootstrap
+    ? `First start: created the owner '@owner' and workspace ${bootstrap.workspaceId}.\n` +
+      (config.bootstrapToken
+        ? "The owner's personal access token is the one set in TASKSPACE_BOOTSTRAP_TOKEN.\n"
+        : `Personal access token (shown once, store it now):\n\n  ${bootstrap.token}\n\n`) +
+      (bootstrap.setupToken
+        ? `Set the owner's password within 24 hours (one-time link):\n\n  ${base}/setup?token=${bootstrap.setupToken}\n\n`
+        : "The owner's password is the one set in TASKSPACE_BOOTSTRAP_PASSWORD.\n") +
+      `Try: curl -H "Authorization: Bearer <token>" ${base}/api/v1/workspaces\n`
+    : '';
+  // One write, so a reader of the output never sees the listening line without the first-start lines.
+  process.stdout.write(`Taskspace is listening on ${base} (data in ${where}${role})\n${firstStart}`);
   const stop = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();

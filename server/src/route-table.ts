@@ -6,24 +6,30 @@ import { foldersRoutes } from './modules/folders/routes';
 import { membersRoutes } from './accounts/member-routes';
 import { accessTokenRoutes } from './accounts/token-routes';
 import { projectsRoutes } from './modules/projects/routes';
+import { projectManageRoutes } from './modules/projects/manage';
 import { projectMemberRoutes } from './modules/projects/member-routes';
 import { fieldsRoutes } from './modules/fields/routes';
+import { fieldManageRoutes } from './modules/fields/manage';
 import { shareLinkRoutes } from './modules/share-links/routes';
 import { tasksRoutes } from './modules/tasks/routes';
 import { taskAssigneesRoutes } from './modules/tasks/assignee-routes';
 import { taskDatesRoutes } from './modules/tasks/date-routes';
 import { taskNotesRoutes } from './modules/tasks/note-routes';
+import { taskSummaryRoutes } from './modules/tasks/summaries';
+import { trashRoutes } from './modules/trash/routes';
 import { commentsRoutes } from './modules/comments/routes';
 import { agentsRoutes } from './modules/agents/routes';
 import { publicAgentPageRoutes, publicAgentRoutes } from './modules/public-agents/routes';
 import { conversationRoutes } from './modules/conversations/routes';
+import { followUpRoutes } from './modules/conversations/follow-up';
 import { mediaRoutes } from './modules/media/routes';
 import { automationsRoutes } from './modules/automations/routes';
-import { runRoutes } from './modules/automations/run-routes';
+import { runRoutes } from './modules/runs/run-routes';
 import { webhookRoutes } from './modules/webhooks/routes';
 import { subscriptionRoutes } from './modules/webhooks/subscription-routes';
-import { inboundWebhookRoutes } from './modules/automations/inbound-routes';
-import { runEventRoutes, runResumeRoutes } from './modules/automations/run-events';
+import { inboundWebhookRoutes } from './modules/inbound/inbound-routes';
+import { inboundRotateRoutes } from './modules/inbound/inbound-rotate-routes';
+import { runEventRoutes, runResumeRoutes } from './modules/runs/run-events';
 import { sharePageRoutes } from './modules/share-links/pages';
 import { accountRoutes } from './accounts/setup-routes';
 import { authSessionRoutes } from './accounts/session-routes';
@@ -57,19 +63,25 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       accessTokenRoutes,
       oauthClientRoutes,
       projectsRoutes,
+      projectManageRoutes,
       projectMemberRoutes,
       fieldsRoutes,
+      fieldManageRoutes,
       shareLinkRoutes,
       tasksRoutes,
       taskAssigneesRoutes,
       taskDatesRoutes,
       taskNotesRoutes,
+      taskSummaryRoutes,
+      trashRoutes,
       commentsRoutes,
       agentsRoutes,
       publicAgentRoutes,
       conversationRoutes,
+      followUpRoutes,
       mediaRoutes,
       automationsRoutes,
+      inboundRotateRoutes,
       runRoutes,
       runEventRoutes,
       secretRoutes,

@@ -10,7 +10,7 @@ import type { InputValidator } from './http/validate-input';
 import type { GroupCommit } from './platform/db/group-commit';
 import type { WorkNotifier } from './platform/db/postgres/notifications';
 import type { Leadership } from './platform/leadership';
-import type { Block, Task } from './modules/tasks/records';
+import type { Block, Task } from './modules/tasks/item';
 import type { LiveHub } from './modules/live/hub';
 
 /**

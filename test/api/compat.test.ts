@@ -363,13 +363,21 @@ describe('unknown body fields', () => {
 
   test('every JSON request body in the OpenAPI document closes its objects (additionalProperties: false)', async () => {
     const doc = (await call(server.url, 'GET', '/openapi.json')).body;
-    /** Object schemas that are free-form on purpose: automation trigger/actions (the engine validates them) and test-run payloads. */
+    /**
+     * Object schemas that are free-form on purpose: automation trigger/actions and whole definitions (a step test's draft, an
+     * imported document's), which the engine validates with field paths, and sample payloads (test runs, step tests' trigger
+     * samples and pinned step outputs).
+     */
     const freeForm = new Set([
       '/api/v1/automations POST trigger',
       '/api/v1/automations POST actions[]',
       '/api/v1/automations/{automationId} PUT trigger',
       '/api/v1/automations/{automationId} PUT actions[]',
       '/api/v1/automations/{automationId}/test POST payload',
+      '/api/v1/automations/{automationId}/steps/{stepId}/test POST definition',
+      '/api/v1/automations/{automationId}/steps/{stepId}/test POST trigger',
+      '/api/v1/automations/{automationId}/steps/{stepId}/test POST steps',
+      '/api/v1/automations/import POST document.definition',
     ]);
     const open: string[] = [];
     const walk = (schema: any, where: string, at: string) => {

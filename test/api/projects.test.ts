@@ -476,7 +476,7 @@ describe('projects', () => {
       await api.put(path, { handles: ['member03'] });
       const flagged = (await api.get(`${path}?limit=500`)).body.items.filter((m: { projectMember: boolean }) => m.projectMember);
       expect(flagged).toEqual([{ handle: 'member03', displayName: 'member03', projectMember: true }]);
-    });
+    }, 90_000); // 21 accounts made by the CLI, one process each: slow on PostgreSQL on a busy 2-core machine
 
     test("me/projects: the caller's non-template projects across their workspaces, paged", async () => {
       const bob = addUser(server, 'bob');

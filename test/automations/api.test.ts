@@ -151,7 +151,7 @@ describe('automations API', () => {
     });
     expect(untyped.body.error.details).toEqual({ field: 'actions[0].body', reason: 'invalid_value' });
     expect(untyped.body.message).toBe(
-      'actions[0].body must be one of: {type: "json", value} or {type: "form", fields} or {type: "raw", value}',
+      'actions[0].body must be one of: {type: "json", value} or {type: "form", fields} or {type: "raw", value} or {type: "multipart", parts}',
     );
     const missing = await api.post('/api/v1/automations', { workspaceId: server.workspaceId, name: 'x', trigger: { type: 'webhook' } });
     expect(missing.body.error.details).toEqual({ field: 'actions', reason: 'required' });

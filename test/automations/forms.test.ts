@@ -1,5 +1,5 @@
 import { call, client, type TestServer } from '../helpers/server';
-import { automationServer, createAutomation, settledRuns } from './helpers';
+import { automationServer, createAutomation, runsOf, settledRuns } from './helpers';
 import { newProject } from '../helpers/fixtures-tasks';
 import { dbOf } from '../helpers/db';
 
@@ -276,5 +276,32 @@ describe('form trigger', () => {
       ['terms', 'invalid_type'],
       ['notes', 'too_long'],
     ]);
+  });
+
+  test("a submission the trigger's filter refuses stores no run: JSON gets {filtered: true}, a browser the thank-you page", async () => {
+    const pro = await createAutomation(api, server.workspaceId, {
+      name: 'Pro signups only',
+      trigger: {
+        type: 'form',
+        title: 'Pro sign up',
+        fields: [{ name: 'plan', label: 'Plan', type: 'choice', options: ['free', 'pro'], required: true }],
+        thankYou: 'Thanks for signing up.',
+        filter: { anyOf: [{ allOf: [{ left: '{{ trigger.plan }}', operator: 'equals', right: 'pro' }] }] },
+      },
+      actions: [{ id: 'out', type: 'set', values: { plan: '{{ trigger.plan }}' } }],
+    });
+    const path = pathOf(pro.webhook.formUrl);
+    const json = await call(server.url, 'POST', path, { body: { plan: 'free' } });
+    expect(json.status).toBe(200);
+    expect(json.body).toEqual({ ok: true, requestId: expect.any(String), filtered: true });
+    const page = await formPost(path, { plan: 'free' });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('Thanks for signing up.');
+    const passing = await call(server.url, 'POST', path, { body: { plan: 'pro' } });
+    expect(passing.body).toEqual({ ok: true, requestId: expect.any(String) });
+    const [run] = await settledRuns(api, pro.id, 1);
+    expect(run.steps[0].output).toEqual({ plan: 'pro' });
+    expect(await runsOf(api, pro.id)).toHaveLength(1);
   });
 });

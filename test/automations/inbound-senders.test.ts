@@ -191,12 +191,41 @@ describe('inbound webhooks for real senders', () => {
     expect((await send('POST', shop.path, body, { ...json, 'x-shop-hmac': `sha256=${b64}` })).status).toBe(200);
     await refusedWith(await send('POST', shop.path, body, { ...json, 'x-shop-hmac': b64 }), 'invalid_signature');
 
-    // A secret the workspace does not have: refused at run time too.
-    const unset = await webhook({ verify: { type: 'github', secret: 'NOT_SET' } });
+    // A secret the workspace does not have: refused at save (field named, closest name suggested)…
+    const unknown = await api.post('/api/v1/automations', {
+      workspaceId: server.workspaceId,
+      name: 'x',
+      trigger: { type: 'webhook', verify: { type: 'github', secret: 'GH_SECRTE' } },
+      actions: [],
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      error: { details: { field: 'trigger.verify.secret', reason: 'unknown_secret' } },
+    });
+    expect(unknown.body.message).toContain("did you mean 'GH_SECRET'?");
+    // …and one deleted after the save is refused at call time.
+    expect((await api.put(`/api/v1/workspaces/${server.workspaceId}/secrets/GONE_SECRET`, { value: 'gone-key' })).status).toBe(200);
+    const unset = await webhook({ verify: { type: 'github', secret: 'GONE_SECRET' } });
+    const savedWith = await api.get(`/api/v1/automations/${unset.id}`);
+    expect(savedWith.status).toBe(200);
+    // An enabled automation's signing secret cannot be deleted; once the automation is disabled it can.
+    expect((await api.delete(`/api/v1/workspaces/${server.workspaceId}/secrets/GONE_SECRET`)).status).toBe(409);
+    expect((await api.post(`/api/v1/automations/${unset.id}/disable`, {})).status).toBe(200);
+    expect((await api.delete(`/api/v1/workspaces/${server.workspaceId}/secrets/GONE_SECRET`)).status).toBe(200);
+    expect((await api.post(`/api/v1/automations/${unset.id}/enable`, {})).status).toBe(200);
     await refusedWith(
-      await send('POST', unset.path, body, { ...json, 'x-hub-signature-256': `sha256=${hmacHex('', body)}` }),
+      await send('POST', unset.path, body, { ...json, 'x-hub-signature-256': `sha256=${hmacHex('gone-key', body)}` }),
       'secret_not_set',
     );
+    // Saving it again without the secret is refused too (updates are checked like creates).
+    const resave = await api.put(`/api/v1/automations/${unset.id}`, {
+      name: 'Senders',
+      trigger: { type: 'webhook', verify: { type: 'github', secret: 'GONE_SECRET' } },
+      actions: [],
+    });
+    expect(resave.status).toBe(400);
+    expect(resave.body.error.details).toMatchObject({ field: 'trigger.verify.secret', reason: 'unknown_secret' });
     // `header` is for hmac-sha256 only, and required there.
     for (const verify of [
       { type: 'github', secret: 'GH_SECRET', header: 'X-Other' },

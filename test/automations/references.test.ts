@@ -1,5 +1,5 @@
 import { addUser, client, startServer, type TestServer } from '../helpers/server';
-import { newProject } from '../helpers/fixtures-tasks';
+import { addTasks, newProject } from '../helpers/fixtures-tasks';
 import { AUTOMATION_ENV } from './helpers';
 
 /** Saving an automation checks what it names against its workspace (docs "Automations", "Validation"). */
@@ -37,6 +37,48 @@ describe('automation references are checked when saved', () => {
       actions: [{ id: 'ok', type: 'approval', then: [{ id: 'inner', type: 'approval', approvers: ['nobody'] }] }],
     });
     expect(unknown.body.error.details).toEqual({ field: 'actions[0].then[0].approvers[0]', reason: 'not_a_member' });
+  });
+
+  test('every x-picker parameter written out in full is checked: fields, assignees, automations of triggers and steps', async () => {
+    const projectId = await newProject(server, 'Picked');
+    const [task] = await addTasks(server, projectId, ['Picked task']);
+    const stage = (await api.post(`/api/v1/projects/${projectId}/fields`, { name: 'Stage', type: 'text' })).body.item;
+    const detailsOf = async (definition: Record<string, unknown>) => {
+      const res = await save(definition);
+      expect(res.status).toBe(400);
+      return res.body.error.details;
+    };
+    const ref = { projectId, taskId: task!.id };
+    // A field by id (task.setField) or by name (field.changed), of the step's or the scope's project.
+    expect(
+      await detailsOf({
+        trigger: { type: 'webhook' },
+        actions: [{ id: 'f', type: 'task.setField', ...ref, fieldId: 'no-such-field', value: 'x' }],
+      }),
+    ).toEqual({ field: 'actions[0].fieldId', reason: 'not_found' });
+    expect(await detailsOf({ trigger: { type: 'field.changed', scope: { projectId }, field: 'Stgae' }, actions: [] })).toEqual({
+      field: 'trigger.field',
+      reason: 'not_found',
+    });
+    // Assignees are members (like approvers).
+    expect(
+      await detailsOf({ trigger: { type: 'webhook' }, actions: [{ id: 'a', type: 'task.assign', ...ref, handles: ['amy', '@loner'] }] }),
+    ).toEqual({ field: 'actions[0].handles[1]', reason: 'not_a_member' });
+    // A run-event trigger's automation.
+    expect(await detailsOf({ trigger: { type: 'automation.failed', automationId: 'no-such-automation' }, actions: [] })).toEqual({
+      field: 'trigger.automationId',
+      reason: 'not_found',
+    });
+    // Templates are left to run time; existing references pass.
+    const ok = await save({
+      trigger: { type: 'field.changed', scope: { projectId }, field: 'stage' },
+      actions: [
+        { id: 'f', type: 'task.setField', ...ref, fieldId: stage.id, value: 'x' },
+        { id: 'g', type: 'task.setField', projectId, taskId: '{{ trigger.nodeId }}', fieldId: '{{ trigger.fieldId }}', value: 'y' },
+        { id: 'a', type: 'task.assign', ...ref, handles: ['@AMY', 'owner'] },
+      ],
+    });
+    expect(ok.status).toBe(200);
   });
 
   test("a trigger scope must name one of the workspace's projects or folders, on create and on update", async () => {

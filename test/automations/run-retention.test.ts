@@ -1,6 +1,6 @@
 import { client, startServer, type TestServer } from '../helpers/server';
 import { TestClock } from '../engine/helpers';
-import { pruneExpiredRuns, RUN_PRUNE_BATCH } from '../../server/src/modules/automations/run-retention';
+import { pruneExpiredRuns, RUN_PRUNE_BATCH } from '../../server/src/modules/runs/run-retention';
 import { AUTOMATION_ENV, createAutomation, receiver, runWithStatus } from './helpers';
 
 const DAY = 86_400_000;

@@ -141,4 +141,25 @@ describe('workspace secrets', () => {
     expect((await api.delete(`${path()}/IN_USE`)).status).toBe(200);
     expect((await api.delete(`${path()}/IN_USE`)).status).toBe(404);
   });
+
+  test("a secret named by an enabled webhook trigger's verify.secret cannot be deleted", async () => {
+    await api.put(`${path()}/SIGNING_KEY`, { value: 'signing-key-value' });
+    const automation = await createAutomation(api, server.workspaceId, {
+      name: 'Verifies with SIGNING_KEY',
+      trigger: { type: 'webhook', verify: { type: 'github', secret: 'SIGNING_KEY' } },
+      actions: [{ id: 'note', type: 'set', values: { ok: 'yes' } }],
+    });
+    const listed = (await api.get(path())).body.items.find((s: { name: string }) => s.name === 'SIGNING_KEY');
+    expect(listed.usedBy).toEqual([{ id: automation.id, name: 'Verifies with SIGNING_KEY', enabled: true }]);
+    const refused = await api.delete(`${path()}/SIGNING_KEY`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.details).toMatchObject({
+      field: 'name',
+      reason: 'in_use',
+      automations: [{ id: automation.id, name: 'Verifies with SIGNING_KEY' }],
+    });
+    expect((await api.get(path())).body.items.map((s: { name: string }) => s.name)).toContain('SIGNING_KEY');
+    expect((await api.post(`/api/v1/automations/${automation.id}/disable`, {})).status).toBe(200);
+    expect((await api.delete(`${path()}/SIGNING_KEY`)).status).toBe(200);
+  });
 });

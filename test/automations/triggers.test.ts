@@ -183,11 +183,12 @@ describe('automation triggers', () => {
     expect(again.body.item.webhook).toEqual({ id: a.webhook.id, url: a.webhook.url, requiresToken: true });
   });
 
-  test('loop guard: an automation creating tasks on "task added" stops at the depth limit', async () => {
+  test('loop guard: an automation creating tasks on "task added" (its own changes included) stops at the depth limit', async () => {
     const loopProject = await newProject(server, 'Loop');
     const a = await createAutomation(api, server.workspaceId, {
       name: 'Echo',
-      trigger: { type: 'task.added', scope: { projectId: loopProject } },
+      // Without includeOwnChanges its own tasks would start nothing (task-change-triggers.test.ts).
+      trigger: { type: 'task.added', scope: { projectId: loopProject }, includeOwnChanges: true },
       actions: [{ type: 'task.create', projectId: '{{ trigger.projectId }}', text: 'echo of {{ trigger.nodeText }}' }],
     });
     await addTasks(server, loopProject, ['seed']);

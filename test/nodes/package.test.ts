@@ -54,11 +54,13 @@ describe('the community package', () => {
   });
 
   test('`n8n-node lint` passes on the nodes and credentials with zero problems (only the pending author email is set aside)', () => {
-    const out = execFileSync('npm', ['run', '--silent', 'lint'], {
+    const raw = execFileSync('npm', ['run', '--silent', 'lint'], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
-    }).replace(/\x1b\[[0-9;]*m/g, '');
+    });
+    // eslint-disable-next-line no-control-regex -- strips the ANSI colour codes of the lint output
+    const out = raw.replace(/\x1b\[[0-9;]*m/g, '');
     // Findings name their file: none may be in the sources.
     expect(out).not.toMatch(/\/(nodes|credentials)\/\S+\.ts/);
     const findings = out.split('\n').filter((l) => /^\s+\d+:\d+\s+(error|warning)\s/.test(l));

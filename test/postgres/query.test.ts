@@ -114,6 +114,42 @@ describe.each(['sqlite', 'postgres'] as const)('storage operations on %s', (dial
     expect(await store.run(userHandles(store.sql))).toEqual(['after', 'outer']);
   });
 
+  test('a run of sibling savepoints (a group of writes) keeps the ones that returned and undoes the ones that threw', async () => {
+    // On PostgreSQL a savepoint that ended well is released with the next statement (or by COMMIT).
+    const write = (q: Sql, id: string, fail: boolean) =>
+      q.transaction(function* (inner) {
+        yield* addUser(inner, id, id);
+        if (fail) throw new Error(`${id} refused`);
+      });
+    await store.run(
+      store.sql.transaction(function* (tx) {
+        for (const [id, fail] of [
+          ['w1', false],
+          ['w2', true],
+          ['w3', false],
+          ['w4', false],
+          ['w5', true],
+        ] as const) {
+          try {
+            yield* write(tx, id, fail);
+          } catch {
+            // this write alone is undone
+          }
+        }
+        yield* write(tx, 'w6', false);
+        // A plain statement right after a savepoint that ended well sees its work.
+        expect(yield* countUsers(tx)).toBe(4);
+        yield* addUser(tx, 'w7', 'w7');
+        try {
+          yield* write(tx, 'w8', true);
+        } catch {
+          // undone
+        }
+      }),
+    );
+    expect(await store.run(userHandles(store.sql))).toEqual(['w1', 'w3', 'w4', 'w6', 'w7']);
+  });
+
   test('transactions nested two deep, begun first in their savepoint or later, each undo only their own work', async () => {
     const refuse = (q: Sql, id: string) =>
       q.transaction(function* (inner) {
@@ -234,6 +270,43 @@ describe('PostgreSQL transactions', () => {
     const mapped = toServiceError(error as Error);
     expect([mapped.statusCode, mapped.code]).toEqual([503, 'BUSY']);
     expect(toServiceError(new Error('anything else')).statusCode).toBe(500);
+  });
+
+  test('advisory locks: held to the end of the transaction, taken again after a savepoint that took one is rolled back; the lock option takes one with BEGIN', async () => {
+    const KEY = 7_461_999;
+    // Asked on another connection of the pool: true while a transaction holds the lock.
+    function* held(lock: number | string): Query<boolean> {
+      const row = yield* store.sql.get<{ got: boolean }>(
+        typeof lock === 'number'
+          ? 'SELECT pg_try_advisory_xact_lock(?) AS got'
+          : 'SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS got',
+        [lock],
+      );
+      return !row!.got;
+    }
+    const seen = await store.run(
+      store.sql.transaction(function* (tx) {
+        const before = yield* held(KEY);
+        try {
+          yield* tx.transaction(function* (inner) {
+            yield* inner.lockForTransaction(KEY);
+            throw new Error('undone');
+          });
+        } catch {
+          // the savepoint, and the lock it took, are rolled back
+        }
+        const afterRollback = yield* held(KEY);
+        yield* tx.lockForTransaction(KEY);
+        yield* tx.lockForTransaction(KEY);
+        return [before, afterRollback, yield* held(KEY)];
+      }),
+    );
+    expect(seen).toEqual([false, false, true]);
+    await expect(store.run(held(KEY))).resolves.toBe(false);
+    for (const lock of ['lane:0193-plain_text', "lane:it's \\ quoted"]) {
+      const during = await store.run(store.sql.transaction(() => held(lock), { isolation: 'read committed', lock }));
+      expect([lock, during, await store.run(held(lock))]).toEqual([lock, true, false]);
+    }
   });
 
   test('placeholders inside quotes and comments are left alone', () => {

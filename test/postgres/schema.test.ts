@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { openDatabase, type Db } from '../../server/src/platform/db/connection';
-import { migrations as sqliteMigrations } from '../../server/src/platform/db/migrations';
+import { migrationsFor, type PairedMigration } from '../../server/src/platform/db/migrate';
+import { migrations } from '../../server/src/platform/db/migrations';
 import { migratePostgres } from '../../server/src/platform/db/postgres/migrate';
-import { postgresMigrations } from '../../server/src/platform/db/postgres/migrations';
 import { createPostgresPool } from '../../server/src/platform/db/postgres/pool';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres';
 
@@ -17,6 +17,9 @@ import { createTestDatabase, type TestDatabase } from '../helpers/postgres';
 
 /** A time in ms past 2^31, so BIGINT (not INTEGER) columns are needed and read back as numbers. */
 const T0 = 1_700_000_000_000;
+
+/** What each store applies of the one migration list (server/src/platform/db/migrations). */
+const [sqliteMigrations, postgresMigrations] = [migrationsFor(migrations, 'sqlite'), migrationsFor(migrations, 'postgres')];
 
 /** The tables only the migration runners make. */
 const RUNNER_TABLES = ['schema_migrations'];
@@ -405,13 +408,17 @@ describe('PostgreSQL schema', () => {
     const pool = openPool(database.url);
     const shipped = postgresMigrations.map((m) => ({ version: m.version })).sort((a, b) => a.version - b.version);
     const next = shipped[shipped.length - 1]!.version + 1;
-    const broken = { version: next, name: 'broken', up: 'CREATE TABLE made_by_broken (id BIGINT); SELECT * FROM no_such_table;' };
-    await expect(migratePostgres(pool, [...postgresMigrations, broken])).rejects.toMatchObject({ code: '42P01' });
+    const broken: PairedMigration = {
+      version: next,
+      name: 'broken',
+      up: { sqlite: '', postgres: 'CREATE TABLE made_by_broken (id BIGINT); SELECT * FROM no_such_table;' },
+    };
+    await expect(migratePostgres(pool, [...migrations, broken])).rejects.toMatchObject({ code: '42P01' });
     expect((await pool.query("SELECT to_regclass('made_by_broken') AS t")).rows[0].t).toBeNull();
     expect((await pool.query('SELECT version FROM schema_migrations ORDER BY version')).rows).toEqual(shipped);
     expect(await lockCount(pool)).toBe(0);
-    const fixed = { ...broken, up: 'CREATE TABLE made_by_broken (id BIGINT);' };
-    await migratePostgres(pool, [...postgresMigrations, fixed]);
+    const fixed: PairedMigration = { ...broken, up: { sqlite: '', postgres: 'CREATE TABLE made_by_broken (id BIGINT);' } };
+    await migratePostgres(pool, [...migrations, fixed]);
     expect((await pool.query('SELECT version FROM schema_migrations ORDER BY version')).rows).toEqual([...shipped, { version: next }]);
   });
 

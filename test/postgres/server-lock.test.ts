@@ -151,6 +151,10 @@ describe('the PostgreSQL server lock', () => {
     const launched = [0, 1, 2].map(() => launchServer(tempDataDir(), env));
     try {
       const urls = await Promise.all(launched.map((l) => l.listening));
+      await waitFor(
+        () => launched.some((l) => l.output().includes('Personal access token (shown once')),
+        () => `one process to print the owner's token; they printed:\n${launched.map((l) => l.output()).join('\n---\n')}`,
+      );
       const printed = launched.filter((l) => l.output().includes('Personal access token (shown once'));
       expect(printed).toHaveLength(1);
       expect(launched.filter((l) => l.output().includes('First start'))).toHaveLength(1);

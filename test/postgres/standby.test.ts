@@ -127,7 +127,7 @@ describe('standby servers', () => {
     const delivered = () => new Set(receiver.received.filter((r) => r.url === '/hook').map((r) => r.json.payload.projectId));
     await waitFor(() => projects.every((id) => delivered().has(id)), 'a delivery for every project');
     await second.stop();
-  });
+  }, 90_000); // three server processes and two fail-overs: slow on a busy 2-core machine
 
   test('a server with another secret key warns; one that loses its lock stops at once; a standby needs PostgreSQL and a shared key', async () => {
     // Its data directory's own key file cannot open the signing secret sealed by the servers above.

@@ -35,7 +35,7 @@ run('web app: the first-day journey', () => {
         await page.getByText('Signed in as @owner').waitFor();
 
         // 2. A project from markdown, edited with the keyboard: add, indent, complete, move.
-        await page.getByRole('link', { name: '+ New project' }).first().click();
+        await page.getByRole('link', { name: 'New project' }).first().click();
         await page.getByLabel('Markdown (headings and lists become tasks)').check();
         await page.getByRole('textbox', { name: 'Markdown', exact: true }).fill('# Calls\n\n- Prepare the list\n- Review');
         await page.getByRole('button', { name: 'Create project' }).click();

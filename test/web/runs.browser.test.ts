@@ -80,6 +80,7 @@ run('web app: runs across automations and versions', () => {
       await page.goto(`${server.url}/automations/${a.id}`);
       await page.getByRole('cell', { name: 'v2 (current)' }).waitFor();
       await page.getByRole('button', { name: 'Restore v1' }).click();
+      await page.getByRole('button', { name: 'Restore as v3' }).click();
       await page.getByRole('cell', { name: 'v3 (current)' }).waitFor();
       await page.getByRole('heading', { name: 'Old name' }).waitFor();
       expect(await seriousViolations(page)).toEqual([]);

@@ -30,7 +30,8 @@ describe('serving the web app', () => {
 
   test("every screen of the app's router is served (server and web app agree)", async () => {
     const router = fs.readFileSync(path.resolve(__dirname, '../../web/src/router.tsx'), 'utf8');
-    const paths = [...router.matchAll(/path: '([^']+)'/g)].map((m) => (m[1]!.startsWith('/') ? m[1]! : `/${m[1]}`));
+    // '*' is the in-app "Page not found" screen, tested below.
+    const paths = [...router.matchAll(/path: '([^'*]+)'/g)].map((m) => (m[1]!.startsWith('/') ? m[1]! : `/${m[1]}`));
     expect(paths.length).toBeGreaterThan(3);
     for (const screen of paths) {
       const res = await call(server.url, 'GET', screen.replace(/:[A-Za-z]+/g, 'x1'));
@@ -48,6 +49,42 @@ describe('serving the web app', () => {
       expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     }
     expect((await call(server.url, 'GET', '/assets/nope-123.js')).status).toBe(404);
+  });
+
+  test('hashed assets are sent precompressed (brotli, else gzip) when the browser accepts it', async () => {
+    const index = (await call(server.url, 'GET', '/')).body as string;
+    const script = index.match(/src="(\/assets\/[^"]+\.js)"/)![1]!;
+    const plain = await call(server.url, 'GET', script);
+    const br = await call(server.url, 'GET', script, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('Accept-Encoding');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(Number(br.headers['content-length'])).toBeLessThan(Number(plain.headers['content-length']) / 2);
+    const gzip = await call(server.url, 'GET', script, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+  });
+
+  test('a browser opening an unknown path gets the app (its "Page not found" screen); API clients keep the JSON 404', async () => {
+    const page = await call(server.url, 'GET', '/no-such-screen', { headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<div id="root"></div>');
+    const api = await call(server.url, 'GET', '/api/v1/no-such-thing', { token: server.token, headers: { accept: 'text/html' } });
+    expect(api.status).toBe(404);
+    expect(api.body).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+  });
+
+  test('server-rendered pages use the shared stylesheet from the service itself (no inline styles)', async () => {
+    const res = await call(server.url, 'GET', '/setup?token=not-a-link', { headers: { accept: 'text/html' } });
+    expect(res.headers['content-type']).toContain('text/html');
+    const href = String(res.body).match(/<link rel="stylesheet" href="(\/assets\/pages-[\w-]+\.css)">/)?.[1];
+    expect(href).toBeDefined();
+    expect(String(res.body)).not.toMatch(/<style|style="/);
+    expect(String(res.headers['content-security-policy'])).toContain("style-src 'self'");
+    const css = await call(server.url, 'GET', href!);
+    expect(css.status).toBe(200);
+    expect(css.headers['content-type']).toContain('text/css');
+    expect(String(css.body)).toContain('--color-accent');
   });
 
   test('API and unknown paths keep their JSON answers', async () => {

@@ -37,7 +37,10 @@ run('web app: task details', () => {
 
       await details.getByLabel('Due date').fill('2026-12-24');
       await details.getByLabel('Due time').fill('17:30');
-      await details.getByLabel('Time zone').selectOption('Europe/Paris');
+      // The time zone is picked by typing part of its name.
+      await details.getByRole('combobox', { name: 'Time zone' }).fill('paris');
+      await details.getByRole('option', { name: 'Europe/Paris' }).click();
+      expect(await details.getByRole('combobox', { name: 'Time zone' }).inputValue()).toBe('Europe/Paris');
       await details.getByRole('button', { name: 'Save dates' }).click();
       await details.getByRole('status').filter({ hasText: 'Dates saved.' }).waitFor();
       expect((await api.get(`${base}/date`)).body.item).toEqual({
@@ -45,13 +48,16 @@ run('web app: task details', () => {
         end: { date: '2026-12-24', time: '17:30', timezone: 'Europe/Paris' },
       });
 
-      await details.getByLabel(/^Note/).fill('**Remember** the release notes <img src=x>');
+      // A note is one line (spec 4.1): a pasted line break becomes a space, Enter saves.
       await details.getByLabel('Format').selectOption('markdown');
-      await details.getByRole('button', { name: 'Save note' }).click();
+      await details.getByLabel(/^Note/).fill('**Remember** the release notes <img src=x>\nand the blog post');
+      await details.getByLabel(/^Note/).press('Enter');
       await waitFor(async () => (await api.get(`${base}/note`)).body.item?.type === 'markdown', 'note saved');
-      expect((await api.get(`${base}/note`)).body.item.value).toBe('**Remember** the release notes <img src=x>');
+      expect((await api.get(`${base}/note`)).body.item.value).toBe('**Remember** the release notes <img src=x> and the blog post');
       // A markdown note is previewed through the sanitizing renderer: emphasis yes, raw HTML never.
+      await details.getByRole('button', { name: 'Preview' }).click();
       const preview = details.getByLabel('Note preview');
+      await preview.getByText('and the blog post').waitFor();
       await preview.locator('strong', { hasText: 'Remember' }).waitFor();
       expect(await preview.locator('img').count()).toBe(0);
 

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { migrations } from '../../server/src/platform/db/migrations';
-import { migrate } from '../../server/src/platform/db/migrate';
+import { migrate, migrationsFor } from '../../server/src/platform/db/migrate';
 import { addUser, call, client, startServer, tempDataDir, type TestServer } from '../helpers/server';
 import { AUTOMATION_ENV, createAutomation, runsOf, runWithStatus } from '../automations/helpers';
 import { dbOf } from '../helpers/db';
@@ -122,6 +122,18 @@ describe('inbound webhooks', () => {
     expect(tooLong.body.error.details).toEqual({ field: 'Idempotency-Key', reason: 'too_long' });
   });
 
+  test('calls sent at once: one Idempotency-Key gets one run, calls without a key a run each', async () => {
+    // 8 calls: below the test server's rate of 10 per minute. Only calls with one key take turns.
+    const a = await webhook();
+    const keyed = await Promise.all([1, 2, 3, 4].map(() => post(a.path, { n: 1 }, { 'idempotency-key': 'order-42' })));
+    const unkeyed = await Promise.all([1, 2, 3, 4].map((n) => post(a.path, { n: 10 + n })));
+    expect([...keyed, ...unkeyed].map((res) => res.status)).toEqual(Array(8).fill(200));
+    expect(new Set(keyed.map((res) => res.body.requestId)).size).toBe(1);
+    expect(new Set(unkeyed.map((res) => res.body.requestId)).size).toBe(4);
+    const runs = await runsOf(api, a.id);
+    expect(runs.map((r) => r.trigger.variables.n).sort((x: number, y: number) => x - y)).toEqual([1, 11, 12, 13, 14]);
+  });
+
   test('a token-protected URL: 401 without or with a wrong token, 200 with it; stored hashed; switched off and on through the automation', async () => {
     const a = await webhook({ requireToken: true });
     const token = a.webhook.token as string;
@@ -217,7 +229,7 @@ describe('migration 018: inbound requests pending at the upgrade become queued r
     try {
       db.pragma('foreign_keys = ON');
       db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
-      for (const m of migrations.filter((m) => m.version < 18)) {
+      for (const m of migrationsFor(migrations, 'sqlite').filter((m) => m.version < 18)) {
         db.exec(m.up);
         db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(m.version, m.name);
       }

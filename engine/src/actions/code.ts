@@ -8,7 +8,7 @@
  * a throw, a value that is not JSON), `CODE_TIMEOUT`, `CODE_MEMORY`; `details.logs` has what it
  * printed with `console.log`.
  */
-import type { CodeAction } from '../definition';
+import type { CodeAction } from '../definition/types';
 import { ActionError } from '../errors';
 import type { CodeJob } from '../code/protocol';
 import type { ActionKind } from './types';

@@ -3,7 +3,8 @@
  * (waits for a decision), delay (waits for a time) and loop (walks its actions per item). This module computes their inputs and
  * outputs; the executor journals them and suspends the run.
  */
-import { LOOP_LIMITS, type ApprovalAction, type DelayAction, type LoopAction } from '../definition';
+import type { ApprovalAction, DelayAction, LoopAction } from '../definition/types';
+import { LOOP_LIMITS } from '../kinds/actions/flow';
 import { permanent } from '../errors';
 import type { Scope, Templates } from '../templates';
 

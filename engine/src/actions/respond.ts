@@ -4,7 +4,8 @@
  * and sends it (the waiting inbound webhook call), and a parent run reads it as `response`.
  * Output: `{status, headers, body}`.
  */
-import { responseHeaderRefusal, type RespondAction } from '../definition';
+import type { RespondAction } from '../definition/types';
+import { responseHeaderRefusal } from '../definition/response-headers';
 import { permanent } from '../errors';
 import type { ActionKind } from './types';
 

@@ -4,7 +4,8 @@
  * {@link Service} method, which runs the same logic as the API; the API-shaped result is the
  * step's output. A host without the method fails the step with the permanent `NOT_SUPPORTED`.
  */
-import { TASK_FIND_DEFAULT_LIMIT, type Action, type ServiceAction } from '../definition';
+import type { Action, ServiceAction } from '../definition/types';
+import { TASK_FIND_DEFAULT_LIMIT } from '../definition/service-actions';
 import { permanent } from '../errors';
 import type { FindTasksParams, Service, ServiceContext } from '../ports';
 import type { Scope, Templates } from '../templates';

@@ -4,7 +4,7 @@
  * (number, list, object), so `{"total": "{{ trigger.amount | times: 1.2 }}"}` yields a number.
  * Output: the computed object, read by later steps as `steps.<id>.<name>`.
  */
-import type { SetAction } from '../definition';
+import type { SetAction } from '../definition/types';
 import type { ActionKind } from './types';
 
 /** The `set` action kind: all work happens in `prepare`, so the journal's input is the output. */

@@ -3,7 +3,7 @@
  * run in the step's input and, when the step waits, suspends the parent until the child ends. This
  * module renders the step's parameters and turns the ended child into the step's output.
  */
-import type { RunAutomationAction } from '../definition';
+import type { RunAutomationAction } from '../definition/types';
 import { permanent } from '../errors';
 import type { RunRecord, RunStatus, StepRecord } from '../ports';
 import type { Scope, Templates } from '../templates';

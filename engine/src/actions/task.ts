@@ -3,7 +3,7 @@
  * set a custom field, move. Each renders its templates and calls the matching {@link Service}
  * method, which runs the same logic as the API; the API-shaped result is the step's output.
  */
-import type { Action, TaskAction } from '../definition';
+import type { Action, TaskAction } from '../definition/types';
 import { permanent } from '../errors';
 import type { Service, ServiceContext } from '../ports';
 import type { Scope, Templates } from '../templates';

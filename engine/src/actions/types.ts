@@ -27,7 +27,7 @@ export interface ActionContext {
  * One action kind that does work (task, HTTP, agent). The executor journals `prepare`'s result
  * (through `journalInput`) before calling `execute`, and `execute`'s result as the output.
  */
-export interface ActionKind<A extends Action = Action, P = unknown> {
+export interface ActionKind<A = Action, P = unknown> {
   /**
    * Renders the action's templates into parameters.
    * @throws ActionError (permanent) on a template error or an unusable rendered value.

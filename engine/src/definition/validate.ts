@@ -3,14 +3,10 @@
  * (unique step ids, template syntax, cron and time zones, static regexes, forbidden response
  * headers, form fields). Problems carry a field path and a machine-readable reason.
  */
-import Ajv, { type ErrorObject } from 'ajv';
-import { Cron } from 'croner';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { regexOf } from './patterns';
-import { AUTOMATION_SCHEMA } from './schema';
-import type { AutomationDefinition, Conditions, FormTrigger } from './types';
-import { responseHeaderRefusal } from './response-headers';
+import type { AutomationDefinition, Conditions } from './types';
 import { walkActions } from './walk';
-import { codeSyntaxError } from '../code/syntax';
 
 /** One problem found in a definition. `path` uses dots and brackets, e.g. `actions[1].url`. */
 export interface DefinitionProblem {
@@ -23,8 +19,21 @@ export interface DefinitionProblem {
 /** Result of {@link validateDefinition}. */
 export type ValidationResult = { ok: true; definition: AutomationDefinition } | { ok: false; problems: DefinitionProblem[] };
 
-const ajv = new Ajv({ allErrors: false, strict: false, verbose: true });
-const schemaCheck = ajv.compile(AUTOMATION_SCHEMA);
+/** What a validator needs to know of the kinds (a `KindRegistry`). */
+export interface DefinitionRules {
+  /** The automation schema, compiled. */
+  schemaCheck: ValidateFunction;
+  /** The action kind of a type: its step lists, fields that are not templates, and own checks. */
+  action(type: string):
+    | {
+        nested?: readonly string[];
+        literal?: readonly string[];
+        check?(action: Record<string, unknown>, path: (string | number)[]): DefinitionProblem[];
+      }
+    | undefined;
+  /** The trigger kind of a type: its own checks. */
+  trigger(type: string): { check?(trigger: Record<string, unknown>): DefinitionProblem[] } | undefined;
+}
 
 /**
  * The machine-readable `reason` for each JSON-schema (ajv) keyword, shared with the server's
@@ -53,7 +62,8 @@ export const SCHEMA_REASONS: Readonly<Record<string, string>> = {
   uniqueItems: 'duplicate',
 };
 
-function pathOf(segments: (string | number)[]): string {
+/** A field path from its segments: `actions[1].url`. */
+export function pathOf(segments: (string | number)[]): string {
   return segments.reduce<string>((acc, s) => (typeof s === 'number' ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '');
 }
 
@@ -106,14 +116,22 @@ function bestProblem(errors: ErrorObject[]): DefinitionProblem {
   return problemOf(errors.find((e) => e.keyword !== 'if') ?? errors[0]!);
 }
 
+/** Keys of every action that are not templates. */
+const NOT_TEMPLATES = new Set(['id', 'type', 'name', 'retry', 'onError', 'disabled', 'timeoutMs']);
+
 /**
- * Validates a definition against {@link AUTOMATION_SCHEMA} and the rules the schema cannot
- * express, and returns a normalized copy (missing step ids filled in as `step<n>`, n counting
- * all actions in document order). `checkTemplate` checks one template's syntax (see
- * `Templates.check`); without it templates are not checked.
- * Never throws on bad input.
+ * Validates a definition against the schema of `rules` and the rules the schema cannot express
+ * (unique step ids, template syntax, each kind's own checks, trigger filters), and returns a
+ * normalized copy (missing step ids filled in as `step<n>`, n counting all actions in document
+ * order). `checkTemplate` checks one template's syntax (see `Templates.check`); without it
+ * templates are not checked. Never throws on bad input. The engine's `validateDefinition` is
+ * this with the built-in kinds.
  */
-export function validateDefinition(input: unknown, checkTemplate?: (template: string) => string | undefined): ValidationResult {
+export function checkDefinition(
+  rules: DefinitionRules,
+  input: unknown,
+  checkTemplate?: (template: string) => string | undefined,
+): ValidationResult {
   // Fill ids first so that the schema sees complete actions (ids are optional on input).
   let copy: unknown;
   try {
@@ -131,13 +149,13 @@ export function validateDefinition(input: unknown, checkTemplate?: (template: st
         if (!a || typeof a !== 'object') continue;
         const rec = a as Record<string, unknown>;
         all.push(rec);
-        if (Array.isArray(rec.then)) collect(rec.then);
-        if (Array.isArray(rec.else)) collect(rec.else);
-        if (Array.isArray(rec.actions)) collect(rec.actions);
+        for (const key of rules.action(String(rec.type))?.nested ?? []) {
+          const held = rec[key];
+          if (Array.isArray(held)) collect(held);
+          else if (held && typeof held === 'object') for (const list of Object.values(held)) if (Array.isArray(list)) collect(list);
+        }
         const onError = rec.onError as { then?: unknown } | undefined;
         if (onError && typeof onError === 'object' && Array.isArray(onError.then)) collect(onError.then);
-        if (rec.branches && typeof rec.branches === 'object')
-          for (const list of Object.values(rec.branches)) if (Array.isArray(list)) collect(list);
       }
     };
     collect(raw.actions);
@@ -151,112 +169,34 @@ export function validateDefinition(input: unknown, checkTemplate?: (template: st
       used.add(a.id as string);
     }
   }
-  if (!schemaCheck(copy)) return { ok: false, problems: [bestProblem(schemaCheck.errors ?? [])] };
+  if (!rules.schemaCheck(copy)) return { ok: false, problems: [bestProblem(rules.schemaCheck.errors ?? [])] };
   const definition = copy as AutomationDefinition;
 
   const seen = new Set<string>();
-  walkActions(definition.actions, (a, path) => {
-    if (seen.has(a.id)) problems.push({ path: pathOf([...path, 'id']), reason: 'duplicate', message: `step id '${a.id}' is used twice` });
-    seen.add(a.id);
-    const check = (value: unknown, where: (string | number)[]) => {
-      if (typeof value === 'string' && checkTemplate) {
-        const error = checkTemplate(value);
-        if (error) problems.push({ path: pathOf(where), reason: 'invalid_template', message: `${pathOf(where)}: ${error}` });
-      } else if (Array.isArray(value)) value.forEach((v, i) => check(v, [...where, i]));
-      else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) check(v, [...where, k]);
-    };
-    for (const [key, value] of Object.entries(a)) {
-      if (
-        key === 'id' ||
-        key === 'type' ||
-        key === 'name' ||
-        key === 'retry' ||
-        key === 'then' ||
-        key === 'else' ||
-        key === 'approvers' ||
-        key === 'onError'
-      )
-        continue;
-      if (a.type === 'parallel' && key === 'branches') continue;
-      if (a.type === 'loop' && key === 'actions') continue;
-      if (a.type === 'code' && key === 'code') {
-        const error = codeSyntaxError(a.code);
-        if (error) problems.push({ path: pathOf([...path, key]), reason: 'invalid_code', message: `${pathOf([...path, key])}: ${error}` });
-        continue;
-      }
-      check(value, [...path, key]);
-    }
-    if (a.type === 'parallel') {
-      // One run waits on one thing at a time: a person's decision or an event cannot wait beside another branch.
-      for (const [name, list] of Object.entries(a.branches)) {
-        walkActions(
-          list,
-          (inner, at) => {
-            if (inner.type === 'approval' || inner.type === 'wait.event') {
-              const where = pathOf(at);
-              problems.push({
-                path: where,
-                reason: 'invalid_value',
-                message: `${where}: a parallel branch may not hold ${inner.type} steps`,
-              });
-            }
-          },
-          [...path, 'branches', name],
-        );
-      }
-    }
-    if (a.type === 'delay' && a.until !== undefined && [a.seconds, a.minutes, a.hours, a.days].some((v) => v !== undefined)) {
-      problems.push({
-        path: pathOf([...path, 'until']),
-        reason: 'invalid_value',
-        message: `${pathOf(path)}: give either until or a duration, not both`,
-      });
-    }
-    if (a.type === 'respond') {
-      for (const name of Object.keys(a.headers ?? {})) {
-        const refusal = responseHeaderRefusal(name, a.status ?? 200);
-        if (refusal) {
-          const where = pathOf([...path, 'headers', name]);
-          problems.push({ path: where, reason: 'forbidden_header', message: `${where}: ${refusal}` });
-        }
-      }
-    }
-    if (a.type === 'branch') {
-      a.conditions.anyOf.forEach((g, gi) =>
-        g.allOf.forEach((r, ri) => {
-          if (r.operator === 'matches' && typeof r.right === 'string' && !r.right.includes('{')) {
-            try {
-              regexOf(r.right);
-            } catch (error) {
-              const where = pathOf([...path, 'conditions', 'anyOf', gi, 'allOf', ri, 'right']);
-              problems.push({ path: where, reason: 'invalid_format', message: `${where}: ${(error as Error).message}` });
-            }
-          }
-        }),
-      );
-    }
-  });
-  const trigger = definition.trigger;
-  if (trigger.type === 'schedule' && trigger.cron !== undefined) {
-    try {
-      new Cron(trigger.cron, { paused: true, timezone: trigger.timezone });
-    } catch (error) {
-      problems.push({ path: 'trigger.cron', reason: 'invalid_format', message: `trigger.cron: ${(error as Error).message}` });
-    }
-  }
-  if (trigger.type === 'schedule' && trigger.timezone !== undefined) {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: trigger.timezone });
-    } catch {
-      problems.push({
-        path: 'trigger.timezone',
-        reason: 'invalid_value',
-        message: `trigger.timezone: unknown time zone '${trigger.timezone}'`,
-      });
-    }
-  }
-  if (trigger.type === 'form') problems.push(...formProblems(trigger));
-  const filter = (trigger as { filter?: Conditions }).filter;
+  walkActions(
+    definition.actions,
+    (a, path) => {
+      if (seen.has(a.id)) problems.push({ path: pathOf([...path, 'id']), reason: 'duplicate', message: `step id '${a.id}' is used twice` });
+      seen.add(a.id);
+      const kind = rules.action(a.type);
+      const skip = new Set([...(kind?.nested ?? []), ...(kind?.literal ?? [])]);
+      const check = (value: unknown, where: (string | number)[]) => {
+        if (typeof value === 'string' && checkTemplate) {
+          const error = checkTemplate(value);
+          if (error) problems.push({ path: pathOf(where), reason: 'invalid_template', message: `${pathOf(where)}: ${error}` });
+        } else if (Array.isArray(value)) value.forEach((v, i) => check(v, [...where, i]));
+        else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) check(v, [...where, k]);
+      };
+      for (const [key, value] of Object.entries(a)) if (!NOT_TEMPLATES.has(key) && !skip.has(key)) check(value, [...path, key]);
+      if (kind?.check) problems.push(...kind.check(a as unknown as Record<string, unknown>, path));
+    },
+    undefined,
+    rules,
+  );
+  const trigger = definition.trigger as unknown as Record<string, unknown>;
+  const triggerKind = rules.trigger(definition.trigger.type);
+  if (triggerKind?.check) problems.push(...triggerKind.check(trigger));
+  const filter = trigger.filter as Conditions | undefined;
   if (filter !== undefined) problems.push(...filterProblems(filter, checkTemplate));
   return problems.length > 0 ? { ok: false, problems } : { ok: true, definition };
 }
@@ -282,44 +222,4 @@ function filterProblems(filter: Conditions, checkTemplate?: (template: string) =
     }),
   );
   return problems;
-}
-
-/** What the schema cannot say about a form: unique field names, options exactly on `choice` fields. */
-function formProblems(form: FormTrigger): DefinitionProblem[] {
-  const problems: DefinitionProblem[] = [];
-  const names = new Set<string>();
-  if (form.redirectUrl !== undefined && !isRedirectUrl(form.redirectUrl)) {
-    problems.push({
-      path: 'trigger.redirectUrl',
-      reason: 'invalid_format',
-      message: 'trigger.redirectUrl must be an absolute http(s) URL without spaces, line breaks or other control characters',
-    });
-  }
-  form.fields.forEach((f, i) => {
-    const at = (key: string) => pathOf(['trigger', 'fields', i, key]);
-    if (names.has(f.name))
-      problems.push({ path: at('name'), reason: 'duplicate', message: `${at('name')}: the field name '${f.name}' is used twice` });
-    names.add(f.name);
-    if (f.type === 'choice' && f.options === undefined)
-      problems.push({ path: at('options'), reason: 'required', message: `${at('options')} is required for a choice field` });
-    if (f.type !== 'choice' && f.options !== undefined)
-      problems.push({ path: at('options'), reason: 'unknown_field', message: `${at('options')} only applies to choice fields` });
-    if (f.type !== 'text' && f.multiline !== undefined)
-      problems.push({ path: at('multiline'), reason: 'unknown_field', message: `${at('multiline')} only applies to text fields` });
-  });
-  return problems;
-}
-
-/** Spaces, line breaks and other control characters (C0, DEL, C1): never part of a redirect target. */
-const NOT_IN_URL = /[\u0000-\u0020\u007f-\u009f]/;
-
-/**
- * Whether `url` may be a form's `redirectUrl` (sent as the `Location` of a 303): an absolute
- * `http:` or `https:` URL, written without spaces or control characters (the URL parser would
- * silently drop a line break, so what was saved would not be what is sent).
- */
-export function isRedirectUrl(url: string): boolean {
-  if (NOT_IN_URL.test(url) || !URL.canParse(url)) return false;
-  const { protocol } = new URL(url);
-  return protocol === 'http:' || protocol === 'https:';
 }

@@ -1,5 +1,3 @@
-import type { Trigger } from '../definition';
-
 /** A service event handed to the engine (an outbox row of the host). */
 export interface TriggerEvent {
   /** Event id: runs started by it are de-duplicated on it, so submitting twice is harmless. */
@@ -12,10 +10,10 @@ export interface TriggerEvent {
   depth?: number;
   /** When the event was raised, ms since the epoch (automations created later ignore it). */
   at?: number;
-}
-
-/** One event trigger kind: turns a matching event's payload into the run's `trigger` variables. */
-export interface EventTriggerKind {
-  /** The variables of a run started by `event`. */
-  variables(event: TriggerEvent, trigger: Trigger): Record<string, unknown>;
+  /**
+   * The automation and run whose step made the change that raised the event (absent for a
+   * change made through the API). A task trigger skips its own automation's events unless
+   * `includeOwnChanges` is set.
+   */
+  causedBy?: { automationId: string; runId: string };
 }

@@ -7,15 +7,19 @@ import { badRequest, conflict } from '../errors';
 /** Loose email syntax check: one '@', something either side, no spaces; at most 254 characters. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
 
-/** A user's sign-in identity: who they are and their stored password hash (never sent anywhere). */
+/**
+ * A user's sign-in identity: who they are (id, handle, display name, email) and their stored
+ * password hash (never sent anywhere).
+ */
 export interface Credentials {
   userId: string;
   handle: string;
+  displayName: string;
   email: string | null;
   passwordHash: string | null;
 }
 
-const SELECT = `SELECT id AS "userId", handle, email, password_hash AS "passwordHash" FROM users`;
+const SELECT = `SELECT id AS "userId", handle, display_name AS "displayName", email, password_hash AS "passwordHash" FROM users`;
 
 /** The account whose handle or email (both case-insensitive) is `login`, if any. */
 export function findCredentials(q: Sql, login: string): Query<Credentials | undefined> {

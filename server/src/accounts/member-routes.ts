@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { ROLES } from '../auth/roles';
 import { isoTime } from '../platform/clock';
 import {
   acceptInvitation,
@@ -11,29 +10,24 @@ import {
   revokeInvitation,
   type Invitation,
 } from './invitations';
-import { itemEnvelope, itemsEnvelope, okOnly, params, responses } from '../http/schemas';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  InvitationBody,
+  InvitationParams,
+  InvitationTokenBody,
+  MemberParams,
+  MemberRoleBody,
+  WorkspaceParams,
+  acceptedResponses,
+  createdInvitationResponses,
+  invitationsResponses,
+  membersResponses,
+  okOrConflictResponses,
+  okResponses,
+} from './schemas';
 
 /** Membership is managed with first-party credentials only (auth/hook.ts `FirstPartyPolicy`). */
 const FIRST_PARTY = { firstParty: true } as const;
-
-const member = {
-  type: 'object',
-  properties: { userId: { type: 'string' }, handle: { type: 'string' }, displayName: { type: 'string' }, role: { type: 'string' } },
-} as const;
-const invitation = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    workspaceId: { type: 'string' },
-    role: { type: 'string' },
-    email: { type: 'string', nullable: true },
-    handle: { type: 'string', nullable: true },
-    createdAt: { type: 'string', format: 'date-time' },
-    expiresAt: { type: 'string', format: 'date-time' },
-    token: { type: 'string' },
-    url: { type: 'string' },
-  },
-} as const;
 
 function present(i: Invitation) {
   return { ...i, createdAt: isoTime(i.createdAt), expiresAt: isoTime(i.expiresAt) };
@@ -45,40 +39,29 @@ function present(i: Invitation) {
  * accepts an invitation with its token. Every route but the member list is first-party only
  * (a session or a personal access token; docs/oauth.md "Threat model").
  */
-export const membersRoutes: FastifyPluginAsync = async (app) => {
+export const membersRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const svc = app.services;
   const { links, store } = svc;
 
-  app.get<{ Params: { workspaceId: string } }>(
+  app.get(
     '/workspaces/:workspaceId/members',
-    {
-      schema: {
-        tags: ['members'],
-        summary: "A workspace's members and roles",
-        params: params('workspaceId'),
-        response: responses(itemsEnvelope(member)),
-      },
-    },
+    { schema: { tags: ['members'], summary: "A workspace's members and roles", params: WorkspaceParams, response: membersResponses } },
     async (request) => {
       return { ok: true, items: await store.run(listMembers(svc, request.actor, request.params.workspaceId)) };
     },
   );
 
-  app.patch<{ Params: { workspaceId: string; handle: string }; Body: { role: string } }>(
+  app.patch(
     '/workspaces/:workspaceId/members/:handle',
     {
       config: FIRST_PARTY,
       schema: {
         tags: ['members'],
         summary: "Owners: change a member's role",
-        params: params('workspaceId', 'handle'),
-        body: {
-          type: 'object',
-          required: ['role'],
-          additionalProperties: false,
-          properties: { role: { type: 'string', enum: [...ROLES] } },
-        },
-        response: responses(okOnly, { 409: { $ref: 'ErrorEnvelope#' } }),
+        params: MemberParams,
+        body: MemberRoleBody,
+        response: okOrConflictResponses,
       },
     },
     async (request) => {
@@ -88,15 +71,15 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { workspaceId: string; handle: string } }>(
+  app.delete(
     '/workspaces/:workspaceId/members/:handle',
     {
       config: FIRST_PARTY,
       schema: {
         tags: ['members'],
         summary: 'Owners: remove a member (their access ends at once)',
-        params: params('workspaceId', 'handle'),
-        response: responses(okOnly, { 409: { $ref: 'ErrorEnvelope#' } }),
+        params: MemberParams,
+        response: okOrConflictResponses,
       },
     },
     async (request) => {
@@ -106,25 +89,16 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Params: { workspaceId: string }; Body: { role: string; email?: string; handle?: string } }>(
+  app.post(
     '/workspaces/:workspaceId/invitations',
     {
       config: FIRST_PARTY,
       schema: {
         tags: ['members'],
         summary: 'Owners: invite by email or handle; the token and link are in this reply only',
-        params: params('workspaceId'),
-        body: {
-          type: 'object',
-          required: ['role'],
-          additionalProperties: false,
-          properties: {
-            role: { type: 'string', enum: [...ROLES] },
-            email: { type: 'string', maxLength: 254 },
-            handle: { type: 'string', maxLength: 39 },
-          },
-        },
-        response: responses(itemEnvelope(invitation)),
+        params: WorkspaceParams,
+        body: InvitationBody,
+        response: createdInvitationResponses,
       },
     },
     async (request) => {
@@ -135,32 +109,22 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Params: { workspaceId: string } }>(
+  app.get(
     '/workspaces/:workspaceId/invitations',
     {
       config: FIRST_PARTY,
-      schema: {
-        tags: ['members'],
-        summary: 'Owners: pending invitations',
-        params: params('workspaceId'),
-        response: responses(itemsEnvelope(invitation)),
-      },
+      schema: { tags: ['members'], summary: 'Owners: pending invitations', params: WorkspaceParams, response: invitationsResponses },
     },
     async (request) => {
       return { ok: true, items: (await store.run(listInvitations(svc, request.actor, request.params.workspaceId))).map(present) };
     },
   );
 
-  app.delete<{ Params: { workspaceId: string; invitationId: string } }>(
+  app.delete(
     '/workspaces/:workspaceId/invitations/:invitationId',
     {
       config: FIRST_PARTY,
-      schema: {
-        tags: ['members'],
-        summary: 'Owners: withdraw an invitation',
-        params: params('workspaceId', 'invitationId'),
-        response: responses(okOnly),
-      },
+      schema: { tags: ['members'], summary: 'Owners: withdraw an invitation', params: InvitationParams, response: okResponses },
     },
     async (request) => {
       await store.run(revokeInvitation(svc, request.actor, request.params.workspaceId, request.params.invitationId));
@@ -168,20 +132,15 @@ export const membersRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: { token: string } }>(
+  app.post(
     '/invitations/accept',
     {
       config: FIRST_PARTY,
       schema: {
         tags: ['members'],
         summary: 'Join a workspace with an invitation token, as the signed-in account',
-        body: {
-          type: 'object',
-          required: ['token'],
-          additionalProperties: false,
-          properties: { token: { type: 'string', maxLength: 200 } },
-        },
-        response: responses(itemEnvelope({ type: 'object', properties: { workspaceId: { type: 'string' }, role: { type: 'string' } } })),
+        body: InvitationTokenBody,
+        response: acceptedResponses,
       },
     },
     async (request) => {

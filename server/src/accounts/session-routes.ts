@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { bearerAuth } from '../auth/hook';
 import { isoTime } from '../platform/clock';
 import { ServiceError, badRequest, notFound } from '../errors';
@@ -8,28 +8,8 @@ import { SESSION_COOKIE, createSession, listSessions, revokeSession } from './se
 import { SignInThrottle, accountKey } from './sign-in-throttle';
 import { refuseCrossSiteSignIn } from './session-auth';
 import { publicPageGuard } from '../http/public-pages';
-import { itemEnvelope, itemsEnvelope, okOnly, params, responses } from '../http/schemas';
-
-const signedIn = {
-  type: 'object',
-  properties: {
-    sessionId: { type: 'string' },
-    expiresAt: { type: 'string', format: 'date-time' },
-    user: { type: 'object', properties: { id: { type: 'string' }, handle: { type: 'string' }, displayName: { type: 'string' } } },
-  },
-} as const;
-
-const session = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    userAgent: { type: 'string', nullable: true },
-    createdAt: { type: 'string', format: 'date-time' },
-    lastUsedAt: { type: 'string', format: 'date-time' },
-    expiresAt: { type: 'string', format: 'date-time' },
-    current: { type: 'boolean' },
-  },
-} as const;
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { PasswordChangeBody, SessionParams, SignInBody, okResponses, sessionsResponses, signInResponses } from './schemas';
 
 const GENERIC_FAILURE = 'wrong login or password';
 
@@ -40,7 +20,8 @@ const GENERIC_FAILURE = 'wrong login or password';
  * as the API (bearer token, else the session cookie, CSRF-checked). Sessions and the password are
  * a person's own credentials: OAuth access tokens are refused there (403 `oauth_token_not_allowed`).
  */
-export const authSessionRoutes: FastifyPluginAsync = async (app) => {
+export const authSessionRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const services = app.services;
   const { store, clock, config } = services;
   const q = store.sql;
@@ -66,7 +47,7 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
     }
   }
 
-  app.post<{ Body: { login: string; password: string } }>(
+  app.post(
     '/api/v1/auth/sign-in',
     {
       // No credential: the request meter counts it against the caller's address.
@@ -76,13 +57,8 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
         tags: ['auth'],
         summary: 'Sign in with handle or email and password; sets the session cookie',
         security: [],
-        body: {
-          type: 'object',
-          required: ['login', 'password'],
-          additionalProperties: false,
-          properties: { login: { type: 'string', minLength: 1, maxLength: 254 }, password: { type: 'string', maxLength: 4096 } },
-        },
-        response: responses(itemEnvelope(signedIn)),
+        body: SignInBody,
+        response: signInResponses,
       },
     },
     async (request, reply) => {
@@ -98,14 +74,14 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
       const now = clock.now();
       const created = await store.run(createSession(q, creds.userId, now, config.accounts, request.headers['user-agent']));
       reply.setCookie(SESSION_COOKIE, created.secret, { ...cookieOptions, maxAge: Math.floor(config.accounts.sessionMaxMs / 1000) });
-      const user = await store.run(q.get('SELECT id, handle, display_name AS "displayName" FROM users WHERE id = ?', [creds.userId]));
+      const user = { id: creds.userId, handle: creds.handle, displayName: creds.displayName };
       return { ok: true, item: { sessionId: created.id, expiresAt: isoTime(created.expiresAt), user } };
     },
   );
 
   app.post(
     '/api/v1/auth/sign-out',
-    { onRequest: auth, schema: { tags: ['auth'], summary: 'End the current session and clear its cookie', response: responses(okOnly) } },
+    { onRequest: auth, schema: { tags: ['auth'], summary: 'End the current session and clear its cookie', response: okResponses } },
     async (request, reply) => {
       if (request.actor.sessionId) await store.run(revokeSession(q, request.actor.userId, request.actor.sessionId, clock.now()));
       reply.clearCookie(SESSION_COOKIE, cookieOptions);
@@ -118,7 +94,7 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
     {
       onRequest: auth,
       config: { firstParty: true },
-      schema: { tags: ['auth'], summary: 'My live sessions; `current` marks this one', response: responses(itemsEnvelope(session)) },
+      schema: { tags: ['auth'], summary: 'My live sessions; `current` marks this one', response: sessionsResponses },
     },
     async (request) => {
       const now = clock.now();
@@ -134,12 +110,12 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { sessionId: string } }>(
+  app.delete(
     '/api/v1/auth/sessions/:sessionId',
     {
       onRequest: auth,
       config: { firstParty: true },
-      schema: { tags: ['auth'], summary: 'End one of my sessions', params: params('sessionId'), response: responses(okOnly) },
+      schema: { tags: ['auth'], summary: 'End one of my sessions', params: SessionParams, response: okResponses },
     },
     async (request, reply) => {
       if (!(await store.run(revokeSession(q, request.actor.userId, request.params.sessionId, clock.now())))) {
@@ -150,7 +126,7 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: { currentPassword: string; newPassword: string } }>(
+  app.post(
     '/api/v1/auth/password',
     {
       onRequest: auth,
@@ -158,13 +134,8 @@ export const authSessionRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Change my password; ends my other sessions',
-        body: {
-          type: 'object',
-          required: ['currentPassword', 'newPassword'],
-          additionalProperties: false,
-          properties: { currentPassword: { type: 'string', maxLength: 4096 }, newPassword: { type: 'string', maxLength: 4096 } },
-        },
-        response: responses(okOnly),
+        body: PasswordChangeBody,
+        response: okResponses,
       },
     },
     async (request, reply) => {

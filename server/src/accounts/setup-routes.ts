@@ -7,7 +7,16 @@ import { credentialsOf } from './credentials';
 import { PASSWORD_MIN_LENGTH } from './passwords';
 import { ServiceError } from '../errors';
 import { escapeHtml, formPage as page, publicPageGuard } from '../http/public-pages';
-import { itemEnvelope, okOnly, responses } from '../http/schemas';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  InvitationTokenBody,
+  SetupBody,
+  SetupPageQuery,
+  SignUpBody,
+  invitationPreviewResponses,
+  okResponses,
+  signUpResponses,
+} from './schemas';
 import type { Query, Sql } from '../platform/db/query';
 
 /**
@@ -39,7 +48,8 @@ function form(token: string, handle: string, error?: string): string {
  * (a new account joins through an invitation). Every route is
  * limited per caller address like the public pages.
  */
-export const accountRoutes: FastifyPluginAsync = async (app) => {
+export const accountRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const svc = app.services;
   const { store, clock } = svc;
   const guard = publicPageGuard();
@@ -49,8 +59,8 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
-  app.get<{ Querystring: { token?: string } }>('/setup', { schema: { hide: true }, onRequest: guard }, async (request, reply) => {
-    const token = request.query.token ?? '';
+  app.get('/setup', { schema: { hide: true, querystring: SetupPageQuery }, onRequest: guard }, async (request, reply) => {
+    const token = typeof request.query.token === 'string' ? request.query.token : '';
     try {
       const handle = await store.run(linkHandle(store.sql, token, clock.now()));
       return page(reply, 200, 'Set your password', form(token, handle));
@@ -60,24 +70,26 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     }
   });
 
-  app.post<{ Body: { token?: string; password?: string } }>(
-    '/setup',
-    { schema: { hide: true }, onRequest: guard },
-    async (request, reply) => {
-      const body = (request.body ?? {}) as { token?: unknown; password?: unknown };
-      try {
-        await completeSetup(svc, body.token, body.password);
-        return page(reply, 200, 'Password set', '<p>Your password is set. You can now sign in.</p>');
-      } catch (error) {
-        if (!(error instanceof ServiceError)) throw error;
-        if (error.details?.field === 'password' && typeof body.token === 'string') {
-          const handle = await store.run(linkHandle(store.sql, body.token, clock.now()));
-          return page(reply, 400, 'Set your password', form(body.token, handle, error.message));
-        }
-        return page(reply, error.statusCode, 'Setup link', `<p>${escapeHtml(error.message)}</p>`);
+  // No body schema: whatever the form sends is answered with the page (and why), never a JSON 400.
+  app.post('/setup', { schema: { hide: true }, onRequest: guard }, async (request, reply) => {
+    const body = (request.body ?? {}) as { token?: unknown; password?: unknown };
+    try {
+      await completeSetup(svc, body.token, body.password);
+      return page(
+        reply,
+        200,
+        'Password set',
+        '<p>Your password is set. You can now sign in.</p><p><a class="btn btn-primary btn-block" href="/sign-in">Sign in</a></p>',
+      );
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      if (error.details?.field === 'password' && typeof body.token === 'string') {
+        const handle = await store.run(linkHandle(store.sql, body.token, clock.now()));
+        return page(reply, 400, 'Set your password', form(body.token, handle, error.message));
       }
-    },
-  );
+      return page(reply, error.statusCode, 'Setup link', `<p>${escapeHtml(error.message)}</p>`);
+    }
+  });
 
   app.post(
     '/api/v1/auth/setup',
@@ -88,23 +100,18 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
         tags: ['auth'],
         summary: 'Set a password with a one-time setup link token',
         security: [],
-        body: {
-          type: 'object',
-          required: ['token', 'password'],
-          additionalProperties: false,
-          properties: { token: { type: 'string', maxLength: 200 }, password: { type: 'string', maxLength: 4096 } },
-        },
-        response: responses(okOnly),
+        body: SetupBody,
+        response: okResponses,
       },
     },
     async (request) => {
-      const { token, password } = request.body as { token: string; password: string };
+      const { token, password } = request.body;
       await completeSetup(svc, token, password);
       return { ok: true };
     },
   );
 
-  app.post<{ Body: { token: string } }>(
+  app.post(
     '/api/v1/auth/invitations/preview',
     {
       config: { auth: 'none' },
@@ -113,24 +120,8 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
         tags: ['auth'],
         summary: 'What an invitation token offers (workspace, role, invitee), for the invitation page',
         security: [],
-        body: {
-          type: 'object',
-          required: ['token'],
-          additionalProperties: false,
-          properties: { token: { type: 'string', maxLength: 200 } },
-        },
-        response: responses(
-          itemEnvelope({
-            type: 'object',
-            properties: {
-              workspaceName: { type: 'string' },
-              role: { type: 'string' },
-              email: { type: 'string', nullable: true },
-              handle: { type: 'string', nullable: true },
-              expiresAt: { type: 'string', format: 'date-time' },
-            },
-          }),
-        ),
+        body: InvitationTokenBody,
+        response: invitationPreviewResponses,
       },
     },
     async (request) => {
@@ -139,7 +130,7 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: { token: string; handle: string; password: string; displayName?: string } }>(
+  app.post(
     '/api/v1/auth/invitations/accept',
     {
       config: { auth: 'none' },
@@ -148,28 +139,8 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
         tags: ['auth'],
         summary: 'Create an account and join the workspace with an invitation token',
         security: [],
-        body: {
-          type: 'object',
-          required: ['token', 'handle', 'password'],
-          additionalProperties: false,
-          properties: {
-            token: { type: 'string', maxLength: 200 },
-            handle: { type: 'string', maxLength: 39 },
-            password: { type: 'string', maxLength: 4096 },
-            displayName: { type: 'string', maxLength: 100, pattern: '^[^\\r\\n]*$' },
-          },
-        },
-        response: responses(
-          itemEnvelope({
-            type: 'object',
-            properties: {
-              userId: { type: 'string' },
-              handle: { type: 'string' },
-              workspaceId: { type: 'string' },
-              role: { type: 'string' },
-            },
-          }),
-        ),
+        body: SignUpBody,
+        response: signUpResponses,
       },
     },
     async (request) => {

@@ -1,32 +1,23 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { TOKEN_SCOPES, listAccessTokens, type AccessTokenInfo, type TokenScope } from '../auth/tokens';
+import { listAccessTokens, type AccessTokenInfo } from '../auth/tokens';
 import { createTokenAs, listWorkspaceTokens, revokeTokenAs } from './personal-tokens';
 import { isoTime } from '../platform/clock';
-import { itemEnvelope, itemsEnvelope, okOnly, params, responses, singleLine } from '../http/schemas';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  CreateTokenBody,
+  TokenParams,
+  WorkspaceParams,
+  createdTokenResponses,
+  memberTokensResponses,
+  okResponses,
+  tokensResponses,
+} from './schemas';
 
 /** Personal access tokens are managed with first-party credentials only (auth/hook.ts `FirstPartyPolicy`). */
 const FIRST_PARTY = { firstParty: true } as const;
 
-const tokenInfo = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    scope: { type: 'string', enum: [...TOKEN_SCOPES] },
-    createdAt: { type: 'string', format: 'date-time' },
-    lastUsedAt: { type: 'string', format: 'date-time', nullable: true },
-    expiresAt: { type: 'string', format: 'date-time', nullable: true },
-    expired: { type: 'boolean' },
-    user: { type: 'object', properties: { id: { type: 'string' }, handle: { type: 'string' } } },
-  },
-} as const;
-
-const createdToken = {
-  type: 'object',
-  properties: { ...tokenInfo.properties, token: { type: 'string' } },
-} as const;
-
-function present(t: AccessTokenInfo, now: number, handle?: string) {
+/** A token's metadata as answered; `expired` as of `now` (ms). */
+function present(t: AccessTokenInfo, now: number) {
   return {
     id: t.id,
     name: t.name,
@@ -35,7 +26,6 @@ function present(t: AccessTokenInfo, now: number, handle?: string) {
     lastUsedAt: t.lastUsedAt === null ? null : isoTime(t.lastUsedAt),
     expiresAt: t.expiresAt === null ? null : isoTime(t.expiresAt),
     expired: t.expiresAt !== null && t.expiresAt <= now,
-    ...(handle ? { user: { id: t.userId, handle } } : {}),
   };
 }
 
@@ -44,28 +34,20 @@ function present(t: AccessTokenInfo, now: number, handle?: string) {
  * list and revoke my tokens; Owners list and revoke the tokens of their workspace's members.
  * First-party only: OAuth access tokens get 403 (docs/oauth.md "Threat model").
  */
-export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
+export const accessTokenRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const svc = app.services;
   const { store, clock } = svc;
 
-  app.post<{ Body: { name: string; scope?: TokenScope; expiresAt?: string } }>(
+  app.post(
     '/tokens',
     {
       config: FIRST_PARTY,
       schema: {
         tags: ['tokens'],
         summary: 'Create a personal access token for me; the token is in this reply only',
-        body: {
-          type: 'object',
-          required: ['name'],
-          additionalProperties: false,
-          properties: {
-            name: { ...singleLine(100), minLength: 1 },
-            scope: { type: 'string', enum: [...TOKEN_SCOPES] },
-            expiresAt: { type: 'string', format: 'date-time' },
-          },
-        },
-        response: responses(itemEnvelope(createdToken)),
+        body: CreateTokenBody,
+        response: createdTokenResponses,
       },
     },
     async (request) => {
@@ -81,11 +63,7 @@ export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
     '/tokens',
     {
       config: FIRST_PARTY,
-      schema: {
-        tags: ['tokens'],
-        summary: 'My live personal access tokens (never the token itself)',
-        response: responses(itemsEnvelope(tokenInfo)),
-      },
+      schema: { tags: ['tokens'], summary: 'My live personal access tokens (never the token itself)', response: tokensResponses },
     },
     async (request) => {
       const now = clock.now();
@@ -96,33 +74,33 @@ export const accessTokenRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Params: { workspaceId: string } }>(
+  app.get(
     '/workspaces/:workspaceId/tokens',
     {
       config: FIRST_PARTY,
       schema: {
         tags: ['tokens'],
         summary: 'Owners: the live personal access tokens of every member of the workspace',
-        params: params('workspaceId'),
-        response: responses(itemsEnvelope(tokenInfo)),
+        params: WorkspaceParams,
+        response: memberTokensResponses,
       },
     },
     async (request) => {
       const items = await store.run(listWorkspaceTokens(svc, request.actor, request.params.workspaceId));
       const now = clock.now();
-      return { ok: true, items: items.map((t) => present(t, now, t.handle)) };
+      return { ok: true, items: items.map((t) => ({ ...present(t, now), user: { id: t.userId, handle: t.handle } })) };
     },
   );
 
-  app.delete<{ Params: { tokenId: string } }>(
+  app.delete(
     '/tokens/:tokenId',
     {
       config: FIRST_PARTY,
       schema: {
         tags: ['tokens'],
         summary: "Revoke one of my tokens, or (Owners) a member's token",
-        params: params('tokenId'),
-        response: responses(okOnly),
+        params: TokenParams,
+        response: okResponses,
       },
     },
     async (request) => {

@@ -7,6 +7,8 @@ import { ActorCache, type Actor } from './tokens';
 import { sessionAuth, type SessionAuth } from '../accounts/session-auth';
 import { requiredScope, scopeAllows } from './scopes';
 import { requireFirstPartyCredential } from './access';
+import { AUTH_TOPIC, WorkListener } from '../platform/db/postgres/notifications';
+import type { WorkerLog } from '../platform/worker-loop';
 
 /**
  * How a route takes part in the hourly request budget (route option `config.rateLimit`):
@@ -103,6 +105,8 @@ export class RequestMeter {
   private readonly actors: ActorCache;
   /** When this process last recorded each token's use (ms), so a busy token costs one write a minute, not one per request. */
   private readonly touched = new Map<string, number>();
+  /** PostgreSQL: receives the `auth` notifications that drop the token cache (see {@link ActorCache}). */
+  private listener: WorkListener<typeof AUTH_TOPIC> | undefined;
 
   constructor(private readonly services: Services) {
     this.limiter = new RateLimiter(services.clock);
@@ -113,6 +117,28 @@ export class RequestMeter {
   /** Drops the cached token → account lookups; call after revoking tokens or members in-process. */
   forgetCachedTokens(): void {
     this.actors.clear();
+  }
+
+  /**
+   * PostgreSQL: starts receiving the `auth` notifications of every process on the database; the
+   * token cache is used from the moment they arrive (until then, and whenever the listening
+   * connection is down, every token is looked up in the database). Nothing on SQLite.
+   */
+  async startListening(log: WorkerLog): Promise<void> {
+    const url = this.services.config.databaseUrl;
+    if (!url || this.services.store.dialect !== 'postgres' || this.listener) return;
+    this.listener = new WorkListener(url, () => this.actors.clear(), log, {
+      topics: [AUTH_TOPIC],
+      onListening: (listening) => this.actors.setListening(listening),
+    });
+    await this.listener.start();
+  }
+
+  /** Stops receiving the `auth` notifications (the cache is no longer used). */
+  async stopListening(): Promise<void> {
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.stop();
   }
 
   /**
@@ -221,10 +247,14 @@ export function installRequestMetering(app: FastifyInstance, meter: RequestMeter
     if (started) return;
     started = true;
     meter.counters.start(app.log);
+    // Not awaited: Fastify runs the onListen hooks one after another while the server already
+    // answers, and until the listener is in place every token is simply looked up in the database.
+    void meter.startListening(app.log);
   });
   app.addHook('preClose', async () => {
     if (!started) return;
     started = false;
+    await meter.stopListening();
     await meter.counters.stop().catch((error: unknown) => app.log.warn({ err: error }, 'the last request counts could not be stored'));
   });
 }

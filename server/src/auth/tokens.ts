@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Query, Sql } from '../platform/db/query';
 import { newId, newSecret } from '../platform/ids';
 import { parseStoredScope } from './scopes';
+import { notifyAuthChanged } from '../platform/db/postgres/notifications';
 
 /** Prefix of every personal access token, so leaked tokens are easy to recognise and scan for. */
 export const TOKEN_PREFIX = 'tsk_';
@@ -55,9 +56,13 @@ export function* createAccessToken(
   return { id, token };
 }
 
-/** Revokes a token by id. @returns false when no unrevoked token has that id. */
+/**
+ * Revokes a token by id (and tells every process, see {@link ActorCache}).
+ * @returns false when no unrevoked token has that id.
+ */
 export function* revokeAccessToken(q: Sql, tokenId: string, now: number): Query<boolean> {
   const { changes } = yield* q.run('UPDATE access_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now, tokenId]);
+  if (changes === 1) yield* notifyAuthChanged(q);
   return changes === 1;
 }
 
@@ -102,6 +107,11 @@ export interface Actor {
    * Events raised carry it so the engine can stop loops (README "Automations").
    */
   depth?: number;
+  /**
+   * Set when an automation's step acts for this user: that automation and run. Events raised
+   * record it (`events.caused_by_*`), so a task trigger can skip its own automation's changes.
+   */
+  cause?: { automationId: string; runId: string };
 }
 
 interface ActorRow {
@@ -151,20 +161,30 @@ export const ACTOR_CACHE_SIZE = 10000;
 
 /**
  * Remembers which account a token hash belongs to, so an authenticated request costs no query.
+ * Unknown tokens are never cached.
  *
  * On SQLite: users and tokens change only through this process or the admin CLI, which writes
  * through its own SQLite connection; SQLite's `PRAGMA data_version` changes exactly when another
  * connection commits, so the cache is dropped whenever that happens and a revoked token fails on
  * its next request. Code in this process that changes users or tokens must call
- * {@link ActorCache.clear}. Unknown tokens are never cached.
+ * {@link ActorCache.clear}.
  *
- * On PostgreSQL nothing is cached: several processes share the database and none of them can
- * notice another's writes (there is no `data_version`), so every lookup reads through to the
- * database and a revoked token fails on its next request whichever process revoked it.
+ * On PostgreSQL several processes share the database: every transaction that revokes or deletes
+ * tokens or changes an account sends the `auth` notification (`notifyAuthChanged`,
+ * platform/db/postgres/notifications.ts), which PostgreSQL delivers to every listening process
+ * when that transaction commits; each process drops its cache on it ({@link ActorCache.clear}).
+ * The cache is used only while the process's listener is connected and listening
+ * ({@link ActorCache.setListening}); otherwise every lookup reads through to the database. A
+ * lookup that was reading while the cache was dropped is not remembered, so a lookup never
+ * outlives the notification that made it stale.
  */
 export class ActorCache {
   private version: unknown = undefined;
   private readonly actors = new Map<string, Actor>();
+  /** PostgreSQL: true while the `auth` notifications are being received. */
+  private listening = false;
+  /** Bumped by every {@link clear}: a read begun before it is not remembered. */
+  private generation = 0;
 
   /** @param q the store's root handle (outside any transaction). */
   constructor(private readonly q: Sql) {}
@@ -173,26 +193,42 @@ export class ActorCache {
   *lookup(token: string): Query<Actor | undefined> {
     const q = this.q;
     const tokenHash = hashToken(token);
-    if (q.dialect === 'postgres') return yield* actorForHash(q, tokenHash);
-    // SQLite only (see above): PRAGMA is not shared SQL.
-    const version = (yield* q.get<{ data_version: number }>('PRAGMA data_version'))?.data_version;
-    if (version !== this.version) {
-      this.actors.clear();
-      this.version = version;
+    if (q.dialect === 'postgres') {
+      if (!this.listening) return yield* actorForHash(q, tokenHash);
+    } else {
+      // SQLite only (see above): PRAGMA is not shared SQL.
+      const version = (yield* q.get<{ data_version: number }>('PRAGMA data_version'))?.data_version;
+      if (version !== this.version) {
+        this.actors.clear();
+        this.version = version;
+      }
     }
     let actor = this.actors.get(tokenHash);
     if (!actor) {
+      const generation = this.generation;
       actor = yield* actorForHash(q, tokenHash);
       if (!actor) return undefined;
-      if (this.actors.size >= ACTOR_CACHE_SIZE) this.actors.clear();
       Object.freeze(actor);
-      this.actors.set(tokenHash, actor);
+      if (generation === this.generation && (q.dialect === 'sqlite' || this.listening)) {
+        if (this.actors.size >= ACTOR_CACHE_SIZE) this.actors.clear();
+        this.actors.set(tokenHash, actor);
+      }
     }
     return actor;
   }
 
+  /**
+   * PostgreSQL: whether the process receives the `auth` notifications now. The cache is used only
+   * while it does, and is dropped at every change either way.
+   */
+  setListening(listening: boolean): void {
+    this.listening = listening;
+    this.clear();
+  }
+
   /** Forgets every cached account. */
   clear(): void {
+    this.generation++;
     this.actors.clear();
   }
 }

@@ -2,8 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { rateLimitHeaders, type RequestMeter } from '../auth/hook';
-import { fromEngineError } from '../modules/automations/engine-errors';
-import { busy, insufficientStorage, isStorageFull, ServiceError, type ErrorCode } from '../errors';
+import { fromEngineError } from './engine-errors';
+import { busy, insufficientStorage, isConnectionLost, isStorageFull, ServiceError, unavailable, type ErrorCode } from '../errors';
 import { isRetryableConflict } from '../platform/db/query';
 import { assertJsonDepth } from './json-depth';
 import { validationError, type AjvError } from './validate-input';
@@ -65,7 +65,20 @@ export function toServiceError(error: FastifyError | ServiceError | Error, reque
   }
   if (isRetryableConflict(error)) return busy();
   if (isStorageFull(error)) return insufficientStorage();
+  if (isConnectionLost(error)) return unavailable();
   return new ServiceError(500, 'INTERNAL_ERROR', 'internal server error');
+}
+
+/**
+ * The longest path parameter the router accepts, in characters (`routerOptions.maxParamLength`).
+ * Signed webhook ids are URL-encoded target URLs of up to 2048 characters (spec 4.6); a longer
+ * parameter is answered 414 URI_TOO_LONG.
+ */
+export const MAX_PATH_PARAM_LENGTH = 8192;
+
+/** The 414 envelope of a path whose parameter is longer than {@link MAX_PATH_PARAM_LENGTH}. */
+export function uriTooLong(): ServiceError {
+  return new ServiceError(414, 'URI_TOO_LONG', 'a path parameter is longer than the server accepts');
 }
 
 /** Installs the error and not-found handlers that give every failure the one envelope. */
@@ -73,6 +86,8 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const mapped = toServiceError(error as FastifyError, request);
     if (mapped.statusCode === 503) reply.header('retry-after', '1');
+    if (mapped.code === 'UNAVAILABLE')
+      request.log.warn({ err: error }, 'the database connection was lost mid-request; answered 503 UNAVAILABLE');
     else if (mapped.code === 'INSUFFICIENT_STORAGE') {
       request.log.error(
         { err: error },

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pageDocument } from './page-style';
 
 /**
  * What the unauthenticated pages (public agents, shared projects) have in common: HTML escaping,
@@ -6,10 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * anonymous hourly budget like every request without an API token (auth/hook.ts, `RequestMeter`).
  */
 
-/** `text` with the five HTML special characters escaped. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+export { escapeHtml } from './html';
 
 /** JSON when the Accept header names application/json and not text/html (browsers send text/html). */
 export function wantsJson(accept: string | undefined): boolean {
@@ -17,8 +15,11 @@ export function wantsJson(accept: string | undefined): boolean {
   return value.includes('application/json') && !value.includes('text/html');
 }
 
-/** The Content-Security-Policy of every public page: no scripts, inline styles, images over http(s). */
-export const PUBLIC_PAGE_CSP = "default-src 'none'; img-src https: http:; style-src 'unsafe-inline'";
+/**
+ * The Content-Security-Policy of every public page: no scripts, the service's own stylesheet
+ * only (web/src/pages.css), images over http(s).
+ */
+export const PUBLIC_PAGE_CSP = "default-src 'none'; img-src https: http:; style-src 'self'";
 
 /**
  * A guard for one group of public pages: sets `Cache-Control: no-store`. Counting, the
@@ -40,17 +41,17 @@ export function sendHtml(reply: FastifyReply, html: string): string {
 }
 
 /**
- * The policy of the service's own form pages (setup link, OAuth consent): no scripts, inline
- * styles, no framing; forms post to this origin and, when given, to `formTargets` too (a form
+ * The policy of the service's own form pages (setup link, OAuth consent): no scripts, the
+ * service's own stylesheet only, no framing; forms post to this origin and, when given, to `formTargets` too (a form
  * whose answer redirects elsewhere needs that target allowed, as browsers apply `form-action`
  * to redirects).
  */
 export function formPageCsp(formTargets: readonly string[] = []): string {
-  return `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${formTargets.map((t) => ' ' + t).join('')}; frame-ancestors 'none'`;
+  return `default-src 'none'; style-src 'self'; form-action 'self'${formTargets.map((t) => ' ' + t).join('')}; frame-ancestors 'none'`;
 }
 
 /**
- * Sends a minimal server-rendered form page: `title` as the heading, `body` as trusted HTML
+ * Sends a server-rendered form page in the app's look (page-style.ts): `title` as the heading, `body` as trusted HTML
  * (escape every value in it with {@link escapeHtml}), the {@link formPageCsp} and the given
  * `Referrer-Policy` (default `no-referrer`).
  */
@@ -66,7 +67,5 @@ export function formPage(
   reply.header('Referrer-Policy', options.referrerPolicy ?? 'no-referrer');
   reply.header('Cache-Control', 'no-store');
   reply.type('text/html; charset=utf-8');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · Taskspace</title>
-<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}label,input,textarea,select,button{display:block;width:100%;margin:.4rem 0;box-sizing:border-box}input,textarea,select{padding:.5rem}button{padding:.6rem}label.check{display:flex;gap:.5rem;align-items:center}label.check input{width:auto}.error{color:#b00020}small{display:block;opacity:.75}ul.scopes li{margin:.3rem 0}.actions{display:flex;gap:.5rem}</style></head>
-<body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+  return pageDocument(reply, title, body);
 }

@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
+import { ServiceError } from '../errors';
+import { MAX_PATH_PARAM_LENGTH, uriTooLong } from './error-handler';
 
 /**
  * The paths of the web app's screens (web/src/router.tsx): each answers the app's index.html,
@@ -32,7 +34,26 @@ export const WEB_APP_ROUTES = [
   '/settings/account',
   '/settings/oauth-apps',
   '/settings/secrets',
+  '/settings/workspace',
+  '/workspaces/new',
+  '/profile',
 ] as const;
+
+/**
+ * Path prefixes that never answer the app's index.html, even to a browser: the APIs, the OAuth
+ * endpoints, discovery documents and the built assets.
+ */
+const NOT_APP_PREFIXES = ['/api/', '/oauth/', '/.well-known/', '/assets/'];
+
+/**
+ * Whether an unknown path should get the app (which shows its "Page not found" screen) rather
+ * than the JSON 404: a GET from a browser navigation (Accept names text/html) outside
+ * {@link NOT_APP_PREFIXES}.
+ */
+function wantsAppPage(url: string, accept: string | undefined): boolean {
+  const pathname = url.split('?')[0]!;
+  return (accept ?? '').includes('text/html') && !NOT_APP_PREFIXES.some((prefix) => pathname.startsWith(prefix));
+}
 
 /**
  * The Content-Security-Policy of the web app: scripts, styles and API calls from the service's
@@ -56,7 +77,9 @@ const ASSET_MAX_AGE_S = 365 * 24 * 3600;
 
 /**
  * Serves the built web app (docs "Web app"): hashed files under `/assets/` with a year-long
- * immutable cache, and index.html (never cached) for each of {@link WEB_APP_ROUTES}, all with
+ * immutable cache (brotli or gzip copies when the browser accepts them), and index.html (never
+ * cached) for each of {@link WEB_APP_ROUTES} and for any other path a browser navigates to (the
+ * app then shows "Page not found"), all with
  * the security headers of `@fastify/helmet` and a strict CSP. When the app is not built the
  * screens answer 503 with how to build it.
  */
@@ -74,6 +97,10 @@ export const webAppRoutes: FastifyPluginAsync = async (app) => {
       cacheControl: true,
       maxAge: ASSET_MAX_AGE_S * 1000,
       immutable: true,
+      // web/scripts/build.mjs writes .br and .gz copies: sent as they are, by Accept-Encoding.
+      preCompressed: true,
+      // The same URL has several encodings: shared caches must key on Accept-Encoding.
+      setHeaders: (res) => res.setHeader('Vary', 'Accept-Encoding'),
     });
   }
   const index = built ? fs.readFileSync(indexFile, 'utf8') : undefined;
@@ -88,4 +115,14 @@ export const webAppRoutes: FastifyPluginAsync = async (app) => {
     return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(index);
   };
   for (const url of WEB_APP_ROUTES) app.get(url, { schema: { hide: true } }, async (_request, reply) => sendIndex(reply));
+  // Any other path: a browser gets the app, which shows its "Page not found" screen (answered 200
+  // like the app's own routes: browsers log a 404 document as a console error); API clients get
+  // the JSON 404 envelope as before. This route matches whatever the router found no other route
+  // for, also a known route whose parameter is too long, which keeps its 414.
+  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+    if (wantsAppPage(request.url, request.headers.accept)) return sendIndex(reply);
+    const pathname = request.url.split('?')[0]!;
+    if (pathname.split('/').some((segment) => segment.length > MAX_PATH_PARAM_LENGTH)) return reply.status(414).send(uriTooLong().toBody());
+    return reply.status(404).send(new ServiceError(404, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`).toBody());
+  });
 };

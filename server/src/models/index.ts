@@ -20,6 +20,16 @@ export function createModelProvider(config: Config): ModelProvider {
   return new OfflineProvider();
 }
 
-export type { ChatCompletion, ChatMessage, CompletionOptions, CompletionPurpose, ModelProvider } from './provider';
+export type {
+  ChatCompletion,
+  ChatMessage,
+  CompletionOptions,
+  CompletionPurpose,
+  ModelMessage,
+  ModelProvider,
+  ToolCall,
+  ToolDefinition,
+} from './provider';
+export { completeWithTools, MAX_TOOL_RESULT_CHARS, type ToolLoopResult, type ToolRun } from './tools';
 export { OfflineProvider, OFFLINE_MODEL } from './offline';
 export { OpenAiProvider, type OpenAiSettings } from './openai';

@@ -1,6 +1,6 @@
 import { ACCEPTED_TONES, DEFAULT_TONE } from '../modules/agents/agent-data';
 import { nameFromText } from '../modules/agents/generation';
-import type { ChatCompletion, ChatMessage, CompletionOptions, ModelProvider } from './provider';
+import type { ChatCompletion, CompletionOptions, ModelMessage, ModelProvider, ToolCall } from './provider';
 
 /** The offline provider's model name (a conversation's `data.llm.model`). */
 export const OFFLINE_MODEL = 'taskspace-offline-1';
@@ -60,22 +60,51 @@ export function offlineAgent(text: string): Record<string, unknown> {
 /** Prefix of every offline command answer. */
 export const OFFLINE_ANSWER_PREFIX = '[offline] ';
 
+/** A tool directive in a prompt: `[[tool:NAME {json arguments}]]` (the arguments may be left out: `{}`). */
+const TOOL_DIRECTIVE = /\[\[tool:([A-Za-z0-9_-]{1,64})(?:\s+([\s\S]*?))?\]\]/g;
+
+/** The tool calls a prompt's directives ask for, in order; arguments that are not JSON are passed on as text. */
+export function offlineToolCalls(prompt: string): ToolCall[] {
+  const calls: ToolCall[] = [];
+  for (const match of prompt.matchAll(TOOL_DIRECTIVE)) {
+    const raw = match[2]?.trim() ?? '';
+    let args: unknown = {};
+    if (raw !== '') {
+      try {
+        args = JSON.parse(raw);
+      } catch {
+        args = raw;
+      }
+    }
+    calls.push({ id: `call_${calls.length + 1}`, name: match[1]!, arguments: args });
+  }
+  return calls;
+}
+
 /**
  * The deterministic offline provider, the embedded default (`TASKSPACE_MODEL_PROVIDER=offline`).
  * It calls no network and its answers are functions of the input, so tests and demos can
  * assert exact output:
  * - `agent-generation`: the JSON of {@link offlineAgent} for the last user message;
+ * - with `tools` offered, before any tool result: one round of tool calls, one per directive
+ *   `[[tool:NAME {json arguments}]]` of the last user message, in order (none: the plain answer);
  * - anything else: `[offline] ` followed by the last user message (the rendered command
- *   prompt); with `json`, the object `{"answer": <that text>}`.
+ *   prompt), then for each tool result of the conversation a line `[tool NAME] <result JSON>`;
+ *   with `json`, the object `{"answer": <that text>}`.
  */
 export class OfflineProvider implements ModelProvider {
   readonly type = 'offline';
   readonly model = OFFLINE_MODEL;
 
-  async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<ChatCompletion> {
+  async complete(messages: ModelMessage[], options: CompletionOptions = {}): Promise<ChatCompletion> {
     const last = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
     if (options.purpose === 'agent-generation') return { text: JSON.stringify(offlineAgent(last)), model: this.model };
-    const answer = OFFLINE_ANSWER_PREFIX + last;
+    const results = messages.filter((m) => m.role === 'tool');
+    if (options.tools?.length && options.toolChoice !== 'none' && results.length === 0) {
+      const toolCalls = offlineToolCalls(last);
+      if (toolCalls.length > 0) return { text: '', model: this.model, toolCalls };
+    }
+    const answer = [OFFLINE_ANSWER_PREFIX + last, ...results.map((m) => `[tool ${m.name}] ${m.content}`)].join('\n');
     return { text: options.json ? JSON.stringify({ answer }) : answer, model: this.model };
   }
 }

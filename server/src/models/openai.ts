@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { ServiceError } from '../errors';
-import type { ChatCompletion, ChatMessage, CompletionOptions, ModelProvider } from './provider';
+import type { ChatCompletion, CompletionOptions, ModelMessage, ModelProvider, ToolCall } from './provider';
 
 /** Settings of {@link OpenAiProvider} (from `TASKSPACE_MODEL_*`, README "Model providers"). */
 export interface OpenAiSettings {
@@ -35,10 +35,47 @@ function upstreamMessage(text: string): string {
   return text.replace(/\s+/g, ' ').trim().slice(0, MAX_UPSTREAM_MESSAGE);
 }
 
+/** A message in the chat-completions wire format (tool calls as `tool_calls`, results as `tool` messages). */
+function wireMessage(m: ModelMessage): Record<string, unknown> {
+  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+  if ('toolCalls' in m) {
+    return {
+      role: 'assistant',
+      content: m.content || null,
+      tool_calls: m.toolCalls.map((c) => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.name, arguments: JSON.stringify(c.arguments ?? {}) },
+      })),
+    };
+  }
+  return { role: m.role, content: m.content };
+}
+
+/** The answer's `tool_calls` (arguments parsed when they are JSON). @throws ServiceError 502 for a malformed list. */
+function toolCallsOf(raw: unknown): ToolCall[] | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!Array.isArray(raw)) throw upstream('the model provider answered with tool_calls that is not a list');
+  return raw.map((c: { id?: unknown; function?: { name?: unknown; arguments?: unknown } }) => {
+    if (typeof c?.id !== 'string' || typeof c.function?.name !== 'string')
+      throw upstream('the model provider answered with a tool call without id or function name');
+    let args: unknown = c.function.arguments ?? {};
+    if (typeof args === 'string') {
+      try {
+        args = args.trim() === '' ? {} : JSON.parse(args);
+      } catch {
+        // not JSON: the tool's argument check reports it to the model
+      }
+    }
+    return { id: c.id, name: c.function.name, arguments: args };
+  });
+}
+
 /**
  * Any OpenAI-compatible chat-completions API over undici: `POST {baseUrl}/chat/completions`
- * with `{model, messages}` (plus `response_format: {type: 'json_object'}` for JSON answers),
- * reading `choices[0].message.content`. Every failure (unreachable, timeout, error status,
+ * with `{model, messages}` (plus `response_format: {type: 'json_object'}` for JSON answers, and
+ * `tools`/`tool_choice` when tools are offered), reading `choices[0].message.content` and
+ * `tool_calls`. Every failure (unreachable, timeout, error status,
  * unexpected body) becomes 502 UPSTREAM_ERROR with a message saying which; the API key never
  * appears in messages.
  */
@@ -50,7 +87,7 @@ export class OpenAiProvider implements ModelProvider {
     this.model = settings.model;
   }
 
-  async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<ChatCompletion> {
+  async complete(messages: ModelMessage[], options: CompletionOptions = {}): Promise<ChatCompletion> {
     const { baseUrl, apiKey, timeoutMs } = this.settings;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
@@ -58,8 +95,17 @@ export class OpenAiProvider implements ModelProvider {
     if (apiKey) headers.authorization = `Bearer ${apiKey}`;
     const payload = {
       model: this.model,
-      messages,
+      messages: messages.map(wireMessage),
       ...(options.json ? { response_format: { type: 'json_object' } } : {}),
+      ...(options.tools?.length
+        ? {
+            tools: options.tools.map((t) => ({
+              type: 'function',
+              function: { name: t.name, description: t.description, parameters: t.parameters },
+            })),
+            tool_choice: options.toolChoice ?? 'auto',
+          }
+        : {}),
     };
 
     let status: number;
@@ -97,17 +143,20 @@ export class OpenAiProvider implements ModelProvider {
       const detail = upstreamMessage(text);
       throw upstream(`the model provider answered HTTP ${status}${detail ? `: ${detail}` : ''}`);
     }
-    let body: { model?: unknown; choices?: { message?: { content?: unknown } }[] };
+    let body: { model?: unknown; choices?: { message?: { content?: unknown; tool_calls?: unknown } }[] };
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
       throw upstream('the model provider answered with a body that is not JSON');
     }
-    const content = body?.choices?.[0]?.message?.content;
+    const message = body?.choices?.[0]?.message;
+    const toolCalls = options.tools?.length ? toolCallsOf(message?.tool_calls) : undefined;
+    const content = message?.content ?? (toolCalls?.length ? '' : undefined);
     if (typeof content !== 'string') {
       throw upstream('the model provider answered without choices[0].message.content');
     }
-    return { text: content, model: typeof body.model === 'string' && body.model ? body.model : this.model };
+    const model = typeof body.model === 'string' && body.model ? body.model : this.model;
+    return toolCalls?.length ? { text: content, model, toolCalls } : { text: content, model };
   }
 }
 

@@ -9,12 +9,47 @@ export interface ChatMessage {
   content: string;
 }
 
+/** A function the model may call (OpenAI `tools[].function`): name, description, JSON Schema of its arguments. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A call the model asked for: its id (echoed in the result message), the tool's name, its arguments (parsed JSON, or the text when it is not JSON). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: unknown;
+}
+
+/** The model's turn asking for tool calls (OpenAI: an assistant message with `tool_calls`). */
+export interface ToolCallsMessage {
+  role: 'assistant';
+  content: string;
+  toolCalls: ToolCall[];
+}
+
+/** The result of one tool call (OpenAI: a `tool` message), `content` being its JSON. */
+export interface ToolResultMessage {
+  role: 'tool';
+  toolCallId: string;
+  /** The called tool's name (the offline provider's answer names it). */
+  name: string;
+  content: string;
+}
+
+/** Any message of a conversation with tools. */
+export type ModelMessage = ChatMessage | ToolCallsMessage | ToolResultMessage;
+
 /** A completed answer. */
 export interface ChatCompletion {
-  /** The answer's text (for `json` requests: a JSON object as text). */
+  /** The answer's text (for `json` requests: a JSON object as text); may be empty when `toolCalls` are given. */
   text: string;
   /** The model that answered. */
   model: string;
+  /** The tool calls the model asks for instead of (or before) a final answer; only when `tools` were offered. */
+  toolCalls?: ToolCall[];
 }
 
 /**
@@ -33,6 +68,10 @@ export interface CompletionOptions {
   json?: boolean;
   /** Aborts the call; the provider's own timeout (`TASKSPACE_MODEL_TIMEOUT_MS`) applies as well. */
   signal?: AbortSignal;
+  /** Functions the model may call; its answer may then hold `toolCalls` instead of a final text. */
+  tools?: ToolDefinition[];
+  /** With `tools`: `none` forbids calls this turn (the final answer after the last allowed round); default `auto`. */
+  toolChoice?: 'auto' | 'none';
 }
 
 /** A chat-completions model. */
@@ -46,5 +85,5 @@ export interface ModelProvider {
    * @throws ServiceError 502 UPSTREAM_ERROR when the provider fails, answers with an error
    *   status or an unreadable body, or does not answer within the configured timeout.
    */
-  complete(messages: ChatMessage[], options?: CompletionOptions): Promise<ChatCompletion>;
+  complete(messages: ModelMessage[], options?: CompletionOptions): Promise<ChatCompletion>;
 }

@@ -9,6 +9,9 @@ export const MAX_PAGE_SIZE = 500;
  */
 export const MAX_PAGE_NUMBER = 1_000_000;
 
+/** Default page size of the cursor lists (spec section 8; README "Pagination"). */
+export const CURSOR_DEFAULT_LIMIT = 100;
+
 /**
  * Checks a page size for callers that do not come through the HTTP schemas (the automation engine).
  * @returns `limit`, an integer from 1 to {@link MAX_PAGE_SIZE}.

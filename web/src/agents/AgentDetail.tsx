@@ -1,5 +1,7 @@
-import { useParams } from 'react-router';
-import { errorMessage } from '../api/client';
+import { useNavigate, useParams } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, errorMessage, unwrap } from '../api/client';
+import { ConfirmDelete } from '../components/ConfirmDelete';
 import { AgentSettings } from './AgentSettings';
 import { Knowledge } from './Knowledge';
 import { PublicAccess } from './PublicAccess';
@@ -16,6 +18,15 @@ export default function AgentDetail() {
   const { agentId = '' } = useParams();
   const agent = useAgent(agentId);
   const role = useRoleInFolder(agent.data?.space_id);
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const remove = useMutation({
+    mutationFn: async () => unwrap(await api.DELETE('/api/v1/agents/{agentId}', { params: { path: { agentId } } })),
+    onSuccess: () => {
+      void queries.invalidateQueries({ queryKey: ['agents'] });
+      navigate('/agents');
+    },
+  });
   if (agent.isError) return <p className="error">{errorMessage(agent.error)}</p>;
   if (!agent.data) return <p className="muted">Loading…</p>;
   const canEdit = EDITORS.has(String(role ?? ''));
@@ -25,6 +36,16 @@ export default function AgentDetail() {
       <h1 id="agent-title">
         <span aria-hidden="true">{a.data.avatar.type === 'emoji' ? a.data.avatar.data.value : '🤖'}</span> {a.name}
       </h1>
+      {canEdit && (
+        <div className="row">
+          <ConfirmDelete name={a.name} label={`Delete agent ${a.name}`} onConfirm={() => remove.mutate()} />
+          {remove.isError && (
+            <p role="alert" className="error">
+              {errorMessage(remove.error)}
+            </p>
+          )}
+        </div>
+      )}
       <div className="agent-grid">
         <AgentSettings key={a.id} agent={a} readOnly={!canEdit} />
         <div>

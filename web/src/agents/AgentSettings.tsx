@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage, unwrap } from '../api/client';
-import { MODES, TONES, type Agent, type Command } from './types';
+import { MODES, TONES, optionOf, type Agent, type Command } from './types';
 
 /**
  * An agent's name, description, tone, language, knowledge switch and commands, saved together
@@ -31,12 +31,12 @@ export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boo
               knowledgeEnabled: form.knowledgeEnabled,
               commands: commands.map((c) => ({ ...(c.id ? { id: c.id } : {}), name: c.name, prompt: c.prompt, mode: c.mode })),
             },
-          } as never,
+          },
         }),
       ),
     onSuccess: (saved) => {
       // New commands got their ids: keep them, so the next save keeps them too.
-      setCommands((saved.item as unknown as Agent).data.commands);
+      setCommands(saved.item.data.commands);
       return queries.invalidateQueries({ queryKey: ['agent', agent.id] });
     },
   });
@@ -67,7 +67,7 @@ export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boo
         <div className="pair">
           <label>
             Tone
-            <select value={form.tone} onChange={(e) => setForm({ ...form, tone: e.currentTarget.value })}>
+            <select value={form.tone} onChange={(e) => setForm({ ...form, tone: optionOf(TONES, e.currentTarget.value) ?? form.tone })}>
               {TONES.map((t) => (
                 <option key={t}>{t}</option>
               ))}
@@ -99,7 +99,18 @@ export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boo
               </label>
               <label>
                 Mode
-                <select value={c.mode} onChange={(e) => edit(i, { mode: e.currentTarget.value })}>
+                <select
+                  value={c.mode}
+                  onChange={(e) =>
+                    edit(i, {
+                      mode:
+                        optionOf(
+                          MODES.map(([value]) => value),
+                          e.currentTarget.value,
+                        ) ?? c.mode,
+                    })
+                  }
+                >
                   {MODES.map(([value, label]) => (
                     <option key={value} value={value}>
                       {label}

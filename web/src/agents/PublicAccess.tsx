@@ -1,7 +1,11 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage, unwrap } from '../api/client';
+import type { paths } from '../api/schema';
 import { usePublicAgent } from './queries';
+
+/** The preferences a change sends: every key optional. */
+type Preferences = paths['/api/v1/agents/{agentId}/public-agent']['patch']['requestBody']['content']['application/json']['preferences'];
 
 /** The agent's public page: on or off, its link, and how it looks (mode, theme, branding, knowledge names). */
 export function PublicAccess({ agentId, readOnly }: { agentId: string; readOnly: boolean }) {
@@ -17,20 +21,20 @@ export function PublicAccess({ agentId, readOnly }: { agentId: string; readOnly:
     onSettled: refresh,
   });
   const prefer = useMutation({
-    mutationFn: async (preferences: Record<string, unknown>) =>
-      unwrap(await api.PATCH('/api/v1/agents/{agentId}/public-agent', { ...path, body: { preferences } as never })),
+    mutationFn: async (preferences: Preferences) =>
+      unwrap(await api.PATCH('/api/v1/agents/{agentId}/public-agent', { ...path, body: { preferences } })),
     onSettled: refresh,
   });
   // What is being saved shows at once (the control flips in the same event) until the service's answer is read back.
   const [switching, setSwitching] = useState<boolean | null>(null);
-  const [preferring, setPreferring] = useState<Record<string, unknown>>({});
+  const [preferring, setPreferring] = useState<Preferences>({});
   const prefs = { ...(page.data?.preferences ?? {}), ...preferring };
   const on = switching ?? page.data != null;
   const setOn = (value: boolean) => {
     setSwitching(value);
     toggle.mutate(value, { onSettled: () => setSwitching(null) });
   };
-  const setPreference = (change: Record<string, unknown>) => {
+  const setPreference = (change: Preferences) => {
     setPreferring({ ...preferring, ...change });
     prefer.mutate(change, { onSettled: () => setPreferring({}) });
   };
@@ -54,14 +58,20 @@ export function PublicAccess({ agentId, readOnly }: { agentId: string; readOnly:
             <div className="pair">
               <label>
                 Mode
-                <select value={String(prefs.mode ?? 'template')} onChange={(e) => setPreference({ mode: e.currentTarget.value })}>
+                <select
+                  value={String(prefs.mode ?? 'template')}
+                  onChange={(e) => setPreference({ mode: e.currentTarget.value as Preferences['mode'] })}
+                >
                   <option value="template">Commands (template)</option>
                   <option value="chatbot">Chat</option>
                 </select>
               </label>
               <label>
                 Theme
-                <select value={String(prefs.theme ?? 'auto')} onChange={(e) => setPreference({ theme: e.currentTarget.value })}>
+                <select
+                  value={String(prefs.theme ?? 'auto')}
+                  onChange={(e) => setPreference({ theme: e.currentTarget.value as Preferences['theme'] })}
+                >
                   <option value="auto">Follow the system</option>
                   <option value="light">Light</option>
                   <option value="dark">Dark</option>

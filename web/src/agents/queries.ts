@@ -1,9 +1,6 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useWorkspaces } from '../api/queries';
 import { api, orNullOn404, unwrap } from '../api/client';
-import type { Agent, Conversation } from './types';
-
-// The agent routes' schemas keep AgentData open (its fields have defaults); the casts name the documented shapes.
 
 /** The agents of a folder, newest first. */
 export function useAgents(folderId: string | undefined) {
@@ -12,7 +9,7 @@ export function useAgents(folderId: string | undefined) {
     enabled: folderId !== undefined,
     queryFn: async () =>
       unwrap(await api.GET('/api/v1/folders/{folderId}/agents', { params: { path: { folderId: folderId! }, query: { limit: 100 } } }))
-        .items as unknown as Agent[],
+        .items,
   });
 }
 
@@ -20,7 +17,7 @@ export function useAgents(folderId: string | undefined) {
 export function useAgent(agentId: string) {
   return useQuery({
     queryKey: ['agent', agentId],
-    queryFn: async () => unwrap(await api.GET('/api/v1/agents/{agentId}', { params: { path: { agentId } } })).item as unknown as Agent,
+    queryFn: async () => unwrap(await api.GET('/api/v1/agents/{agentId}', { params: { path: { agentId } } })).item,
   });
 }
 
@@ -29,8 +26,7 @@ export function useConversations(agentId: string) {
   return useQuery({
     queryKey: ['conversations', agentId],
     queryFn: async () =>
-      unwrap(await api.GET('/api/v1/agents/{agentId}/convos', { params: { path: { agentId }, query: { limit: 20 } } }))
-        .items as unknown as Conversation[],
+      unwrap(await api.GET('/api/v1/agents/{agentId}/convos', { params: { path: { agentId }, query: { limit: 20 } } })).items,
   });
 }
 
@@ -41,7 +37,7 @@ export function usePublicAgent(agentId: string) {
     queryFn: () =>
       orNullOn404(async () => {
         const res = unwrap(await api.GET('/api/v1/agents/{agentId}/public-agent', { params: { path: { agentId } } }));
-        return { url: res.publicUrl, preferences: res.item.preferences as Record<string, unknown> };
+        return { url: res.publicUrl, preferences: res.item.preferences };
       }),
   });
 }

@@ -1,35 +1,17 @@
-/** An agent command (docs "API", "Agents"). */
-export interface Command {
-  id?: string;
-  name: string;
-  prompt: string;
-  mode: string;
-}
+import type { paths } from '../api/schema';
 
-/** The agent item as the API returns it. */
-export interface Agent {
-  id: string;
-  name: string;
-  space_id: string;
-  data: {
-    commands: Command[];
-    description: string;
-    tone: string;
-    avatar: { type: string; data: { value: string } };
-    knowledgeEnabled: boolean;
-    language: string;
-  };
-  knowledge: { projects: string[]; medias: string[] };
-}
+/** The agent item as the API returns it (every AgentData field present; docs "API", "Agents"). */
+export type Agent = paths['/api/v1/agents/{agentId}']['get']['responses'][200]['content']['application/json']['item'];
 
-/** A conversation: one command run and the model's answer. */
-export interface Conversation {
-  id: string;
-  title: string;
-  status: string;
-  data: { messages: { role: string; content: string }[] };
-  createdAt: string;
-}
+/** One of the 23 tones (docs "API", "AgentData"). */
+export type Tone = Agent['data']['tone'];
+
+/** An agent command as the form edits it: a new one has no id until it is saved. */
+export type Command = Omit<Agent['data']['commands'][number], 'id'> & { id?: string };
+
+/** A conversation: one command run and the model's answer (as the API documents it). */
+export type Conversation =
+  paths['/api/v1/agents/{agentId}/convos/{convoId}']['get']['responses'][200]['content']['application/json']['item'];
 
 /** The 23 tones an agent may take (docs "API", "AgentData"). */
 export const TONES = [
@@ -56,7 +38,7 @@ export const TONES = [
   'creative',
   'inspiring',
   'casual',
-] as const;
+] as const satisfies readonly Tone[];
 
 /** Command modes: a plain answer, planned answers, or one JSON object (for automations). */
 export const MODES = [
@@ -64,8 +46,13 @@ export const MODES = [
   ['plan-and-execute-v1', 'Plan, then answer (v1)'],
   ['plan-and-execute-v2', 'Plan, then answer (v2)'],
   ['json', 'One JSON object'],
-] as const;
+] as const satisfies readonly (readonly [Command['mode'], string])[];
 
 /** Roles that may create and edit agents, and run their commands (docs "API", "Roles"). */
 export const EDITORS = new Set(['Collaborator', 'Owner']);
 export const RUNNERS = new Set(['Participant', 'Collaborator', 'Owner']);
+
+/** The option of `options` equal to a `<select>`'s value (typed as that option), or undefined. */
+export function optionOf<T extends string>(options: readonly T[], value: string): T | undefined {
+  return options.find((option) => option === value);
+}

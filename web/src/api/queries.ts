@@ -1,9 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from './client';
 
-/** A task as the tasks list returns it. */
-type TaskItem = { id: string; text: string; completed: boolean; parentId?: string };
-
 /** The signed-in person (`GET /api/v1/me`); a 401 means nobody is signed in. */
 export function useMe() {
   return useQuery({ queryKey: ['me'], queryFn: async () => unwrap(await api.GET('/api/v1/me')), retry: false });
@@ -63,7 +60,7 @@ export function useProjectTasks(projectId: string) {
           await api.GET('/api/v1/projects/{projectId}/tasks', {
             params: { path: { projectId }, query: after ? { limit: TASK_PAGE, after } : { limit: TASK_PAGE } },
           }),
-        ).items as TaskItem[];
+        ).items;
       const first = await page();
       if (first.length < TASK_PAGE) return first;
       if (queries.getQueryData(['tasks', projectId]) !== undefined) {

@@ -26,12 +26,12 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                id?: string;
-                                handle?: string;
-                                displayName?: string;
-                                plan?: string;
-                                rateTier?: string;
-                                verified?: boolean;
+                                id: string;
+                                handle: string;
+                                displayName: string;
+                                plan: string;
+                                rateTier: string;
+                                verified: boolean;
                             };
                         };
                     };
@@ -88,7 +88,88 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change my display name */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        displayName: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                id: string;
+                                handle: string;
+                                displayName: string;
+                                plan: string;
+                                rateTier: string;
+                                verified: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/v1/workspaces": {
@@ -172,11 +253,203 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /** Create a workspace; the caller becomes its Owner */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                id: string;
+                                name: string;
+                                role: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspaceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Owners: rename a workspace */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                id: string;
+                                name: string;
+                                role: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/v1/workspaces/{workspaceId}/folders": {
@@ -382,10 +655,10 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             items: {
-                                userId?: string;
-                                handle?: string;
-                                displayName?: string;
-                                role?: string;
+                                userId: string;
+                                handle: string;
+                                displayName: string;
+                                role: string;
                             }[];
                         };
                     };
@@ -654,17 +927,15 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             items: {
-                                id?: string;
-                                workspaceId?: string;
-                                role?: string;
-                                email?: string | null;
-                                handle?: string | null;
+                                id: string;
+                                workspaceId: string;
+                                role: string;
+                                email: string | null;
+                                handle: string | null;
                                 /** Format: date-time */
-                                createdAt?: string;
+                                createdAt: string;
                                 /** Format: date-time */
-                                expiresAt?: string;
-                                token?: string;
-                                url?: string;
+                                expiresAt: string;
                             }[];
                         };
                     };
@@ -747,17 +1018,17 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                id?: string;
-                                workspaceId?: string;
-                                role?: string;
-                                email?: string | null;
-                                handle?: string | null;
+                                id: string;
+                                workspaceId: string;
+                                role: string;
+                                email: string | null;
+                                handle: string | null;
                                 /** Format: date-time */
-                                createdAt?: string;
+                                createdAt: string;
                                 /** Format: date-time */
-                                expiresAt?: string;
-                                token?: string;
-                                url?: string;
+                                expiresAt: string;
+                                token: string;
+                                url: string;
                             };
                         };
                     };
@@ -935,8 +1206,8 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                workspaceId?: string;
-                                role?: string;
+                                workspaceId: string;
+                                role: string;
                             };
                         };
                     };
@@ -1020,21 +1291,17 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             items: {
-                                id?: string;
-                                name?: string;
+                                id: string;
+                                name: string;
                                 /** @enum {string} */
-                                scope?: "read" | "write";
+                                scope: "read" | "write";
                                 /** Format: date-time */
-                                createdAt?: string;
+                                createdAt: string;
                                 /** Format: date-time */
-                                lastUsedAt?: string | null;
+                                lastUsedAt: string | null;
                                 /** Format: date-time */
-                                expiresAt?: string | null;
-                                expired?: boolean;
-                                user?: {
-                                    id?: string;
-                                    handle?: string;
-                                };
+                                expiresAt: string | null;
+                                expired: boolean;
                             }[];
                         };
                     };
@@ -1116,22 +1383,18 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                id?: string;
-                                name?: string;
+                                id: string;
+                                name: string;
                                 /** @enum {string} */
-                                scope?: "read" | "write";
+                                scope: "read" | "write";
                                 /** Format: date-time */
-                                createdAt?: string;
+                                createdAt: string;
                                 /** Format: date-time */
-                                lastUsedAt?: string | null;
+                                lastUsedAt: string | null;
                                 /** Format: date-time */
-                                expiresAt?: string | null;
-                                expired?: boolean;
-                                user?: {
-                                    id?: string;
-                                    handle?: string;
-                                };
-                                token?: string;
+                                expiresAt: string | null;
+                                expired: boolean;
+                                token: string;
                             };
                         };
                     };
@@ -1217,20 +1480,20 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             items: {
-                                id?: string;
-                                name?: string;
+                                id: string;
+                                name: string;
                                 /** @enum {string} */
-                                scope?: "read" | "write";
+                                scope: "read" | "write";
                                 /** Format: date-time */
-                                createdAt?: string;
+                                createdAt: string;
                                 /** Format: date-time */
-                                lastUsedAt?: string | null;
+                                lastUsedAt: string | null;
                                 /** Format: date-time */
-                                expiresAt?: string | null;
-                                expired?: boolean;
-                                user?: {
-                                    id?: string;
-                                    handle?: string;
+                                expiresAt: string | null;
+                                expired: boolean;
+                                user: {
+                                    id: string;
+                                    handle: string;
                                 };
                             }[];
                         };
@@ -1404,15 +1667,15 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             items: {
-                                id?: string;
-                                workspaceId?: string;
-                                name?: string;
-                                redirectUris?: string[];
+                                id: string;
+                                workspaceId: string;
+                                name: string;
+                                redirectUris: string[];
                                 /** @enum {string} */
-                                type?: "confidential" | "public";
+                                type: "confidential" | "public";
                                 /** Format: date-time */
-                                createdAt?: string;
-                                createdBy?: string | null;
+                                createdAt: string;
+                                createdBy: string | null;
                             }[];
                         };
                     };
@@ -1495,15 +1758,15 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                id?: string;
-                                workspaceId?: string;
-                                name?: string;
-                                redirectUris?: string[];
+                                id: string;
+                                workspaceId: string;
+                                name: string;
+                                redirectUris: string[];
                                 /** @enum {string} */
-                                type?: "confidential" | "public";
+                                type: "confidential" | "public";
                                 /** Format: date-time */
-                                createdAt?: string;
-                                createdBy?: string | null;
+                                createdAt: string;
+                                createdBy: string | null;
                                 clientSecret?: string;
                             };
                         };
@@ -1673,19 +1936,19 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             items: {
-                                id?: string;
-                                client?: {
-                                    id?: string;
-                                    name?: string;
-                                    workspaceId?: string;
+                                id: string;
+                                client: {
+                                    id: string;
+                                    name: string;
+                                    workspaceId: string;
                                 };
-                                scopes?: string[];
+                                scopes: string[];
                                 /** Format: date-time */
-                                createdAt?: string;
+                                createdAt: string;
                                 /** Format: date-time */
-                                updatedAt?: string;
+                                updatedAt: string;
                                 /** Format: date-time */
-                                lastUsedAt?: string | null;
+                                lastUsedAt: string | null;
                             }[];
                         };
                     };
@@ -1993,7 +2256,95 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /** Rename a project or move it to another folder of its workspace */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        folderId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                id: string;
+                                name: string;
+                                folderId: string;
+                                workspaceId: string;
+                                completed: boolean;
+                                /** Format: date-time */
+                                completedAt: string | null;
+                                isTemplate: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/v1/projects": {
@@ -2726,8 +3077,8 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             items: {
-                                handle?: string;
-                                displayName?: string;
+                                handle: string;
+                                displayName: string;
                             }[];
                         };
                     };
@@ -3099,6 +3450,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/folders/{folderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename a folder */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    folderId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                id: string;
+                                name: string;
+                                workspaceId: string;
+                                parentId: string | null;
+                                isHome: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/v1/projects/{projectId}/members/{handle}": {
         parameters: {
             query?: never;
@@ -3266,10 +3715,10 @@ export interface paths {
                                 } | {
                                     /** @enum {string} */
                                     type: "DateTime";
-                                    title?: string;
-                                    format?: {
-                                        time?: boolean;
-                                        zone?: boolean;
+                                    title: string;
+                                    format: {
+                                        time: boolean;
+                                        zone: boolean;
                                     };
                                 };
                             }[];
@@ -3401,10 +3850,10 @@ export interface paths {
                                 } | {
                                     /** @enum {string} */
                                     type: "DateTime";
-                                    title?: string;
-                                    format?: {
-                                        time?: boolean;
-                                        zone?: boolean;
+                                    title: string;
+                                    format: {
+                                        time: boolean;
+                                        zone: boolean;
                                     };
                                 };
                             };
@@ -3495,7 +3944,7 @@ export interface paths {
                             items: {
                                 fieldId: string;
                                 /** @description boolean, number or string by field type; null when the task has no value */
-                                value: (boolean | number | string) | null;
+                                value: (boolean | null) | number | string;
                             }[];
                         };
                     };
@@ -3587,7 +4036,7 @@ export interface paths {
                             item: {
                                 fieldId: string;
                                 /** @description boolean, number or string by field type; null when the task has no value */
-                                value: (boolean | number | string) | null;
+                                value: (boolean | null) | number | string;
                             };
                         };
                     };
@@ -3794,6 +4243,363 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/fields/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Reorder a project's custom fields */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        fieldIds: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            items: {
+                                id: string;
+                                name: string;
+                                /**
+                                 * @description Our type name
+                                 * @enum {string}
+                                 */
+                                type: "boolean" | "number" | "text" | "select" | "date";
+                                /** @description Select fields only: the option texts, in order (the values tasks take) */
+                                options?: string[];
+                                /** @description The real service's field definition shape for the type (boolean, number, string = our text, Select, DateTime = our date) */
+                                data: {
+                                    /** @enum {string} */
+                                    type: "boolean";
+                                } | {
+                                    displayName: string;
+                                    /** @enum {string} */
+                                    type: "number";
+                                    render: {
+                                        /** @enum {string} */
+                                        type: "text";
+                                    };
+                                    format: {
+                                        /** @enum {string} */
+                                        type: "decimal";
+                                    };
+                                } | {
+                                    displayName: string;
+                                    /** @enum {string} */
+                                    type: "string";
+                                } | {
+                                    displayName: string;
+                                    /** @enum {string} */
+                                    type: "Select";
+                                    /** @description The options keyed by option id */
+                                    options: {
+                                        [key: string]: {
+                                            id: string;
+                                            name: string;
+                                            rank: string;
+                                        };
+                                    };
+                                } | {
+                                    /** @enum {string} */
+                                    type: "DateTime";
+                                    title: string;
+                                    format: {
+                                        time: boolean;
+                                        zone: boolean;
+                                    };
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/fields/{fieldId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a custom field and its values */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                    fieldId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Rename a custom field */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                    fieldId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                id: string;
+                                name: string;
+                                /**
+                                 * @description Our type name
+                                 * @enum {string}
+                                 */
+                                type: "boolean" | "number" | "text" | "select" | "date";
+                                /** @description Select fields only: the option texts, in order (the values tasks take) */
+                                options?: string[];
+                                /** @description The real service's field definition shape for the type (boolean, number, string = our text, Select, DateTime = our date) */
+                                data: {
+                                    /** @enum {string} */
+                                    type: "boolean";
+                                } | {
+                                    displayName: string;
+                                    /** @enum {string} */
+                                    type: "number";
+                                    render: {
+                                        /** @enum {string} */
+                                        type: "text";
+                                    };
+                                    format: {
+                                        /** @enum {string} */
+                                        type: "decimal";
+                                    };
+                                } | {
+                                    displayName: string;
+                                    /** @enum {string} */
+                                    type: "string";
+                                } | {
+                                    displayName: string;
+                                    /** @enum {string} */
+                                    type: "Select";
+                                    /** @description The options keyed by option id */
+                                    options: {
+                                        [key: string]: {
+                                            id: string;
+                                            name: string;
+                                            rank: string;
+                                        };
+                                    };
+                                } | {
+                                    /** @enum {string} */
+                                    type: "DateTime";
+                                    title: string;
+                                    format: {
+                                        time: boolean;
+                                        zone: boolean;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/v1/projects/{projectId}/shareLink": {
@@ -5676,6 +6482,329 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{projectId}/task-summaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The assignees, date and custom field values of every task that has any (what an outline row shows) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            items: {
+                                /** @description uuid */
+                                taskId: string;
+                                /** @description handles, alphabetical */
+                                assignees: string[];
+                                start: {
+                                    date: string;
+                                    time?: string;
+                                    timezone: string;
+                                } | null;
+                                end: {
+                                    date: string;
+                                    time?: string;
+                                    timezone: string;
+                                } | null;
+                                /** @description the values set */
+                                fields: {
+                                    fieldId: string;
+                                    value: boolean | number | string;
+                                }[];
+                                /** @description whether the task has a note (read it with GET .../note) */
+                                hasNote: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/trash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A project's deleted tasks, newest first (Participant)
+         * @description Each task deletion is kept for TASKSPACE_TRASH_RETENTION_DAYS (default 30) with its subtasks, note, dates, assignees, field values and comments.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            items: {
+                                /** @description The entry id: what restore takes (not a task id). */
+                                id: string;
+                                /** @description The deleted task; a restore brings it back with this id. */
+                                taskId: string;
+                                text: string;
+                                /** @description The former parent task; null for a top-level task. */
+                                parentId: string | null;
+                                /** @description Tasks in the deleted subtree, the task itself included. */
+                                taskCount: number;
+                                /** Format: date-time */
+                                deletedAt: string;
+                                /** @description Handle of who deleted it; null once that account is gone. */
+                                deletedBy: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When it is purged; null while retention is off.
+                                 */
+                                expiresAt: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/trash/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a deleted task with its subtasks (Participant)
+         * @description Back under its former parent if that task still exists, else at the top level; at its former position when possible. Raises task.added for each task. The entry leaves the list.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                id: string;
+                                text: string;
+                                completed: boolean;
+                                parentId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{projectId}/tasks/{taskId}/comments": {
         parameters: {
             query?: never;
@@ -5901,27 +7030,30 @@ export interface paths {
                                 space_id: string;
                                 type: string;
                                 data: {
-                                    commands?: {
-                                        id?: string;
-                                        name?: string;
-                                        prompt?: string;
-                                        mode?: string;
+                                    commands: {
+                                        id: string;
+                                        name: string;
+                                        prompt: string;
+                                        /** @enum {string} */
+                                        mode: "default" | "plan-and-execute-v1" | "plan-and-execute-v2" | "json";
                                     }[];
-                                    description?: string;
-                                    tone?: string;
-                                    avatar?: {
-                                        type?: string;
-                                        data?: {
-                                            value?: string;
+                                    description: string;
+                                    /** @enum {string} */
+                                    tone: "authoritative" | "clinical" | "cold" | "confident" | "cynical" | "emotional" | "empathetic" | "formal" | "friendly" | "humourous" | "informal" | "ironic" | "optimistic" | "pessimistic" | "playful" | "sarcastic" | "serious" | "sympathetic" | "tentative" | "warm" | "creative" | "inspiring" | "casual";
+                                    avatar: {
+                                        /** @enum {string} */
+                                        type: "emoji" | "image";
+                                        data: {
+                                            value: string;
                                         };
                                     };
-                                    knowledgeEnabled?: boolean;
-                                    language?: string;
-                                    inputPlaceholder?: string;
+                                    knowledgeEnabled: boolean;
+                                    language: string;
+                                    inputPlaceholder: string;
                                 };
                                 knowledge: {
-                                    projects?: string[];
-                                    medias?: string[];
+                                    projects: string[];
+                                    medias: string[];
                                 };
                                 /** Format: date-time */
                                 createdAt: string;
@@ -6052,27 +7184,30 @@ export interface paths {
                                 space_id: string;
                                 type: string;
                                 data: {
-                                    commands?: {
-                                        id?: string;
-                                        name?: string;
-                                        prompt?: string;
-                                        mode?: string;
+                                    commands: {
+                                        id: string;
+                                        name: string;
+                                        prompt: string;
+                                        /** @enum {string} */
+                                        mode: "default" | "plan-and-execute-v1" | "plan-and-execute-v2" | "json";
                                     }[];
-                                    description?: string;
-                                    tone?: string;
-                                    avatar?: {
-                                        type?: string;
-                                        data?: {
-                                            value?: string;
+                                    description: string;
+                                    /** @enum {string} */
+                                    tone: "authoritative" | "clinical" | "cold" | "confident" | "cynical" | "emotional" | "empathetic" | "formal" | "friendly" | "humourous" | "informal" | "ironic" | "optimistic" | "pessimistic" | "playful" | "sarcastic" | "serious" | "sympathetic" | "tentative" | "warm" | "creative" | "inspiring" | "casual";
+                                    avatar: {
+                                        /** @enum {string} */
+                                        type: "emoji" | "image";
+                                        data: {
+                                            value: string;
                                         };
                                     };
-                                    knowledgeEnabled?: boolean;
-                                    language?: string;
-                                    inputPlaceholder?: string;
+                                    knowledgeEnabled: boolean;
+                                    language: string;
+                                    inputPlaceholder: string;
                                 };
                                 knowledge: {
-                                    projects?: string[];
-                                    medias?: string[];
+                                    projects: string[];
+                                    medias: string[];
                                 };
                                 /** Format: date-time */
                                 createdAt: string;
@@ -6176,27 +7311,30 @@ export interface paths {
                                 space_id: string;
                                 type: string;
                                 data: {
-                                    commands?: {
-                                        id?: string;
-                                        name?: string;
-                                        prompt?: string;
-                                        mode?: string;
+                                    commands: {
+                                        id: string;
+                                        name: string;
+                                        prompt: string;
+                                        /** @enum {string} */
+                                        mode: "default" | "plan-and-execute-v1" | "plan-and-execute-v2" | "json";
                                     }[];
-                                    description?: string;
-                                    tone?: string;
-                                    avatar?: {
-                                        type?: string;
-                                        data?: {
-                                            value?: string;
+                                    description: string;
+                                    /** @enum {string} */
+                                    tone: "authoritative" | "clinical" | "cold" | "confident" | "cynical" | "emotional" | "empathetic" | "formal" | "friendly" | "humourous" | "informal" | "ironic" | "optimistic" | "pessimistic" | "playful" | "sarcastic" | "serious" | "sympathetic" | "tentative" | "warm" | "creative" | "inspiring" | "casual";
+                                    avatar: {
+                                        /** @enum {string} */
+                                        type: "emoji" | "image";
+                                        data: {
+                                            value: string;
                                         };
                                     };
-                                    knowledgeEnabled?: boolean;
-                                    language?: string;
-                                    inputPlaceholder?: string;
+                                    knowledgeEnabled: boolean;
+                                    language: string;
+                                    inputPlaceholder: string;
                                 };
                                 knowledge: {
-                                    projects?: string[];
-                                    medias?: string[];
+                                    projects: string[];
+                                    medias: string[];
                                 };
                                 /** Format: date-time */
                                 createdAt: string;
@@ -6301,27 +7439,30 @@ export interface paths {
                                 space_id: string;
                                 type: string;
                                 data: {
-                                    commands?: {
-                                        id?: string;
-                                        name?: string;
-                                        prompt?: string;
-                                        mode?: string;
+                                    commands: {
+                                        id: string;
+                                        name: string;
+                                        prompt: string;
+                                        /** @enum {string} */
+                                        mode: "default" | "plan-and-execute-v1" | "plan-and-execute-v2" | "json";
                                     }[];
-                                    description?: string;
-                                    tone?: string;
-                                    avatar?: {
-                                        type?: string;
-                                        data?: {
-                                            value?: string;
+                                    description: string;
+                                    /** @enum {string} */
+                                    tone: "authoritative" | "clinical" | "cold" | "confident" | "cynical" | "emotional" | "empathetic" | "formal" | "friendly" | "humourous" | "informal" | "ironic" | "optimistic" | "pessimistic" | "playful" | "sarcastic" | "serious" | "sympathetic" | "tentative" | "warm" | "creative" | "inspiring" | "casual";
+                                    avatar: {
+                                        /** @enum {string} */
+                                        type: "emoji" | "image";
+                                        data: {
+                                            value: string;
                                         };
                                     };
-                                    knowledgeEnabled?: boolean;
-                                    language?: string;
-                                    inputPlaceholder?: string;
+                                    knowledgeEnabled: boolean;
+                                    language: string;
+                                    inputPlaceholder: string;
                                 };
                                 knowledge: {
-                                    projects?: string[];
-                                    medias?: string[];
+                                    projects: string[];
+                                    medias: string[];
                                 };
                                 /** Format: date-time */
                                 createdAt: string;
@@ -6510,27 +7651,30 @@ export interface paths {
                                 space_id: string;
                                 type: string;
                                 data: {
-                                    commands?: {
-                                        id?: string;
-                                        name?: string;
-                                        prompt?: string;
-                                        mode?: string;
+                                    commands: {
+                                        id: string;
+                                        name: string;
+                                        prompt: string;
+                                        /** @enum {string} */
+                                        mode: "default" | "plan-and-execute-v1" | "plan-and-execute-v2" | "json";
                                     }[];
-                                    description?: string;
-                                    tone?: string;
-                                    avatar?: {
-                                        type?: string;
-                                        data?: {
-                                            value?: string;
+                                    description: string;
+                                    /** @enum {string} */
+                                    tone: "authoritative" | "clinical" | "cold" | "confident" | "cynical" | "emotional" | "empathetic" | "formal" | "friendly" | "humourous" | "informal" | "ironic" | "optimistic" | "pessimistic" | "playful" | "sarcastic" | "serious" | "sympathetic" | "tentative" | "warm" | "creative" | "inspiring" | "casual";
+                                    avatar: {
+                                        /** @enum {string} */
+                                        type: "emoji" | "image";
+                                        data: {
+                                            value: string;
                                         };
                                     };
-                                    knowledgeEnabled?: boolean;
-                                    language?: string;
-                                    inputPlaceholder?: string;
+                                    knowledgeEnabled: boolean;
+                                    language: string;
+                                    inputPlaceholder: string;
                                 };
                                 knowledge: {
-                                    projects?: string[];
-                                    medias?: string[];
+                                    projects: string[];
+                                    medias: string[];
                                 };
                                 /** Format: date-time */
                                 createdAt: string;
@@ -6630,27 +7774,30 @@ export interface paths {
                                 space_id: string;
                                 type: string;
                                 data: {
-                                    commands?: {
-                                        id?: string;
-                                        name?: string;
-                                        prompt?: string;
-                                        mode?: string;
+                                    commands: {
+                                        id: string;
+                                        name: string;
+                                        prompt: string;
+                                        /** @enum {string} */
+                                        mode: "default" | "plan-and-execute-v1" | "plan-and-execute-v2" | "json";
                                     }[];
-                                    description?: string;
-                                    tone?: string;
-                                    avatar?: {
-                                        type?: string;
-                                        data?: {
-                                            value?: string;
+                                    description: string;
+                                    /** @enum {string} */
+                                    tone: "authoritative" | "clinical" | "cold" | "confident" | "cynical" | "emotional" | "empathetic" | "formal" | "friendly" | "humourous" | "informal" | "ironic" | "optimistic" | "pessimistic" | "playful" | "sarcastic" | "serious" | "sympathetic" | "tentative" | "warm" | "creative" | "inspiring" | "casual";
+                                    avatar: {
+                                        /** @enum {string} */
+                                        type: "emoji" | "image";
+                                        data: {
+                                            value: string;
                                         };
                                     };
-                                    knowledgeEnabled?: boolean;
-                                    language?: string;
-                                    inputPlaceholder?: string;
+                                    knowledgeEnabled: boolean;
+                                    language: string;
+                                    inputPlaceholder: string;
                                 };
                                 knowledge: {
-                                    projects?: string[];
-                                    medias?: string[];
+                                    projects: string[];
+                                    medias: string[];
                                 };
                                 /** Format: date-time */
                                 createdAt: string;
@@ -6840,27 +7987,30 @@ export interface paths {
                                 space_id: string;
                                 type: string;
                                 data: {
-                                    commands?: {
-                                        id?: string;
-                                        name?: string;
-                                        prompt?: string;
-                                        mode?: string;
+                                    commands: {
+                                        id: string;
+                                        name: string;
+                                        prompt: string;
+                                        /** @enum {string} */
+                                        mode: "default" | "plan-and-execute-v1" | "plan-and-execute-v2" | "json";
                                     }[];
-                                    description?: string;
-                                    tone?: string;
-                                    avatar?: {
-                                        type?: string;
-                                        data?: {
-                                            value?: string;
+                                    description: string;
+                                    /** @enum {string} */
+                                    tone: "authoritative" | "clinical" | "cold" | "confident" | "cynical" | "emotional" | "empathetic" | "formal" | "friendly" | "humourous" | "informal" | "ironic" | "optimistic" | "pessimistic" | "playful" | "sarcastic" | "serious" | "sympathetic" | "tentative" | "warm" | "creative" | "inspiring" | "casual";
+                                    avatar: {
+                                        /** @enum {string} */
+                                        type: "emoji" | "image";
+                                        data: {
+                                            value: string;
                                         };
                                     };
-                                    knowledgeEnabled?: boolean;
-                                    language?: string;
-                                    inputPlaceholder?: string;
+                                    knowledgeEnabled: boolean;
+                                    language: string;
+                                    inputPlaceholder: string;
                                 };
                                 knowledge: {
-                                    projects?: string[];
-                                    medias?: string[];
+                                    projects: string[];
+                                    medias: string[];
                                 };
                                 /** Format: date-time */
                                 createdAt: string;
@@ -7199,7 +8349,8 @@ export interface paths {
                                 name: string;
                                 data: {
                                     avatar: {
-                                        type: string;
+                                        /** @enum {string} */
+                                        type: "emoji" | "image";
                                         data: {
                                             value: string;
                                         };
@@ -7209,19 +8360,19 @@ export interface paths {
                                 space_agent_id: string;
                                 preferences: {
                                     /**
-                                     * @description template or chatbot (chat is accepted as chatbot)
+                                     * @description template or chatbot
                                      * @enum {string}
                                      */
-                                    mode?: "template" | "chatbot" | "chat";
-                                    canCopyKnowledge?: boolean;
-                                    hideBranding?: boolean;
+                                    mode: "template" | "chatbot";
+                                    canCopyKnowledge: boolean;
+                                    hideBranding: boolean;
                                     /**
-                                     * @description light, dark or auto (system is accepted as auto)
+                                     * @description light, dark or auto
                                      * @enum {string}
                                      */
-                                    theme?: "light" | "dark" | "auto" | "system";
+                                    theme: "light" | "dark" | "auto";
                                     /** @description Stored and returned; no public chat acts on it in this version */
-                                    autoEndChats?: boolean;
+                                    autoEndChats: boolean;
                                     /** @description The public page's HTML title and description (empty or absent: the agent's name and description); PATCH merges its keys */
                                     meta?: {
                                         title?: string;
@@ -7340,7 +8491,8 @@ export interface paths {
                                 name: string;
                                 data: {
                                     avatar: {
-                                        type: string;
+                                        /** @enum {string} */
+                                        type: "emoji" | "image";
                                         data: {
                                             value: string;
                                         };
@@ -7350,19 +8502,19 @@ export interface paths {
                                 space_agent_id: string;
                                 preferences: {
                                     /**
-                                     * @description template or chatbot (chat is accepted as chatbot)
+                                     * @description template or chatbot
                                      * @enum {string}
                                      */
-                                    mode?: "template" | "chatbot" | "chat";
-                                    canCopyKnowledge?: boolean;
-                                    hideBranding?: boolean;
+                                    mode: "template" | "chatbot";
+                                    canCopyKnowledge: boolean;
+                                    hideBranding: boolean;
                                     /**
-                                     * @description light, dark or auto (system is accepted as auto)
+                                     * @description light, dark or auto
                                      * @enum {string}
                                      */
-                                    theme?: "light" | "dark" | "auto" | "system";
+                                    theme: "light" | "dark" | "auto";
                                     /** @description Stored and returned; no public chat acts on it in this version */
-                                    autoEndChats?: boolean;
+                                    autoEndChats: boolean;
                                     /** @description The public page's HTML title and description (empty or absent: the agent's name and description); PATCH merges its keys */
                                     meta?: {
                                         title?: string;
@@ -7455,7 +8607,8 @@ export interface paths {
                                 name: string;
                                 data: {
                                     avatar: {
-                                        type: string;
+                                        /** @enum {string} */
+                                        type: "emoji" | "image";
                                         data: {
                                             value: string;
                                         };
@@ -7466,44 +8619,47 @@ export interface paths {
                                 language: string;
                                 /** @description Same as data.avatar (kept for older clients) */
                                 avatar: {
-                                    type: string;
+                                    /** @enum {string} */
+                                    type: "emoji" | "image";
                                     data: {
                                         value: string;
                                     };
                                 };
                                 commands: {
                                     name: string;
-                                    mode: string;
+                                    /** @enum {string} */
+                                    mode: "default" | "plan-and-execute-v1" | "plan-and-execute-v2" | "json";
                                     /** @description template mode only */
                                     prompt?: string;
                                 }[];
                                 /** @description Only when preferences.canCopyKnowledge */
                                 knowledge?: {
-                                    projects?: {
-                                        id?: string;
-                                        name?: string;
+                                    projects: {
+                                        id: string;
+                                        name: string;
                                     }[];
-                                    medias?: {
-                                        id?: string;
-                                        name?: string;
-                                        kind?: string;
+                                    medias: {
+                                        id: string;
+                                        name: string;
+                                        /** @enum {string} */
+                                        kind: "image" | "video" | "audio" | "document" | "text" | "archive" | "other";
                                     }[];
                                 };
                                 preferences: {
                                     /**
-                                     * @description template or chatbot (chat is accepted as chatbot)
+                                     * @description template or chatbot
                                      * @enum {string}
                                      */
-                                    mode?: "template" | "chatbot" | "chat";
-                                    canCopyKnowledge?: boolean;
-                                    hideBranding?: boolean;
+                                    mode: "template" | "chatbot";
+                                    canCopyKnowledge: boolean;
+                                    hideBranding: boolean;
                                     /**
-                                     * @description light, dark or auto (system is accepted as auto)
+                                     * @description light, dark or auto
                                      * @enum {string}
                                      */
-                                    theme?: "light" | "dark" | "auto" | "system";
+                                    theme: "light" | "dark" | "auto";
                                     /** @description Stored and returned; no public chat acts on it in this version */
-                                    autoEndChats?: boolean;
+                                    autoEndChats: boolean;
                                     /** @description The public page's HTML title and description (empty or absent: the agent's name and description); PATCH merges its keys */
                                     meta?: {
                                         title?: string;
@@ -7603,12 +8759,13 @@ export interface paths {
                             ok: boolean;
                             items: {
                                 id: string;
+                                /** @description The agent's id */
                                 space_agent_id: string;
                                 title: string;
                                 /** @enum {string} */
                                 status: "in_progress" | "idle" | "requires_review";
                                 data: {
-                                    llm?: {
+                                    llm: {
                                         /** @enum {string} */
                                         type: "openai" | "anthropic";
                                         /**
@@ -7619,9 +8776,10 @@ export interface paths {
                                         /** @description The exact model name the provider reported (ours) */
                                         model: string;
                                     };
-                                    messages?: {
-                                        role?: string;
-                                        content?: string;
+                                    messages: {
+                                        /** @enum {string} */
+                                        role: "system" | "user" | "assistant";
+                                        content: string;
                                     }[];
                                 };
                                 /** Format: date-time */
@@ -7709,12 +8867,13 @@ export interface paths {
                             ok: boolean;
                             item: {
                                 id: string;
+                                /** @description The agent's id */
                                 space_agent_id: string;
                                 title: string;
                                 /** @enum {string} */
                                 status: "in_progress" | "idle" | "requires_review";
                                 data: {
-                                    llm?: {
+                                    llm: {
                                         /** @enum {string} */
                                         type: "openai" | "anthropic";
                                         /**
@@ -7725,9 +8884,10 @@ export interface paths {
                                         /** @description The exact model name the provider reported (ours) */
                                         model: string;
                                     };
-                                    messages?: {
-                                        role?: string;
-                                        content?: string;
+                                    messages: {
+                                        /** @enum {string} */
+                                        role: "system" | "user" | "assistant";
+                                        content: string;
                                     }[];
                                 };
                                 /** Format: date-time */
@@ -7830,12 +8990,13 @@ export interface paths {
                             ok: boolean;
                             item: {
                                 id: string;
+                                /** @description The agent's id */
                                 space_agent_id: string;
                                 title: string;
                                 /** @enum {string} */
                                 status: "in_progress" | "idle" | "requires_review";
                                 data: {
-                                    llm?: {
+                                    llm: {
                                         /** @enum {string} */
                                         type: "openai" | "anthropic";
                                         /**
@@ -7846,9 +9007,10 @@ export interface paths {
                                         /** @description The exact model name the provider reported (ours) */
                                         model: string;
                                     };
-                                    messages?: {
-                                        role?: string;
-                                        content?: string;
+                                    messages: {
+                                        /** @enum {string} */
+                                        role: "system" | "user" | "assistant";
+                                        content: string;
                                     }[];
                                 };
                                 /** Format: date-time */
@@ -7908,6 +9070,137 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agentId}/convos/{convoId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a follow-up message in a conversation; the model answers with the conversation so far as context */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    agentId: string;
+                    convoId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        text: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                id: string;
+                                /** @description The agent's id */
+                                space_agent_id: string;
+                                title: string;
+                                /** @enum {string} */
+                                status: "in_progress" | "idle" | "requires_review";
+                                data: {
+                                    llm: {
+                                        /** @enum {string} */
+                                        type: "openai" | "anthropic";
+                                        /**
+                                         * @description The listed model nearest to the one that answered (openai-type names with type openai, anthropic/… names with type anthropic)
+                                         * @enum {string}
+                                         */
+                                        name: "gpt-3.5-turbo" | "gpt-4o" | "gpt-4-turbo" | "gpt-4o-mini" | "o3-mini:low" | "o3-mini:medium" | "o3-mini:high" | "anthropic/claude-3.5-sonnet" | "anthropic/claude-3.5-haiku" | "anthropic/claude-3.7-sonnet";
+                                        /** @description The exact model name the provider reported (ours) */
+                                        model: string;
+                                    };
+                                    messages: {
+                                        /** @enum {string} */
+                                        role: "system" | "user" | "assistant";
+                                        content: string;
+                                    }[];
+                                };
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -8335,7 +9628,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description a JSON Schema (draft-07) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -8346,10 +9639,624 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
             };
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automations/kinds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The trigger and action kinds: labels, parameters (JSON Schema with editor hints), outputs */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            triggers: {
+                                /** @description the kind's `type` in a definition, e.g. "http.request" */
+                                type: string;
+                                /** @description human label */
+                                title: string;
+                                /** @description one line for the kind picker */
+                                summary: string;
+                                /** @description group in the kind picker: Tasks, Projects, Flow, HTTP, AI, Data, Inbound, Time, Runs */
+                                category: string;
+                                /** @description a lucide icon name, kebab-case */
+                                icon: string;
+                                /** @description true when testing the step changes something outside the run */
+                                sideEffects: boolean;
+                                /** @description object schema of the kind's own fields; each property has `title` and may have `description`, `default`, `examples`, `x-picker`, `x-editor` */
+                                parameters: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description shape of the step output or trigger variables */
+                                output?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description triggers: the trigger.* names (a form's are its field names) */
+                                variables?: string[];
+                                /** @description actions holding step lists: the property names */
+                                nested?: string[];
+                            }[];
+                            actions: {
+                                /** @description the kind's `type` in a definition, e.g. "http.request" */
+                                type: string;
+                                /** @description human label */
+                                title: string;
+                                /** @description one line for the kind picker */
+                                summary: string;
+                                /** @description group in the kind picker: Tasks, Projects, Flow, HTTP, AI, Data, Inbound, Time, Runs */
+                                category: string;
+                                /** @description a lucide icon name, kebab-case */
+                                icon: string;
+                                /** @description true when testing the step changes something outside the run */
+                                sideEffects: boolean;
+                                /** @description object schema of the kind's own fields; each property has `title` and may have `description`, `default`, `examples`, `x-picker`, `x-editor` */
+                                parameters: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description shape of the step output or trigger variables */
+                                output?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description triggers: the trigger.* names (a form's are its field names) */
+                                variables?: string[];
+                                /** @description actions holding step lists: the property names */
+                                nested?: string[];
+                            }[];
+                            /** @description object schema of the fields every action has: id, name, retry, disabled, onError, timeoutMs */
+                            commonActionParameters: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automations/{automationId}/steps/{stepId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test one step with a trigger sample and pinned outputs of earlier steps (Owner); recorded as a test run
+         * @description Runs only that step, once (no retries, no error path), within 60 s. A step whose kind has `sideEffects` acts for real. A `branch` evaluates its conditions only.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    automationId: string;
+                    stepId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a draft definition (name, trigger, actions…); default: the saved one */
+                        definition?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description the trigger sample: `trigger.*` variables (default {}) */
+                        trigger?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description pinned outputs of earlier steps by step id: `steps.<id>` */
+                        steps?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                stepId: string;
+                                /** @description the step's kind */
+                                type: string;
+                                /** @description the step's place in the definition, e.g. actions[1].then[0] */
+                                path: string;
+                                /** @enum {string} */
+                                status: "succeeded" | "failed";
+                                /** @description true when the step's kind changes something outside the run (a task, an HTTP call…): the test did it for real */
+                                sideEffects: boolean;
+                                /** @description the rendered parameters as journalled (secrets masked) */
+                                input?: unknown;
+                                /** @description the step's output (secrets masked): the sample later steps can pin */
+                                output?: unknown;
+                                error?: {
+                                    code: string;
+                                    message: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                /** @description ms */
+                                durationMs?: number;
+                                /** @description the test run that records the step (test: true) */
+                                runId: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automations/{automationId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The automation as a portable JSON document (any member)
+         * @description The definition with a format marker, as a download (`Content-Disposition: attachment`). No ids, owner, inbound URL or token; literal credentials read "[redacted]" (listed in `redacted`).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    automationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description format marker
+                             * @enum {number}
+                             */
+                            taskspaceAutomation: 1;
+                            /** Format: date-time */
+                            exportedAt: string;
+                            /** @description the definition, as POST /automations takes it (see GET /automations/schema) */
+                            definition: {
+                                name: string;
+                                description?: string;
+                                /** @description the trigger: `type` and that kind's parameters, validated by the engine against GET /automations/schema */
+                                trigger: {
+                                    /** @description the trigger kind, e.g. "webhook" (GET /automations/kinds) */
+                                    type: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                actions: ({
+                                    /** @description the action kind, e.g. "http.request" (GET /automations/kinds) */
+                                    type: string;
+                                    /** @description the step id: later steps read its output as steps.<id> */
+                                    id?: string;
+                                    name?: string;
+                                    /** @description skipped: not run and not journalled, with its nested steps */
+                                    disabled?: boolean;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                /** @description the run's time limit in ms, waits included */
+                                timeoutMs?: number;
+                                /** @description the most runs of this automation executing at once per process */
+                                concurrency?: number;
+                                retention?: {
+                                    days?: number;
+                                    /** @description failed runs */
+                                    failedDays?: number;
+                                };
+                            };
+                            /** @description paths in `definition` of literal credentials shown as "[redacted]" */
+                            redacted?: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automations/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an automation from an exported document (Owner); disabled unless `enabled`
+         * @description Checked exactly as POST /automations; a validation error names the field in this body (`document.definition.actions[0].url`). A "[redacted]" value left in is 400 `reason: "redacted"`. Inbound triggers get a new URL (and token).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        workspaceId: string;
+                        document: {
+                            /**
+                             * @description format marker; other values are refused
+                             * @enum {number}
+                             */
+                            taskspaceAutomation: 1;
+                            exportedAt?: string;
+                            /** @description validated as the create body's definition */
+                            definition: {
+                                [key: string]: unknown;
+                            };
+                            redacted?: string[];
+                        };
+                        /** @description default false: an import starts disabled */
+                        enabled?: boolean;
+                        /** @description replaces the document's name */
+                        name?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                id: string;
+                                workspaceId: string;
+                                name: string;
+                                description?: string;
+                                /** @description the trigger: `type` and that kind's parameters, validated by the engine against GET /automations/schema */
+                                trigger: {
+                                    /** @description the trigger kind, e.g. "webhook" (GET /automations/kinds) */
+                                    type: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                actions: ({
+                                    /** @description the action kind, e.g. "http.request" (GET /automations/kinds) */
+                                    type: string;
+                                    /** @description the step id: later steps read its output as steps.<id> */
+                                    id?: string;
+                                    name?: string;
+                                    /** @description skipped: not run and not journalled, with its nested steps */
+                                    disabled?: boolean;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                /** @description the run's time limit in ms, waits included */
+                                timeoutMs?: number;
+                                /** @description the most runs of this automation executing at once per process */
+                                concurrency?: number;
+                                retention?: {
+                                    days?: number;
+                                    /** @description failed runs */
+                                    failedDays?: number;
+                                };
+                                enabled: boolean;
+                                version: number;
+                                /** @description the member the automation acts as (its creator) */
+                                owner: {
+                                    handle: string;
+                                };
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                webhook?: {
+                                    id: string;
+                                    url: string;
+                                    requiresToken: boolean;
+                                    /** @description the bearer token: only in the answer that generated it */
+                                    token?: string;
+                                    /** @description For a form trigger: the hosted form page */
+                                    formUrl?: string;
+                                };
+                                /** @description for readers other than the Owner: the paths of credential values shown as "[redacted]" */
+                                redacted?: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -8383,39 +10290,60 @@ export interface paths {
                     content: {
                         "application/json": {
                             ok: boolean;
-                            items: ({
-                                id?: string;
-                                workspaceId?: string;
-                                name?: string;
+                            items: {
+                                id: string;
+                                workspaceId: string;
+                                name: string;
                                 description?: string;
-                                enabled?: boolean;
-                                version?: number;
+                                /** @description the trigger: `type` and that kind's parameters, validated by the engine against GET /automations/schema */
+                                trigger: {
+                                    /** @description the trigger kind, e.g. "webhook" (GET /automations/kinds) */
+                                    type: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                actions: ({
+                                    /** @description the action kind, e.g. "http.request" (GET /automations/kinds) */
+                                    type: string;
+                                    /** @description the step id: later steps read its output as steps.<id> */
+                                    id?: string;
+                                    name?: string;
+                                    /** @description skipped: not run and not journalled, with its nested steps */
+                                    disabled?: boolean;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
                                 /** @description the run's time limit in ms, waits included */
                                 timeoutMs?: number;
                                 /** @description the most runs of this automation executing at once per process */
                                 concurrency?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
+                                retention?: {
+                                    days?: number;
+                                    /** @description failed runs */
+                                    failedDays?: number;
                                 };
-                                actions?: {
-                                    [key: string]: unknown;
-                                }[];
-                                owner?: {
-                                    handle?: string;
+                                enabled: boolean;
+                                version: number;
+                                /** @description the member the automation acts as (its creator) */
+                                owner: {
+                                    handle: string;
                                 };
-                                createdAt?: string;
-                                updatedAt?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
                                 webhook?: {
-                                    id?: string;
-                                    url?: string;
-                                    requiresToken?: boolean;
+                                    id: string;
+                                    url: string;
+                                    requiresToken: boolean;
+                                    /** @description the bearer token: only in the answer that generated it */
                                     token?: string;
                                     /** @description For a form trigger: the hosted form page */
                                     formUrl?: string;
                                 };
-                            } & {
-                                [key: string]: unknown;
-                            })[];
+                                /** @description for readers other than the Owner: the paths of credential values shown as "[redacted]" */
+                                redacted?: string[];
+                            }[];
                         };
                     };
                 };
@@ -8481,6 +10409,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        workspaceId: string;
                         name: string;
                         description?: string;
                         trigger: {
@@ -8497,7 +10426,6 @@ export interface paths {
                         message?: string;
                         timeoutMs?: number;
                         concurrency?: number;
-                        workspaceId: string;
                         enabled?: boolean;
                     };
                 };
@@ -8512,37 +10440,58 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                id?: string;
-                                workspaceId?: string;
-                                name?: string;
+                                id: string;
+                                workspaceId: string;
+                                name: string;
                                 description?: string;
-                                enabled?: boolean;
-                                version?: number;
+                                /** @description the trigger: `type` and that kind's parameters, validated by the engine against GET /automations/schema */
+                                trigger: {
+                                    /** @description the trigger kind, e.g. "webhook" (GET /automations/kinds) */
+                                    type: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                actions: ({
+                                    /** @description the action kind, e.g. "http.request" (GET /automations/kinds) */
+                                    type: string;
+                                    /** @description the step id: later steps read its output as steps.<id> */
+                                    id?: string;
+                                    name?: string;
+                                    /** @description skipped: not run and not journalled, with its nested steps */
+                                    disabled?: boolean;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
                                 /** @description the run's time limit in ms, waits included */
                                 timeoutMs?: number;
                                 /** @description the most runs of this automation executing at once per process */
                                 concurrency?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
+                                retention?: {
+                                    days?: number;
+                                    /** @description failed runs */
+                                    failedDays?: number;
                                 };
-                                actions?: {
-                                    [key: string]: unknown;
-                                }[];
-                                owner?: {
-                                    handle?: string;
+                                enabled: boolean;
+                                version: number;
+                                /** @description the member the automation acts as (its creator) */
+                                owner: {
+                                    handle: string;
                                 };
-                                createdAt?: string;
-                                updatedAt?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
                                 webhook?: {
-                                    id?: string;
-                                    url?: string;
-                                    requiresToken?: boolean;
+                                    id: string;
+                                    url: string;
+                                    requiresToken: boolean;
+                                    /** @description the bearer token: only in the answer that generated it */
                                     token?: string;
                                     /** @description For a form trigger: the hosted form page */
                                     formUrl?: string;
                                 };
-                            } & {
-                                [key: string]: unknown;
+                                /** @description for readers other than the Owner: the paths of credential values shown as "[redacted]" */
+                                redacted?: string[];
                             };
                         };
                     };
@@ -8637,37 +10586,58 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                id?: string;
-                                workspaceId?: string;
-                                name?: string;
+                                id: string;
+                                workspaceId: string;
+                                name: string;
                                 description?: string;
-                                enabled?: boolean;
-                                version?: number;
+                                /** @description the trigger: `type` and that kind's parameters, validated by the engine against GET /automations/schema */
+                                trigger: {
+                                    /** @description the trigger kind, e.g. "webhook" (GET /automations/kinds) */
+                                    type: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                actions: ({
+                                    /** @description the action kind, e.g. "http.request" (GET /automations/kinds) */
+                                    type: string;
+                                    /** @description the step id: later steps read its output as steps.<id> */
+                                    id?: string;
+                                    name?: string;
+                                    /** @description skipped: not run and not journalled, with its nested steps */
+                                    disabled?: boolean;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
                                 /** @description the run's time limit in ms, waits included */
                                 timeoutMs?: number;
                                 /** @description the most runs of this automation executing at once per process */
                                 concurrency?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
+                                retention?: {
+                                    days?: number;
+                                    /** @description failed runs */
+                                    failedDays?: number;
                                 };
-                                actions?: {
-                                    [key: string]: unknown;
-                                }[];
-                                owner?: {
-                                    handle?: string;
+                                enabled: boolean;
+                                version: number;
+                                /** @description the member the automation acts as (its creator) */
+                                owner: {
+                                    handle: string;
                                 };
-                                createdAt?: string;
-                                updatedAt?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
                                 webhook?: {
-                                    id?: string;
-                                    url?: string;
-                                    requiresToken?: boolean;
+                                    id: string;
+                                    url: string;
+                                    requiresToken: boolean;
+                                    /** @description the bearer token: only in the answer that generated it */
                                     token?: string;
                                     /** @description For a form trigger: the hosted form page */
                                     formUrl?: string;
                                 };
-                            } & {
-                                [key: string]: unknown;
+                                /** @description for readers other than the Owner: the paths of credential values shown as "[redacted]" */
+                                redacted?: string[];
                             };
                         };
                     };
@@ -8764,37 +10734,58 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                id?: string;
-                                workspaceId?: string;
-                                name?: string;
+                                id: string;
+                                workspaceId: string;
+                                name: string;
                                 description?: string;
-                                enabled?: boolean;
-                                version?: number;
+                                /** @description the trigger: `type` and that kind's parameters, validated by the engine against GET /automations/schema */
+                                trigger: {
+                                    /** @description the trigger kind, e.g. "webhook" (GET /automations/kinds) */
+                                    type: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                actions: ({
+                                    /** @description the action kind, e.g. "http.request" (GET /automations/kinds) */
+                                    type: string;
+                                    /** @description the step id: later steps read its output as steps.<id> */
+                                    id?: string;
+                                    name?: string;
+                                    /** @description skipped: not run and not journalled, with its nested steps */
+                                    disabled?: boolean;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
                                 /** @description the run's time limit in ms, waits included */
                                 timeoutMs?: number;
                                 /** @description the most runs of this automation executing at once per process */
                                 concurrency?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
+                                retention?: {
+                                    days?: number;
+                                    /** @description failed runs */
+                                    failedDays?: number;
                                 };
-                                actions?: {
-                                    [key: string]: unknown;
-                                }[];
-                                owner?: {
-                                    handle?: string;
+                                enabled: boolean;
+                                version: number;
+                                /** @description the member the automation acts as (its creator) */
+                                owner: {
+                                    handle: string;
                                 };
-                                createdAt?: string;
-                                updatedAt?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
                                 webhook?: {
-                                    id?: string;
-                                    url?: string;
-                                    requiresToken?: boolean;
+                                    id: string;
+                                    url: string;
+                                    requiresToken: boolean;
+                                    /** @description the bearer token: only in the answer that generated it */
                                     token?: string;
                                     /** @description For a form trigger: the hosted form page */
                                     formUrl?: string;
                                 };
-                            } & {
-                                [key: string]: unknown;
+                                /** @description for readers other than the Owner: the paths of credential values shown as "[redacted]" */
+                                redacted?: string[];
                             };
                         };
                     };
@@ -8970,37 +10961,58 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                id?: string;
-                                workspaceId?: string;
-                                name?: string;
+                                id: string;
+                                workspaceId: string;
+                                name: string;
                                 description?: string;
-                                enabled?: boolean;
-                                version?: number;
+                                /** @description the trigger: `type` and that kind's parameters, validated by the engine against GET /automations/schema */
+                                trigger: {
+                                    /** @description the trigger kind, e.g. "webhook" (GET /automations/kinds) */
+                                    type: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                actions: ({
+                                    /** @description the action kind, e.g. "http.request" (GET /automations/kinds) */
+                                    type: string;
+                                    /** @description the step id: later steps read its output as steps.<id> */
+                                    id?: string;
+                                    name?: string;
+                                    /** @description skipped: not run and not journalled, with its nested steps */
+                                    disabled?: boolean;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
                                 /** @description the run's time limit in ms, waits included */
                                 timeoutMs?: number;
                                 /** @description the most runs of this automation executing at once per process */
                                 concurrency?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
+                                retention?: {
+                                    days?: number;
+                                    /** @description failed runs */
+                                    failedDays?: number;
                                 };
-                                actions?: {
-                                    [key: string]: unknown;
-                                }[];
-                                owner?: {
-                                    handle?: string;
+                                enabled: boolean;
+                                version: number;
+                                /** @description the member the automation acts as (its creator) */
+                                owner: {
+                                    handle: string;
                                 };
-                                createdAt?: string;
-                                updatedAt?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
                                 webhook?: {
-                                    id?: string;
-                                    url?: string;
-                                    requiresToken?: boolean;
+                                    id: string;
+                                    url: string;
+                                    requiresToken: boolean;
+                                    /** @description the bearer token: only in the answer that generated it */
                                     token?: string;
                                     /** @description For a form trigger: the hosted form page */
                                     formUrl?: string;
                                 };
-                            } & {
-                                [key: string]: unknown;
+                                /** @description for readers other than the Owner: the paths of credential values shown as "[redacted]" */
+                                redacted?: string[];
                             };
                         };
                     };
@@ -9088,37 +11100,58 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                id?: string;
-                                workspaceId?: string;
-                                name?: string;
+                                id: string;
+                                workspaceId: string;
+                                name: string;
                                 description?: string;
-                                enabled?: boolean;
-                                version?: number;
+                                /** @description the trigger: `type` and that kind's parameters, validated by the engine against GET /automations/schema */
+                                trigger: {
+                                    /** @description the trigger kind, e.g. "webhook" (GET /automations/kinds) */
+                                    type: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                actions: ({
+                                    /** @description the action kind, e.g. "http.request" (GET /automations/kinds) */
+                                    type: string;
+                                    /** @description the step id: later steps read its output as steps.<id> */
+                                    id?: string;
+                                    name?: string;
+                                    /** @description skipped: not run and not journalled, with its nested steps */
+                                    disabled?: boolean;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
                                 /** @description the run's time limit in ms, waits included */
                                 timeoutMs?: number;
                                 /** @description the most runs of this automation executing at once per process */
                                 concurrency?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
+                                retention?: {
+                                    days?: number;
+                                    /** @description failed runs */
+                                    failedDays?: number;
                                 };
-                                actions?: {
-                                    [key: string]: unknown;
-                                }[];
-                                owner?: {
-                                    handle?: string;
+                                enabled: boolean;
+                                version: number;
+                                /** @description the member the automation acts as (its creator) */
+                                owner: {
+                                    handle: string;
                                 };
-                                createdAt?: string;
-                                updatedAt?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
                                 webhook?: {
-                                    id?: string;
-                                    url?: string;
-                                    requiresToken?: boolean;
+                                    id: string;
+                                    url: string;
+                                    requiresToken: boolean;
+                                    /** @description the bearer token: only in the answer that generated it */
                                     token?: string;
                                     /** @description For a form trigger: the hosted form page */
                                     formUrl?: string;
                                 };
-                            } & {
-                                [key: string]: unknown;
+                                /** @description for readers other than the Owner: the paths of credential values shown as "[redacted]" */
+                                redacted?: string[];
                             };
                         };
                     };
@@ -9217,42 +11250,87 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                id?: string;
-                                automationId?: string;
-                                version?: number;
+                                id: string;
+                                automationId: string;
+                                version: number;
                                 /** @enum {string} */
-                                status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
-                                test?: boolean;
-                                depth?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
+                                status: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
+                                test: boolean;
+                                depth: number;
+                                trigger: {
+                                    type: string;
+                                    variables: {
+                                        [key: string]: unknown;
+                                    };
+                                    eventId?: string;
+                                    /** @description the run and step of a waiting automation.run step */
+                                    parent?: {
+                                        runId: string;
+                                        stepId: string;
+                                    };
+                                    /** @description an inbound call's request headers, lowercase names, credential values [redacted] */
+                                    headers?: {
+                                        [key: string]: string;
+                                    };
                                 };
-                                createdAt?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
                                 startedAt?: string;
+                                /** Format: date-time */
                                 finishedAt?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when a waiting run continues (delay end, retry, approval timeout)
+                                 */
                                 wakeAt?: string;
                                 waitingFor?: {
-                                    [key: string]: unknown;
+                                    /** @enum {string} */
+                                    kind: "delay" | "approval" | "retry" | "automation" | "event";
+                                    stepId: string;
                                 };
                                 error?: {
-                                    [key: string]: unknown;
+                                    /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                    code: string;
+                                    message: string;
+                                    /** @description true when a retry may succeed */
+                                    transient: boolean;
+                                    /** @description the HTTP status behind the failure */
+                                    status?: number;
+                                    details?: unknown;
+                                    /** @description the step that failed (run errors only) */
+                                    stepId?: string;
                                 };
+                                /** @description the run this one replays */
                                 replayOf?: string;
                                 /** @description the run that replays this one (single-run reads) */
                                 replayedBy?: string;
                                 steps?: {
-                                    id?: string;
-                                    type?: string;
-                                    status?: string;
+                                    id: string;
+                                    type: string;
+                                    /** @enum {string} */
+                                    status: "running" | "retrying" | "waiting" | "succeeded" | "failed";
                                     input?: unknown;
                                     output?: unknown;
                                     error?: {
-                                        [key: string]: unknown;
+                                        /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                        code: string;
+                                        message: string;
+                                        /** @description true when a retry may succeed */
+                                        transient: boolean;
+                                        /** @description the HTTP status behind the failure */
+                                        status?: number;
+                                        details?: unknown;
+                                        /** @description the step that failed (run errors only) */
+                                        stepId?: string;
                                     };
-                                    attempts?: number;
-                                    startedAt?: string;
+                                    attempts: number;
+                                    /** Format: date-time */
+                                    startedAt: string;
+                                    /** Format: date-time */
                                     finishedAt?: string;
                                     durationMs?: number;
+                                    /** Format: date-time */
                                     nextAttemptAt?: string;
                                 }[];
                             };
@@ -9340,12 +11418,13 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             items: {
-                                version?: number;
+                                version: number;
                                 /** Format: date-time */
-                                createdAt?: string;
-                                current?: boolean;
+                                createdAt: string;
+                                /** @description whether this is the version new runs execute */
+                                current: boolean;
                                 author?: {
-                                    handle?: string;
+                                    handle: string;
                                 };
                                 message?: string;
                             }[];
@@ -9436,7 +11515,46 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                [key: string]: unknown;
+                                name: string;
+                                description?: string;
+                                /** @description the trigger: `type` and that kind's parameters, validated by the engine against GET /automations/schema */
+                                trigger: {
+                                    /** @description the trigger kind, e.g. "webhook" (GET /automations/kinds) */
+                                    type: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                actions: ({
+                                    /** @description the action kind, e.g. "http.request" (GET /automations/kinds) */
+                                    type: string;
+                                    /** @description the step id: later steps read its output as steps.<id> */
+                                    id?: string;
+                                    name?: string;
+                                    /** @description skipped: not run and not journalled, with its nested steps */
+                                    disabled?: boolean;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                /** @description the run's time limit in ms, waits included */
+                                timeoutMs?: number;
+                                /** @description the most runs of this automation executing at once per process */
+                                concurrency?: number;
+                                retention?: {
+                                    days?: number;
+                                    /** @description failed runs */
+                                    failedDays?: number;
+                                };
+                                version: number;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @description whether this is the version new runs execute */
+                                current: boolean;
+                                author?: {
+                                    handle: string;
+                                };
+                                message?: string;
+                                /** @description for readers other than the Owner: the paths of credential values shown as "[redacted]" */
+                                redacted?: string[];
                             };
                         };
                     };
@@ -9533,37 +11651,58 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                id?: string;
-                                workspaceId?: string;
-                                name?: string;
+                                id: string;
+                                workspaceId: string;
+                                name: string;
                                 description?: string;
-                                enabled?: boolean;
-                                version?: number;
+                                /** @description the trigger: `type` and that kind's parameters, validated by the engine against GET /automations/schema */
+                                trigger: {
+                                    /** @description the trigger kind, e.g. "webhook" (GET /automations/kinds) */
+                                    type: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                actions: ({
+                                    /** @description the action kind, e.g. "http.request" (GET /automations/kinds) */
+                                    type: string;
+                                    /** @description the step id: later steps read its output as steps.<id> */
+                                    id?: string;
+                                    name?: string;
+                                    /** @description skipped: not run and not journalled, with its nested steps */
+                                    disabled?: boolean;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
                                 /** @description the run's time limit in ms, waits included */
                                 timeoutMs?: number;
                                 /** @description the most runs of this automation executing at once per process */
                                 concurrency?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
+                                retention?: {
+                                    days?: number;
+                                    /** @description failed runs */
+                                    failedDays?: number;
                                 };
-                                actions?: {
-                                    [key: string]: unknown;
-                                }[];
-                                owner?: {
-                                    handle?: string;
+                                enabled: boolean;
+                                version: number;
+                                /** @description the member the automation acts as (its creator) */
+                                owner: {
+                                    handle: string;
                                 };
-                                createdAt?: string;
-                                updatedAt?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
                                 webhook?: {
-                                    id?: string;
-                                    url?: string;
-                                    requiresToken?: boolean;
+                                    id: string;
+                                    url: string;
+                                    requiresToken: boolean;
+                                    /** @description the bearer token: only in the answer that generated it */
                                     token?: string;
                                     /** @description For a form trigger: the hosted form page */
                                     formUrl?: string;
                                 };
-                            } & {
-                                [key: string]: unknown;
+                                /** @description for readers other than the Owner: the paths of credential values shown as "[redacted]" */
+                                redacted?: string[];
                             };
                         };
                     };
@@ -9652,24 +11791,26 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                automationId?: string;
+                                automationId: string;
                                 /** Format: date-time */
                                 since?: string;
-                                total?: number;
-                                counts?: {
-                                    queued?: number;
-                                    running?: number;
-                                    waiting?: number;
-                                    completed?: number;
-                                    failed?: number;
-                                    rejected?: number;
-                                    cancelled?: number;
-                                    skipped?: number;
+                                total: number;
+                                /** @description runs by status, every status present */
+                                counts: {
+                                    queued: number;
+                                    running: number;
+                                    waiting: number;
+                                    completed: number;
+                                    failed: number;
+                                    rejected: number;
+                                    cancelled: number;
+                                    skipped: number;
                                 };
-                                successRate?: number | null;
-                                durationMs?: {
-                                    p50?: number | null;
-                                    p95?: number | null;
+                                /** @description completed ÷ (completed + failed), 0..1; null when neither */
+                                successRate: number | null;
+                                durationMs: {
+                                    p50: number | null;
+                                    p95: number | null;
                                 };
                             };
                         };
@@ -9730,6 +11871,131 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/automations/{automationId}/inbound/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook or form automation's bearer token or URL, with an overlap window (Owner)
+         * @description Returns the new token or URL once. The former one keeps working for `overlapSeconds` (default one day, at most seven), then calls with it are refused (401 for a token, 404 for a URL). 409 when the automation has no inbound URL, or for `token` when its URL requires none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    automationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description `token`: a new bearer token; `url`: a new URL id (the hosted form page moves with it) */
+                        rotate: "token" | "url";
+                        /**
+                         * @description how long the former token or URL keeps working, in seconds (0: stops at once)
+                         * @default 86400
+                         */
+                        overlapSeconds?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                rotated: "token" | "url";
+                                /** @description the current URL id */
+                                id: string;
+                                url: string;
+                                /** @description for a form trigger: the hosted form page */
+                                formUrl?: string;
+                                requiresToken: boolean;
+                                /** @description the new bearer token (rotate: token); shown only in this answer */
+                                token?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when the former token or URL stops being accepted
+                                 */
+                                previousValidUntil: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/automations/{automationId}/runs": {
         parameters: {
             query?: never;
@@ -9764,42 +12030,87 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             items: {
-                                id?: string;
-                                automationId?: string;
-                                version?: number;
+                                id: string;
+                                automationId: string;
+                                version: number;
                                 /** @enum {string} */
-                                status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
-                                test?: boolean;
-                                depth?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
+                                status: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
+                                test: boolean;
+                                depth: number;
+                                trigger: {
+                                    type: string;
+                                    variables: {
+                                        [key: string]: unknown;
+                                    };
+                                    eventId?: string;
+                                    /** @description the run and step of a waiting automation.run step */
+                                    parent?: {
+                                        runId: string;
+                                        stepId: string;
+                                    };
+                                    /** @description an inbound call's request headers, lowercase names, credential values [redacted] */
+                                    headers?: {
+                                        [key: string]: string;
+                                    };
                                 };
-                                createdAt?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
                                 startedAt?: string;
+                                /** Format: date-time */
                                 finishedAt?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when a waiting run continues (delay end, retry, approval timeout)
+                                 */
                                 wakeAt?: string;
                                 waitingFor?: {
-                                    [key: string]: unknown;
+                                    /** @enum {string} */
+                                    kind: "delay" | "approval" | "retry" | "automation" | "event";
+                                    stepId: string;
                                 };
                                 error?: {
-                                    [key: string]: unknown;
+                                    /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                    code: string;
+                                    message: string;
+                                    /** @description true when a retry may succeed */
+                                    transient: boolean;
+                                    /** @description the HTTP status behind the failure */
+                                    status?: number;
+                                    details?: unknown;
+                                    /** @description the step that failed (run errors only) */
+                                    stepId?: string;
                                 };
+                                /** @description the run this one replays */
                                 replayOf?: string;
                                 /** @description the run that replays this one (single-run reads) */
                                 replayedBy?: string;
                                 steps?: {
-                                    id?: string;
-                                    type?: string;
-                                    status?: string;
+                                    id: string;
+                                    type: string;
+                                    /** @enum {string} */
+                                    status: "running" | "retrying" | "waiting" | "succeeded" | "failed";
                                     input?: unknown;
                                     output?: unknown;
                                     error?: {
-                                        [key: string]: unknown;
+                                        /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                        code: string;
+                                        message: string;
+                                        /** @description true when a retry may succeed */
+                                        transient: boolean;
+                                        /** @description the HTTP status behind the failure */
+                                        status?: number;
+                                        details?: unknown;
+                                        /** @description the step that failed (run errors only) */
+                                        stepId?: string;
                                     };
-                                    attempts?: number;
-                                    startedAt?: string;
+                                    attempts: number;
+                                    /** Format: date-time */
+                                    startedAt: string;
+                                    /** Format: date-time */
                                     finishedAt?: string;
                                     durationMs?: number;
+                                    /** Format: date-time */
                                     nextAttemptAt?: string;
                                 }[];
                             }[];
@@ -9899,42 +12210,87 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             items: {
-                                id?: string;
-                                automationId?: string;
-                                version?: number;
+                                id: string;
+                                automationId: string;
+                                version: number;
                                 /** @enum {string} */
-                                status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
-                                test?: boolean;
-                                depth?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
+                                status: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
+                                test: boolean;
+                                depth: number;
+                                trigger: {
+                                    type: string;
+                                    variables: {
+                                        [key: string]: unknown;
+                                    };
+                                    eventId?: string;
+                                    /** @description the run and step of a waiting automation.run step */
+                                    parent?: {
+                                        runId: string;
+                                        stepId: string;
+                                    };
+                                    /** @description an inbound call's request headers, lowercase names, credential values [redacted] */
+                                    headers?: {
+                                        [key: string]: string;
+                                    };
                                 };
-                                createdAt?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
                                 startedAt?: string;
+                                /** Format: date-time */
                                 finishedAt?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when a waiting run continues (delay end, retry, approval timeout)
+                                 */
                                 wakeAt?: string;
                                 waitingFor?: {
-                                    [key: string]: unknown;
+                                    /** @enum {string} */
+                                    kind: "delay" | "approval" | "retry" | "automation" | "event";
+                                    stepId: string;
                                 };
                                 error?: {
-                                    [key: string]: unknown;
+                                    /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                    code: string;
+                                    message: string;
+                                    /** @description true when a retry may succeed */
+                                    transient: boolean;
+                                    /** @description the HTTP status behind the failure */
+                                    status?: number;
+                                    details?: unknown;
+                                    /** @description the step that failed (run errors only) */
+                                    stepId?: string;
                                 };
+                                /** @description the run this one replays */
                                 replayOf?: string;
                                 /** @description the run that replays this one (single-run reads) */
                                 replayedBy?: string;
                                 steps?: {
-                                    id?: string;
-                                    type?: string;
-                                    status?: string;
+                                    id: string;
+                                    type: string;
+                                    /** @enum {string} */
+                                    status: "running" | "retrying" | "waiting" | "succeeded" | "failed";
                                     input?: unknown;
                                     output?: unknown;
                                     error?: {
-                                        [key: string]: unknown;
+                                        /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                        code: string;
+                                        message: string;
+                                        /** @description true when a retry may succeed */
+                                        transient: boolean;
+                                        /** @description the HTTP status behind the failure */
+                                        status?: number;
+                                        details?: unknown;
+                                        /** @description the step that failed (run errors only) */
+                                        stepId?: string;
                                     };
-                                    attempts?: number;
-                                    startedAt?: string;
+                                    attempts: number;
+                                    /** Format: date-time */
+                                    startedAt: string;
+                                    /** Format: date-time */
                                     finishedAt?: string;
                                     durationMs?: number;
+                                    /** Format: date-time */
                                     nextAttemptAt?: string;
                                 }[];
                             }[];
@@ -10031,17 +12387,18 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             items: {
-                                runId?: string;
-                                automationId?: string;
-                                automationName?: string;
-                                stepId?: string;
-                                message?: string;
-                                approvers?: string[];
+                                runId: string;
+                                automationId: string;
+                                automationName: string;
+                                stepId: string;
+                                message: string;
+                                /** @description handles; empty: any member with the Participant role or above */
+                                approvers: string[];
                                 /** Format: date-time */
-                                requestedAt?: string;
+                                requestedAt: string;
                                 /** Format: date-time */
                                 timeoutAt?: string;
-                                youMayDecide?: boolean;
+                                youMayDecide: boolean;
                             }[];
                         };
                     };
@@ -10130,42 +12487,87 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                id?: string;
-                                automationId?: string;
-                                version?: number;
+                                id: string;
+                                automationId: string;
+                                version: number;
                                 /** @enum {string} */
-                                status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
-                                test?: boolean;
-                                depth?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
+                                status: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
+                                test: boolean;
+                                depth: number;
+                                trigger: {
+                                    type: string;
+                                    variables: {
+                                        [key: string]: unknown;
+                                    };
+                                    eventId?: string;
+                                    /** @description the run and step of a waiting automation.run step */
+                                    parent?: {
+                                        runId: string;
+                                        stepId: string;
+                                    };
+                                    /** @description an inbound call's request headers, lowercase names, credential values [redacted] */
+                                    headers?: {
+                                        [key: string]: string;
+                                    };
                                 };
-                                createdAt?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
                                 startedAt?: string;
+                                /** Format: date-time */
                                 finishedAt?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when a waiting run continues (delay end, retry, approval timeout)
+                                 */
                                 wakeAt?: string;
                                 waitingFor?: {
-                                    [key: string]: unknown;
+                                    /** @enum {string} */
+                                    kind: "delay" | "approval" | "retry" | "automation" | "event";
+                                    stepId: string;
                                 };
                                 error?: {
-                                    [key: string]: unknown;
+                                    /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                    code: string;
+                                    message: string;
+                                    /** @description true when a retry may succeed */
+                                    transient: boolean;
+                                    /** @description the HTTP status behind the failure */
+                                    status?: number;
+                                    details?: unknown;
+                                    /** @description the step that failed (run errors only) */
+                                    stepId?: string;
                                 };
+                                /** @description the run this one replays */
                                 replayOf?: string;
                                 /** @description the run that replays this one (single-run reads) */
                                 replayedBy?: string;
                                 steps?: {
-                                    id?: string;
-                                    type?: string;
-                                    status?: string;
+                                    id: string;
+                                    type: string;
+                                    /** @enum {string} */
+                                    status: "running" | "retrying" | "waiting" | "succeeded" | "failed";
                                     input?: unknown;
                                     output?: unknown;
                                     error?: {
-                                        [key: string]: unknown;
+                                        /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                        code: string;
+                                        message: string;
+                                        /** @description true when a retry may succeed */
+                                        transient: boolean;
+                                        /** @description the HTTP status behind the failure */
+                                        status?: number;
+                                        details?: unknown;
+                                        /** @description the step that failed (run errors only) */
+                                        stepId?: string;
                                     };
-                                    attempts?: number;
-                                    startedAt?: string;
+                                    attempts: number;
+                                    /** Format: date-time */
+                                    startedAt: string;
+                                    /** Format: date-time */
                                     finishedAt?: string;
                                     durationMs?: number;
+                                    /** Format: date-time */
                                     nextAttemptAt?: string;
                                 }[];
                             };
@@ -10264,42 +12666,87 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                id?: string;
-                                automationId?: string;
-                                version?: number;
+                                id: string;
+                                automationId: string;
+                                version: number;
                                 /** @enum {string} */
-                                status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
-                                test?: boolean;
-                                depth?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
+                                status: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
+                                test: boolean;
+                                depth: number;
+                                trigger: {
+                                    type: string;
+                                    variables: {
+                                        [key: string]: unknown;
+                                    };
+                                    eventId?: string;
+                                    /** @description the run and step of a waiting automation.run step */
+                                    parent?: {
+                                        runId: string;
+                                        stepId: string;
+                                    };
+                                    /** @description an inbound call's request headers, lowercase names, credential values [redacted] */
+                                    headers?: {
+                                        [key: string]: string;
+                                    };
                                 };
-                                createdAt?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
                                 startedAt?: string;
+                                /** Format: date-time */
                                 finishedAt?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when a waiting run continues (delay end, retry, approval timeout)
+                                 */
                                 wakeAt?: string;
                                 waitingFor?: {
-                                    [key: string]: unknown;
+                                    /** @enum {string} */
+                                    kind: "delay" | "approval" | "retry" | "automation" | "event";
+                                    stepId: string;
                                 };
                                 error?: {
-                                    [key: string]: unknown;
+                                    /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                    code: string;
+                                    message: string;
+                                    /** @description true when a retry may succeed */
+                                    transient: boolean;
+                                    /** @description the HTTP status behind the failure */
+                                    status?: number;
+                                    details?: unknown;
+                                    /** @description the step that failed (run errors only) */
+                                    stepId?: string;
                                 };
+                                /** @description the run this one replays */
                                 replayOf?: string;
                                 /** @description the run that replays this one (single-run reads) */
                                 replayedBy?: string;
                                 steps?: {
-                                    id?: string;
-                                    type?: string;
-                                    status?: string;
+                                    id: string;
+                                    type: string;
+                                    /** @enum {string} */
+                                    status: "running" | "retrying" | "waiting" | "succeeded" | "failed";
                                     input?: unknown;
                                     output?: unknown;
                                     error?: {
-                                        [key: string]: unknown;
+                                        /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                        code: string;
+                                        message: string;
+                                        /** @description true when a retry may succeed */
+                                        transient: boolean;
+                                        /** @description the HTTP status behind the failure */
+                                        status?: number;
+                                        details?: unknown;
+                                        /** @description the step that failed (run errors only) */
+                                        stepId?: string;
                                     };
-                                    attempts?: number;
-                                    startedAt?: string;
+                                    attempts: number;
+                                    /** Format: date-time */
+                                    startedAt: string;
+                                    /** Format: date-time */
                                     finishedAt?: string;
                                     durationMs?: number;
+                                    /** Format: date-time */
                                     nextAttemptAt?: string;
                                 }[];
                             };
@@ -10405,42 +12852,87 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                id?: string;
-                                automationId?: string;
-                                version?: number;
+                                id: string;
+                                automationId: string;
+                                version: number;
                                 /** @enum {string} */
-                                status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
-                                test?: boolean;
-                                depth?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
+                                status: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
+                                test: boolean;
+                                depth: number;
+                                trigger: {
+                                    type: string;
+                                    variables: {
+                                        [key: string]: unknown;
+                                    };
+                                    eventId?: string;
+                                    /** @description the run and step of a waiting automation.run step */
+                                    parent?: {
+                                        runId: string;
+                                        stepId: string;
+                                    };
+                                    /** @description an inbound call's request headers, lowercase names, credential values [redacted] */
+                                    headers?: {
+                                        [key: string]: string;
+                                    };
                                 };
-                                createdAt?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
                                 startedAt?: string;
+                                /** Format: date-time */
                                 finishedAt?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when a waiting run continues (delay end, retry, approval timeout)
+                                 */
                                 wakeAt?: string;
                                 waitingFor?: {
-                                    [key: string]: unknown;
+                                    /** @enum {string} */
+                                    kind: "delay" | "approval" | "retry" | "automation" | "event";
+                                    stepId: string;
                                 };
                                 error?: {
-                                    [key: string]: unknown;
+                                    /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                    code: string;
+                                    message: string;
+                                    /** @description true when a retry may succeed */
+                                    transient: boolean;
+                                    /** @description the HTTP status behind the failure */
+                                    status?: number;
+                                    details?: unknown;
+                                    /** @description the step that failed (run errors only) */
+                                    stepId?: string;
                                 };
+                                /** @description the run this one replays */
                                 replayOf?: string;
                                 /** @description the run that replays this one (single-run reads) */
                                 replayedBy?: string;
                                 steps?: {
-                                    id?: string;
-                                    type?: string;
-                                    status?: string;
+                                    id: string;
+                                    type: string;
+                                    /** @enum {string} */
+                                    status: "running" | "retrying" | "waiting" | "succeeded" | "failed";
                                     input?: unknown;
                                     output?: unknown;
                                     error?: {
-                                        [key: string]: unknown;
+                                        /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                        code: string;
+                                        message: string;
+                                        /** @description true when a retry may succeed */
+                                        transient: boolean;
+                                        /** @description the HTTP status behind the failure */
+                                        status?: number;
+                                        details?: unknown;
+                                        /** @description the step that failed (run errors only) */
+                                        stepId?: string;
                                     };
-                                    attempts?: number;
-                                    startedAt?: string;
+                                    attempts: number;
+                                    /** Format: date-time */
+                                    startedAt: string;
+                                    /** Format: date-time */
                                     finishedAt?: string;
                                     durationMs?: number;
+                                    /** Format: date-time */
                                     nextAttemptAt?: string;
                                 }[];
                             };
@@ -10557,42 +13049,87 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                id?: string;
-                                automationId?: string;
-                                version?: number;
+                                id: string;
+                                automationId: string;
+                                version: number;
                                 /** @enum {string} */
-                                status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
-                                test?: boolean;
-                                depth?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
+                                status: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
+                                test: boolean;
+                                depth: number;
+                                trigger: {
+                                    type: string;
+                                    variables: {
+                                        [key: string]: unknown;
+                                    };
+                                    eventId?: string;
+                                    /** @description the run and step of a waiting automation.run step */
+                                    parent?: {
+                                        runId: string;
+                                        stepId: string;
+                                    };
+                                    /** @description an inbound call's request headers, lowercase names, credential values [redacted] */
+                                    headers?: {
+                                        [key: string]: string;
+                                    };
                                 };
-                                createdAt?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
                                 startedAt?: string;
+                                /** Format: date-time */
                                 finishedAt?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when a waiting run continues (delay end, retry, approval timeout)
+                                 */
                                 wakeAt?: string;
                                 waitingFor?: {
-                                    [key: string]: unknown;
+                                    /** @enum {string} */
+                                    kind: "delay" | "approval" | "retry" | "automation" | "event";
+                                    stepId: string;
                                 };
                                 error?: {
-                                    [key: string]: unknown;
+                                    /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                    code: string;
+                                    message: string;
+                                    /** @description true when a retry may succeed */
+                                    transient: boolean;
+                                    /** @description the HTTP status behind the failure */
+                                    status?: number;
+                                    details?: unknown;
+                                    /** @description the step that failed (run errors only) */
+                                    stepId?: string;
                                 };
+                                /** @description the run this one replays */
                                 replayOf?: string;
                                 /** @description the run that replays this one (single-run reads) */
                                 replayedBy?: string;
                                 steps?: {
-                                    id?: string;
-                                    type?: string;
-                                    status?: string;
+                                    id: string;
+                                    type: string;
+                                    /** @enum {string} */
+                                    status: "running" | "retrying" | "waiting" | "succeeded" | "failed";
                                     input?: unknown;
                                     output?: unknown;
                                     error?: {
-                                        [key: string]: unknown;
+                                        /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                        code: string;
+                                        message: string;
+                                        /** @description true when a retry may succeed */
+                                        transient: boolean;
+                                        /** @description the HTTP status behind the failure */
+                                        status?: number;
+                                        details?: unknown;
+                                        /** @description the step that failed (run errors only) */
+                                        stepId?: string;
                                     };
-                                    attempts?: number;
-                                    startedAt?: string;
+                                    attempts: number;
+                                    /** Format: date-time */
+                                    startedAt: string;
+                                    /** Format: date-time */
                                     finishedAt?: string;
                                     durationMs?: number;
+                                    /** Format: date-time */
                                     nextAttemptAt?: string;
                                 }[];
                             };
@@ -10724,42 +13261,87 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             items: {
-                                id?: string;
-                                automationId?: string;
-                                version?: number;
+                                id: string;
+                                automationId: string;
+                                version: number;
                                 /** @enum {string} */
-                                status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
-                                test?: boolean;
-                                depth?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
+                                status: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
+                                test: boolean;
+                                depth: number;
+                                trigger: {
+                                    type: string;
+                                    variables: {
+                                        [key: string]: unknown;
+                                    };
+                                    eventId?: string;
+                                    /** @description the run and step of a waiting automation.run step */
+                                    parent?: {
+                                        runId: string;
+                                        stepId: string;
+                                    };
+                                    /** @description an inbound call's request headers, lowercase names, credential values [redacted] */
+                                    headers?: {
+                                        [key: string]: string;
+                                    };
                                 };
-                                createdAt?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
                                 startedAt?: string;
+                                /** Format: date-time */
                                 finishedAt?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when a waiting run continues (delay end, retry, approval timeout)
+                                 */
                                 wakeAt?: string;
                                 waitingFor?: {
-                                    [key: string]: unknown;
+                                    /** @enum {string} */
+                                    kind: "delay" | "approval" | "retry" | "automation" | "event";
+                                    stepId: string;
                                 };
                                 error?: {
-                                    [key: string]: unknown;
+                                    /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                    code: string;
+                                    message: string;
+                                    /** @description true when a retry may succeed */
+                                    transient: boolean;
+                                    /** @description the HTTP status behind the failure */
+                                    status?: number;
+                                    details?: unknown;
+                                    /** @description the step that failed (run errors only) */
+                                    stepId?: string;
                                 };
+                                /** @description the run this one replays */
                                 replayOf?: string;
                                 /** @description the run that replays this one (single-run reads) */
                                 replayedBy?: string;
                                 steps?: {
-                                    id?: string;
-                                    type?: string;
-                                    status?: string;
+                                    id: string;
+                                    type: string;
+                                    /** @enum {string} */
+                                    status: "running" | "retrying" | "waiting" | "succeeded" | "failed";
                                     input?: unknown;
                                     output?: unknown;
                                     error?: {
-                                        [key: string]: unknown;
+                                        /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                        code: string;
+                                        message: string;
+                                        /** @description true when a retry may succeed */
+                                        transient: boolean;
+                                        /** @description the HTTP status behind the failure */
+                                        status?: number;
+                                        details?: unknown;
+                                        /** @description the step that failed (run errors only) */
+                                        stepId?: string;
                                     };
-                                    attempts?: number;
-                                    startedAt?: string;
+                                    attempts: number;
+                                    /** Format: date-time */
+                                    startedAt: string;
+                                    /** Format: date-time */
                                     finishedAt?: string;
                                     durationMs?: number;
+                                    /** Format: date-time */
                                     nextAttemptAt?: string;
                                 }[];
                             }[];
@@ -10853,15 +13435,16 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                automationId?: string;
-                                automationName?: string;
-                                runId?: string;
-                                stepId?: string;
-                                message?: string;
-                                approvers?: string[];
+                                automationId: string;
+                                automationName: string;
+                                runId: string;
+                                stepId: string;
+                                message: string;
+                                approvers: string[];
                                 /** Format: date-time */
-                                expiresAt?: string;
-                                pending?: boolean;
+                                expiresAt: string;
+                                /** @description whether the run still waits on this approval */
+                                pending: boolean;
                             };
                         };
                     };
@@ -10956,42 +13539,87 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                id?: string;
-                                automationId?: string;
-                                version?: number;
+                                id: string;
+                                automationId: string;
+                                version: number;
                                 /** @enum {string} */
-                                status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
-                                test?: boolean;
-                                depth?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
+                                status: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
+                                test: boolean;
+                                depth: number;
+                                trigger: {
+                                    type: string;
+                                    variables: {
+                                        [key: string]: unknown;
+                                    };
+                                    eventId?: string;
+                                    /** @description the run and step of a waiting automation.run step */
+                                    parent?: {
+                                        runId: string;
+                                        stepId: string;
+                                    };
+                                    /** @description an inbound call's request headers, lowercase names, credential values [redacted] */
+                                    headers?: {
+                                        [key: string]: string;
+                                    };
                                 };
-                                createdAt?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
                                 startedAt?: string;
+                                /** Format: date-time */
                                 finishedAt?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when a waiting run continues (delay end, retry, approval timeout)
+                                 */
                                 wakeAt?: string;
                                 waitingFor?: {
-                                    [key: string]: unknown;
+                                    /** @enum {string} */
+                                    kind: "delay" | "approval" | "retry" | "automation" | "event";
+                                    stepId: string;
                                 };
                                 error?: {
-                                    [key: string]: unknown;
+                                    /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                    code: string;
+                                    message: string;
+                                    /** @description true when a retry may succeed */
+                                    transient: boolean;
+                                    /** @description the HTTP status behind the failure */
+                                    status?: number;
+                                    details?: unknown;
+                                    /** @description the step that failed (run errors only) */
+                                    stepId?: string;
                                 };
+                                /** @description the run this one replays */
                                 replayOf?: string;
                                 /** @description the run that replays this one (single-run reads) */
                                 replayedBy?: string;
                                 steps?: {
-                                    id?: string;
-                                    type?: string;
-                                    status?: string;
+                                    id: string;
+                                    type: string;
+                                    /** @enum {string} */
+                                    status: "running" | "retrying" | "waiting" | "succeeded" | "failed";
                                     input?: unknown;
                                     output?: unknown;
                                     error?: {
-                                        [key: string]: unknown;
+                                        /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                        code: string;
+                                        message: string;
+                                        /** @description true when a retry may succeed */
+                                        transient: boolean;
+                                        /** @description the HTTP status behind the failure */
+                                        status?: number;
+                                        details?: unknown;
+                                        /** @description the step that failed (run errors only) */
+                                        stepId?: string;
                                     };
-                                    attempts?: number;
-                                    startedAt?: string;
+                                    attempts: number;
+                                    /** Format: date-time */
+                                    startedAt: string;
+                                    /** Format: date-time */
                                     finishedAt?: string;
                                     durationMs?: number;
+                                    /** Format: date-time */
                                     nextAttemptAt?: string;
                                 }[];
                             };
@@ -11091,42 +13719,87 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                id?: string;
-                                automationId?: string;
-                                version?: number;
+                                id: string;
+                                automationId: string;
+                                version: number;
                                 /** @enum {string} */
-                                status?: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
-                                test?: boolean;
-                                depth?: number;
-                                trigger?: {
-                                    [key: string]: unknown;
+                                status: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
+                                test: boolean;
+                                depth: number;
+                                trigger: {
+                                    type: string;
+                                    variables: {
+                                        [key: string]: unknown;
+                                    };
+                                    eventId?: string;
+                                    /** @description the run and step of a waiting automation.run step */
+                                    parent?: {
+                                        runId: string;
+                                        stepId: string;
+                                    };
+                                    /** @description an inbound call's request headers, lowercase names, credential values [redacted] */
+                                    headers?: {
+                                        [key: string]: string;
+                                    };
                                 };
-                                createdAt?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
                                 startedAt?: string;
+                                /** Format: date-time */
                                 finishedAt?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when a waiting run continues (delay end, retry, approval timeout)
+                                 */
                                 wakeAt?: string;
                                 waitingFor?: {
-                                    [key: string]: unknown;
+                                    /** @enum {string} */
+                                    kind: "delay" | "approval" | "retry" | "automation" | "event";
+                                    stepId: string;
                                 };
                                 error?: {
-                                    [key: string]: unknown;
+                                    /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                    code: string;
+                                    message: string;
+                                    /** @description true when a retry may succeed */
+                                    transient: boolean;
+                                    /** @description the HTTP status behind the failure */
+                                    status?: number;
+                                    details?: unknown;
+                                    /** @description the step that failed (run errors only) */
+                                    stepId?: string;
                                 };
+                                /** @description the run this one replays */
                                 replayOf?: string;
                                 /** @description the run that replays this one (single-run reads) */
                                 replayedBy?: string;
                                 steps?: {
-                                    id?: string;
-                                    type?: string;
-                                    status?: string;
+                                    id: string;
+                                    type: string;
+                                    /** @enum {string} */
+                                    status: "running" | "retrying" | "waiting" | "succeeded" | "failed";
                                     input?: unknown;
                                     output?: unknown;
                                     error?: {
-                                        [key: string]: unknown;
+                                        /** @description Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR */
+                                        code: string;
+                                        message: string;
+                                        /** @description true when a retry may succeed */
+                                        transient: boolean;
+                                        /** @description the HTTP status behind the failure */
+                                        status?: number;
+                                        details?: unknown;
+                                        /** @description the step that failed (run errors only) */
+                                        stepId?: string;
                                     };
-                                    attempts?: number;
-                                    startedAt?: string;
+                                    attempts: number;
+                                    /** Format: date-time */
+                                    startedAt: string;
+                                    /** Format: date-time */
                                     finishedAt?: string;
                                     durationMs?: number;
+                                    /** Format: date-time */
                                     nextAttemptAt?: string;
                                 }[];
                             };
@@ -11221,7 +13894,8 @@ export interface paths {
                             ok: boolean;
                             item: {
                                 runId: string;
-                                status: string;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
                             };
                         };
                     };
@@ -11280,6 +13954,15 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -11316,16 +13999,16 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             items: {
-                                name?: string;
+                                name: string;
                                 /** Format: date-time */
-                                createdAt?: string;
+                                createdAt: string;
                                 /** Format: date-time */
-                                updatedAt?: string;
-                                updatedBy?: string | null;
-                                usedBy?: {
-                                    id?: string;
-                                    name?: string;
-                                    enabled?: boolean;
+                                updatedAt: string;
+                                updatedBy: string | null;
+                                usedBy: {
+                                    id: string;
+                                    name: string;
+                                    enabled: boolean;
                                 }[];
                                 created?: boolean;
                             }[];
@@ -11423,16 +14106,16 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                name?: string;
+                                name: string;
                                 /** Format: date-time */
-                                createdAt?: string;
+                                createdAt: string;
                                 /** Format: date-time */
-                                updatedAt?: string;
-                                updatedBy?: string | null;
-                                usedBy?: {
-                                    id?: string;
-                                    name?: string;
-                                    enabled?: boolean;
+                                updatedAt: string;
+                                updatedBy: string | null;
+                                usedBy: {
+                                    id: string;
+                                    name: string;
+                                    enabled: boolean;
                                 }[];
                                 created?: boolean;
                             };
@@ -12011,27 +14694,27 @@ export interface paths {
                             ok: boolean;
                             items: {
                                 /** @description Also sent as X-Service-Delivery. */
-                                id?: string;
-                                eventId?: string | null;
-                                event?: string;
+                                id: string;
+                                eventId: string | null;
+                                event: string;
                                 /** @enum {string} */
-                                status?: "pending" | "sending" | "succeeded" | "failed";
-                                attemptCount?: number;
+                                status: "pending" | "sending" | "succeeded" | "failed";
+                                attemptCount: number;
                                 /** Format: date-time */
-                                createdAt?: string;
+                                createdAt: string;
                                 /** Format: date-time */
-                                nextRetryAt?: string | null;
+                                nextRetryAt: string | null;
                                 /** Format: date-time */
-                                completedAt?: string | null;
-                                lastStatusCode?: number | null;
-                                lastError?: string | null;
-                                attempts?: {
-                                    number?: number;
+                                completedAt: string | null;
+                                lastStatusCode: number | null;
+                                lastError: string | null;
+                                attempts: {
+                                    number: number;
                                     /** Format: date-time */
-                                    at?: string;
-                                    durationMs?: number;
-                                    statusCode?: number | null;
-                                    error?: string | null;
+                                    at: string;
+                                    durationMs: number;
+                                    statusCode: number | null;
+                                    error: string | null;
                                 }[];
                             }[];
                         };
@@ -12414,6 +15097,8 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             requestId: string;
+                            /** @description true when the trigger's filter refused the call: no run was started */
+                            filtered?: boolean;
                         };
                     };
                 };
@@ -12524,6 +15209,8 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             requestId: string;
+                            /** @description true when the trigger's filter refused the call: no run was started */
+                            filtered?: boolean;
                         };
                     };
                 };
@@ -12634,6 +15321,8 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             requestId: string;
+                            /** @description true when the trigger's filter refused the call: no run was started */
+                            filtered?: boolean;
                         };
                     };
                 };
@@ -12744,6 +15433,8 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             requestId: string;
+                            /** @description true when the trigger's filter refused the call: no run was started */
+                            filtered?: boolean;
                         };
                     };
                 };
@@ -12856,6 +15547,8 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             requestId: string;
+                            /** @description true when the trigger's filter refused the call: no run was started */
+                            filtered?: boolean;
                         };
                     };
                 };
@@ -12979,7 +15672,8 @@ export interface paths {
                             ok: boolean;
                             item: {
                                 runId: string;
-                                status: string;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped";
                             };
                         };
                     };
@@ -13031,6 +15725,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13170,12 +15873,12 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                workspaceName?: string;
-                                role?: string;
-                                email?: string | null;
-                                handle?: string | null;
+                                workspaceName: string;
+                                role: string;
+                                email: string | null;
+                                handle: string | null;
                                 /** Format: date-time */
-                                expiresAt?: string;
+                                expiresAt: string;
                             };
                         };
                     };
@@ -13270,10 +15973,10 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                userId?: string;
-                                handle?: string;
-                                workspaceId?: string;
-                                role?: string;
+                                userId: string;
+                                handle: string;
+                                workspaceId: string;
+                                role: string;
                             };
                         };
                     };
@@ -13366,13 +16069,13 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             item: {
-                                sessionId?: string;
+                                sessionId: string;
                                 /** Format: date-time */
-                                expiresAt?: string;
-                                user?: {
-                                    id?: string;
-                                    handle?: string;
-                                    displayName?: string;
+                                expiresAt: string;
+                                user: {
+                                    id: string;
+                                    handle: string;
+                                    displayName: string;
                                 };
                             };
                         };
@@ -13540,15 +16243,15 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             items: {
-                                id?: string;
-                                userAgent?: string | null;
+                                id: string;
+                                userAgent: string | null;
                                 /** Format: date-time */
-                                createdAt?: string;
+                                createdAt: string;
                                 /** Format: date-time */
-                                lastUsedAt?: string;
+                                lastUsedAt: string;
                                 /** Format: date-time */
-                                expiresAt?: string;
-                                current?: boolean;
+                                expiresAt: string;
+                                current: boolean;
                             }[];
                         };
                     };

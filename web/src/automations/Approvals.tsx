@@ -4,16 +4,6 @@ import { api, unwrap } from '../api/client';
 import { useWorkspaces } from '../api/queries';
 import { Decision } from './Decision';
 
-/** One approval waiting for a decision, as `GET /api/v1/workspaces/{id}/approvals` lists it. */
-interface Pending {
-  runId: string;
-  automationId: string;
-  automationName: string;
-  message: string;
-  requestedAt: string;
-  youMayDecide: boolean;
-}
-
 /**
  * The approvals waiting in the caller's workspaces, newest first (one request per workspace,
  * refreshed every 5 s).
@@ -27,7 +17,7 @@ export function usePendingApprovals() {
       queryFn: async () =>
         unwrap(
           await api.GET('/api/v1/workspaces/{workspaceId}/approvals', { params: { path: { workspaceId: w.id }, query: { limit: 100 } } }),
-        ).items as Pending[],
+        ).items,
     })),
     combine: (results) => ({
       data: results.every((r) => r.isSuccess)

@@ -1,62 +1,10 @@
 import { ItemTable } from '../components/ItemTable';
 import { Link, useParams } from 'react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, unwrap } from '../api/client';
 import { useWorkspaces } from '../api/queries';
 import { useAutomation, useRuns } from './queries';
 import { StatusBadge } from './StatusBadge';
-
-/** The kept versions of an automation; Owners roll back to one (it becomes a new version). */
-function Versions({ automationId, owner }: { automationId: string; owner: boolean }) {
-  const queries = useQueryClient();
-  const versions = useQuery({
-    queryKey: ['versions', automationId],
-    queryFn: async () => unwrap(await api.GET('/api/v1/automations/{automationId}/versions', { params: { path: { automationId } } })).items,
-  });
-  const restore = useMutation({
-    mutationFn: async (version: number) =>
-      unwrap(
-        await api.POST('/api/v1/automations/{automationId}/versions/{version}/restore', {
-          params: { path: { automationId, version } },
-          body: {},
-        }),
-      ),
-    onSettled: () => queries.invalidateQueries(),
-  });
-  return (
-    <>
-      <h2>Versions</h2>
-      {restore.error && (
-        <p role="alert" className="error">
-          {restore.error instanceof ApiError ? restore.error.message : 'Could not restore'}
-        </p>
-      )}
-      <ItemTable
-        items={versions.data}
-        empty="No versions."
-        columns={owner ? ['Version', 'Saved', 'Actions'] : ['Version', 'Saved']}
-        row={(v) => (
-          <tr key={v.version}>
-            <td>
-              v{v.version}
-              {v.current ? <strong> (current)</strong> : null}
-            </td>
-            <td>{v.createdAt ? new Date(v.createdAt).toLocaleString() : ''}</td>
-            {owner && (
-              <td>
-                {!v.current && (
-                  <button type="button" className="secondary" disabled={restore.isPending} onClick={() => restore.mutate(v.version!)}>
-                    Restore v{v.version}
-                  </button>
-                )}
-              </td>
-            )}
-          </tr>
-        )}
-      />
-    </>
-  );
-}
+import { AutomationActions } from './AutomationActions';
+import { Versions } from './Versions';
 
 /** One automation: its definition and its latest runs. */
 export function AutomationDetail() {
@@ -74,6 +22,7 @@ export function AutomationDetail() {
           Edit
         </Link>
       </div>
+      {a && <AutomationActions automation={a} owner={workspaces.data?.find((w) => w.id === a.workspaceId)?.role === 'Owner'} />}
       {a && (
         <p className="muted">
           {a.enabled ? 'Enabled' : 'Disabled'} · trigger {a.trigger.type} · version {a.version}
@@ -108,7 +57,7 @@ export function AutomationDetail() {
       {a && (
         <details>
           <summary>Definition (JSON)</summary>
-          <pre className="code">
+          <pre className="code" tabIndex={0} aria-label="Definition (JSON)">
             {JSON.stringify({ name: a.name, description: a.description, trigger: a.trigger, actions: a.actions }, null, 2)}
           </pre>
         </details>

@@ -1,9 +1,11 @@
 import { ItemTable } from '../components/ItemTable';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useWorkspaces } from '../api/queries';
 import { useAutomations, useRuns, useSetEnabled } from './queries';
 import { StatusBadge } from './StatusBadge';
+import { Gallery } from './Gallery';
+import { ImportAutomation } from './AutomationActions';
 import type { Automation } from './types';
 
 function LastRun({ automationId }: { automationId: string }) {
@@ -57,16 +59,35 @@ function Row({ automation, owner }: { automation: Automation; owner: boolean }) 
 
 function WorkspaceAutomations({ workspaceId, name, owner }: { workspaceId: string; name: string; owner: boolean }) {
   const automations = useAutomations(workspaceId);
+  // `?templates=<workspaceId>` shows that workspace's template gallery (a link can open it).
+  const [search, setSearch] = useSearchParams();
+  const galleryOpen = owner && search.get('templates') === workspaceId;
+  const setGallery = (open: boolean) =>
+    setSearch(
+      (s) => {
+        if (open) s.set('templates', workspaceId);
+        else s.delete('templates');
+        return s;
+      },
+      { replace: true },
+    );
   return (
     <section aria-label={`Automations of ${name}`}>
       <div className="row">
         <h2>{name}</h2>
         {owner && (
-          <Link className="button" to={`/automations/new?workspaceId=${encodeURIComponent(workspaceId)}`}>
-            New automation
-          </Link>
+          <div className="btn-row">
+            <Link className="button" to={`/automations/new?workspaceId=${encodeURIComponent(workspaceId)}`}>
+              New automation
+            </Link>
+            <button type="button" className="secondary" aria-expanded={galleryOpen} onClick={() => setGallery(!galleryOpen)}>
+              New from template
+            </button>
+            <ImportAutomation workspaceId={workspaceId} />
+          </div>
         )}
       </div>
+      {galleryOpen && <Gallery workspaceId={workspaceId} onClose={() => setGallery(false)} />}
       {automations.isError && <p className="error">{automations.error.message}</p>}
       <ItemTable
         items={automations.data}

@@ -1,115 +1,189 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import Form from '@rjsf/core';
-import validator from '@rjsf/validator-ajv8';
-import type { RJSFSchema } from '@rjsf/utils';
+import { useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../api/client';
 import { useAutomation } from './queries';
-import { errorAt, variablesOf } from './variables';
-import type { Automation, Run } from './types';
+import { Canvas } from './builder/Canvas';
+import { BuilderHeader, type BuilderView } from './builder/BuilderHeader';
+import { CodeEditor } from './builder/CodeEditor';
+import { BuilderContext, type BuilderContextValue } from './builder/context';
+import { variablesAt } from './builder/data';
+import { StepTestsContext } from './builder/step-tests';
+import { useTestData } from './builder/testData';
+import { newStep, shiftKey, startingDefinition } from './builder/drafting';
+import { clearDraft, draftKey, readDraft, writeDraft } from './builder/drafts';
+import { initialOf } from './builder/fieldSchema';
+import { InboundPanel, type Inbound } from './builder/InboundPanel';
+import { indexKinds, useKinds, type KindInfo } from './builder/kinds';
+import { KindPicker } from './builder/KindPicker';
+import {
+  allSteps,
+  formatPath,
+  getAt,
+  insertStep,
+  parseFieldPath,
+  startsWith,
+  type Definition,
+  type Path,
+  type Step,
+} from './builder/model';
+import { focusCard, pathKey, StepOpsContext, type StepOps } from './builder/ops';
+import { draftProblems } from './builder/problems';
+import { TestRun } from './builder/TestRun';
+import { Toasts, useToasts } from './builder/Toasts';
+import type { Problem } from './builder/validate';
+import './builder/builder.css';
 
-/** The inbound URL of a webhook or form trigger as a save returns it; `token` only in the answer that generated it. */
-type Inbound = { url?: string; token?: string; formUrl?: string; requiresToken?: boolean };
-
-/** The inbound URL (and form page) of the automation, and its token when this save generated one: shown once. */
-function InboundPanel({ inbound }: { inbound: Inbound }) {
-  if (!inbound.url) return null;
-  return (
-    <div className="card wide" role="status" aria-label="Inbound URL">
-      <p>
-        Inbound URL: <code>{inbound.url}</code>
-      </p>
-      {inbound.formUrl && (
-        <p>
-          Form page:{' '}
-          <a
-            href={inbound.token ? `${inbound.formUrl}?token=${encodeURIComponent(inbound.token)}` : inbound.formUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-          >
-            {inbound.formUrl}
-          </a>
-        </p>
-      )}
-      {inbound.token ? (
-        <p className="secret">
-          Token (shown once — store it now): <code>{inbound.token}</code>
-        </p>
-      ) : (
-        inbound.requiresToken && <p className="muted small">Callers send the token made when it was required (it is not shown again).</p>
-      )}
-    </div>
-  );
-}
-
-type Definition = {
-  name: string;
-  description?: string;
-  trigger: { type: string; [k: string]: unknown };
-  actions: Record<string, unknown>[];
-};
-
-const EMPTY: Definition = { name: 'New automation', trigger: { type: 'webhook' }, actions: [] };
-
-function definitionOf(a: Automation): Definition {
-  return { name: a.name, ...(a.description ? { description: a.description } : {}), trigger: a.trigger, actions: a.actions };
-}
-
-/** Inserts `text` at the caret of a (React-controlled) input or textarea and lets React see it. */
-function insertAtCaret(el: HTMLInputElement | HTMLTextAreaElement, text: string): void {
-  const start = el.selectionStart ?? el.value.length;
-  const end = el.selectionEnd ?? el.value.length;
-  const value = el.value.slice(0, start) + text + el.value.slice(end);
-  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), 'value')?.set;
-  setter?.call(el, value);
-  el.dispatchEvent(new Event('input', { bubbles: true }));
-  el.focus();
-  el.setSelectionRange(start + text.length, start + text.length);
+/** The service's save-time error, kept until the value it names changes. */
+interface ServerProblem extends Problem {
+  /** The value at the path when the error came, as JSON. */
+  seen: string;
 }
 
 /**
- * The automation builder: a form generated from the service's published definition schema
- * (trigger and ordered actions, branches, approvals and loops with their own action lists), a
- * variable picker, a JSON view that round-trips, validation errors from the service at the right
- * field, and a test run with a sample payload.
+ * The automation builder (docs "Web app", "Automation builder"): the trigger and the steps as
+ * cards with typed forms generated from the service's kinds catalogue, a data picker, a JSON view
+ * (CodeMirror) on the same draft, errors at the field, a draft kept in the browser until saved or
+ * discarded, and a test run. Nothing is compiled at run time, so it works under the app's CSP.
  */
 export default function Builder() {
   const { automationId } = useParams();
   const [params] = useSearchParams();
-  const workspaceId = params.get('workspaceId') ?? undefined;
   const navigate = useNavigate();
   const queries = useQueryClient();
-  const schema = useQuery({
-    queryKey: ['automation-schema'],
-    queryFn: async () => unwrap(await api.GET('/api/v1/automations/schema')) as RJSFSchema,
-    staleTime: Infinity,
-  });
+  const catalogue = useKinds();
   const existing = useAutomation(automationId ?? '');
-  const [definition, setDefinition] = useState<Definition | null>(automationId ? null : EMPTY);
-  const [view, setView] = useState<'form' | 'json'>('form');
+  const workspaceId = params.get('workspaceId') ?? existing.data?.workspaceId;
+  const key = draftKey(automationId, automationId ? undefined : (params.get('workspaceId') ?? undefined));
+  const kinds = useMemo(() => (catalogue.data ? indexKinds(catalogue.data) : null), [catalogue.data]);
+  const [definition, setDefinition] = useState<Definition | null>(null);
+  const [restored, setRestored] = useState<string | null>(null);
+  const [view, setView] = useState<BuilderView>('form');
   const [json, setJson] = useState('');
   const [jsonError, setJsonError] = useState<string | null>(null);
-  const [serverError, setServerError] = useState<{ message: string; field?: string } | null>(null);
+  const [serverProblem, setServerProblem] = useState<ServerProblem | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const [payload, setPayload] = useState('{\n  "example": true\n}');
-  const [testRun, setTestRun] = useState<Run | null>(null);
-  const lastField = useRef<HTMLInputElement | HTMLTextAreaElement | null>(null);
-  // The inbound URL of the last save; a new automation's travels with the navigation to its edit page.
+  const [picker, setPicker] = useState<{ listPath: Path; index: number } | 'trigger' | null>(null);
+  const [expanded, setExpanded] = useState<Set<string>>(() => new Set(['trigger']));
+  const [touched, setTouched] = useState<Set<string> | 'all'>(() => new Set());
+  const { toasts, show, dismiss } = useToasts();
   const location = useLocation();
   const [inbound, setInbound] = useState<Inbound | null>((location.state as { inbound?: Inbound } | null)?.inbound ?? null);
+  const { lastRun, linkedRun, linkedStep, triggerText, setTriggerText, derivedTrigger, samples, stepTests } = useTestData(
+    automationId,
+    definition,
+    kinds,
+    { step: params.get('step'), runId: params.get('run') },
+  );
 
+  // The starting draft: one kept in the browser, else the saved automation, else an empty one.
   useEffect(() => {
-    if (automationId && existing.data && definition === null) setDefinition(definitionOf(existing.data));
-  }, [automationId, existing.data, definition]);
+    if (definition || !kinds || (automationId && !existing.data)) return;
+    const stored = readDraft(key);
+    if (stored) {
+      setDefinition(stored.definition);
+      setRestored(stored.savedAt);
+      setTouched('all');
+    } else setDefinition(startingDefinition(automationId ? existing.data : undefined, kinds));
+  }, [definition, kinds, automationId, existing.data, key]);
 
-  const variables = useMemo(() => (definition ? variablesOf(definition) : []), [definition]);
-  const extraErrors = useMemo(() => (serverError?.field ? errorAt(serverError.field, serverError.message) : undefined), [serverError]);
+  const update = useCallback(
+    (change: (d: Definition) => Definition) =>
+      setDefinition((d) => {
+        if (!d) return d;
+        const next = change(d);
+        writeDraft(key, {
+          definition: next,
+          savedAt: new Date().toISOString(),
+          ...(existing.data ? { baseVersion: existing.data.version } : {}),
+        });
+        return next;
+      }),
+    [key, existing.data],
+  );
 
-  if (schema.isError) return <p className="error">{schema.error.message}</p>;
-  if (!definition || !schema.data) return <p className="muted">Loading…</p>;
+  // The service's error goes away once the value it names changes.
+  useEffect(() => {
+    if (serverProblem && definition && JSON.stringify(getAt(definition, serverProblem.path) ?? null) !== serverProblem.seen)
+      setServerProblem(null);
+  }, [definition, serverProblem]);
 
-  const switchView = (next: 'form' | 'json') => {
+  const blocking = useMemo(() => (definition && kinds ? draftProblems(definition, kinds) : []), [definition, kinds]);
+  // The builder's own problems show on the cards already edited; the service's error always shows.
+  const problems = useMemo(() => {
+    if (!definition || !kinds) return [];
+    const steps = allSteps(definition, kinds.nestedOf).map((s) => s.path);
+    const cardOf = (path: Path) =>
+      path[0] === 'actions' ? pathKey(steps.filter((s) => startsWith(path, s)).at(-1) ?? path) : String(path[0]);
+    const own = blocking.filter((p) => touched === 'all' || p.path[0] === 'name' || touched.has(cardOf(p.path)));
+    return serverProblem ? [serverProblem, ...own.filter((p) => formatPath(p.path) !== formatPath(serverProblem.path))] : own;
+  }, [definition, kinds, serverProblem, blocking, touched]);
+
+  const context = useMemo<BuilderContextValue>(
+    () => ({
+      workspaceId,
+      problemAt: (path, leaf) => problems.find((p) => (leaf ? startsWith(p.path, path) : formatPath(p.path) === formatPath(path)))?.message,
+      variablesFor: (path) => (definition && kinds ? variablesAt(definition, path, kinds, samples) : []),
+    }),
+    [workspaceId, problems, definition, kinds, samples],
+  );
+
+  const ops = useMemo<StepOps | null>(
+    () =>
+      definition && kinds
+        ? {
+            definition,
+            kinds,
+            update,
+            notify: (message, before) => show(message, before ? { label: 'Undo', run: () => update(() => before) } : undefined),
+            pick: (listPath, index) => setPicker({ listPath, index }),
+            expanded,
+            toggle: (path, open) =>
+              setExpanded((s) => {
+                const next = new Set(s);
+                const k = pathKey(path);
+                if (open ?? !next.has(k)) next.add(k);
+                else next.delete(k);
+                return next;
+              }),
+            problems,
+            touch: (path) => setTouched((t) => (t === 'all' || t.has(pathKey(path)) ? t : new Set(t).add(pathKey(path)))),
+          }
+        : null,
+    [definition, kinds, update, show, expanded, problems],
+  );
+
+  // The card opened from a run: expanded (with the cards around it) and focused, once.
+  const shown = useRef(false);
+  useEffect(() => {
+    if (shown.current || !linkedStep || !definition || !kinds) return;
+    const found = allSteps(definition, kinds.nestedOf).find((s) => s.step.id === linkedStep);
+    if (!found) return;
+    shown.current = true;
+    setExpanded((s) => {
+      const next = new Set(s);
+      for (let i = 1; i <= found.path.length; i++) if (typeof found.path[i - 1] === 'number') next.add(pathKey(found.path.slice(0, i)));
+      return next;
+    });
+    focusCard(found.path);
+  }, [linkedStep, definition, kinds]);
+
+  if (catalogue.isError)
+    return (
+      <p className="error" role="alert">
+        The kinds of steps could not be read: {catalogue.error.message}
+      </p>
+    );
+  if (existing.isError && automationId)
+    return (
+      <p className="error" role="alert">
+        {existing.error.message}
+      </p>
+    );
+  if (!definition || !kinds || !ops) return <p className="muted">Loading…</p>;
+
+  const switchView = (next: BuilderView) => {
     if (next === 'json') {
       setJson(JSON.stringify(definition, null, 2));
       setJsonError(null);
@@ -121,180 +195,168 @@ export default function Builder() {
     setJson(text);
     try {
       const parsed = JSON.parse(text) as Definition;
-      setDefinition(parsed);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('The definition is a JSON object');
+      update(() => ({ ...parsed, trigger: parsed.trigger ?? { type: '' }, actions: Array.isArray(parsed.actions) ? parsed.actions : [] }));
+      setTouched('all');
       setJsonError(null);
     } catch (e) {
       setJsonError((e as Error).message);
     }
   };
 
-  async function save() {
+  const onPick = (kind: KindInfo) => {
+    const at = picker;
+    setPicker(null);
+    if (at === 'trigger') {
+      update((d) => ({ ...d, trigger: { ...(initialOf(kind.parameters) as Record<string, unknown>), type: kind.type } }));
+      ops.toggle(['trigger'], true);
+      focusCard(['trigger']);
+    } else if (at) {
+      update((d) => insertStep(d, at.listPath, at.index, newStep(d, kind, kinds)));
+      const path = [...at.listPath, at.index];
+      // Cards after the new one shift down: keep their open state with them.
+      setExpanded((s) => new Set([...s].map((k) => shiftKey(k, at.listPath, at.index)).concat(pathKey(path))));
+      focusCard(path);
+    }
+  };
+
+  const save = async () => {
     setSaving(true);
-    setServerError(null);
+    setServerProblem(null);
+    setFailure(null);
     try {
-      const body = definition as never;
+      // A new automation's page always carries ?workspaceId= (without it the service answers 400, shown below).
       const saved = automationId
-        ? unwrap(await api.PUT('/api/v1/automations/{automationId}', { params: { path: { automationId } }, body })).item
-        : unwrap(await api.POST('/api/v1/automations', { body: { workspaceId, ...definition } as never })).item;
+        ? unwrap(await api.PUT('/api/v1/automations/{automationId}', { params: { path: { automationId } }, body: definition })).item
+        : unwrap(await api.POST('/api/v1/automations', { body: { workspaceId: workspaceId!, ...definition } })).item;
+      clearDraft(key);
+      setRestored(null);
       await queries.invalidateQueries({ queryKey: ['automations'] });
       await queries.invalidateQueries({ queryKey: ['automation', saved.id] });
-      const webhook = (saved as { webhook?: Inbound }).webhook ?? null;
+      const webhook = saved.webhook ?? null;
       setInbound(webhook);
+      show(`Saved “${saved.name}”, version ${saved.version}`);
       if (!automationId) navigate(`/automations/${saved.id}/edit`, { replace: true, state: { inbound: webhook } });
     } catch (e) {
-      if (e instanceof ApiError) {
-        const field = (e.details as { field?: string } | undefined)?.field;
-        setServerError({ message: e.message, ...(field ? { field } : {}) });
-      } else setServerError({ message: 'Could not save' });
+      const field = e instanceof ApiError ? (e.details as { field?: string } | undefined)?.field : undefined;
+      if (e instanceof ApiError && field) {
+        const path = parseFieldPath(field);
+        // The message names the path itself ("actions[1].url: …"): show it once, at the field.
+        const message = e.message.startsWith(`${field}: `) ? e.message.slice(field.length + 2) : e.message;
+        setServerProblem({ path, message, seen: JSON.stringify(getAt(definition, path) ?? null) });
+        openPathOf(path);
+      } else setFailure(e instanceof ApiError ? e.message : 'Could not save');
     } finally {
       setSaving(false);
     }
+  };
+
+  /** Opens the card (and the cards around it) holding `path`. */
+  function openPathOf(path: Path) {
+    setExpanded((s) => {
+      const next = new Set(s);
+      if (path[0] === 'trigger') next.add('trigger');
+      for (let i = 1; i <= path.length; i++) if (typeof path[i - 1] === 'number') next.add(pathKey(path.slice(0, i)));
+      return next;
+    });
   }
 
-  async function test() {
-    if (!automationId) return;
-    setServerError(null);
-    try {
-      const sample = JSON.parse(payload) as Record<string, unknown>;
-      const res = unwrap(
-        await api.POST('/api/v1/automations/{automationId}/test', {
-          params: { path: { automationId } },
-          body: { payload: sample } as never,
-        }),
-      );
-      setTestRun(res.item as unknown as Run);
-    } catch (e) {
-      setServerError({ message: e instanceof ApiError ? e.message : (e as Error).message });
-    }
-  }
+  const discard = () => {
+    clearDraft(key);
+    setRestored(null);
+    setServerProblem(null);
+    setDefinition(startingDefinition(automationId ? existing.data : undefined, kinds));
+    show('Draft discarded');
+  };
+
+  const where = (p: Problem) => {
+    if (p.path[0] !== 'actions') return String(p.path[0]);
+    let last = 0;
+    p.path.forEach((x, i) => typeof x === 'number' && (last = i + 1));
+    return `step ${String((getAt(definition, p.path.slice(0, last)) as Step | undefined)?.id ?? '')}`;
+  };
+  const reason = jsonError
+    ? 'The JSON does not parse'
+    : blocking.length
+      ? `${blocking.length} problem${blocking.length > 1 ? 's' : ''} to fix — ${blocking[0]!.message} (${where(blocking[0]!)})`
+      : null;
 
   return (
-    <section aria-labelledby="builder-title" className="builder">
-      <h1 id="builder-title">{automationId ? `Edit ${existing.data?.name ?? 'automation'}` : 'New automation'}</h1>
-      <div className="row" role="tablist" aria-label="Editor view">
-        <button
-          type="button"
-          role="tab"
-          aria-selected={view === 'form'}
-          className={view === 'form' ? '' : 'secondary'}
-          onClick={() => switchView('form')}
-        >
-          Form
-        </button>
-        <button
-          type="button"
-          role="tab"
-          aria-selected={view === 'json'}
-          className={view === 'json' ? '' : 'secondary'}
-          onClick={() => switchView('json')}
-        >
-          JSON
-        </button>
-      </div>
-      {inbound && <InboundPanel inbound={inbound} />}
-      {serverError && (
-        <p role="alert" className="error">
-          {serverError.field ? `${serverError.field}: ` : ''}
-          {serverError.message}
-        </p>
-      )}
-      <div className="builder-grid">
-        <div
-          onFocus={(e) => {
-            const t = e.target;
-            if ((t instanceof HTMLInputElement && t.type === 'text') || t instanceof HTMLTextAreaElement) lastField.current = t;
-          }}
-        >
-          {view === 'form' ? (
-            <Form
-              schema={schema.data}
-              formData={definition}
-              validator={validator}
-              extraErrors={extraErrors as never}
-              showErrorList={false}
-              liveValidate={false}
-              noHtml5Validate
-              onChange={(e) => setDefinition(e.formData as Definition)}
-              onSubmit={() => void save()}
-            >
-              <button type="submit" disabled={saving}>
-                {saving ? 'Saving…' : 'Save'}
-              </button>
-            </Form>
-          ) : (
-            <div className="json-view">
-              <label htmlFor="definition-json">Definition (JSON)</label>
-              <textarea
-                id="definition-json"
-                className="code"
-                rows={24}
-                value={json}
-                onChange={(e) => onJson(e.target.value)}
-                spellCheck={false}
+    <BuilderContext.Provider value={context}>
+      <StepOpsContext.Provider value={ops}>
+        <StepTestsContext.Provider value={stepTests}>
+          <section aria-labelledby="builder-title" className="builder">
+            <BuilderHeader
+              title={automationId ? `Edit ${existing.data?.name ?? 'automation'}` : 'New automation'}
+              view={view}
+              onView={switchView}
+              saving={saving}
+              reason={reason}
+              onSave={() => void save()}
+            />
+            {restored && (
+              <div className="draft-note" role="note">
+                Unsaved changes from {new Date(restored).toLocaleString()} were restored.{' '}
+                <button type="button" className="link" onClick={discard}>
+                  Discard draft
+                </button>
+              </div>
+            )}
+            {inbound && <InboundPanel inbound={inbound} />}
+            {failure && (
+              <p role="alert" className="error">
+                {failure}
+              </p>
+            )}
+            {serverProblem && view === 'json' && (
+              <p role="alert" className="error">
+                {formatPath(serverProblem.path)}: {serverProblem.message}
+              </p>
+            )}
+            <div className="builder-grid">
+              <div>
+                {view === 'form' ? (
+                  <Canvas onChangeTrigger={() => setPicker('trigger')} />
+                ) : (
+                  <div className="json-view">
+                    <CodeEditor
+                      id="definition-json"
+                      label="Definition (JSON)"
+                      language="json"
+                      value={json}
+                      onChange={onJson}
+                      invalid={jsonError !== null}
+                      schema="automation"
+                    />
+                    {jsonError && <p className="error">{jsonError}</p>}
+                  </div>
+                )}
+              </div>
+              <aside aria-label="Test" className="side">
+                {automationId ? (
+                  <TestRun
+                    automationId={automationId}
+                    payload={triggerText ?? JSON.stringify(derivedTrigger, null, 2)}
+                    onPayload={setTriggerText}
+                    fromRun={linkedRun ? linkedRun.id : lastRun ? lastRun.id : undefined}
+                  />
+                ) : (
+                  <p className="muted small">Save the automation to test it.</p>
+                )}
+              </aside>
+            </div>
+            {picker && (
+              <KindPicker
+                title={picker === 'trigger' ? 'Choose a trigger' : 'Add a step'}
+                kinds={picker === 'trigger' ? kinds.catalogue.triggers : kinds.catalogue.actions}
+                onPick={onPick}
+                onClose={() => setPicker(null)}
               />
-              {jsonError && <p className="error">{jsonError}</p>}
-              <button type="button" disabled={saving || jsonError !== null} onClick={() => void save()}>
-                {saving ? 'Saving…' : 'Save'}
-              </button>
-            </div>
-          )}
-        </div>
-        <aside aria-label="Variables" className="variables">
-          <h2>Variables</h2>
-          <p className="muted small">Click to insert into the last text field you edited.</p>
-          {variables.map((g) => (
-            <div key={g.group}>
-              <h3>{g.group}</h3>
-              <ul>
-                {g.paths.map((p) => (
-                  <li key={p}>
-                    <button
-                      type="button"
-                      className="link"
-                      onClick={() => lastField.current && insertAtCaret(lastField.current, `{{ ${p} }}`)}
-                    >
-                      {`{{ ${p} }}`}
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ))}
-          {automationId && (
-            <div className="test-run">
-              <h2>Test run</h2>
-              <label htmlFor="test-payload">Sample trigger payload (JSON)</label>
-              <textarea
-                id="test-payload"
-                className="code"
-                rows={6}
-                value={payload}
-                onChange={(e) => setPayload(e.target.value)}
-                spellCheck={false}
-              />
-              <button type="button" onClick={() => void test()}>
-                Run test
-              </button>
-              {testRun && (
-                <div aria-label="Test run result">
-                  <p>
-                    Status: <strong>{testRun.status}</strong>
-                  </p>
-                  <ol>
-                    {testRun.steps?.map((s) => (
-                      <li key={s.id}>
-                        {s.id}: {s.status}
-                        {s.error ? ` — ${s.error.message}` : ''}
-                        <pre className="code">{JSON.stringify(s.output ?? null, null, 2)}</pre>
-                      </li>
-                    ))}
-                  </ol>
-                </div>
-              )}
-            </div>
-          )}
-        </aside>
-      </div>
-    </section>
+            )}
+            <Toasts toasts={toasts} dismiss={dismiss} />
+          </section>
+        </StepTestsContext.Provider>
+      </StepOpsContext.Provider>
+    </BuilderContext.Provider>
   );
 }

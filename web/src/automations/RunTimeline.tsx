@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../api/client';
@@ -12,18 +13,29 @@ function Json({ label, value }: { label: string; value: unknown }) {
   return (
     <details>
       <summary>{label}</summary>
-      <pre className="code">{JSON.stringify(value, null, 2)}</pre>
+      <pre className="code" tabIndex={0} aria-label={label}>
+        {JSON.stringify(value, null, 2)}
+      </pre>
     </details>
   );
 }
 
 function StepItem({ step }: { step: Step }) {
+  const { automationId = '', runId = '' } = useParams();
   return (
     <li className={`step step-${step.status}`}>
       <div className="row">
         <strong>{step.id}</strong>
         <span className="muted small">{step.type}</span>
         <span className={`badge badge-${step.status}`}>{step.status}</span>
+        {step.status === 'failed' && (
+          <Link
+            to={`/automations/${automationId}/edit?step=${encodeURIComponent(step.id.split('.').pop()!)}&run=${runId}`}
+            className="small"
+          >
+            Open step {step.id} in the builder
+          </Link>
+        )}
         <span className="muted small">
           {step.attempts} attempt{step.attempts === 1 ? '' : 's'}
           {step.durationMs !== undefined ? ` · ${step.durationMs} ms` : ''}
@@ -40,16 +52,31 @@ function StepItem({ step }: { step: Step }) {
   );
 }
 
-/** Owners replay a failed or cancelled run, from its failed step or from the start; the new run opens. */
-function Replay({ automationId, runId }: { automationId: string; runId: string }) {
+/**
+ * Owners replay a failed or cancelled run, from its failed step or from the start, with the
+ * version it ran or with the automation's current version (body `version`);
+ * the new run opens and shows the version it used.
+ */
+function Replay({
+  automationId,
+  runId,
+  ranVersion,
+  currentVersion,
+}: {
+  automationId: string;
+  runId: string;
+  ranVersion: number;
+  currentVersion: number | undefined;
+}) {
   const navigate = useNavigate();
   const queries = useQueryClient();
+  const [version, setVersion] = useState<'original' | 'current'>('original');
   const replay = useMutation({
     mutationFn: async (from: 'failed-step' | 'start') =>
       unwrap(
         await api.POST('/api/v1/automations/{automationId}/runs/{runId}/replay', {
           params: { path: { automationId, runId } },
-          body: { from },
+          body: { from, version },
         }),
       ).item,
     onSuccess: async (item) => {
@@ -58,13 +85,39 @@ function Replay({ automationId, runId }: { automationId: string; runId: string }
     },
   });
   return (
-    <div className="row" role="group" aria-label="Replay">
-      <button type="button" disabled={replay.isPending} onClick={() => replay.mutate('failed-step')}>
-        Replay from the failed step
-      </button>
-      <button type="button" className="secondary" disabled={replay.isPending} onClick={() => replay.mutate('start')}>
-        Replay from the start
-      </button>
+    <div role="group" aria-label="Replay" className="replay">
+      <fieldset className="replay-version">
+        <legend className="small">Replay with</legend>
+        <label className="check">
+          <input
+            type="radio"
+            name="replay-version"
+            value="original"
+            checked={version === 'original'}
+            onChange={() => setVersion('original')}
+          />{' '}
+          the version it ran (v{ranVersion})
+        </label>
+        <label className="check">
+          <input
+            type="radio"
+            name="replay-version"
+            value="current"
+            checked={version === 'current'}
+            onChange={() => setVersion('current')}
+          />{' '}
+          the current version
+          {currentVersion !== undefined ? ` (v${currentVersion})` : ''}
+        </label>
+      </fieldset>
+      <div className="row">
+        <button type="button" disabled={replay.isPending} onClick={() => replay.mutate('failed-step')}>
+          Replay from the failed step
+        </button>
+        <button type="button" className="secondary" disabled={replay.isPending} onClick={() => replay.mutate('start')}>
+          Replay from the start
+        </button>
+      </div>
       {replay.error && (
         <p role="alert" className="error">
           {replay.error instanceof ApiError ? replay.error.message : 'Could not replay'}
@@ -115,7 +168,9 @@ export function RunTimeline() {
       </h1>
       {r && (
         <p className="muted">
-          Trigger {r.trigger.type} · version {r.version} · created {new Date(r.createdAt).toLocaleString()}
+          Trigger {r.trigger.type} · version {r.version}
+          {automation.data ? (automation.data.version === r.version ? ' (current)' : ` (current is v${automation.data.version})`) : ''} ·
+          created {new Date(r.createdAt).toLocaleString()}
           {r.replayOf && (
             <>
               {' '}
@@ -124,7 +179,9 @@ export function RunTimeline() {
           )}
         </p>
       )}
-      {owner && (r?.status === 'failed' || r?.status === 'cancelled') && <Replay automationId={automationId} runId={runId} />}
+      {owner && (r?.status === 'failed' || r?.status === 'cancelled') && (
+        <Replay automationId={automationId} runId={runId} ranVersion={r.version} currentVersion={automation.data?.version} />
+      )}
       {owner && r && (r.status === 'queued' || r.status === 'running' || r.status === 'waiting') && (
         <Cancel automationId={automationId} runId={runId} />
       )}

@@ -57,7 +57,7 @@ export function Runs() {
             },
           },
         }),
-      ).items as unknown as Run[],
+      ).items,
     getNextPageParam: (last) => (last.length === PAGE ? last[last.length - 1]!.id : undefined),
     refetchInterval: 30_000, // live updates refetch at once; this covers a lost stream
   });

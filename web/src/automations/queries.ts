@@ -1,17 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
-import { FINAL, type Automation, type Run } from './types';
-
-// The automation routes' response schemas leave every field optional (their definitions are
-// open JSON); the casts below name the documented shapes (docs "Automations", API).
+import { FINAL } from './types';
 
 /** The automations of a workspace. */
 export function useAutomations(workspaceId: string | undefined) {
   return useQuery({
     queryKey: ['automations', workspaceId],
     enabled: workspaceId !== undefined,
-    queryFn: async () =>
-      unwrap(await api.GET('/api/v1/automations', { params: { query: { workspaceId: workspaceId! } } })).items as unknown as Automation[],
+    queryFn: async () => unwrap(await api.GET('/api/v1/automations', { params: { query: { workspaceId: workspaceId! } } })).items,
   });
 }
 
@@ -19,8 +15,8 @@ export function useAutomations(workspaceId: string | undefined) {
 export function useAutomation(automationId: string) {
   return useQuery({
     queryKey: ['automation', automationId],
-    queryFn: async () =>
-      unwrap(await api.GET('/api/v1/automations/{automationId}', { params: { path: { automationId } } })).item as unknown as Automation,
+    enabled: automationId !== '',
+    queryFn: async () => unwrap(await api.GET('/api/v1/automations/{automationId}', { params: { path: { automationId } } })).item,
   });
 }
 
@@ -28,9 +24,9 @@ export function useAutomation(automationId: string) {
 export function useRuns(automationId: string, limit = 20) {
   return useQuery({
     queryKey: ['runs', automationId, limit],
+    enabled: automationId !== '',
     queryFn: async () =>
-      unwrap(await api.GET('/api/v1/automations/{automationId}/runs', { params: { path: { automationId }, query: { limit } } }))
-        .items as Run[],
+      unwrap(await api.GET('/api/v1/automations/{automationId}/runs', { params: { path: { automationId }, query: { limit } } })).items,
     refetchInterval: (query) => (query.state.data?.some((r) => !FINAL.has(r.status)) ? 15_000 : false),
   });
 }
@@ -39,8 +35,9 @@ export function useRuns(automationId: string, limit = 20) {
 export function useRun(automationId: string, runId: string) {
   return useQuery({
     queryKey: ['run', runId],
+    enabled: automationId !== '' && runId !== '',
     queryFn: async () =>
-      unwrap(await api.GET('/api/v1/automations/{automationId}/runs/{runId}', { params: { path: { automationId, runId } } })).item as Run,
+      unwrap(await api.GET('/api/v1/automations/{automationId}/runs/{runId}', { params: { path: { automationId, runId } } })).item,
     refetchInterval: (query) => (query.state.data && FINAL.has(query.state.data.status) ? false : 15_000),
   });
 }

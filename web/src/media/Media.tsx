@@ -5,15 +5,6 @@ import { api, ApiError, unwrap } from '../api/client';
 import { useWorkspaces } from '../api/queries';
 import { WorkspaceSelect } from '../components/WorkspaceSelect';
 
-interface MediaItem {
-  id: string;
-  name: string;
-  kind: string;
-  contentType: string;
-  size: number;
-  createdAt: string;
-}
-
 interface Upload {
   id: string;
   name: string;
@@ -70,9 +61,7 @@ export function Media() {
   const media = useQuery({
     queryKey: ['media', folderId],
     enabled: folderId !== undefined,
-    queryFn: async () =>
-      unwrap(await api.GET('/api/v1/folders/{folderId}/medias', { params: { path: { folderId: folderId! } } }))
-        .items as unknown as MediaItem[],
+    queryFn: async () => unwrap(await api.GET('/api/v1/folders/{folderId}/medias', { params: { path: { folderId: folderId! } } })).items,
   });
   const remove = useMutation({
     mutationFn: async (id: string) => unwrap(await api.DELETE('/api/v1/medias/{mediaId}', { params: { path: { mediaId: id } } })),

@@ -1,53 +1,45 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { errorMessage } from '../api/client';
-import { MAX_TASK_CHARS, characters, nextSibling, previousSibling, toRows, type Row, type TaskItem } from './tree';
-import { useOutlineActions } from './useOutlineActions';
+import { useCollapsed } from './collapse';
+import { useOutlineEdits } from './edits';
+import { NO_FILTER, OutlineFilters, useTaskMatches, type TaskFilter } from './filters';
+import { OUTLINE_COMMAND, type OutlineCommand } from './commands';
+import { useToast } from '../components/Toasts';
+import { UNDO_TOAST } from './history';
+import { SelectionBar } from './OutlineBars';
+import { TaskChips, useTaskChips } from './chips';
+import { NewTaskRow, useNewTaskLine, type Draft } from './NewTaskLine';
+import { useRowDrag } from './rowDrag';
+import { TaskRow } from './TaskRow';
+import { MAX_TASK_CHARS, nextSibling, parents, previousSibling, toRows, visibleRows, type Place, type Row, type TaskItem } from './tree';
+import './outline.css';
 
 const ROW_PX = 38;
 
-/** Where a new task being typed will go: after `after` (as its first child when it has children), or at the end. */
-interface Draft {
-  after?: Row;
-  asChild: boolean;
-  depth: number;
-}
+type Item = { kind: 'task'; row: Row } | { kind: 'draft'; depth: number };
 
-type Item = { kind: 'task'; row: Row; index: number } | { kind: 'draft'; depth: number };
-
-/** A task's completion checkbox: flips in the same event (the list catches up after the call). */
-function TaskCheckbox({ row, disabled, onToggle }: { row: Row; disabled: boolean; onToggle: () => void }) {
-  const [checked, setChecked] = useState(row.completed);
-  useEffect(() => setChecked(row.completed), [row.completed]);
-  return (
-    <input
-      type="checkbox"
-      checked={checked}
-      disabled={disabled}
-      aria-label={`Completed: ${row.text}`}
-      onChange={() => {
-        setChecked(!checked);
-        onToggle();
-      }}
-    />
-  );
-}
+/** True for Ctrl (Cmd on a Mac) without Alt. */
+const mod = (e: { ctrlKey: boolean; metaKey: boolean; altKey: boolean }) => (e.ctrlKey || e.metaKey) && !e.altKey;
 
 /**
- * The project outline, keyboard first (docs "Web app"): Enter adds a task below, Tab and
- * Shift+Tab indent and outdent (moves), Alt+↑/Alt+↓ move among siblings, ↑/↓ go between tasks, Escape undoes an edit, Backspace on
- * an empty task deletes it, the checkbox completes, the ⋯ button opens the task's details, the ⠿
- * handle drags a task (with its subtree) before or after another. Only visible rows are rendered, so a
+ * The project outline, keyboard first (docs "Web app", "Outline"): Enter adds a task below, Tab and
+ * Shift+Tab indent and outdent, Alt+↑/↓ move among siblings, ↑/↓ go between tasks, Ctrl/Cmd+Enter
+ * completes, Ctrl/Cmd+↑/↓ collapse and expand, Shift+click and Shift+↑/↓ select several, Ctrl/Cmd+Z
+ * and Shift+Ctrl/Cmd+Z undo and redo every edit, Backspace on an empty task or
+ * Ctrl/Cmd+Shift+Backspace deletes (with Undo in a toast). Only visible rows are rendered, so a
  * 10,000-task project opens and scrolls at once.
  */
 export function Outline({
   projectId,
+  workspaceId,
   tasks,
   readOnly,
   selectedId,
   onOpenDetails,
 }: {
   projectId: string;
+  workspaceId?: string;
   tasks: readonly TaskItem[];
   readOnly: boolean;
   /** The task whose details are open. */
@@ -56,27 +48,38 @@ export function Outline({
   onOpenDetails?: (taskId: string) => void;
 }) {
   const rows = useMemo(() => toRows(tasks), [tasks]);
-  const actions = useOutlineActions(projectId);
-  const [draft, setDraft] = useState<Draft | null>(null);
+  const edits = useOutlineEdits(projectId);
+  const { history } = edits;
+  const branches = useCollapsed(projectId);
+  const [filter, setFilter] = useState<TaskFilter>(NO_FILTER);
+  const found = useTaskMatches(projectId, filter);
+  const chips = useTaskChips(projectId, workspaceId);
+  const withChildren = useMemo(() => parents(rows), [rows]);
+  const shown = useMemo(
+    () => visibleRows(rows, branches.collapsed, found.on ? (found.matches ?? new Set()) : undefined),
+    [rows, branches.collapsed, found.on, found.matches],
+  );
   const [focusId, setFocusId] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const toast = useToast();
+  const [selection, setSelection] = useState<ReadonlySet<string>>(new Set());
+  const anchor = useRef<string | null>(null);
+  const extending = useRef(false);
   const scroller = useRef<HTMLDivElement>(null);
-  // One new-task line session: opened by Enter or "Add task", ended by Escape. Tasks typed in one
-  // session are created one after another, each after the one before, so fast typing keeps order.
-  const session = useRef(0);
-  // Drag to move: the task being dragged, and where it would land (before or after a row, with its subtree).
-  const dragged = useRef<Row | null>(null);
-  const [dropAt, setDropAt] = useState<{ id: string; position: 'beforebegin' | 'afterend' } | null>(null);
-  const lastCreated = useRef<Promise<Row | undefined>>(Promise.resolve(undefined));
+  const searchBox = useRef<HTMLInputElement>(null);
+  const line = useNewTaskLine({ create: (text, place) => edits.create(text, place), onError: setError, focus: setFocusId });
+  const { draft } = line;
 
   const items = useMemo<Item[]>(() => {
-    const list: Item[] = rows.map((row, index) => ({ kind: 'task', row, index }));
+    const list: Item[] = shown.map((row) => ({ kind: 'task', row }));
     if (draft) {
       const at = draft.after ? list.findIndex((i) => i.kind === 'task' && i.row.id === draft.after!.id) + 1 : list.length;
-      list.splice(at, 0, { kind: 'draft', depth: draft.depth });
+      list.splice(at > 0 || !draft.after ? at : list.length, 0, { kind: 'draft', depth: draft.depth });
     }
     return list;
-  }, [rows, draft]);
+  }, [shown, draft]);
+  const indexOf = useMemo(() => new Map(rows.map((r, i) => [r.id, i])), [rows]);
+  const shownIndex = useMemo(() => new Map(shown.map((r, i) => [r.id, i])), [shown]);
 
   const virtual = useVirtualizer({
     count: items.length,
@@ -97,221 +100,265 @@ export function Outline({
     setFocusId(null);
   }, []);
 
-  const openDraft = (next: Draft) => {
-    session.current++;
-    lastCreated.current = Promise.resolve(undefined);
-    setDraft(next);
-    setFocusId('draft');
-  };
-
-  const run = async (fn: () => Promise<unknown>) => {
+  const run = useCallback(async (fn: () => Promise<unknown>) => {
     setError(null);
     try {
       await fn();
     } catch (e) {
       setError(errorMessage(e));
     }
-  };
+  }, []);
 
+  const undo = useCallback(
+    (redo = false) =>
+      run(async () => {
+        const entry = await (redo ? history.redo() : history.undo());
+        toast({
+          message: entry ? `${redo ? 'Redone' : 'Undone'}: ${entry.label}` : `Nothing to ${redo ? 'redo' : 'undo'}`,
+          key: UNDO_TOAST,
+        });
+      }),
+    [history, run, toast],
+  );
+  const removeRows = (chosen: readonly Row[]) => {
+    if (chosen.length === 0) return;
+    setSelection(new Set());
+    const first = shownIndex.get(chosen[0]!.id) ?? 0;
+    const landing = shown
+      .slice(0, first)
+      .reverse()
+      .find((r) => !chosen.some((c) => c.id === r.id));
+    if (landing) setFocusId(landing.id);
+    void run(async () =>
+      toast({
+        message: await edits.remove(chosen, rows),
+        action: { label: 'Undo', run: () => void undo(false) },
+        durationMs: 8000,
+        key: UNDO_TOAST,
+      }),
+    );
+  };
+  const toggleRows = (chosen: readonly Row[]) => void run(() => edits.toggle(chosen));
+
+  const openDraft = (next: Draft) => {
+    line.openDraft(next);
+    setFocusId('draft');
+  };
   const save = (row: Row, text: string) => {
     if (text === row.text || text.trim() === '') return Promise.resolve();
-    return run(() => actions.rename.mutateAsync({ row, text }));
+    return run(() => edits.rename(row, text));
+  };
+  const move = (row: Row, input: HTMLInputElement, to: Required<Place>) => {
+    void save(row, input.value).then(() => run(() => edits.move(row, to, rows)));
+    setFocusId(row.id);
+  };
+  /** The selected rows in document order, or just `row` when it is not among them. */
+  const chosenWith = (row: Row) => (selection.has(row.id) ? rows.filter((r) => selection.has(r.id)) : [row]);
+  const selectTo = (row: Row) => {
+    const from = shownIndex.get(anchor.current ?? row.id) ?? shownIndex.get(row.id)!;
+    const to = shownIndex.get(row.id)!;
+    setSelection(new Set(shown.slice(Math.min(from, to), Math.max(from, to) + 1).map((r) => r.id)));
   };
 
-  function onTaskKey(event: KeyboardEvent<HTMLInputElement>, row: Row, index: number) {
+  // Commands from the Ctrl/Cmd+K palette.
+  useEffect(() => {
+    const listen = (event: Event) => {
+      const command = (event as CustomEvent<OutlineCommand>).detail;
+      if (command === 'undo' || command === 'redo') void undo(command === 'redo');
+      else if (command === 'search') searchBox.current?.focus();
+      else if (command === 'collapse-all') branches.all(withChildren);
+      else if (command === 'expand-all') branches.all([]);
+      else if (command === 'show-open') setFilter({ ...NO_FILTER, completion: 'open' });
+      else if (command === 'show-completed') setFilter({ ...NO_FILTER, completion: 'done' });
+      else if (command === 'add-task' && !readOnly) openDraft({ asChild: false, depth: 0 });
+    };
+    window.addEventListener(OUTLINE_COMMAND, listen);
+    return () => window.removeEventListener(OUTLINE_COMMAND, listen);
+  });
+
+  function onTaskKey(event: KeyboardEvent<HTMLInputElement>, row: Row) {
     const input = event.currentTarget;
-    if (event.key === 'Enter') {
+    const index = indexOf.get(row.id)!;
+    const at = shownIndex.get(row.id)!;
+    const key = event.key;
+    if ((key === 'ArrowUp' || key === 'ArrowDown') && !event.altKey && !mod(event)) {
+      const next = shown[at + (key === 'ArrowUp' ? -1 : 1)];
+      if (!next) return;
+      event.preventDefault();
+      if (event.shiftKey) {
+        anchor.current ??= row.id;
+        extending.current = true;
+        selectTo(next);
+      } else {
+        anchor.current = null;
+        setSelection(new Set());
+      }
+      setFocusId(next.id);
+      return;
+    }
+    if (key === 'Escape') {
+      input.value = row.text;
+      setSelection(new Set());
+      return;
+    }
+    if (mod(event) && (key === 'ArrowUp' || key === 'ArrowDown')) {
+      event.preventDefault();
+      if (withChildren.has(row.id)) branches.set(row.id, key === 'ArrowUp');
+      return;
+    }
+    if (readOnly) return;
+    if (mod(event) && (key === 'z' || key === 'Z' || key === 'y')) {
+      // An unsaved change in this line is the browser's to undo; past edits are the outline's.
+      if (input.value !== row.text && !event.shiftKey && key !== 'y') return;
+      event.preventDefault();
+      if (input.value !== row.text) input.value = row.text;
+      void undo(event.shiftKey || key === 'y');
+    } else if (mod(event) && key === 'Enter') {
       event.preventDefault();
       void save(row, input.value);
-      const hasChildren = rows[index + 1] !== undefined && rows[index + 1]!.depth > row.depth;
-      openDraft({ after: row, asChild: hasChildren, depth: hasChildren ? row.depth + 1 : row.depth });
-    } else if (event.key === 'Tab' && !event.shiftKey) {
+      toggleRows(chosenWith(row));
+    } else if (mod(event) && event.shiftKey && key === 'Backspace') {
+      event.preventDefault();
+      removeRows(chosenWith(row));
+    } else if (key === 'Enter') {
+      event.preventDefault();
+      void save(row, input.value);
+      const open = withChildren.has(row.id) && !branches.collapsed.has(row.id) && !found.on;
+      openDraft({ after: row, asChild: open, depth: open ? row.depth + 1 : row.depth });
+    } else if (key === 'Tab' && !event.shiftKey) {
       const sibling = previousSibling(rows, index);
       if (!sibling) return;
       event.preventDefault();
-      void save(row, input.value).then(() => run(() => actions.move.mutateAsync({ row, taskId: sibling.id, position: 'beforeend' })));
-      setFocusId(row.id);
-    } else if (event.key === 'Tab' && event.shiftKey) {
+      branches.set(sibling.id, false);
+      move(row, input, { taskId: sibling.id, position: 'beforeend' });
+    } else if (key === 'Tab' && event.shiftKey) {
       if (!row.parentId) return;
       event.preventDefault();
-      const parentId = row.parentId;
-      void save(row, input.value).then(() => run(() => actions.move.mutateAsync({ row, taskId: parentId, position: 'afterend' })));
-      setFocusId(row.id);
-    } else if (event.altKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
-      // Alt+↑ / Alt+↓ move the task (with its subtree) above its previous or below its next sibling.
-      const up = event.key === 'ArrowUp';
+      move(row, input, { taskId: row.parentId, position: 'afterend' });
+    } else if (event.altKey && (key === 'ArrowUp' || key === 'ArrowDown')) {
+      const up = key === 'ArrowUp';
       const sibling = up ? previousSibling(rows, index) : nextSibling(rows, index);
       if (!sibling) return;
       event.preventDefault();
-      void save(row, input.value).then(() =>
-        run(() => actions.move.mutateAsync({ row, taskId: sibling.id, position: up ? 'beforebegin' : 'afterend' })),
-      );
-      setFocusId(row.id);
-    } else if (event.key === 'ArrowUp' || event.key === 'ArrowDown') {
-      const next = rows[index + (event.key === 'ArrowUp' ? -1 : 1)];
-      if (!next) return;
+      move(row, input, { taskId: sibling.id, position: up ? 'beforebegin' : 'afterend' });
+    } else if (key === 'Backspace' && input.value === '') {
       event.preventDefault();
-      setFocusId(next.id);
-    } else if (event.key === 'Escape') {
-      input.value = row.text;
-    } else if (event.key === 'Backspace' && input.value === '') {
-      event.preventDefault();
-      const previous = rows[index - 1];
-      void run(() => actions.remove.mutateAsync(row));
-      if (previous) setFocusId(previous.id);
+      removeRows([row]);
     }
   }
 
-  const dropPosition = (event: DragEvent<HTMLDivElement>): 'beforebegin' | 'afterend' => {
-    const box = event.currentTarget.getBoundingClientRect();
-    return event.clientY < box.top + box.height / 2 ? 'beforebegin' : 'afterend';
-  };
-  const onDragOver = (event: DragEvent<HTMLDivElement>, row: Row) => {
-    if (!dragged.current || dragged.current.id === row.id) return;
-    event.preventDefault();
-    event.dataTransfer.dropEffect = 'move';
-    const position = dropPosition(event);
-    if (dropAt?.id !== row.id || dropAt.position !== position) setDropAt({ id: row.id, position });
-  };
-  const onDrop = (event: DragEvent<HTMLDivElement>, row: Row) => {
-    event.preventDefault();
-    const moving = dragged.current;
-    dragged.current = null;
-    setDropAt(null);
-    if (!moving || moving.id === row.id) return;
-    void run(() => actions.move.mutateAsync({ row: moving, taskId: row.id, position: dropPosition(event) }));
-  };
+  const { dropAt, dragHandlers } = useRowDrag((moving, to) => void run(() => edits.move(moving, to, rows)));
 
-  function onDraftKey(event: KeyboardEvent<HTMLInputElement>) {
-    const text = event.currentTarget.value;
-    const opened = draft;
-    if (!opened) return;
-    if (event.key === 'Escape' || (event.key === 'Backspace' && text === '')) {
-      event.preventDefault();
-      const ended = ++session.current;
-      setDraft(null);
-      // Land on the last task this line made (once made), or back where the line was opened.
-      void lastCreated.current.then((made) => {
-        const back = made?.id ?? opened.after?.id;
-        if (back && session.current === ended) setFocusId(back);
-      });
-    } else if (event.key === 'Enter' && text.trim() !== '') {
-      event.preventDefault();
-      event.currentTarget.value = '';
-      const current = session.current;
-      lastCreated.current = lastCreated.current.then(async (previous) => {
-        const after = previous ?? opened.after;
-        const placement = previous || !opened.asChild ? 'afterend' : 'afterbegin';
-        try {
-          const created = await actions.create.mutateAsync(after ? { text, taskId: after.id, placement } : { text });
-          const made = { ...created, depth: opened.depth } as Row;
-          if (session.current === current) setDraft({ after: made, asChild: false, depth: opened.depth });
-          return made;
-        } catch (e) {
-          setError(errorMessage(e));
-          return previous;
-        }
-      });
-    }
-  }
-
+  const chosen = rows.filter((r) => selection.has(r.id));
   return (
-    <div className="outline-wrap">
+    <div
+      className="outline-wrap"
+      onKeyDown={(e) => {
+        // Undo and redo also work with the focus on a checkbox or a button of the outline.
+        const target = e.target as HTMLElement;
+        if (
+          readOnly ||
+          !mod(e) ||
+          (target instanceof HTMLInputElement && target.type !== 'checkbox') ||
+          target instanceof HTMLTextAreaElement
+        )
+          return;
+        if (e.key === 'z' || e.key === 'Z' || e.key === 'y') {
+          e.preventDefault();
+          void undo(e.shiftKey || e.key === 'y');
+        }
+      }}
+    >
+      <OutlineFilters
+        filter={filter}
+        onChange={setFilter}
+        members={chips.members}
+        count={found.on ? found.matches?.size : undefined}
+        searchRef={searchBox}
+      />
       <p id="outline-help" className="muted small">
-        Enter adds a task below · Tab / Shift+Tab indent and outdent · Alt+↑ / Alt+↓ or the ⠿ handle move a task · ↑ ↓ go between tasks · a
-        task is one line of up to {MAX_TASK_CHARS.toLocaleString('en')} characters
+        Enter adds a task · Tab / Shift+Tab indent and outdent · Alt+↑/↓ move · Ctrl/Cmd+Enter completes · Ctrl/Cmd+↑/↓ collapse and expand
+        · Shift+↑/↓ or Shift+click select · Ctrl/Cmd+Z undoes · a task is one line of up to {MAX_TASK_CHARS.toLocaleString('en')} characters
       </p>
-      {error && (
+      {(error || found.error) && (
         <p role="alert" className="error">
-          {error}
+          {error ?? errorMessage(found.error)}
         </p>
       )}
-      <div ref={scroller} className="outline-scroll" role="tree" aria-label="Tasks" aria-describedby="outline-help">
+      {!readOnly && chosen.length > 0 && (
+        <SelectionBar
+          count={chosen.length}
+          allCompleted={chosen.every((r) => r.completed)}
+          onToggle={() => toggleRows(chosen)}
+          onDelete={() => removeRows(chosen)}
+          onClear={() => setSelection(new Set())}
+        />
+      )}
+      {found.on && found.matches?.size === 0 && <p className="muted">No task matches. Clear the filters to see the whole outline.</p>}
+      <div
+        ref={scroller}
+        className="outline-scroll"
+        role="tree"
+        aria-label="Tasks"
+        aria-describedby="outline-help"
+        aria-multiselectable="true"
+      >
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
           {virtual.getVirtualItems().map((v) => {
             const item = items[v.index]!;
             const style = { transform: `translateY(${v.start}px)`, height: ROW_PX };
             if (item.kind === 'draft') {
               return (
-                <div
+                <NewTaskRow
                   key="draft"
-                  className="task"
-                  style={{ ...style, paddingInlineStart: `${item.depth * 1.5}rem` }}
-                  role="treeitem"
-                  aria-level={item.depth + 1}
-                  aria-selected={false}
-                >
-                  <span className="bullet" aria-hidden="true" />
-                  <input
-                    ref={focusId === 'draft' ? focusRef : undefined}
-                    data-row="draft"
-                    aria-label="New task"
-                    onFocus={() => setFocusId((pending) => (pending === 'draft' ? pending : null))}
-                    maxLength={MAX_TASK_CHARS * 2}
-                    placeholder="New task"
-                    onKeyDown={onDraftKey}
-                  />
-                </div>
+                  depth={item.depth}
+                  style={style}
+                  inputRef={focusId === 'draft' ? focusRef : undefined}
+                  onFocus={() => setFocusId((pending) => (pending === 'draft' ? pending : null))}
+                  onKeyDown={line.onDraftKey}
+                />
               );
             }
-            const { row, index } = item;
+            const { row } = item;
             return (
-              <div
+              <TaskRow
                 key={row.id}
-                className={dropAt?.id === row.id ? `task drop-${dropAt.position}` : 'task'}
+                row={row}
                 style={{ ...style, paddingInlineStart: `${row.depth * 1.5}rem` }}
-                role="treeitem"
-                aria-level={row.depth + 1}
-                aria-selected={row.id === selectedId}
-                onDragOver={readOnly ? undefined : (e) => onDragOver(e, row)}
-                onDragLeave={() => setDropAt((at) => (at?.id === row.id ? null : at))}
-                onDrop={readOnly ? undefined : (e) => onDrop(e, row)}
-              >
-                {!readOnly && (
-                  <span
-                    className="drag-handle"
-                    draggable
-                    title="Drag to move (Tab and Shift+Tab also move)"
-                    aria-hidden="true"
-                    onDragStart={(e) => {
-                      dragged.current = row;
-                      e.dataTransfer.effectAllowed = 'move';
-                      e.dataTransfer.setData('text/plain', row.text);
-                    }}
-                    onDragEnd={() => {
-                      dragged.current = null;
-                      setDropAt(null);
-                    }}
-                  >
-                    ⠿
-                  </span>
-                )}
-                <TaskCheckbox row={row} disabled={readOnly} onToggle={() => void run(() => actions.toggle(row))} />
-                <input
-                  ref={focusId === row.id ? focusRef : undefined}
-                  data-row={row.id}
-                  className={row.completed ? 'done' : undefined}
-                  defaultValue={row.text}
-                  key={row.text}
-                  readOnly={readOnly}
-                  aria-label="Task"
-                  aria-invalid={characters(row.text) > MAX_TASK_CHARS}
-                  onKeyDown={readOnly ? undefined : (e) => onTaskKey(e, row, index)}
-                  onBlur={readOnly ? undefined : (e) => void save(row, e.currentTarget.value)}
-                  onFocus={() => setFocusId((pending) => (pending === row.id ? pending : null))}
-                />
-                {onOpenDetails && (
-                  <button
-                    type="button"
-                    className="icon"
-                    aria-label={`Details: ${row.text}`}
-                    aria-expanded={row.id === selectedId}
-                    onClick={() => onOpenDetails(row.id)}
-                  >
-                    ⋯
-                  </button>
-                )}
-              </div>
+                readOnly={readOnly}
+                hasChildren={withChildren.has(row.id)}
+                collapsed={!found.on && branches.collapsed.has(row.id)}
+                selected={selection.has(row.id)}
+                detailsOpen={row.id === selectedId}
+                dropAt={dropAt?.id === row.id ? dropAt.position : undefined}
+                inputRef={focusId === row.id ? focusRef : undefined}
+                chips={<TaskChips chips={chips.of(row.id)} />}
+                handlers={{
+                  onKey: (e) => onTaskKey(e, row),
+                  onSave: (text) => void save(row, text),
+                  onToggle: () => toggleRows([row]),
+                  onCollapse: (closed) => branches.set(row.id, closed),
+                  onMouseDown: (e) => {
+                    if (e.shiftKey) {
+                      e.preventDefault();
+                      // The range starts at the task focused last (or this one).
+                      anchor.current ??= row.id;
+                      selectTo(row);
+                    } else if (selection.size > 0 && !(e.target as HTMLElement).closest('button, input[type=checkbox]')) {
+                      anchor.current = row.id;
+                      setSelection(new Set());
+                    }
+                  },
+                  onFocus: () => {
+                    setFocusId((pending) => (pending === row.id ? pending : null));
+                    // Focus moved by Shift+↑/↓ extends the selection; any other focus starts a new range here.
+                    if (!extending.current) anchor.current = row.id;
+                    extending.current = false;
+                  },
+                  onOpenDetails: onOpenDetails && (() => onOpenDetails(row.id)),
+                  drag: readOnly ? undefined : dragHandlers(row),
+                }}
+              />
             );
           })}
         </div>

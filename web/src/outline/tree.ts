@@ -1,10 +1,10 @@
-/** A task as the tasks list returns it (document order). */
-export interface TaskItem {
-  id: string;
-  text: string;
-  completed: boolean;
-  parentId?: string;
-}
+import type { paths } from '../api/schema';
+
+/** A task as the tasks list returns it (document order): the fields the outline uses. */
+export type TaskItem = Pick<
+  paths['/api/v1/projects/{projectId}/tasks']['get']['responses'][200]['content']['application/json']['items'][number],
+  'id' | 'text' | 'completed' | 'parentId'
+>;
 
 /** One row of the outline: the task with its depth (0 for blocks). */
 export interface Row extends TaskItem {
@@ -51,4 +51,66 @@ export const MAX_TASK_CHARS = 2000;
 /** Characters as the service counts them (code points, so an emoji is one). */
 export function characters(text: string): number {
   return [...text].length;
+}
+
+/** Where a task sits, as a create or move target: relative to `taskId`, or (no `taskId`) at the end of the project. */
+export interface Place {
+  taskId?: string;
+  position: 'beforebegin' | 'afterbegin' | 'beforeend' | 'afterend';
+}
+
+/** The index just past the subtree of row `index` (its last descendant + 1). */
+export function subtreeEnd(rows: readonly Row[], index: number): number {
+  const depth = rows[index]!.depth;
+  let end = index + 1;
+  while (end < rows.length && rows[end]!.depth > depth) end++;
+  return end;
+}
+
+/**
+ * Where row `index` sits, said relative to a task that stays: after its previous sibling, else
+ * first in its parent, else before the first next sibling not in `leaving`, else at the end.
+ */
+export function placeOf(rows: readonly Row[], index: number, leaving: ReadonlySet<string> = new Set()): Place {
+  const row = rows[index]!;
+  const before = previousSibling(rows, index);
+  if (before) return { taskId: before.id, position: 'afterend' };
+  if (row.parentId) return { taskId: row.parentId, position: 'afterbegin' };
+  for (let i = subtreeEnd(rows, index); i < rows.length; i++) {
+    const other = rows[i]!;
+    if (other.depth === 0 && !leaving.has(other.id)) return { taskId: other.id, position: 'beforebegin' };
+  }
+  return { position: 'beforeend' };
+}
+
+/** Ids of the rows that have children. */
+export function parents(rows: readonly Row[]): Set<string> {
+  const ids = new Set<string>();
+  for (const row of rows) if (row.parentId) ids.add(row.parentId);
+  return ids;
+}
+
+/**
+ * The rows to show: without `matches`, every row not inside a collapsed task; with `matches` (a
+ * search or filter), the matching rows and their ancestors, whatever is collapsed.
+ */
+export function visibleRows(rows: readonly Row[], collapsed: ReadonlySet<string>, matches?: ReadonlySet<string>): Row[] {
+  if (matches) {
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const keep = new Set<string>();
+    for (const id of matches) {
+      for (let at = byId.get(id); at && !keep.has(at.id); at = at.parentId ? byId.get(at.parentId) : undefined) keep.add(at.id);
+    }
+    return rows.filter((r) => keep.has(r.id));
+  }
+  if (collapsed.size === 0) return rows as Row[];
+  const shown: Row[] = [];
+  let hideBelow = Infinity;
+  for (const row of rows) {
+    if (row.depth > hideBelow) continue;
+    hideBelow = Infinity;
+    shown.push(row);
+    if (collapsed.has(row.id)) hideBelow = row.depth;
+  }
+  return shown;
 }

@@ -18,12 +18,8 @@ export function NewProject() {
   const templates = useQuery({
     queryKey: ['templates', folderId],
     queryFn: async () =>
-      unwrap(
-        await api.GET('/api/v1/folders/{folderId}/project-templates', { params: { path: { folderId }, query: { limit: 100 } as never } }),
-      ).items as unknown as {
-        id: string;
-        name: string;
-      }[],
+      unwrap(await api.GET('/api/v1/folders/{folderId}/project-templates', { params: { path: { folderId }, query: { limit: 100 } } }))
+        .items,
   });
 
   async function submit(event: FormEvent) {
@@ -91,6 +87,9 @@ export function NewProject() {
                 </option>
               ))}
             </select>
+            {templates.data?.length === 0 && (
+              <span className="muted small">No templates in this folder yet: open a project and choose “Save as template”.</span>
+            )}
           </label>
         )}
         {error && (

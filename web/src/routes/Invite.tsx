@@ -25,7 +25,9 @@ export function Invite() {
     enabled: token !== '',
   });
   const done = async () => {
-    await queries.invalidateQueries();
+    // The invitation is used up: drop its preview so nothing asks for it again (it would be a 400).
+    queries.removeQueries({ queryKey: ['invitation', token] });
+    await queries.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'invitation' });
     navigate('/', { replace: true });
   };
   const join = useMutation({
@@ -71,7 +73,7 @@ export function Invite() {
           </>
         ) : (
           <>
-            <CreateAccount token={token} suggestedHandle={offer.handle ?? ''} onDone={done} />
+            <CreateAccount token={token} suggestedHandle={offer.handle ?? handleFrom(offer.email ?? '')} onDone={done} />
             <p className="small">
               Already have an account? <Link to={`/sign-in?next=${encodeURIComponent(here)}`}>Sign in to join with it</Link>
             </p>
@@ -82,9 +84,28 @@ export function Invite() {
   );
 }
 
-/** Creates the account through the invitation, then signs in with the same password. */
+/**
+ * A handle suggested from an email address or a name, in the service's handle alphabet (a letter
+ * or digit, then letters, digits, '.', '_' or '-', at most 39 characters): "Dana Smith" → "dana.smith".
+ */
+export function handleFrom(text: string): string {
+  const base = (text.split('@')[0] ?? '')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\s+/g, '.')
+    .replace(/[^a-z0-9._-]/g, '')
+    .replace(/^[._-]+/, '');
+  return base.slice(0, 39);
+}
+
+/**
+ * Creates the account through the invitation, then signs in with the same password. The handle
+ * is suggested from the invitation (its handle or email) and, until edited, from the display name.
+ */
 function CreateAccount({ token, suggestedHandle, onDone }: { token: string; suggestedHandle: string; onDone: () => Promise<void> }) {
   const [handle, setHandle] = useState(suggestedHandle);
+  const [handleEdited, setHandleEdited] = useState(false);
   const [displayName, setDisplayName] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -113,11 +134,30 @@ function CreateAccount({ token, suggestedHandle, onDone }: { token: string; sugg
     <form onSubmit={submit} aria-label="Create your account">
       <label>
         Handle
-        <input name="handle" autoComplete="username" required value={handle} onChange={(e) => setHandle(e.target.value)} />
+        <input
+          name="handle"
+          autoComplete="username"
+          required
+          pattern="[A-Za-z0-9][A-Za-z0-9._\-]{0,38}"
+          value={handle}
+          onChange={(e) => {
+            setHandle(e.target.value);
+            setHandleEdited(true);
+          }}
+        />
+        <span className="help">Letters, digits, '.', '_' or '-'; how teammates mention you (@{handle || 'you'}).</span>
       </label>
       <label>
         Display name (optional)
-        <input name="displayName" autoComplete="name" value={displayName} onChange={(e) => setDisplayName(e.target.value)} />
+        <input
+          name="displayName"
+          autoComplete="name"
+          value={displayName}
+          onChange={(e) => {
+            setDisplayName(e.target.value);
+            if (!handleEdited && !suggestedHandle) setHandle(handleFrom(e.target.value));
+          }}
+        />
       </label>
       <label>
         Password (at least {PASSWORD_MIN_LENGTH} characters)

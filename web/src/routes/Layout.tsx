@@ -1,45 +1,19 @@
+import { useEffect, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
+import { LayoutGrid, Menu, X } from 'lucide-react';
 import { api, ApiError } from '../api/client';
-import { useFolderProjects, useFolders, useMe, useWorkspaces } from '../api/queries';
+import { useMe, useWorkspaces } from '../api/queries';
 import { usePendingApprovals } from '../automations/Approvals';
 import { useLiveUpdates } from '../api/live';
+import { Sidebar } from './Sidebar';
+import { CommandPalette } from '../outline/CommandPalette';
+import { useCurrentWorkspace } from './current-workspace';
 
-function FolderProjects({ folderId }: { folderId: string }) {
-  const projects = useFolderProjects(folderId);
-  if (projects.isPending) return <p className="muted">Loading…</p>;
-  if (projects.isError) return <p className="error">{projects.error.message}</p>;
-  if (projects.data.length === 0) return <p className="muted">No projects</p>;
-  return (
-    <ul>
-      {projects.data.map((p) => (
-        <li key={p.id}>
-          <NavLink to={`/projects/${p.id}`}>{p.name}</NavLink>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-function WorkspaceTree({ workspaceId, name }: { workspaceId: string; name: string }) {
-  const folders = useFolders(workspaceId);
-  return (
-    <section aria-label={`Workspace ${name}`}>
-      <h2>{name}</h2>
-      {folders.data?.map((f) => (
-        <details key={f.id} open={f.id === workspaceId}>
-          <summary>{f.id === workspaceId ? 'Home' : f.name}</summary>
-          <FolderProjects folderId={f.id} />
-          <NavLink className="small" to={`/folders/${f.id}/new-project`}>
-            + New project
-          </NavLink>
-        </details>
-      ))}
-    </section>
-  );
-}
-
-/** The signed-in frame: a sidebar of workspaces, folders and projects, and the current screen. */
+/**
+ * The signed-in frame: the sidebar (a drawer behind the menu button under 900 px) and the current
+ * screen. The drawer closes on navigation, on Escape and on a tap outside it.
+ */
 export function Layout() {
   const me = useMe();
   const workspaces = useWorkspaces();
@@ -47,7 +21,16 @@ export function Layout() {
   const location = useLocation();
   const navigate = useNavigate();
   const queries = useQueryClient();
+  const [workspaceId, setWorkspaceId] = useCurrentWorkspace(workspaces.data);
+  const [drawer, setDrawer] = useState(false);
   useLiveUpdates(me.isSuccess);
+  useEffect(() => setDrawer(false), [location.pathname]);
+  useEffect(() => {
+    if (!drawer) return;
+    const close = (e: KeyboardEvent) => e.key === 'Escape' && setDrawer(false);
+    window.addEventListener('keydown', close);
+    return () => window.removeEventListener('keydown', close);
+  }, [drawer]);
   const signOut = async () => {
     await api.POST('/api/v1/auth/sign-out');
     queries.clear();
@@ -58,65 +41,41 @@ export function Layout() {
   }
   return (
     <div className="shell">
-      <nav className="sidebar" aria-label="Workspaces">
+      <header className="topbar">
+        <button
+          type="button"
+          className="btn-ghost btn-icon"
+          aria-label={drawer ? 'Close navigation' : 'Open navigation'}
+          aria-expanded={drawer}
+          aria-controls="sidebar"
+          onClick={() => setDrawer(!drawer)}
+        >
+          {drawer ? <X className="icon icon-lg" aria-hidden="true" /> : <Menu className="icon icon-lg" aria-hidden="true" />}
+        </button>
         <p className="brand">
-          <NavLink to="/">Taskspace</NavLink>
+          <NavLink to="/">
+            <span className="brand-mark" aria-hidden="true">
+              <LayoutGrid className="icon icon-sm" />
+            </span>
+            Taskspace
+          </NavLink>
         </p>
-        <ul className="nav">
-          <li>
-            <NavLink to="/automations" end>
-              Automations
-            </NavLink>
-          </li>
-          <li>
-            <NavLink to="/runs">Runs</NavLink>
-          </li>
-          <li>
-            <NavLink to="/agents">Agents</NavLink>
-          </li>
-          <li>
-            <NavLink to="/media">Media</NavLink>
-          </li>
-          <li>
-            <NavLink to="/settings/webhooks">Webhooks</NavLink>
-          </li>
-          <li>
-            <NavLink to="/settings/members">Members</NavLink>
-          </li>
-          <li>
-            <NavLink to="/settings/secrets">Secrets</NavLink>
-          </li>
-          <li>
-            <NavLink to="/settings/oauth-apps">OAuth apps</NavLink>
-          </li>
-          <li>
-            <NavLink to="/approvals">
-              Approvals
-              {approvals.data && approvals.data.length > 0 ? (
-                <span className="count" aria-label={`${approvals.data.length} waiting`}>
-                  {approvals.data.length}
-                </span>
-              ) : null}
-            </NavLink>
-          </li>
-        </ul>
-        {workspaces.data?.map((w) => (
-          <WorkspaceTree key={w.id} workspaceId={w.id} name={w.name} />
-        ))}
-        <div className="account">
-          {me.data?.item.handle && (
-            <p className="muted small">
-              Signed in as <NavLink to="/settings/account">@{me.data.item.handle}</NavLink>
-            </p>
-          )}
-          <button type="button" className="secondary" onClick={() => void signOut()}>
-            Sign out
-          </button>
-        </div>
-      </nav>
-      <main className="content">
-        <Outlet />
+      </header>
+      {drawer && <div className="overlay" aria-hidden="true" onClick={() => setDrawer(false)} />}
+      <Sidebar
+        workspaces={workspaces.data ?? []}
+        workspaceId={workspaceId}
+        onWorkspace={setWorkspaceId}
+        approvals={approvals.data?.length ?? 0}
+        handle={me.data?.item.handle}
+        displayName={me.data?.item.displayName}
+        onSignOut={() => void signOut()}
+        open={drawer}
+      />
+      <main className="content" id="main">
+        <Outlet context={{ workspaceId, chooseWorkspace: setWorkspaceId }} />
       </main>
+      <CommandPalette />
     </div>
   );
 }

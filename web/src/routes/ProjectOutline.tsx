@@ -1,12 +1,18 @@
+import { useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
+import { Trash2 } from 'lucide-react';
 import { useProject, useProjectTasks, useWorkspaces } from '../api/queries';
+import { ApiError } from '../api/client';
+import { NotFound } from '../components/NotFound';
 import { Outline } from '../outline/Outline';
+import { DeletedTasks } from '../outline/DeletedTasks';
 import { ProjectActions } from '../projects/ProjectActions';
 import { TaskDetails } from '../tasks/TaskDetails';
 
 /**
  * A project's task tree, the product's main view, with the details of one task beside it
- * (`?task=<id>`, so a task's details have a link). Viewers and completed projects are read-only.
+ * (`?task=<id>`, so a task's details have a link), or its deleted tasks (Participants and above).
+ * Viewers and completed projects are read-only.
  */
 export function ProjectOutline() {
   const { projectId = '' } = useParams();
@@ -18,27 +24,54 @@ export function ProjectOutline() {
   const [search, setSearch] = useSearchParams();
   const selectedId = search.get('task') ?? undefined;
   const selected = selectedId ? tasks.data?.find((t) => t.id === selectedId) : undefined;
-  const showTask = (taskId: string | undefined) => setSearch(taskId ? { task: taskId } : {}, { replace: true });
+  const [showDeleted, setShowDeleted] = useState(false);
+  const showTask = (taskId: string | undefined) => {
+    if (taskId) setShowDeleted(false);
+    setSearch(taskId ? { task: taskId } : {}, { replace: true });
+  };
+  const mayDelete = role !== undefined && role !== 'Viewer';
 
-  if (project.isError) return <p className="error">{project.error.message}</p>;
+  if (project.isError)
+    return project.error instanceof ApiError && project.error.status === 404 ? (
+      <NotFound what="Project" />
+    ) : (
+      <p className="error">{project.error.message}</p>
+    );
   return (
     <section aria-labelledby="project-title" className="project">
       <h1 id="project-title">{project.data?.name ?? 'Project'}</h1>
       {project.data && role !== undefined && role !== 'Viewer' && role !== 'Participant' && <ProjectActions project={project.data} />}
+      {project.data && mayDelete && (
+        <button
+          type="button"
+          className="secondary deleted-toggle"
+          aria-expanded={showDeleted}
+          aria-controls={showDeleted ? 'deleted-tasks' : undefined}
+          onClick={() => {
+            if (!showDeleted) showTask(undefined);
+            setShowDeleted(!showDeleted);
+          }}
+        >
+          <Trash2 className="icon" aria-hidden="true" />
+          Deleted tasks
+        </button>
+      )}
       {project.data?.completed && <p className="muted">This project is completed: restore it to edit.</p>}
       {tasks.isPending && <p className="muted">Loading tasks…</p>}
       {tasks.isError && <p className="error">{tasks.error.message}</p>}
-      <div className={selected ? 'outline-and-details' : undefined}>
+      <div className={selected || showDeleted ? 'outline-and-details' : undefined}>
         {tasks.data && (
           <Outline
             projectId={projectId}
+            workspaceId={project.data?.workspaceId}
             tasks={tasks.data}
             readOnly={readOnly}
             selectedId={selected?.id}
             onOpenDetails={(id) => showTask(id === selected?.id ? undefined : id)}
           />
         )}
-        {selected && project.data && (
+        {showDeleted && project.data && <DeletedTasks projectId={projectId} readOnly={readOnly} onClose={() => setShowDeleted(false)} />}
+        {!showDeleted && selected && project.data && (
           <TaskDetails
             key={selected.id}
             projectId={projectId}

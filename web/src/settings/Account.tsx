@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, errorMessage } from '../api/client';
 import { useMe } from '../api/queries';
 import { ItemTable } from '../components/ItemTable';
+import { CopyField } from '../components/CopyButton';
 
 function when(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString() : '—';
@@ -45,7 +46,8 @@ export function Account() {
   );
 }
 
-function ChangePassword() {
+/** Changing the password with the current one; the other sessions end (also on the Profile screen). */
+export function ChangePassword() {
   const [currentPassword, setCurrent] = useState('');
   const [newPassword, setNew] = useState('');
   const queries = useQueryClient();
@@ -200,9 +202,10 @@ function Tokens() {
           </p>
         )}
         {shown && (
-          <p role="status" className="secret">
-            Your new token (shown once — copy it now): <code>{shown}</code>
-          </p>
+          <div role="status" className="secret stack">
+            <span>Your new token (shown once — copy it now):</span>
+            <CopyField value={shown} label="Copy the new token" />
+          </div>
         )}
         <button type="submit" disabled={create.isPending}>
           Create token

@@ -4,9 +4,8 @@ import { api, unwrap, errorMessage } from '../api/client';
 import { useMe, useWorkspaces } from '../api/queries';
 import { ItemTable } from '../components/ItemTable';
 import { WorkspaceSelect } from '../components/WorkspaceSelect';
-
-const ROLES = ['Owner', 'Collaborator', 'Participant', 'Viewer'] as const;
-type Role = (typeof ROLES)[number];
+import { CopyField } from '../components/CopyButton';
+import { ROLES, ROLE_DESCRIPTIONS, RoleGuide, type Role } from '../components/roles';
 
 /**
  * Settings → Members (docs "Invitations and members"): every member sees who belongs to the
@@ -78,11 +77,14 @@ function WorkspaceMembers({ workspaceId, isOwner }: { workspaceId: string; isOwn
               {isOwner ? (
                 <select
                   aria-label={`Role of @${m.handle}`}
+                  title={ROLE_DESCRIPTIONS[m.role as Role]}
                   value={m.role}
                   onChange={(e) => changeRole.mutate({ handle: m.handle!, role: e.target.value as Role })}
                 >
                   {ROLES.map((r) => (
-                    <option key={r}>{r}</option>
+                    <option key={r} title={ROLE_DESCRIPTIONS[r]}>
+                      {r}
+                    </option>
                   ))}
                 </select>
               ) : (
@@ -105,6 +107,7 @@ function WorkspaceMembers({ workspaceId, isOwner }: { workspaceId: string; isOwn
           </tr>
         )}
       />
+      {isOwner && <RoleGuide />}
       {isOwner && <Invitations workspaceId={workspaceId} />}
     </>
   );
@@ -157,21 +160,30 @@ function Invitations({ workspaceId }: { workspaceId: string }) {
         </label>
         <label>
           Role
-          <select aria-label="Role for the invitation" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+          <select
+            aria-label="Role for the invitation"
+            aria-describedby="invite-role-help"
+            value={role}
+            onChange={(e) => setRole(e.target.value as Role)}
+          >
             {ROLES.map((r) => (
               <option key={r}>{r}</option>
             ))}
           </select>
         </label>
+        <p className="help" id="invite-role-help">
+          {role}: {ROLE_DESCRIPTIONS[role]}
+        </p>
         {invite.error && (
           <p role="alert" className="error">
             {errorMessage(invite.error)}
           </p>
         )}
         {link && (
-          <p role="status" className="secret">
-            Invitation link (shown once, valid for 7 days; send it to the person): <code>{link}</code>
-          </p>
+          <div role="status" className="secret stack">
+            <span>Invitation link (shown once, valid for 7 days; send it to the person):</span>
+            <CopyField value={link} label="Copy the invitation link" />
+          </div>
         )}
         <button type="submit" disabled={invite.isPending}>
           Create invitation link

@@ -4,6 +4,7 @@ import { api, errorMessage, unwrap } from '../api/client';
 import { OwnedWorkspace } from '../components/OwnedWorkspace';
 import { ConfirmDelete } from '../components/ConfirmDelete';
 import { ItemTable } from '../components/ItemTable';
+import { CopyField } from '../components/CopyButton';
 
 type ClientType = 'confidential' | 'public';
 
@@ -102,14 +103,14 @@ function WorkspaceApps({ workspaceId }: { workspaceId: string }) {
           </p>
         )}
         {shown && (
-          <div role="status" className="secret">
-            <p>
-              Client ID: <code>{shown.id}</code>
-            </p>
+          <div role="status" className="secret stack">
+            <span>Client ID:</span>
+            <CopyField value={shown.id} label="Copy the client ID" />
             {shown.secret && (
-              <p>
-                Client secret (shown once — copy it now): <code>{shown.secret}</code>
-              </p>
+              <>
+                <span>Client secret (shown once — copy it now):</span>
+                <CopyField value={shown.secret} label="Copy the client secret" />
+              </>
             )}
           </div>
         )}

@@ -2,14 +2,9 @@ import { useState } from 'react';
 import { api, errorMessage, unwrap } from '../api/client';
 import { taskPath, useTaskFields, useTaskWrite, type TaskRef } from './queries';
 
-type FieldValue = boolean | number | string | null;
-interface Field {
-  id: string;
-  name: string;
-  type: string;
-  options: string[];
-  value: FieldValue;
-}
+/** A custom field with this task's value (`useTaskFields`: the project's fields joined with the task's values). */
+type Field = NonNullable<ReturnType<typeof useTaskFields>['data']>[number];
+type FieldValue = Field['value'];
 
 /** One custom field's control; a change is saved at once (text and numbers when the field is left). */
 function FieldControl({ field, onSave, disabled }: { field: Field; onSave: (value: FieldValue) => void; disabled: boolean }) {
@@ -72,10 +67,14 @@ export function Fields({ task, readOnly }: { task: TaskRef; readOnly: boolean })
       ? unwrap(await api.DELETE('/api/v1/projects/{projectId}/tasks/{taskId}/fields/{fieldId}', path))
       : unwrap(await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}/fields/{fieldId}', { ...path, body: { value } }));
   });
-  if (fields.data?.length === 0) return null;
   return (
     <fieldset className="detail-section">
       <legend>Fields</legend>
+      {fields.data?.length === 0 && (
+        <p className="muted small">
+          This project has no custom fields yet; a Collaborator defines them with “Custom fields” above the outline.
+        </p>
+      )}
       {fields.isError && <p className="error">{errorMessage(fields.error)}</p>}
       {fields.data?.map((f) => (
         <FieldControl

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import '../outline/outline.css';
 import { api, errorMessage, unwrap } from '../api/client';
 import { taskPath, useTaskNote, useTaskWrite, type TaskRef } from './queries';
 
@@ -7,14 +8,21 @@ type NoteType = 'text' | 'markdown';
 // The markdown renderer loads only when a markdown note is shown.
 const Markdown = lazy(() => import('../components/Markdown'));
 
-/** Longest note, in characters (docs "API", "Note"): one line. */
+/** Longest note, in characters (docs "API", "Note"). */
 const MAX_NOTE_CHARS = 10_000;
 
-/** A task's note: one line of text or markdown (docs "API", "Note"). */
-export function Note({ task, readOnly }: { task: TaskRef; readOnly: boolean }) {
-  const stored = useTaskNote(task);
+/**
+ * A task's note: plain text or markdown on one line (spec 4.1: no CR or LF; docs "API", "Note"),
+ * in a wrapping text area with a preview of the markdown. Enter (or Ctrl/Cmd+Enter) saves; pasted
+ * line breaks become spaces, so what is shown is what is saved. `present`: whether the task has a
+ * note, from the task summaries (read only then; undefined while unknown).
+ */
+export function Note({ task, readOnly, present = true }: { task: TaskRef; readOnly: boolean; present?: boolean }) {
+  const query = useTaskNote(task, present);
+  const stored = { data: present === false ? null : query.data };
   const [value, setValue] = useState('');
   const [type, setType] = useState<NoteType>('text');
+  const [preview, setPreview] = useState(false);
   useEffect(() => {
     if (stored.data === undefined) return;
     setValue(stored.data?.value ?? '');
@@ -30,10 +38,29 @@ export function Note({ task, readOnly }: { task: TaskRef; readOnly: boolean }) {
   return (
     <fieldset className="detail-section" disabled={readOnly || save.isPending || remove.isPending}>
       <legend>Note</legend>
-      <label>
-        Note (one line of up to {MAX_NOTE_CHARS.toLocaleString('en')} characters)
-        <input value={value} maxLength={MAX_NOTE_CHARS} onChange={(e) => setValue(e.currentTarget.value)} />
-      </label>
+      {preview && type === 'markdown' ? (
+        <Suspense fallback={null}>
+          <div className="note-preview" aria-label="Note preview">
+            <Markdown text={value} />
+          </div>
+        </Suspense>
+      ) : (
+        <label>
+          Note (one line, up to {MAX_NOTE_CHARS.toLocaleString('en')} characters)
+          <textarea
+            className="note-editor"
+            value={value}
+            rows={6}
+            maxLength={MAX_NOTE_CHARS}
+            onChange={(e) => setValue(e.currentTarget.value.replace(/\r\n?|\n/g, ' '))}
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter') return;
+              e.preventDefault();
+              if (value.trim() !== '') save.mutate(undefined);
+            }}
+          />
+        </label>
+      )}
       <label>
         Format
         <select value={type} onChange={(e) => setType(e.currentTarget.value === 'markdown' ? 'markdown' : 'text')}>
@@ -46,6 +73,11 @@ export function Note({ task, readOnly }: { task: TaskRef; readOnly: boolean }) {
           <button type="button" disabled={value.trim() === ''} onClick={() => save.mutate(undefined)}>
             Save note
           </button>
+          {type === 'markdown' && (
+            <button type="button" className="secondary" aria-pressed={preview} onClick={() => setPreview(!preview)}>
+              {preview ? 'Edit' : 'Preview'}
+            </button>
+          )}
           {stored.data && (
             <button type="button" className="secondary" onClick={() => remove.mutate(undefined)}>
               Remove note
@@ -53,12 +85,10 @@ export function Note({ task, readOnly }: { task: TaskRef; readOnly: boolean }) {
           )}
         </div>
       )}
-      {stored.data?.type === 'markdown' && (
-        <Suspense fallback={null}>
-          <div aria-label="Note preview">
-            <Markdown text={stored.data.value} />
-          </div>
-        </Suspense>
+      {save.isSuccess && !save.isPending && (
+        <p role="status" className="muted small">
+          Note saved.
+        </p>
       )}
       {failed && (
         <p role="alert" className="error">

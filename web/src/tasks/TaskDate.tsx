@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { api, errorMessage, unwrap } from '../api/client';
 import { taskPath, useTaskDate, useTaskWrite, type DatePoint, type TaskRef } from './queries';
+import { TimeZonePicker, timeZones } from './TimeZonePicker';
 
 /** The two sides of a task date and how the form names them. */
 const SIDES = [
@@ -13,17 +14,17 @@ function localZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
-/** Every IANA zone the browser knows (a short list when it cannot tell). */
-function zones(current: string): string[] {
-  const all = (Intl as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('timeZone') ?? ['UTC', localZone()];
-  return [...new Set(['UTC', current, ...all])];
-}
-
-/** A task's start and due date, each with an optional time, in one time zone (docs "API", "Date"). */
-export function TaskDate({ task, readOnly }: { task: TaskRef; readOnly: boolean }) {
-  const stored = useTaskDate(task);
+/**
+ * A task's start and due date, each with an optional time, in one time zone picked by typing part
+ * of its name (docs "API", "Date"). `present`: whether the task has a date, from the task
+ * summaries (read only then; undefined while unknown).
+ */
+export function TaskDate({ task, readOnly, present = true }: { task: TaskRef; readOnly: boolean; present?: boolean }) {
+  const query = useTaskDate(task, present);
+  const stored = { data: present === false ? null : query.data };
   const [form, setForm] = useState({ startDate: '', startTime: '', endDate: '', endTime: '', timezone: localZone() });
   const [problem, setProblem] = useState<string | null>(null);
+  const zones = useMemo(() => timeZones(form.timezone, localZone()), [form.timezone]);
   useEffect(() => {
     if (stored.data === undefined) return;
     const { start, end } = stored.data ?? { start: null, end: null };
@@ -70,14 +71,7 @@ export function TaskDate({ task, readOnly }: { task: TaskRef; readOnly: boolean 
           </label>
         </div>
       ))}
-      <label>
-        Time zone
-        <select value={form.timezone} onChange={set('timezone')}>
-          {zones(form.timezone).map((z) => (
-            <option key={z}>{z}</option>
-          ))}
-        </select>
-      </label>
+      <TimeZonePicker value={form.timezone} onChange={(timezone) => setForm({ ...form, timezone })} zones={zones} />
       <p className="muted small">Leave a time empty for all day.</p>
       {!readOnly && (
         <div className="actions">

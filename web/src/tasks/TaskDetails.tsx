@@ -1,3 +1,4 @@
+import { useTaskChips } from '../outline/chips';
 import { Assignees } from './Assignees';
 import { Comments } from './Comments';
 import { Fields } from './Fields';
@@ -7,7 +8,8 @@ import { TaskDate } from './TaskDate';
 /**
  * The details of one task beside the outline (docs "Web app"): assignees, start and due date with
  * their time zone, the note, custom field values and comments. Each part is its own API resource,
- * read and written on its own; for Viewers and completed projects every control is read-only.
+ * read and written on its own; for Viewers and completed projects every control is read-only. The
+ * date and the note are read only when the outline's task summaries say the task has one.
  */
 export function TaskDetails(props: {
   projectId: string;
@@ -17,6 +19,7 @@ export function TaskDetails(props: {
   onClose: () => void;
 }) {
   const ref = { projectId: props.projectId, taskId: props.task.id };
+  const parts = useTaskChips(props.projectId, undefined).parts(props.task.id);
   return (
     <aside className="task-details" aria-labelledby="task-details-title">
       <header className="task-details-head">
@@ -26,8 +29,8 @@ export function TaskDetails(props: {
         </button>
       </header>
       <Assignees task={ref} workspaceId={props.workspaceId} readOnly={props.readOnly} />
-      <TaskDate task={ref} readOnly={props.readOnly} />
-      <Note task={ref} readOnly={props.readOnly} />
+      <TaskDate task={ref} present={parts?.hasDate} readOnly={props.readOnly} />
+      <Note task={ref} present={parts?.hasNote} readOnly={props.readOnly} />
       <Fields task={ref} readOnly={props.readOnly} />
       <Comments task={ref} readOnly={props.readOnly} />
     </aside>

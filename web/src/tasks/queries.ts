@@ -1,12 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, orNullOn404, unwrap } from '../api/client';
+import type { paths } from '../api/schema';
 
 /** One side of a task date (docs "API", "Date"): `time` absent means all day. */
-export interface DatePoint {
-  date: string;
-  time?: string;
-  timezone: string;
-}
+export type DatePoint = NonNullable<
+  paths['/api/v1/projects/{projectId}/tasks/{taskId}/date']['get']['responses'][200]['content']['application/json']['item']['start']
+>;
 
 /** The path parameters of a task. */
 export interface TaskRef {
@@ -24,30 +23,27 @@ export function useAssignees(t: TaskRef) {
   });
 }
 
-/** The task's date, or null. */
-export function useTaskDate(t: TaskRef) {
+/**
+ * Whether `present` (from the outline's task summaries) says the part exists: the part is read only
+ * then, so a task without one costs no request (and no 404 in the console); undefined while unknown.
+ */
+type Presence = boolean | undefined;
+
+/** The task's date, or null (null at once when `present` is false; nothing while it is undefined). */
+export function useTaskDate(t: TaskRef, present: Presence = true) {
   return useQuery({
     queryKey: ['task-date', t.taskId],
-    queryFn: () =>
-      orNullOn404(
-        async () =>
-          unwrap(await api.GET('/api/v1/projects/{projectId}/tasks/{taskId}/date', at(t))).item as {
-            start: DatePoint | null;
-            end: DatePoint | null;
-          },
-      ),
+    enabled: present === true,
+    queryFn: () => orNullOn404(async () => unwrap(await api.GET('/api/v1/projects/{projectId}/tasks/{taskId}/date', at(t))).item),
   });
 }
 
-/** The task's note, or null. */
-export function useTaskNote(t: TaskRef) {
+/** The task's note, or null (null at once when `present` is false; nothing while it is undefined). */
+export function useTaskNote(t: TaskRef, present: Presence = true) {
   return useQuery({
     queryKey: ['task-note', t.taskId],
-    queryFn: () =>
-      orNullOn404(
-        async () =>
-          unwrap(await api.GET('/api/v1/projects/{projectId}/tasks/{taskId}/note', at(t))).item as { type: string; value: string },
-      ),
+    enabled: present === true,
+    queryFn: () => orNullOn404(async () => unwrap(await api.GET('/api/v1/projects/{projectId}/tasks/{taskId}/note', at(t))).item),
   });
 }
 
@@ -90,7 +86,12 @@ export function useTaskWrite<V>(t: TaskRef, part: string, write: (value: V) => P
   const queries = useQueryClient();
   return useMutation({
     mutationFn: write,
-    onSettled: () => queries.invalidateQueries({ queryKey: [part, t.taskId] }),
+    onSettled: () =>
+      Promise.all([
+        queries.invalidateQueries({ queryKey: [part, t.taskId] }),
+        // The outline's chips (assignees, dates, field values).
+        queries.invalidateQueries({ queryKey: ['tasks', t.projectId, 'summaries'] }),
+      ]),
   });
 }
 

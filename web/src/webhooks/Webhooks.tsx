@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, errorMessage, unwrap } from '../api/client';
+import { CopyField } from '../components/CopyButton';
 
 const EVENTS = [
   'task.due',
@@ -15,38 +16,18 @@ const EVENTS = [
   'approval.requested',
 ] as const;
 
-interface Webhook {
-  id: string;
-  url: string;
-  events: string[];
-  spaceIds: string[];
-  createdAt: string;
-}
-
-interface Delivery {
-  id: string;
-  event: string;
-  status: string;
-  attemptCount: number;
-  createdAt: string;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  attempts: { number: number; at: string; durationMs: number; statusCode: number | null; error: string | null }[];
-}
-
 function useWebhooks() {
-  return useQuery({ queryKey: ['webhooks'], queryFn: async () => unwrap(await api.GET('/api/v2/webhooks')).items as unknown as Webhook[] });
+  return useQuery({ queryKey: ['webhooks'], queryFn: async () => unwrap(await api.GET('/api/v2/webhooks')).items });
 }
 
 /** Register a signed webhook; the secret is shown once, right here. */
 function Register() {
   const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<string[]>(['task.assigned']);
+  const [events, setEvents] = useState<(typeof EVENTS)[number][]>(['task.assigned']);
   const [secret, setSecret] = useState<string | null>(null);
   const queries = useQueryClient();
   const register = useMutation({
-    mutationFn: async () =>
-      unwrap(await api.POST('/api/v2/webhooks', { body: { targetUrl: url, events } as never })) as unknown as { secret: string },
+    mutationFn: async () => unwrap(await api.POST('/api/v2/webhooks', { body: { targetUrl: url, events } })),
     onSuccess: (res) => {
       setSecret(res.secret);
       setUrl('');
@@ -84,9 +65,10 @@ function Register() {
         </p>
       )}
       {secret && (
-        <p role="status" className="secret">
-          Signing secret (shown once — store it now): <code>{secret}</code>
-        </p>
+        <div role="status" className="secret stack">
+          <span>Signing secret (shown once — store it now):</span>
+          <CopyField value={secret} label="Copy the signing secret" />
+        </div>
       )}
       <button type="submit" disabled={register.isPending || events.length === 0}>
         Register
@@ -190,8 +172,7 @@ export function WebhookDeliveries() {
     queryKey: ['deliveries', webhookId],
     refetchInterval: 3000,
     queryFn: async () =>
-      unwrap(await api.GET('/api/v2/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query: { limit: 100 } as never } }))
-        .items as unknown as Delivery[],
+      unwrap(await api.GET('/api/v2/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query: { limit: 100 } } })).items,
   });
   return (
     <section aria-labelledby="deliveries-title">

@@ -149,7 +149,8 @@ export interface CommandInput {
 export interface AgentDataInput {
   commands?: CommandInput[];
   description?: string;
-  tone?: Tone;
+  /** One of {@link ACCEPTED_TONES}; legacy tones are mapped ({@link normalizeTone}). */
+  tone?: string;
   avatar?: AgentAvatar;
   knowledgeEnabled?: boolean;
   language?: string;

@@ -2,8 +2,8 @@ import { requireFirstPartyCredential } from '../../auth/access';
 import type { Actor } from '../../auth/tokens';
 import { likeClause, likeContains } from '../../platform/db/like';
 import type { Services } from '../../services';
-import { hasInboundUrl } from './inbound-link';
-import type { AutomationRuntime } from './runtime';
+import { hasInboundUrl } from '../inbound/inbound-link';
+import type { AutomationRuntime } from '../engine-host/runtime';
 
 /**
  * Automations and OAuth apps (docs/oauth.md "Threat model"). An automation acts as its owner

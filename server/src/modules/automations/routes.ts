@@ -1,5 +1,5 @@
-import { AUTOMATION_SCHEMA } from '@taskspace/engine';
 import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   createAutomation,
   deleteAutomation,
@@ -9,110 +9,53 @@ import {
   testRun,
   updateAutomation,
 } from './service';
-import { itemEnvelope, itemsEnvelope, okOnly, params, responses } from '../../http/schemas';
 import { getAutomationVersion, listAutomationVersions, restoreAutomationVersion } from './versions';
-import { etagOf, MAX_VERSION_MESSAGE } from './version-save';
-import { metricsRoute } from './metrics';
-import { anyObject, emptyBodyAsObject, run } from './run-schemas';
-
-const automation = {
-  type: 'object',
-  additionalProperties: true,
-  properties: {
-    id: { type: 'string' },
-    workspaceId: { type: 'string' },
-    name: { type: 'string' },
-    description: { type: 'string' },
-    enabled: { type: 'boolean' },
-    version: { type: 'integer' },
-    timeoutMs: { type: 'integer', description: "the run's time limit in ms, waits included" },
-    concurrency: { type: 'integer', description: 'the most runs of this automation executing at once per process' },
-    trigger: anyObject,
-    actions: { type: 'array', items: anyObject },
-    owner: { type: 'object', properties: { handle: { type: 'string' } } },
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
-    webhook: {
-      type: 'object',
-      properties: {
-        id: { type: 'string' },
-        url: { type: 'string' },
-        requiresToken: { type: 'boolean' },
-        token: { type: 'string' },
-        formUrl: { type: 'string', description: 'For a form trigger: the hosted form page' },
-      },
-    },
-  },
-} as const;
-
-const versionSummary = {
-  type: 'object',
-  properties: {
-    version: { type: 'integer' },
-    createdAt: { type: 'string', format: 'date-time' },
-    current: { type: 'boolean' },
-    author: { type: 'object', properties: { handle: { type: 'string' } } },
-    message: { type: 'string' },
-  },
-} as const;
-
-/** The definition part of a create/update body (validated in full against the published schema). */
-const definitionBody = {
-  type: 'object',
-  required: ['name', 'trigger', 'actions'],
-  additionalProperties: false,
-  properties: {
-    name: { type: 'string' },
-    description: { type: 'string' },
-    trigger: anyObject,
-    actions: { type: 'array', items: anyObject },
-    retention: { type: 'object', additionalProperties: false, properties: { days: { type: 'integer' }, failedDays: { type: 'integer' } } },
-    message: { type: 'string', maxLength: MAX_VERSION_MESSAGE, description: "the version's message (not part of the definition)" },
-    timeoutMs: { type: 'integer' },
-    concurrency: { type: 'integer' },
-  },
-} as const;
-
-type Definition = {
-  name: string;
-  description?: string;
-  trigger: object;
-  actions: object[];
-  timeoutMs?: number;
-  concurrency?: number;
-  retention?: { days?: number; failedDays?: number };
-  message?: string;
-};
+import { etagOf } from './version-save';
+import { metricsRoute } from '../runs/metrics';
+import { kindsRoutes } from './kinds-routes';
+import { stepTestRoutes } from './step-test-routes';
+import { transferRoutes } from './transfer-routes';
+import { emptyBodyAsObject } from '../runs/run-schemas';
+import {
+  CreateBody,
+  ListQuery,
+  RestoreBody,
+  TestRunBody,
+  UpdateBody,
+  automationParams,
+  automationResponses,
+  automationsResponses,
+  createResponses,
+  deleteResponses,
+  testRunResponses,
+  updateResponses,
+  versionParams,
+  versionResponses,
+  versionsResponses,
+} from './schemas';
 
 /**
  * `/api/v1/automations` (README "Automations", "API"): management (Owner), test runs, versions,
- * metrics and the published definition schema. Runs and approvals are `run-routes.ts`.
+ * metrics and the published definition schema. Runs and approvals are `run-routes.ts`. The
+ * schemas are `schemas.ts`.
  */
-export const automationsRoutes: FastifyPluginAsync = async (app) => {
+export const automationsRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const svc = app.services;
   const rt = app.automations;
   const tags = ['automations'];
 
-  app.get(
-    '/automations/schema',
-    { schema: { tags, summary: 'The JSON schema of an automation definition', response: { 200: anyObject } } },
-    async () => AUTOMATION_SCHEMA,
-  );
+  kindsRoutes(plugin, tags);
+  stepTestRoutes(plugin, tags);
+  transferRoutes(plugin, tags);
 
-  app.get<{ Querystring: { workspaceId: string } }>(
+  app.get(
     '/automations',
-    {
-      schema: {
-        tags,
-        summary: "A workspace's automations (any member)",
-        querystring: { type: 'object', required: ['workspaceId'], properties: { workspaceId: { type: 'string', minLength: 1 } } },
-        response: responses(itemsEnvelope(automation)),
-      },
-    },
+    { schema: { tags, summary: "A workspace's automations (any member)", querystring: ListQuery, response: automationsResponses } },
     async (request) => ({ ok: true, items: await listAutomations(svc, rt, request.actor, request.query.workspaceId) }),
   );
 
-  app.post<{ Body: Definition & { workspaceId: string; enabled?: boolean } }>(
+  app.post(
     '/automations',
     {
       schema: {
@@ -120,12 +63,8 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
         summary: 'Create an automation (Owner)',
         description:
           'Body: `workspaceId`, optional `enabled` (default true), and the definition (`name`, `description`, `trigger`, `actions`; see GET /automations/schema).',
-        body: {
-          ...definitionBody,
-          required: ['workspaceId', ...definitionBody.required],
-          properties: { ...definitionBody.properties, workspaceId: { type: 'string', minLength: 1 }, enabled: { type: 'boolean' } },
-        },
-        response: responses(itemEnvelope(automation), { 402: { $ref: 'ErrorEnvelope#' } }),
+        body: CreateBody,
+        response: createResponses,
       },
     },
     async (request) => {
@@ -137,14 +76,14 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Params: { automationId: string } }>(
+  app.get(
     '/automations/:automationId',
     {
       schema: {
         tags,
         summary: 'One automation (any member); its ETag is its version',
-        params: params('automationId'),
-        response: responses(itemEnvelope(automation)),
+        params: automationParams,
+        response: automationResponses,
       },
     },
     async (request, reply) => {
@@ -154,7 +93,7 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.put<{ Params: { automationId: string }; Body: Definition }>(
+  app.put(
     '/automations/:automationId',
     {
       schema: {
@@ -162,9 +101,9 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
         summary: 'Replace the definition: a new version (Owner)',
         description:
           'Optional `message` (stored with the version). With `If-Match: "<version>"` (the ETag of GET), a save over a newer version is 412.',
-        params: params('automationId'),
-        body: definitionBody,
-        response: responses(itemEnvelope(automation), { 402: { $ref: 'ErrorEnvelope#' }, 412: { $ref: 'ErrorEnvelope#' } }),
+        params: automationParams,
+        body: UpdateBody,
+        response: updateResponses,
       },
     },
     async (request, reply) => {
@@ -178,11 +117,9 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { automationId: string } }>(
+  app.delete(
     '/automations/:automationId',
-    {
-      schema: { tags, summary: 'Delete an automation with its runs (Owner)', params: params('automationId'), response: responses(okOnly) },
-    },
+    { schema: { tags, summary: 'Delete an automation with its runs (Owner)', params: automationParams, response: deleteResponses } },
     async (request) => {
       await deleteAutomation(svc, rt, request.actor, request.params.automationId);
       return { ok: true };
@@ -193,21 +130,21 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
     ['enable', true],
     ['disable', false],
   ] as const) {
-    app.post<{ Params: { automationId: string } }>(
+    app.post(
       `/automations/:automationId/${verb}`,
       {
         schema: {
           tags,
           summary: enabled ? 'Enable an automation (Owner)' : 'Disable an automation; cancels its waiting runs (Owner)',
-          params: params('automationId'),
-          response: responses(itemEnvelope(automation)),
+          params: automationParams,
+          response: automationResponses,
         },
       },
       async (request) => ({ ok: true, item: await setAutomationEnabled(svc, rt, request.actor, request.params.automationId, enabled) }),
     );
   }
 
-  app.post<{ Params: { automationId: string }; Body: { payload?: Record<string, unknown> } | undefined }>(
+  app.post(
     '/automations/:automationId/test',
     {
       preValidation: emptyBodyAsObject,
@@ -215,44 +152,35 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
         tags,
         summary: 'Run with a sample trigger payload (Owner); actions run for real',
         description: 'Waits up to 10 s for the run to finish or wait, then returns it with its steps.',
-        params: params('automationId'),
-        body: { type: 'object', additionalProperties: false, properties: { payload: anyObject } },
-        response: responses(itemEnvelope(run)),
+        params: automationParams,
+        body: TestRunBody,
+        response: testRunResponses,
       },
     },
-    async (request) => ({
-      ok: true,
-      item: await testRun(svc, rt, request.actor, request.params.automationId, request.body?.payload ?? {}),
-    }),
+    async (request) => ({ ok: true, item: await testRun(svc, rt, request.actor, request.params.automationId, request.body.payload ?? {}) }),
   );
 
-  const versionParams = {
-    type: 'object',
-    required: ['automationId', 'version'],
-    properties: { automationId: { type: 'string', minLength: 1 }, version: { type: 'integer', minimum: 1 } },
-  } as const;
-
-  app.get<{ Params: { automationId: string } }>(
+  app.get(
     '/automations/:automationId/versions',
     {
       schema: {
         tags,
         summary: "An automation's kept versions, newest first (any member); each run names the version it executed",
-        params: params('automationId'),
-        response: responses(itemsEnvelope(versionSummary)),
+        params: automationParams,
+        response: versionsResponses,
       },
     },
     async (request) => ({ ok: true, items: await listAutomationVersions(svc, rt, request.actor, request.params.automationId) }),
   );
 
-  app.get<{ Params: { automationId: string; version: number } }>(
+  app.get(
     '/automations/:automationId/versions/:version',
     {
       schema: {
         tags,
         summary: "One version's definition (any member; credentials redacted for non-Owners)",
         params: versionParams,
-        response: responses(itemEnvelope(anyObject)),
+        response: versionResponses,
       },
     },
     async (request) => ({
@@ -261,7 +189,7 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
     }),
   );
 
-  app.post<{ Params: { automationId: string; version: number }; Body: { message?: string } | undefined }>(
+  app.post(
     '/automations/:automationId/versions/:version/restore',
     {
       preValidation: emptyBodyAsObject,
@@ -269,8 +197,8 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
         tags,
         summary: 'Roll back: the version\'s definition becomes a new version (Owner); optional `message` (default "Restored version <n>")',
         params: versionParams,
-        body: { type: 'object', additionalProperties: false, properties: { message: { type: 'string', maxLength: MAX_VERSION_MESSAGE } } },
-        response: responses(itemEnvelope(automation)),
+        body: RestoreBody,
+        response: automationResponses,
       },
     },
     async (request) => ({
@@ -281,10 +209,10 @@ export const automationsRoutes: FastifyPluginAsync = async (app) => {
         request.actor,
         request.params.automationId,
         request.params.version,
-        request.body?.message,
+        request.body.message,
       ),
     }),
   );
 
-  metricsRoute(app, svc, rt);
+  metricsRoute(plugin, svc, rt);
 };

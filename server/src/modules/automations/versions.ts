@@ -4,7 +4,7 @@ import { isoTime } from '../../platform/clock';
 import type { Query, Sql } from '../../platform/db/query';
 import { notFound } from '../../errors';
 import type { Services } from '../../services';
-import type { AutomationRuntime } from './runtime';
+import type { AutomationRuntime } from '../engine-host/runtime';
 import { requireAutomation, updateAutomation, type AutomationItem } from './service';
 
 /**

@@ -1,10 +1,9 @@
 import type { Dialect, Query, Sql } from '../../platform/db/query';
 import type { Actor } from '../../auth/tokens';
 import { isoTime } from '../../platform/clock';
-import { badRequest } from '../../errors';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
-import { pageWindow, type MAX_PAGE_SIZE } from '../../platform/paging';
+import { pageWindow } from '../../platform/paging';
 import { checkText, raiseEvent, requireTask, taskEventBase } from '../tasks/records';
 
 /**

@@ -1,16 +1,17 @@
 import type { Dialect, Query, Sql } from '../../platform/db/query';
 import type { Actor } from '../../auth/tokens';
 import { requireAgent } from '../../auth/access';
-import { badRequest, notFound, ServiceError } from '../../errors';
+import { notFound, ServiceError } from '../../errors';
 import { newId } from '../../platform/ids';
 import type { ChatMessage } from '../../models/provider';
+import { completeWithTools, type ToolRun } from '../../models/tools';
 import type { Services } from '../../services';
 import { pageWindow } from '../../platform/paging';
 import { mediaContents } from '../media/contents';
 import type { Agent, AgentCommand } from '../agents/agent-data';
 import { agentItem } from '../agents/records';
 import { mediaForKnowledge } from '../media/service';
-import { COMMAND_RUN_LIMITS, commandRunBody } from './schemas';
+import { COMMAND_RUN_LIMITS, commandRunBody, type ConversationStatus } from './schemas';
 import { reportedLlm, type ReportedLlm } from './llm';
 
 /**
@@ -19,14 +20,7 @@ import { reportedLlm, type ReportedLlm } from './llm';
  * one conversation per run. The automation engine runs commands through {@link runAgentCommand}.
  */
 
-/**
- * Conversation statuses as the API reports them (the real service's values): `in_progress` while
- * the model answers, `idle` once answered, `requires_review` when the run failed (the provider
- * errored, timed out or the process stopped mid-answer) and a person should look at it.
- */
-export const CONVERSATION_STATUSES = ['in_progress', 'idle', 'requires_review'] as const;
-/** One of {@link CONVERSATION_STATUSES}. */
-export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+export { CONVERSATION_STATUSES, type ConversationStatus } from './schemas';
 
 /** The status stored in the `conversations` table (unchanged since 001). */
 type StoredConversationStatus = 'in_progress' | 'completed' | 'failed';
@@ -62,7 +56,8 @@ export interface Conversation {
   updatedAt: string;
 }
 
-interface ConversationRow {
+/** A row of the conversations table. */
+export interface ConversationRow {
   id: string;
   agent_id: string;
   title: string;
@@ -76,7 +71,8 @@ interface ConversationRow {
 
 const CONVERSATION_COLUMNS = 'id, agent_id, title, status, llm_type, llm_name, messages_json, created_at, updated_at';
 
-function toConversation(row: ConversationRow): Conversation {
+/** A stored conversation as the API shows it. */
+export function toConversation(row: ConversationRow): Conversation {
   return {
     id: row.id,
     space_agent_id: row.agent_id,
@@ -88,7 +84,8 @@ function toConversation(row: ConversationRow): Conversation {
   };
 }
 
-function conversationRow(q: Sql, agentId: string, convoId: string): Query<ConversationRow | undefined> {
+/** The conversation `convoId` of agent `agentId`, or undefined. */
+export function conversationRow(q: Sql, agentId: string, convoId: string): Query<ConversationRow | undefined> {
   return q.get<ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ? AND agent_id = ?`, [convoId, agentId]);
 }
 
@@ -285,12 +282,20 @@ export interface CommandRun {
  * "run agent command" action). Needs Participant. Records a conversation `in_progress` with the
  * rendered prompt, asks the model provider (system message: the agent, its tone, language and
  * knowledge), then records the answer and `completed`; when the provider fails the conversation
- * is recorded as `failed` and the provider's 502 is thrown.
+ * is recorded as `failed` and the provider's 502 is thrown. With `tools` (automation steps, docs
+ * "Agent tools"), the model may call them before it answers (models/tools.ts); the conversation
+ * records the prompt and the final answer.
  * @returns the completed conversation.
  * @throws ServiceError 400 (command missing/too long, input too long), 404 (agent unknown or
  *   outside the caller's workspaces; no command with that id or name), 403, 502 UPSTREAM_ERROR.
  */
-export async function runAgentCommand(svc: Services, actor: Actor, agentId: string, run: CommandRun): Promise<Conversation> {
+export async function runAgentCommand(
+  svc: Services,
+  actor: Actor,
+  agentId: string,
+  run: CommandRun,
+  tools?: ToolRun,
+): Promise<Conversation> {
   const { store, models } = svc;
   // The route's own schema: calls from the engine are refused exactly as the route refuses them.
   svc.inputs.check(commandRunBody, run);
@@ -315,7 +320,8 @@ export async function runAgentCommand(svc: Services, actor: Actor, agentId: stri
 
   let answer;
   try {
-    answer = await models.complete(started.messages, { purpose: 'agent-command', json: started.command.mode === 'json' });
+    const options = { purpose: 'agent-command' as const, json: started.command.mode === 'json' };
+    answer = tools ? await completeWithTools(models, started.messages, options, tools) : await models.complete(started.messages, options);
   } catch (error) {
     await store.run(
       store.sql.transaction(function* (tx) {

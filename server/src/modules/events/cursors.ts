@@ -15,7 +15,7 @@ import type { Clock } from '../../platform/clock';
 
 /** Cursor name of the webhook dispatcher. */
 export const WEBHOOK_CURSOR = 'webhooks';
-/** Cursor name of the automation engine's outbox reader (modules/automations/runtime.ts). */
+/** Cursor name of the automation engine's outbox reader (modules/engine-host/runtime.ts). */
 export const AUTOMATION_CURSOR = 'automations';
 /** Every outbox reader: an event is handled once all of them have passed it. */
 export const OUTBOX_READERS = [WEBHOOK_CURSOR, AUTOMATION_CURSOR] as const;

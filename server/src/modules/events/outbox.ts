@@ -17,6 +17,9 @@ export const EVENT_TYPES = [
   'project.completed',
   'automation.failed',
   'approval.requested',
+  'task.updated',
+  'task.deleted',
+  'field.changed',
 ] as const;
 
 /** One of {@link EVENT_TYPES}. */
@@ -37,7 +40,43 @@ export interface DomainEvent {
    * The engine refuses to start runs past its documented depth limit.
    */
   depth: number;
+  /** The automation and run whose step made the change, when one did (see {@link EventCause}). */
+  causedBy?: EventCause;
 }
+
+/** The automation and run whose step made a change (an {@link Actor}'s `cause`). */
+export interface EventCause {
+  automationId: string;
+  runId: string;
+}
+
+/** An event to append: its type, workspace and payload, with the actor's depth and cause. */
+export interface NewEvent {
+  type: EventType;
+  workspaceId: string;
+  payload: Record<string, unknown>;
+  /** How many automation runs led to the change (default 0). */
+  depth?: number;
+  /** The automation and run whose step made the change, if any. */
+  causedBy?: EventCause | undefined;
+}
+
+/** The columns of one appended event, in {@link EVENT_INSERT_COLUMNS} order. */
+function eventRow(event: NewEvent, now: number): (string | number | null)[] {
+  return [
+    newOrderedId(),
+    event.type,
+    event.workspaceId,
+    JSON.stringify(event.payload),
+    event.depth ?? 0,
+    now,
+    event.causedBy?.automationId ?? null,
+    event.causedBy?.runId ?? null,
+  ];
+}
+
+/** The columns an append writes. */
+const EVENT_INSERT_COLUMNS = 'id, type, workspace_id, payload_json, depth, created_at, caused_by_automation_id, caused_by_run_id';
 
 /**
  * Key of the transaction-level advisory lock that orders outbox appends on PostgreSQL.
@@ -48,9 +87,12 @@ export interface DomainEvent {
  */
 export const OUTBOX_APPEND_LOCK = 7_461_001;
 
-/** On PostgreSQL, waits for the outbox append lock (see {@link OUTBOX_APPEND_LOCK}). */
+/**
+ * On PostgreSQL, waits for the outbox append lock (see {@link OUTBOX_APPEND_LOCK}), once per
+ * transaction: the later appends of a group of writes sharing one transaction hold it already.
+ */
 function* lockOutbox(q: Sql): Query<void> {
-  if (q.dialect === 'postgres') yield* q.get('SELECT pg_advisory_xact_lock(?) AS locked', [OUTBOX_APPEND_LOCK]);
+  yield* q.lockForTransaction(OUTBOX_APPEND_LOCK);
 }
 
 /**
@@ -58,22 +100,11 @@ function* lockOutbox(q: Sql): Query<void> {
  * so the event exists exactly when the change commits.
  * @returns the new event's id.
  */
-export function* appendEvent(
-  q: Sql,
-  event: { type: EventType; workspaceId: string; payload: Record<string, unknown>; depth?: number },
-  now: number,
-): Query<string> {
-  const id = newOrderedId();
+export function* appendEvent(q: Sql, event: NewEvent, now: number): Query<string> {
+  const row = eventRow(event, now);
   yield* lockOutbox(q);
-  yield* q.run('INSERT INTO events (id, type, workspace_id, payload_json, depth, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
-    id,
-    event.type,
-    event.workspaceId,
-    JSON.stringify(event.payload),
-    event.depth ?? 0,
-    now,
-  ]);
-  return id;
+  yield* q.run(`INSERT INTO events (${EVENT_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, row);
+  return row[0] as string;
 }
 
 /** Events with a sequence number above `afterSeq`, oldest first, at most `limit`. */
@@ -86,22 +117,31 @@ export function* readEvents(q: Sql, afterSeq: number, limit: number): Query<Doma
     payload_json: string;
     depth: number;
     created_at: number;
-  }>('SELECT seq, id, type, workspace_id, payload_json, depth, created_at FROM events WHERE seq > ? ORDER BY seq LIMIT ?', [
-    afterSeq,
-    limit,
-  ]);
-  return rows.map((r) => ({
-    seq: r.seq,
-    id: r.id,
-    type: r.type,
-    workspaceId: r.workspace_id,
-    timestamp: new Date(r.created_at).toISOString(),
-    payload: JSON.parse(r.payload_json) as Record<string, unknown>,
-    depth: r.depth,
-  }));
+    caused_by_automation_id: string | null;
+    caused_by_run_id: string | null;
+  }>(
+    `SELECT seq, id, type, workspace_id, payload_json, depth, created_at, caused_by_automation_id, caused_by_run_id
+       FROM events WHERE seq > ? ORDER BY seq LIMIT ?`,
+    [afterSeq, limit],
+  );
+  return rows.map((r) => {
+    const event: DomainEvent = {
+      seq: r.seq,
+      id: r.id,
+      type: r.type,
+      workspaceId: r.workspace_id,
+      timestamp: new Date(r.created_at).toISOString(),
+      payload: JSON.parse(r.payload_json) as Record<string, unknown>,
+      depth: r.depth,
+    };
+    if (r.caused_by_automation_id !== null && r.caused_by_run_id !== null) {
+      event.causedBy = { automationId: r.caused_by_automation_id, runId: r.caused_by_run_id };
+    }
+    return event;
+  });
 }
 
-/** Rows per multi-row INSERT of {@link appendEvents} (6 parameters each, well under SQLite's limit). */
+/** Rows per multi-row INSERT of {@link appendEvents} (8 parameters each, well under SQLite's limit). */
 const EVENT_BATCH_ROWS = 200;
 
 /**
@@ -109,16 +149,12 @@ const EVENT_BATCH_ROWS = 200;
  * {@link EVENT_BATCH_ROWS} rows (a 10,000-task import writes 50 statements, not 10,000). Call
  * inside the transaction of the change, like {@link appendEvent}.
  */
-export function* appendEvents(
-  q: Sql,
-  events: readonly { type: EventType; workspaceId: string; payload: Record<string, unknown>; depth?: number }[],
-  now: number,
-): Query<void> {
+export function* appendEvents(q: Sql, events: readonly NewEvent[], now: number): Query<void> {
   if (events.length > 0) yield* lockOutbox(q);
   for (let start = 0; start < events.length; start += EVENT_BATCH_ROWS) {
     const batch = events.slice(start, start + EVENT_BATCH_ROWS);
-    const values = batch.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
-    const args = batch.flatMap((e) => [newOrderedId(), e.type, e.workspaceId, JSON.stringify(e.payload), e.depth ?? 0, now]);
-    yield* q.run(`INSERT INTO events (id, type, workspace_id, payload_json, depth, created_at) VALUES ${values}`, args);
+    const values = batch.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+    const args = batch.flatMap((e) => eventRow(e, now));
+    yield* q.run(`INSERT INTO events (${EVENT_INSERT_COLUMNS}) VALUES ${values}`, args);
   }
 }

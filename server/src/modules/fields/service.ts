@@ -8,6 +8,7 @@ import { isCalendarDate } from '../tasks/dates';
 import { characterCount, requireTask, touchTask } from '../tasks/records';
 import { insertRows } from '../projects/bulk-insert';
 import { keyBetween } from '../tasks/rank';
+import { raiseFieldChanged } from '../tasks/change-events';
 import { createHash } from 'node:crypto';
 
 /**
@@ -93,7 +94,8 @@ export interface NewField {
   options?: string[];
 }
 
-interface FieldRow {
+/** A row of the fields table. */
+export interface FieldRow {
   id: string;
   project_id: string;
   name: string;
@@ -134,7 +136,8 @@ function fieldData(name: string, type: FieldType, options: string[] | undefined)
   }
 }
 
-function toDefinition(row: FieldRow): FieldDefinition {
+/** A stored field as the API shows it. */
+export function toDefinition(row: FieldRow): FieldDefinition {
   const options = row.options_json === null ? undefined : (JSON.parse(row.options_json) as string[]);
   return { id: row.id, name: row.name, type: row.type, ...(options ? { options } : {}), data: fieldData(row.name, row.type, options) };
 }
@@ -157,7 +160,7 @@ function fieldRowsText(dialect: Dialect): string {
 }
 
 /** The fields of a project in creation order. */
-function fieldRows(q: Sql, projectId: string): Query<FieldRow[]> {
+export function fieldRows(q: Sql, projectId: string): Query<FieldRow[]> {
   return q.all<FieldRow>(FIELD_ROWS_SQL[q.dialect], [projectId]);
 }
 
@@ -268,13 +271,22 @@ export function normalizeFieldValue(field: Pick<FieldDefinition, 'type' | 'optio
 }
 
 /** The field `fieldId` of `projectId`. @throws ServiceError 404. */
-function* requireField(q: Sql, projectId: string, fieldId: string): Query<FieldRow> {
+export function* requireField(q: Sql, projectId: string, fieldId: string): Query<FieldRow> {
   const field = yield* q.get<FieldRow>('SELECT id, project_id, name, type, options_json FROM fields WHERE id = ? AND project_id = ?', [
     fieldId,
     projectId,
   ]);
   if (!field) throw notFound('field', fieldId);
   return field;
+}
+
+/** A task's stored value of a field, or null when unset. */
+function* storedValue(q: Sql, taskId: string, fieldId: string): Query<FieldValue | null> {
+  const row = yield* q.get<{ value_json: string }>('SELECT value_json FROM task_field_values WHERE task_id = ? AND field_id = ?', [
+    taskId,
+    fieldId,
+  ]);
+  return row ? (JSON.parse(row.value_json) as FieldValue) : null;
 }
 
 /**
@@ -326,7 +338,7 @@ export function* listTaskFieldValues(
 
 /**
  * `PUT .../tasks/{taskId}/fields/{fieldId}` (Participant): sets a task's value for a field,
- * normalized by {@link normalizeFieldValue}.
+ * normalized by {@link normalizeFieldValue}. Raises `field.changed` when the value changed.
  * @throws ServiceError 404, 403, 409 PROJECT_COMPLETED, 400 for a value the field does not take.
  */
 export function setTaskFieldValue(
@@ -339,21 +351,27 @@ export function setTaskFieldValue(
   q: Sql = svc.store.sql,
 ): Query<void> {
   return q.transaction(function* (tx) {
-    yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'setting a field value' });
+    const { project, task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', {
+      mutation: true,
+      action: 'setting a field value',
+    });
     const field = yield* requireField(tx, projectId, fieldId);
     const normalized = normalizeFieldValue(toDefinition(field), value);
+    const from = yield* storedValue(tx, taskId, fieldId);
+    const now = svc.clock.now();
     yield* tx.run(
       `INSERT INTO task_field_values (task_id, field_id, value_json) VALUES (?, ?, ?)
        ON CONFLICT (task_id, field_id) DO UPDATE SET value_json = excluded.value_json`,
       [taskId, fieldId, JSON.stringify(normalized)],
     );
-    yield* touchTask(tx, taskId, svc.clock.now());
+    yield* touchTask(tx, taskId, now);
+    yield* raiseFieldChanged(tx, svc, actor, project, task, field, { from, to: normalized }, now);
   });
 }
 
 /**
  * `DELETE .../tasks/{taskId}/fields/{fieldId}` (Participant): clears a task's value.
- * Idempotent.
+ * Idempotent. Raises `field.changed` (to null) when there was a value.
  * @throws ServiceError 404, 403, 409 PROJECT_COMPLETED.
  */
 export function clearTaskFieldValue(
@@ -365,10 +383,17 @@ export function clearTaskFieldValue(
   q: Sql = svc.store.sql,
 ): Query<void> {
   return q.transaction(function* (tx) {
-    yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'clearing a field value' });
-    yield* requireField(tx, projectId, fieldId);
+    const { project, task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', {
+      mutation: true,
+      action: 'clearing a field value',
+    });
+    const field = yield* requireField(tx, projectId, fieldId);
+    const from = yield* storedValue(tx, taskId, fieldId);
     const removed = yield* tx.run('DELETE FROM task_field_values WHERE task_id = ? AND field_id = ?', [taskId, fieldId]);
-    if (removed.changes > 0) yield* touchTask(tx, taskId, svc.clock.now());
+    if (removed.changes === 0) return;
+    const now = svc.clock.now();
+    yield* touchTask(tx, taskId, now);
+    yield* raiseFieldChanged(tx, svc, actor, project, task, field, { from, to: null }, now);
   });
 }
 

@@ -1,29 +1,20 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { addFolder, listFolders } from './service';
-import { itemEnvelope, itemsEnvelope, params, responses, singleLine } from '../../http/schemas';
-
-const folder = {
-  type: 'object',
-  required: ['id', 'name', 'workspaceId', 'parentId', 'isHome'],
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    workspaceId: { type: 'string' },
-    parentId: { type: 'string', nullable: true },
-    isHome: { type: 'boolean' },
-  },
-} as const;
+import { CreateFolderBody, folderResponses, foldersResponses, workspaceParams } from './schemas';
 
 /** A workspace's folders: list (home folder first) and create (docs "API notes"). */
-export const foldersRoutes: FastifyPluginAsync = async (app) => {
-  app.get<{ Params: { workspaceId: string } }>(
+export const foldersRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
     '/workspaces/:workspaceId/folders',
     {
       schema: {
         tags: ['workspaces'],
         summary: "A workspace's folders, home folder first",
-        params: params('workspaceId'),
-        response: responses(itemsEnvelope(folder)),
+        params: workspaceParams,
+        response: foldersResponses,
       },
     },
     async (request) => {
@@ -31,20 +22,15 @@ export const foldersRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Params: { workspaceId: string }; Body: { name: string; parentId?: string } }>(
+  app.post(
     '/workspaces/:workspaceId/folders',
     {
       schema: {
         tags: ['workspaces'],
         summary: 'Create a folder',
-        params: params('workspaceId'),
-        body: {
-          type: 'object',
-          required: ['name'],
-          additionalProperties: false,
-          properties: { name: singleLine(200), parentId: { type: 'string', minLength: 1 } },
-        },
-        response: responses(itemEnvelope(folder)),
+        params: workspaceParams,
+        body: CreateFolderBody,
+        response: folderResponses,
       },
     },
     async (request) => {

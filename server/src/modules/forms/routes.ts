@@ -1,13 +1,14 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { isRedirectUrl, type FormTrigger } from '@taskspace/engine';
 import { ServiceError } from '../../errors';
 import { escapeHtml, formPage } from '../../http/public-pages';
-import { params } from '../../http/schemas';
 import { rateLimitHeaders } from '../../auth/hook';
-import { FormRejectedError, inboundBody, InboundThrottledError, receiveInboundCall } from '../automations/inbound';
-import { INBOUND_RESPONSES } from '../automations/inbound-routes';
+import { FormRejectedError, inboundBody, InboundThrottledError, receiveInboundCall } from '../inbound/inbound';
+import { INBOUND_RESPONSES } from '../inbound/schemas';
 import { renderForm } from './page';
 import { formPageState } from './service';
+import { FormQuery, formParams } from './schemas';
 
 /** Messages of the pages shown instead of a form. */
 const NO_FORM = {
@@ -40,10 +41,12 @@ function isJson(contentType: string | undefined): boolean {
  * spec's "form submission" trigger). No account: the URL (and, when required, its `token`) is the
  * credential. The page is server-rendered without scripts. A browser's form post gets the
  * thank-you page, a 303 redirect, or the page again with each refused field marked (400); a JSON
- * post gets `{ok, requestId}` or the error envelope (400 with `details.problems`). Posts share the
+ * post gets `{ok, requestId}` (with `filtered: true` when the trigger's `filter` refused it: no
+ * run; a browser's post then gets the thank-you page or redirect as usual) or the error envelope (400 with `details.problems`). Posts share the
  * URL's throttle with its webhook calls (`TASKSPACE_INBOUND_RATE_PER_MINUTE`).
  */
-export const formRoutes: FastifyPluginAsync = async (app) => {
+export const formRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const svc = app.services;
   const rt = app.automations;
   const { throttle } = rt;
@@ -53,7 +56,7 @@ export const formRoutes: FastifyPluginAsync = async (app) => {
     return formPage(reply, page.status, page.title, `<p>${escapeHtml(page.text)}</p>`);
   };
 
-  app.get<{ Params: { formId: string }; Querystring: { token?: string } }>(
+  app.get(
     '/forms/:formId',
     {
       schema: {
@@ -61,8 +64,8 @@ export const formRoutes: FastifyPluginAsync = async (app) => {
         hide: true,
         summary: 'The hosted page of a form-triggered automation (HTML)',
         security: [],
-        params: params('formId'),
-        querystring: { type: 'object', additionalProperties: false, properties: { token: { type: 'string', maxLength: 256 } } },
+        params: formParams,
+        querystring: FormQuery,
       },
     },
     async (request, reply) => {
@@ -75,11 +78,12 @@ export const formRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.register(async (posts) => {
+  app.register(async (plugin) => {
+    const posts = plugin.withTypeProvider<TypeBoxTypeProvider>();
     posts.removeAllContentTypeParsers();
     posts.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-    posts.post<{ Params: { formId: string }; Querystring: { token?: string }; Body: Buffer | undefined }>(
+    posts.post(
       '/forms/:formId',
       {
         config: { rateLimit: 'per-url' },
@@ -88,16 +92,22 @@ export const formRoutes: FastifyPluginAsync = async (app) => {
           summary: 'Submit a form (a browser form post or JSON)',
           description:
             "Form posts (`application/x-www-form-urlencoded`) get HTML: the thank-you page, a 303 redirect to the form's `redirectUrl`, " +
-            'or the form again with each refused field marked (400). JSON posts get `{ok, requestId}` or the error envelope; a refused ' +
+            "or the form again with each refused field marked (400). JSON posts get `{ok, requestId}` (`filtered: true` when the trigger's " +
+            '`filter` refused the submission: no run is started) or the error envelope; a refused ' +
             'submission lists every field in `details.problems`. The token, when required: `Authorization: Bearer`, `?token=` or a `token` form field.',
           security: [],
-          params: params('formId'),
-          querystring: { type: 'object', additionalProperties: false, properties: { token: { type: 'string', maxLength: 256 } } },
+          params: formParams,
+          querystring: FormQuery,
           response: INBOUND_RESPONSES,
         },
       },
       async (request, reply) => {
         const { formId } = request.params;
+        // An HTML answer (the JSON ones follow the response schema), with the URL's throttle headers.
+        const html = (page: string) => {
+          const pageReply: FastifyReply = reply;
+          return pageReply.headers(rateLimitHeaders(throttle.state(formId))).send(page);
+        };
         const json = isJson(request.headers['content-type']);
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         let posted: unknown;
@@ -117,13 +127,17 @@ export const formRoutes: FastifyPluginAsync = async (app) => {
             headers: request.headers,
             entry: 'form',
           });
-          if (json) return { ok: true, requestId: accepted.requestId };
+          // A submission the trigger's filter refuses stores no run and is answered like the webhook's (docs "Trigger filters").
+          if (json)
+            return accepted.filtered
+              ? { ok: true, requestId: accepted.requestId, filtered: true }
+              : { ok: true, requestId: accepted.requestId };
           const form = accepted.form!;
           const target = redirectOf(form);
           if (form.redirectUrl && !target)
             request.log.warn("the form's stored redirectUrl is not a usable URL: showing the thank-you page");
-          if (target) return reply.code(303).header('Location', target).send();
-          return formPage(reply, 200, form.title, `<p role="status">${escapeHtml(form.thankYou || 'Thank you!')}</p>`);
+          if (target) return reply.redirect(target, 303);
+          return html(formPage(reply, 200, form.title, `<p role="status">${escapeHtml(form.thankYou || 'Thank you!')}</p>`));
         } catch (error) {
           if (error instanceof InboundThrottledError) reply.header('Retry-After', Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
           if (json || !(error instanceof ServiceError)) throw error;
@@ -136,13 +150,13 @@ export const formRoutes: FastifyPluginAsync = async (app) => {
                 values: posted as Record<string, unknown>,
                 problems: error.problems,
               });
-              return formPage(reply, 400, state.form.title, page, { formTargets: formTargets(state.form) });
+              return html(formPage(reply, 400, state.form.title, page, { formTargets: formTargets(state.form) }));
             }
           }
-          if (error.statusCode === 404) return notOpen(reply, 'not_found');
-          if (error.statusCode === 401) return notOpen(reply, 'needs_token');
-          if (error.statusCode === 409) return notOpen(reply, 'closed');
-          return formPage(reply, error.statusCode, 'Not sent', `<p>${escapeHtml(error.message)}</p>`);
+          if (error.statusCode === 404) return html(notOpen(reply, 'not_found'));
+          if (error.statusCode === 401) return html(notOpen(reply, 'needs_token'));
+          if (error.statusCode === 409) return html(notOpen(reply, 'closed'));
+          return html(formPage(reply, error.statusCode, 'Not sent', `<p>${escapeHtml(error.message)}</p>`));
         } finally {
           reply.headers(rateLimitHeaders(throttle.state(formId)));
         }

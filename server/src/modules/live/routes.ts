@@ -1,5 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { ServiceError } from '../../errors';
+import { ErrorRef } from '../../http/schemas';
 import type { LiveEvent } from './feed';
 import { LIVE_POLL_MS, type LiveStream } from './hub';
 
@@ -25,7 +28,8 @@ function frame(e: LiveEvent): string {
  * hub.ts). A stream ends when its session is signed out, revoked or expires, or its token is
  * revoked or expires (within {@link LIVE_POLL_MS}).
  */
-export const liveRoutes: FastifyPluginAsync = async (app) => {
+export const liveRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const svc = app.services;
   const hub = svc.live;
   const open = new Map<string, number>();
@@ -41,9 +45,9 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
           '`text/event-stream`. Events: `ready` once, then `project` `{projectId, version}` and `run` `{runId, automationId, status}`; ' +
           'a `: keep-alive` comment every 25 s. The stream ends after 10 minutes (reconnect; EventSource does so by itself).',
         response: {
-          200: { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
-          401: { $ref: 'ErrorEnvelope#' },
-          429: { $ref: 'ErrorEnvelope#' },
+          200: { description: 'The event stream', content: { 'text/event-stream': { schema: Type.String() } } },
+          401: ErrorRef,
+          429: ErrorRef,
         },
       },
     },

@@ -1,27 +1,18 @@
 import type { FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
-import { deleteMedia, getMedia, listMedia, MEDIA_KINDS, openMediaContent, uploadMedia, type IncomingFile } from './service';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { deleteMedia, getMedia, listMedia, openMediaContent, uploadMedia, type IncomingFile } from './service';
 import { badRequest, ServiceError } from '../../errors';
-import { itemEnvelope, itemsEnvelope, okOnly, pageQuery, params, responses, type PageQuery } from '../../http/schemas';
+import {
+  deleteMediaResponses,
+  folderParams,
+  mediaListQuery,
+  mediaListResponses,
+  mediaParams,
+  mediaResponses,
+  uploadResponses,
+} from './schemas';
 import { sweepTempUploads } from './files';
-
-const str = { type: 'string' } as const;
-
-/** The media item (README "Agents, conversations, media and model providers", "Media"). */
-export const mediaSchema = {
-  type: 'object',
-  required: ['id', 'space_id', 'kind', 'name', 'contentType', 'size', 'url', 'createdAt'],
-  properties: {
-    id: str,
-    space_id: str,
-    kind: { type: 'string', enum: MEDIA_KINDS },
-    name: str,
-    contentType: str,
-    size: { type: 'integer' },
-    url: { type: 'string', format: 'uri' },
-    createdAt: { type: 'string', format: 'date-time' },
-  },
-} as const;
 
 const tags = ['media'];
 
@@ -38,20 +29,21 @@ export function contentDisposition(name: string): string {
  * `@fastify/multipart` is registered in this plugin's scope only, with the upload limit of
  * `TASKSPACE_MEDIA_MAX_BYTES` and one file per request.
  */
-export const mediaRoutes: FastifyPluginAsync = async (app) => {
+export const mediaRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const svc = app.services;
   sweepTempUploads(svc.config.dataDir);
   await app.register(multipart, { limits: { fileSize: svc.config.mediaMaxBytes, files: 1 } });
 
-  app.post<{ Params: { folderId: string } }>(
+  app.post(
     '/folders/:folderId/medias',
     {
       schema: {
         tags,
         summary: 'Upload a file (multipart/form-data, one file part)',
-        params: params('folderId'),
+        params: folderParams,
         consumes: ['multipart/form-data'],
-        response: responses(itemEnvelope(mediaSchema), { 413: { $ref: 'ErrorEnvelope#' }, 415: { $ref: 'ErrorEnvelope#' } }),
+        response: uploadResponses,
       },
     },
     async (request) => {
@@ -78,29 +70,29 @@ export const mediaRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Params: { folderId: string }; Querystring: PageQuery }>(
+  app.get(
     '/folders/:folderId/medias',
     {
       schema: {
         tags,
         summary: "A folder's media, newest first",
-        params: params('folderId'),
-        querystring: pageQuery(100),
-        response: responses(itemsEnvelope(mediaSchema)),
+        params: folderParams,
+        querystring: mediaListQuery,
+        response: mediaListResponses,
       },
     },
     async (request) => ({ ok: true, items: await svc.store.run(listMedia(svc, request.actor, request.params.folderId, request.query)) }),
   );
 
-  app.get<{ Params: { mediaId: string } }>(
+  app.get(
     '/medias/:mediaId',
-    { schema: { tags, summary: 'Get a media item', params: params('mediaId'), response: responses(itemEnvelope(mediaSchema)) } },
+    { schema: { tags, summary: 'Get a media item', params: mediaParams, response: mediaResponses } },
     async (request) => ({ ok: true, item: await svc.store.run(getMedia(svc, request.actor, request.params.mediaId)) }),
   );
 
-  app.get<{ Params: { mediaId: string } }>(
+  app.get(
     '/medias/:mediaId/content',
-    { schema: { tags, summary: "Download a media item's bytes", params: params('mediaId') } },
+    { schema: { tags, summary: "Download a media item's bytes", params: mediaParams } },
     async (request, reply) => {
       const { media, stream } = await svc.store.run(openMediaContent(svc, request.actor, request.params.mediaId));
       reply
@@ -113,9 +105,9 @@ export const mediaRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { mediaId: string } }>(
+  app.delete(
     '/medias/:mediaId',
-    { schema: { tags, summary: 'Delete a media item and its bytes', params: params('mediaId'), response: responses(okOnly) } },
+    { schema: { tags, summary: 'Delete a media item and its bytes', params: mediaParams, response: deleteMediaResponses } },
     async (request) => {
       await svc.store.run(deleteMedia(svc, request.actor, request.params.mediaId));
       return { ok: true };

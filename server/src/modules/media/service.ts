@@ -128,8 +128,8 @@ export function storedContentType(declared: string | undefined, name: string): s
 /** The file name to store: the last path segment, control characters removed, at most {@link MEDIA_NAME_MAX}; `upload` when empty. */
 export function storedName(filename: string | undefined): string {
   const last = (filename ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
   const clean = last
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .trim()
     .slice(0, MEDIA_NAME_MAX)

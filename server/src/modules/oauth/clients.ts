@@ -5,6 +5,7 @@ import { hashToken, type Actor } from '../../auth/tokens';
 import { requireFirstPartyCredential, requireWorkspace } from '../../auth/access';
 import { badRequest, notFound } from '../../errors';
 import type { Services } from '../../services';
+import { notifyAuthChanged } from '../../platform/db/postgres/notifications';
 
 /**
  * OAuth 2.0 clients (RFC 6749 section 2, docs/oauth.md "Registering a client"): apps an Owner
@@ -169,6 +170,7 @@ export function* deleteClient(svc: Services, actor: Actor, clientId: string, q: 
   yield* requireWorkspace(q, actor, row.workspaceId, 'Owner', 'deleting an OAuth client');
   yield* q.transaction(function* (tx) {
     yield* tx.run('DELETE FROM access_tokens WHERE client_id = ?', [clientId]);
+    yield* notifyAuthChanged(tx);
     yield* tx.run('DELETE FROM oauth_clients WHERE id = ?', [clientId]);
   });
 }

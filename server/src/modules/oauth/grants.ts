@@ -5,6 +5,7 @@ import { notFound } from '../../errors';
 import type { Services } from '../../services';
 import { requireFirstPartyCredential } from '../../auth/access';
 import { normalizeScopes, parseStoredScope, type OAuthScope } from '../../auth/scopes';
+import { notifyAuthChanged } from '../../platform/db/postgres/notifications';
 
 /**
  * Remembered grants (docs/oauth.md "Authorized apps"): what a person approved for a client on the
@@ -122,6 +123,7 @@ export function* revokeMyGrant(svc: Services, actor: Actor, grantId: string, q: 
   if (!grant || grant.userId !== actor.userId) throw notFound('grant', grantId);
   yield* q.transaction(function* (tx) {
     yield* tx.run('DELETE FROM access_tokens WHERE grant_id = ?', [grantId]);
+    yield* notifyAuthChanged(tx);
     yield* tx.run('DELETE FROM oauth_grants WHERE id = ?', [grantId]);
   });
 }

@@ -6,6 +6,7 @@ import type { Services } from '../../services';
 import { authenticateClient, findClient, type ClientRecord } from './clients';
 import { grantById } from './grants';
 import { DEFAULT_SCOPE, normalizeScopes, parseStoredScope } from '../../auth/scopes';
+import { notifyAuthChanged } from '../../platform/db/postgres/notifications';
 
 /**
  * The storage model behind `@node-oauth/oauth2-server` (docs/oauth.md): the library runs the
@@ -71,6 +72,7 @@ export function* revokeFamily(svc: Services, familyId: string, q: Sql = svc.stor
     ]);
     yield* tx.run('UPDATE oauth_refresh_tokens SET rotated_at = NULL WHERE family_id = ? AND rotated_at IS NOT NULL', [familyId]);
     const access = yield* tx.run('UPDATE access_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL', [now, familyId]);
+    if (access.changes > 0) yield* notifyAuthChanged(tx);
     return refresh.changes + access.changes;
   });
 }
@@ -87,12 +89,13 @@ export function* revokeIssuedToken(svc: Services, clientId: string, token: strin
     [tokenHash, clientId],
   );
   if (family !== undefined) yield* revokeFamily(svc, family.family_id, q);
-  else
-    yield* q.run('UPDATE access_tokens SET revoked_at = ? WHERE token_hash = ? AND client_id = ? AND revoked_at IS NULL', [
-      svc.clock.now(),
-      tokenHash,
-      clientId,
-    ]);
+  else {
+    const { changes } = yield* q.run(
+      'UPDATE access_tokens SET revoked_at = ? WHERE token_hash = ? AND client_id = ? AND revoked_at IS NULL',
+      [svc.clock.now(), tokenHash, clientId],
+    );
+    if (changes > 0) yield* notifyAuthChanged(q);
+  }
 }
 
 interface CodeRow {

@@ -1,19 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { addProjectMembers, MAX_MEMBER_HANDLES, removeProjectMember } from './members';
-import { itemsEnvelope, okOnly, params, responses, singleLine } from '../../http/schemas';
-
-const member = { type: 'object', properties: { handle: { type: 'string' }, displayName: { type: 'string' } } } as const;
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { addProjectMembers, removeProjectMember } from './members';
+import { AddMembersBody, addMembersResponses, memberParams, projectParams, removeMemberResponses } from './schemas';
 
 /**
  * Explicit project membership (README "Events and webhooks", "Project members"): add members
  * (raising `project.assigned` / `project.joined`) and remove one. Listing stays
  * `GET /api/v1/projects/{projectId}/members` (projects routes).
  */
-export const projectMemberRoutes: FastifyPluginAsync = async (app) => {
+export const projectMemberRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const svc = app.services;
   const tags = ['projects'];
 
-  app.put<{ Params: { projectId: string }; Body: { handles: string[] } }>(
+  app.put(
     '/projects/:projectId/members',
     {
       schema: {
@@ -22,14 +22,9 @@ export const projectMemberRoutes: FastifyPluginAsync = async (app) => {
         description:
           'Adding only yourself needs Participant and raises project.joined; adding others needs Collaborator and raises ' +
           'project.assigned per newly added handle. Returns the explicit members after the change.',
-        params: params('projectId'),
-        body: {
-          type: 'object',
-          required: ['handles'],
-          additionalProperties: false,
-          properties: { handles: { type: 'array', minItems: 1, maxItems: MAX_MEMBER_HANDLES, items: singleLine(39) } },
-        },
-        response: responses(itemsEnvelope(member), { 409: { $ref: 'ErrorEnvelope#' } }),
+        params: projectParams,
+        body: AddMembersBody,
+        response: addMembersResponses,
       },
     },
     async (request) => ({
@@ -38,14 +33,14 @@ export const projectMemberRoutes: FastifyPluginAsync = async (app) => {
     }),
   );
 
-  app.delete<{ Params: { projectId: string; handle: string } }>(
+  app.delete(
     '/projects/:projectId/members/:handle',
     {
       schema: {
         tags,
         summary: 'Remove an explicit project member (yourself: Participant; others: Collaborator)',
-        params: params('projectId', 'handle'),
-        response: responses(okOnly, { 409: { $ref: 'ErrorEnvelope#' } }),
+        params: memberParams,
+        response: removeMemberResponses,
       },
     },
     async (request) => {

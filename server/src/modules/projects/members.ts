@@ -83,6 +83,7 @@ export function addProjectMembers(
             ? { ...base, handle: user.handle, displayName: user.displayName }
             : { ...base, handle: user.handle, displayName: user.displayName, assignedBy: actor.handle },
           depth: actor.depth,
+          causedBy: actor.cause,
         },
         now,
       );

@@ -129,6 +129,7 @@ export function* insertProject(
         createdBy: actor.handle,
       },
       depth: actor.depth,
+      causedBy: actor.cause,
     },
     now,
   );
@@ -236,6 +237,7 @@ export function completeProject(svc: Services, actor: Actor, projectId: string, 
             completedAt: new Date(now).toISOString(),
           },
           depth: actor.depth,
+          causedBy: actor.cause,
         },
         now,
       );

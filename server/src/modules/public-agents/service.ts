@@ -27,9 +27,15 @@ export const THEMES = ['light', 'dark', 'auto'] as const;
 export const LEGACY_PREFERENCE_VALUES = { mode: { chat: 'chatbot' }, theme: { system: 'auto' } } as const;
 
 /** Every `preferences.mode` a body may carry. */
-export const ACCEPTED_PUBLIC_MODES: readonly string[] = [...PUBLIC_MODES, ...Object.keys(LEGACY_PREFERENCE_VALUES.mode)];
+export const ACCEPTED_PUBLIC_MODES = [
+  ...PUBLIC_MODES,
+  ...(Object.keys(LEGACY_PREFERENCE_VALUES.mode) as (keyof typeof LEGACY_PREFERENCE_VALUES.mode)[]),
+];
 /** Every `preferences.theme` a body may carry. */
-export const ACCEPTED_THEMES: readonly string[] = [...THEMES, ...Object.keys(LEGACY_PREFERENCE_VALUES.theme)];
+export const ACCEPTED_THEMES = [
+  ...THEMES,
+  ...(Object.keys(LEGACY_PREFERENCE_VALUES.theme) as (keyof typeof LEGACY_PREFERENCE_VALUES.theme)[]),
+];
 
 /** `preferences` with legacy `mode`/`theme` values replaced by the current ones. */
 export function normalizePreferences<T extends { mode?: string; theme?: string }>(preferences: T): T {
@@ -66,6 +72,12 @@ export interface PublicAgentPreferences {
   /** Present once set (PATCH merges its keys). */
   meta?: PublicAgentMeta;
 }
+
+/** Preferences as a `PATCH` body carries them: every key optional, legacy `mode`/`theme` values accepted. */
+export type PublicAgentPreferencesInput = Partial<Omit<PublicAgentPreferences, 'mode' | 'theme'>> & {
+  mode?: (typeof ACCEPTED_PUBLIC_MODES)[number];
+  theme?: (typeof ACCEPTED_THEMES)[number];
+};
 
 /** What of the agent a public agent item shows under `data` (the real service's shape). */
 export interface PublicAgentData {
@@ -187,7 +199,7 @@ export function* updatePublicAgent(
   svc: Services,
   actor: Actor,
   agentId: string,
-  preferences: Partial<PublicAgentPreferences>,
+  preferences: PublicAgentPreferencesInput,
   q: Sql = svc.store.sql,
 ): Query<PublicAgent> {
   return yield* q.transaction(function* (tx) {

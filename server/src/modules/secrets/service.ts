@@ -32,10 +32,16 @@ export interface SecretInfo {
 /** Matches `secrets.NAME` and `secrets['NAME']` / `secrets["NAME"]` inside templates. */
 const REFERENCE = /\bsecrets\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*['"]([^'"\]]+)['"]\s*\])/g;
 
-/** The secret names a definition (any JSON value) reads, each once, in order of appearance. */
+/**
+ * The secret names a definition (any JSON value) reads, each once, in order of appearance: its
+ * `{{ secrets.NAME }}` references, then a webhook trigger's `verify.secret` (the secret its
+ * signature check reads).
+ */
 export function secretReferences(definition: unknown): string[] {
   const names = new Set<string>();
   for (const match of JSON.stringify(definition).matchAll(REFERENCE)) names.add((match[1] ?? match[2])!);
+  const trigger = (definition as { trigger?: { type?: unknown; verify?: { secret?: unknown } } } | null)?.trigger;
+  if (trigger?.type === 'webhook' && typeof trigger.verify?.secret === 'string') names.add(trigger.verify.secret);
   return [...names];
 }
 
@@ -50,12 +56,13 @@ type SecretReaders = { id: string; name: string; enabled: boolean; reads: string
 
 /**
  * The automations of a workspace that read secrets, each with the names it reads (one query).
- * The LIKE only narrows the rows read: it is case-insensitive on SQLite and not on PostgreSQL,
- * and either way {@link secretReferences} keeps exactly the definitions naming `secrets`.
+ * The LIKE only narrows the rows read (`secrets` templates, `verify` of webhook triggers): it is
+ * case-insensitive on SQLite and not on PostgreSQL, and either way {@link secretReferences} keeps
+ * exactly the definitions reading a secret.
  */
 function* secretReaders(q: Sql, workspaceId: string): Query<SecretReaders> {
   const rows = yield* q.all<AutomationRow>(
-    "SELECT id, definition_json AS definition, enabled FROM automations WHERE workspace_id = ? AND definition_json LIKE '%secrets%' ORDER BY created_at, id",
+    "SELECT id, definition_json AS definition, enabled FROM automations WHERE workspace_id = ? AND (definition_json LIKE '%secrets%' OR definition_json LIKE '%verify%') ORDER BY created_at, id",
     [workspaceId],
   );
   return rows

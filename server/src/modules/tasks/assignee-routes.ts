@@ -1,23 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { listAssignees, removeAssignee, setAssignees } from './assignees';
-import { itemEnvelope, itemsEnvelope, params, responses } from '../../http/schemas';
-import { assigneesBody, memberSchema, taskSchema, type TaskParams } from './schemas';
+import { assigneeParams, assigneesBody, assigneesResponses, taskParams, taskResponses } from './schemas';
 
 const tags = ['tasks'];
 
 /** Task assignees (spec section 4.1): list, replace the set, remove one. */
-export const taskAssigneesRoutes: FastifyPluginAsync = async (app) => {
+export const taskAssigneesRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const svc = app.services;
 
-  app.get<{ Params: TaskParams }>(
+  app.get(
     '/projects/:projectId/tasks/:taskId/assignees',
     {
-      schema: {
-        tags,
-        summary: "A task's assignees",
-        params: params('projectId', 'taskId'),
-        response: responses(itemsEnvelope(memberSchema)),
-      },
+      schema: { tags, summary: "A task's assignees", params: taskParams, response: assigneesResponses },
     },
     async (request) => ({
       ok: true,
@@ -25,15 +21,15 @@ export const taskAssigneesRoutes: FastifyPluginAsync = async (app) => {
     }),
   );
 
-  app.put<{ Params: TaskParams; Body: { handles: string[] } }>(
+  app.put(
     '/projects/:projectId/tasks/:taskId/assignees',
     {
       schema: {
         tags,
         summary: "Replace a task's assignees (members of the project's workspace)",
-        params: params('projectId', 'taskId'),
+        params: taskParams,
         body: assigneesBody,
-        response: responses(itemEnvelope(taskSchema)),
+        response: taskResponses,
       },
     },
     async (request) => ({
@@ -47,14 +43,14 @@ export const taskAssigneesRoutes: FastifyPluginAsync = async (app) => {
     }),
   );
 
-  app.delete<{ Params: TaskParams & { assigneeHandle: string } }>(
+  app.delete(
     '/projects/:projectId/tasks/:taskId/assignees/:assigneeHandle',
     {
       schema: {
         tags,
         summary: 'Remove one assignee (idempotent)',
-        params: params('projectId', 'taskId', 'assigneeHandle'),
-        response: responses(itemEnvelope(taskSchema)),
+        params: assigneeParams,
+        response: taskResponses,
       },
     },
     async (request) => {

@@ -74,7 +74,7 @@ export function* raiseTaskAddedForProject(q: Sql, svc: Services, actor: Actor, p
       if (task.end_date !== null) payload.endDate = task.end_date;
       payload.assignees = assignees.get(task.id) ?? [];
       payload.createdBy = actor.handle;
-      return { type: 'task.added' as const, workspaceId: project.workspaceId, payload, depth: actor.depth };
+      return { type: 'task.added' as const, workspaceId: project.workspaceId, payload, depth: actor.depth, causedBy: actor.cause };
     }),
     now,
   );

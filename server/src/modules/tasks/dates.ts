@@ -1,8 +1,10 @@
 import type { Query, Sql } from '../../platform/db/query';
 import type { Actor } from '../../auth/tokens';
+import type { ProjectAccess } from '../../auth/access';
 import { badRequest, ServiceError } from '../../errors';
 import type { Services } from '../../services';
 import { requireTask, toTask, type Task } from './records';
+import { raiseTaskUpdated, taskSnapshot } from './change-events';
 
 /**
  * Task dates (spec section 4.1, `.../tasks/{taskId}/date`): an optional start and an optional
@@ -177,7 +179,8 @@ interface DateRow {
   endTz: string | null;
 }
 
-function pointOf(date: string | null, time: string | null, timezone: string | null): DatePoint | null {
+/** A stored side of a date as the API shows it, or null when the side is empty. */
+export function pointOf(date: string | null, time: string | null, timezone: string | null): DatePoint | null {
   if (date === null) return null;
   const point: DatePoint = { date, timezone: timezone ?? DEFAULT_TIMEZONE };
   if (time !== null) point.time = time;
@@ -199,7 +202,10 @@ export function* getTaskDate(svc: Services, actor: Actor, projectId: string, tas
   return { start: pointOf(row.startDate, row.startTime, row.startTz), end: pointOf(row.endDate, row.endTime, row.endTz) };
 }
 
-function* writeDate(q: Sql, svc: Services, taskId: string, date: TaskDate): Query<void> {
+/** Writes a task's date (and due time) and raises `task.updated` when a side changed. */
+function* writeDate(q: Sql, svc: Services, actor: Actor, project: ProjectAccess, taskId: string, date: TaskDate): Query<void> {
+  const before = yield* taskSnapshot(q, taskId);
+  const now = svc.clock.now();
   const { start, end } = date;
   yield* q.run(
     `UPDATE tasks SET start_date = ?, start_time = ?, start_tz = ?, end_date = ?, end_time = ?, end_tz = ?, due_at = ?, updated_at = ?
@@ -212,16 +218,18 @@ function* writeDate(q: Sql, svc: Services, taskId: string, date: TaskDate): Quer
       end?.time ?? null,
       end ? end.timezone : null,
       dueAt(date),
-      svc.clock.now(),
+      now,
       taskId,
     ],
   );
+  yield* raiseTaskUpdated(q, svc, actor, project, taskId, before, now);
 }
 
 /**
  * Sets a task's date (Participant). The date becomes exactly what is given: a side that is
  * absent or null is cleared. A side without `timezone` is in UTC; without `time` it is all day.
- * The input is checked when the function is called, before the operation runs.
+ * The input is checked when the function is called, before the operation runs. Raises
+ * `task.updated` (changed `startDate`/`endDate`) when a side changed.
  * @returns the task.
  * @throws ServiceError 400 when neither side is given (field `start`, reason `required`), for a
  *   malformed side, or when the end is before the start (field `end`, reason `before_start`);
@@ -240,21 +248,25 @@ export function setTaskDate(
   if (!start && !end) throw badRequest('start', 'required', 'a date needs start, end or both');
   if (start && end && endsBeforeStart(start, end)) throw badRequest('end', 'before_start', 'end must not be before start');
   return q.transaction(function* (tx) {
-    const { task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'setting a date' });
-    yield* writeDate(tx, svc, task.id, { start, end });
+    const { project, task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'setting a date' });
+    yield* writeDate(tx, svc, actor, project, task.id, { start, end });
     return toTask(task);
   });
 }
 
 /**
- * Removes a task's date and due time (Participant). Idempotent.
+ * Removes a task's date and due time (Participant). Idempotent. Raises `task.updated` when
+ * the task had a date.
  * @returns the task.
  * @throws ServiceError 404, 403, 409 as for every task write.
  */
 export function clearTaskDate(svc: Services, actor: Actor, projectId: string, taskId: string, q: Sql = svc.store.sql): Query<Task> {
   return q.transaction(function* (tx) {
-    const { task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'removing a date' });
-    yield* writeDate(tx, svc, task.id, { start: null, end: null });
+    const { project, task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', {
+      mutation: true,
+      action: 'removing a date',
+    });
+    yield* writeDate(tx, svc, actor, project, task.id, { start: null, end: null });
     return toTask(task);
   });
 }

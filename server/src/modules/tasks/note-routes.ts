@@ -1,33 +1,25 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { deleteNote, getNote, setNote } from './notes';
-import { itemEnvelope, okOnly, params, responses } from '../../http/schemas';
-import { taskNoteBody, type NoteInput, type TaskParams } from './schemas';
+import { noteResponses, okResponses, taskNoteBody, taskParams } from './schemas';
 
 const tags = ['tasks'];
 
-const noteSchema = {
-  type: 'object',
-  required: ['type', 'value'],
-  properties: { type: { type: 'string', enum: ['text', 'markdown'] }, value: { type: 'string' } },
-} as const;
-
 /** Task note (spec section 4.1): read, create or replace, remove. */
-export const taskNotesRoutes: FastifyPluginAsync = async (app) => {
+export const taskNotesRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const svc = app.services;
-  const taskParams = params('projectId', 'taskId');
 
-  app.get<{ Params: TaskParams }>(
+  app.get(
     '/projects/:projectId/tasks/:taskId/note',
-    {
-      schema: { tags, summary: "A task's note (404 when it has none)", params: taskParams, response: responses(itemEnvelope(noteSchema)) },
-    },
+    { schema: { tags, summary: "A task's note (404 when it has none)", params: taskParams, response: noteResponses } },
     async (request) => ({
       ok: true,
       item: await svc.store.run(getNote(svc, request.actor, request.params.projectId, request.params.taskId)),
     }),
   );
 
-  app.put<{ Params: TaskParams; Body: NoteInput }>(
+  app.put(
     '/projects/:projectId/tasks/:taskId/note',
     {
       schema: {
@@ -35,20 +27,26 @@ export const taskNotesRoutes: FastifyPluginAsync = async (app) => {
         summary: "Create or replace a task's note",
         params: taskParams,
         body: taskNoteBody,
-        response: responses(itemEnvelope(noteSchema)),
+        response: noteResponses,
       },
     },
     async (request) => ({
       ok: true,
-      item: await svc.store.run(setNote(svc, request.actor, request.params.projectId, request.params.taskId, request.body)),
+      item: await svc.writes.run(
+        (q) => setNote(svc, request.actor, request.params.projectId, request.params.taskId, request.body, q),
+        request.params.projectId,
+      ),
     }),
   );
 
-  app.delete<{ Params: TaskParams }>(
+  app.delete(
     '/projects/:projectId/tasks/:taskId/note',
-    { schema: { tags, summary: "Remove a task's note (idempotent)", params: taskParams, response: responses(okOnly) } },
+    { schema: { tags, summary: "Remove a task's note (idempotent)", params: taskParams, response: okResponses } },
     async (request) => {
-      await svc.store.run(deleteNote(svc, request.actor, request.params.projectId, request.params.taskId));
+      await svc.writes.run(
+        (q) => deleteNote(svc, request.actor, request.params.projectId, request.params.taskId, q),
+        request.params.projectId,
+      );
       return { ok: true };
     },
   );

@@ -3,7 +3,11 @@ import type { Actor } from '../../auth/tokens';
 import { ServiceError } from '../../errors';
 import type { Services } from '../../services';
 import { requireTask } from './records';
+import { raiseTaskUpdated, taskSnapshot } from './change-events';
 import type { NoteInput } from './schemas';
+import { MAX_NOTE_LENGTH, NOTE_WRITE_TYPES } from './limits';
+
+export { MAX_NOTE_LENGTH, NOTE_WRITE_TYPES };
 
 /**
  * Task notes (spec section 4.1, `.../tasks/{taskId}/note`): one single-line note per task.
@@ -11,16 +15,11 @@ import type { NoteInput } from './schemas';
  * read returns (`text`, `markdown`); reads always return the short name (README "Tasks").
  */
 
-/** Note types accepted on write. */
-export const NOTE_WRITE_TYPES = ['text/plain', 'text/markdown', 'text', 'markdown'] as const;
 /** One of {@link NOTE_WRITE_TYPES}. */
 export type NoteWriteType = (typeof NOTE_WRITE_TYPES)[number];
 
 /** Note types as read back. */
 export type NoteType = 'text' | 'markdown';
-
-/** Longest note, in characters. */
-export const MAX_NOTE_LENGTH = 10000;
 
 /** A task's note. */
 export interface Note {
@@ -50,7 +49,8 @@ export function* getNote(svc: Services, actor: Actor, projectId: string, taskId:
 
 /**
  * Creates or replaces a task's note (Participant). `input` must match `taskNoteBody`
- * (schemas.ts), checked by the route or the engine's adapter.
+ * (schemas.ts), checked by the route or the engine's adapter. Raises `task.updated` (changed
+ * `note`) when the note changed.
  * @returns the note as stored.
  * @throws ServiceError 404, 403, 409 as for every task write.
  */
@@ -64,27 +64,32 @@ export function setNote(
 ): Query<Note> {
   const type = noteType(input.type);
   return q.transaction(function* (tx) {
-    const { task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'editing a note' });
-    yield* tx.run('UPDATE tasks SET note_type = ?, note_value = ?, updated_at = ? WHERE id = ?', [
-      type,
-      input.value,
-      svc.clock.now(),
-      task.id,
-    ]);
+    const { project, task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'editing a note' });
+    const before = yield* taskSnapshot(tx, task.id);
+    const now = svc.clock.now();
+    yield* tx.run('UPDATE tasks SET note_type = ?, note_value = ?, updated_at = ? WHERE id = ?', [type, input.value, now, task.id]);
+    yield* raiseTaskUpdated(tx, svc, actor, project, task.id, before, now);
     return { type, value: input.value };
   });
 }
 
 /**
- * Removes a task's note (Participant). Idempotent: a task without a note stays so.
+ * Removes a task's note (Participant). Idempotent: a task without a note stays so. Raises
+ * `task.updated` (changed `note`, to null) when there was a note.
  * @throws ServiceError 404, 403, 409 as for every task write.
  */
 export function deleteNote(svc: Services, actor: Actor, projectId: string, taskId: string, q: Sql = svc.store.sql): Query<void> {
   return q.transaction(function* (tx) {
-    const { task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'removing a note' });
+    const { project, task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', {
+      mutation: true,
+      action: 'removing a note',
+    });
+    const before = yield* taskSnapshot(tx, task.id);
+    const now = svc.clock.now();
     yield* tx.run('UPDATE tasks SET note_type = NULL, note_value = NULL, updated_at = ? WHERE id = ? AND note_value IS NOT NULL', [
-      svc.clock.now(),
+      now,
       task.id,
     ]);
+    yield* raiseTaskUpdated(tx, svc, actor, project, task.id, before, now);
   });
 }

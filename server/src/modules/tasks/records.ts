@@ -11,22 +11,9 @@ import type { Services } from '../../services';
  * with its access check, single-line text checks and the context of task events.
  */
 
-/** A task as the API returns it (spec section 2). `parentId` is present only on subtasks. */
-export interface Task {
-  /** uuid */
-  id: string;
-  text: string;
-  completed: boolean;
-  /** uuid of the parent task; absent for top-level tasks (blocks). */
-  parentId?: string;
-}
+import type { Block, Task } from './item';
 
-/** A top-level task as the blocks list returns it (spec section 2): no `parentId`. */
-export interface Block {
-  id: string;
-  text: string;
-  completed: boolean;
-}
+export type { Block, Task };
 
 /** The columns every Task is built from; select them with `SELECT ${TASK_COLUMNS} FROM tasks`. */
 export const TASK_COLUMNS = 'id, parent_id AS "parentId", text, completed, path';
@@ -159,8 +146,13 @@ export function taskEventBase(svc: Services, project: ProjectAccess, task: { id:
 
 /**
  * Appends a task event to the outbox of the project's workspace, carrying the actor's
- * automation depth. Call inside the transaction of the change.
+ * automation depth and cause (the automation and run whose step acts). Call inside the
+ * transaction of the change.
  */
 export function* raiseEvent(q: Sql, actor: Actor, project: ProjectAccess, type: EventType, payload: object, now: number): Query<void> {
-  yield* appendEvent(q, { type, workspaceId: project.workspaceId, payload: payload as Record<string, unknown>, depth: actor.depth }, now);
+  yield* appendEvent(
+    q,
+    { type, workspaceId: project.workspaceId, payload: payload as Record<string, unknown>, depth: actor.depth, causedBy: actor.cause },
+    now,
+  );
 }

@@ -1,31 +1,22 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createTasks, deleteTask, getTask, listBlocks, listTasks, moveTask, setTaskCompleted, updateTask } from './service';
 import {
-  cursorQuery,
-  itemEnvelope,
-  itemsEnvelope,
-  okOnly,
-  params,
-  responses,
-  taskListQuery,
-  type CursorQuery,
-  type TaskListQuery,
-} from '../../http/schemas';
-import {
-  blockSchema,
+  blocksQuery,
+  blocksResponses,
   createTasksBody,
+  createdTasksResponses,
   moveTaskBody,
-  taskSchema,
+  okResponses,
+  projectParams,
+  taskListQuery,
+  taskParams,
+  taskResponses,
+  tasksResponses,
   updateTaskBody,
-  type MoveTarget,
-  type NewTask,
-  type TaskContent,
-  type TaskParams,
 } from './schemas';
 
 const tags = ['tasks'];
-const taskParams = params('projectId', 'taskId');
-const projectParams = params('projectId');
 
 /**
  * Clients generated from the real service's API document send `taskId: "null"` (the string) to
@@ -46,10 +37,11 @@ async function rootReferenceAsAbsent(request: FastifyRequest): Promise<void> {
  * share one transaction, on PostgreSQL writes to one project run one after another (lane: the
  * project id); each answer waits for its commit.
  */
-export const tasksRoutes: FastifyPluginAsync = async (app) => {
+export const tasksRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const svc = app.services;
 
-  app.get<{ Params: { projectId: string }; Querystring: TaskListQuery }>(
+  app.get(
     '/projects/:projectId/tasks',
     {
       schema: {
@@ -58,7 +50,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
           "A page of a project's tasks in document order, subtasks included; optional filters search, completed, assignee, dueBefore, dueAfter",
         params: projectParams,
         querystring: taskListQuery,
-        response: responses(itemsEnvelope(taskSchema)),
+        response: tasksResponses,
       },
     },
     async (request) => {
@@ -70,62 +62,61 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Params: { projectId: string }; Querystring: CursorQuery }>(
+  app.get(
     '/projects/:projectId/blocks',
     {
       schema: {
         tags,
         summary: "A page of a project's blocks (top-level tasks)",
         params: projectParams,
-        querystring: cursorQuery,
-        response: responses(itemsEnvelope(blockSchema)),
+        querystring: blocksQuery,
+        response: blocksResponses,
       },
     },
     async (request) => ({ ok: true, items: await svc.store.run(listBlocks(svc, request.actor, request.params.projectId, request.query)) }),
   );
 
-  const create = (hide: boolean) => ({
-    preValidation: rootReferenceAsAbsent,
-    schema: {
-      tags,
-      hide,
-      summary: 'Create tasks (all or nothing), in request order',
-      params: projectParams,
-      body: createTasksBody,
-      response: responses(itemEnvelope({ type: 'array', items: taskSchema })),
-    },
-  });
-  type CreateRoute = { Params: { projectId: string }; Body: { tasks: NewTask[] } };
-  const createHandler = async (request: FastifyRequest<CreateRoute>) => ({
-    ok: true,
-    item: await svc.writes.run(
-      (q) => createTasks(svc, request.actor, request.params.projectId, request.body.tasks, q),
-      request.params.projectId,
-    ),
-  });
-  // The spec writes the path with a trailing slash; the form without one is accepted too.
-  app.post<CreateRoute>('/projects/:projectId/tasks/', create(false), createHandler);
-  app.post<CreateRoute>('/projects/:projectId/tasks', create(true), createHandler);
+  // The spec writes the path with a trailing slash; the form without one is accepted too (hidden from the document).
+  for (const [path, hide] of [
+    ['/projects/:projectId/tasks/', false],
+    ['/projects/:projectId/tasks', true],
+  ] as const) {
+    app.post(
+      path,
+      {
+        preValidation: rootReferenceAsAbsent,
+        schema: {
+          tags,
+          hide,
+          summary: 'Create tasks (all or nothing), in request order',
+          params: projectParams,
+          body: createTasksBody,
+          response: createdTasksResponses,
+        },
+      },
+      async (request) => ({
+        ok: true,
+        item: await svc.writes.run(
+          (q) => createTasks(svc, request.actor, request.params.projectId, request.body.tasks, q),
+          request.params.projectId,
+        ),
+      }),
+    );
+  }
 
-  app.get<{ Params: TaskParams }>(
+  app.get(
     '/projects/:projectId/tasks/:taskId',
-    { schema: { tags, summary: 'One task', params: taskParams, response: responses(itemEnvelope(taskSchema)) } },
+    { schema: { tags, summary: 'One task', params: taskParams, response: taskResponses } },
     async (request) => ({
       ok: true,
       item: await svc.store.run(getTask(svc, request.actor, request.params.projectId, request.params.taskId)),
     }),
   );
 
-  app.put<{ Params: TaskParams; Body: TaskContent }>(
+  app.put(
     '/projects/:projectId/tasks/:taskId',
     {
-      schema: {
-        tags,
-        summary: "Replace a task's content",
-        params: taskParams,
-        body: updateTaskBody,
-        response: responses(itemEnvelope(taskSchema)),
-      },
+      schema: { tags, summary: "Replace a task's content", params: taskParams, body: updateTaskBody, response: taskResponses },
     },
     async (request) => ({
       ok: true,
@@ -136,9 +127,9 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
     }),
   );
 
-  app.delete<{ Params: TaskParams }>(
+  app.delete(
     '/projects/:projectId/tasks/:taskId',
-    { schema: { tags, summary: 'Delete a task and its subtasks', params: taskParams, response: responses(okOnly) } },
+    { schema: { tags, summary: 'Delete a task and its subtasks', params: taskParams, response: okResponses } },
     async (request) => {
       await svc.writes.run(
         (q) => deleteTask(svc, request.actor, request.params.projectId, request.params.taskId, q),
@@ -152,14 +143,14 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
     ['complete', true],
     ['uncomplete', false],
   ] as const) {
-    app.post<{ Params: TaskParams }>(
+    app.post(
       `/projects/:projectId/tasks/:taskId/${suffix}`,
       {
         schema: {
           tags,
           summary: completed ? 'Mark a task completed (idempotent)' : 'Mark a task not completed (idempotent)',
           params: taskParams,
-          response: responses(itemEnvelope(taskSchema)),
+          response: taskResponses,
         },
       },
       async (request) => ({
@@ -172,7 +163,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
     );
   }
 
-  app.put<{ Params: TaskParams; Body: { target: MoveTarget } }>(
+  app.put(
     '/projects/:projectId/tasks/:taskId/move',
     {
       schema: {
@@ -180,7 +171,7 @@ export const tasksRoutes: FastifyPluginAsync = async (app) => {
         summary: 'Move a task with its subtasks relative to another task',
         params: taskParams,
         body: moveTaskBody,
-        response: responses(itemEnvelope(taskSchema)),
+        response: taskResponses,
       },
     },
     async (request) => ({

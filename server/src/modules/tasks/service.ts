@@ -7,7 +7,9 @@ import { badRequest } from '../../errors';
 import { newTaskId } from '../../platform/ids';
 import type { Services } from '../../services';
 import { assigneesOf } from './assignees';
-import { checkPageLimit, type MAX_PAGE_SIZE } from '../../platform/paging';
+import { raiseTaskUpdated, raiseTasksDeleted, taskSnapshot } from './change-events';
+import { captureDeletedSubtree } from '../trash/capture';
+import { checkPageLimit, CURSOR_DEFAULT_LIMIT } from '../../platform/paging';
 import { bytewise, moveSubtree, slotAfter, slotAtEnd, slotFor, subtreeEnd, type Slot } from './tree';
 import type { MoveTarget, NewTask, TaskContent } from './schemas';
 import { findTask, raiseEvent, requireTask, taskEventBase, toTask, touchTask, type Block, type Task, type TaskRow } from './records';
@@ -18,19 +20,7 @@ import { findTask, raiseEvent, requireTask, taskEventBase, toTask, touchTask, ty
  * Participant role and an uncompleted project; reads need Viewer.
  */
 
-/** Task content types (spec section 4.8 leaves them open; README "Tasks"). Both are stored verbatim. */
-export const CONTENT_TYPES = ['text/markdown', 'text/plain'] as const;
-/** One of {@link CONTENT_TYPES}. */
-export type ContentType = (typeof CONTENT_TYPES)[number];
-
-/** Longest task content, in characters (spec section 8); also the limit of each imported task (modules/projects/markdown-import.ts). */
-export const MAX_CONTENT_LENGTH = 2000;
-
-/** Most tasks one create request may carry. */
-export const MAX_TASKS_PER_CREATE = 100;
-
-/** Default and largest page size of the cursor lists (spec section 8; README "Pagination"). */
-export const CURSOR_DEFAULT_LIMIT = 100;
+export { CONTENT_TYPES, MAX_CONTENT_LENGTH, MAX_TASKS_PER_CREATE, type ContentType } from './limits';
 
 /** A page request of a cursor list: at most `limit` items after or before a task id (not both). */
 export interface Cursor {
@@ -163,7 +153,8 @@ export function createTasks(svc: Services, actor: Actor, projectId: string, inpu
 
 /**
  * Replaces a task's content (Participant). `input` must match `updateTaskBody` (schemas.ts),
- * checked by the route or the engine's adapter.
+ * checked by the route or the engine's adapter. Raises `task.updated` (changed `text`) when the
+ * text changed.
  * @returns the updated task.
  * @throws ServiceError 404, 403, 409 as for every task write.
  */
@@ -176,13 +167,16 @@ export function updateTask(
   q: Sql = svc.store.sql,
 ): Query<Task> {
   return q.transaction(function* (tx) {
-    const { task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'editing a task' });
+    const { project, task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'editing a task' });
+    const before = yield* taskSnapshot(tx, task.id);
+    const now = svc.clock.now();
     yield* tx.run('UPDATE tasks SET text = ?, content_type = ?, updated_at = ? WHERE id = ?', [
       input.content,
       input.contentType,
-      svc.clock.now(),
+      now,
       task.id,
     ]);
+    yield* raiseTaskUpdated(tx, svc, actor, project, task.id, before, now);
     return toTask({ ...task, text: input.content });
   });
 }
@@ -200,13 +194,21 @@ function deleteSubtreeText(dialect: Dialect): string {
 
 /**
  * Deletes a task with its whole subtree, and with them their assignees, field values and
- * comments (Participant).
+ * comments (Participant). Raises `task.deleted` for each deleted task, the task first. The
+ * subtree is kept, restorable, in the project's deleted tasks (modules/trash).
  * @throws ServiceError 404, 403, 409 as for every task write.
  */
 export function deleteTask(svc: Services, actor: Actor, projectId: string, taskId: string, q: Sql = svc.store.sql): Query<void> {
   return q.transaction(function* (tx) {
-    const { task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', { mutation: true, action: 'deleting a task' });
-    yield* tx.run(DELETE_SUBTREE_SQL[tx.dialect], [projectId, task.path, subtreeEnd(task.path)]);
+    const { project, task } = yield* requireTask(tx, actor, projectId, taskId, 'Participant', {
+      mutation: true,
+      action: 'deleting a task',
+    });
+    const range = { path: task.path, end: subtreeEnd(task.path) };
+    const now = svc.clock.now();
+    yield* captureDeletedSubtree(tx, actor, projectId, range, now);
+    yield* raiseTasksDeleted(tx, svc, actor, project, range, now);
+    yield* tx.run(DELETE_SUBTREE_SQL[tx.dialect], [projectId, range.path, range.end]);
   });
 }
 
@@ -305,7 +307,7 @@ function* cursorTask(q: Sql, projectId: string, field: 'after' | 'before', id: s
 
 /**
  * The page size of a cursor request (default {@link CURSOR_DEFAULT_LIMIT}).
- * @throws ServiceError 400 for a limit outside 1..{@link MAX_PAGE_SIZE} or both cursors.
+ * @throws ServiceError 400 for a limit outside 1..`MAX_PAGE_SIZE` (platform/paging.ts) or both cursors.
  */
 function pageLimit(cursor: Cursor): number {
   const limit = checkPageLimit(cursor.limit ?? CURSOR_DEFAULT_LIMIT);

@@ -1,6 +1,7 @@
 import type { Query, Sql } from '../../platform/db/query';
 import { badRequest, conflict, notFound } from '../../errors';
 import { newId } from '../../platform/ids';
+import { notifyAuthChanged } from '../../platform/db/postgres/notifications';
 
 /** Account plans, lowest first. Pro and above may register webhooks (spec section 8). */
 export const PLANS = ['free', 'starter', 'pro', 'business', 'enterprise'] as const;
@@ -135,5 +136,16 @@ export function* updateUser(q: Sql, handle: string, changes: { plan?: string; ra
     next.verified ? 1 : 0,
     user.id,
   ]);
+  yield* notifyAuthChanged(q);
   return { ...user, ...next };
+}
+
+/**
+ * Sets user `userId`'s display name (the caller checked and trimmed it) and tells every process
+ * that an account changed (`notifyAuthChanged`: the name is part of the cached `Actor`). Call
+ * inside a transaction, with its handle.
+ */
+export function* setDisplayName(q: Sql, userId: string, displayName: string): Query<void> {
+  yield* q.run('UPDATE users SET display_name = ? WHERE id = ?', [displayName, userId]);
+  yield* notifyAuthChanged(q);
 }

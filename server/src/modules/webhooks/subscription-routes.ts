@@ -1,14 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { listSubscriptions, subscribeWebhook, unsubscribeWebhook, type SubscriptionInput } from './subscriptions';
-import { MAX_TARGET_URL_LENGTH, WEBHOOK_EVENT_TYPES } from './service';
-import { itemsEnvelope, responses } from '../../http/schemas';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { listSubscriptions, subscribeWebhook, unsubscribeWebhook } from './subscriptions';
+import { SubscribeBody, UnsubscribeBody, deletedResponses, subscribeResponses, subscriptionsResponses } from './schemas';
 
 /** Legacy unsigned subscriptions (spec sections 4.6, 9.3). Deprecated: use POST /api/v2/webhooks. */
-export const subscriptionRoutes: FastifyPluginAsync = async (app) => {
+export const subscriptionRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const svc = app.services;
   const tags = ['webhooks'];
 
-  app.post<{ Body: SubscriptionInput }>(
+  app.post(
     '/subscribeWebhook',
     {
       schema: {
@@ -17,19 +18,8 @@ export const subscriptionRoutes: FastifyPluginAsync = async (app) => {
         summary: 'Deprecated: subscribe a URL to one event, unsigned, account-wide',
         description:
           'Register the same URL with POST /api/v2/webhooks, then unsubscribe. Needs a Pro-or-above plan on a verified account (402).',
-        body: {
-          type: 'object',
-          required: ['targetUrl', 'triggerType'],
-          additionalProperties: false,
-          properties: {
-            targetUrl: { type: 'string', minLength: 1, maxLength: MAX_TARGET_URL_LENGTH },
-            triggerType: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] },
-          },
-        },
-        response: responses(
-          { type: 'object', required: ['ok', 'hookId'], properties: { ok: { type: 'boolean' }, hookId: { type: 'string' } } },
-          { 402: { $ref: 'ErrorEnvelope#' } },
-        ),
+        body: SubscribeBody,
+        response: subscribeResponses,
       },
     },
     async (request) => ({ ok: true, ...(await svc.store.run(subscribeWebhook(svc, request.actor, request.body))) }),
@@ -42,41 +32,21 @@ export const subscriptionRoutes: FastifyPluginAsync = async (app) => {
         tags,
         summary: "The caller's legacy subscriptions (deprecated kind), oldest first",
         description: 'Lists what POST /subscribeWebhook created, so each can be moved to a signed webhook and unsubscribed. Any plan.',
-        response: responses(
-          itemsEnvelope({
-            type: 'object',
-            required: ['hookId', 'targetUrl', 'triggerType', 'createdAt'],
-            properties: {
-              hookId: { type: 'string' },
-              targetUrl: { type: 'string' },
-              triggerType: { type: 'string' },
-              createdAt: { type: 'string', format: 'date-time' },
-            },
-          }),
-        ),
+        response: subscriptionsResponses,
       },
     },
     async (request) => ({ ok: true, items: await svc.store.run(listSubscriptions(svc, request.actor)) }),
   );
 
-  app.post<{ Body: { hookId: string } }>(
+  app.post(
     '/unsubscribeWebhook',
     {
       schema: {
         tags,
         deprecated: true,
         summary: 'Deprecated: remove a legacy subscription (always allowed)',
-        body: {
-          type: 'object',
-          required: ['hookId'],
-          additionalProperties: false,
-          properties: { hookId: { type: 'string', minLength: 1 } },
-        },
-        response: responses({
-          type: 'object',
-          required: ['ok', 'deleted'],
-          properties: { ok: { type: 'boolean' }, deleted: { type: 'boolean' } },
-        }),
+        body: UnsubscribeBody,
+        response: deletedResponses,
       },
     },
     async (request) => {

@@ -106,15 +106,9 @@ export class GroupCommit {
       let outcomes: Outcome[];
       try {
         outcomes = await this.store.run(
-          this.store.sql.transaction(
-            function* (tx) {
-              // Every process's writes to this lane take turns; the statements after the lock see
-              // what the previous holder committed (READ COMMITTED).
-              yield* tx.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [laneLockKey(lane)]);
-              return yield* attemptEach(tx, group);
-            },
-            { isolation: 'read committed' },
-          ),
+          // Every process's writes to this lane take turns (the lane's lock, sent with BEGIN); the
+          // statements after the lock see what the previous holder committed (READ COMMITTED).
+          this.store.sql.transaction((tx) => attemptEach(tx, group), { isolation: 'read committed', lock: laneLockKey(lane) }),
         );
       } catch (error) {
         for (const write of group) write.reject(error);

@@ -36,6 +36,13 @@ export interface RunResult {
 /** Options of {@link Sql.transaction}. */
 export interface TransactionOptions {
   isolation?: 'serializable' | 'read committed';
+  /**
+   * PostgreSQL: a text whose hash keys a transaction-level advisory lock
+   * (`pg_advisory_xact_lock(hashtextextended(lock, 0))`) taken right after BEGIN, in the same
+   * round trip when the text is plain (letters, digits, `:`, `_`, `-`). Ignored on SQLite and for
+   * a savepoint.
+   */
+  lock?: string;
 }
 
 /** The SQL flavour behind a handle, for the few statements that must differ. */
@@ -64,6 +71,14 @@ export interface Sql {
    * @throws whatever `body` throws, after the rollback.
    */
   transaction<T>(body: (tx: Sql) => Query<T>, options?: TransactionOptions): Query<T>;
+  /**
+   * Takes the advisory lock `key` for the rest of this handle's transaction, unless the
+   * transaction already holds it: on PostgreSQL `pg_advisory_xact_lock(key)` (released by COMMIT
+   * or ROLLBACK; taken again after a rollback to a savepoint, which releases what the savepoint
+   * took), at most one round trip per transaction however often it is asked for; nothing on
+   * SQLite, whose single writer already orders transactions. Call only inside a transaction.
+   */
+  lockForTransaction(key: number): Query<void>;
 }
 
 /** Thrown by {@link runSync} when an operation waits on a promise: it needs {@link runAsync}. */

@@ -30,6 +30,12 @@ export class SqliteSql implements Sql {
     return { changes: sql(this.db, text).run(...params).changes };
   }
 
+  /** Nothing: SQLite's single writer already orders transactions (see {@link Sql.lockForTransaction}). */
+  // eslint-disable-next-line require-yield
+  *lockForTransaction(): Query<void> {
+    return;
+  }
+
   *transaction<T>(body: (tx: Sql) => Query<T>): Query<T> {
     const db = this.db;
     const nested = db.inTransaction;

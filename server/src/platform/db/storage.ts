@@ -63,10 +63,11 @@ export async function openStorage(config: Config, events: StorageEvents): Promis
     const workerId = config.role === 'api' ? undefined : newWorkerId();
     // Connections name their process (its presence key), so a follower can end every connection
     // of a leader that stalled (postgres/server-lock.ts).
-    const pool = createPostgresPool(
-      config.databaseUrl,
-      workerId === undefined ? {} : { applicationName: `${APPLICATION_NAME} ${presenceKey(workerId)}` },
-    );
+    const pool = createPostgresPool(config.databaseUrl, {
+      max: config.postgres.poolSize,
+      statementTimeoutMs: config.postgres.statementTimeoutMs,
+      ...(workerId === undefined ? {} : { applicationName: `${APPLICATION_NAME} ${presenceKey(workerId)}` }),
+    });
     pool.on('error', (error) => events.onPoolError(error));
     let lock: ServerLock | undefined;
     const leadership = new Leadership(false);

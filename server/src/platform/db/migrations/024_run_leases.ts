@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import type { PairedMigration } from '../migrate';
 
 /**
  * Leases of automation runs (engine `RunStore.claimRuns`): the executing engine that claimed a run
@@ -8,10 +8,15 @@ import type { Migration } from '../migrate';
  * runs and each run is executed by one at a time. The claims read the existing partial indexes
  * of unfinished and waiting runs.
  */
-export const m024RunLeases: Migration = {
+export const m024RunLeases: PairedMigration = {
   version: 24,
   name: 'run_leases',
-  up: `
+  up: {
+    sqlite: `
 ALTER TABLE automation_runs ADD COLUMN lease_owner TEXT;
 ALTER TABLE automation_runs ADD COLUMN lease_until INTEGER;`,
+    postgres: `
+ALTER TABLE automation_runs ADD COLUMN lease_owner TEXT COLLATE "C";
+ALTER TABLE automation_runs ADD COLUMN lease_until BIGINT;`,
+  },
 };

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import type { PairedMigration } from '../migrate';
 
 /**
  * The sender of a webhook delivery in flight (`status = 'sending'`): the worker id of the process
@@ -6,8 +6,11 @@ import type { Migration } from '../migrate';
  * deliveries on PostgreSQL; a row whose sender is gone goes back to `pending`, and an outcome is
  * written only by the process that claimed the row.
  */
-export const m025DeliveryClaims: Migration = {
+export const m025DeliveryClaims: PairedMigration = {
   version: 25,
   name: 'delivery_claims',
-  up: `ALTER TABLE webhook_deliveries ADD COLUMN claimed_by TEXT;`,
+  up: {
+    sqlite: `ALTER TABLE webhook_deliveries ADD COLUMN claimed_by TEXT;`,
+    postgres: `ALTER TABLE webhook_deliveries ADD COLUMN claimed_by TEXT COLLATE "C";`,
+  },
 };

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import type { PairedMigration } from '../migrate';
 
 /**
  * Operations on automation runs (docs "Automations"):
@@ -12,14 +12,23 @@ import type { Migration } from '../migrate';
  *   `Idempotency-Key`, so a repeated key with another body is refused (422) instead of silently
  *   answered with the first call's run.
  */
-export const m027RunOperations: Migration = {
+export const m027RunOperations: PairedMigration = {
   version: 27,
   name: 'run_operations',
-  up: `
+  up: {
+    sqlite: `
 ALTER TABLE automations ADD COLUMN run_retention_days INTEGER;
 ALTER TABLE automations ADD COLUMN run_retention_failed_days INTEGER;
 ALTER TABLE automation_versions ADD COLUMN author_id TEXT;
 ALTER TABLE automation_versions ADD COLUMN message TEXT;
 ALTER TABLE automation_runs ADD COLUMN request_hash TEXT;
 CREATE INDEX automation_runs_finished ON automation_runs(finished_at) WHERE finished_at IS NOT NULL;`,
+    postgres: `
+ALTER TABLE automations ADD COLUMN run_retention_days BIGINT;
+ALTER TABLE automations ADD COLUMN run_retention_failed_days BIGINT;
+ALTER TABLE automation_versions ADD COLUMN author_id TEXT COLLATE "C";
+ALTER TABLE automation_versions ADD COLUMN message TEXT COLLATE "C";
+ALTER TABLE automation_runs ADD COLUMN request_hash TEXT COLLATE "C";
+CREATE INDEX automation_runs_finished ON automation_runs (finished_at) WHERE finished_at IS NOT NULL;`,
+  },
 };

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { Migration } from '../migrate';
-import { postgresMigrations } from './migrations';
+import { migrationsFor, type Migration, type MigrationList } from '../migrate';
+import { migrations as allMigrations } from '../migrations';
 
 /**
  * Key of the session-level advisory lock held while migrating (`pg_advisory_lock`), so processes
@@ -10,17 +10,18 @@ import { postgresMigrations } from './migrations';
 export const MIGRATION_LOCK_KEY = 0x7461736b73706163n;
 
 /**
- * Applies every migration not yet recorded in `schema_migrations` (version BIGINT PRIMARY KEY,
- * name, applied_at in ms since the epoch), creating that table when missing. Each runs in its own
+ * Applies the PostgreSQL side of every migration of `list` not yet recorded in `schema_migrations`
+ * (version BIGINT PRIMARY KEY, name, applied_at in ms since the epoch), creating that table when
+ * missing: the baseline at version 20, then each later migration's `up.postgres`. Each runs in its own
  * transaction together with its record, in ascending version order, on one connection of `pool`
  * holding the advisory lock {@link MIGRATION_LOCK_KEY}: concurrent callers wait for it, then find
  * the migrations recorded and apply nothing. The lock is released and the connection returned
  * before this resolves or rejects.
- * @param migrations the migrations to apply; {@link postgresMigrations} by default.
+ * @param list the migration list; the service's (platform/db/migrations) by default.
  * @throws the PostgreSQL error of the first failing migration (that migration is rolled back,
  *   the ones before it stay applied); connection errors as pg reports them.
  */
-export async function migratePostgres(pool: pg.Pool, migrations: Migration[] = postgresMigrations): Promise<void> {
+export async function migratePostgres(pool: pg.Pool, list: MigrationList = allMigrations): Promise<void> {
   const client = await pool.connect();
   // Set when the connection may be unusable; it is then closed instead of returned to the pool,
   // which also ends the session and with it any advisory lock it still holds.
@@ -28,7 +29,7 @@ export async function migratePostgres(pool: pg.Pool, migrations: Migration[] = p
   try {
     await client.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
     try {
-      await applyPending(client, migrations);
+      await applyPending(client, migrationsFor(list, 'postgres'));
     } finally {
       await client.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY]).catch((error: Error) => {
         discard = error;

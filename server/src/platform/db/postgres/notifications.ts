@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { WorkerLog } from '../../worker-loop';
+import type { Query, Sql } from '../query';
 import type { Store } from '../store';
 
 /**
@@ -8,9 +9,14 @@ import type { Store } from '../store';
  * tells them at once instead of leaving it to their next poll. Topics:
  * - `events`: new rows may be in the outbox (after a write request in a process that does not lead);
  * - `runs`: a run was queued, decided or asked to cancel (for the processes executing runs);
- * - `deliveries`: the leader's dispatcher queued webhook deliveries (for every process sending them).
- * Notifications are hints: the receiver also polls, so one lost (no listener connected, a
- * connection dropped) only delays the work.
+ * - `deliveries`: the leader's dispatcher queued webhook deliveries (for every process sending them);
+ * - `auth`: a credential or an account changed (a token revoked or deleted, an account's plan or
+ *   tier changed): every process drops its cached token lookups (auth/tokens.ts `ActorCache`).
+ *   Sent inside the changing transaction ({@link notifyAuthChanged}), so PostgreSQL delivers it
+ *   exactly when the change commits, before the changing request can answer.
+ * Work notifications are hints: the receiver also polls, so one lost (no listener connected, a
+ * connection dropped) only delays the work. `auth` is not a hint: a process caches token lookups
+ * only while its listener is connected and listening (see {@link WorkListener}'s `onListening`).
  */
 
 /** The notification channel. */
@@ -19,7 +25,21 @@ export const WORK_CHANNEL = 'taskspace_work';
 /** What can be notified. */
 export type WorkTopic = 'events' | 'runs' | 'deliveries';
 
-const TOPICS: ReadonlySet<string> = new Set<WorkTopic>(['events', 'runs', 'deliveries']);
+/** Every topic but `auth`: what a {@link WorkListener} passes on unless told otherwise. */
+export const WORK_TOPICS: readonly WorkTopic[] = ['events', 'runs', 'deliveries'];
+
+/** The topic of credential and account changes (see above). */
+export const AUTH_TOPIC = 'auth';
+
+/**
+ * Tells every process on the database that credentials or accounts changed (topic `auth`), as
+ * part of the transaction on `q` (PostgreSQL; nothing on SQLite, whose token cache watches
+ * `PRAGMA data_version`). Call it in every transaction that revokes or deletes tokens or changes
+ * the account fields an `Actor` carries.
+ */
+export function* notifyAuthChanged(q: Sql): Query<void> {
+  if (q.dialect === 'postgres') yield* q.get('SELECT pg_notify(?, ?) AS sent', [WORK_CHANNEL, AUTH_TOPIC]);
+}
 
 /** How long the listener waits before connecting again after its connection failed, in ms. */
 const RECONNECT_MS = 1000;
@@ -55,18 +75,31 @@ export class WorkNotifier {
 /**
  * Listens on {@link WORK_CHANNEL} with a connection of its own (not the pool's: a listening
  * session must stay open), calling `onTopic` for each known topic. Reconnects after a failure,
- * every {@link RECONNECT_MS}, until stopped.
+ * every {@link RECONNECT_MS}, until stopped. `options.topics` chooses the topics passed on
+ * (default {@link WORK_TOPICS}). `options.onListening(true)` is called once `LISTEN` has
+ * succeeded, `onListening(false)` as soon as the connection fails or the listener stops: between
+ * the two, every notification sent is delivered (what a cache invalidated by notifications needs).
  */
-export class WorkListener {
+export class WorkListener<T extends string = WorkTopic> {
   private client: pg.Client | undefined;
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly url: string,
-    private readonly onTopic: (topic: WorkTopic) => void,
+    private readonly onTopic: (topic: T) => void,
     private readonly log: WorkerLog,
-  ) {}
+    private readonly options: { topics?: readonly T[]; onListening?: (listening: boolean) => void } = {},
+  ) {
+    this.topics = new Set<string>(options.topics ?? WORK_TOPICS);
+  }
+
+  /** The topics passed to `onTopic` ({@link WORK_TOPICS} unless `options.topics` says otherwise). */
+  private readonly topics: ReadonlySet<string>;
+
+  private onListening(listening: boolean): void {
+    this.options.onListening?.(listening);
+  }
 
   /** Connects and listens; resolves once listening (or once the first attempt failed, then retries). */
   async start(): Promise<void> {
@@ -80,6 +113,7 @@ export class WorkListener {
     clearTimeout(this.retry);
     const client = this.client;
     this.client = undefined;
+    this.onListening(false);
     await client?.end().catch(() => undefined);
   }
 
@@ -87,11 +121,12 @@ export class WorkListener {
     if (this.stopped) return;
     const client = new pg.Client({ connectionString: this.url });
     client.on('notification', (message) => {
-      if (message.channel === WORK_CHANNEL && message.payload && TOPICS.has(message.payload)) this.onTopic(message.payload as WorkTopic);
+      if (message.channel === WORK_CHANNEL && message.payload && this.topics.has(message.payload)) this.onTopic(message.payload as T);
     });
     const failed = (error: Error) => {
       if (this.client !== client) return;
       this.client = undefined;
+      this.onListening(false);
       client.end().catch(() => undefined);
       if (this.stopped) return;
       this.log.warn({ err: error }, `listening for ${WORK_CHANNEL} failed; connecting again (work is still found by polling)`);
@@ -105,6 +140,7 @@ export class WorkListener {
       await client.connect();
       await client.query(`LISTEN ${WORK_CHANNEL}`);
       if (this.stopped) await this.stop();
+      else if (this.client === client) this.onListening(true);
     } catch (error) {
       failed(error as Error);
     }

@@ -12,6 +12,8 @@ export interface PostgresPoolOptions {
   max?: number;
   /** `application_name` of the connections ({@link APPLICATION_NAME} when absent). */
   applicationName?: string;
+  /** Server-side `statement_timeout` of every connection, in ms; 0 or absent: none. */
+  statementTimeoutMs?: number;
 }
 
 /**
@@ -50,7 +52,7 @@ const serviceTypes: pg.CustomTypesConfig = {
  * so an unparsable `url` makes `connect()` and `query()` throw a TypeError, and connection or
  * authentication failures reject them.
  * @param url a connection URI, `postgres://user:password@host:port/database?...`.
- * @param options `max`: most open connections.
+ * @param options `max`: most open connections; `statementTimeoutMs`: the longest a statement may run.
  */
 export function createPostgresPool(url: string, options: PostgresPoolOptions = {}): pg.Pool {
   return new pg.Pool({
@@ -58,5 +60,6 @@ export function createPostgresPool(url: string, options: PostgresPoolOptions = {
     application_name: options.applicationName ?? APPLICATION_NAME,
     types: serviceTypes,
     ...(options.max === undefined ? {} : { max: options.max }),
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
   });
 }

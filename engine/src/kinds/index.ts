@@ -1,0 +1,100 @@
+/**
+ * The built-in trigger and action kinds, one declaration each (issue 23 "engine kinds as data"),
+ * and what derives from them by default: {@link AUTOMATION_SCHEMA}, {@link validateDefinition},
+ * {@link TRIGGER_VARIABLES}. An engine takes its own list (`EngineOptions.kinds`), e.g.
+ * `[...DEFAULT_KINDS, myKind]`.
+ */
+import type { ValidationResult } from '../definition/validate';
+import type { KindDeclaration, TriggerVariableNames } from './kind';
+import { KindRegistry } from './registry';
+import { AGENT_COMMAND_KIND } from './actions/agent-command';
+import { CODE_KIND, RESPOND_KIND, SET_KIND } from './actions/data';
+import { APPROVAL_KIND, BRANCH_KIND, DELAY_KIND, LOOP_KIND, PARALLEL_KIND, RUN_AUTOMATION_KIND, WAIT_EVENT_KIND } from './actions/flow';
+import { HTTP_REQUEST_KIND } from './actions/http-request';
+import { SERVICE_KINDS } from './actions/service';
+import { TASK_WRITE_KINDS } from './actions/task-writes';
+import { FORM_KIND } from './triggers/form';
+import { PROJECT_EVENT_KINDS } from './triggers/project-events';
+import { RUN_EVENT_KINDS } from './triggers/run-events';
+import { SCHEDULE_KIND } from './triggers/schedule';
+import { TASK_EVENT_KINDS } from './triggers/task-events';
+import { WEBHOOK_KIND } from './triggers/webhook';
+
+export * from './kind';
+export { KindRegistry } from './registry';
+export { COMMON_ACTION_PARAMETERS } from './schema';
+export { OPERATORS, Template, Ref, Scalar, JsonTemplate, Steps, Enum, Dict, OneOf } from './parts';
+export { HTTP_METHODS, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS, type HttpRequestAction } from './actions/http-request';
+export { type AgentCommandAction, type AgentParams } from './actions/agent-command';
+export { LOOP_LIMITS, EVENT_NAME } from './actions/flow';
+export { WEBHOOK_METHODS, WEBHOOK_VERIFY_TYPES, type WebhookVerify } from './triggers/webhook';
+export { FORM_FIELD_TYPES, isRedirectUrl, type FormField, type FormTriggerFields } from './triggers/form';
+export { AUTOMATION_FAILED, APPROVAL_REQUESTED } from './triggers/run-events';
+export { TASK_ADDED_FIELDS } from './triggers/task-events';
+
+/** Every built-in trigger kind. */
+export const DEFAULT_TRIGGER_KINDS: readonly KindDeclaration[] = [
+  ...TASK_EVENT_KINDS,
+  ...PROJECT_EVENT_KINDS,
+  ...RUN_EVENT_KINDS,
+  SCHEDULE_KIND,
+  WEBHOOK_KIND,
+  FORM_KIND,
+];
+
+/** Every built-in action kind. */
+export const DEFAULT_ACTION_KINDS: readonly KindDeclaration[] = [
+  ...TASK_WRITE_KINDS,
+  ...SERVICE_KINDS,
+  HTTP_REQUEST_KIND,
+  AGENT_COMMAND_KIND,
+  SET_KIND,
+  CODE_KIND,
+  RESPOND_KIND,
+  RUN_AUTOMATION_KIND,
+  BRANCH_KIND,
+  APPROVAL_KIND,
+  DELAY_KIND,
+  LOOP_KIND,
+  WAIT_EVENT_KIND,
+  PARALLEL_KIND,
+];
+
+/** Every built-in kind: the default of `EngineOptions.kinds`. */
+export const DEFAULT_KINDS: readonly KindDeclaration[] = [...DEFAULT_TRIGGER_KINDS, ...DEFAULT_ACTION_KINDS];
+
+/** The registry of {@link DEFAULT_KINDS}. */
+export const DEFAULT_REGISTRY = new KindRegistry(DEFAULT_KINDS);
+
+/** Every built-in trigger kind's type. */
+export const TRIGGER_TYPES: readonly string[] = DEFAULT_REGISTRY.triggers().map((k) => k.type);
+/** Built-in trigger kinds that come from service events (the outbox). */
+export const EVENT_TRIGGER_TYPES: readonly string[] = DEFAULT_REGISTRY.triggerTypes('event');
+/** Built-in triggers fired by other automations' runs: optional `automationId`, never by the automation's own runs. */
+export const RUN_EVENT_TRIGGER_TYPES: readonly string[] = DEFAULT_REGISTRY.triggerTypes('run-event');
+/** Built-in trigger kinds started by a call to the automation's inbound URL (the host gives them one). */
+export const INBOUND_TRIGGER_TYPES: readonly string[] = DEFAULT_REGISTRY.triggerTypes('inbound');
+
+/**
+ * The published JSON Schema (draft-07) of an automation definition with the built-in kinds,
+ * served at `GET /api/v1/automations/schema`. {@link validateDefinition} applies it plus the
+ * checks a schema cannot express (unique step ids, cron syntax, template syntax, static regexes).
+ */
+export const AUTOMATION_SCHEMA = DEFAULT_REGISTRY.schema;
+
+/**
+ * Validates a definition with the built-in kinds and returns a normalized copy (missing step ids
+ * filled in as `step<n>`, n counting all actions in document order). `checkTemplate` checks one
+ * template's syntax (see `Templates.check`); without it templates are not checked. Never throws
+ * on bad input.
+ */
+export function validateDefinition(input: unknown, checkTemplate?: (template: string) => string | undefined): ValidationResult {
+  return DEFAULT_REGISTRY.validate(input, checkTemplate);
+}
+
+/**
+ * The variables each built-in trigger kind gives its runs (`trigger.*`, docs "Triggers"), but
+ * `form` (whose variables are its fields' names): the save check of templates reads them, and
+ * the docs table is tested against them.
+ */
+export const TRIGGER_VARIABLES: Readonly<Record<string, TriggerVariableNames>> = DEFAULT_REGISTRY.variableTable();

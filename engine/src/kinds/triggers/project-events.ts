@@ -1,0 +1,48 @@
+/** Triggers on project events of the service (docs "Triggers"): created, completed, assigned, joined. */
+import { Type } from '@sinclair/typebox';
+import { defineTrigger } from '../kind';
+import { Scope } from '../parts';
+
+const PROJECT = ['projectId', 'projectTitle', 'projectLink'] as const;
+const project = {
+  category: 'Projects',
+  source: 'event',
+  sideEffects: false,
+  parameters: Type.Object({ scope: Type.Optional(Scope()) }),
+} as const;
+
+/** The project-event trigger kinds. */
+export const PROJECT_EVENT_KINDS = [
+  defineTrigger({
+    ...project,
+    type: 'project.created',
+    title: 'Project created',
+    summary: 'When a project is created.',
+    icon: 'folder-plus',
+    variables: { names: [...PROJECT, 'folderId', 'createdBy'], open: false },
+  }),
+  defineTrigger({
+    ...project,
+    type: 'project.completed',
+    title: 'Project completed',
+    summary: 'When a project is marked done.',
+    icon: 'folder-check',
+    variables: { names: [...PROJECT, 'completedBy', 'completedAt'], open: false },
+  }),
+  defineTrigger({
+    ...project,
+    type: 'project.assigned',
+    title: 'Member added to a project',
+    summary: 'When someone is assigned to a project.',
+    icon: 'user-round-plus',
+    variables: { names: [...PROJECT, 'folderId', 'handle', 'displayName', 'assignedBy'], open: false },
+  }),
+  defineTrigger({
+    ...project,
+    type: 'project.joined',
+    title: 'Member joined a project',
+    summary: 'When someone joins a project.',
+    icon: 'log-in',
+    variables: { names: [...PROJECT, 'folderId', 'handle', 'displayName'], open: false },
+  }),
+] as const;

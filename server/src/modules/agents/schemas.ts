@@ -1,0 +1,163 @@
+import { Type, type TString } from '@sinclair/typebox';
+import {
+  NO_LINE_BREAKS,
+  ErrorRef,
+  ItemEnvelope,
+  ItemsEnvelope,
+  OkOnly,
+  Params,
+  Responses,
+  SearchablePageQuerySchema,
+  singleLine,
+  stringEnum,
+} from '../../http/schemas';
+import { AGENT_LIMITS, AVATAR_TYPES, COMMAND_MODES, LANGUAGE_PATTERN, ACCEPTED_TONES, TONES } from './agent-data';
+import { AGENT_TEMPLATE_TYPES } from './templates';
+
+/**
+ * Schemas of the agent routes (spec 4.3, 4.4; README "Agents, conversations, media and model
+ * providers"), declared once: the routes validate, type and document with them. Limits are
+ * {@link AGENT_LIMITS}, in characters.
+ */
+
+/** A command as written by a client. */
+const CommandInput = Type.Object(
+  {
+    id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: AGENT_LIMITS.commandId,
+        description: 'Any non-empty string (generated when absent); unique within the agent',
+      }),
+    ),
+    name: singleLine(AGENT_LIMITS.commandName),
+    prompt: Type.String({ minLength: 1, maxLength: AGENT_LIMITS.prompt }),
+    mode: Type.Optional(stringEnum(COMMAND_MODES)),
+  },
+  { additionalProperties: false },
+);
+
+/** An avatar: an emoji or an image URL. */
+const AvatarInput = Type.Object(
+  {
+    type: stringEnum(AVATAR_TYPES),
+    data: Type.Object({ value: singleLine(AGENT_LIMITS.imageUrl) }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);
+
+/** AgentData as written by clients: every key optional (README "Agents" lists defaults). */
+const AgentDataInput = Type.Object(
+  {
+    commands: Type.Optional(Type.Array(CommandInput, { maxItems: AGENT_LIMITS.commands })),
+    description: Type.Optional(Type.String({ maxLength: AGENT_LIMITS.description })),
+    tone: Type.Optional(
+      stringEnum(ACCEPTED_TONES, {
+        description: 'One of the 23 tones; neutral and professional are accepted and mapped (README "Agents")',
+      }),
+    ),
+    avatar: Type.Optional(AvatarInput),
+    knowledgeEnabled: Type.Optional(Type.Boolean()),
+    language: Type.Optional(Type.String({ maxLength: AGENT_LIMITS.language, pattern: LANGUAGE_PATTERN })),
+    inputPlaceholder: Type.Optional(Type.String({ maxLength: AGENT_LIMITS.inputPlaceholder, pattern: NO_LINE_BREAKS })),
+  },
+  { additionalProperties: false },
+);
+
+/** Body of `POST /folders/{folderId}/agents`. */
+export const CreateAgentBody = Type.Object(
+  {
+    name: singleLine(AGENT_LIMITS.name),
+    data: Type.Optional(
+      Type.Object(
+        {
+          type: Type.Optional(singleLine(AGENT_LIMITS.type)),
+          data: Type.Optional(AgentDataInput),
+          template: Type.Optional(
+            Type.Object(
+              { type: stringEnum(AGENT_TEMPLATE_TYPES), avatar: Type.Optional(AvatarInput) },
+              {
+                additionalProperties: false,
+                description: "A built-in template to start from (with type: 'template'); avatar replaces the template's",
+              },
+            ),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Body of `PATCH /agents/{agentId}`: data merges key by key; commands replace the list. */
+export const PatchAgentBody = Type.Object(
+  { name: Type.Optional(singleLine(AGENT_LIMITS.name)), data: Type.Optional(AgentDataInput) },
+  { additionalProperties: false },
+);
+
+/** Body of `POST /folders/{folderId}/agent-generate`: the description to generate from. */
+export const GenerateAgentBody = Type.Object(
+  { text: Type.String({ minLength: 1, maxLength: AGENT_LIMITS.generationText }) },
+  { additionalProperties: false },
+);
+
+/** Body of a knowledge attachment: `{projectId}` or `{mediaId}`. */
+export function knowledgeBody<K extends string>(key: K) {
+  return Type.Object({ [key]: Type.String({ minLength: 1 }) } as Record<K, TString>, { additionalProperties: false });
+}
+
+/** A stored command: the service gives each an id and a mode when it is saved. */
+const AgentCommandSchema = Type.Object(
+  { id: Type.String(), name: Type.String(), prompt: Type.String(), mode: stringEnum(COMMAND_MODES) },
+  { additionalProperties: false },
+);
+
+/**
+ * The agent item (README "Agents, conversations, media and model providers", "Agents"). Every
+ * AgentData field is present: absent ones come back with their defaults (`defaultAgentData`).
+ */
+export const AgentSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    space_id: Type.String(),
+    type: Type.String(),
+    data: Type.Object(
+      {
+        commands: Type.Array(AgentCommandSchema),
+        description: Type.String(),
+        /** Legacy tones come back mapped (`normalizeTone`). */
+        tone: stringEnum(TONES),
+        avatar: Type.Object(
+          { type: stringEnum(AVATAR_TYPES), data: Type.Object({ value: Type.String() }, { additionalProperties: false }) },
+          { additionalProperties: false },
+        ),
+        knowledgeEnabled: Type.Boolean(),
+        language: Type.String(),
+        inputPlaceholder: Type.String(),
+      },
+      { additionalProperties: false },
+    ),
+    knowledge: Type.Object({ projects: Type.Array(Type.String()), medias: Type.Array(Type.String()) }, { additionalProperties: false }),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
+/** Path of the folder agent routes. */
+export const folderParams = Params('folderId');
+/** Path of one agent. */
+export const agentParams = Params('agentId');
+/** Query of a folder's agent list: a page and the `search` name filter. */
+export const agentListQuery = SearchablePageQuerySchema(20);
+
+/** Responses of one agent. */
+export const agentResponses = Responses(ItemEnvelope(AgentSchema));
+/** Responses of agent generation: 502 when the model provider fails. */
+export const generateResponses = Responses(ItemEnvelope(AgentSchema), { 502: ErrorRef });
+/** Responses of a folder's agent list. */
+export const agentsResponses = Responses(ItemsEnvelope(AgentSchema));
+/** Responses of deletions. */
+export const okResponses = Responses(OkOnly);

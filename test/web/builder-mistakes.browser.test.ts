@@ -1,0 +1,238 @@
+import type { Page } from 'playwright-core';
+import { client } from '../helpers/server';
+import { newProject } from '../helpers/fixtures-tasks';
+import { automationServer } from '../automations/helpers';
+import { browserAvailable, serverAndBrowser, seriousViolations, withScreenshot } from './browser';
+import { BuilderPage } from './builder-page';
+
+const run = browserAvailable() ? describe : describe.skip;
+
+/** Presses Tab (or Shift+Tab) until the focused element's name (aria-label, label or text) is `name`; fails after 80 presses. */
+async function tabTo(page: Page, name: string | RegExp, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<void> {
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press(key);
+    const current = await page.evaluate(() => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the page's DOM (the tests compile without the DOM library)
+      const el = (globalThis as any).document.activeElement as {
+        getAttribute(n: string): string | null;
+        labels?: { textContent: string | null }[];
+        textContent: string | null;
+      } | null;
+      return (el?.getAttribute('aria-label') ?? el?.labels?.[0]?.textContent ?? el?.textContent ?? '').trim();
+    });
+    if (typeof name === 'string' ? current === name : name.test(current)) return;
+  }
+  throw new Error(`never reached ${String(name)} with Tab`);
+}
+
+/**
+ * The automation builder's mistakes and keyboard use, in a real Chromium against the real server:
+ * each kind of mistake shows at its field (missing field, bad cron, unknown member, unknown
+ * variable), drafts survive navigation, deleting has Undo, and the keyboard alone builds an
+ * automation.
+ */
+run('web app: the automation builder shows mistakes at the field and works from the keyboard', () => {
+  const suite = serverAndBrowser(() => automationServer());
+
+  test('missing field, bad cron, unknown member and unknown variable show at their fields; drafts and undo', async () => {
+    const { server, browser } = suite;
+    await newProject(server, 'Ops');
+    const context = await browser.newContext({
+      extraHTTPHeaders: { authorization: `Bearer ${server.token}` },
+      viewport: { width: 1280, height: 900 },
+    });
+    context.setDefaultTimeout(10000);
+    const page = await context.newPage();
+    const b = new BuilderPage(page);
+    const saveButton = page.getByRole('button', { name: 'Save', exact: true });
+    try {
+      await withScreenshot(page, 'builder-mistakes', async () => {
+        await page.goto(`${server.url}/automations/new?workspaceId=${server.workspaceId}`);
+        await page.getByLabel('Name', { exact: true }).fill('Mistakes');
+        // Bad cron: said at the field, with no next times; Save disabled with the reason.
+        await b.chooseTrigger('On a schedule');
+        await b.fill(b.trigger(), 'Cron expression', '61 * * * *');
+        await b
+          .trigger()
+          .getByText(/^Not a valid cron expression/)
+          .first()
+          .waitFor();
+        expect(await saveButton.isDisabled()).toBe(true);
+        expect(await page.locator('#save-reason').textContent()).toMatch(/Not a valid cron expression.*\(trigger\)/);
+        await b.fill(b.trigger(), 'Cron expression', '0 9 * * *');
+        await b.trigger().getByText('At 09:00').waitFor();
+
+        // Missing field: Save says which, and the field says it once the card is edited.
+        const make = await b.add('Add a step to Steps', 'Create a task', 'make');
+        expect(await saveButton.isDisabled()).toBe(true);
+        expect(await page.locator('#save-reason').textContent()).toContain('Project is required (step make)');
+        await b.fill(make, 'Text', 'Hello {{ trigger.nope }}');
+        await make.getByText('Project is required').waitFor();
+        expect(await make.getByLabel('Project', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+        await b.choose(make, 'Project', 'Ops');
+        await make.getByText('Project is required').waitFor({ state: 'detached' });
+
+        // Unknown variable: the service's save-time check, shown at the Text field, the path not repeated.
+        await saveButton.click();
+        const textError = make.locator('#f-actions-0-text-error');
+        await textError.waitFor();
+        expect(await textError.textContent()).toContain('trigger.nope');
+        expect(await textError.textContent()).not.toContain('actions[0]');
+        expect(await make.getByLabel('1 problem').count()).toBe(1);
+        expect(page.url()).toMatch(/\/automations\/new/);
+        await b.fill(make, 'Text', 'Hello {{ trigger.scheduledAt }}');
+        await textError.waitFor({ state: 'detached' });
+
+        // Unknown member: an approver typed by hand, refused when saving, shown at that approver.
+        const ok = await b.add('Add a step after make', 'Ask for approval', 'ok');
+        await ok.getByRole('button', { name: 'Add handle' }).click();
+        await ok.getByLabel('Handle 1', { exact: true }).selectOption({ label: 'Another value or template…' });
+        await ok.getByLabel('Handle (value or template)').fill('nobody');
+        await saveButton.click();
+        const memberError = ok.locator('#f-actions-1-approvers-0-error');
+        await memberError.waitFor();
+        expect(await memberError.textContent()).toMatch(/nobody/);
+        expect(await memberError.textContent()).not.toContain('approvers[0]');
+        // Said once: at the field, not again above the form.
+        expect(await page.getByText((await memberError.textContent())!, { exact: true }).count()).toBe(1);
+
+        // Drafts survive navigation; Undo brings a deleted step back.
+        await page.getByRole('link', { name: 'Automations', exact: true }).click();
+        await page.goto(`${server.url}/automations/new?workspaceId=${server.workspaceId}`);
+        await page.getByText(/Unsaved changes from .* were restored/).waitFor();
+        await b.card('ok').waitFor();
+        await page.getByRole('button', { name: 'Delete step ok' }).click();
+        await b.card('ok').waitFor({ state: 'detached' });
+        await page.getByRole('status', { name: 'Notifications' }).getByRole('button', { name: 'Undo' }).click();
+        await b.card('ok').waitFor();
+        await page.getByRole('button', { name: 'Delete step ok' }).click();
+        await b.card('ok').waitFor({ state: 'detached' });
+        await saveButton.click();
+        await page.waitForURL(/\/automations\/[^/]+\/edit$/);
+        const id = page.url().split('/').at(-2)!;
+        const saved = (await client(server, server.token).get(`/api/v1/automations/${id}`)).body.item;
+        expect(saved.trigger).toEqual({ type: 'schedule', cron: '0 9 * * *' });
+        expect(saved.actions).toEqual([
+          { id: 'make', type: 'task.create', projectId: expect.any(String), text: 'Hello {{ trigger.scheduledAt }}' },
+        ]);
+        // The saved automation has no draft left.
+        await page.goto(`${server.url}/automations/new?workspaceId=${server.workspaceId}`);
+        await b.trigger().getByRole('button', { name: 'Choose a trigger' }).waitFor();
+        expect(await page.getByText(/were restored/).count()).toBe(0);
+        // The two refused saves are the only console messages (Chromium logs every 4xx answer).
+        expect(b.errors).toEqual(Array(2).fill('Failed to load resource: the server responded with a status of 400 (Bad Request)'));
+      });
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  test('the keyboard alone builds, reorders and saves a three-step automation', async () => {
+    const { server, browser } = suite;
+    const context = await browser.newContext({
+      extraHTTPHeaders: { authorization: `Bearer ${server.token}` },
+      viewport: { width: 1280, height: 900 },
+    });
+    context.setDefaultTimeout(10000);
+    const page = await context.newPage();
+    const b = new BuilderPage(page);
+    try {
+      await withScreenshot(page, 'builder-keyboard', async () => {
+        await page.goto(`${server.url}/automations/new?workspaceId=${server.workspaceId}`);
+        await b.trigger().waitFor();
+        await tabTo(page, 'Name');
+        await page.keyboard.press('ControlOrMeta+A');
+        await page.keyboard.type('From the keyboard');
+        await tabTo(page, 'Choose a trigger');
+        await page.keyboard.press('Enter');
+        await page.keyboard.type('webhook');
+        await page.keyboard.press('Enter');
+        // Three steps, each from the "+" after the last one; a new step's card takes the focus.
+        await tabTo(page, 'Add a step to Steps');
+        await page.keyboard.press('Enter');
+        await page.keyboard.type('Wait for an event');
+        await page.keyboard.press('Enter');
+        await tabTo(page, 'Event name');
+        await page.keyboard.type('go');
+        await tabTo(page, 'Add a step after event1');
+        await page.keyboard.press('Enter');
+        await page.keyboard.type('Create a project');
+        await page.keyboard.press('Enter');
+        await tabTo(page, 'Name');
+        await page.keyboard.type('From keys');
+        await tabTo(page, 'Add a step after create1');
+        await page.keyboard.press('Enter');
+        await page.keyboard.type('Wait');
+        await page.keyboard.press('Enter');
+        await tabTo(page, 'Minutes');
+        await page.keyboard.type('5');
+        // Alt+↑ on the focused card moves it up (twice: to the top).
+        await page.keyboard.press('Shift+Tab');
+        while (!(await page.evaluate(() => Boolean((globalThis as any).document.activeElement?.hasAttribute('data-card')))))
+          await page.keyboard.press('Shift+Tab');
+        await page.keyboard.press('Alt+ArrowUp');
+        await page.locator('[data-card="actions.1"]:focus').waitFor();
+        await page.keyboard.press('Alt+ArrowUp');
+        await page.locator('[data-card="actions.0"]:focus').waitFor();
+        await tabTo(page, 'Save', 'Shift+Tab');
+        await page.keyboard.press('Enter');
+        await page.waitForURL(/\/automations\/[^/]+\/edit$/);
+        const id = page.url().split('/').at(-2)!;
+        const saved = (await client(server, server.token).get(`/api/v1/automations/${id}`)).body.item;
+        expect(saved.name).toBe('From the keyboard');
+        expect(saved.trigger).toEqual({ type: 'webhook' });
+        expect(saved.actions).toEqual([
+          { id: 'delay1', type: 'delay', minutes: 5 },
+          { id: 'event1', type: 'wait.event', event: 'go' },
+          { id: 'create1', type: 'project.create', name: 'From keys' },
+        ]);
+        expect(b.errors).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
+      });
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  test('the JSON view edits the same draft as the form', async () => {
+    const { server, browser } = suite;
+    const context = await browser.newContext({
+      extraHTTPHeaders: { authorization: `Bearer ${server.token}` },
+      viewport: { width: 1280, height: 900 },
+    });
+    context.setDefaultTimeout(10000);
+    const page = await context.newPage();
+    const b = new BuilderPage(page);
+    try {
+      await withScreenshot(page, 'builder-json', async () => {
+        await page.goto(`${server.url}/automations/new?workspaceId=${server.workspaceId}`);
+        await b.chooseTrigger('Webhook');
+        const wait = await b.add('Add a step to Steps', 'Wait', 'pause');
+        await b.fill(wait, 'Minutes', '2');
+        await page.getByRole('tab', { name: 'JSON' }).click();
+        const editor = page.getByRole('textbox', { name: 'Definition (JSON)' });
+        expect(await editor.textContent()).toContain('"minutes": 2');
+        await b.code(
+          editor,
+          '{"name": "Via JSON", "trigger": {"type": "webhook"}, "actions": [{"id": "w", "type": "delay", "minutes": 3}]',
+        );
+        expect(await page.locator('#save-reason').textContent()).toBe('The JSON does not parse');
+        await b.code(
+          editor,
+          '{"name": "Via JSON", "trigger": {"type": "webhook"}, "actions": [{"id": "w", "type": "delay", "minutes": 3}]}',
+        );
+        await page.locator('#save-reason').waitFor({ state: 'detached' });
+        await page.getByRole('tab', { name: 'Form' }).click();
+        expect(await b.card('w').getByLabel('Minutes', { exact: true }).inputValue()).toBe('3');
+        await page.getByRole('button', { name: 'Save', exact: true }).click();
+        await page.waitForURL(/\/automations\/[^/]+\/edit$/);
+        const id = page.url().split('/').at(-2)!;
+        const saved = (await client(server, server.token).get(`/api/v1/automations/${id}`)).body.item;
+        expect([saved.name, saved.actions]).toEqual(['Via JSON', [{ id: 'w', type: 'delay', minutes: 3 }]]);
+        expect(b.errors).toEqual([]);
+      });
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+});

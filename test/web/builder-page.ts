@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve as resolvePath } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+
+/**
+ * Drives the automation builder's form view like a person: the kind picker, step cards and their
+ * fields by their visible labels (never the JSON view).
+ */
+export class BuilderPage {
+  readonly errors: string[] = [];
+
+  constructor(readonly page: Page) {
+    // A CSP violation's console error does not say what caused it: record the element too.
+    void page.addInitScript({
+      content:
+        "document.addEventListener('securitypolicyviolation', (e) => console.warn(`CSP violation (${e.violatedDirective}) at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} on ${e.target && e.target.outerHTML ? e.target.outerHTML.slice(0, 200) : ''}`));",
+    });
+    page.on('console', (m) => (m.type() === 'error' || m.text().startsWith('CSP violation')) && this.errors.push(m.text()));
+    page.on('pageerror', (e) => this.errors.push(String(e)));
+  }
+
+  /** The card of step `id`. */
+  card(id: string): Locator {
+    return this.page.getByRole('article', { name: `Step ${id}`, exact: true });
+  }
+
+  /** The trigger card. */
+  trigger(): Locator {
+    return this.page.getByRole('article', { name: 'Trigger', exact: true });
+  }
+
+  /** Chooses `title` in the open kind picker (searching for it first). */
+  async pick(title: string): Promise<void> {
+    const dialog = this.page.getByRole('dialog');
+    await dialog.getByRole('searchbox', { name: 'Search kinds' }).fill(title);
+    await dialog
+      .getByRole('button', { name: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) })
+      .first()
+      .click();
+    await dialog.waitFor({ state: 'detached' });
+  }
+
+  /** Sets the trigger kind. */
+  async chooseTrigger(title: string): Promise<void> {
+    await this.trigger()
+      .getByRole('button', { name: /Choose a trigger|Change trigger/ })
+      .click();
+    await this.pick(title);
+  }
+
+  /**
+   * Adds a step of kind `title` with the "+" named `plus` (e.g. `Add a step to Steps`, `Add a step
+   * after make`), renames it to `id` and returns its card.
+   */
+  async add(plus: string, title: string, id: string): Promise<Locator> {
+    const before = await this.page.getByRole('article').count();
+    await this.page.getByRole('button', { name: plus, exact: true }).first().click();
+    await this.pick(title);
+    await this.page.getByRole('article').nth(before).waitFor();
+    const focused = this.page.locator('[data-card]:focus');
+    await focused.waitFor();
+    const card = focused.locator('xpath=..');
+    await card.getByRole('textbox', { name: /^Step id of / }).fill(id);
+    return this.card(id);
+  }
+
+  /** Fills a text field of a card (a template field, a plain input, a number). */
+  async fill(card: Locator, label: string, value: string): Promise<void> {
+    await card.getByLabel(label, { exact: true }).first().fill(value);
+  }
+
+  /**
+   * Replaces the text of a code editor (CodeMirror) as typing does (`fill` would go through
+   * `execCommand`, which makes styled spans the CSP refuses).
+   */
+  async code(editor: Locator, text: string): Promise<void> {
+    await editor.focus();
+    await this.page.keyboard.press('ControlOrMeta+A');
+    await this.page.keyboard.insertText(text);
+  }
+
+  /** Chooses a picker's entry by its visible label. */
+  async choose(card: Locator, label: string, option: string): Promise<void> {
+    await card.getByLabel(label, { exact: true }).first().selectOption({ label: option });
+  }
+}
+
+/**
+ * Clicks "Test step" on a card (and "Run it" when the step has side effects and the builder asks)
+ * and waits for the result on the card; returns the result's region.
+ */
+export async function testStepOn(b: BuilderPage, card: Locator, id: string, opts: { confirm?: boolean } = {}): Promise<Locator> {
+  const answer = b.page.waitForResponse((r) => new URL(r.url()).pathname.endsWith(`/steps/${id}/test`));
+  await card.getByRole('button', { name: `Test step ${id}`, exact: true }).click();
+  if (opts.confirm) {
+    const ask = card.getByRole('alertdialog', { name: `Confirm the test of ${id}` });
+    await ask.waitFor();
+    await ask.getByRole('button', { name: 'Run it' }).click();
+  }
+  await answer;
+  const result = card.getByRole('status', { name: `Test result of ${id}` });
+  await result.waitFor();
+  return result;
+}
+
+/**
+ * Opens the data picker of a card's template field `label` and returns the entry for `path`
+ * (its button shows the path and its sample value); it is not clicked.
+ */
+export async function dataEntry(card: Locator, label: string, path: string): Promise<Locator> {
+  await card.getByRole('button', { name: `Insert data into ${label}`, exact: true }).click();
+  const dialog = card.getByRole('dialog', { name: `Insert data into ${label}` });
+  const entry = dialog
+    .getByRole('button')
+    .filter({ has: card.page().locator(`code:text-is("${path}")`) })
+    .first();
+  await entry.waitFor();
+  return entry;
+}
+
+/**
+ * A private copy of the built web app (`web/dist`) in a temporary folder, for a suite's server
+ * (`TASKSPACE_WEB_DIR`): a rebuild of web/dist by another process while the suite runs would
+ * otherwise remove the hashed files the server's index names. `remove` deletes it (afterAll).
+ */
+export function privateWebDir(): { dir: string; remove: () => void } {
+  const dir = fs.mkdtempSync(join(tmpdir(), 'taskspace-web-'));
+  fs.cpSync(resolvePath(__dirname, '../../web/dist'), dir, { recursive: true });
+  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}

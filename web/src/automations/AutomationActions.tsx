@@ -1,0 +1,191 @@
+import { useId, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError, errorMessage, unwrap } from '../api/client';
+import { ConfirmDelete } from '../components/ConfirmDelete';
+import { useSetEnabled } from './queries';
+import type { paths } from '../api/schema';
+import type { Automation } from './types';
+
+/** The file name of an export: the automation's name made safe (as the server names it). */
+export function exportFileName(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  return `${slug || 'automation'}.automation.json`;
+}
+
+/** Saves `text` as a file named `name` (a download through a temporary object URL). */
+function download(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+type CreateBody = paths['/api/v1/automations']['post']['requestBody']['content']['application/json'];
+type ImportBody = paths['/api/v1/automations/import']['post']['requestBody']['content']['application/json'];
+
+/**
+ * Import an exported automation file into a workspace (Owner): a file input; the new automation
+ * is created disabled (`POST /api/v1/automations/import`) and opened. Errors (not JSON, wrong
+ * format, a field the workspace lacks) show under the button with the field path.
+ */
+export function ImportAutomation({ workspaceId }: { workspaceId: string }) {
+  const id = useId();
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const run = useMutation({
+    mutationFn: async (file: File) => {
+      let document: unknown;
+      try {
+        document = JSON.parse(await file.text());
+      } catch {
+        throw new ApiError(400, 'INVALID_JSON', `${file.name} is not a JSON file`);
+      }
+      const body = { workspaceId, document } as ImportBody;
+      return unwrap(await api.POST('/api/v1/automations/import', { body })).item;
+    },
+    onSuccess: async (item) => {
+      await queries.invalidateQueries({ queryKey: ['automations'] });
+      void navigate(`/automations/${item.id}`);
+    },
+  });
+  const details = run.error instanceof ApiError ? (run.error.details as { field?: string } | undefined) : undefined;
+  return (
+    <span className="import-automation">
+      <label htmlFor={id} className="button secondary">
+        Import
+      </label>
+      <input
+        id={id}
+        className="visually-hidden"
+        type="file"
+        accept="application/json,.json"
+        aria-label="Import an automation file"
+        disabled={run.isPending}
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          e.target.value = '';
+          if (file) run.mutate(file);
+        }}
+      />
+      {run.isError && (
+        <span role="alert" className="error small">
+          Import failed: {errorMessage(run.error)}
+          {details?.field && !run.error.message.includes(details.field) ? ` (${details.field})` : ''}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/**
+ * The lifecycle actions of one automation (docs/web-app.md "Automations"): Export (any member;
+ * downloads `GET …/export`), and for the Owner Enable/Disable, Duplicate (a disabled copy named
+ * "… (copy)", opened) and Delete (confirmed, then back to the list).
+ */
+export function AutomationActions({ automation, owner }: { automation: Automation; owner: boolean }) {
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const setEnabled = useSetEnabled();
+  const [error, setError] = useState<string | null>(null);
+  const refresh = () => queries.invalidateQueries({ queryKey: ['automation', automation.id] });
+
+  const exportFile = useMutation({
+    mutationFn: async () =>
+      unwrap(await api.GET('/api/v1/automations/{automationId}/export', { params: { path: { automationId: automation.id } } })),
+    onSuccess: (document) => download(exportFileName(automation.name), `${JSON.stringify(document, null, 2)}\n`),
+    onError: (e) => setError(`Export failed: ${errorMessage(e)}`),
+  });
+  const duplicate = useMutation({
+    mutationFn: async () => {
+      // The definition fields of the item, as the create route takes them (absent ones stay absent).
+      const { description, trigger, actions, timeoutMs, concurrency, retention } = automation;
+      const body: CreateBody = {
+        name: `${automation.name} (copy)`,
+        description,
+        trigger,
+        actions,
+        timeoutMs,
+        concurrency,
+        retention,
+        workspaceId: automation.workspaceId,
+        enabled: false,
+      };
+      return unwrap(await api.POST('/api/v1/automations', { body })).item;
+    },
+    onSuccess: async (copy) => {
+      await queries.invalidateQueries({ queryKey: ['automations'] });
+      void navigate(`/automations/${copy.id}`);
+    },
+    onError: (e) => setError(`Duplicate failed: ${errorMessage(e)}`),
+  });
+  const remove = useMutation({
+    mutationFn: async () =>
+      unwrap(await api.DELETE('/api/v1/automations/{automationId}', { params: { path: { automationId: automation.id } } })),
+    onSuccess: async () => {
+      queries.removeQueries({ queryKey: ['automation', automation.id] });
+      await queries.invalidateQueries({ queryKey: ['automations'] });
+      void navigate('/automations');
+    },
+    onError: (e) => setError(`Delete failed: ${errorMessage(e)}`),
+  });
+
+  return (
+    <div className="btn-row" role="group" aria-label="Automation actions">
+      {owner && (
+        <button
+          type="button"
+          className="secondary"
+          disabled={setEnabled.isPending}
+          onClick={() => {
+            setError(null);
+            setEnabled.mutate(
+              { automationId: automation.id, enabled: !automation.enabled },
+              { onSettled: () => void refresh(), onError: (e) => setError(errorMessage(e)) },
+            );
+          }}
+        >
+          {automation.enabled ? 'Disable' : 'Enable'}
+        </button>
+      )}
+      <button
+        type="button"
+        className="secondary"
+        disabled={exportFile.isPending}
+        onClick={() => {
+          setError(null);
+          exportFile.mutate();
+        }}
+      >
+        Export
+      </button>
+      {owner && (
+        <button
+          type="button"
+          className="secondary"
+          disabled={duplicate.isPending}
+          onClick={() => {
+            setError(null);
+            duplicate.mutate();
+          }}
+        >
+          Duplicate
+        </button>
+      )}
+      {owner && <ConfirmDelete name={automation.name} label={`Delete automation ${automation.name}`} onConfirm={() => remove.mutate()} />}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client';
+import type { paths } from '../../api/schema';
+
+/**
+ * A JSON Schema as the kinds catalogue publishes it (draft-07 subset the builder reads), with the
+ * catalogue's editor annotations (`x-picker`, `x-editor`).
+ */
+export type JSONSchema = {
+  type?: string | string[];
+  title?: string;
+  description?: string;
+  default?: unknown;
+  examples?: unknown[];
+  enum?: unknown[];
+  const?: unknown;
+  properties?: Record<string, JSONSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JSONSchema;
+  items?: JSONSchema;
+  oneOf?: JSONSchema[];
+  anyOf?: JSONSchema[];
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  minProperties?: number;
+  maxProperties?: number;
+  format?: string;
+  'x-picker'?: 'project' | 'folder' | 'task' | 'member' | 'agent' | 'agentCommand' | 'secret' | 'automation' | 'field';
+  'x-editor'?: 'template' | 'cron' | 'timezone' | 'code' | 'conditions' | 'steps' | 'json';
+};
+
+/** The catalogue as the API document declares it: its JSON Schema parts are free-form objects there. */
+type ApiCatalogue = paths['/api/v1/automations/kinds']['get']['responses'][200]['content']['application/json'];
+
+/** One trigger or action kind of the catalogue (`GET /api/v1/automations/kinds`), its schemas typed as {@link JSONSchema}. */
+export type KindInfo = Omit<ApiCatalogue['triggers'][number], 'parameters' | 'output'> & {
+  /** The kind's own fields (without the fields common to every action). */
+  parameters: JSONSchema;
+  /** The step's output, or the trigger's variables. */
+  output?: JSONSchema;
+};
+
+/** The catalogue of kinds the service runs. */
+export type Catalogue = Omit<ApiCatalogue, 'triggers' | 'actions' | 'commonActionParameters'> & {
+  triggers: KindInfo[];
+  actions: KindInfo[];
+  commonActionParameters: JSONSchema;
+};
+
+/**
+ * Reads the kinds catalogue. The API document declares its JSON Schema parts (`parameters`,
+ * `output`, `commonActionParameters`) as free-form objects (a JSON Schema is not expressible as an
+ * OpenAPI type); the one cast narrows them to the {@link JSONSchema} the builder reads.
+ */
+export async function fetchCatalogue(): Promise<Catalogue> {
+  return unwrap(await api.GET('/api/v1/automations/kinds')) as Catalogue;
+}
+
+/** The kinds catalogue (kept for the session: it changes only with the service's version). */
+export function useKinds() {
+  return useQuery({ queryKey: ['automation-kinds'], staleTime: Infinity, queryFn: fetchCatalogue });
+}
+
+/** Lookup helpers over a catalogue. */
+export interface Kinds {
+  catalogue: Catalogue;
+  trigger(type: string): KindInfo | undefined;
+  action(type: string): KindInfo | undefined;
+  /** The step-list properties of an action kind. */
+  nestedOf(type: string): readonly string[];
+}
+
+/** Indexes a catalogue by type. */
+export function indexKinds(catalogue: Catalogue): Kinds {
+  const triggers = new Map(catalogue.triggers.map((k) => [k.type, k]));
+  const actions = new Map(catalogue.actions.map((k) => [k.type, k]));
+  return {
+    catalogue,
+    trigger: (type) => triggers.get(type),
+    action: (type) => actions.get(type),
+    nestedOf: (type) => actions.get(type)?.nested ?? [],
+  };
+}

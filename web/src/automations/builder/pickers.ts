@@ -1,0 +1,122 @@
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client';
+import { useFolders } from '../../api/queries';
+import { useAutomations } from '../queries';
+import type { JSONSchema } from './kinds';
+
+/** One choice of a picker: the value saved and what the person reads. */
+export interface Option {
+  value: string;
+  label: string;
+}
+
+/** A literal id (not a template) or undefined. */
+function literal(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' && !value.includes('{{') ? value : undefined;
+}
+
+function useWorkspaceProjects(workspaceId: string | undefined, enabled: boolean) {
+  const folders = useFolders(enabled ? workspaceId : undefined);
+  return useQueries({
+    queries: (folders.data ?? []).map((f) => ({
+      queryKey: ['projects', f.id],
+      queryFn: async () => unwrap(await api.GET('/api/v1/folders/{folderId}/projects', { params: { path: { folderId: f.id } } })).items,
+    })),
+    combine: (results) => results.flatMap((r) => r.data ?? []),
+  });
+}
+
+function useWorkspaceAgents(workspaceId: string | undefined, enabled: boolean) {
+  const folders = useFolders(enabled ? workspaceId : undefined);
+  return useQueries({
+    queries: (folders.data ?? []).map((f) => ({
+      queryKey: ['agents', f.id],
+      queryFn: async () =>
+        unwrap(await api.GET('/api/v1/folders/{folderId}/agents', { params: { path: { folderId: f.id }, query: { limit: 100 } } })).items,
+    })),
+    combine: (results) => results.flatMap((r) => r.data ?? []),
+  });
+}
+
+/**
+ * The choices of an `x-picker` field (null when they depend on a project or agent not chosen yet), read through the public API: the workspace's projects,
+ * folders, members, agents, secrets and automations; a project's tasks and custom fields, and an
+ * agent's commands (from the sibling `projectId`/`agentId` when they are literal ids).
+ */
+export function usePickerOptions(
+  picker: JSONSchema['x-picker'],
+  workspaceId: string | undefined,
+  siblings: Record<string, unknown>,
+): Option[] | undefined | null {
+  const projectId = literal(siblings.projectId) ?? literal((siblings.scope as { projectId?: unknown } | undefined)?.projectId);
+  const agentId = literal(siblings.agentId);
+  const projects = useWorkspaceProjects(workspaceId, picker === 'project');
+  const folders = useFolders(picker === 'folder' || picker === 'project' || picker === 'agent' ? workspaceId : undefined);
+  const agents = useWorkspaceAgents(workspaceId, picker === 'agent');
+  const members = useQuery({
+    queryKey: ['members', workspaceId],
+    enabled: picker === 'member' && workspaceId !== undefined,
+    queryFn: async () =>
+      unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/members', { params: { path: { workspaceId: workspaceId! } } })).items,
+  });
+  const secrets = useQuery({
+    queryKey: ['secrets', workspaceId],
+    enabled: picker === 'secret' && workspaceId !== undefined,
+    retry: false,
+    queryFn: async () =>
+      unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/secrets', { params: { path: { workspaceId: workspaceId! } } })).items,
+  });
+  const automations = useAutomations(picker === 'automation' ? workspaceId : undefined);
+  const tasks = useProjectTasksIf(picker === 'task' ? projectId : undefined);
+  const fields = useQuery({
+    queryKey: ['fields', projectId],
+    enabled: picker === 'field' && projectId !== undefined,
+    queryFn: async () =>
+      unwrap(await api.GET('/api/v1/projects/{projectId}/fields', { params: { path: { projectId: projectId! } } })).items,
+  });
+  const agent = useQuery({
+    queryKey: ['agent', agentId],
+    enabled: picker === 'agentCommand' && agentId !== undefined,
+    queryFn: async () => unwrap(await api.GET('/api/v1/agents/{agentId}', { params: { path: { agentId: agentId! } } })).item,
+  });
+  // Tasks, fields and commands need a literal project or agent first: until then, a typed value.
+  if ((picker === 'task' || picker === 'field') && !projectId) return null;
+  if (picker === 'agentCommand' && !agentId) return null;
+  switch (picker) {
+    case 'project':
+      return projects.map((p) => ({ value: p.id, label: p.name }));
+    case 'folder':
+      return folders.data?.map((f) => ({ value: f.id, label: f.name ?? f.id }));
+    case 'member':
+      return members.data?.map((m) => ({ value: m.handle ?? '', label: `${m.displayName ?? m.handle} (@${m.handle})` }));
+    case 'agent':
+      return agents.map((a) => ({ value: a.id, label: a.name }));
+    case 'agentCommand':
+      return agent.data?.data.commands.map((c) => ({ value: c.name, label: c.name }));
+    case 'secret':
+      return secrets.data?.map((s) => ({ value: String((s as { name?: string }).name), label: String((s as { name?: string }).name) }));
+    case 'automation':
+      return automations.data?.map((a) => ({ value: a.id, label: a.name }));
+    case 'task':
+      return tasks?.map((t) => ({ value: t.id, label: t.text || '(empty task)' }));
+    case 'field':
+      return fields.data?.map((f) => ({
+        value: (f as { id: string }).id,
+        label: (f as { name?: string }).name ?? (f as { id: string }).id,
+      }));
+    default:
+      return undefined;
+  }
+}
+
+/** A project's first 500 tasks when a literal project id is known (the picker's choices). */
+function useProjectTasksIf(projectId: string | undefined) {
+  const tasks = useQuery({
+    queryKey: ['picker-tasks', projectId],
+    enabled: projectId !== undefined,
+    queryFn: async () =>
+      unwrap(await api.GET('/api/v1/projects/{projectId}/tasks', { params: { path: { projectId: projectId! }, query: { limit: 500 } } }))
+        .items as { id: string; text: string }[],
+  });
+  return tasks.data;
+}

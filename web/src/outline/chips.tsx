@@ -1,0 +1,118 @@
+import { useQuery } from '@tanstack/react-query';
+import { Calendar, User } from 'lucide-react';
+import { api, unwrap } from '../api/client';
+
+/** What a row shows beside its text. */
+export interface Chips {
+  assignees: string[];
+  /** The date as shown, e.g. "10 May 09:30" or "1 May → 10 May". */
+  date?: string;
+  fields: { name: string; value: string }[];
+  /** Whether the task has a date (start or due) and a note: the task panel reads only those that exist. */
+  hasDate: boolean;
+  hasNote: boolean;
+}
+
+interface Point {
+  date: string;
+  time?: string;
+  timezone: string;
+}
+
+/** A date side as a short label in the reader's language ("10 May", "10 May 2027 09:30"). */
+function pointLabel(point: Point): string {
+  const day = new Date(`${point.date}T00:00:00Z`);
+  const sameYear = day.getUTCFullYear() === new Date().getFullYear();
+  const text = day.toLocaleDateString(undefined, {
+    day: 'numeric',
+    month: 'short',
+    ...(sameYear ? {} : { year: 'numeric' }),
+    timeZone: 'UTC',
+  });
+  return point.time ? `${text} ${point.time.slice(0, 5)}` : text;
+}
+
+/** A field value as text. */
+function valueLabel(value: boolean | number | string): string {
+  return typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value);
+}
+
+/**
+ * The workspace's members (for the assignee filter) and each task's chips, from
+ * `GET .../task-summaries` and the project's fields; refetched with the task list (same key prefix).
+ */
+export function useTaskChips(projectId: string, workspaceId: string | undefined) {
+  const members = useQuery({
+    queryKey: ['members', workspaceId],
+    enabled: workspaceId !== undefined,
+    queryFn: async () =>
+      unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/members', { params: { path: { workspaceId: workspaceId! } } })).items,
+  });
+  const summaries = useQuery({
+    queryKey: ['tasks', projectId, 'summaries'],
+    queryFn: async () => {
+      const [list, fields] = await Promise.all([
+        api.GET('/api/v1/projects/{projectId}/task-summaries', { params: { path: { projectId } } }).then(unwrap),
+        api.GET('/api/v1/projects/{projectId}/fields', { params: { path: { projectId } } }).then(unwrap),
+      ]);
+      const names = new Map(fields.items.map((f) => [f.id, f.name]));
+      const order = new Map(fields.items.map((f, i) => [f.id, i]));
+      return new Map(
+        list.items.map((s): [string, Chips] => {
+          const points = [s.start, s.end].filter((p): p is Point => p !== null);
+          return [
+            s.taskId,
+            {
+              assignees: s.assignees,
+              date: points.length > 0 ? points.map(pointLabel).join(' → ') : undefined,
+              fields: [...s.fields]
+                .sort((a, b) => (order.get(a.fieldId) ?? 0) - (order.get(b.fieldId) ?? 0))
+                .map((f) => ({ name: names.get(f.fieldId) ?? 'Field', value: valueLabel(f.value) })),
+              hasDate: points.length > 0,
+              hasNote: s.hasNote,
+            },
+          ];
+        }),
+      );
+    },
+  });
+  return {
+    members: (members.data ?? []).map((m) => ({ handle: String(m.handle), displayName: m.displayName ?? undefined })),
+    of: (taskId: string): Chips | undefined => summaries.data?.get(taskId),
+    /**
+     * Whether a task has a date and a note, from the summaries: undefined while they load, both
+     * true when they could not be read (the panel then asks the API itself).
+     */
+    parts: (taskId: string): { hasDate: boolean; hasNote: boolean } | undefined => {
+      if (summaries.isError) return { hasDate: true, hasNote: true };
+      if (!summaries.data) return undefined;
+      const chips = summaries.data.get(taskId);
+      return { hasDate: chips?.hasDate ?? false, hasNote: chips?.hasNote ?? false };
+    },
+  };
+}
+
+/** A row's chips: assignees, the date, field values. */
+export function TaskChips({ chips }: { chips?: Chips }) {
+  if (!chips) return null;
+  return (
+    <span className="task-chips">
+      {chips.assignees.map((h) => (
+        <span key={h} className="chip chip-assignee" title={`Assigned to @${h}`}>
+          <User size={12} aria-hidden="true" />@{h}
+        </span>
+      ))}
+      {chips.date && (
+        <span className="chip chip-date" title="Date">
+          <Calendar size={12} aria-hidden="true" />
+          {chips.date}
+        </span>
+      )}
+      {chips.fields.map((f) => (
+        <span key={f.name} className="chip chip-field">
+          {f.name}: {f.value}
+        </span>
+      ))}
+    </span>
+  );
+}

@@ -1,0 +1,122 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { Building2, Plus } from 'lucide-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, errorMessage, unwrap } from '../api/client';
+import { useWorkspaces } from '../api/queries';
+import { EmptyState } from '../components/EmptyState';
+import { RoleGuide, roleDescription } from '../components/roles';
+import { useToast } from '../components/Toasts';
+import { useWorkspaceContext } from './context';
+import { MAX_WORKSPACE_NAME } from './NewWorkspace';
+import './workspaces.css';
+
+/**
+ * Settings → Workspace (docs "Web app", "Workspaces"): the sidebar's workspace, the person's role
+ * in it and what each role may do; its Owners rename it, everyone else sees why they cannot.
+ */
+export function WorkspaceSettings() {
+  const workspaces = useWorkspaces();
+  const { workspaceId } = useWorkspaceContext();
+  const workspace = workspaces.data?.find((w) => w.id === workspaceId);
+  if (workspaces.isError) return <p className="error">{errorMessage(workspaces.error)}</p>;
+  if (!workspaces.data) return <p className="muted">Loading…</p>;
+  if (!workspace) {
+    return (
+      <EmptyState
+        level={1}
+        icon={Building2}
+        title="No workspace"
+        action={
+          <Link className="btn btn-primary" to="/workspaces/new">
+            <Plus className="icon" aria-hidden="true" />
+            New workspace
+          </Link>
+        }
+      >
+        You belong to no workspace yet: create one, or ask an Owner for an invitation.
+      </EmptyState>
+    );
+  }
+  return (
+    <section aria-labelledby="workspace-title">
+      <div className="page-header">
+        <div>
+          <h1 id="workspace-title">Workspace</h1>
+          <p className="muted">Settings of {workspace.name}, the workspace the sidebar shows (switch it at the top of the sidebar).</p>
+        </div>
+      </div>
+      <div className="stack-lg">
+        <Rename key={workspace.id} workspace={workspace} />
+        <section className="card wide" aria-labelledby="your-role-title">
+          <h2 id="your-role-title">Your role</h2>
+          <p>
+            <span className="badge">{workspace.role}</span> {roleDescription(workspace.role)}
+          </p>
+          <RoleGuide />
+          <p className="small">
+            <Link to="/settings/members">Members and invitations</Link>
+          </p>
+        </section>
+      </div>
+    </section>
+  );
+}
+
+function Rename({ workspace }: { workspace: { id: string; name: string; role: string } }) {
+  const [name, setName] = useState(workspace.name);
+  const queries = useQueryClient();
+  const toast = useToast();
+  const owner = workspace.role === 'Owner';
+  const rename = useMutation({
+    mutationFn: async () =>
+      unwrap(
+        await api.PATCH('/api/v1/workspaces/{workspaceId}', {
+          params: { path: { workspaceId: workspace.id } },
+          body: { name: name.trim() },
+        }),
+      ).item,
+    onSuccess: async (item) => {
+      setName(item.name);
+      await queries.invalidateQueries({ queryKey: ['workspaces'] });
+      toast({ message: `Workspace renamed to “${item.name}”.` });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (name.trim() !== '' && name.trim() !== workspace.name) rename.mutate();
+  };
+  return (
+    <form className="card wide" onSubmit={submit} aria-labelledby="rename-title">
+      <h2 id="rename-title">Name</h2>
+      <label>
+        Workspace name
+        <input
+          required
+          maxLength={MAX_WORKSPACE_NAME}
+          value={name}
+          disabled={!owner}
+          aria-describedby={owner ? undefined : 'rename-reason'}
+          onChange={(e) => setName(e.currentTarget.value)}
+        />
+      </label>
+      {!owner && (
+        <p className="help" id="rename-reason">
+          Only an Owner can rename this workspace; you are a {workspace.role}.
+        </p>
+      )}
+      {rename.isError && (
+        <p role="alert" className="error">
+          {errorMessage(rename.error)}
+        </p>
+      )}
+      {owner && (
+        <div className="btn-row">
+          <button type="submit" disabled={rename.isPending || name.trim() === '' || name.trim() === workspace.name}>
+            Rename workspace
+          </button>
+        </div>
+      )}
+    </form>
+  );
+}
