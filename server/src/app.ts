@@ -113,7 +113,13 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     workNotifier: config.databaseUrl ? new WorkNotifier(store) : undefined,
     leadership: storage.leadership,
     workerId: storage.workerId,
-    live: new LiveHub({ store, clock, signals, onError: (error) => reportLiveError(error) }),
+    live: new LiveHub({
+      store,
+      clock,
+      signals,
+      presenceHeartbeatMs: config.presenceHeartbeatMs,
+      onError: (error) => reportLiveError(error),
+    }),
   };
   let boot: BootstrapResult | undefined;
   try {

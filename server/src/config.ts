@@ -85,6 +85,13 @@ export interface Config {
    */
   trashRetentionDays: number;
   /**
+   * How often a process renews the presence rows of its open project streams, in ms
+   * (`TASKSPACE_PRESENCE_HEARTBEAT_MS`, default 15000, at least 100; docs "API", "Presence"). A row
+   * not renewed for two heartbeats (its process died) no longer counts, so a person shown present
+   * by a dead process disappears within twice this; the hub looks at least this often.
+   */
+  presenceHeartbeatMs: number;
+  /**
    * PostgreSQL: how long the leader's lead lasts without an answered heartbeat, in ms
    * (`TASKSPACE_LEADER_LEASE_MS`, default 15000, at least 1000; platform/db/postgres/server-lock.ts).
    * A leader stalled longer (stopped, its event loop blocked) has its connections ended by a
@@ -158,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runLeaseMs: int(env, 'TASKSPACE_RUN_LEASE_MS', 30_000, 1000),
     runRetention: runRetentionConfig(env),
     trashRetentionDays: int(env, 'TASKSPACE_TRASH_RETENTION_DAYS', 30, 0),
+    presenceHeartbeatMs: int(env, 'TASKSPACE_PRESENCE_HEARTBEAT_MS', 15_000, 100),
     engineConcurrency: int(env, 'TASKSPACE_ENGINE_CONCURRENCY', 16, 1),
     leaderLeaseMs: int(env, 'TASKSPACE_LEADER_LEASE_MS', 15_000, 1000),
     publicUrl: publicBase,

@@ -51,6 +51,7 @@ describe('agents: create, list, get, update, delete', () => {
           inputPlaceholder: '',
         },
         knowledge: { projects: [], medias: [] },
+        publicAccess: false,
         createdAt: expect.stringMatching(ISO),
         updatedAt: expect.stringMatching(ISO),
       },
@@ -328,6 +329,7 @@ describe('agent generation with the offline provider', () => {
           inputPlaceholder: '',
         },
         knowledge: { projects: [], medias: [] },
+        publicAccess: false,
         createdAt: expect.stringMatching(ISO),
         updatedAt: expect.stringMatching(ISO),
       },
@@ -487,6 +489,26 @@ describe('public agents', () => {
     expect((await api.get(`/api/v1/agents/${agent.id}/public-agent`)).body.item.preferences.mode).toBe('template');
   });
 
+  test('the agent item says whether public access is on (publicAccess), so clients need not ask public-agent for a 404', async () => {
+    const other = await createAgent(api, server.workspaceId, { name: 'Private helper' });
+    const shown = async (id: string) => ({
+      item: (await api.get(`/api/v1/agents/${id}`)).body.item.publicAccess,
+      listed: (await api.get(`/api/v1/folders/${server.workspaceId}/agents`)).body.items.find((a: { id: string }) => a.id === id)
+        .publicAccess,
+    });
+    expect(other.publicAccess).toBe(false);
+    expect(await shown(other.id)).toEqual({ item: false, listed: false });
+    await api.put(`/api/v1/agents/${other.id}/publicAccess`);
+    expect(await shown(other.id)).toEqual({ item: true, listed: true });
+    expect((await api.patch(`/api/v1/agents/${other.id}`, { name: 'Public helper' })).body.item.publicAccess).toBe(true);
+    await api.delete(`/api/v1/agents/${other.id}/publicAccess`);
+    expect(await shown(other.id)).toEqual({ item: false, listed: false });
+    // Read-only: a PATCH cannot set it.
+    const set = await api.patch(`/api/v1/agents/${other.id}`, { publicAccess: true });
+    expect(set.status).toBe(400);
+    expect(set.body.error.details).toMatchObject({ field: 'publicAccess', reason: 'unknown_field' });
+  });
+
   test('public access of an unknown agent is 404', async () => {
     expect((await api.put('/api/v1/agents/nope/publicAccess')).status).toBe(404);
     expect((await api.get('/api/v1/agents/nope/public-agent')).status).toBe(404);
@@ -510,7 +532,7 @@ describe('agents persist across a restart', () => {
     const second = await startServer({ dataDir: first.dataDir });
     try {
       const api2 = client(second, OWNER_TOKEN);
-      expect((await api2.get(`/api/v1/agents/${agent.id}`)).body.item).toEqual(agent);
+      expect((await api2.get(`/api/v1/agents/${agent.id}`)).body.item).toEqual({ ...agent, publicAccess: true });
       const pub = (await api2.get(`/api/v1/agents/${agent.id}/public-agent`)).body;
       expect(pub.publicUrl.split('/').pop()).toBe(publicUrl.split('/').pop());
       expect((await api2.get(`/api/v1/agents/${agent.id}/convos/${convo.id}`)).body.item).toEqual(convo);

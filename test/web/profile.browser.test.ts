@@ -86,7 +86,7 @@ run('web app: workspaces and the profile', () => {
 
       // Switch to the first workspace, where Pia is a Participant: renaming is shown as not hers to do.
       await switcher.selectOption({ label: 'My workspace' });
-      await page.getByText('Only an Owner can rename this workspace; you are a Participant.').waitFor();
+      await page.getByText('Renaming the workspace needs the Owner role; you are a Participant.').waitFor();
       expect(await page.getByLabel('Workspace name').isDisabled()).toBe(true);
       expect(await page.getByRole('button', { name: 'Rename workspace' }).count()).toBe(0);
       await switcher.selectOption({ label: 'Pia research lab' });

@@ -1,3 +1,4 @@
+import { ServiceError } from '../errors';
 import { ACCEPTED_TONES, DEFAULT_TONE } from '../modules/agents/agent-data';
 import { nameFromText } from '../modules/agents/generation';
 import type { ChatCompletion, CompletionOptions, ModelMessage, ModelProvider, ToolCall } from './provider';
@@ -91,6 +92,7 @@ export function offlineToolCalls(prompt: string): ToolCall[] {
  * - anything else: `[offline] ` followed by the last user message (the rendered command
  *   prompt), then for each tool result of the conversation a line `[tool NAME] <result JSON>`;
  *   with `json`, the object `{"answer": <that text>}`.
+ * With `onText`, the answer is handed over in up to {@link OFFLINE_STREAM_PIECES} pieces.
  */
 export class OfflineProvider implements ModelProvider {
   readonly type = 'offline';
@@ -98,13 +100,37 @@ export class OfflineProvider implements ModelProvider {
 
   async complete(messages: ModelMessage[], options: CompletionOptions = {}): Promise<ChatCompletion> {
     const last = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-    if (options.purpose === 'agent-generation') return { text: JSON.stringify(offlineAgent(last)), model: this.model };
+    if (options.purpose === 'agent-generation') {
+      const text = JSON.stringify(offlineAgent(last));
+      options.onText?.(text);
+      return { text, model: this.model };
+    }
     const results = messages.filter((m) => m.role === 'tool');
     if (options.tools?.length && options.toolChoice !== 'none' && results.length === 0) {
       const toolCalls = offlineToolCalls(last);
       if (toolCalls.length > 0) return { text: '', model: this.model, toolCalls };
     }
     const answer = [OFFLINE_ANSWER_PREFIX + last, ...results.map((m) => `[tool ${m.name}] ${m.content}`)].join('\n');
-    return { text: options.json ? JSON.stringify({ answer }) : answer, model: this.model };
+    const text = options.json ? JSON.stringify({ answer }) : answer;
+    if (options.onText) await streamPieces(text, options.onText, options.signal);
+    return { text, model: this.model };
+  }
+}
+
+/** Pieces the offline provider streams an answer in (fewer for an answer of fewer words). */
+export const OFFLINE_STREAM_PIECES = 3;
+
+/**
+ * Hands `text` to `onText` in up to {@link OFFLINE_STREAM_PIECES} pieces cut after whitespace,
+ * yielding to the event loop between them, so the streaming path runs without a provider.
+ * @throws ServiceError 502 UPSTREAM_ERROR when `signal` aborts (as a cancelled provider call).
+ */
+async function streamPieces(text: string, onText: (delta: string) => void, signal: AbortSignal | undefined): Promise<void> {
+  const words = text.split(/(?<=\s)/);
+  const size = Math.ceil(words.length / OFFLINE_STREAM_PIECES);
+  for (let i = 0; i < words.length; i += size) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (signal?.aborted) throw new ServiceError(502, 'UPSTREAM_ERROR', 'the model call was cancelled');
+    onText(words.slice(i, i + size).join(''));
   }
 }

@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { ServiceError } from '../errors';
+import { MAX_ANSWER_BYTES, MAX_UPSTREAM_MESSAGE, readAnswerStream, upstream } from './openai-stream';
 import type { ChatCompletion, CompletionOptions, ModelMessage, ModelProvider, ToolCall } from './provider';
 
 /** Settings of {@link OpenAiProvider} (from `TASKSPACE_MODEL_*`, README "Model providers"). */
@@ -12,16 +13,6 @@ export interface OpenAiSettings {
   model: string;
   /** Time allowed for one call, connection to last byte, in ms. */
   timeoutMs: number;
-}
-
-/** Largest answer body read from the provider, in bytes; a larger answer is an upstream error. */
-export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
-
-/** Longest part of an upstream error message repeated to our caller, in characters. */
-const MAX_UPSTREAM_MESSAGE = 300;
-
-function upstream(message: string): ServiceError {
-  return new ServiceError(502, 'UPSTREAM_ERROR', message);
 }
 
 function upstreamMessage(text: string): string {
@@ -75,8 +66,9 @@ function toolCallsOf(raw: unknown): ToolCall[] | undefined {
  * Any OpenAI-compatible chat-completions API over undici: `POST {baseUrl}/chat/completions`
  * with `{model, messages}` (plus `response_format: {type: 'json_object'}` for JSON answers, and
  * `tools`/`tool_choice` when tools are offered), reading `choices[0].message.content` and
- * `tool_calls`. Every failure (unreachable, timeout, error status,
- * unexpected body) becomes 502 UPSTREAM_ERROR with a message saying which; the API key never
+ * `tool_calls`. With `onText` and no tools it asks for a stream (`stream: true`, read by
+ * `readAnswerStream`; an answer that comes whole anyway is handed over in one piece). Every
+ * failure (unreachable, timeout, error status, unexpected body, a stream that breaks off) becomes 502 UPSTREAM_ERROR with a message saying which; the API key never
  * appears in messages.
  */
 export class OpenAiProvider implements ModelProvider {
@@ -91,11 +83,17 @@ export class OpenAiProvider implements ModelProvider {
     const { baseUrl, apiKey, timeoutMs } = this.settings;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    // Tool rounds are not streamed: their answer may be tool calls (models/tools.ts).
+    const streaming = options.onText !== undefined && !options.tools?.length;
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: streaming ? 'text/event-stream' : 'application/json',
+    };
     if (apiKey) headers.authorization = `Bearer ${apiKey}`;
     const payload = {
       model: this.model,
       messages: messages.map(wireMessage),
+      ...(streaming ? { stream: true } : {}),
       ...(options.json ? { response_format: { type: 'json_object' } } : {}),
       ...(options.tools?.length
         ? {
@@ -109,7 +107,9 @@ export class OpenAiProvider implements ModelProvider {
     };
 
     let status: number;
-    let text: string;
+    let text = '';
+    let streamed: { text: string; model?: string } | undefined;
+    let answering = false;
     try {
       const res = await request(`${baseUrl}/chat/completions`, {
         method: 'POST',
@@ -118,16 +118,22 @@ export class OpenAiProvider implements ModelProvider {
         signal,
       });
       status = res.statusCode;
+      answering = true;
+      const type = String(res.headers['content-type'] ?? '');
+      if (streaming && status >= 200 && status <= 299 && type.startsWith('text/event-stream')) {
+        streamed = await readAnswerStream(res.body, options.onText!);
+      }
       const chunks: Buffer[] = [];
       let size = 0;
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > MAX_ANSWER_BYTES) {
-          res.body.destroy();
-          throw upstream(`the model provider's answer is larger than ${MAX_ANSWER_BYTES} bytes`);
+      if (!streamed)
+        for await (const chunk of res.body) {
+          size += (chunk as Buffer).length;
+          if (size > MAX_ANSWER_BYTES) {
+            res.body.destroy();
+            throw upstream(`the model provider's answer is larger than ${MAX_ANSWER_BYTES} bytes`);
+          }
+          chunks.push(chunk as Buffer);
         }
-        chunks.push(chunk as Buffer);
-      }
       text = Buffer.concat(chunks).toString('utf8');
     } catch (error) {
       if (error instanceof ServiceError) throw error;
@@ -135,10 +141,12 @@ export class OpenAiProvider implements ModelProvider {
       if (options.signal?.aborted) throw upstream('the model call was cancelled');
       const code = (error as { code?: string }).code;
       const reason = code ?? (error instanceof Error ? error.message : String(error));
+      if (answering) throw upstream(`the model provider's answer broke off (${reason})`);
       // The origin only: a base URL may carry credentials (user:password@) or tokens in its path.
       throw upstream(`the model provider at ${originOf(baseUrl)} could not be reached (${reason})`);
     }
 
+    if (streamed) return { text: streamed.text, model: streamed.model ?? this.model };
     if (status < 200 || status > 299) {
       const detail = upstreamMessage(text);
       throw upstream(`the model provider answered HTTP ${status}${detail ? `: ${detail}` : ''}`);
@@ -156,6 +164,8 @@ export class OpenAiProvider implements ModelProvider {
       throw upstream('the model provider answered without choices[0].message.content');
     }
     const model = typeof body.model === 'string' && body.model ? body.model : this.model;
+    // Asked for a stream but answered whole (a server without streaming): one piece.
+    if (streaming && content) options.onText!(content);
     return toolCalls?.length ? { text: content, model, toolCalls } : { text: content, model };
   }
 }

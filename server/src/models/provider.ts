@@ -72,6 +72,14 @@ export interface CompletionOptions {
   tools?: ToolDefinition[];
   /** With `tools`: `none` forbids calls this turn (the final answer after the last allowed round); default `auto`. */
   toolChoice?: 'auto' | 'none';
+  /**
+   * Receives the answer's text as it is produced, piece by piece and in order; the pieces joined
+   * are the resolved `text`. A provider that can stream asks for a stream (OpenAI `stream: true`);
+   * one that cannot calls it once with the whole text. Providers do not stream when `tools` are
+   * offered (the answer may be tool calls): `completeWithTools` (models/tools.ts) hands the final
+   * answer over in one piece. An answer that fails midway throws, whatever was handed over before.
+   */
+  onText?: (delta: string) => void;
 }
 
 /** A chat-completions model. */

@@ -26,7 +26,9 @@ export interface ToolLoopResult extends ChatCompletion {
  * Completes `messages` with `tools` offered: each round's calls run one after the other, in the
  * order the model gave them, and their results (JSON, at most {@link MAX_TOOL_RESULT_CHARS}
  * characters) are sent back as `tool` messages. After `tools.maxRounds` rounds the model is asked
- * once more with `toolChoice: 'none'`; calls it still asks for then are ignored.
+ * once more with `toolChoice: 'none'`; calls it still asks for then are ignored. With
+ * `options.onText`, the rounds are not streamed (any of them may be tool calls) and the final
+ * answer's text is handed to it in one piece once the tool rounds are done.
  * @throws what the provider throws (ServiceError 502 UPSTREAM_ERROR) or `tools.call` rejects with (a cancel).
  */
 export async function completeWithTools(
@@ -36,10 +38,15 @@ export async function completeWithTools(
   tools: ToolRun,
 ): Promise<ToolLoopResult> {
   const history: ModelMessage[] = [...messages];
+  // Any round's answer may be tool calls, so no round is streamed: the final text goes to onText whole.
+  const { onText, ...rest } = options;
   for (let round = 0; ; round++) {
     const last = round >= tools.maxRounds;
-    const answer = await provider.complete(history, { ...options, tools: tools.definitions, toolChoice: last ? 'none' : 'auto' });
-    if (!answer.toolCalls?.length || last) return { text: answer.text, model: answer.model, rounds: round };
+    const answer = await provider.complete(history, { ...rest, tools: tools.definitions, toolChoice: last ? 'none' : 'auto' });
+    if (!answer.toolCalls?.length || last) {
+      if (answer.text) onText?.(answer.text);
+      return { text: answer.text, model: answer.model, rounds: round };
+    }
     history.push({ role: 'assistant', content: answer.text, toolCalls: answer.toolCalls });
     for (const call of answer.toolCalls) {
       const result = await tools.call({ name: call.name, arguments: call.arguments });

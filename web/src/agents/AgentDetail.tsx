@@ -6,8 +6,9 @@ import { AgentSettings } from './AgentSettings';
 import { Knowledge } from './Knowledge';
 import { PublicAccess } from './PublicAccess';
 import { RunCommand } from './RunCommand';
-import { useAgent, useRoleInFolder } from './queries';
-import { EDITORS, RUNNERS } from './types';
+import { useAgent } from './queries';
+import { AGENT_READ_ONLY_REASON } from './types';
+import { can, PermissionNote, useRoleInFolder } from '../components/permissions';
 
 /**
  * One agent (docs "Web app"): its settings and commands, running a command and reading the
@@ -29,13 +30,14 @@ export default function AgentDetail() {
   });
   if (agent.isError) return <p className="error">{errorMessage(agent.error)}</p>;
   if (!agent.data) return <p className="muted">Loading…</p>;
-  const canEdit = EDITORS.has(String(role ?? ''));
+  const canEdit = can(role, 'manageAgents');
   const a = agent.data;
   return (
     <section aria-labelledby="agent-title" className="agent">
       <h1 id="agent-title">
         <span aria-hidden="true">{a.data.avatar.type === 'emoji' ? a.data.avatar.data.value : '🤖'}</span> {a.name}
       </h1>
+      <PermissionNote role={role} action="manageAgents" id={AGENT_READ_ONLY_REASON} />
       {canEdit && (
         <div className="row">
           <ConfirmDelete name={a.name} label={`Delete agent ${a.name}`} onConfirm={() => remove.mutate()} />
@@ -49,9 +51,10 @@ export default function AgentDetail() {
       <div className="agent-grid">
         <AgentSettings key={a.id} agent={a} readOnly={!canEdit} />
         <div>
-          <RunCommand agent={a} canRun={RUNNERS.has(String(role ?? ''))} />
+          <RunCommand agent={a} canRun={can(role, 'runAgentCommands')} />
+          <PermissionNote role={role} action="runAgentCommands" />
           <Knowledge agent={a} readOnly={!canEdit} />
-          <PublicAccess agentId={a.id} readOnly={!canEdit} />
+          <PublicAccess agentId={a.id} on={a.publicAccess} readOnly={!canEdit} />
         </div>
       </div>
     </section>

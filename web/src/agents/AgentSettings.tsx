@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage, unwrap } from '../api/client';
-import { MODES, TONES, optionOf, type Agent, type Command } from './types';
+import { AGENT_READ_ONLY_REASON, MODES, TONES, optionOf, type Agent, type Command } from './types';
 
 /**
  * An agent's name, description, tone, language, knowledge switch and commands, saved together
@@ -49,7 +49,7 @@ export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boo
         save.mutate();
       }}
     >
-      <fieldset disabled={readOnly || save.isPending}>
+      <fieldset disabled={readOnly || save.isPending} aria-describedby={readOnly ? AGENT_READ_ONLY_REASON : undefined}>
         <legend>Settings</legend>
         <label>
           Name
@@ -87,7 +87,7 @@ export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boo
           Commands use the agent's knowledge
         </label>
       </fieldset>
-      <fieldset disabled={readOnly || save.isPending}>
+      <fieldset disabled={readOnly || save.isPending} aria-describedby={readOnly ? AGENT_READ_ONLY_REASON : undefined}>
         <legend>Commands</legend>
         {commands.length === 0 && <p className="muted small">No commands yet.</p>}
         {commands.map((c, i) => (

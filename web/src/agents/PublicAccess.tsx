@@ -3,15 +3,23 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage, unwrap } from '../api/client';
 import type { paths } from '../api/schema';
 import { usePublicAgent } from './queries';
+import { AGENT_READ_ONLY_REASON } from './types';
 
 /** The preferences a change sends: every key optional. */
 type Preferences = paths['/api/v1/agents/{agentId}/public-agent']['patch']['requestBody']['content']['application/json']['preferences'];
 
-/** The agent's public page: on or off, its link, and how it looks (mode, theme, branding, knowledge names). */
-export function PublicAccess({ agentId, readOnly }: { agentId: string; readOnly: boolean }) {
+/**
+ * The agent's public page: on or off, its link, and how it looks (mode, theme, branding, knowledge
+ * names). `on` is the agent's `publicAccess` (the page itself is read only when it is on).
+ */
+export function PublicAccess({ agentId, on: enabled, readOnly }: { agentId: string; on: boolean; readOnly: boolean }) {
   const queries = useQueryClient();
-  const page = usePublicAgent(agentId);
-  const refresh = () => queries.invalidateQueries({ queryKey: ['public-agent', agentId] });
+  const page = usePublicAgent(agentId, enabled);
+  const refresh = () =>
+    Promise.all([
+      queries.invalidateQueries({ queryKey: ['agent', agentId] }),
+      queries.invalidateQueries({ queryKey: ['public-agent', agentId] }),
+    ]);
   const path = { params: { path: { agentId } } };
   const toggle = useMutation({
     mutationFn: async (on: boolean) =>
@@ -29,7 +37,8 @@ export function PublicAccess({ agentId, readOnly }: { agentId: string; readOnly:
   const [switching, setSwitching] = useState<boolean | null>(null);
   const [preferring, setPreferring] = useState<Preferences>({});
   const prefs = { ...(page.data?.preferences ?? {}), ...preferring };
-  const on = switching ?? page.data != null;
+  // A page read back as none (turned off elsewhere since the agent was read) counts as off.
+  const on = switching ?? (enabled && page.data !== null);
   const setOn = (value: boolean) => {
     setSwitching(value);
     toggle.mutate(value, { onSettled: () => setSwitching(null) });
@@ -42,7 +51,10 @@ export function PublicAccess({ agentId, readOnly }: { agentId: string; readOnly:
   return (
     <section aria-labelledby="public-title">
       <h2 id="public-title">Public page</h2>
-      <fieldset disabled={readOnly || toggle.isPending || prefer.isPending || page.isPending}>
+      <fieldset
+        disabled={readOnly || toggle.isPending || prefer.isPending || page.isPending}
+        aria-describedby={readOnly ? AGENT_READ_ONLY_REASON : undefined}
+      >
         <legend className="visually-hidden">Public page settings</legend>
         <label className="check">
           <input type="checkbox" checked={on} onChange={(e) => setOn(e.currentTarget.checked)} />

@@ -1,67 +1,133 @@
 import { useEffect, useRef, useState } from 'react';
 import './agents.css';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Send } from 'lucide-react';
-import { api, errorMessage, unwrap } from '../api/client';
+import { Send, Square } from 'lucide-react';
+import { api, errorMessage } from '../api/client';
 import Markdown from '../components/Markdown';
+import { readAnswer } from './answerStream';
 import { useConversations } from './queries';
 import type { Agent, Conversation } from './types';
+
+/** The answer being streamed: the message sent, whether the server recorded it, and the text so far. */
+interface Pending {
+  question: string;
+  recorded: boolean;
+  answer: string;
+}
 
 /**
  * One conversation as a chat, oldest message at the top and newest at the bottom (answers are
  * markdown, sanitized), with a box for a follow-up message (Enter sends, Shift+Enter a new line).
+ * The answer streams in as the model writes it (`Accept: text/event-stream`; a server that does
+ * not stream answers JSON, shown whole); the list is a polite live region, `aria-busy` while the
+ * answer streams so screen readers read it once complete; **Stop** aborts it.
  */
-function Chat({ agentId, conversation, canRun }: { agentId: string; conversation: Conversation; canRun: boolean }) {
+function Chat({
+  agentId,
+  conversation,
+  canRun,
+  incoming,
+}: {
+  agentId: string;
+  conversation: Conversation;
+  canRun: boolean;
+  /** The answer of a command run streaming into this conversation (it is recorded already), and how to stop it. */
+  incoming?: { answer: string; stop: () => void };
+}) {
   const queries = useQueryClient();
   const [text, setText] = useState('');
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const [stopped, setStopped] = useState(false);
+  const stop = useRef<AbortController | null>(null);
   const end = useRef<HTMLDivElement>(null);
-  const send = useMutation({
-    mutationFn: async (message: string) =>
-      unwrap(
-        await api.POST('/api/v1/agents/{agentId}/convos/{convoId}/messages', {
-          params: { path: { agentId, convoId: conversation.id } },
-          body: { text: message },
-        }),
-      ),
-    onSuccess: () => setText(''),
-    onSettled: () => queries.invalidateQueries({ queryKey: ['conversations', agentId] }),
-  });
   const messages = conversation.data.messages;
+  const streaming = pending ?? (incoming ? { question: '', recorded: true, answer: incoming.answer } : null);
+  const key = ['conversations', agentId];
+  const store = (item: Conversation) =>
+    queries.setQueryData<Conversation[]>(key, (list) => list?.map((c) => (c.id === item.id ? item : c)));
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'nearest' });
-  }, [messages.length, send.isPending]);
-  const submit = () => {
-    if (text.trim() !== '' && !send.isPending) send.mutate(text);
+  }, [messages.length, streaming?.answer]);
+  useEffect(() => () => stop.current?.abort(), []);
+  // Answered elsewhere (another tab, or just stopped here): read again until it settles.
+  const answering = conversation.status === 'in_progress' && !streaming;
+  useEffect(() => {
+    if (!answering) return;
+    const timer = setTimeout(() => void queries.invalidateQueries({ queryKey: key }), 1000);
+    return () => clearTimeout(timer);
+  });
+  const submit = async () => {
+    if (text.trim() === '' || streaming) return;
+    const question = text;
+    const controller = new AbortController();
+    stop.current = controller;
+    setPending({ question, recorded: false, answer: '' });
+    setFailure(null);
+    setStopped(false);
+    try {
+      const result = await api.POST('/api/v1/agents/{agentId}/convos/{convoId}/messages', {
+        params: { path: { agentId, convoId: conversation.id } },
+        body: { text: question },
+        headers: { accept: 'text/event-stream' },
+        parseAs: 'stream',
+        signal: controller.signal,
+      });
+      const item = await readAnswer(
+        result,
+        (delta) => setPending((p) => p && { ...p, answer: p.answer + delta }),
+        (started) => {
+          store(started);
+          setPending((p) => p && { ...p, recorded: true });
+        },
+      );
+      store(item);
+      setText('');
+    } catch (error) {
+      if (controller.signal.aborted) setStopped(true);
+      else setFailure(error);
+    } finally {
+      stop.current = null;
+      setPending(null);
+      void queries.invalidateQueries({ queryKey: key });
+    }
   };
   return (
     <article className="chat" aria-label={conversation.title}>
       <h3>{conversation.title}</h3>
-      <ol className="chat-messages" aria-label="Messages">
+      <ol className="chat-messages" aria-label="Messages" aria-live="polite" aria-busy={streaming ? 'true' : 'false'}>
         {messages.map((m, i) => (
           <li key={i} className={m.role === 'assistant' ? 'chat-message chat-assistant' : 'chat-message chat-user'}>
             <span className="visually-hidden">{m.role === 'assistant' ? 'Agent:' : 'You:'}</span>
             {m.role === 'assistant' ? <Markdown text={m.content} /> : <p>{m.content}</p>}
           </li>
         ))}
-        {send.isPending && (
-          <>
-            <li className="chat-message chat-user">
-              <p>{send.variables}</p>
-            </li>
-            <li className="chat-message chat-assistant muted" role="status">
-              Thinking…
-            </li>
-          </>
+        {streaming && !streaming.recorded && (
+          <li className="chat-message chat-user">
+            <span className="visually-hidden">You:</span>
+            <p>{streaming.question}</p>
+          </li>
+        )}
+        {streaming && (
+          <li className="chat-message chat-assistant">
+            <span className="visually-hidden">Agent:</span>
+            {streaming.answer ? <Markdown text={streaming.answer} /> : <p className="muted">Thinking…</p>}
+          </li>
         )}
       </ol>
       <div ref={end} />
-      {conversation.status === 'requires_review' && <p className="error small">The last answer failed; send the message again.</p>}
+      {answering && <p className="muted small">The agent is answering…</p>}
+      {conversation.status === 'requires_review' && !streaming && (
+        <p className="error small">
+          {stopped ? 'You stopped the answer; send the message again for a new one.' : 'The last answer failed; send the message again.'}
+        </p>
+      )}
       {canRun && (
         <form
           className="chat-composer"
           onSubmit={(e) => {
             e.preventDefault();
-            submit();
+            void submit();
           }}
         >
           <label className="visually-hidden" htmlFor={`reply-${conversation.id}`}>
@@ -77,18 +143,25 @@ function Chat({ agentId, conversation, canRun }: { agentId: string; conversation
             onKeyDown={(e) => {
               if (e.key === 'Enter' && !e.shiftKey) {
                 e.preventDefault();
-                submit();
+                void submit();
               }
             }}
           />
-          <button type="submit" disabled={send.isPending || text.trim() === ''}>
-            <Send size={14} aria-hidden="true" /> Send
-          </button>
+          {/* Distinct keys: one element must not turn from Stop into a submit button while its click is handled. */}
+          {streaming ? (
+            <button key="stop" type="button" onClick={() => (pending ? stop.current?.abort() : incoming?.stop())}>
+              <Square size={14} aria-hidden="true" /> Stop
+            </button>
+          ) : (
+            <button key="send" type="submit" disabled={text.trim() === ''}>
+              <Send size={14} aria-hidden="true" /> Send
+            </button>
+          )}
         </form>
       )}
-      {send.isError && (
+      {failure !== null && (
         <p role="alert" className="error">
-          {errorMessage(send.error)}
+          {errorMessage(failure)}
         </p>
       )}
     </article>
@@ -106,15 +179,41 @@ export function RunCommand({ agent, canRun }: { agent: Agent; canRun: boolean })
   const [command, setCommand] = useState(agent.data.commands[0]?.id ?? '');
   const [input, setInput] = useState('');
   const [openId, setOpenId] = useState<string | null>(null);
+  // The answer of the run under way, streamed into its conversation's chat once it is recorded.
+  const [incoming, setIncoming] = useState<{ id: string; answer: string } | null>(null);
+  const stop = useRef<AbortController | null>(null);
+  useEffect(() => () => stop.current?.abort(), []);
   const run = useMutation({
-    mutationFn: async () =>
-      unwrap(
-        await api.POST('/api/v1/agents/{agentId}/convos', {
+    mutationFn: async () => {
+      const controller = new AbortController();
+      stop.current = controller;
+      try {
+        const result = await api.POST('/api/v1/agents/{agentId}/convos', {
           params: { path: { agentId: agent.id } },
           body: { command: command || agent.data.commands[0]!.id!, input },
-        }),
-      ).item,
+          headers: { accept: 'text/event-stream' },
+          parseAs: 'stream',
+          signal: controller.signal,
+        });
+        return await readAnswer(
+          result,
+          (delta) => setIncoming((p) => p && { ...p, answer: p.answer + delta }),
+          (started) => {
+            queries.setQueryData<Conversation[]>(['conversations', agent.id], (list) => [started, ...(list ?? [])]);
+            setOpenId(started.id);
+            setIncoming({ id: started.id, answer: '' });
+          },
+        );
+      } catch (error) {
+        if (controller.signal.aborted) return null;
+        throw error;
+      } finally {
+        stop.current = null;
+        setIncoming(null);
+      }
+    },
     onSuccess: (made) => {
+      if (!made) return;
       setInput('');
       setOpenId(made.id);
     },
@@ -174,7 +273,15 @@ export function RunCommand({ agent, canRun }: { agent: Agent; canRun: boolean })
           </select>
         </label>
       )}
-      {open && <Chat key={open.id} agentId={agent.id} conversation={open} canRun={canRun} />}
+      {open && (
+        <Chat
+          key={open.id}
+          agentId={agent.id}
+          conversation={open}
+          canRun={canRun}
+          incoming={incoming?.id === open.id ? { answer: incoming.answer, stop: () => stop.current?.abort() } : undefined}
+        />
+      )}
     </section>
   );
 }

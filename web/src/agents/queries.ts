@@ -1,5 +1,4 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
-import { useWorkspaces } from '../api/queries';
+import { useQuery } from '@tanstack/react-query';
 import { api, orNullOn404, unwrap } from '../api/client';
 
 /** The agents of a folder, newest first. */
@@ -30,28 +29,20 @@ export function useConversations(agentId: string) {
   });
 }
 
-/** The agent's public page (URL and preferences), or null while public access is off. */
-export function usePublicAgent(agentId: string) {
+/**
+ * The agent's public page (URL and preferences), or null while public access is off. `on` is the
+ * agent's `publicAccess`: the page is read only when it is on, so an agent without one costs no
+ * request (and no 404 in the console); a 404 still means off (it was just turned off elsewhere).
+ */
+export function usePublicAgent(agentId: string, on: boolean) {
   return useQuery({
-    queryKey: ['public-agent', agentId],
+    queryKey: ['public-agent', agentId, on],
     queryFn: () =>
-      orNullOn404(async () => {
-        const res = unwrap(await api.GET('/api/v1/agents/{agentId}/public-agent', { params: { path: { agentId } } }));
-        return { url: res.publicUrl, preferences: res.item.preferences };
-      }),
+      on
+        ? orNullOn404(async () => {
+            const res = unwrap(await api.GET('/api/v1/agents/{agentId}/public-agent', { params: { path: { agentId } } }));
+            return { url: res.publicUrl, preferences: res.item.preferences };
+          })
+        : null,
   });
-}
-
-/** The caller's role in the workspace holding a folder (found among the folders of the caller's workspaces). */
-export function useRoleInFolder(folderId: string | undefined): string | undefined {
-  const workspaces = useWorkspaces();
-  const folders = useQueries({
-    queries: (workspaces.data ?? []).map((w) => ({
-      queryKey: ['folders', w.id],
-      queryFn: async () =>
-        unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/folders', { params: { path: { workspaceId: w.id } } })).items,
-    })),
-  });
-  const index = folders.findIndex((f) => f.data?.some((folder) => folder.id === folderId));
-  return index >= 0 ? (workspaces.data?.[index]?.role as string | undefined) : undefined;
 }

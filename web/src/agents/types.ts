@@ -48,9 +48,8 @@ export const MODES = [
   ['json', 'One JSON object'],
 ] as const satisfies readonly (readonly [Command['mode'], string])[];
 
-/** Roles that may create and edit agents, and run their commands (docs "API", "Roles"). */
-export const EDITORS = new Set(['Collaborator', 'Owner']);
-export const RUNNERS = new Set(['Participant', 'Collaborator', 'Owner']);
+/** The id of the agent page's visible reason its settings are read-only (fieldsets point at it with `aria-describedby`). */
+export const AGENT_READ_ONLY_REASON = 'agent-read-only-reason';
 
 /** The option of `options` equal to a `<select>`'s value (typed as that option), or undefined. */
 export function optionOf<T extends string>(options: readonly T[], value: string): T | undefined {

@@ -1,5 +1,14 @@
-import { useEffect } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useMatch } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { paths } from './schema';
+import { api, unwrap } from './client';
+
+/** The people present on a project, as `GET /projects/{projectId}/presence` lists them and `presence` events carry them. */
+export type PresentPeople = paths['/api/v1/projects/{projectId}/presence']['get']['responses'][200]['content']['application/json']['items'];
+
+/** How long the previous stream stays open for a new one that never gets ready, in ms. */
+const HANDOVER_MS = 5000;
 
 /**
  * Keeps what the app shows fresh from the service's live stream, `GET /api/v1/live` (docs "Web app",
@@ -7,17 +16,50 @@ import { useQueryClient } from '@tanstack/react-query';
  * automation's run list, the runs screen and the approvals inbox. The events only say what changed;
  * the data comes through the normal API. After a reconnect everything shown is read again, as changes
  * may have been missed meanwhile. The browser reconnects by itself (the stream asks for 1 s).
+ *
+ * On a project page (once the project has loaded) the stream is opened with `?projectId=`, so the
+ * person is present on it (docs "Web app", "Presence"), and its `presence` events fill the
+ * `['presence', projectId]` query that the project header shows. Moving to another page opens the
+ * new stream first and closes the old one once the new one is ready, so no change is missed in
+ * between. A project stream the service refuses (the project was deleted meanwhile) gives way to a
+ * plain one.
  */
 export function useLiveUpdates(enabled: boolean): void {
   const queries = useQueryClient();
+  const projectId = useMatch('/projects/:projectId')?.params.projectId;
+  const project = useQuery({
+    queryKey: ['project', projectId],
+    queryFn: async () => unwrap(await api.GET('/api/v1/projects/{projectId}', { params: { path: { projectId: projectId! } } })).item,
+    enabled: enabled && projectId !== undefined,
+  });
+  const [refused, setRefused] = useState<string>();
+  const watch = project.isSuccess && projectId !== refused ? projectId : undefined;
+  /** The stream being replaced, until its successor is ready. */
+  const previous = useRef<{ source: EventSource; timer: ReturnType<typeof setTimeout> } | undefined>(undefined);
+
+  /** Closes the stream being replaced, if any. */
+  const retire = useCallback(() => {
+    if (!previous.current) return;
+    clearTimeout(previous.current.timer);
+    previous.current.source.close();
+    previous.current = undefined;
+  }, []);
+
   useEffect(() => {
-    if (!enabled || typeof EventSource === 'undefined') return;
-    const source = new EventSource('/api/v1/live');
+    if (!enabled || typeof EventSource === 'undefined') {
+      retire();
+      return;
+    }
+    const source = new EventSource(watch === undefined ? '/api/v1/live' : `/api/v1/live?projectId=${encodeURIComponent(watch)}`);
     let connected = false;
     const refetch = (queryKey: unknown[]) => void queries.invalidateQueries({ queryKey });
     source.addEventListener('ready', () => {
       if (connected) void queries.invalidateQueries();
       connected = true;
+      retire();
+    });
+    source.addEventListener('error', () => {
+      if (source.readyState === EventSource.CLOSED && watch !== undefined) setRefused(watch);
     });
     source.addEventListener('project', (e) => {
       const { projectId } = JSON.parse((e as MessageEvent<string>).data) as { projectId: string };
@@ -31,6 +73,32 @@ export function useLiveUpdates(enabled: boolean): void {
       refetch(['workspace-runs']);
       refetch(['approvals']);
     });
-    return () => source.close();
-  }, [enabled, queries]);
+    source.addEventListener('presence', (e) => {
+      const { projectId, people } = JSON.parse((e as MessageEvent<string>).data) as { projectId: string; people: PresentPeople };
+      queries.setQueryData(['presence', projectId], people);
+    });
+    return () => {
+      retire();
+      const timer = setTimeout(() => {
+        source.close();
+        if (previous.current?.source === source) previous.current = undefined;
+      }, HANDOVER_MS);
+      previous.current = { source, timer };
+    };
+  }, [enabled, watch, queries, retire]);
+  // Leaving the app (sign-out unmounts the layout) closes the stream at once: no successor is
+  // coming, and a stream kept for the handover would reconnect to a 401. Declared after the effect
+  // above, so its cleanup runs after that one's.
+  useEffect(() => retire, [retire]);
+}
+
+/**
+ * The people who have project `projectId` open (docs "Web app", "Presence"): read once, then kept
+ * current by the live stream's `presence` events.
+ */
+export function usePresence(projectId: string) {
+  return useQuery({
+    queryKey: ['presence', projectId],
+    queryFn: async () => unwrap(await api.GET('/api/v1/projects/{projectId}/presence', { params: { path: { projectId } } })).items,
+  });
 }

@@ -7055,6 +7055,8 @@ export interface paths {
                                     projects: string[];
                                     medias: string[];
                                 };
+                                /** @description Read-only: whether public access is on, i.e. whether GET /agents/{agentId}/public-agent has a page to answer (404 while off); PUT and DELETE /agents/{agentId}/publicAccess change it */
+                                publicAccess: boolean;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -7209,6 +7211,8 @@ export interface paths {
                                     projects: string[];
                                     medias: string[];
                                 };
+                                /** @description Read-only: whether public access is on, i.e. whether GET /agents/{agentId}/public-agent has a page to answer (404 while off); PUT and DELETE /agents/{agentId}/publicAccess change it */
+                                publicAccess: boolean;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -7336,6 +7340,8 @@ export interface paths {
                                     projects: string[];
                                     medias: string[];
                                 };
+                                /** @description Read-only: whether public access is on, i.e. whether GET /agents/{agentId}/public-agent has a page to answer (404 while off); PUT and DELETE /agents/{agentId}/publicAccess change it */
+                                publicAccess: boolean;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -7464,6 +7470,8 @@ export interface paths {
                                     projects: string[];
                                     medias: string[];
                                 };
+                                /** @description Read-only: whether public access is on, i.e. whether GET /agents/{agentId}/public-agent has a page to answer (404 while off); PUT and DELETE /agents/{agentId}/publicAccess change it */
+                                publicAccess: boolean;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -7676,6 +7684,8 @@ export interface paths {
                                     projects: string[];
                                     medias: string[];
                                 };
+                                /** @description Read-only: whether public access is on, i.e. whether GET /agents/{agentId}/public-agent has a page to answer (404 while off); PUT and DELETE /agents/{agentId}/publicAccess change it */
+                                publicAccess: boolean;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -7799,6 +7809,8 @@ export interface paths {
                                     projects: string[];
                                     medias: string[];
                                 };
+                                /** @description Read-only: whether public access is on, i.e. whether GET /agents/{agentId}/public-agent has a page to answer (404 while off); PUT and DELETE /agents/{agentId}/publicAccess change it */
+                                publicAccess: boolean;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -8012,6 +8024,8 @@ export interface paths {
                                     projects: string[];
                                     medias: string[];
                                 };
+                                /** @description Read-only: whether public access is on, i.e. whether GET /agents/{agentId}/public-agent has a page to answer (404 while off); PUT and DELETE /agents/{agentId}/publicAccess change it */
+                                publicAccess: boolean;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -8838,7 +8852,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Run an agent command through the model provider and record the conversation */
+        /**
+         * Run an agent command through the model provider and record the conversation
+         * @description Answers `{ok, item}` once the model has answered. With `Accept: text/event-stream` the answer streams instead: checks fail as usual (status and JSON error envelope); then 200 and the events `start` `{item}`, `delta` `{text}`…, and `done` `{ok, item}` or `error` (the error envelope). Closing the stream cancels the model call.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -8857,7 +8874,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The answered conversation, or the event stream of the answer */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -8895,6 +8912,88 @@ export interface paths {
                                 /** Format: date-time */
                                 updatedAt: string;
                             };
+                        };
+                        "text/event-stream": {
+                            /** @enum {string} */
+                            event: "start";
+                            data: {
+                                item: {
+                                    id: string;
+                                    /** @description The agent's id */
+                                    space_agent_id: string;
+                                    title: string;
+                                    /** @enum {string} */
+                                    status: "in_progress" | "idle" | "requires_review";
+                                    data: {
+                                        llm: {
+                                            /** @enum {string} */
+                                            type: "openai" | "anthropic";
+                                            /**
+                                             * @description The listed model nearest to the one that answered (openai-type names with type openai, anthropic/… names with type anthropic)
+                                             * @enum {string}
+                                             */
+                                            name: "gpt-3.5-turbo" | "gpt-4o" | "gpt-4-turbo" | "gpt-4o-mini" | "o3-mini:low" | "o3-mini:medium" | "o3-mini:high" | "anthropic/claude-3.5-sonnet" | "anthropic/claude-3.5-haiku" | "anthropic/claude-3.7-sonnet";
+                                            /** @description The exact model name the provider reported (ours) */
+                                            model: string;
+                                        };
+                                        messages: {
+                                            /** @enum {string} */
+                                            role: "system" | "user" | "assistant";
+                                            content: string;
+                                        }[];
+                                    };
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                };
+                            };
+                        } | {
+                            /** @enum {string} */
+                            event: "delta";
+                            data: {
+                                text: string;
+                            };
+                        } | {
+                            /** @enum {string} */
+                            event: "done";
+                            data: {
+                                ok: boolean;
+                                item: {
+                                    id: string;
+                                    /** @description The agent's id */
+                                    space_agent_id: string;
+                                    title: string;
+                                    /** @enum {string} */
+                                    status: "in_progress" | "idle" | "requires_review";
+                                    data: {
+                                        llm: {
+                                            /** @enum {string} */
+                                            type: "openai" | "anthropic";
+                                            /**
+                                             * @description The listed model nearest to the one that answered (openai-type names with type openai, anthropic/… names with type anthropic)
+                                             * @enum {string}
+                                             */
+                                            name: "gpt-3.5-turbo" | "gpt-4o" | "gpt-4-turbo" | "gpt-4o-mini" | "o3-mini:low" | "o3-mini:medium" | "o3-mini:high" | "anthropic/claude-3.5-sonnet" | "anthropic/claude-3.5-haiku" | "anthropic/claude-3.7-sonnet";
+                                            /** @description The exact model name the provider reported (ours) */
+                                            model: string;
+                                        };
+                                        messages: {
+                                            /** @enum {string} */
+                                            role: "system" | "user" | "assistant";
+                                            content: string;
+                                        }[];
+                                    };
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                };
+                            };
+                        } | {
+                            /** @enum {string} */
+                            event: "error";
+                            data: components["schemas"]["def-0"];
                         };
                     };
                 };
@@ -9085,7 +9184,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a follow-up message in a conversation; the model answers with the conversation so far as context */
+        /**
+         * Send a follow-up message in a conversation; the model answers with the conversation so far as context
+         * @description Answers `{ok, item}` once the model has answered. With `Accept: text/event-stream` the answer streams instead: checks fail as usual (status and JSON error envelope); then 200 and the events `start` `{item}`, `delta` `{text}`…, and `done` `{ok, item}` or `error` (the error envelope). Closing the stream cancels the model call.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -9104,7 +9206,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The answered conversation, or the event stream of the answer */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -9142,6 +9244,88 @@ export interface paths {
                                 /** Format: date-time */
                                 updatedAt: string;
                             };
+                        };
+                        "text/event-stream": {
+                            /** @enum {string} */
+                            event: "start";
+                            data: {
+                                item: {
+                                    id: string;
+                                    /** @description The agent's id */
+                                    space_agent_id: string;
+                                    title: string;
+                                    /** @enum {string} */
+                                    status: "in_progress" | "idle" | "requires_review";
+                                    data: {
+                                        llm: {
+                                            /** @enum {string} */
+                                            type: "openai" | "anthropic";
+                                            /**
+                                             * @description The listed model nearest to the one that answered (openai-type names with type openai, anthropic/… names with type anthropic)
+                                             * @enum {string}
+                                             */
+                                            name: "gpt-3.5-turbo" | "gpt-4o" | "gpt-4-turbo" | "gpt-4o-mini" | "o3-mini:low" | "o3-mini:medium" | "o3-mini:high" | "anthropic/claude-3.5-sonnet" | "anthropic/claude-3.5-haiku" | "anthropic/claude-3.7-sonnet";
+                                            /** @description The exact model name the provider reported (ours) */
+                                            model: string;
+                                        };
+                                        messages: {
+                                            /** @enum {string} */
+                                            role: "system" | "user" | "assistant";
+                                            content: string;
+                                        }[];
+                                    };
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                };
+                            };
+                        } | {
+                            /** @enum {string} */
+                            event: "delta";
+                            data: {
+                                text: string;
+                            };
+                        } | {
+                            /** @enum {string} */
+                            event: "done";
+                            data: {
+                                ok: boolean;
+                                item: {
+                                    id: string;
+                                    /** @description The agent's id */
+                                    space_agent_id: string;
+                                    title: string;
+                                    /** @enum {string} */
+                                    status: "in_progress" | "idle" | "requires_review";
+                                    data: {
+                                        llm: {
+                                            /** @enum {string} */
+                                            type: "openai" | "anthropic";
+                                            /**
+                                             * @description The listed model nearest to the one that answered (openai-type names with type openai, anthropic/… names with type anthropic)
+                                             * @enum {string}
+                                             */
+                                            name: "gpt-3.5-turbo" | "gpt-4o" | "gpt-4-turbo" | "gpt-4o-mini" | "o3-mini:low" | "o3-mini:medium" | "o3-mini:high" | "anthropic/claude-3.5-sonnet" | "anthropic/claude-3.5-haiku" | "anthropic/claude-3.7-sonnet";
+                                            /** @description The exact model name the provider reported (ours) */
+                                            model: string;
+                                        };
+                                        messages: {
+                                            /** @enum {string} */
+                                            role: "system" | "user" | "assistant";
+                                            content: string;
+                                        }[];
+                                    };
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                };
+                            };
+                        } | {
+                            /** @enum {string} */
+                            event: "error";
+                            data: components["schemas"]["def-0"];
                         };
                     };
                 };
@@ -14255,11 +14439,14 @@ export interface paths {
         };
         /**
          * Server-sent events: which projects and runs changed
-         * @description `text/event-stream`. Events: `ready` once, then `project` `{projectId, version}` and `run` `{runId, automationId, status}`; a `: keep-alive` comment every 25 s. The stream ends after 10 minutes (reconnect; EventSource does so by itself).
+         * @description `text/event-stream`. Events: `ready` once, then `project` `{projectId, version}` and `run` `{runId, automationId, status}`; with `projectId`, `presence` `{projectId, people: [{handle, displayName}]}` when the stream opens and whenever the people who have that project open change; a `: keep-alive` comment every 25 s. The stream ends after 10 minutes (reconnect; EventSource does so by itself).
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description A project the caller may read (Viewer): while the stream is open the caller is present on it, and the stream sends `presence` events for it. 404/403 as `GET /projects/{projectId}`. */
+                    projectId?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -14276,7 +14463,126 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who has a project open right now (Viewer)
+         * @description The people with a live stream open on the project (`GET /live?projectId=`), the caller included when they have one, each once, in the order they arrived. The stream sends the same list as `presence` events.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            items: {
+                                handle: string;
+                                displayName: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };

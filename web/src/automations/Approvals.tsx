@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { useWorkspaces } from '../api/queries';
 import { Decision } from './Decision';
+import { approversSentence } from '../components/permissions';
 
 /**
  * The approvals waiting in the caller's workspaces, newest first (one request per workspace,
@@ -35,18 +36,19 @@ export function Approvals() {
       <h1 id="approvals-title">Approvals</h1>
       {pending.data?.length === 0 && <p className="muted">Nothing waits for a decision.</p>}
       <ul className="cards">
-        {pending.data?.map(({ automationId, automationName, runId, message, requestedAt, youMayDecide }) => (
+        {pending.data?.map(({ automationId, automationName, runId, message, requestedAt, approvers, youMayDecide }) => (
           <li key={runId} className="card">
             <h2>{message || 'Approval requested'}</h2>
             <p className="muted small">
               <Link to={`/automations/${automationId}`}>{automationName}</Link> ·{' '}
               <Link to={`/automations/${automationId}/runs/${runId}`}>run {runId.slice(0, 8)}</Link> ·{' '}
               {new Date(requestedAt).toLocaleString()}
+              {approvers.length > 0 ? ` · approvers: ${approvers.map((h) => `@${h}`).join(', ')}` : ''}
             </p>
             {youMayDecide ? (
               <Decision automationId={automationId} runId={runId} />
             ) : (
-              <p className="muted small">Waiting for a named approver.</p>
+              <p className="help permission-note">{approversSentence(approvers)}</p>
             )}
           </li>
         ))}

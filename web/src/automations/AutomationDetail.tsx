@@ -1,28 +1,32 @@
 import { ItemTable } from '../components/ItemTable';
 import { Link, useParams } from 'react-router';
-import { useWorkspaces } from '../api/queries';
+import { can, PermissionNote, useRoleIn } from '../components/permissions';
 import { useAutomation, useRuns } from './queries';
 import { StatusBadge } from './StatusBadge';
 import { AutomationActions } from './AutomationActions';
 import { Versions } from './Versions';
 
-/** One automation: its definition and its latest runs. */
+/** One automation: its definition and its latest runs; Owners edit it, everyone else reads why they cannot. */
 export function AutomationDetail() {
   const { automationId = '' } = useParams();
   const automation = useAutomation(automationId);
   const runs = useRuns(automationId, 50);
-  const workspaces = useWorkspaces();
+  const role = useRoleIn(automation.data?.workspaceId);
+  const owner = can(role, 'manageAutomations');
   if (automation.isError) return <p className="error">{automation.error.message}</p>;
   const a = automation.data;
   return (
     <section aria-labelledby="automation-title">
       <div className="row">
         <h1 id="automation-title">{a?.name ?? 'Automation'}</h1>
-        <Link className="button" to={`/automations/${automationId}/edit`}>
-          Edit
-        </Link>
+        {owner && (
+          <Link className="button" to={`/automations/${automationId}/edit`}>
+            Edit
+          </Link>
+        )}
       </div>
-      {a && <AutomationActions automation={a} owner={workspaces.data?.find((w) => w.id === a.workspaceId)?.role === 'Owner'} />}
+      <PermissionNote role={role} action="manageAutomations" />
+      {a && <AutomationActions automation={a} owner={owner} />}
       {a && (
         <p className="muted">
           {a.enabled ? 'Enabled' : 'Disabled'} · trigger {a.trigger.type} · version {a.version}
@@ -53,7 +57,7 @@ export function AutomationDetail() {
           </tr>
         )}
       />
-      {a && <Versions automationId={automationId} owner={workspaces.data?.find((w) => w.id === a.workspaceId)?.role === 'Owner'} />}
+      {a && <Versions automationId={automationId} owner={owner} />}
       {a && (
         <details>
           <summary>Definition (JSON)</summary>

@@ -7,6 +7,7 @@ import { StatusBadge } from './StatusBadge';
 import { Gallery } from './Gallery';
 import { ImportAutomation } from './AutomationActions';
 import type { Automation } from './types';
+import { can, deniedProps, PermissionNote } from '../components/permissions';
 
 function LastRun({ automationId }: { automationId: string }) {
   const runs = useRuns(automationId, 1);
@@ -20,7 +21,7 @@ function LastRun({ automationId }: { automationId: string }) {
   );
 }
 
-function Row({ automation, owner }: { automation: Automation; owner: boolean }) {
+function Row({ automation, role }: { automation: Automation; role: string }) {
   const setEnabled = useSetEnabled();
   // Optimistic: the switch moves at once and moves back if the service refuses.
   const [enabled, setLocal] = useState(automation.enabled);
@@ -39,7 +40,8 @@ function Row({ automation, owner }: { automation: Automation; owner: boolean }) 
             type="checkbox"
             role="switch"
             checked={enabled}
-            disabled={!owner || setEnabled.isPending}
+            disabled={setEnabled.isPending}
+            {...deniedProps(role, 'manageAutomations', `automations-denied-${automation.workspaceId}`)}
             onChange={(e) => {
               const next = e.target.checked;
               setLocal(next);
@@ -57,7 +59,8 @@ function Row({ automation, owner }: { automation: Automation; owner: boolean }) 
   );
 }
 
-function WorkspaceAutomations({ workspaceId, name, owner }: { workspaceId: string; name: string; owner: boolean }) {
+function WorkspaceAutomations({ workspaceId, name, role }: { workspaceId: string; name: string; role: string }) {
+  const owner = can(role, 'manageAutomations');
   const automations = useAutomations(workspaceId);
   // `?templates=<workspaceId>` shows that workspace's template gallery (a link can open it).
   const [search, setSearch] = useSearchParams();
@@ -87,13 +90,14 @@ function WorkspaceAutomations({ workspaceId, name, owner }: { workspaceId: strin
           </div>
         )}
       </div>
+      <PermissionNote role={role} action="manageAutomations" id={`automations-denied-${workspaceId}`} />
       {galleryOpen && <Gallery workspaceId={workspaceId} onClose={() => setGallery(false)} />}
       {automations.isError && <p className="error">{automations.error.message}</p>}
       <ItemTable
         items={automations.data}
         empty="No automations yet."
         columns={['Automation', 'Enabled', 'Last run']}
-        row={(a) => <Row key={a.id} automation={a} owner={owner} />}
+        row={(a) => <Row key={a.id} automation={a} role={role} />}
       />
     </section>
   );
@@ -106,7 +110,7 @@ export function AutomationsList() {
     <section>
       <h1>Automations</h1>
       {workspaces.data?.map((w) => (
-        <WorkspaceAutomations key={w.id} workspaceId={w.id} name={w.name} owner={w.role === 'Owner'} />
+        <WorkspaceAutomations key={w.id} workspaceId={w.id} name={w.name} role={w.role} />
       ))}
     </section>
   );

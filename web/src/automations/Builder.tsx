@@ -3,6 +3,9 @@ import { useLocation, useNavigate, useParams, useSearchParams } from 'react-rout
 import { useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../api/client';
 import { useAutomation } from './queries';
+import { useWorkspaces } from '../api/queries';
+import { can } from '../components/permissions';
+import { ReadOnlyAutomation } from './builder/ReadOnly';
 import { Canvas } from './builder/Canvas';
 import { BuilderHeader, type BuilderView } from './builder/BuilderHeader';
 import { CodeEditor } from './builder/CodeEditor';
@@ -45,6 +48,7 @@ interface ServerProblem extends Problem {
  * cards with typed forms generated from the service's kinds catalogue, a data picker, a JSON view
  * (CodeMirror) on the same draft, errors at the field, a draft kept in the browser until saved or
  * discarded, and a test run. Nothing is compiled at run time, so it works under the app's CSP.
+ * Someone who may not change automations (below Owner) gets the automation read-only instead.
  */
 export default function Builder() {
   const { automationId } = useParams();
@@ -54,6 +58,8 @@ export default function Builder() {
   const catalogue = useKinds();
   const existing = useAutomation(automationId ?? '');
   const workspaceId = params.get('workspaceId') ?? existing.data?.workspaceId;
+  const workspaces = useWorkspaces();
+  const role = workspaces.data?.find((w) => w.id === workspaceId)?.role;
   const key = draftKey(automationId, automationId ? undefined : (params.get('workspaceId') ?? undefined));
   const kinds = useMemo(() => (catalogue.data ? indexKinds(catalogue.data) : null), [catalogue.data]);
   const [definition, setDefinition] = useState<Definition | null>(null);
@@ -181,7 +187,9 @@ export default function Builder() {
         {existing.error.message}
       </p>
     );
-  if (!definition || !kinds || !ops) return <p className="muted">Loading…</p>;
+  if (workspaceId !== undefined && workspaces.data && !can(role, 'manageAutomations'))
+    return <ReadOnlyAutomation automation={existing.data} role={role} />;
+  if (!definition || !kinds || !ops || (workspaceId !== undefined && !workspaces.data)) return <p className="muted">Loading…</p>;
 
   const switchView = (next: BuilderView) => {
     if (next === 'json') {

@@ -2,10 +2,14 @@ import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, unwrap, errorMessage } from '../api/client';
 import { DecisionForm } from './Decision';
+import { useMe } from '../api/queries';
+import { approversSentence, mayDecideApproval, useRoleIn } from '../components/permissions';
+import { useAutomation } from './queries';
 
 /**
  * The page a decision link opens (docs "Approvals that reach people"): the approval's message and
- * context, and Approve / Reject as the signed-in person. The link works once.
+ * context, and Approve / Reject as the signed-in person when they may decide it (a named approver,
+ * or Participant and above when none is named; the others read who decides). The link works once.
  */
 export function DecisionLink() {
   const [params] = useSearchParams();
@@ -24,6 +28,9 @@ export function DecisionLink() {
         }),
       ).item,
   });
+  const me = useMe();
+  const automation = useAutomation(request.data?.automationId ?? '');
+  const role = useRoleIn(automation.data?.workspaceId);
   if (token === '') return <p className="error">This decision link is incomplete.</p>;
   if (request.isError) {
     return (
@@ -50,6 +57,10 @@ export function DecisionLink() {
         <p role="status">Recorded: the run is now {decide.data.status}.</p>
       ) : !r.pending ? (
         <p role="status">This approval has already been decided.</p>
+      ) : !mayDecideApproval(r.approvers, me.data?.item.handle, role) ? (
+        (r.approvers.length > 0 ? me.data !== undefined : role !== undefined) && (
+          <p className="help permission-note">{approversSentence(r.approvers)}</p>
+        )
       ) : (
         <DecisionForm
           pending={decide.isPending}

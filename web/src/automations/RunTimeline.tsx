@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../api/client';
-import { useWorkspaces } from '../api/queries';
+import { useMe } from '../api/queries';
+import { approversSentence, can, mayDecideApproval, PermissionNote, useRoleIn } from '../components/permissions';
 import { useAutomation, useRun } from './queries';
 import { Decision } from './Decision';
 import { StatusBadge } from './StatusBadge';
@@ -149,15 +150,29 @@ function Cancel({ automationId, runId }: { automationId: string; runId: string }
   );
 }
 
+/** The approvers an approval step's recorded input names (handles without `@`; empty: none named). */
+function approversOf(input: unknown): string[] {
+  if (typeof input !== 'object' || input === null || !('approvers' in input) || !Array.isArray(input.approvers)) return [];
+  return input.approvers.filter((h): h is string => typeof h === 'string');
+}
+
 /** A run's timeline: each step with input, output, error, attempts and duration, refreshed until final. */
 export function RunTimeline() {
   const { automationId = '', runId = '' } = useParams();
   const run = useRun(automationId, runId);
   const automation = useAutomation(automationId);
-  const workspaces = useWorkspaces();
-  const owner = workspaces.data?.find((w) => w.id === automation.data?.workspaceId)?.role === 'Owner';
+  const role = useRoleIn(automation.data?.workspaceId);
+  const owner = can(role, 'manageRuns');
+  const me = useMe();
   if (run.isError) return <p className="error">{run.error.message}</p>;
   const r = run.data;
+  // Who may decide the approval the run waits on: the handles its step names, else Participants and above.
+  const waitingStep = r?.waitingFor?.kind === 'approval' ? r.steps?.find((s) => s.id === r.waitingFor?.stepId) : undefined;
+  const approvers = approversOf(waitingStep?.input);
+  const mayDecide = mayDecideApproval(approvers, me.data?.item.handle, role);
+  const known = approvers.length > 0 ? me.data !== undefined : role !== undefined;
+  const unfinished = r !== undefined && (r.status === 'queued' || r.status === 'running' || r.status === 'waiting');
+  const replayable = r?.status === 'failed' || r?.status === 'cancelled';
   return (
     <section aria-labelledby="run-title">
       <p>
@@ -179,12 +194,11 @@ export function RunTimeline() {
           )}
         </p>
       )}
-      {owner && (r?.status === 'failed' || r?.status === 'cancelled') && (
+      {owner && r && replayable && (
         <Replay automationId={automationId} runId={runId} ranVersion={r.version} currentVersion={automation.data?.version} />
       )}
-      {owner && r && (r.status === 'queued' || r.status === 'running' || r.status === 'waiting') && (
-        <Cancel automationId={automationId} runId={runId} />
-      )}
+      {owner && r && unfinished && <Cancel automationId={automationId} runId={runId} />}
+      {(unfinished || replayable) && <PermissionNote role={role} action="manageRuns" />}
       {r?.error && (
         <p className="error" role="status">
           {r.error.code}: {r.error.message}
@@ -194,7 +208,12 @@ export function RunTimeline() {
       {r?.status === 'waiting' && r.waitingFor?.kind === 'approval' && (
         <section aria-label="Decision">
           <h2>Waiting for approval ({r.waitingFor.stepId})</h2>
-          <Decision automationId={automationId} runId={runId} />
+          {approvers.length > 0 && <p className="muted small">Approvers: {approvers.map((h) => `@${h}`).join(', ')}</p>}
+          {mayDecide ? (
+            <Decision automationId={automationId} runId={runId} />
+          ) : (
+            known && <p className="help permission-note">{approversSentence(approvers)}</p>
+          )}
         </section>
       )}
       <Json label="Trigger variables" value={r?.trigger.variables} />

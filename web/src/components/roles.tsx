@@ -1,7 +1,8 @@
 /**
  * Workspace roles as the screens show them (docs/api.md "Roles and permissions"): the one
- * declaration of what each role may do, used wherever a role is chosen or shown (Members,
- * invitations, Profile, Workspace settings).
+ * declaration of what each role may do, in words, used wherever a role is chosen or shown (Members,
+ * invitations, Profile, Workspace settings). Which role each action of a screen needs, for showing
+ * or disabling its controls, is declared in `permissions.tsx`.
  */
 import './roles.css';
 

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../api/client';
 import { useWorkspaces } from '../api/queries';
 import { WorkspaceSelect } from '../components/WorkspaceSelect';
+import { can, PermissionNote } from '../components/permissions';
 
 interface Upload {
   id: string;
@@ -47,14 +48,14 @@ function uploadFile(folderId: string, file: File, onProgress: (loaded: number, t
   });
 }
 
-/** A folder's media: drag-and-drop upload with progress, list, download and delete. */
+/** A folder's media: drag-and-drop upload with progress, list, download and delete (upload and delete: Collaborators and above). */
 export function Media() {
   const workspaces = useWorkspaces();
   const [chosen, setChosen] = useState<string | undefined>(undefined);
   const folderId = chosen ?? workspaces.data?.[0]?.id;
   // Known only once the workspaces are read: until then there is nowhere to upload to.
   const role = workspaces.data?.find((w) => w.id === folderId)?.role;
-  const canWrite = folderId !== undefined && role !== undefined && role !== 'Viewer';
+  const canWrite = folderId !== undefined && can(role, 'manageMedia');
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [dragging, setDragging] = useState(false);
   const queries = useQueryClient();
@@ -94,6 +95,7 @@ export function Media() {
     <section aria-labelledby="media-title">
       <h1 id="media-title">Media</h1>
       <WorkspaceSelect workspaces={workspaces.data ?? []} value={folderId} onChange={setChosen} />
+      <PermissionNote role={role} action="manageMedia" />
       {canWrite && (
         <div
           className={`dropzone${dragging ? ' dragging' : ''}`}

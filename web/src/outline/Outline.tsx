@@ -8,7 +8,8 @@ import { OUTLINE_COMMAND, type OutlineCommand } from './commands';
 import { useToast } from '../components/Toasts';
 import { UNDO_TOAST } from './history';
 import { SelectionBar } from './OutlineBars';
-import { TaskChips, useTaskChips } from './chips';
+import { useTaskChips } from './chips';
+import { TaskChips } from './TaskChips';
 import { NewTaskRow, useNewTaskLine, type Draft } from './NewTaskLine';
 import { useRowDrag } from './rowDrag';
 import { TaskRow } from './TaskRow';
@@ -332,7 +333,9 @@ export function Outline({
                 detailsOpen={row.id === selectedId}
                 dropAt={dropAt?.id === row.id ? dropAt.position : undefined}
                 inputRef={focusId === row.id ? focusRef : undefined}
-                chips={<TaskChips chips={chips.of(row.id)} />}
+                chips={
+                  <TaskChips chips={chips.of(row.id)} task={row} projectId={projectId} workspaceId={workspaceId} readOnly={readOnly} />
+                }
                 handlers={{
                   onKey: (e) => onTaskKey(e, row),
                   onSave: (text) => void save(row, text),

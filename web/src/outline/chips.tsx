@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { Calendar, User } from 'lucide-react';
 import { api, unwrap } from '../api/client';
 
 /** What a row shows beside its text. */
@@ -7,11 +6,14 @@ export interface Chips {
   assignees: string[];
   /** The date as shown, e.g. "10 May 09:30" or "1 May → 10 May". */
   date?: string;
-  fields: { name: string; value: string }[];
+  fields: { fieldId: string; name: string; value: string }[];
   /** Whether the task has a date (start or due) and a note: the task panel reads only those that exist. */
   hasDate: boolean;
   hasNote: boolean;
 }
+
+/** The chips of a task without assignees, date or field values (the summaries leave it out). */
+const NO_CHIPS: Chips = { assignees: [], fields: [], hasDate: false, hasNote: false };
 
 interface Point {
   date: string;
@@ -67,7 +69,7 @@ export function useTaskChips(projectId: string, workspaceId: string | undefined)
               date: points.length > 0 ? points.map(pointLabel).join(' → ') : undefined,
               fields: [...s.fields]
                 .sort((a, b) => (order.get(a.fieldId) ?? 0) - (order.get(b.fieldId) ?? 0))
-                .map((f) => ({ name: names.get(f.fieldId) ?? 'Field', value: valueLabel(f.value) })),
+                .map((f) => ({ fieldId: f.fieldId, name: names.get(f.fieldId) ?? 'Field', value: valueLabel(f.value) })),
               hasDate: points.length > 0,
               hasNote: s.hasNote,
             },
@@ -78,7 +80,8 @@ export function useTaskChips(projectId: string, workspaceId: string | undefined)
   });
   return {
     members: (members.data ?? []).map((m) => ({ handle: String(m.handle), displayName: m.displayName ?? undefined })),
-    of: (taskId: string): Chips | undefined => summaries.data?.get(taskId),
+    /** A task's chips (empty when it has none); undefined while the summaries load. */
+    of: (taskId: string): Chips | undefined => (summaries.data ? (summaries.data.get(taskId) ?? NO_CHIPS) : undefined),
     /**
      * Whether a task has a date and a note, from the summaries: undefined while they load, both
      * true when they could not be read (the panel then asks the API itself).
@@ -90,29 +93,4 @@ export function useTaskChips(projectId: string, workspaceId: string | undefined)
       return { hasDate: chips?.hasDate ?? false, hasNote: chips?.hasNote ?? false };
     },
   };
-}
-
-/** A row's chips: assignees, the date, field values. */
-export function TaskChips({ chips }: { chips?: Chips }) {
-  if (!chips) return null;
-  return (
-    <span className="task-chips">
-      {chips.assignees.map((h) => (
-        <span key={h} className="chip chip-assignee" title={`Assigned to @${h}`}>
-          <User size={12} aria-hidden="true" />@{h}
-        </span>
-      ))}
-      {chips.date && (
-        <span className="chip chip-date" title="Date">
-          <Calendar size={12} aria-hidden="true" />
-          {chips.date}
-        </span>
-      )}
-      {chips.fields.map((f) => (
-        <span key={f.name} className="chip chip-field">
-          {f.name}: {f.value}
-        </span>
-      ))}
-    </span>
-  );
 }

@@ -2,10 +2,14 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../api/client';
+import { deniedProps, PermissionNote, useRoleInFolder } from '../components/permissions';
 
 type Mode = 'empty' | 'markdown' | 'template';
 
-/** Create a project in a folder: empty, from markdown (headings and lists become the task tree), or from a template. */
+/**
+ * Create a project in a folder: empty, from markdown (headings and lists become the task tree), or
+ * from a template. Below Collaborator the form shows why it cannot be submitted.
+ */
 export function NewProject() {
   const { folderId = '' } = useParams();
   const navigate = useNavigate();
@@ -15,6 +19,7 @@ export function NewProject() {
   const [markdown, setMarkdown] = useState('# Launch plan\n\n- Write the brief\n  - Collect numbers\n- [x] Book the room\n');
   const [templateId, setTemplateId] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const role = useRoleInFolder(folderId);
   const templates = useQuery({
     queryKey: ['templates', folderId],
     queryFn: async () =>
@@ -97,7 +102,10 @@ export function NewProject() {
             {error}
           </p>
         )}
-        <button type="submit">Create project</button>
+        <PermissionNote role={role} action="manageProjects" id="new-project-denied" />
+        <button type="submit" {...deniedProps(role, 'manageProjects', 'new-project-denied')}>
+          Create project
+        </button>
       </form>
     </section>
   );

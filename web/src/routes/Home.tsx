@@ -2,13 +2,16 @@ import { Link, useOutletContext } from 'react-router';
 import { FileText, FolderKanban, Plus } from 'lucide-react';
 import { useFolderProjects, useMe } from '../api/queries';
 import { EmptyState } from '../components/EmptyState';
+import { can, PermissionNote, useRoleIn } from '../components/permissions';
 
 /** The landing screen after sign-in: the projects of the current workspace, or how to make the first one. */
 export function Home() {
   const me = useMe();
   const { workspaceId } = useOutletContext<{ workspaceId: string | undefined }>();
   const projects = useFolderProjects(workspaceId);
-  const newProject = workspaceId ? `/folders/${workspaceId}/new-project` : undefined;
+  const role = useRoleIn(workspaceId);
+  // Only those who may create a project are offered to; the others read why (under the empty state).
+  const newProject = workspaceId && can(role, 'manageProjects') ? `/folders/${workspaceId}/new-project` : undefined;
   return (
     <section>
       <div className="page-header">
@@ -29,11 +32,13 @@ export function Home() {
           icon={FolderKanban}
           title="No projects yet"
           action={
-            newProject && (
+            newProject ? (
               <Link className="btn btn-primary" to={newProject}>
                 <Plus className="icon" aria-hidden="true" />
                 Create a project
               </Link>
+            ) : (
+              <PermissionNote role={role} action="manageProjects" />
             )
           }
         >

@@ -7,7 +7,9 @@ import { NotFound } from '../components/NotFound';
 import { Outline } from '../outline/Outline';
 import { DeletedTasks } from '../outline/DeletedTasks';
 import { ProjectActions } from '../projects/ProjectActions';
+import { PresenceAvatars } from '../projects/PresenceAvatars';
 import { TaskDetails } from '../tasks/TaskDetails';
+import { can, PermissionNote } from '../components/permissions';
 
 /**
  * A project's task tree, the product's main view, with the details of one task beside it
@@ -20,7 +22,7 @@ export function ProjectOutline() {
   const tasks = useProjectTasks(projectId);
   const workspaces = useWorkspaces();
   const role = workspaces.data?.find((w) => w.id === project.data?.workspaceId)?.role;
-  const readOnly = role === undefined || role === 'Viewer' || project.data?.completed === true;
+  const readOnly = !can(role, 'editTasks') || project.data?.completed === true;
   const [search, setSearch] = useSearchParams();
   const selectedId = search.get('task') ?? undefined;
   const selected = selectedId ? tasks.data?.find((t) => t.id === selectedId) : undefined;
@@ -29,7 +31,7 @@ export function ProjectOutline() {
     if (taskId) setShowDeleted(false);
     setSearch(taskId ? { task: taskId } : {}, { replace: true });
   };
-  const mayDelete = role !== undefined && role !== 'Viewer';
+  const mayDelete = can(role, 'editTasks');
 
   if (project.isError)
     return project.error instanceof ApiError && project.error.status === 404 ? (
@@ -39,8 +41,12 @@ export function ProjectOutline() {
     );
   return (
     <section aria-labelledby="project-title" className="project">
-      <h1 id="project-title">{project.data?.name ?? 'Project'}</h1>
-      {project.data && role !== undefined && role !== 'Viewer' && role !== 'Participant' && <ProjectActions project={project.data} />}
+      <div className="project-header">
+        <h1 id="project-title">{project.data?.name ?? 'Project'}</h1>
+        {project.data && <PresenceAvatars projectId={projectId} />}
+      </div>
+      {project.data && can(role, 'manageProjects') && <ProjectActions project={project.data} />}
+      {project.data && <PermissionNote role={role} action={can(role, 'editTasks') ? 'manageProjects' : 'editTasks'} />}
       {project.data && mayDelete && (
         <button
           type="button"

@@ -21,6 +21,7 @@ import {
 } from 'lucide-react';
 import { useFolderProjects, useFolders } from '../api/queries';
 import { Avatar } from '../components/Avatar';
+import { can } from '../components/permissions';
 
 /** One navigation link with its icon; `end` matches the path exactly. */
 function NavItem({
@@ -47,7 +48,8 @@ function NavItem({
   );
 }
 
-function FolderProjects({ folderId }: { folderId: string }) {
+/** A folder's projects, and New project for those who may create one (Collaborators and above). */
+function FolderProjects({ folderId, role }: { folderId: string; role: string | undefined }) {
   const projects = useFolderProjects(folderId);
   if (projects.isPending) return <p className="nav-item subtle">Loading…</p>;
   if (projects.isError) return <p className="nav-item error">{projects.error.message}</p>;
@@ -56,18 +58,20 @@ function FolderProjects({ folderId }: { folderId: string }) {
       {projects.data.map((p) => (
         <NavItem key={p.id} to={`/projects/${p.id}`} icon={FileText} label={p.name} />
       ))}
-      <li>
-        <NavLink className="nav-item subtle" to={`/folders/${folderId}/new-project`}>
-          <Plus className="icon" aria-hidden="true" />
-          <span className="label-text">New project</span>
-        </NavLink>
-      </li>
+      {can(role, 'manageProjects') && (
+        <li>
+          <NavLink className="nav-item subtle" to={`/folders/${folderId}/new-project`}>
+            <Plus className="icon" aria-hidden="true" />
+            <span className="label-text">New project</span>
+          </NavLink>
+        </li>
+      )}
     </ul>
   );
 }
 
 /** The Projects section of one workspace: its home folder's projects, then each folder (collapsible). */
-function Projects({ workspaceId }: { workspaceId: string }) {
+function Projects({ workspaceId, role }: { workspaceId: string; role: string | undefined }) {
   const folders = useFolders(workspaceId);
   const home = folders.data?.find((f) => f.id === workspaceId);
   const others = folders.data?.filter((f) => f.id !== workspaceId) ?? [];
@@ -76,7 +80,7 @@ function Projects({ workspaceId }: { workspaceId: string }) {
       <h2 className="nav-heading" id="nav-projects">
         Projects
       </h2>
-      {home && <FolderProjects folderId={home.id} />}
+      {home && <FolderProjects folderId={home.id} role={role} />}
       {others.map((f) => (
         <details key={f.id}>
           <summary>
@@ -84,7 +88,7 @@ function Projects({ workspaceId }: { workspaceId: string }) {
             <Folder className="icon" aria-hidden="true" />
             <span className="label-text">{f.name}</span>
           </summary>
-          <FolderProjects folderId={f.id} />
+          <FolderProjects folderId={f.id} role={role} />
         </details>
       ))}
     </section>
@@ -105,7 +109,7 @@ export function Sidebar({
   onSignOut,
   open,
 }: {
-  workspaces: readonly { id: string; name: string }[];
+  workspaces: readonly { id: string; name: string; role: string }[];
   workspaceId: string | undefined;
   onWorkspace: (id: string) => void;
   approvals: number;
@@ -149,7 +153,7 @@ export function Sidebar({
           <span className="label-text">New workspace</span>
         </NavLink>
       </div>
-      {workspaceId && <Projects workspaceId={workspaceId} />}
+      {workspaceId && <Projects workspaceId={workspaceId} role={current?.role} />}
       <section className="nav-section" aria-labelledby="nav-work">
         <h2 className="nav-heading" id="nav-work">
           Automate

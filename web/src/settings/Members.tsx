@@ -6,6 +6,7 @@ import { ItemTable } from '../components/ItemTable';
 import { WorkspaceSelect } from '../components/WorkspaceSelect';
 import { CopyField } from '../components/CopyButton';
 import { ROLES, ROLE_DESCRIPTIONS, RoleGuide, type Role } from '../components/roles';
+import { can, PermissionNote } from '../components/permissions';
 
 /**
  * Settings → Members (docs "Invitations and members"): every member sees who belongs to the
@@ -21,12 +22,13 @@ export function Members() {
     <section aria-labelledby="members-title">
       <h1 id="members-title">Members</h1>
       <WorkspaceSelect workspaces={workspaces.data!} value={workspace.id} onChange={setChosen} />
-      <WorkspaceMembers key={workspace.id} workspaceId={workspace.id} isOwner={workspace.role === 'Owner'} />
+      <WorkspaceMembers key={workspace.id} workspaceId={workspace.id} role={workspace.role} />
     </section>
   );
 }
 
-function WorkspaceMembers({ workspaceId, isOwner }: { workspaceId: string; isOwner: boolean }) {
+function WorkspaceMembers({ workspaceId, role }: { workspaceId: string; role: string }) {
+  const isOwner = can(role, 'manageMembers');
   const me = useMe();
   const queries = useQueryClient();
   const path = { params: { path: { workspaceId } } };
@@ -58,6 +60,7 @@ function WorkspaceMembers({ workspaceId, isOwner }: { workspaceId: string; isOwn
   return (
     <>
       <h2>People</h2>
+      <PermissionNote role={role} action="manageMembers" />
       {failure && (
         <p role="alert" className="error">
           {errorMessage(failure)}

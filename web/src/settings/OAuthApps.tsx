@@ -21,7 +21,7 @@ export function OAuthApps() {
         Apps registered here can ask anyone with an account for access through <code>/oauth/authorize</code>; each person approves the
         scopes on a consent page.
       </p>
-      <OwnedWorkspace notOwner="Only a workspace's Owners register OAuth apps.">
+      <OwnedWorkspace action="manageOAuthApps">
         {(workspaceId) => <WorkspaceApps key={workspaceId} workspaceId={workspaceId} />}
       </OwnedWorkspace>
     </section>

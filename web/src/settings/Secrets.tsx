@@ -17,7 +17,7 @@ export function Secrets() {
       <p className="muted">
         Automations read a secret as <code>{'{{ secrets.NAME }}'}</code>; run journals show <code>[secret NAME]</code> instead of the value.
       </p>
-      <OwnedWorkspace notOwner="Only a workspace's Owners manage secrets.">
+      <OwnedWorkspace action="manageSecrets">
         {(workspaceId) => <WorkspaceSecrets key={workspaceId} workspaceId={workspaceId} />}
       </OwnedWorkspace>
     </section>

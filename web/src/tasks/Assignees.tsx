@@ -17,6 +17,8 @@ export function Assignees({ task, workspaceId, readOnly }: { task: TaskRef; work
   const [saving, setSaving] = useState<Set<string> | null>(null);
   const current = saving ?? new Set((assignees.data ?? []).map((a) => a.handle.toLowerCase()));
   const toggle = (handle: string) => {
+    // One write at a time; the boxes stay enabled meanwhile so the keyboard focus stays on them.
+    if (write.isPending) return;
     const next = new Set(current);
     if (next.has(handle.toLowerCase())) next.delete(handle.toLowerCase());
     else next.add(handle.toLowerCase());
@@ -24,7 +26,7 @@ export function Assignees({ task, workspaceId, readOnly }: { task: TaskRef; work
     write.mutate([...next], { onSettled: () => setSaving(null) });
   };
   return (
-    <fieldset className="detail-section" disabled={readOnly || write.isPending}>
+    <fieldset className="detail-section" disabled={readOnly} aria-busy={write.isPending}>
       <legend>Assignees</legend>
       {(assignees.isError || members.isError) && <p className="error">{errorMessage(assignees.error ?? members.error)}</p>}
       {members.data?.map((m) => (

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { api, errorMessage, unwrap } from '../api/client';
 import { taskPath, useTaskFields, useTaskWrite, type TaskRef } from './queries';
 
@@ -10,7 +10,8 @@ type FieldValue = Field['value'];
 function FieldControl({ field, onSave, disabled }: { field: Field; onSave: (value: FieldValue) => void; disabled: boolean }) {
   const [draft, setDraft] = useState(field.value === null ? '' : String(field.value));
   const commit = (text: string) => {
-    if (text === (field.value === null ? '' : String(field.value))) return;
+    // While a save is under way the control is disabled, and the browser's blur then commits nothing more.
+    if (disabled || text === (field.value === null ? '' : String(field.value))) return;
     onSave(text === '' ? null : field.type === 'number' ? Number(text) : text);
   };
   switch (field.type) {
@@ -58,15 +59,20 @@ function FieldControl({ field, onSave, disabled }: { field: Field; onSave: (valu
   }
 }
 
-/** The project's custom fields with this task's values (docs "API", "Custom fields"). Empty clears a value. */
-export function Fields({ task, readOnly }: { task: TaskRef; readOnly: boolean }) {
-  const fields = useTaskFields(task);
-  const write = useTaskWrite(task, 'task-fields', async ({ fieldId, value }: { fieldId: string; value: FieldValue }) => {
+/** Writes one field value of a task: PUT, or DELETE for null (an empty value clears it). */
+function useFieldWrite(task: TaskRef) {
+  return useTaskWrite(task, 'task-fields', async ({ fieldId, value }: { fieldId: string; value: FieldValue }) => {
     const path = { params: { path: { ...taskPath(task).params.path, fieldId } } };
     return value === null
       ? unwrap(await api.DELETE('/api/v1/projects/{projectId}/tasks/{taskId}/fields/{fieldId}', path))
       : unwrap(await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}/fields/{fieldId}', { ...path, body: { value } }));
   });
+}
+
+/** The project's custom fields with this task's values (docs "API", "Custom fields"). Empty clears a value. */
+export function Fields({ task, readOnly }: { task: TaskRef; readOnly: boolean }) {
+  const fields = useTaskFields(task);
+  const write = useFieldWrite(task);
   return (
     <fieldset className="detail-section">
       <legend>Fields</legend>
@@ -90,5 +96,47 @@ export function Fields({ task, readOnly }: { task: TaskRef; readOnly: boolean })
         </p>
       )}
     </fieldset>
+  );
+}
+
+/**
+ * One custom field of a task with its own control (the outline's field chip opens it). A choice
+ * (select, yes/no) is saved at once; text, numbers and dates when Enter is pressed or the control
+ * is left. `onDone` is called once a choice, or a value confirmed with Enter, is saved (and on Enter
+ * when nothing changed): the chip's popover closes then.
+ */
+export function FieldEditor({ task, fieldId, onDone }: { task: TaskRef; fieldId: string; onDone?: () => void }) {
+  const fields = useTaskFields(task);
+  const write = useFieldWrite(task);
+  const field = fields.data?.find((f) => f.id === fieldId);
+  // Set while one key press is handled: whether it was Enter and whether it started a save.
+  const enter = useRef(false);
+  const started = useRef(false);
+  const save = (value: FieldValue) => {
+    started.current = true;
+    const close = enter.current || field?.type === 'boolean' || field?.type === 'select';
+    write.mutate({ fieldId, value }, { onSuccess: () => close && onDone?.() });
+  };
+  return (
+    <div
+      className="detail-section"
+      onKeyDownCapture={(e) => {
+        enter.current = e.key === 'Enter';
+        started.current = false;
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && !started.current) onDone?.();
+        enter.current = false;
+      }}
+    >
+      {fields.isError && <p className="error">{errorMessage(fields.error)}</p>}
+      {fields.data && !field && <p className="muted small">This field no longer exists.</p>}
+      {field && <FieldControl key={`${field.id}:${String(field.value)}`} field={field} disabled={write.isPending} onSave={save} />}
+      {write.isError && (
+        <p role="alert" className="error">
+          {errorMessage(write.error)}
+        </p>
+      )}
+    </div>
   );
 }

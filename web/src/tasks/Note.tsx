@@ -31,8 +31,11 @@ export function Note({ task, readOnly, present = true }: { task: TaskRef; readOn
   const save = useTaskWrite(task, 'task-note', async () =>
     unwrap(await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}/note', { ...taskPath(task), body: { type, value } })),
   );
-  const remove = useTaskWrite(task, 'task-note', async () =>
-    unwrap(await api.DELETE('/api/v1/projects/{projectId}/tasks/{taskId}/note', taskPath(task))),
+  const remove = useTaskWrite(
+    task,
+    'task-note',
+    async () => unwrap(await api.DELETE('/api/v1/projects/{projectId}/tasks/{taskId}/note', taskPath(task))),
+    { removes: true },
   );
   const failed = save.isError ? save.error : remove.isError ? remove.error : null;
   return (

@@ -17,9 +17,20 @@ function localZone(): string {
 /**
  * A task's start and due date, each with an optional time, in one time zone picked by typing part
  * of its name (docs "API", "Date"). `present`: whether the task has a date, from the task
- * summaries (read only then; undefined while unknown).
+ * summaries (read only then; undefined while unknown). `onDone`: called once a save or a removal
+ * has succeeded (the outline's date popover closes then).
  */
-export function TaskDate({ task, readOnly, present = true }: { task: TaskRef; readOnly: boolean; present?: boolean }) {
+export function TaskDate({
+  task,
+  readOnly,
+  present = true,
+  onDone,
+}: {
+  task: TaskRef;
+  readOnly: boolean;
+  present?: boolean;
+  onDone?: () => void;
+}) {
   const query = useTaskDate(task, present);
   const stored = { data: present === false ? null : query.data };
   const [form, setForm] = useState({ startDate: '', startTime: '', endDate: '', endTime: '', timezone: localZone() });
@@ -39,8 +50,11 @@ export function TaskDate({ task, readOnly, present = true }: { task: TaskRef; re
   const save = useTaskWrite(task, 'task-date', async (body: { start?: DatePoint; end?: DatePoint }) =>
     unwrap(await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}/date', { ...taskPath(task), body })),
   );
-  const clear = useTaskWrite(task, 'task-date', async () =>
-    unwrap(await api.DELETE('/api/v1/projects/{projectId}/tasks/{taskId}/date', taskPath(task))),
+  const clear = useTaskWrite(
+    task,
+    'task-date',
+    async () => unwrap(await api.DELETE('/api/v1/projects/{projectId}/tasks/{taskId}/date', taskPath(task))),
+    { removes: true },
   );
   const point = (date: string, time: string): DatePoint | undefined =>
     date === '' ? undefined : { date, ...(time ? { time } : {}), timezone: form.timezone };
@@ -52,7 +66,7 @@ export function TaskDate({ task, readOnly, present = true }: { task: TaskRef; re
       return;
     }
     setProblem(null);
-    save.mutate({ ...(start ? { start } : {}), ...(end ? { end } : {}) });
+    save.mutate({ ...(start ? { start } : {}), ...(end ? { end } : {}) }, { onSuccess: onDone });
   };
   const set = (key: keyof typeof form) => (e: { currentTarget: { value: string } }) => setForm({ ...form, [key]: e.currentTarget.value });
   const error = problem ?? (save.isError ? errorMessage(save.error) : clear.isError ? errorMessage(clear.error) : null);
@@ -79,7 +93,7 @@ export function TaskDate({ task, readOnly, present = true }: { task: TaskRef; re
             Save dates
           </button>
           {stored.data && (
-            <button type="button" className="secondary" onClick={() => clear.mutate(undefined)}>
+            <button type="button" className="secondary" onClick={() => clear.mutate(undefined, { onSuccess: onDone })}>
               Remove dates
             </button>
           )}

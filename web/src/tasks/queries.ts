@@ -79,19 +79,23 @@ export function useComments(t: TaskRef) {
 }
 
 /**
- * A write to one part of a task that refetches that part afterwards. The outline shows none of
- * these parts; its own refresh comes from the live stream's `project` event.
+ * A write to one part of a task that refetches that part afterwards, and the outline's chips
+ * (assignees, dates, field values: the task summaries). `removes`: the write deletes the part, so
+ * on success its cached value becomes null instead of being read again (that read would answer
+ * 404, which the browser logs as an error).
  */
-export function useTaskWrite<V>(t: TaskRef, part: string, write: (value: V) => Promise<unknown>) {
+export function useTaskWrite<V>(t: TaskRef, part: string, write: (value: V) => Promise<unknown>, { removes = false } = {}) {
   const queries = useQueryClient();
   return useMutation({
     mutationFn: write,
-    onSettled: () =>
-      Promise.all([
-        queries.invalidateQueries({ queryKey: [part, t.taskId] }),
-        // The outline's chips (assignees, dates, field values).
+    onSettled: (_result, error) => {
+      const gone = removes && !error;
+      if (gone) queries.setQueryData([part, t.taskId], null);
+      return Promise.all([
+        gone ? undefined : queries.invalidateQueries({ queryKey: [part, t.taskId] }),
         queries.invalidateQueries({ queryKey: ['tasks', t.projectId, 'summaries'] }),
-      ]),
+      ]);
+    },
   });
 }
 

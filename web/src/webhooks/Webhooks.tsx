@@ -4,6 +4,8 @@ import { Link, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, errorMessage, unwrap } from '../api/client';
 import { CopyField } from '../components/CopyButton';
+import { useMe } from '../api/queries';
+import { webhookRefusal } from '../components/permissions';
 
 const EVENTS = [
   'task.due',
@@ -20,8 +22,9 @@ function useWebhooks() {
   return useQuery({ queryKey: ['webhooks'], queryFn: async () => unwrap(await api.GET('/api/v2/webhooks')).items });
 }
 
-/** Register a signed webhook; the secret is shown once, right here. */
+/** Register a signed webhook; the secret is shown once, right here. An account whose plan has no webhooks reads why. */
 function Register() {
+  const refusal = webhookRefusal(useMe().data?.item);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<(typeof EVENTS)[number][]>(['task.assigned']);
   const [secret, setSecret] = useState<string | null>(null);
@@ -70,7 +73,17 @@ function Register() {
           <CopyField value={secret} label="Copy the signing secret" />
         </div>
       )}
-      <button type="submit" disabled={register.isPending || events.length === 0}>
+      {refusal && (
+        <p className="help permission-note" id="register-refusal">
+          {refusal}
+        </p>
+      )}
+      <button
+        type="submit"
+        disabled={register.isPending || events.length === 0 || refusal !== null}
+        title={refusal ?? undefined}
+        aria-describedby={refusal ? 'register-refusal' : undefined}
+      >
         Register
       </button>
     </form>

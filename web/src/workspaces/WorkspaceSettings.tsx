@@ -6,6 +6,7 @@ import { api, errorMessage, unwrap } from '../api/client';
 import { useWorkspaces } from '../api/queries';
 import { EmptyState } from '../components/EmptyState';
 import { RoleGuide, roleDescription } from '../components/roles';
+import { can, deniedProps, PermissionNote } from '../components/permissions';
 import { useToast } from '../components/Toasts';
 import { useWorkspaceContext } from './context';
 import { MAX_WORKSPACE_NAME } from './NewWorkspace';
@@ -67,7 +68,7 @@ function Rename({ workspace }: { workspace: { id: string; name: string; role: st
   const [name, setName] = useState(workspace.name);
   const queries = useQueryClient();
   const toast = useToast();
-  const owner = workspace.role === 'Owner';
+  const owner = can(workspace.role, 'renameWorkspace');
   const rename = useMutation({
     mutationFn: async () =>
       unwrap(
@@ -95,16 +96,11 @@ function Rename({ workspace }: { workspace: { id: string; name: string; role: st
           required
           maxLength={MAX_WORKSPACE_NAME}
           value={name}
-          disabled={!owner}
-          aria-describedby={owner ? undefined : 'rename-reason'}
+          {...deniedProps(workspace.role, 'renameWorkspace', 'rename-reason')}
           onChange={(e) => setName(e.currentTarget.value)}
         />
       </label>
-      {!owner && (
-        <p className="help" id="rename-reason">
-          Only an Owner can rename this workspace; you are a {workspace.role}.
-        </p>
-      )}
+      <PermissionNote role={workspace.role} action="renameWorkspace" id="rename-reason" />
       {rename.isError && (
         <p role="alert" className="error">
           {errorMessage(rename.error)}

@@ -133,6 +133,11 @@ export interface Agent {
   data: AgentData;
   /** Ids of the projects and media attached as knowledge, oldest attachment first. */
   knowledge: { projects: string[]; medias: string[] };
+  /**
+   * Whether public access is on (the agent has a public page at `GET /agents/{id}/public-agent`,
+   * which answers 404 while it is off). Read-only: `PUT`/`DELETE /agents/{id}/publicAccess` change it.
+   */
+  publicAccess: boolean;
   createdAt: string;
   updatedAt: string;
 }

@@ -15,10 +15,14 @@ export interface AgentRow {
   data_json: string;
   created_at: number;
   updated_at: number;
+  /** Whether the agent has a public page (SQLite answers 0/1, PostgreSQL a boolean). */
+  public_access: number | boolean;
 }
 
-/** The columns of {@link AgentRow}. */
-export const AGENT_COLUMNS = 'id, folder_id, workspace_id, name, type, data_json, created_at, updated_at';
+/** The columns of {@link AgentRow}, selected `FROM agents` (unaliased: the public-page test names it). */
+export const AGENT_COLUMNS =
+  'id, folder_id, workspace_id, name, type, data_json, created_at, updated_at, ' +
+  'EXISTS (SELECT 1 FROM public_agents pa WHERE pa.agent_id = agents.id) AS public_access';
 
 /**
  * The query of {@link knowledgeOfAgents}, one JSON array of agent ids as its parameter. Links
@@ -59,6 +63,7 @@ export function* toAgents(q: Sql, rows: AgentRow[]): Query<Agent[]> {
   return rows.map((row) => toAgent(row, knowledge.get(row.id)!));
 }
 
+/** The API item of an agent row with its knowledge. */
 export function toAgent(row: AgentRow, knowledge: Agent['knowledge']): Agent {
   const data = { ...defaultAgentData(), ...(JSON.parse(row.data_json) as Partial<AgentData>) };
   data.tone = normalizeTone(data.tone);
@@ -69,6 +74,7 @@ export function toAgent(row: AgentRow, knowledge: Agent['knowledge']): Agent {
     type: row.type,
     data,
     knowledge,
+    publicAccess: Boolean(row.public_access),
     createdAt: isoTime(row.created_at),
     updatedAt: isoTime(row.updated_at),
   };

@@ -140,6 +140,10 @@ export const AgentSchema = Type.Object(
       { additionalProperties: false },
     ),
     knowledge: Type.Object({ projects: Type.Array(Type.String()), medias: Type.Array(Type.String()) }, { additionalProperties: false }),
+    publicAccess: Type.Boolean({
+      description:
+        'Read-only: whether public access is on, i.e. whether GET /agents/{agentId}/public-agent has a page to answer (404 while off); PUT and DELETE /agents/{agentId}/publicAccess change it',
+    }),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },

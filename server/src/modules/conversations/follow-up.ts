@@ -6,8 +6,9 @@ import { conflict, notFound, ServiceError } from '../../errors';
 import type { ChatMessage } from '../../models/provider';
 import type { Services } from '../../services';
 import { agentItem } from '../agents/records';
-import { answeredResponses, conversationParams, followUpBody } from './schemas';
+import { answeredResponses, answerStreamDescription, conversationParams, followUpBody } from './schemas';
 import { conversationRow, systemMessage, toConversation } from './service';
+import { streamAnswer, wantsEventStream, type AnswerStream } from './stream';
 
 /** Messages a conversation may hold; a follow-up beyond is refused (409). */
 export const MAX_CONVERSATION_MESSAGES = 200;
@@ -17,13 +18,14 @@ export const MAX_CONVERSATION_MESSAGES = 200;
  * conversation as context (the agent's system message, then every message so far), and the
  * message and the answer are appended. A conversation still answering is refused; when the
  * provider fails the conversation is marked `failed` (the messages so far stay) and 502 is thrown.
+ * With `live` the answer streams (stream.ts; see `runAgentCommand`); what is stored is the same.
  * @returns the conversation with the two new messages.
  * @throws ServiceError 404 (agent or conversation unknown), 403, 409 CONFLICT (still answering, or
  *   {@link MAX_CONVERSATION_MESSAGES} reached), 502 UPSTREAM_ERROR.
  */
-export async function sendFollowUp(svc: Services, actor: Actor, agentId: string, convoId: string, text: string) {
+export async function sendFollowUp(svc: Services, actor: Actor, agentId: string, convoId: string, text: string, live?: AnswerStream) {
   const { store, models } = svc;
-  const messages = await store.run(
+  const begun = await store.run(
     store.sql.transaction(function* (tx) {
       yield* requireAgent(tx, actor, agentId, 'Participant', 'sending a message to an agent');
       const row = yield* conversationRow(tx, agentId, convoId);
@@ -45,12 +47,18 @@ export async function sendFollowUp(svc: Services, actor: Actor, agentId: string,
         svc.clock.now(),
         convoId,
       ]);
-      return [{ role: 'system' as const, content: system }, ...next];
+      return { messages: [{ role: 'system' as const, content: system }, ...next], row: yield* conversationRow(tx, agentId, convoId) };
     }),
   );
+  const messages = begun.messages;
+  if (live) live.started(toConversation(begun.row!));
   let answer;
   try {
-    answer = await models.complete(messages, { purpose: 'agent-command', json: false });
+    answer = await models.complete(messages, {
+      purpose: 'agent-command',
+      json: false,
+      ...(live ? { onText: live.text, signal: live.signal } : {}),
+    });
   } catch (error) {
     await store.run(
       store.sql.transaction(function* (tx) {
@@ -73,7 +81,7 @@ export async function sendFollowUp(svc: Services, actor: Actor, agentId: string,
   );
 }
 
-/** `POST /agents/{agentId}/convos/{convoId}/messages`: {@link sendFollowUp}. */
+/** `POST /agents/{agentId}/convos/{convoId}/messages`: {@link sendFollowUp}; with `Accept: text/event-stream`, streamed (stream.ts). */
 export const followUpRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const svc = app.services;
@@ -83,14 +91,17 @@ export const followUpRoutes: FastifyPluginAsync = async (plugin) => {
       schema: {
         tags: ['agents'],
         summary: 'Send a follow-up message in a conversation; the model answers with the conversation so far as context',
+        description: answerStreamDescription,
         params: conversationParams,
         body: followUpBody,
         response: answeredResponses,
       },
     },
-    async (request) => ({
-      ok: true,
-      item: await sendFollowUp(svc, request.actor, request.params.agentId, request.params.convoId, request.body.text),
-    }),
+    async (request, reply) => {
+      const { agentId, convoId } = request.params;
+      if (wantsEventStream(request))
+        return streamAnswer(request, reply, (live) => sendFollowUp(svc, request.actor, agentId, convoId, request.body.text, live));
+      return { ok: true, item: await sendFollowUp(svc, request.actor, agentId, convoId, request.body.text) };
+    },
   );
 };

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { failInterruptedConversations, getConversation, listConversations, runAgentCommand } from './service';
+import { streamAnswer, wantsEventStream } from './stream';
 import {
   agentParams,
   answeredResponses,
+  answerStreamDescription,
   commandRunBody,
   conversationParams,
   conversationResponses,
@@ -15,7 +17,7 @@ const tags = ['agents'];
 
 /**
  * Conversations (spec 4.4 `GET /agents/{agentId}/convos/`, `.../convos/{convoId}`) and running a
- * command (`POST /agents/{agentId}/convos`, ours). The list and the run answer with and without
+ * command (`POST /agents/{agentId}/convos`, ours; streamed with `Accept: text/event-stream`, stream.ts). The list and the run answer with and without
  * the trailing slash the spec writes. When the server leads (platform/leadership.ts), at
  * registration or at a take-over, conversations a previous process left `in_progress` are marked `failed`.
  */
@@ -62,12 +64,18 @@ export const conversationRoutes: FastifyPluginAsync = async (plugin) => {
           tags,
           hide,
           summary: 'Run an agent command through the model provider and record the conversation',
+          description: answerStreamDescription,
           params: agentParams,
           body: commandRunBody,
           response: answeredResponses,
         },
       },
-      async (request) => ({ ok: true, item: await runAgentCommand(svc, request.actor, request.params.agentId, request.body) }),
+      async (request, reply) => {
+        const { agentId } = request.params;
+        if (wantsEventStream(request))
+          return streamAnswer(request, reply, (live) => runAgentCommand(svc, request.actor, agentId, request.body, undefined, live));
+        return { ok: true, item: await runAgentCommand(svc, request.actor, agentId, request.body) };
+      },
     );
   }
 

@@ -90,5 +90,52 @@ export const conversationsQuery = PageQuerySchema(20);
 export const conversationsResponses = Responses(ItemsEnvelope(ConversationSchema));
 /** Responses of one conversation. */
 export const conversationResponses = Responses(ItemEnvelope(ConversationSchema));
-/** Responses of a command run or a follow-up: the conversation; 502 when the model provider fails. */
-export const answeredResponses = Responses(ItemEnvelope(ConversationSchema), { 502: ErrorRef });
+/**
+ * An event of a streamed answer (`Accept: text/event-stream`, docs "API", "Streamed answers"):
+ * on the wire `event: <event>` and `data: <data as one line of JSON>`, then a blank line.
+ */
+export const AnswerStreamEventSchema = Type.Union(
+  [
+    Type.Object(
+      { event: Type.Literal('start'), data: Type.Object({ item: ConversationSchema }, { additionalProperties: false }) },
+      { additionalProperties: false, description: 'First: the conversation recorded in_progress, with the new user message' },
+    ),
+    Type.Object(
+      { event: Type.Literal('delta'), data: Type.Object({ text: Type.String() }, { additionalProperties: false }) },
+      { additionalProperties: false, description: "A piece of the answer's text, in order" },
+    ),
+    Type.Object(
+      { event: Type.Literal('done'), data: ItemEnvelope(ConversationSchema) },
+      { additionalProperties: false, description: 'Last on success: the stored conversation, as the JSON answer' },
+    ),
+    Type.Object(
+      { event: Type.Literal('error'), data: ErrorRef },
+      {
+        additionalProperties: false,
+        description: 'Last on failure: the error envelope (e.g. 502 UPSTREAM_ERROR); no part of the answer is stored',
+      },
+    ),
+  ],
+  { description: 'One server-sent event: `event: <event>` then `data: <data as JSON>`' },
+);
+
+/** The route description of the two answering routes: how to ask for the stream. */
+export const answerStreamDescription =
+  'Answers `{ok, item}` once the model has answered. With `Accept: text/event-stream` the answer streams instead: ' +
+  'checks fail as usual (status and JSON error envelope); then 200 and the events `start` `{item}`, `delta` `{text}`…, ' +
+  'and `done` `{ok, item}` or `error` (the error envelope). Closing the stream cancels the model call.';
+
+/**
+ * Responses of a command run or a follow-up: the conversation (JSON) or the event stream
+ * ({@link AnswerStreamEventSchema}); 502 when the model provider fails (JSON answer).
+ */
+export const answeredResponses = {
+  ...Responses(ItemEnvelope(ConversationSchema), { 502: ErrorRef }),
+  200: {
+    description: 'The answered conversation, or the event stream of the answer',
+    content: {
+      'application/json': { schema: ItemEnvelope(ConversationSchema) },
+      'text/event-stream': { schema: AnswerStreamEventSchema },
+    },
+  },
+};

@@ -13,6 +13,7 @@ import { agentItem } from '../agents/records';
 import { mediaForKnowledge } from '../media/service';
 import { COMMAND_RUN_LIMITS, commandRunBody, type ConversationStatus } from './schemas';
 import { reportedLlm, type ReportedLlm } from './llm';
+import type { AnswerStream } from './stream';
 
 /**
  * Conversations (spec 4.4 `GET /agents/{agentId}/convos[/{convoId}]`) and running an agent
@@ -284,7 +285,9 @@ export interface CommandRun {
  * knowledge), then records the answer and `completed`; when the provider fails the conversation
  * is recorded as `failed` and the provider's 502 is thrown. With `tools` (automation steps, docs
  * "Agent tools"), the model may call them before it answers (models/tools.ts); the conversation
- * records the prompt and the final answer.
+ * records the prompt and the final answer. With `live` (the streamed answer, stream.ts) the
+ * answer's text is reported as it arrives and `live.signal` cancels the call (recorded as failed);
+ * what is stored is the same as without it, and a failed answer stores no part of its text.
  * @returns the completed conversation.
  * @throws ServiceError 400 (command missing/too long, input too long), 404 (agent unknown or
  *   outside the caller's workspaces; no command with that id or name), 403, 502 UPSTREAM_ERROR.
@@ -295,6 +298,7 @@ export async function runAgentCommand(
   agentId: string,
   run: CommandRun,
   tools?: ToolRun,
+  live?: AnswerStream,
 ): Promise<Conversation> {
   const { store, models } = svc;
   // The route's own schema: calls from the engine are refused exactly as the route refuses them.
@@ -314,13 +318,18 @@ export async function runAgentCommand(
          VALUES (?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?)`,
         [id, agentId, titleOf(command, input), models.type, models.model, JSON.stringify(messages.slice(1)), actor.userId, now, now],
       );
-      return { id, command, messages };
+      return { id, command, messages, row: yield* conversationRow(tx, agentId, id) };
     }),
   );
+  if (live) live.started(toConversation(started.row!));
 
   let answer;
   try {
-    const options = { purpose: 'agent-command' as const, json: started.command.mode === 'json' };
+    const options = {
+      purpose: 'agent-command' as const,
+      json: started.command.mode === 'json',
+      ...(live ? { onText: live.text, signal: live.signal } : {}),
+    };
     answer = tools ? await completeWithTools(models, started.messages, options, tools) : await models.complete(started.messages, options);
   } catch (error) {
     await store.run(

@@ -13,10 +13,20 @@ import type { Dialect, Query, Sql } from '../../platform/db/query';
  * of the members of its workspace.
  */
 
+/**
+ * The people present on the project a stream watches (presence.ts): sent when the stream opens and
+ * whenever the list changes; each person by handle and display name, in the order they arrived.
+ */
+export interface PresenceEvent {
+  event: 'presence';
+  data: { projectId: string; people: { handle: string; displayName: string }[] };
+}
+
 /** One change, as sent on the stream: the SSE event name and its JSON data. */
 export type LiveEvent =
   | { event: 'project'; data: { projectId: string; version: number } }
-  | { event: 'run'; data: { runId: string; automationId: string; status: string } };
+  | { event: 'run'; data: { runId: string; automationId: string; status: string } }
+  | PresenceEvent;
 
 /** A change and the workspace it belongs to (whose members may see it). */
 export interface WorkspaceChange {

@@ -3,12 +3,13 @@ import type { Dialect } from '../../platform/db/query';
 import type { Signals } from '../../platform/signals';
 import type { Store } from '../../platform/db/store';
 import { LiveChanges, type LiveEvent } from './feed';
+import { LivePresence, type PresenceStream } from './presence';
 
 /** How often the hub looks for changes when nothing in this process signalled one, in ms. */
 export const LIVE_POLL_MS = 1000;
 
 /** One open live stream, as the hub sees it. */
-export interface LiveStream {
+export interface LiveStream extends PresenceStream {
   /** Whose stream: it gets the changes of this person's workspaces. */
   readonly userId: string;
   /** The browser session it was opened with: the stream ends when the session is signed out, revoked or expires. */
@@ -34,6 +35,8 @@ export interface LiveHubDeps {
   store: Store;
   clock: Clock;
   signals?: Signals;
+  /** How often presence rows are renewed, in ms (`Config.presenceHeartbeatMs`); the hub looks at least this often. */
+  presenceHeartbeatMs: number;
   /** Told of a look that failed (it is tried again at the next signal or poll). */
   onError(error: unknown): void;
 }
@@ -49,9 +52,11 @@ const JSON_LIST: Record<Dialect, string> = {
  * change fingerprints that fans the changes out to every open stream. A write wakes one look (the
  * `events` and `runs` signals, coalesced), whose cost does not grow with the number of streams;
  * each change then goes to the streams of the members of its workspace, as the look found them.
- * Without a signal it looks every {@link LIVE_POLL_MS}, so changes of other processes are seen
- * too, and at most that often it checks the streams' credentials: a stream whose session was
- * signed out, revoked or expired, or whose token was revoked or expired, is ended.
+ * Without a signal it looks every {@link LIVE_POLL_MS} (or every presence heartbeat, when shorter),
+ * so changes of other processes are seen too, and at most that often it checks the streams'
+ * credentials: a stream whose session was signed out, revoked or expired, or whose token was
+ * revoked or expired, is ended. Each look also keeps the presence of the streams that watch a
+ * project (presence.ts): their rows, and a `presence` event when the people present change.
  * Runs only while a stream is open. Built once per app (composition root), so apps share nothing.
  */
 export class LiveHub {
@@ -59,6 +64,7 @@ export class LiveHub {
   readonly stats: LiveStats = { looks: 0, queries: 0 };
   private readonly streams = new Set<LiveStream>();
   private changes = new LiveChanges();
+  private readonly presence: LivePresence<LiveStream>;
   private running: Promise<void> | undefined;
   private pending: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -66,7 +72,9 @@ export class LiveHub {
   /** When the credentials were last checked (ms, `Date.now`: a cadence, not a decision). */
   private checkedAt = 0;
 
-  constructor(private readonly deps: LiveHubDeps) {}
+  constructor(private readonly deps: LiveHubDeps) {
+    this.presence = new LivePresence(deps.presenceHeartbeatMs);
+  }
 
   /** Open streams. */
   get size(): number {
@@ -83,9 +91,19 @@ export class LiveHub {
     await this.look();
   }
 
-  /** Removes a stream; the hub stops (and forgets what it saw) when none is left. */
-  remove(stream: LiveStream): void {
-    if (!this.streams.delete(stream) || this.streams.size > 0) return;
+  /**
+   * Removes a stream; the hub stops (and forgets what it saw) when none is left. A stream that
+   * watched a project has its presence row deleted by a look started now, which also tells the
+   * other streams of that project here; unless `handover` (the server ends the stream, after its
+   * ten minutes or at shutdown, and the browser reconnects at once, here or to another process):
+   * then the row is left to expire after two heartbeats, so the person does not blink out of
+   * everyone's presence and keeps their place in its order.
+   */
+  remove(stream: LiveStream, opts: { handover?: boolean } = {}): void {
+    if (!this.streams.delete(stream)) return;
+    this.presence.left(stream, opts.handover);
+    if (stream.presence && !opts.handover) void this.look();
+    if (this.streams.size > 0) return;
     clearTimeout(this.timer);
     this.timer = undefined;
     for (const off of this.offs) off();
@@ -93,10 +111,14 @@ export class LiveHub {
     this.changes = new LiveChanges();
   }
 
-  /** Ends every open stream (before the server closes, which would otherwise wait for them). */
+  /**
+   * Ends every open stream (before the server closes, which would otherwise wait for them). Their
+   * presence rows are handed over (see {@link LiveHub.remove}): browsers reconnect to another
+   * process or to this server once restarted.
+   */
   endAll(): void {
     for (const stream of [...this.streams]) {
-      this.remove(stream);
+      this.remove(stream, { handover: true });
       stream.end();
     }
   }
@@ -126,14 +148,17 @@ export class LiveHub {
 
   private schedule(): void {
     clearTimeout(this.timer);
-    this.timer = this.streams.size > 0 ? setTimeout(() => void this.look(), LIVE_POLL_MS) : undefined;
+    const every = Math.min(LIVE_POLL_MS, this.deps.presenceHeartbeatMs);
+    this.timer = this.streams.size > 0 ? setTimeout(() => void this.look(), every) : undefined;
   }
 
   private async lookNow(): Promise<void> {
-    if (this.streams.size === 0) return;
-    const { store } = this.deps;
+    const { store, clock } = this.deps;
     const count = () => void this.stats.queries++;
     try {
+      const presence = await store.run(this.presence.look(store.sql, [...this.streams], clock.now(), count));
+      for (const [stream, event] of presence) if (this.streams.has(stream)) stream.send([event]);
+      if (this.streams.size === 0) return;
       this.stats.looks++;
       const users = [...new Set([...this.streams].map((s) => s.userId))];
       const changes = this.changes;

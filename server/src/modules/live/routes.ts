@@ -1,10 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { requireProject } from '../../auth/access';
 import { ServiceError } from '../../errors';
-import { ErrorRef } from '../../http/schemas';
+import { newId } from '../../platform/ids';
 import type { LiveEvent } from './feed';
 import { LIVE_POLL_MS, type LiveStream } from './hub';
+import { presenceCutoff, presentPeople } from './presence';
+import { LiveQuery, liveResponses, presenceParams, presenceResponses } from './schemas';
 
 export { LIVE_POLL_MS };
 /** A keep-alive comment this often, in ms, so proxies keep the stream open. */
@@ -27,6 +29,11 @@ function frame(e: LiveEvent): string {
  * process, a run) within {@link LIVE_POLL_MS}. One reader serves every stream (`services.live`,
  * hub.ts). A stream ends when its session is signed out, revoked or expires, or its token is
  * revoked or expires (within {@link LIVE_POLL_MS}).
+ *
+ * Presence (docs "API", "Presence"): a stream opened with `?projectId=` (a project the caller may
+ * read) makes its person present on that project while it is open, and sends `presence`
+ * `{projectId, people}` when it opens and whenever the people present change;
+ * `GET /projects/{projectId}/presence` answers the same list once.
  */
 export const liveRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
@@ -43,16 +50,16 @@ export const liveRoutes: FastifyPluginAsync = async (plugin) => {
         summary: 'Server-sent events: which projects and runs changed',
         description:
           '`text/event-stream`. Events: `ready` once, then `project` `{projectId, version}` and `run` `{runId, automationId, status}`; ' +
+          'with `projectId`, `presence` `{projectId, people: [{handle, displayName}]}` when the stream opens and whenever the people who have that project open change; ' +
           'a `: keep-alive` comment every 25 s. The stream ends after 10 minutes (reconnect; EventSource does so by itself).',
-        response: {
-          200: { description: 'The event stream', content: { 'text/event-stream': { schema: Type.String() } } },
-          401: ErrorRef,
-          429: ErrorRef,
-        },
+        querystring: LiveQuery,
+        response: liveResponses,
       },
     },
     async (request, reply) => {
       const userId = request.actor.userId;
+      const { projectId } = request.query;
+      if (projectId !== undefined) await svc.store.run(requireProject(svc.store.sql, request.actor, projectId, 'Viewer'));
       const count = open.get(userId) ?? 0;
       if (count >= MAX_STREAMS_PER_USER)
         throw new ServiceError(429, 'RATE_LIMITED', `at most ${MAX_STREAMS_PER_USER} live streams per person; close one first`);
@@ -73,6 +80,7 @@ export const liveRoutes: FastifyPluginAsync = async (plugin) => {
         userId,
         sessionId: request.actor.sessionId,
         tokenId: request.actor.tokenId,
+        presence: projectId === undefined ? undefined : { id: newId(), projectId, openedAt: svc.clock.now() },
         send(events) {
           if (closed) return;
           if (!started) early.push(...events);
@@ -80,19 +88,20 @@ export const liveRoutes: FastifyPluginAsync = async (plugin) => {
         },
         end: () => finish(),
       };
-      const close = () => {
+      /** `handover`: the server ends the stream and the client reconnects (see `LiveHub.remove`). */
+      const close = (handover = false) => {
         if (closed) return;
         closed = true;
         clearTimeout(end);
         clearInterval(keepAlive);
-        hub.remove(stream);
+        hub.remove(stream, { handover });
         release();
       };
-      const finish = () => {
-        close();
+      const finish = (handover = false) => {
+        close(handover);
         if (started) res.end();
       };
-      res.on('close', close);
+      res.on('close', () => close());
       await hub.add(stream);
       if (closed) throw new ServiceError(401, 'INVALID_TOKEN', 'the credential of this stream ended before it opened');
       reply.hijack();
@@ -107,7 +116,33 @@ export const liveRoutes: FastifyPluginAsync = async (plugin) => {
       for (const e of early) res.write(frame(e));
       early = [];
       keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
-      end = setTimeout(() => finish(), MAX_STREAM_MS);
+      end = setTimeout(() => finish(true), MAX_STREAM_MS);
+    },
+  );
+
+  app.get(
+    '/projects/:projectId/presence',
+    {
+      schema: {
+        tags: ['live'],
+        summary: 'Who has a project open right now (Viewer)',
+        description:
+          'The people with a live stream open on the project (`GET /live?projectId=`), the caller included when they have one, each once, in the order they arrived. ' +
+          'The stream sends the same list as `presence` events.',
+        params: presenceParams,
+        response: presenceResponses,
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      const since = presenceCutoff(svc.clock.now(), svc.config.presenceHeartbeatMs);
+      const people = await svc.store.run(
+        (function* () {
+          yield* requireProject(svc.store.sql, request.actor, projectId, 'Viewer');
+          return (yield* presentPeople(svc.store.sql, [projectId], since)).get(projectId) ?? [];
+        })(),
+      );
+      return { ok: true, items: people.map(({ handle, displayName }) => ({ handle, displayName })) };
     },
   );
 };

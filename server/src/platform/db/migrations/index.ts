@@ -8,6 +8,7 @@ import { m026ProjectViews } from './026_project_views';
 import { m027RunOperations } from './027_run_operations';
 import { m028EventCauses } from './028_event_causes';
 import { m029DeletedTasks } from './029_deleted_tasks';
+import { m030LivePresence } from './030_live_presence';
 import { baseline } from './baseline';
 
 /**
@@ -36,4 +37,5 @@ export const migrations: MigrationList = [
   m027RunOperations,
   m028EventCauses,
   m029DeletedTasks,
+  m030LivePresence,
 ];
