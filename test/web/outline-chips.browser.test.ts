@@ -125,6 +125,33 @@ run('web app: outline chips edited in place', () => {
       expect((await api.get(`${milkPath}/fields/${points.id}`)).body.item.value).toBe(5);
       await milkRow.getByRole('button', { name: 'Points: 5, of “Buy milk”' }).waitFor();
 
+      // A field without a value, from the row: "Add field" lists the fields "Bake bread" has no value for, then that field's editor.
+      await breadRow.hover();
+      await breadRow.getByRole('button', { name: 'Add field to “Bake bread”' }).click();
+      const addField = page.getByRole('dialog', { name: 'Add a field to “Bake bread”' });
+      await addField.getByRole('button', { name: 'Points' }).waitFor();
+      expect(await addField.getByRole('button').allTextContents()).toEqual(['Stage', 'Points']);
+      expect(await seriousViolations(page)).toEqual([]);
+      await addField.getByRole('button', { name: 'Points' }).click();
+      expect(await addField.getByLabel('Points').evaluate((e) => e.matches(':focus'))).toBe(true);
+      await page.keyboard.type('8');
+      await page.keyboard.press('Enter');
+      await addField.waitFor({ state: 'hidden' });
+      expect((await api.get(`${breadPath}/fields/${points.id}`)).body.item.value).toBe(8);
+      await breadRow.getByRole('button', { name: 'Points: 8, of “Bake bread”' }).waitFor();
+      // Only Stage is left to add; a choice saves and closes.
+      await breadRow.hover();
+      await breadRow.getByRole('button', { name: 'Add field to “Bake bread”' }).click();
+      await addField.getByRole('button', { name: 'Stage' }).waitFor();
+      expect(await addField.getByRole('button').allTextContents()).toEqual(['Stage']);
+      await addField.getByRole('button', { name: 'Stage' }).click();
+      await addField.getByLabel('Stage').selectOption('done');
+      await addField.waitFor({ state: 'hidden' });
+      expect((await api.get(`${breadPath}/fields/${stage.id}`)).body.item.value).toBe('done');
+      await breadRow.getByRole('button', { name: 'Stage: done, of “Bake bread”' }).waitFor();
+      // Every field has a value now: no "Add field" chip, not even a hidden one.
+      expect(await breadRow.locator('button[aria-label="Add field to “Bake bread”"]').count()).toBe(0);
+
       // Removing the date: the chip goes, "Add date" comes back.
       await milkRow.getByRole('button', { name: /^Date of “Buy milk”/ }).click();
       await date.getByRole('button', { name: 'Remove dates' }).click();
@@ -160,7 +187,8 @@ run('web app: outline chips edited in place', () => {
     });
     await phone.close();
 
-    // A Viewer sees the chips but no editor opens.
+    // A Viewer sees the chips but no editor opens (nor "Add field", though no task has a value for Owner).
+    expect((await api.post(`/api/v1/projects/${projectId}/fields`, { name: 'Owner', type: 'text' })).body.item.name).toBe('Owner');
     const viewer = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${viewerToken}` } });
     viewer.setDefaultTimeout(10000);
     const viewerPage = await viewer.newPage();
@@ -173,7 +201,7 @@ run('web app: outline chips edited in place', () => {
       await tree.getByText('@nina').click();
       await tree.getByText('Stage: doing').click();
       await tree.getByRole('treeitem').first().hover();
-      expect(await tree.getByRole('button', { name: /of “Buy milk”|of “Bake bread”|^Assign |^Add date / }).count()).toBe(0);
+      expect(await tree.getByRole('button', { name: /of “Buy milk”|of “Bake bread”|^Assign |^Add date |^Add field / }).count()).toBe(0);
       expect(await viewerPage.getByRole('dialog').count()).toBe(0);
       expect(viewerErrors).toEqual([]);
     });

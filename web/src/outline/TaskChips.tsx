@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Calendar, CalendarPlus, User, UserPlus } from 'lucide-react';
+import { Calendar, CalendarPlus, ListPlus, User, UserPlus } from 'lucide-react';
 import { Assignees } from '../tasks/Assignees';
 import { FieldEditor } from '../tasks/Fields';
 import { TaskDate } from '../tasks/TaskDate';
+import { AddField } from './AddField';
 import { ChipPopover } from './ChipPopover';
 import type { Chips } from './chips';
 
@@ -34,8 +35,9 @@ function ReadOnlyChips({ chips }: { chips: Chips }) {
  * A row's chips: assignees, the date, field values (docs "Web app", "Outline"). For people who may
  * edit, each chip is a button that edits its value in place, in a popover with the task panel's own
  * controls (tasks/Assignees, tasks/TaskDate, tasks/Fields); a task without assignees or a date
- * offers "Assign" and "Add date" chips, shown while the row is hovered or focused. Every save goes
- * through the public API and refreshes the task summaries the chips are read from.
+ * offers "Assign" and "Add date" chips, and one with fields it has no value for an "Add field" chip
+ * (./AddField), shown while the row is hovered or focused. Every save goes through the public API
+ * and refreshes the task summaries the chips are read from.
  */
 export function TaskChips({
   chips,
@@ -53,6 +55,8 @@ export function TaskChips({
 }) {
   // The field whose popover is open stays shown after its value is cleared, until the popover closes.
   const [editing, setEditing] = useState<{ fieldId: string; name: string } | null>(null);
+  // Likewise "Add field" stays while its popover is open, even once the last unset field has a value.
+  const [adding, setAdding] = useState(false);
   if (!chips) return null;
   if (readOnly || workspaceId === undefined) return <ReadOnlyChips chips={chips} />;
   const ref = { projectId, taskId: task.id };
@@ -93,6 +97,18 @@ export function TaskChips({
           {f.name}: {f.value}
         </ChipPopover>
       ))}
+      {(chips.unset.length > 0 || adding) && (
+        <ChipPopover
+          className="chip chip-add"
+          label={`Add field to “${task.text}”`}
+          title={`Add a field to “${task.text}”`}
+          onOpenChange={setAdding}
+          content={(close) => <AddField task={ref} onDone={close} />}
+        >
+          <ListPlus size={12} aria-hidden="true" />
+          Add field
+        </ChipPopover>
+      )}
     </span>
   );
 }

@@ -7,13 +7,12 @@ export interface Chips {
   /** The date as shown, e.g. "10 May 09:30" or "1 May → 10 May". */
   date?: string;
   fields: { fieldId: string; name: string; value: string }[];
+  /** The project's fields this task has no value for, in the project's order (the "Add field" chip offers them). */
+  unset: { fieldId: string; name: string }[];
   /** Whether the task has a date (start or due) and a note: the task panel reads only those that exist. */
   hasDate: boolean;
   hasNote: boolean;
 }
-
-/** The chips of a task without assignees, date or field values (the summaries leave it out). */
-const NO_CHIPS: Chips = { assignees: [], fields: [], hasDate: false, hasNote: false };
 
 interface Point {
   date: string;
@@ -59,7 +58,9 @@ export function useTaskChips(projectId: string, workspaceId: string | undefined)
       ]);
       const names = new Map(fields.items.map((f) => [f.id, f.name]));
       const order = new Map(fields.items.map((f, i) => [f.id, i]));
-      return new Map(
+      const unsetOf = (set: { fieldId: string }[]) =>
+        fields.items.filter((f) => !set.some((v) => v.fieldId === f.id)).map((f) => ({ fieldId: f.id, name: f.name }));
+      const byTask = new Map(
         list.items.map((s): [string, Chips] => {
           const points = [s.start, s.end].filter((p): p is Point => p !== null);
           return [
@@ -70,18 +71,22 @@ export function useTaskChips(projectId: string, workspaceId: string | undefined)
               fields: [...s.fields]
                 .sort((a, b) => (order.get(a.fieldId) ?? 0) - (order.get(b.fieldId) ?? 0))
                 .map((f) => ({ fieldId: f.fieldId, name: names.get(f.fieldId) ?? 'Field', value: valueLabel(f.value) })),
+              unset: unsetOf(s.fields),
               hasDate: points.length > 0,
               hasNote: s.hasNote,
             },
           ];
         }),
       );
+      // The chips of a task without assignees, date or field values (the summaries leave it out).
+      const none: Chips = { assignees: [], fields: [], unset: unsetOf([]), hasDate: false, hasNote: false };
+      return { byTask, none };
     },
   });
   return {
     members: (members.data ?? []).map((m) => ({ handle: String(m.handle), displayName: m.displayName ?? undefined })),
     /** A task's chips (empty when it has none); undefined while the summaries load. */
-    of: (taskId: string): Chips | undefined => (summaries.data ? (summaries.data.get(taskId) ?? NO_CHIPS) : undefined),
+    of: (taskId: string): Chips | undefined => (summaries.data ? (summaries.data.byTask.get(taskId) ?? summaries.data.none) : undefined),
     /**
      * Whether a task has a date and a note, from the summaries: undefined while they load, both
      * true when they could not be read (the panel then asks the API itself).
@@ -89,7 +94,7 @@ export function useTaskChips(projectId: string, workspaceId: string | undefined)
     parts: (taskId: string): { hasDate: boolean; hasNote: boolean } | undefined => {
       if (summaries.isError) return { hasDate: true, hasNote: true };
       if (!summaries.data) return undefined;
-      const chips = summaries.data.get(taskId);
+      const chips = summaries.data.byTask.get(taskId);
       return { hasDate: chips?.hasDate ?? false, hasNote: chips?.hasNote ?? false };
     },
   };
