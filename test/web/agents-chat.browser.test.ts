@@ -1,6 +1,6 @@
 import { client, startServer } from '../helpers/server';
 import { waitFor } from '../helpers/wait';
-import { browserAvailable, serverAndBrowser, withScreenshot } from './browser';
+import { browserAvailable, serverAndBrowser, withScreenshot, openPage } from './browser';
 
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -17,24 +17,7 @@ run('web app: agent chats', () => {
         data: { type: 'agent', data: { commands: [{ id: 'ask', name: 'Ask', prompt: '{{ input }}' }] } },
       })
     ).body.item;
-    const context = await browser.newContext({
-      extraHTTPHeaders: { authorization: `Bearer ${server.token}` },
-      viewport: { width: 1280, height: 900 },
-    });
-    context.setDefaultTimeout(10000);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    // An agent without a public page answers 404 there (docs "API"): the browser logs that as a
-    // failed resource; every other console error counts.
-    const noneYet: string[] = [];
-    page.on('response', (r) => r.status() === 404 && new URL(r.url()).pathname.endsWith('/public-agent') && noneYet.push(r.url()));
-    let excused = 0;
-    page.on('console', (m) => {
-      if (m.type() !== 'error') return;
-      if (m.text().includes('404 (Not Found)') && excused < noneYet.length) excused++;
-      else errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { context, page, errors } = await openPage(browser, server.token);
     await withScreenshot(page, 'agents-chat', async () => {
       await page.goto(`${server.url}/agents/${agent.id}`);
       await page.getByLabel('Input', { exact: true }).fill('Plan the offsite');

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { TestServer } from '../helpers/server';
 
 /** Where Debian's Chromium lives (`apt-get install chromium`); `CHROMIUM_PATH` overrides. */
@@ -50,6 +50,25 @@ export async function withScreenshot(page: Page, name: string, body: () => Promi
       .catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * A fresh context and page signed in with `token` (a bearer header on every request), 1280×900
+ * unless `width` is given, 10 s default timeout, and the console errors and page errors it logs
+ * (every one counts: a 404 that means "none" must not be requested at all).
+ */
+export async function openPage(
+  browser: Browser,
+  token: string,
+  width = 1280,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${token}` }, viewport: { width, height: 900 } });
+  context.setDefaultTimeout(10000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { context, page, errors };
 }
 
 /** The serious and critical axe-core violations on the page (rule ids with their first target). */

@@ -1,7 +1,7 @@
 import { client, startServer } from '../helpers/server';
 import { addTasks, newProject } from '../helpers/fixtures-tasks';
 import { waitFor } from '../helpers/wait';
-import { browserAvailable, serverAndBrowser, withScreenshot } from './browser';
+import { browserAvailable, serverAndBrowser, withScreenshot, openPage } from './browser';
 
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -17,27 +17,7 @@ run('web app: custom fields and templates', () => {
     const fieldNames = async () =>
       (await api.get(`/api/v1/projects/${projectId}/fields`)).body.items.map((f: { name: string }) => f.name).join('|');
 
-    const context = await browser.newContext({
-      extraHTTPHeaders: { authorization: `Bearer ${server.token}` },
-      viewport: { width: 1280, height: 900 },
-    });
-    context.setDefaultTimeout(10000);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    // A task without a date or note answers 404 there (docs "API", "Date", "Note"): the browser logs
-    // that as a failed resource; every other console error counts.
-    const noneYet: string[] = [];
-    page.on(
-      'response',
-      (r) => r.status() === 404 && /\/tasks\/[^/]+\/(date|note)$/.test(new URL(r.url()).pathname) && noneYet.push(r.url()),
-    );
-    let excused = 0;
-    page.on('console', (m) => {
-      if (m.type() !== 'error') return;
-      if (m.text().includes('404 (Not Found)') && excused < noneYet.length) excused++;
-      else errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { context, page, errors } = await openPage(browser, server.token);
     await withScreenshot(page, 'outline-manage', async () => {
       await page.goto(`${server.url}/projects/${projectId}`);
       // The task panel has a Fields section even before any field exists.

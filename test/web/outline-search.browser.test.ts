@@ -1,7 +1,7 @@
 import { client, startServer } from '../helpers/server';
 import { addTasks, newProject } from '../helpers/fixtures-tasks';
 import { waitFor } from '../helpers/wait';
-import { browserAvailable, serverAndBrowser, withScreenshot } from './browser';
+import { browserAvailable, serverAndBrowser, withScreenshot, openPage } from './browser';
 
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -26,15 +26,7 @@ run('web app: outline collapse, search, filters and the command palette', () => 
     const bed = (await api.post(`/api/v1/projects/${projectId}/fields`, { name: 'Bed', type: 'text' })).body.item;
     await api.put(`/api/v1/projects/${projectId}/tasks/${c!.id}/fields/${bed.id}`, { value: 'north' });
 
-    const context = await browser.newContext({
-      extraHTTPHeaders: { authorization: `Bearer ${server.token}` },
-      viewport: { width: 1280, height: 900 },
-    });
-    context.setDefaultTimeout(10000);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { context, page, errors } = await openPage(browser, server.token);
     const shown = () =>
       page.locator('input[aria-label="Task"]').evaluateAll((inputs) =>
         inputs

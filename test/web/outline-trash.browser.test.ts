@@ -3,7 +3,7 @@ import { client, startServer } from '../helpers/server';
 import { addTasks, allTasks, newProject } from '../helpers/fixtures-tasks';
 import { waitFor } from '../helpers/wait';
 import path from 'node:path';
-import { browserAvailable, SCREENSHOTS, serverAndBrowser, seriousViolations, withScreenshot } from './browser';
+import { browserAvailable, SCREENSHOTS, serverAndBrowser, seriousViolations, withScreenshot, openPage } from './browser';
 
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -52,15 +52,7 @@ run('web app: deleted tasks and the time-zone picker', () => {
     ).toBe(200);
     const stored = async () => (await allTasks(server, projectId)).map((t) => `${t.parentId ? '  ' : ''}${t.text}`).join('|');
 
-    const context = await browser.newContext({
-      extraHTTPHeaders: { authorization: `Bearer ${server.token}` },
-      viewport: { width: 1280, height: 900 },
-    });
-    context.setDefaultTimeout(10000);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { context, page, errors } = await openPage(browser, server.token);
     const task = (text: string) => page.locator(`input[aria-label="Task"][value="${text}"]`);
 
     await withScreenshot(page, 'outline-trash', async () => {

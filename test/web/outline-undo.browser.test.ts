@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { startServer } from '../helpers/server';
 import { addTasks, allTasks, newProject } from '../helpers/fixtures-tasks';
 import { waitFor } from '../helpers/wait';
-import { browserAvailable, serverAndBrowser, withScreenshot } from './browser';
+import { browserAvailable, serverAndBrowser, withScreenshot, openPage } from './browser';
 
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -37,15 +37,7 @@ run('web app: outline undo, completion and multi-select', () => {
     await addTasks(server, projectId, [{ content: 'A child', taskId: a!.id, placement: 'afterbegin' }]);
     const stored = async () =>
       (await allTasks(server, projectId)).map((t) => `${t.parentId ? '  ' : ''}${t.completed ? '[x] ' : ''}${t.text}`).join('|');
-    const context = await browser.newContext({
-      extraHTTPHeaders: { authorization: `Bearer ${server.token}` },
-      viewport: { width: 1280, height: 900 },
-    });
-    context.setDefaultTimeout(10000);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { context, page, errors } = await openPage(browser, server.token);
     const task = (text: string) => page.locator(`input[aria-label="Task"][value="${text}"]`);
     const both = async (want: string, what: string) => {
       let last = '';
