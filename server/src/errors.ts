@@ -164,6 +164,27 @@ export function insufficientStorage(): ServiceError {
   return new ServiceError(507, 'INSUFFICIENT_STORAGE', 'the server is out of storage space: nothing was saved; try again later');
 }
 
+/**
+ * Whether `error` (or an error it wraps, through `cause`) is PostgreSQL refusing a text value it
+ * cannot store: `22021` (character_not_in_repertoire: U+0000 in a text column) or `22P05`
+ * (untranslatable_character: `\u0000` in a jsonb value). SQLite stores such text as it is.
+ */
+export function isUnstorableText(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === '22021' || code === '22P05') return true;
+  }
+  return false;
+}
+
+/** 400 VALIDATION_ERROR for text PostgreSQL cannot store ({@link isUnstorableText}); nothing was written. */
+export function unstorableText(): ServiceError {
+  return new ServiceError(400, 'VALIDATION_ERROR', 'a text value holds the NUL character (U+0000), which the database cannot store', {
+    field: 'body',
+    reason: 'invalid_value',
+  });
+}
+
 /** 403 FORBIDDEN: the caller's role is below what the operation needs. */
 export function forbidden(message: string): ServiceError {
   return new ServiceError(403, 'FORBIDDEN', message);

@@ -42,7 +42,8 @@ export interface Services {
   inputs: InputValidator;
   /**
    * Group commit: the task write routes' writes share one transaction per turn of the event loop
-   * on SQLite; on PostgreSQL each runs in a transaction of its own.
+   * on SQLite, and one per group of a project's lane on PostgreSQL; creates of a group run as one
+   * batch (platform/db/group-commit.ts).
    */
   writes: GroupCommit;
   /**

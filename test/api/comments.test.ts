@@ -1,6 +1,7 @@
 import { addUser, client, startServer, type TestServer } from '../helpers/server';
 import { addTasks, eventsOf, newProject, UNKNOWN_TASK, type ApiTask } from '../helpers/fixtures-tasks';
 import { dbOf } from '../helpers/db';
+import { onPostgres } from '../helpers/test-store';
 
 describe('comments on tasks', () => {
   let server: TestServer;
@@ -113,5 +114,23 @@ describe('comments on tasks', () => {
     await api.delete(`/api/v1/projects/${projectId}/tasks/${t!.id}`);
     const n = await dbOf(server).get<{ n: number }>('SELECT count(*) AS n FROM comments WHERE task_id = ?', t!.id);
     expect(n!.n).toBe(0);
+  });
+
+  test('a NUL character: PostgreSQL cannot store it, so 400 with nothing written; SQLite keeps it', async () => {
+    const [other] = (await addTasks(server, projectId, ['Odd text'])) as [ApiTask];
+    const at = `/api/v1/projects/${projectId}/tasks/${other.id}/comments`;
+    const res = await api.post(at, { text: 'nul\u0000inside' });
+    if (onPostgres()) {
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        ok: false,
+        code: 'VALIDATION_ERROR',
+        error: { details: { field: 'body', reason: 'invalid_value' } },
+      });
+      expect((await api.get(at)).body.items).toEqual([]);
+    } else {
+      expect(res.status).toBe(200);
+      expect((await api.get(at)).body.items.map((c: { text: string }) => c.text)).toEqual(['nul\u0000inside']);
+    }
   });
 });

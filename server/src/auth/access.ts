@@ -118,13 +118,20 @@ export function* requireProject(
   min: Role,
   opts: { mutation?: boolean; action?: string } = {},
 ): Query<ProjectAccess> {
-  const row = yield* q.get<ProjectAccessRow>(
+  return projectAccessFromRow(yield* projectAccessRow(q, actor.userId, projectId), projectId, min, opts);
+}
+
+/**
+ * The project `projectId` with the role of `userId` in its workspace (null when not a member), or
+ * undefined for an unknown project; check it with {@link projectAccessFromRow}.
+ */
+export function projectAccessRow(q: Sql, userId: string, projectId: string): Query<ProjectAccessRow | undefined> {
+  return q.get<ProjectAccessRow>(
     `SELECT ${PROJECT_ACCESS_COLUMNS}
        FROM projects p LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ?
       WHERE p.id = ?`,
-    [actor.userId, projectId],
+    [userId, projectId],
   );
-  return projectAccessFromRow(row, projectId, min, opts);
 }
 
 /** Where an agent or media item lives, and the caller's role there. */

@@ -3,7 +3,17 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { rateLimitHeaders, type RequestMeter } from '../auth/hook';
 import { fromEngineError } from './engine-errors';
-import { busy, insufficientStorage, isConnectionLost, isStorageFull, ServiceError, unavailable, type ErrorCode } from '../errors';
+import {
+  busy,
+  insufficientStorage,
+  isConnectionLost,
+  isStorageFull,
+  isUnstorableText,
+  ServiceError,
+  unavailable,
+  unstorableText,
+  type ErrorCode,
+} from '../errors';
 import { isRetryableConflict } from '../platform/db/query';
 import { assertJsonDepth } from './json-depth';
 import { validationError, type AjvError } from './validate-input';
@@ -42,7 +52,7 @@ const MEDIA_TYPE_CODES = new Set(['FST_ERR_CTP_INVALID_MEDIA_TYPE', 'FST_INVALID
 
 /**
  * Maps any thrown error to a {@link ServiceError}: a full disk or database (see `isStorageFull`)
- * becomes 507 INSUFFICIENT_STORAGE; unknown errors become 500 INTERNAL_ERROR.
+ * becomes 507 INSUFFICIENT_STORAGE; text PostgreSQL cannot store (U+0000) 400 VALIDATION_ERROR; unknown errors become 500 INTERNAL_ERROR.
  * With `request`, a 415 names the Content-Type received and the types the route takes.
  */
 export function toServiceError(error: FastifyError | ServiceError | Error, request?: FastifyRequest): ServiceError {
@@ -66,6 +76,7 @@ export function toServiceError(error: FastifyError | ServiceError | Error, reque
   if (isRetryableConflict(error)) return busy();
   if (isStorageFull(error)) return insufficientStorage();
   if (isConnectionLost(error)) return unavailable();
+  if (isUnstorableText(error)) return unstorableText();
   return new ServiceError(500, 'INTERNAL_ERROR', 'internal server error');
 }
 

@@ -150,11 +150,23 @@ const EVENT_BATCH_ROWS = 200;
  * inside the transaction of the change, like {@link appendEvent}.
  */
 export function* appendEvents(q: Sql, events: readonly NewEvent[], now: number): Query<void> {
+  yield* appendEventsAt(
+    q,
+    events.map((event) => ({ event, now })),
+  );
+}
+
+/**
+ * Appends events to the outbox in order, each with its own time (`now`, ms since the epoch): the
+ * events of several changes written together (a group's batch of task creates), with multi-row
+ * INSERTs of up to {@link EVENT_BATCH_ROWS} rows. Call inside the transaction of the changes.
+ */
+export function* appendEventsAt(q: Sql, events: readonly { event: NewEvent; now: number }[]): Query<void> {
   if (events.length > 0) yield* lockOutbox(q);
   for (let start = 0; start < events.length; start += EVENT_BATCH_ROWS) {
     const batch = events.slice(start, start + EVENT_BATCH_ROWS);
     const values = batch.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
-    const args = batch.flatMap((e) => eventRow(e, now));
+    const args = batch.flatMap((e) => eventRow(e.event, e.now));
     yield* q.run(`INSERT INTO events (${EVENT_INSERT_COLUMNS}) VALUES ${values}`, args);
   }
 }

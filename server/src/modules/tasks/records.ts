@@ -3,7 +3,7 @@ import type { Role } from '../../auth/roles';
 import type { Actor } from '../../auth/tokens';
 import type { Query, Sql } from '../../platform/db/query';
 import { badRequest, notFound } from '../../errors';
-import { appendEvent, type EventType } from '../events/outbox';
+import { appendEvent, type EventType, type NewEvent } from '../events/outbox';
 import type { Services } from '../../services';
 
 /**
@@ -150,9 +150,10 @@ export function taskEventBase(svc: Services, project: ProjectAccess, task: { id:
  * transaction of the change.
  */
 export function* raiseEvent(q: Sql, actor: Actor, project: ProjectAccess, type: EventType, payload: object, now: number): Query<void> {
-  yield* appendEvent(
-    q,
-    { type, workspaceId: project.workspaceId, payload: payload as Record<string, unknown>, depth: actor.depth, causedBy: actor.cause },
-    now,
-  );
+  yield* appendEvent(q, taskEvent(actor, project, type, payload), now);
+}
+
+/** A task event of the project's workspace, carrying the actor's automation depth and cause (see {@link raiseEvent}). */
+export function taskEvent(actor: Actor, project: ProjectAccess, type: EventType, payload: object): NewEvent {
+  return { type, workspaceId: project.workspaceId, payload: payload as Record<string, unknown>, depth: actor.depth, causedBy: actor.cause };
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { createTasks, deleteTask, getTask, listBlocks, listTasks, moveTask, setTaskCompleted, updateTask } from './service';
+import { deleteTask, getTask, listBlocks, listTasks, moveTask, setTaskCompleted, updateTask } from './service';
+import { queueCreateTasks } from './create';
 import {
   blocksQuery,
   blocksResponses,
@@ -96,10 +97,7 @@ export const tasksRoutes: FastifyPluginAsync = async (plugin) => {
       },
       async (request) => ({
         ok: true,
-        item: await svc.writes.run(
-          (q) => createTasks(svc, request.actor, request.params.projectId, request.body.tasks, q),
-          request.params.projectId,
-        ),
+        item: await queueCreateTasks(svc, request.actor, request.params.projectId, request.body.tasks),
       }),
     );
   }

@@ -4,14 +4,13 @@ import { requireProject } from '../../auth/access';
 import type { Actor } from '../../auth/tokens';
 import { isoTime } from '../../platform/clock';
 import { badRequest } from '../../errors';
-import { newTaskId } from '../../platform/ids';
 import type { Services } from '../../services';
 import { assigneesOf } from './assignees';
 import { raiseTaskUpdated, raiseTasksDeleted, taskSnapshot } from './change-events';
 import { captureDeletedSubtree } from '../trash/capture';
 import { checkPageLimit, CURSOR_DEFAULT_LIMIT } from '../../platform/paging';
-import { bytewise, moveSubtree, slotAfter, slotAtEnd, slotFor, subtreeEnd, type Slot } from './tree';
-import type { MoveTarget, NewTask, TaskContent } from './schemas';
+import { bytewise, moveSubtree, subtreeEnd } from './tree';
+import type { MoveTarget, TaskContent } from './schemas';
 import { findTask, raiseEvent, requireTask, taskEventBase, toTask, touchTask, type Block, type Task, type TaskRow } from './records';
 
 /**
@@ -21,6 +20,7 @@ import { findTask, raiseEvent, requireTask, taskEventBase, toTask, touchTask, ty
  */
 
 export { CONTENT_TYPES, MAX_CONTENT_LENGTH, MAX_TASKS_PER_CREATE, type ContentType } from './limits';
+export { createTasks } from './create';
 
 /** A page request of a cursor list: at most `limit` items after or before a task id (not both). */
 export interface Cursor {
@@ -77,78 +77,6 @@ function filterClause(dialect: Dialect, filter: TaskFilter): { sql: string; para
  */
 export function* getTask(svc: Services, actor: Actor, projectId: string, taskId: string, q: Sql = svc.store.sql): Query<Task> {
   return toTask((yield* requireTask(q, actor, projectId, taskId, 'Viewer')).task);
-}
-
-/** The insert of one task by {@link createTasks}. */
-const INSERT_TASK = `INSERT INTO tasks (id, project_id, parent_id, rank, path, text, content_type, created_by, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-
-/**
- * Creates tasks in request order, all or nothing (Participant). A task without a reference is
- * appended at the end of the project as a block; with one, it goes to `placement` (default
- * `afterend`) relative to it. Tasks of one request that share a reference and a placement keep
- * their request order: each after the first goes right after the previous one. Raises
- * `task.added` for each task. `inputs` must match `createTasksBody` (schemas.ts): the route and
- * the engine's adapter validate it before the call.
- * @returns the created tasks, in request order.
- * @throws ServiceError 400 for a reference task not in the project (field `tasks[i].taskId`,
- *   reason `not_found`); 404, 403, 409 as for every task write.
- */
-export function createTasks(svc: Services, actor: Actor, projectId: string, inputs: NewTask[], q: Sql = svc.store.sql): Query<Task[]> {
-  return q.transaction(function* (tx) {
-    const project = yield* requireProject(tx, actor, projectId, 'Participant', { mutation: true, action: 'creating tasks' });
-    const now = svc.clock.now();
-    /** `reference position` → id of the last task this request put there. */
-    const chained = new Map<string, string>();
-    /** The previous task's place and slot: the next one at the same place goes right after it without a read. */
-    let previous: { key: string; slot: Slot } | undefined;
-    const created: Task[] = [];
-    for (let i = 0; i < inputs.length; i++) {
-      const input = inputs[i]!;
-      const id = newTaskId();
-      const reference = input.taskId ?? null;
-      const key = reference === null ? '' : `${reference} ${input.placement ?? 'afterend'}`;
-      let slot: Slot;
-      if (previous?.key === key) slot = slotAfter(previous.slot);
-      else if (reference === null) slot = yield* slotAtEnd(tx, projectId, null);
-      else {
-        const last = chained.get(key);
-        slot = last
-          ? yield* slotFor(tx, projectId, last, 'afterend')
-          : yield* slotFor(tx, projectId, reference, input.placement ?? 'afterend', `tasks[${i}].taskId`);
-      }
-      if (reference !== null) chained.set(key, id);
-      previous = { key, slot };
-      yield* tx.run(INSERT_TASK, [
-        id,
-        projectId,
-        slot.parentId,
-        slot.rank,
-        slot.path,
-        input.content,
-        input.contentType,
-        actor.userId,
-        now,
-        now,
-      ]);
-      const task = toTask({ id, parentId: slot.parentId, text: input.content, completed: 0, path: slot.path });
-      yield* raiseEvent(
-        tx,
-        actor,
-        project,
-        'task.added',
-        {
-          ...taskEventBase(svc, project, task),
-          ...(task.parentId ? { parentId: task.parentId } : {}),
-          assignees: [],
-          createdBy: actor.handle,
-        },
-        now,
-      );
-      created.push(task);
-    }
-    return created;
-  });
 }
 
 /**

@@ -45,14 +45,22 @@ export interface Slot {
   next: string | null;
 }
 
-interface TreeRow {
+/** A task's place in its project's tree, as {@link slotBeside} reads it. */
+export interface TreeRow {
   id: string;
   parent_id: string | null;
   rank: string;
   path: string;
 }
 
-function treeRow(q: Sql, projectId: string, taskId: string): Query<TreeRow | undefined> {
+/**
+ * The rank of the sibling right after (`next`) or before (`prev`) `rank` among the children of
+ * `parentId` (null parent: the blocks; null rank: the first or last child), or null when there is none.
+ */
+export type NeighbourReader = (parentId: string | null, rank: string | null, direction: 'next' | 'prev') => Query<string | null>;
+
+/** The task `taskId` of `projectId` with its place in the tree, or undefined. */
+export function treeRow(q: Sql, projectId: string, taskId: string): Query<TreeRow | undefined> {
   return q.get<TreeRow>('SELECT id, parent_id, rank, path FROM tasks WHERE project_id = ? AND id = ?', [projectId, taskId]);
 }
 
@@ -87,7 +95,7 @@ const NEIGHBOUR_SQL: Readonly<Record<Dialect, readonly string[]>> = {
 };
 
 /** The rank of the sibling right after (`next`) or before (`prev`) `rank` among the children of `parentId` (null: first/last). */
-function* neighbour(
+export function* neighbour(
   q: Sql,
   projectId: string,
   parentId: string | null,
@@ -128,11 +136,15 @@ export function* slotFor(q: Sql, projectId: string, referenceId: string | undefi
   if (referenceId === undefined) return yield* slotAtEnd(q, projectId, null);
   const ref = yield* treeRow(q, projectId, referenceId);
   if (!ref) throw badRequest(field, 'not_found', `reference task '${referenceId}' is not in this project`);
-  return yield* slotBeside(q, projectId, ref, position);
+  return yield* slotBeside(ref, position, (parentId, rank, direction) => neighbour(q, projectId, parentId, rank, direction));
 }
 
-/** The slot at `position` relative to the loaded reference row `ref`. */
-function* slotBeside(q: Sql, projectId: string, ref: TreeRow, position: Position): Query<Slot> {
+/**
+ * The slot at `position` relative to the loaded reference row `ref`, reading the siblings around
+ * it with `neighbour` (the database, or the database and the tasks a batch has placed before
+ * writing them: modules/tasks/create.ts).
+ */
+export function* slotBeside(ref: TreeRow, position: Position, neighbour: NeighbourReader): Query<Slot> {
   // A path is the parent's path, PATH_SEPARATOR, then the task's rank (or just the rank for a
   // block), so both possible parents' path prefixes follow from `ref.path`.
   const siblingPrefix = ref.path.slice(0, ref.path.length - ref.rank.length);
@@ -144,25 +156,25 @@ function* slotBeside(q: Sql, projectId: string, ref: TreeRow, position: Position
   switch (position) {
     case 'beforebegin':
       parentId = ref.parent_id;
-      lower = yield* neighbour(q, projectId, parentId, ref.rank, 'prev');
+      lower = yield* neighbour(parentId, ref.rank, 'prev');
       upper = ref.rank;
       prefix = siblingPrefix;
       break;
     case 'afterend':
       parentId = ref.parent_id;
       lower = ref.rank;
-      upper = yield* neighbour(q, projectId, parentId, ref.rank, 'next');
+      upper = yield* neighbour(parentId, ref.rank, 'next');
       prefix = siblingPrefix;
       break;
     case 'afterbegin':
       parentId = ref.id;
       lower = null;
-      upper = yield* neighbour(q, projectId, parentId, null, 'next');
+      upper = yield* neighbour(parentId, null, 'next');
       prefix = childPrefix;
       break;
     case 'beforeend':
       parentId = ref.id;
-      lower = yield* neighbour(q, projectId, parentId, null, 'prev');
+      lower = yield* neighbour(parentId, null, 'prev');
       upper = null;
       prefix = childPrefix;
       break;
@@ -200,7 +212,7 @@ export function* moveSubtree(
   if (ref.id === task.id || ref.path.startsWith(task.path + PATH_SEPARATOR)) {
     throw badRequest('target.taskId', 'inside_moved_task', 'a task cannot be moved relative to itself or into its own subtree');
   }
-  const slot = yield* slotBeside(q, projectId, ref, position);
+  const slot = yield* slotBeside(ref, position, (parentId, rank, direction) => neighbour(q, projectId, parentId, rank, direction));
   const oldPrefix = task.path;
   // Rewrite the subtree's paths: the moved task's own, then every descendant's prefix.
   yield* q.run('UPDATE tasks SET parent_id = ?, rank = ?, path = ? WHERE id = ?', [slot.parentId, slot.rank, slot.path, task.id]);
