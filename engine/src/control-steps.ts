@@ -289,6 +289,8 @@ export abstract class ControlSteps extends StepJournal {
             attempts: 1,
             startedAt,
           });
+        // Resumed at a `running` entry (nothing recorded just now): what earlier steps recorded is written first.
+        else await this.flush(st);
         // The child's trigger variables are recorded as the parent's journal records them: secrets masked.
         child = await this.deps.startChild(st.run, key, { ...params, input: st.mask.apply(params.input) });
         if (child.status === 'skipped' || !params.wait) {

@@ -20,9 +20,9 @@ import { SECRET_READS } from './templates';
 import { SecretMask } from './secrets';
 import { attemptSignal, raceAbort, RunAborts, RunCancelled, runTimeout } from './aborts';
 import { ControlSteps, type ParallelOutput } from './control-steps';
-import { CONTINUE, iso, plain, stepKey, type ExecutionResult, type ExecutorDeps, type Outcome, type RunState } from './step-journal';
+import { CONTINUE, iso, plain, stepKey, type Execution, type ExecutorDeps, type Outcome, type RunState } from './step-journal';
 
-export type { ExecutionResult, ExecutorDeps } from './step-journal';
+export type { Execution, ExecutionResult, ExecutorDeps } from './step-journal';
 
 /** Runs the actions of one run. Stateless between runs; one instance serves the engine. */
 export class Executor extends ControlSteps {
@@ -46,19 +46,22 @@ export class Executor extends ControlSteps {
 
   /**
    * Executes (or resumes) `run` with the definition of its version and records the result on
-   * the run. `fresh` (a run this engine just created) skips reading the empty journal.
-   * `pinned` (a step test, `step-test.ts`): outputs of steps not in `definition`, put in `steps.*` first.
+   * the run: its status, written with the journal entries not written yet (one write). Resolves to
+   * the result, with the run as written when it is final. `fresh` (a run this engine just created)
+   * skips reading the empty journal. `pinned` (a step test, `step-test.ts`): outputs of steps not
+   * in `definition`, put in `steps.*` first. Rejects on a store error outside any step.
    */
-  async execute(
-    run: RunRecord,
-    definition: AutomationDefinition,
-    fresh: boolean,
-    pinned?: Record<string, unknown>,
-  ): Promise<ExecutionResult> {
+  async execute(run: RunRecord, definition: AutomationDefinition, fresh: boolean, pinned?: Record<string, unknown>): Promise<Execution> {
     const { store, clock } = this.deps;
     const now = clock.now();
     const startedAt = run.startedAt ?? now;
-    await store.updateRun(run.id, { status: 'running', startedAt, wakeAt: undefined, waitingOn: undefined });
+    const starting: Partial<RunRecord> = { status: 'running', startedAt, wakeAt: undefined, waitingOn: undefined };
+    // A queued run is written `running` with its first journal entry (before its first step does
+    // anything) or its next status: while this engine holds it nobody else writes it (an event,
+    // a decision or a child's end only resolve or wake a waiting run). A waiting run is written
+    // `running` now, so that such a writer finds it no longer waiting.
+    const queued = run.status === 'queued';
+    if (!queued) await store.updateRun(run.id, starting);
     const steps = fresh ? [] : await store.getSteps(run.id);
     const deadline =
       definition.timeoutMs === undefined ? undefined : { timeoutMs: definition.timeoutMs, at: run.createdAt + definition.timeoutMs };
@@ -67,6 +70,7 @@ export class Executor extends ControlSteps {
       ...(deadline ? { deadline } : {}),
       run,
       journal: new Map(steps.map((s) => [s.stepId, s])),
+      pending: { steps: new Map(), ...(queued ? { run: starting } : {}) },
       prefix: '',
       mask: new SecretMask(),
       readsSecrets: this.deps.secrets !== undefined && JSON.stringify(definition.actions).includes('secrets'),
@@ -91,7 +95,11 @@ export class Executor extends ControlSteps {
       outcome = await this.walk(definition.actions, state);
     } catch (error) {
       // A store failure or a bug; when stopping (store closing) leave the run to be resumed.
-      if (this.deps.isStopping()) return 'interrupted';
+      if (this.deps.isStopping()) {
+        // What succeeded is kept if the store still takes it; if not, those steps run again on resume.
+        await this.flush(state).catch(() => undefined);
+        return { result: 'interrupted' };
+      }
       const info = classifyError(error);
       outcome = { kind: 'end', status: 'failed', error: { code: 'ENGINE_ERROR', message: info.message, transient: false } };
     } finally {
@@ -102,20 +110,29 @@ export class Executor extends ControlSteps {
     const at = clock.now();
     switch (outcome.kind) {
       case 'interrupted':
-        return 'interrupted';
+        await this.flush(state);
+        return { result: 'interrupted' };
       case 'continue':
-        await store.updateRun(run.id, { status: 'completed', finishedAt: at });
-        return 'completed';
+        return this.finish(state, startedAt, { status: 'completed', finishedAt: at });
       case 'end': {
-        const patch: Partial<RunRecord> = { status: outcome.status, finishedAt: at };
+        const patch: Partial<RunRecord> & Pick<RunRecord, 'status'> = { status: outcome.status, finishedAt: at };
         if (outcome.error) patch.error = state.mask.apply(outcome.error);
-        await store.updateRun(run.id, patch);
-        return outcome.status;
+        return this.finish(state, startedAt, patch);
       }
       case 'suspend':
-        await store.updateRun(run.id, { status: 'waiting', wakeAt: outcome.wakeAt, waitingOn: outcome.waitingOn });
-        return 'waiting';
+        await this.writeRun(state, { status: 'waiting', wakeAt: outcome.wakeAt, waitingOn: outcome.waitingOn });
+        return { result: 'waiting' };
     }
+  }
+
+  /** Writes a final status (`patch`) with the pending journal entries; resolves to it with the run as written. */
+  private async finish(st: RunState, startedAt: number, patch: Partial<RunRecord> & Pick<RunRecord, 'status'>): Promise<Execution> {
+    await this.writeRun(st, patch);
+    // As `running` left it (no timer, no wait) with the final fields.
+    const written: RunRecord = { ...st.run, startedAt, ...patch };
+    delete written.wakeAt;
+    delete written.waitingOn;
+    return { result: patch.status, run: written };
   }
 
   protected async walk(actions: Action[] | undefined, st: RunState): Promise<Outcome> {

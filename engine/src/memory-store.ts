@@ -137,6 +137,17 @@ export class MemoryStore implements RunStore {
   }
 
   async updateRun(id: string, patch: Partial<RunRecord>): Promise<void> {
+    this.writeRun(id, patch);
+  }
+
+  async updateRunWithSteps(id: string, patch: Partial<RunRecord>, steps: readonly StepRecord[]): Promise<void> {
+    if (!this.runs.has(id)) throw new Error(`run ${id} not found`);
+    this.writeSteps(steps);
+    this.writeRun(id, patch);
+  }
+
+  /** {@link updateRun}, synchronously (so that a write of several parts is atomic). */
+  private writeRun(id: string, patch: Partial<RunRecord>): void {
     const run = this.runs.get(id);
     if (!run) throw new Error(`run ${id} not found`);
     const next = { ...run } as Record<string, unknown>;
@@ -164,6 +175,11 @@ export class MemoryStore implements RunStore {
     if (!this.free(runId, lease.now) && this.leases.get(runId)?.owner !== lease.owner) return false;
     this.leases.set(runId, { owner: lease.owner, until: lease.until });
     return true;
+  }
+
+  async claimAndGetRun(runId: string, lease: RunLease): Promise<RunRecord | undefined> {
+    if (!(await this.claimRun(runId, lease))) return undefined;
+    return copy(this.runs.get(runId));
   }
 
   async renewLeases(runIds: readonly string[], lease: RunLease): Promise<string[]> {
@@ -222,12 +238,24 @@ export class MemoryStore implements RunStore {
   }
 
   async saveStep(step: StepRecord): Promise<void> {
-    if (!this.runs.has(step.runId)) throw new Error(`run ${step.runId} not found`);
-    const list = this.steps.get(step.runId) ?? [];
-    const at = list.findIndex((s) => s.stepId === step.stepId);
-    if (at >= 0) list[at] = copy(step);
-    else list.push(copy(step));
-    this.steps.set(step.runId, list);
+    this.writeSteps([step]);
+  }
+
+  async saveSteps(steps: readonly StepRecord[]): Promise<void> {
+    this.writeSteps(steps);
+  }
+
+  /** Saves every step, or none when one's run is not stored. */
+  private writeSteps(steps: readonly StepRecord[]): void {
+    const missing = steps.find((step) => !this.runs.has(step.runId));
+    if (missing) throw new Error(`run ${missing.runId} not found`);
+    for (const step of steps) {
+      const list = this.steps.get(step.runId) ?? [];
+      const at = list.findIndex((s) => s.stepId === step.stepId);
+      if (at >= 0) list[at] = copy(step);
+      else list.push(copy(step));
+      this.steps.set(step.runId, list);
+    }
   }
 
   async resolveWait(runId: string, stepId: string, output: unknown, now: number): Promise<boolean> {

@@ -196,6 +196,13 @@ export interface RunStore {
   /** Updates fields of a run (`undefined` values clear optional fields). */
   updateRun(id: string, patch: Partial<RunRecord>): Promise<void>;
   /**
+   * {@link saveSteps} of `steps` (journal entries of run `id`) and {@link updateRun} of `patch`
+   * as one atomic write (one commit): the executor ends or suspends a run with the journal entries
+   * it has not written yet. Rejects, writing nothing, when `steps` is not empty and the run is
+   * not stored.
+   */
+  updateRunWithSteps(id: string, patch: Partial<RunRecord>, steps: readonly StepRecord[]): Promise<void>;
+  /**
    * Claims up to `limit` runs in status `queued` or `running` (new, or interrupted by a stop or a
    * crash), oldest first, that are free: no lease, or a lease that ended before `lease.now`. Runs
    * being claimed at the same moment are passed over, not waited for (PostgreSQL: `FOR UPDATE SKIP
@@ -206,6 +213,8 @@ export interface RunStore {
   claimDueRuns(dueBy: number, lease: RunLease, limit: number): Promise<string[]>;
   /** Claims one run, whatever its status, when it is free (see {@link claimUnfinishedRuns}) or `lease.owner` holds it already; false when another engine holds it. */
   claimRun(runId: string, lease: RunLease): Promise<boolean>;
+  /** {@link claimRun} that resolves to the run as stored once claimed (one operation); `undefined` when another engine holds it or there is no such run. */
+  claimAndGetRun(runId: string, lease: RunLease): Promise<RunRecord | undefined>;
   /** Extends the leases `lease.owner` holds on these runs to `lease.until`; resolves to the ids still held. */
   renewLeases(runIds: readonly string[], lease: RunLease): Promise<string[]>;
   /** Gives up the lease `owner` holds on the run (it waits, or this engine stops), so that any engine may take it. */
@@ -225,6 +234,12 @@ export interface RunStore {
   getSteps(runId: string): Promise<StepRecord[]>;
   /** Inserts or replaces the step (runId, stepId). */
   saveStep(step: StepRecord): Promise<void>;
+  /**
+   * {@link saveStep} of each of `steps` (distinct (runId, stepId)), as one atomic write (one
+   * commit); entries new to the journal go after its others in the order given. Rejects, writing
+   * nothing, when a step's run is not stored.
+   */
+  saveSteps(steps: readonly StepRecord[]): Promise<void>;
   /**
    * Atomically: when the step is `waiting` and the run `waiting`, marks the step `succeeded`
    * with `output` (finishedAt `now`) and the run `queued` without timer. Returns false otherwise

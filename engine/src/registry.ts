@@ -137,6 +137,9 @@ export class AutomationRegistry {
     await this.require(id);
     await this.hooks.cancelRunsOf(id);
     await this.store.deleteAutomation(id);
+    // Versions never change (a new version is a new key, in every process); only a deleted
+    // automation's definitions go, so that an id created again is not read from the cache.
+    for (const key of this.definitions.keys()) if (key.startsWith(`${id}@`)) this.definitions.delete(key);
   }
 
   /** The definition a run executes (its automation at the run's version). @throws EngineError 404 when that version is gone. */

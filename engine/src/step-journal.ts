@@ -47,11 +47,24 @@ export type Outcome =
 
 export const CONTINUE: Outcome = { kind: 'continue' };
 
+/**
+ * What an execution recorded but has not written yet, written with the next journal entry (before
+ * the next step does anything) or with the run's next status, in one write.
+ */
+export interface Unwritten {
+  /** Journal entries (a step's success, after which nothing was done yet), by journal key. */
+  steps: Map<string, StepRecord>;
+  /** The run's `running` write, for a run that was queued (see `Executor.execute`). */
+  run?: Partial<RunRecord>;
+}
+
 /** One execution of one run: what the walk over its actions carries. */
 export interface RunState {
   run: RunRecord;
   scope: Scope;
   journal: Map<string, StepRecord>;
+  /** What this execution recorded but has not written yet; shared by its states (parallel branches, loop iterations). */
+  pending: Unwritten;
   /** Journal key prefix of the actions being walked: '' at the top, `<loopKey>[<index>].` inside a loop iteration. */
   prefix: string;
   /** The secret values this execution has read, masked in everything it records. */
@@ -76,6 +89,17 @@ export function stepKey(st: RunState, action: Action): string {
 /** The result of one execution of a run: its new status, or `interrupted` (engine stopping). */
 export type ExecutionResult = RunStatus | 'interrupted';
 
+/**
+ * One execution of a run: its {@link ExecutionResult}, and for a final status the run as the
+ * executor wrote it (nobody else writes a run while its executing engine holds it, and a final
+ * run never changes again), so that the engine need not read it back.
+ */
+export interface Execution {
+  result: ExecutionResult;
+  /** The run as written, when `result` is a final status. */
+  run?: RunRecord;
+}
+
 /** A time (ms since the epoch) as ISO 8601. */
 export function iso(ms: number): string {
   return new Date(ms).toISOString();
@@ -98,15 +122,67 @@ export abstract class StepJournal {
     st.scope.secrets = secrets;
   }
 
-  /** Journals a step with every secret value masked; returns what was recorded. */
-  protected async record(st: RunState, step: StepRecord): Promise<StepRecord> {
+  /**
+   * Journals a step with every secret value masked; returns what was recorded. What
+   * {@link RunState.pending} holds is written with it, in one write. With `defer` (a step's
+   * success: nothing was done after it yet) the entry is only added to it: it is written with the
+   * next entry, before the next step does anything, or with the run's next status.
+   */
+  protected async record(st: RunState, step: StepRecord, defer = false): Promise<StepRecord> {
     const saved: StepRecord = { ...step };
     if (step.input !== undefined) saved.input = st.mask.apply(step.input);
     if (step.output !== undefined) saved.output = st.mask.apply(step.output);
     if (step.error !== undefined) saved.error = st.mask.apply(step.error);
-    await this.deps.store.saveStep(saved);
+    if (defer) {
+      st.pending.steps.set(saved.stepId, saved);
+    } else {
+      st.pending.steps.delete(saved.stepId);
+      await this.write(st, [saved]);
+    }
     st.journal.set(saved.stepId, saved);
     return saved;
+  }
+
+  /** Writes what {@link RunState.pending} holds now, when it holds anything. */
+  protected async flush(st: RunState): Promise<void> {
+    await this.write(st, []);
+  }
+
+  /**
+   * Writes what {@link RunState.pending} holds followed by `steps`, in one write (one commit). It
+   * is taken before the write (a parallel branch recording meanwhile does not write it again) and
+   * put back when the write fails.
+   */
+  private async write(st: RunState, steps: StepRecord[]): Promise<void> {
+    const { pending } = st;
+    const taken = [...pending.steps.values()];
+    const run = pending.run;
+    const batch = [...taken, ...steps];
+    if (batch.length === 0 && run === undefined) return;
+    pending.steps.clear();
+    delete pending.run;
+    try {
+      if (run !== undefined) await this.deps.store.updateRunWithSteps(st.run.id, run, batch);
+      else if (batch.length === 1) await this.deps.store.saveStep(batch[0]!);
+      else await this.deps.store.saveSteps(batch);
+    } catch (error) {
+      for (const entry of taken) if (!pending.steps.has(entry.stepId)) pending.steps.set(entry.stepId, entry);
+      if (run !== undefined) pending.run = run;
+      throw error;
+    }
+  }
+
+  /**
+   * Writes the run's fields (`patch`, its status) with what {@link RunState.pending} holds, in one
+   * write. Nothing is held after it, also when it fails (the run's execution ends there).
+   */
+  protected async writeRun(st: RunState, patch: Partial<RunRecord>): Promise<void> {
+    const steps = [...st.pending.steps.values()];
+    const merged = { ...st.pending.run, ...patch };
+    st.pending.steps.clear();
+    delete st.pending.run;
+    if (steps.length === 0) await this.deps.store.updateRun(st.run.id, merged);
+    else await this.deps.store.updateRunWithSteps(st.run.id, merged, steps);
   }
 
   /** Records a step that failed before doing anything (template error...) and ends the run. */
@@ -135,6 +211,6 @@ export abstract class StepJournal {
     delete done.error;
     delete done.nextAttemptAt;
     // Later steps see the output as recorded (secrets masked), the same as after a resume.
-    st.scope.steps[action.id] = (await this.record(st, done)).output;
+    st.scope.steps[action.id] = (await this.record(st, done, true)).output;
   }
 }

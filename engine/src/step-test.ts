@@ -169,8 +169,8 @@ export async function testStep(deps: StepTestDeps, automation: AutomationRecord,
   // Held for the test's limit and a margin (no renewal): no other engine claims it meanwhile.
   const wall = Date.now();
   await deps.store.createRun(run, undefined, [], { owner: deps.owner, now: wall, until: wall + 2 * STEP_TEST_TIMEOUT_MS });
-  await deps.executor.execute(run, definition, true, input.steps);
-  const after = (await deps.store.getRun(run.id)) ?? run;
+  const execution = await deps.executor.execute(run, definition, true, input.steps);
+  const after = execution.run ?? (await deps.store.getRun(run.id)) ?? run;
   const recorded = (await deps.store.getSteps(run.id)).find((s) => s.stepId === action.id);
   const error = recorded?.error;
   if (recorded?.status === 'failed' && error?.code === 'TEMPLATE_ERROR') {

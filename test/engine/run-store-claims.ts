@@ -77,6 +77,27 @@ export function claimCases(ctx: ContractContext): void {
       expect(await store.claimRun('missing', lease(a, 0, 100))).toBe(false);
     });
 
+    test('claimAndGetRun: claims as claimRun does and resolves to the run as stored; undefined while another worker holds it or when unknown', async () => {
+      const store = ctx.store();
+      const { a, b } = ctx.workers();
+      await addAutomation(store, 'auto');
+      const [x, done] = await addRuns(store, [
+        run('x', 'auto', { trigger: { type: 'webhook', variables: { n: 2 }, eventId: 'req-1' } }),
+        run('done', 'auto', { status: 'completed', createdAt: T0 + 1, finishedAt: T0 + 5 }),
+      ]);
+      expect(await store.claimAndGetRun('x', lease(a, 0, 100))).toStrictEqual(x);
+      expect(await store.claimAndGetRun('x', lease(b, 50, 1000))).toBeUndefined();
+      expect(await store.claimRun('x', lease(b, 50, 1000))).toBe(false);
+      // The holder claims again: its lease now holds until 500.
+      await store.updateRun('x', { status: 'running', startedAt: T0 + 60 });
+      expect(await store.claimAndGetRun('x', lease(a, 60, 500))).toStrictEqual({ ...x, status: 'running', startedAt: T0 + 60 });
+      expect(await store.claimAndGetRun('x', lease(b, 500, 1000))).toBeUndefined();
+      expect(await store.claimAndGetRun('x', lease(b, 501, 1000))).toStrictEqual({ ...x, status: 'running', startedAt: T0 + 60 });
+      expect(await store.claimRun('x', lease(a, 502, 1000))).toBe(false);
+      expect(await store.claimAndGetRun('done', lease(a, 0, 100))).toStrictEqual(done);
+      expect(await store.claimAndGetRun('missing', lease(a, 0, 100))).toBeUndefined();
+    });
+
     test('createRun with a lease stores the run claimed by that worker', async () => {
       const store = ctx.store();
       const { a, b } = ctx.workers();

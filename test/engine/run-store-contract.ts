@@ -1,10 +1,12 @@
 import type { RunStore } from '../../engine/src';
 import { claimCases } from './run-store-claims';
+import { journalCases } from './run-store-journal';
 import {
   addAutomation,
   addRuns,
   automation,
   OWNER,
+  rejectionOf,
   run,
   sorted,
   step,
@@ -14,20 +16,6 @@ import {
   type ContractContext,
   type RunStoreBackend,
 } from './run-store-records';
-
-/**
- * What `promise` rejects with; throws when it resolves. Not `rejects.toThrow()`: a store's error may
- * come from another realm (better-sqlite3, a native module, keeps the Error class of the first test
- * file that loaded it in this jest worker), which `toThrow` does not take for an error.
- */
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection, but the promise resolved');
-}
 
 /**
  * The conformance suite of the engine's storage port `RunStore` (engine/src/ports.ts): one set
@@ -377,42 +365,6 @@ function runCases(ctx: ContractContext): void {
         run('run-waiting', 'auto', { status: 'waiting', createdAt: T0 + 2 }),
       );
       expect(await store.listPendingRuns('missing')).toStrictEqual([]);
-    });
-  });
-}
-
-/** The step journal. */
-function journalCases(ctx: ContractContext): void {
-  describe('step journal', () => {
-    test('saveStep inserts or replaces (runId, stepId); getSteps keeps the order steps first started', async () => {
-      const store = ctx.store();
-      await addAutomation(store, 'auto');
-      await addRuns(store, [run('run-1', 'auto', { status: 'running' }), run('run-2', 'auto')]);
-      expect(await store.getSteps('run-1')).toStrictEqual([]);
-      await store.saveStep(step('run-1', 'fetch', { status: 'running', input: { url: 'https://example.com' } }));
-      await store.saveStep(step('run-1', 'notify', { status: 'running', startedAt: T0 + 5 }));
-      await store.saveStep(step('run-2', 'fetch', { status: 'running' }));
-      const retrying = step('run-1', 'fetch', {
-        status: 'retrying',
-        attempts: 2,
-        input: { url: 'https://example.com' },
-        error: { code: 'NETWORK_ERROR', message: 'reset', transient: true },
-        nextAttemptAt: T0 + 1000,
-      });
-      await store.saveStep(retrying);
-      expect(await store.getSteps('run-1')).toStrictEqual([retrying, step('run-1', 'notify', { status: 'running', startedAt: T0 + 5 })]);
-      // Replaced again without error or nextAttemptAt: those are gone.
-      const done = step('run-1', 'fetch', { attempts: 3, output: { status: 200, body: [1, 2] }, finishedAt: T0 + 2000, durationMs: 2000 });
-      await store.saveStep(done);
-      expect(await store.getSteps('run-1')).toStrictEqual([done, step('run-1', 'notify', { status: 'running', startedAt: T0 + 5 })]);
-      expect(await store.getSteps('run-2')).toStrictEqual([step('run-2', 'fetch', { status: 'running' })]);
-      expect(await store.getSteps('missing')).toStrictEqual([]);
-    });
-
-    test('saveStep of a run not stored rejects', async () => {
-      const store = ctx.store();
-      expect(await rejectionOf(store.saveStep(step('missing', 'fetch')))).toHaveProperty('message');
-      expect(await store.getSteps('missing')).toStrictEqual([]);
     });
   });
 }

@@ -99,3 +99,17 @@ export async function addRuns(store: RunStore, runs: RunRecord[]): Promise<RunRe
 export function sorted(ids: readonly string[]): string[] {
   return [...ids].sort();
 }
+
+/**
+ * What `promise` rejects with; throws when it resolves. Not `rejects.toThrow()`: a store's error may
+ * come from another realm (better-sqlite3, a native module, keeps the Error class of the first test
+ * file that loaded it in this jest worker), which `toThrow` does not take for an error.
+ */
+export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection, but the promise resolved');
+}

@@ -94,12 +94,12 @@ export class RunExecution {
     let run = ctx.fresh.get(runId);
     const fresh = run !== undefined;
     ctx.fresh.delete(runId);
-    if (!fresh && !(await store.claimRun(runId, deps.leases.lease()))) {
+    // Claimed and read in one operation (a run not stored is never claimed).
+    if (!run) run = await store.claimAndGetRun(runId, deps.leases.lease());
+    if (!run) {
       deps.waiters.handOver(runId);
       return;
     }
-    if (!run) run = await store.getRun(runId);
-    if (!run) return;
     entry.automationId = run.automationId;
     const now = clock.now();
     if (FINAL_STATUSES.has(run.status)) return;
@@ -115,12 +115,15 @@ export class RunExecution {
     }
     const definition = await deps.registry.definitionOf(run);
     noteLimit(ctx, run.automationId, definition);
-    const result = await deps.executor.execute(run, definition, fresh);
+    const { result, run: written } = await deps.executor.execute(run, definition, fresh);
     if (result === 'interrupted') {
       await store.releaseRun(runId, workerId);
       return;
     }
-    const after = await store.getRun(runId);
+    // A final run is as the executor wrote it: nobody else writes a run this engine holds, and a
+    // final run never changes. A waiting one is read again: an event, a decision or a child's end
+    // (in another process) may have resolved or woken it since the executor wrote it.
+    const after = written ?? (await store.getRun(runId));
     if (!after) return;
     if (!FINAL_STATUSES.has(after.status)) await store.releaseRun(runId, workerId);
     deps.settled(after);

@@ -1,6 +1,7 @@
-import type { RunLease } from '@taskspace/engine';
+import type { RunLease, RunRecord } from '@taskspace/engine';
 import type { Query, Sql } from '../../platform/db/query';
 import { ownerGone } from '../../platform/db/postgres/presence';
+import { RUN_COLUMNS, toRun, type RunRow } from './run-rows';
 
 /**
  * The run store's statements on run leases (`lease_owner`, `lease_until`): which engine executes
@@ -50,6 +51,19 @@ export function* claimOneRun(q: Sql, runId: string, lease: RunLease): Query<bool
     [lease.owner, lease.until, runId, lease.owner, lease.now],
   );
   return changes === 1;
+}
+
+/**
+ * {@link claimOneRun} that returns the run as stored once claimed (`RunStore.claimAndGetRun`), in
+ * one statement (`RETURNING`).
+ * @returns the run, or `undefined` when another engine holds it or there is no such run.
+ */
+export function* claimAndReadRun(q: Sql, runId: string, lease: RunLease): Query<RunRecord | undefined> {
+  const row = yield* q.get<RunRow>(
+    `UPDATE automation_runs SET lease_owner = ?, lease_until = ? WHERE id = ? AND (lease_owner = ? OR ${freeLease(q)}) RETURNING ${RUN_COLUMNS}`,
+    [lease.owner, lease.until, runId, lease.owner, lease.now],
+  );
+  return row ? toRun(row) : undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
-import { FINAL_STATUSES, type RunLease, type RunQuery, type RunRecord } from '@taskspace/engine';
+import { FINAL_STATUSES, type RunLease, type RunQuery, type RunRecord, type StepRecord } from '@taskspace/engine';
 import type { Query, Sql } from '../../platform/db/query';
 import { json, RUN_COLUMNS, toRun, type RunRow } from './run-rows';
 import type { RunTransitionHook } from './run-transition-hook';
+import { stepsStatement, writeSteps } from './run-steps';
 
 /**
  * The run store's statements on runs (`automation_runs`): reads, the insert and field updates.
@@ -141,18 +142,21 @@ const RUN_PATCH: Readonly<Record<string, readonly [column: string, encode: (v: u
 const FINAL: ReadonlySet<string> = FINAL_STATUSES;
 
 /**
- * Writes a run's changed fields (`RunStore.updateRun`; fields without a column are ignored)
- * through `q`. Reaching a final status also drops the run's effects ledger, in the same statement
- * or transaction. A write the `hook` observes ({@link RunTransitionHook.observes}) is one
- * transaction: the run as it was, the write, then the hook's own writes; any other is one statement
- * where it can be (a final status on SQLite is a transaction of two: it has no DML in WITH).
- * @returns `undefined` when the patch has no stored field (nothing was written), else whether the hook wrote anything.
+ * Writes a run's changed fields (`RunStore.updateRun`; fields without a column are ignored), and
+ * with them the journal entries `steps` (`RunStore.updateRunWithSteps`), through `q`. Reaching a
+ * final status also drops the run's effects ledger, in the same statement or transaction. A write
+ * the `hook` observes ({@link RunTransitionHook.observes}) is one transaction: the run as it was,
+ * the steps, the write, then the hook's own writes; any other is one statement on PostgreSQL (the
+ * steps' upsert and the ledger's `DELETE` in a `WITH`) and where it can be on SQLite (which has no
+ * DML in `WITH`: a transaction when there are steps or the status is final).
+ * @returns `undefined` when nothing was written (no stored field, no step), else whether the hook wrote anything.
  */
 export function* updateRunFields(
   q: Sql,
   hook: RunTransitionHook | undefined,
   id: string,
   patch: Partial<RunRecord>,
+  steps: readonly StepRecord[] = [],
 ): Query<boolean | undefined> {
   const sets: string[] = [];
   const args: unknown[] = [];
@@ -162,27 +166,44 @@ export function* updateRunFields(
     sets.push(`${mapped[0]} = ?`);
     args.push(mapped[1]((patch as Record<string, unknown>)[key]));
   }
-  if (sets.length === 0) return undefined;
+  if (sets.length === 0) {
+    if (steps.length === 0) return undefined;
+    yield* writeSteps(q, steps);
+    return false;
+  }
   const text = `UPDATE automation_runs SET ${sets.join(', ')} WHERE id = ?`;
   const final = patch.status !== undefined && FINAL.has(patch.status);
   if (hook?.observes(patch)) {
     return yield* q.transaction(function* (tx) {
       const before = yield* runById(tx, id);
+      yield* writeSteps(tx, steps);
       yield* tx.run(text, [...args, id]);
       if (final) yield* tx.run('DELETE FROM automation_effects WHERE run_id = ?', [id]);
       return yield* hook.onRunWritten(tx, { runId: id, before, patch });
     });
   }
-  if (!final) {
+  if (q.dialect === 'postgres' && (final || steps.length > 0)) {
+    // One statement (the data-modifying parts of a WITH run in the same statement, so all or none
+    // happen) instead of a transaction of several round trips.
+    const parts: string[] = [];
+    const first: unknown[] = [];
+    if (steps.length > 0) {
+      const written = stepsStatement(steps);
+      parts.push(`journal AS (${written.text})`);
+      first.push(...written.args);
+    }
+    if (final) {
+      parts.push('dropped AS (DELETE FROM automation_effects WHERE run_id = ?)');
+      first.push(id);
+    }
+    yield* q.run(`WITH ${parts.join(', ')} ${text}`, [...first, ...args, id]);
+  } else if (!final && steps.length === 0) {
     yield* q.run(text, [...args, id]);
-  } else if (q.dialect === 'postgres') {
-    // One statement (its DELETE in a WITH runs in the same statement, so both or neither happen)
-    // instead of a transaction of four round trips.
-    yield* q.run(`WITH dropped AS (DELETE FROM automation_effects WHERE run_id = ?) ${text}`, [id, ...args, id]);
   } else {
     yield* q.transaction(function* (tx) {
+      yield* writeSteps(tx, steps);
       yield* tx.run(text, [...args, id]);
-      yield* tx.run('DELETE FROM automation_effects WHERE run_id = ?', [id]);
+      if (final) yield* tx.run('DELETE FROM automation_effects WHERE run_id = ?', [id]);
     });
   }
   return false;

@@ -8,17 +8,24 @@ import { json, STEP_COLUMNS, toStep, type StepRow } from './run-rows';
  * is given: the store's connection, or the caller's transaction.
  */
 
-/** Inserts or replaces the journal entry (runId, stepId); a new one goes after the run's other steps. */
-export function* writeStep(q: Sql, s: StepRecord): Query<void> {
-  yield* q.run(
-    `INSERT INTO automation_steps (run_id, step_id, ordinal, type, status, input_json, output_json, error_json, attempts, started_at, finished_at,
-                                   duration_ms, next_attempt_at)
-     VALUES (?, ?, (SELECT COALESCE(MAX(ordinal), 0) + 1 FROM automation_steps WHERE run_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (run_id, step_id) DO UPDATE SET
+/** The upsert of {@link writeSteps}'s statement, after its rows. */
+const STEP_UPSERT = `ON CONFLICT (run_id, step_id) DO UPDATE SET
        status = excluded.status, input_json = excluded.input_json, output_json = excluded.output_json, error_json = excluded.error_json,
        attempts = excluded.attempts, started_at = excluded.started_at, finished_at = excluded.finished_at,
-       duration_ms = excluded.duration_ms, next_attempt_at = excluded.next_attempt_at`,
-    [
+       duration_ms = excluded.duration_ms, next_attempt_at = excluded.next_attempt_at`;
+
+/**
+ * One statement that inserts or replaces the journal entries `steps` (distinct (runId, stepId)):
+ * its text and parameters, for {@link writeSteps} or as a part of a larger statement (a `WITH`).
+ * A new entry's ordinal is the run's greatest plus its place in `steps`, so new entries go after
+ * the run's others in the order given (whether the statement sees its own earlier rows or not).
+ */
+export function stepsStatement(steps: readonly StepRecord[]): { text: string; args: unknown[] } {
+  const rows: string[] = [];
+  const args: unknown[] = [];
+  steps.forEach((s, i) => {
+    rows.push(`(?, ?, (SELECT COALESCE(MAX(ordinal), 0) + ${i + 1} FROM automation_steps WHERE run_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    args.push(
       s.runId,
       s.stepId,
       s.runId,
@@ -32,8 +39,28 @@ export function* writeStep(q: Sql, s: StepRecord): Query<void> {
       s.finishedAt ?? null,
       s.durationMs ?? null,
       s.nextAttemptAt ?? null,
-    ],
-  );
+    );
+  });
+  const text = `INSERT INTO automation_steps (run_id, step_id, ordinal, type, status, input_json, output_json, error_json, attempts, started_at, finished_at,
+                                   duration_ms, next_attempt_at)
+     VALUES ${rows.join(', ')}
+     ${STEP_UPSERT}`;
+  return { text, args };
+}
+
+/** Inserts or replaces the journal entry (runId, stepId); a new one goes after the run's other steps. */
+export function* writeStep(q: Sql, s: StepRecord): Query<void> {
+  yield* writeSteps(q, [s]);
+}
+
+/**
+ * Inserts or replaces the journal entries `steps` (distinct (runId, stepId)) in one statement
+ * (`RunStore.saveSteps`); new ones go after the run's others, in the order given.
+ */
+export function* writeSteps(q: Sql, steps: readonly StepRecord[]): Query<void> {
+  if (steps.length === 0) return;
+  const { text, args } = stepsStatement(steps);
+  yield* q.run(text, args);
 }
 
 /** A run's journal in the order its steps first started. */

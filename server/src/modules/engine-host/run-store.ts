@@ -18,9 +18,9 @@ import {
   scheduleSlotOf,
   updateAutomationRows,
 } from './automation-queries';
-import { claimOneRun, claimRuns, LEASE_BATCH, releaseOwnerLeases, releaseRunLease, renewLeaseBatch } from './run-claims';
+import { claimAndReadRun, claimOneRun, claimRuns, LEASE_BATCH, releaseOwnerLeases, releaseRunLease, renewLeaseBatch } from './run-claims';
 import { cancelRequestsOf, insertRun, nextWake, pendingRunsOf, runById, runsMatching, updateRunFields } from './run-queries';
-import { resolveWaitingStep, stepsOf, writeStep } from './run-steps';
+import { resolveWaitingStep, stepsOf, writeStep, writeSteps } from './run-steps';
 import type { RunTransitionHook } from './run-transition-hook';
 
 /**
@@ -149,6 +149,14 @@ export class ServiceRunStore implements RunStore {
     this.signals?.notify('runs');
   }
 
+  /** {@link updateRun} with the journal entries `steps`, in one statement or transaction. */
+  async updateRunWithSteps(id: string, patch: Partial<RunRecord>, steps: readonly StepRecord[]): Promise<void> {
+    const hooked = await this.store.run(updateRunFields(this.store.sql, this.hook, id, patch, steps));
+    if (hooked === undefined) return;
+    if (hooked) this.hook?.afterCommit();
+    this.signals?.notify('runs');
+  }
+
   async claimUnfinishedRuns(lease: RunLease, limit: number): Promise<string[]> {
     return this.store.run(claimRuns(this.store.sql, "status IN ('queued', 'running')", [], 'seq', lease, limit));
   }
@@ -159,6 +167,10 @@ export class ServiceRunStore implements RunStore {
 
   async claimRun(runId: string, lease: RunLease): Promise<boolean> {
     return this.store.run(claimOneRun(this.store.sql, runId, lease));
+  }
+
+  async claimAndGetRun(runId: string, lease: RunLease): Promise<RunRecord | undefined> {
+    return this.store.run(claimAndReadRun(this.store.sql, runId, lease));
   }
 
   async renewLeases(runIds: readonly string[], lease: RunLease): Promise<string[]> {
@@ -199,6 +211,12 @@ export class ServiceRunStore implements RunStore {
 
   async saveStep(s: StepRecord): Promise<void> {
     await this.store.run(writeStep(this.store.sql, s));
+    this.signals?.notify('runs');
+  }
+
+  async saveSteps(steps: readonly StepRecord[]): Promise<void> {
+    if (steps.length === 0) return;
+    await this.store.run(writeSteps(this.store.sql, steps));
     this.signals?.notify('runs');
   }
 

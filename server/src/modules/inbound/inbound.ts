@@ -209,7 +209,9 @@ function* acceptCall(
     return { accepted: refused, created: false, automationId: found.id };
   }
   const { run, dedupe } = prepared;
-  const stored = yield* insertRun(q, run, dedupe);
+  // Without a key the request id is new (time-ordered, never issued before): no stored run can
+  // have its dedupe key, so there is nothing to look up.
+  const stored = yield* insertRun(q, run, idempotencyKey === undefined ? undefined : dedupe);
   if (idempotencyKey !== undefined) yield* bindRequestHash(q, stored.run.id, stored.created, requestHashOf(body));
   const accepted: AcceptedInbound = { requestId, runId: stored.run.id, respond: usesAction(found.definition.actions, 'respond') };
   if (form) accepted.form = form;
