@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { requireProject } from '../../auth/access';
 import { ServiceError } from '../../errors';
 import { newId } from '../../platform/ids';
 import type { LiveEvent } from './feed';
 import { LIVE_POLL_MS, type LiveStream } from './hub';
-import { presenceCutoff, presentPeople } from './presence';
+import { presenceCutoff } from './presence';
+import { projectPresence, requireWatch } from './service';
 import { LiveQuery, liveResponses, presenceParams, presenceResponses } from './schemas';
 
 export { LIVE_POLL_MS };
@@ -59,7 +59,7 @@ export const liveRoutes: FastifyPluginAsync = async (plugin) => {
     async (request, reply) => {
       const userId = request.actor.userId;
       const { projectId } = request.query;
-      if (projectId !== undefined) await svc.store.run(requireProject(svc.store.sql, request.actor, projectId, 'Viewer'));
+      if (projectId !== undefined) await svc.store.run(requireWatch(svc.store.sql, request.actor, projectId));
       const count = open.get(userId) ?? 0;
       if (count >= MAX_STREAMS_PER_USER)
         throw new ServiceError(429, 'RATE_LIMITED', `at most ${MAX_STREAMS_PER_USER} live streams per person; close one first`);
@@ -136,13 +136,7 @@ export const liveRoutes: FastifyPluginAsync = async (plugin) => {
     async (request) => {
       const { projectId } = request.params;
       const since = presenceCutoff(svc.clock.now(), svc.config.presenceHeartbeatMs);
-      const people = await svc.store.run(
-        (function* () {
-          yield* requireProject(svc.store.sql, request.actor, projectId, 'Viewer');
-          return (yield* presentPeople(svc.store.sql, [projectId], since)).get(projectId) ?? [];
-        })(),
-      );
-      return { ok: true, items: people.map(({ handle, displayName }) => ({ handle, displayName })) };
+      return { ok: true, items: await svc.store.run(projectPresence(svc.store.sql, request.actor, projectId, since)) };
     },
   );
 };
