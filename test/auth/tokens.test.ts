@@ -38,6 +38,20 @@ describe('personal access tokens over the API', () => {
     expect((await owner.get('/api/v1/tokens')).body.items.some((t: { id: string }) => t.id === id)).toBe(false);
   });
 
+  it('re-reads a remembered token after a minute, even when nothing said it changed', async () => {
+    const created = await client(server, server.token).post('/api/v1/tokens', { name: 'remembered' });
+    const { token, id } = created.body.item;
+    expect((await client(server, token).get('/api/v1/me')).status).toBe(200);
+    // Revoked behind the service's back (no notification, no other SQLite connection): the
+    // remembered lookup still answers until it is a minute old (auth/tokens.ts ACTOR_CACHE_MAX_AGE_MS).
+    expect(await dbOf(server).run('UPDATE access_tokens SET revoked_at = ? WHERE id = ?', now, id)).toBe(1);
+    expect((await client(server, token).get('/api/v1/me')).status).toBe(200);
+    now += 60_000;
+    const refused = await client(server, token).get('/api/v1/me');
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.details.reason).toBe('invalid_token');
+  });
+
   it('refuses bad input with 400', async () => {
     const owner = client(server, server.token);
     expect((await owner.post('/api/v1/tokens', { name: '' })).status).toBe(400);

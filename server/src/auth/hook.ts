@@ -111,7 +111,7 @@ export class RequestMeter {
   constructor(private readonly services: Services) {
     this.limiter = new RateLimiter(services.clock);
     this.counters = new RateCounterSync(services.store, this.limiter);
-    this.actors = new ActorCache(services.store.sql);
+    this.actors = new ActorCache(services.store.sql, services.clock);
   }
 
   /** Drops the cached token → account lookups; call after revoking tokens or members in-process. */

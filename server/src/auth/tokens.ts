@@ -3,6 +3,7 @@ import type { Query, Sql } from '../platform/db/query';
 import { newId, newSecret } from '../platform/ids';
 import { parseStoredScope } from './scopes';
 import { notifyAuthChanged } from '../platform/db/postgres/notifications';
+import type { Clock } from '../platform/clock';
 
 /** Prefix of every personal access token, so leaked tokens are easy to recognise and scan for. */
 export const TOKEN_PREFIX = 'tsk_';
@@ -160,6 +161,13 @@ function* actorForHash(q: Sql, tokenHash: string): Query<Actor | undefined> {
 export const ACTOR_CACHE_SIZE = 10000;
 
 /**
+ * How long an {@link ActorCache} trusts what it remembers, in ms: after this a token is looked up
+ * again whatever the notifications said, which bounds how stale a lookup can be if a listening
+ * connection stalls without failing (a network path that silently drops packets).
+ */
+export const ACTOR_CACHE_MAX_AGE_MS = 60_000;
+
+/**
  * Remembers which account a token hash belongs to, so an authenticated request costs no query.
  * Unknown tokens are never cached.
  *
@@ -171,23 +179,33 @@ export const ACTOR_CACHE_SIZE = 10000;
  *
  * On PostgreSQL several processes share the database: every transaction that revokes or deletes
  * tokens or changes an account sends the `auth` notification (`notifyAuthChanged`,
- * platform/db/postgres/notifications.ts), which PostgreSQL delivers to every listening process
- * when that transaction commits; each process drops its cache on it ({@link ActorCache.clear}).
- * The cache is used only while the process's listener is connected and listening
- * ({@link ActorCache.setListening}); otherwise every lookup reads through to the database. A
- * lookup that was reading while the cache was dropped is not remembered, so a lookup never
- * outlives the notification that made it stale.
+ * platform/db/postgres/notifications.ts). The process that made the change drops its cache as
+ * soon as the change commits (`RequestMeter.forgetCachedTokens`, before the request answers);
+ * every other process drops it when PostgreSQL delivers the notification, which it does after the
+ * commit, asynchronously (usually within a millisecond; the changing request's answer can reach
+ * its caller first). The cache is used only while the process's listener is connected and
+ * listening ({@link ActorCache.setListening}); otherwise every lookup reads through to the
+ * database. A lookup that was reading while the cache was dropped is not remembered, so a lookup
+ * never outlives the notification that made it stale; and nothing is remembered longer than
+ * {@link ACTOR_CACHE_MAX_AGE_MS}.
  */
 export class ActorCache {
   private version: unknown = undefined;
-  private readonly actors = new Map<string, Actor>();
+  /** Token hash → the account and when it was read (ms, {@link Clock}). */
+  private readonly actors = new Map<string, { actor: Actor; readAt: number }>();
   /** PostgreSQL: true while the `auth` notifications are being received. */
   private listening = false;
   /** Bumped by every {@link clear}: a read begun before it is not remembered. */
   private generation = 0;
 
-  /** @param q the store's root handle (outside any transaction). */
-  constructor(private readonly q: Sql) {}
+  /**
+   * @param q the store's root handle (outside any transaction).
+   * @param clock what ages the remembered lookups ({@link ACTOR_CACHE_MAX_AGE_MS}).
+   */
+  constructor(
+    private readonly q: Sql,
+    private readonly clock: Clock,
+  ) {}
 
   /** The account behind `token`, or undefined when the token is unknown or revoked. */
   *lookup(token: string): Query<Actor | undefined> {
@@ -203,16 +221,19 @@ export class ActorCache {
         this.version = version;
       }
     }
-    let actor = this.actors.get(tokenHash);
+    const now = this.clock.now();
+    const cached = this.actors.get(tokenHash);
+    if (cached && now - cached.readAt < ACTOR_CACHE_MAX_AGE_MS) return cached.actor;
+    const generation = this.generation;
+    const actor = yield* actorForHash(q, tokenHash);
     if (!actor) {
-      const generation = this.generation;
-      actor = yield* actorForHash(q, tokenHash);
-      if (!actor) return undefined;
-      Object.freeze(actor);
-      if (generation === this.generation && (q.dialect === 'sqlite' || this.listening)) {
-        if (this.actors.size >= ACTOR_CACHE_SIZE) this.actors.clear();
-        this.actors.set(tokenHash, actor);
-      }
+      this.actors.delete(tokenHash);
+      return undefined;
+    }
+    Object.freeze(actor);
+    if (generation === this.generation && (q.dialect === 'sqlite' || this.listening)) {
+      if (this.actors.size >= ACTOR_CACHE_SIZE) this.actors.clear();
+      this.actors.set(tokenHash, { actor, readAt: now });
     }
     return actor;
   }

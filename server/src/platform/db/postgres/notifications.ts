@@ -119,7 +119,7 @@ export class WorkListener<T extends string = WorkTopic> {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new pg.Client({ connectionString: this.url, keepAlive: true });
     client.on('notification', (message) => {
       if (message.channel === WORK_CHANNEL && message.payload && this.topics.has(message.payload)) this.onTopic(message.payload as T);
     });
