@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Query, Sql } from '../platform/db/query';
 import { newId, newSecret } from '../platform/ids';
 import { parseStoredScope } from './scopes';
@@ -10,7 +10,7 @@ export const TOKEN_PREFIX = 'tsk_';
 
 /** SHA-256 hex digest of a token. Only this is stored; tokens carry 256 random bits, so no slow hash is needed. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** Scopes of a personal access token: `read` allows GET/HEAD only, `write` everything. */
