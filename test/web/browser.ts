@@ -102,3 +102,12 @@ export function serverAndBrowser(start: () => Promise<TestServer>): { server: Te
   });
   return suite;
 }
+
+/**
+ * Opens the project header's "Project actions" menu (web/src/projects/ProjectHeader.tsx) and
+ * chooses `item`, the way a person does: a click on the menu button, then on the entry.
+ */
+export async function projectMenu(page: Page, item: string): Promise<void> {
+  await page.getByRole('button', { name: 'Project actions' }).click();
+  await page.getByRole('menu', { name: 'Project actions' }).getByRole('menuitem', { name: item, exact: true }).click();
+}

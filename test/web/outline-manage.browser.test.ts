@@ -1,7 +1,8 @@
+import type { Locator } from 'playwright-core';
 import { client, startServer } from '../helpers/server';
 import { addTasks, newProject } from '../helpers/fixtures-tasks';
 import { waitFor } from '../helpers/wait';
-import { browserAvailable, serverAndBrowser, withScreenshot, openPage } from './browser';
+import { browserAvailable, serverAndBrowser, withScreenshot, openPage, projectMenu } from './browser';
 
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -25,7 +26,7 @@ run('web app: custom fields and templates', () => {
       const details = page.getByRole('complementary', { name: 'Write the brief' });
       await details.getByRole('group', { name: 'Fields' }).getByText('no custom fields yet').waitFor();
 
-      await page.getByRole('button', { name: 'Custom fields' }).click();
+      await projectMenu(page, 'Custom fields');
       const manager = page.getByRole('region', { name: 'Custom fields' });
       await manager.getByLabel('Field name').fill('Stage');
       await manager.getByLabel('Type').selectOption('select');
@@ -50,7 +51,7 @@ run('web app: custom fields and templates', () => {
       await manager.getByLabel('Name of field Points').waitFor({ state: 'detached' });
 
       // Rename the project, move it to a new folder, rename that folder.
-      await page.getByRole('button', { name: 'Rename or move' }).click();
+      await projectMenu(page, 'Rename or move');
       const place = page.getByRole('region', { name: 'Name and folder' });
       await place.getByLabel('Project name').fill('Sprint plan');
       await place.getByRole('button', { name: 'Rename', exact: true }).click();
@@ -72,7 +73,7 @@ run('web app: custom fields and templates', () => {
       );
 
       // Save as template; the New project screen lists it and makes a project from it.
-      await page.getByRole('button', { name: 'Save as template' }).click();
+      await projectMenu(page, 'Save as template');
       await page.getByRole('status').filter({ hasText: 'as a template' }).waitFor();
       await page.goto(`${server.url}/folders/${folderId}/new-project`);
       await page.getByLabel('A template').check();
@@ -80,6 +81,82 @@ run('web app: custom fields and templates', () => {
       await page.getByRole('button', { name: 'Create project' }).click();
       await page.waitForURL(/\/projects\//);
       await page.locator('input[aria-label="Task"][value="Write the brief"]').waitFor();
+    });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+  test('the Project actions menu works from the keyboard; sharing, completing and deleting go through it, the delete after a confirming dialog', async () => {
+    const { server, browser } = suite;
+    const api = client(server, server.token);
+    const projectId = await newProject(server, 'Offsite');
+    const shareLink = async () => (await api.get(`/api/v1/projects/${projectId}/shareLink`)).body.item ?? null;
+    /** Waits until `locator` has the keyboard focus. */
+    const focused = (locator: Locator) => waitFor(() => locator.evaluate((el) => el === el.ownerDocument.activeElement), 'focus moved');
+
+    const { context, page, errors } = await openPage(browser, server.token);
+    await withScreenshot(page, 'project-menu', async () => {
+      await page.goto(`${server.url}/projects/${projectId}`);
+      const button = page.getByRole('button', { name: 'Project actions' });
+      const menu = page.getByRole('menu', { name: 'Project actions' });
+      // ↓ opens the menu on its first entry, ↑ wraps to the last, Escape closes it and gives the focus back.
+      await button.focus();
+      await page.keyboard.press('ArrowDown');
+      await focused(menu.getByRole('menuitem', { name: 'Rename or move' }));
+      expect(await button.getAttribute('aria-expanded')).toBe('true');
+      await page.keyboard.press('ArrowUp');
+      await focused(menu.getByRole('menuitem', { name: 'Delete project' }));
+      await page.keyboard.press('Home');
+      await page.keyboard.press('ArrowDown');
+      await focused(menu.getByRole('menuitem', { name: 'Custom fields' }));
+      await page.keyboard.press('Escape');
+      await menu.waitFor({ state: 'detached' });
+      await focused(button);
+      expect(await button.getAttribute('aria-expanded')).toBe('false');
+      // Enter on an entry chooses it: the field manager opens.
+      await page.keyboard.press('Enter');
+      await focused(menu.getByRole('menuitem', { name: 'Rename or move' }));
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await page.getByRole('region', { name: 'Custom fields' }).waitFor();
+      // A click elsewhere closes the menu without choosing anything.
+      await button.click();
+      await menu.waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Offsite' }).click();
+      await menu.waitFor({ state: 'detached' });
+
+      // Sharing: the read-only link appears under the header; revoking takes it away.
+      await projectMenu(page, 'Share link');
+      const link = await waitFor(shareLink, 'a share link made');
+      await page.getByRole('link', { name: link.viewUrl }).waitFor();
+      await projectMenu(page, 'Revoke share link');
+      await waitFor(async () => (await shareLink()) === null, 'the share link revoked');
+      await page.getByRole('link', { name: link.viewUrl }).waitFor({ state: 'detached' });
+
+      // A completed project cannot be shared (the entry says why); Restore makes it editable again.
+      await projectMenu(page, 'Complete project');
+      await page.getByText('This project is completed: restore it to edit.').waitFor();
+      await button.click();
+      const share = menu.getByRole('menuitem', { name: 'Share link' });
+      expect(await share.isDisabled()).toBe(true);
+      expect(await share.getAttribute('title')).toContain('restore it first');
+      await page.keyboard.press('Escape');
+      await projectMenu(page, 'Restore');
+      await page.getByText('This project is completed: restore it to edit.').waitFor({ state: 'detached' });
+      expect((await api.get(`/api/v1/projects/${projectId}`)).body.item.completed).toBe(false);
+
+      // Delete asks first: Escape keeps the project; confirming deletes it and goes home.
+      await projectMenu(page, 'Delete project');
+      const dialog = page.getByRole('dialog', { name: 'Delete “Offsite”?' });
+      await dialog.getByText('This cannot be undone.').waitFor();
+      await focused(dialog.getByRole('button', { name: 'Cancel' }));
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      expect((await api.get(`/api/v1/projects/${projectId}`)).status).toBe(200);
+      await projectMenu(page, 'Delete project');
+      await dialog.getByRole('button', { name: 'Delete project' }).click();
+      await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/');
+      expect((await api.get(`/api/v1/projects/${projectId}`)).status).toBe(404);
     });
     expect(errors).toEqual([]);
     await context.close();

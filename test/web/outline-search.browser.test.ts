@@ -74,7 +74,7 @@ run('web app: outline collapse, search, filters and the command palette', () => 
       await showing(['Apples', 'Prune the apple tree'], "@owner's tasks");
       await page.getByRole('combobox', { name: 'Assignee' }).selectOption('');
       await page.getByLabel('Due from').fill('2026-05-01');
-      await page.getByLabel('to', { exact: true }).fill('2026-05-10');
+      await page.getByLabel('Due to').fill('2026-05-10');
       await showing(['Beans'], 'tasks due in the range (the end day included)');
       await page.getByRole('button', { name: 'Clear filters' }).click();
       await showing(all, 'filters cleared again');

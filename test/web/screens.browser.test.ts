@@ -136,7 +136,7 @@ run('web app screens', () => {
       expect(await viewerPage.locator('input[aria-label="Task"][value="Look only"]').getAttribute('readonly')).not.toBeNull();
       expect(await viewerPage.getByRole('checkbox', { name: 'Completed: Look only' }).isDisabled()).toBe(true);
       expect(await viewerPage.getByRole('button', { name: 'Add task' }).count()).toBe(0);
-      expect(await viewerPage.getByRole('group', { name: 'Project actions' }).count()).toBe(0);
+      expect(await viewerPage.getByRole('button', { name: 'Project actions' }).count()).toBe(0);
     });
     const taskId = (await allTasks(server, projectId))[0]!.id;
     expect((await call(server.url, 'POST', `/api/v1/projects/${projectId}/tasks/${taskId}/complete`, { token: viewerToken })).status).toBe(

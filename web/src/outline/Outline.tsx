@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { Plus } from 'lucide-react';
 import { errorMessage } from '../api/client';
 import { useCollapsed } from './collapse';
 import { useOutlineEdits } from './edits';
@@ -367,7 +368,8 @@ export function Outline({
         </div>
       </div>
       {!readOnly && !draft && (
-        <button type="button" className="secondary" onClick={() => openDraft({ asChild: false, depth: 0 })}>
+        <button type="button" className="btn-ghost outline-add" onClick={() => openDraft({ asChild: false, depth: 0 })}>
+          <Plus className="icon" aria-hidden="true" />
           Add task
         </button>
       )}

@@ -127,14 +127,12 @@ export function OutlineFilters({
           <option value="done">Completed</option>
         </select>
       </label>
-      <label className="outline-date-filter">
-        Due from
-        <input type="date" value={filter.dueAfter} onChange={(e) => set('dueAfter', e.currentTarget.value)} />
-      </label>
-      <label className="outline-date-filter">
-        to
-        <input type="date" value={filter.dueBefore} onChange={(e) => set('dueBefore', e.currentTarget.value)} />
-      </label>
+      <span className="outline-date-filter" role="group" aria-label="Due between">
+        Due
+        <input type="date" aria-label="Due from" value={filter.dueAfter} onChange={(e) => set('dueAfter', e.currentTarget.value)} />
+        <span aria-hidden="true">–</span>
+        <input type="date" aria-label="Due to" value={filter.dueBefore} onChange={(e) => set('dueBefore', e.currentTarget.value)} />
+      </span>
       {isFiltering(filter) && (
         <>
           <span role="status" className="muted small">

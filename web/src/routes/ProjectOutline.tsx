@@ -6,8 +6,7 @@ import { ApiError } from '../api/client';
 import { NotFound } from '../components/NotFound';
 import { Outline } from '../outline/Outline';
 import { DeletedTasks } from '../outline/DeletedTasks';
-import { ProjectActions } from '../projects/ProjectActions';
-import { PresenceAvatars } from '../projects/PresenceAvatars';
+import { ProjectHeader } from '../projects/ProjectHeader';
 import { TaskDetails } from '../tasks/TaskDetails';
 import { can, PermissionNote } from '../components/permissions';
 
@@ -41,27 +40,24 @@ export function ProjectOutline() {
     );
   return (
     <section aria-labelledby="project-title" className="project">
-      <div className="project-header">
-        <h1 id="project-title">{project.data?.name ?? 'Project'}</h1>
-        {project.data && <PresenceAvatars projectId={projectId} />}
-      </div>
-      {project.data && can(role, 'manageProjects') && <ProjectActions project={project.data} />}
+      <ProjectHeader projectId={projectId} project={project.data} role={role}>
+        {project.data && mayDelete && (
+          <button
+            type="button"
+            className="secondary deleted-toggle"
+            aria-expanded={showDeleted}
+            aria-controls={showDeleted ? 'deleted-tasks' : undefined}
+            onClick={() => {
+              if (!showDeleted) showTask(undefined);
+              setShowDeleted(!showDeleted);
+            }}
+          >
+            <Trash2 className="icon" aria-hidden="true" />
+            Deleted tasks
+          </button>
+        )}
+      </ProjectHeader>
       {project.data && <PermissionNote role={role} action={can(role, 'editTasks') ? 'manageProjects' : 'editTasks'} />}
-      {project.data && mayDelete && (
-        <button
-          type="button"
-          className="secondary deleted-toggle"
-          aria-expanded={showDeleted}
-          aria-controls={showDeleted ? 'deleted-tasks' : undefined}
-          onClick={() => {
-            if (!showDeleted) showTask(undefined);
-            setShowDeleted(!showDeleted);
-          }}
-        >
-          <Trash2 className="icon" aria-hidden="true" />
-          Deleted tasks
-        </button>
-      )}
       {project.data?.completed && <p className="muted">This project is completed: restore it to edit.</p>}
       {tasks.isPending && <p className="muted">Loading tasks…</p>}
       {tasks.isError && <p className="error">{tasks.error.message}</p>}

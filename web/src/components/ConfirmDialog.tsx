@@ -1,0 +1,58 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+/**
+ * A modal question with a confirming and a cancelling button (the browser's own `<dialog>`, so
+ * the page behind it is inert and Escape cancels). Shown while mounted; `onCancel` is called for
+ * Cancel, Escape and a click on the backdrop. The cancelling button has the focus at first, so an
+ * Enter pressed by habit does not confirm a destructive action.
+ */
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  danger = false,
+  onConfirm,
+  onCancel,
+}: {
+  title: string;
+  children?: ReactNode;
+  confirmLabel: string;
+  danger?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const d = dialog.current;
+    if (d && !d.open) d.showModal();
+    cancel.current?.focus();
+    return () => d?.close();
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      className="confirm-dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onCancel();
+      }}
+      onClick={(event) => {
+        if (event.target === dialog.current) onCancel();
+      }}
+    >
+      <h2 id={titleId}>{title}</h2>
+      {children}
+      <div className="row confirm-dialog-buttons">
+        <button ref={cancel} type="button" className="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className={danger ? 'danger' : undefined} onClick={onConfirm}>
+          {confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

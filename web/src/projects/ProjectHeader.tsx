@@ -1,0 +1,186 @@
+import type { paths } from '../api/schema';
+import { useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CircleCheck, Copy, FileStack, Link2, ListPlus, PencilLine, RotateCcw, Trash2, Unlink } from 'lucide-react';
+import { api, ApiError, unwrap } from '../api/client';
+import { ActionMenu, type MenuAction } from '../components/ActionMenu';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { can } from '../components/permissions';
+import { FieldManager } from './FieldManager';
+import { PresenceAvatars } from './PresenceAvatars';
+import { ProjectPlace } from './ProjectPlace';
+
+/** A project as the API returns it (the fields used here). */
+type Project = Pick<
+  paths['/api/v1/projects/{projectId}']['get']['responses'][200]['content']['application/json']['item'],
+  'id' | 'name' | 'folderId' | 'workspaceId' | 'completed'
+>;
+
+/** What the project menu does through the API. */
+type ProjectAction = 'copy' | 'template' | 'complete' | 'restore' | 'share' | 'unshare' | 'delete';
+
+/** The panel the menu opened under the header, if any. */
+type Panel = 'place' | 'fields' | null;
+
+/**
+ * A project's header (docs "Web app", "Projects"): its name, who else is here, `children` (the
+ * controls every editor has, such as Deleted tasks) and, for Collaborators and above, the
+ * "Project actions" menu: rename or move, custom fields, copy, save as template, share link,
+ * complete or restore, delete (after a confirming dialog). Below it, the panel or the read-only
+ * link the menu opened, and what went wrong.
+ */
+export function ProjectHeader({
+  projectId,
+  project,
+  role,
+  children,
+}: {
+  projectId: string;
+  project: Project | undefined;
+  role: string | undefined;
+  children?: ReactNode;
+}) {
+  const queries = useQueryClient();
+  const navigate = useNavigate();
+  const manages = project !== undefined && can(role, 'manageProjects');
+  const [error, setError] = useState<string | null>(null);
+  const [panel, setPanel] = useState<Panel>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const path = { params: { path: { projectId } } };
+  const share = useQuery({
+    queryKey: ['share', projectId],
+    retry: false,
+    enabled: manages,
+    // `item` is null while the project has no share link.
+    queryFn: async () => unwrap(await api.GET('/api/v1/projects/{projectId}/shareLink', path)).item ?? null,
+  });
+  const act = useMutation({
+    mutationFn: async (action: ProjectAction) => {
+      // The menu is shown only once the project is loaded.
+      if (!project) throw new Error('the project is not loaded yet');
+      switch (action) {
+        case 'template':
+        case 'copy': {
+          const { folderId, name } = project;
+          const body =
+            action === 'template'
+              ? { folderId, projectTitle: name, isTemplate: true }
+              : { folderId, projectTitle: `Copy of ${name}`.slice(0, 200) };
+          return unwrap(await api.POST('/api/v1/projects/{projectId}/copy', { ...path, body })).item;
+        }
+        case 'complete':
+          return unwrap(await api.POST('/api/v1/projects/{projectId}/complete', path)).item;
+        case 'restore':
+          return unwrap(await api.POST('/api/v1/projects/{projectId}/restore', path)).item;
+        case 'share':
+          return unwrap(await api.PUT('/api/v1/projects/{projectId}/shareLink', path));
+        case 'unshare':
+          return unwrap(await api.DELETE('/api/v1/projects/{projectId}/shareLink', path));
+        case 'delete':
+          return unwrap(await api.DELETE('/api/v1/projects/{projectId}', path));
+      }
+    },
+    onMutate: () => {
+      setError(null);
+      setNotice(null);
+    },
+    onError: (e) => setError(e instanceof ApiError ? e.message : 'Something went wrong'),
+    onSuccess: (result, action) => {
+      void queries.invalidateQueries({ queryKey: ['projects', project?.folderId] });
+      if (action === 'delete') {
+        // Gone: its own queries are left to expire, since asking again would only earn 404s.
+        navigate('/');
+        return;
+      }
+      void queries.invalidateQueries({ queryKey: ['project', projectId] });
+      void queries.invalidateQueries({ queryKey: ['share', projectId] });
+      if (action === 'copy' && result && typeof result === 'object' && 'id' in result) navigate(`/projects/${String(result.id)}`);
+      if (action === 'template') {
+        void queries.invalidateQueries({ queryKey: ['templates', project?.folderId] });
+        setNotice(`Saved “${project?.name ?? ''}” as a template: pick it under New project in this folder.`);
+      }
+    },
+  });
+  const toggle = (next: Exclude<Panel, null>) => setPanel(panel === next ? null : next);
+  const actions: MenuAction[] = project
+    ? [
+        { label: 'Rename or move', icon: <PencilLine className="icon" aria-hidden="true" />, onSelect: () => toggle('place') },
+        { label: 'Custom fields', icon: <ListPlus className="icon" aria-hidden="true" />, onSelect: () => toggle('fields') },
+        { label: 'Copy', icon: <Copy className="icon" aria-hidden="true" />, onSelect: () => act.mutate('copy'), separated: true },
+        { label: 'Save as template', icon: <FileStack className="icon" aria-hidden="true" />, onSelect: () => act.mutate('template') },
+        share.data
+          ? { label: 'Revoke share link', icon: <Unlink className="icon" aria-hidden="true" />, onSelect: () => act.mutate('unshare') }
+          : {
+              label: 'Share link',
+              icon: <Link2 className="icon" aria-hidden="true" />,
+              onSelect: () => act.mutate('share'),
+              disabled: project.completed,
+              title: project.completed ? 'A completed project cannot be shared: restore it first.' : undefined,
+            },
+        project.completed
+          ? {
+              label: 'Restore',
+              icon: <RotateCcw className="icon" aria-hidden="true" />,
+              onSelect: () => act.mutate('restore'),
+              separated: true,
+            }
+          : {
+              label: 'Complete project',
+              icon: <CircleCheck className="icon" aria-hidden="true" />,
+              onSelect: () => act.mutate('complete'),
+              separated: true,
+            },
+        {
+          label: 'Delete project',
+          icon: <Trash2 className="icon" aria-hidden="true" />,
+          onSelect: () => setConfirmDelete(true),
+          danger: true,
+        },
+      ]
+    : [];
+  return (
+    <>
+      <div className="project-header">
+        <h1 id="project-title">{project?.name ?? 'Project'}</h1>
+        <div className="project-header-side">
+          {project && <PresenceAvatars projectId={projectId} />}
+          {children}
+          {manages && <ActionMenu label="Project actions" actions={actions} />}
+        </div>
+      </div>
+      {manages && share.data && (
+        <p className="small">
+          Read-only link: <a href={share.data.viewUrl}>{share.data.viewUrl}</a>
+        </p>
+      )}
+      {notice && (
+        <p role="status" className="small">
+          {notice}
+        </p>
+      )}
+      {manages && panel === 'place' && <ProjectPlace key={`${project.name}:${project.folderId}`} project={project} />}
+      {manages && panel === 'fields' && <FieldManager projectId={projectId} />}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {manages && confirmDelete && (
+        <ConfirmDialog
+          title={`Delete “${project.name}”?`}
+          confirmLabel="Delete project"
+          danger
+          onCancel={() => setConfirmDelete(false)}
+          onConfirm={() => {
+            setConfirmDelete(false);
+            act.mutate('delete');
+          }}
+        >
+          <p>Its tasks, custom fields and share link are deleted with it. This cannot be undone.</p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}
