@@ -37,9 +37,12 @@ run('web app: automation lifecycle', () => {
     const idInUrl = () => /\/automations\/([^/?]+)/.exec(new URL(page.url()).pathname)![1]!;
 
     await withScreenshot(page, 'automation-lifecycle', async () => {
-      // The gallery: pick "Form to task", choose the project, create.
+      // No automation yet: the list says what automations are for and offers the templates.
       await page.goto(`${server.url}/automations`);
-      await page.getByRole('button', { name: 'New from template' }).click();
+      const section = page.getByRole('region', { name: 'Automations of My workspace' });
+      await section.getByRole('heading', { level: 3, name: 'No automations yet' }).waitFor();
+      // The gallery: pick "Form to task", choose the project, create.
+      await section.getByRole('button', { name: 'Browse templates' }).click();
       const gallery = page.getByRole('region', { name: 'Templates' });
       await gallery.getByRole('button', { name: 'Use template Form to task' }).click();
       const setup = page.getByRole('form', { name: 'Set up Form to task' });
@@ -54,8 +57,13 @@ run('web app: automation lifecycle', () => {
       expect(created).toMatchObject({ id: createdId, name: 'Request form', enabled: false, trigger: { type: 'form' } });
       expect(created!.actions[0]).toMatchObject({ type: 'task.create', projectId });
 
-      // Its page: Export downloads the document.
+      // Its page: Export downloads the document. The list names its trigger by the kind's title.
       await page.goto(`${server.url}/automations`);
+      await section
+        .getByRole('row', { name: /Request form/ })
+        .getByText('Form submitted · v1')
+        .waitFor();
+      expect(await section.getByRole('heading', { name: 'No automations yet' }).count()).toBe(0);
       await page.getByRole('link', { name: 'Request form', exact: true }).click();
       await page.getByRole('heading', { name: 'Request form', exact: true }).waitFor();
       const downloading = page.waitForEvent('download');

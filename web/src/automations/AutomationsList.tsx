@@ -8,6 +8,9 @@ import { Gallery } from './Gallery';
 import { ImportAutomation } from './AutomationActions';
 import type { Automation } from './types';
 import { can, deniedProps, PermissionNote } from '../components/permissions';
+import { EmptyState } from '../components/EmptyState';
+import { Zap } from 'lucide-react';
+import { useKinds } from './builder/kinds';
 
 function LastRun({ automationId }: { automationId: string }) {
   const runs = useRuns(automationId, 1);
@@ -23,6 +26,8 @@ function LastRun({ automationId }: { automationId: string }) {
 
 function Row({ automation, role }: { automation: Automation; role: string }) {
   const setEnabled = useSetEnabled();
+  // The trigger by its label ("Task added"), its type until the catalogue has loaded.
+  const trigger = useKinds().data?.triggers.find((k) => k.type === automation.trigger.type)?.title ?? automation.trigger.type;
   // Optimistic: the switch moves at once and moves back if the service refuses.
   const [enabled, setLocal] = useState(automation.enabled);
   useEffect(() => setLocal(automation.enabled), [automation.enabled]);
@@ -31,7 +36,7 @@ function Row({ automation, role }: { automation: Automation; role: string }) {
       <td>
         <Link to={`/automations/${automation.id}`}>{automation.name}</Link>
         <div className="muted small">
-          {automation.trigger.type} · v{automation.version}
+          {trigger} · v{automation.version}
         </div>
       </td>
       <td>
@@ -76,11 +81,12 @@ function WorkspaceAutomations({ workspaceId, name, role }: { workspaceId: string
     );
   return (
     <section aria-label={`Automations of ${name}`}>
-      <div className="row">
+      <div className="row section-header">
         <h2>{name}</h2>
+        <span className="spacer" />
         {owner && (
           <div className="btn-row">
-            <Link className="button" to={`/automations/new?workspaceId=${encodeURIComponent(workspaceId)}`}>
+            <Link className="btn btn-primary" to={`/automations/new?workspaceId=${encodeURIComponent(workspaceId)}`}>
               New automation
             </Link>
             <button type="button" className="secondary" aria-expanded={galleryOpen} onClick={() => setGallery(!galleryOpen)}>
@@ -95,7 +101,23 @@ function WorkspaceAutomations({ workspaceId, name, role }: { workspaceId: string
       {automations.isError && <p className="error">{automations.error.message}</p>}
       <ItemTable
         items={automations.data}
-        empty="No automations yet."
+        empty={
+          <EmptyState
+            icon={Zap}
+            title="No automations yet"
+            level={3}
+            action={
+              owner && (
+                <button type="button" className="secondary" onClick={() => setGallery(true)}>
+                  Browse templates
+                </button>
+              )
+            }
+          >
+            An automation works for you when something happens: a task is added or changed, a schedule comes round, a webhook or a form
+            arrives. {owner ? 'Start from a template, or build your own with New automation.' : 'Owners of this workspace make them.'}
+          </EmptyState>
+        }
         columns={['Automation', 'Enabled', 'Last run']}
         row={(a) => <Row key={a.id} automation={a} role={role} />}
       />
