@@ -1,7 +1,7 @@
 import { addUser, client, startServer } from '../helpers/server';
 import { addTasks, newProject } from '../helpers/fixtures-tasks';
 import { waitFor } from '../helpers/wait';
-import { browserAvailable, serverAndBrowser, seriousViolations, withScreenshot } from './browser';
+import { browserAvailable, openPage, serverAndBrowser, seriousViolations, withScreenshot } from './browser';
 
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -110,5 +110,33 @@ run('web app: task details', () => {
       expect(await seriousViolations(phonePage)).toEqual([]);
     });
     await phone.close();
+  });
+  test("a task's details opened by their link read the date and the note only of a task that has them, with no 404 in the console", async () => {
+    const api = client(suite.server, suite.server.token);
+    const projectId = await newProject(suite.server, 'Linked');
+    const [bare, dated] = await addTasks(suite.server, projectId, ['Nothing yet', 'Has a date and a note']);
+    const base = `/api/v1/projects/${projectId}/tasks/${dated!.id}`;
+    expect((await api.put(`${base}/date`, { end: { date: '2026-12-24', timezone: 'Europe/Berlin' } })).status).toBe(200);
+    expect((await api.put(`${base}/note`, { type: 'text', value: 'Bring the slides' })).status).toBe(200);
+
+    const { context, page, errors } = await openPage(suite.browser, suite.server.token);
+    const asked: string[] = [];
+    page.on('request', (r) => /\/(date|note)$/.test(new URL(r.url()).pathname) && asked.push(new URL(r.url()).pathname));
+    await withScreenshot(page, 'task-details-link', async () => {
+      // Straight to the link of a task without a date or a note: the panel asks for neither.
+      await page.goto(`${suite.server.url}/projects/${projectId}?task=${bare!.id}`);
+      const details = page.getByRole('complementary', { name: 'Nothing yet' });
+      await details.getByLabel('Due date').waitFor();
+      await page.locator('input[aria-label="Task"][value="Has a date and a note"]').waitFor();
+      expect(await details.getByLabel('Due date').inputValue()).toBe('');
+      // The task with both: they are read and shown.
+      await page.goto(`${suite.server.url}/projects/${projectId}?task=${dated!.id}`);
+      const full = page.getByRole('complementary', { name: 'Has a date and a note' });
+      await waitFor(async () => (await full.getByLabel('Due date').inputValue()) === '2026-12-24', 'the due date shown');
+      await waitFor(async () => (await full.getByLabel(/^Note/).inputValue()) === 'Bring the slides', 'the note shown');
+    });
+    expect(asked.sort()).toEqual([`${base}/date`, `${base}/note`]);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

@@ -17,7 +17,7 @@ const MAX_NOTE_CHARS = 10_000;
  * line breaks become spaces, so what is shown is what is saved. `present`: whether the task has a
  * note, from the task summaries (read only then; undefined while unknown).
  */
-export function Note({ task, readOnly, present = true }: { task: TaskRef; readOnly: boolean; present?: boolean }) {
+export function Note({ task, readOnly, present }: { task: TaskRef; readOnly: boolean; present?: boolean }) {
   const query = useTaskNote(task, present);
   const stored = { data: present === false ? null : query.data };
   const [value, setValue] = useState('');

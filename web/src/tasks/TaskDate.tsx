@@ -23,7 +23,7 @@ function localZone(): string {
 export function TaskDate({
   task,
   readOnly,
-  present = true,
+  present,
   onDone,
 }: {
   task: TaskRef;

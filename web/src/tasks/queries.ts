@@ -30,7 +30,7 @@ export function useAssignees(t: TaskRef) {
 type Presence = boolean | undefined;
 
 /** The task's date, or null (null at once when `present` is false; nothing while it is undefined). */
-export function useTaskDate(t: TaskRef, present: Presence = true) {
+export function useTaskDate(t: TaskRef, present: Presence) {
   return useQuery({
     queryKey: ['task-date', t.taskId],
     enabled: present === true,
@@ -39,7 +39,7 @@ export function useTaskDate(t: TaskRef, present: Presence = true) {
 }
 
 /** The task's note, or null (null at once when `present` is false; nothing while it is undefined). */
-export function useTaskNote(t: TaskRef, present: Presence = true) {
+export function useTaskNote(t: TaskRef, present: Presence) {
   return useQuery({
     queryKey: ['task-note', t.taskId],
     enabled: present === true,
