@@ -45,8 +45,9 @@ run('web app: agent chats', () => {
       expect(stored).toHaveLength(1);
       expect(stored[0].data.messages).toHaveLength(6);
 
-      await page.getByRole('button', { name: 'Delete agent Helper' }).click();
-      await page.getByRole('button', { name: 'Delete Helper' }).click();
+      await page.getByRole('button', { name: 'Agent actions' }).click();
+      await page.getByRole('menuitem', { name: 'Delete agent' }).click();
+      await page.getByRole('dialog', { name: 'Delete “Helper”?' }).getByRole('button', { name: 'Delete agent' }).click();
       await page.waitForURL(`${server.url}/agents`);
       await waitFor(async () => (await api.get(`/api/v1/agents/${agent.id}`)).status === 404, 'the agent deleted');
     });

@@ -170,7 +170,7 @@ run('web app: what each role is shown', () => {
           expect(await page.getByLabel('Anyone with the link can use this agent').isChecked()).toBe(false);
           const manage = 'Creating and editing agents needs the Collaborator role';
           expect(await page.getByRole('button', { name: 'Save agent' }).count()).toBe(at(role, 'Collaborator') ? 1 : 0);
-          expect(await page.getByRole('button', { name: 'Delete agent Helper' }).count()).toBe(at(role, 'Collaborator') ? 1 : 0);
+          expect(await page.getByRole('button', { name: 'Agent actions' }).count()).toBe(at(role, 'Collaborator') ? 1 : 0);
           expect(await page.getByRole('button', { name: 'Run', exact: true }).count()).toBe(at(role, 'Participant') ? 1 : 0);
           if (!at(role, 'Collaborator')) {
             await page.getByText(`${manage}; you are a ${role}.`).waitFor();

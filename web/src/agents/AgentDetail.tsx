@@ -1,7 +1,11 @@
+import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { Trash2 } from 'lucide-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage, unwrap } from '../api/client';
-import { ConfirmDelete } from '../components/ConfirmDelete';
+import { ActionMenu } from '../components/ActionMenu';
+import { Avatar } from '../components/Avatar';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { AgentSettings } from './AgentSettings';
 import { Knowledge } from './Knowledge';
 import { PublicAccess } from './PublicAccess';
@@ -20,6 +24,7 @@ export default function AgentDetail() {
   const agent = useAgent(agentId);
   const role = useRoleInFolder(agent.data?.space_id);
   const navigate = useNavigate();
+  const [confirmDelete, setConfirmDelete] = useState(false);
   const queries = useQueryClient();
   const remove = useMutation({
     mutationFn: async () => unwrap(await api.DELETE('/api/v1/agents/{agentId}', { params: { path: { agentId } } })),
@@ -34,19 +39,46 @@ export default function AgentDetail() {
   const a = agent.data;
   return (
     <section aria-labelledby="agent-title" className="agent">
-      <h1 id="agent-title">
-        <span aria-hidden="true">{a.data.avatar.type === 'emoji' ? a.data.avatar.data.value : '🤖'}</span> {a.name}
-      </h1>
+      <div className="page-header">
+        <h1 id="agent-title" className="agent-title">
+          <span aria-hidden="true">
+            <Avatar name={a.name} emoji={a.data.avatar.type === 'emoji' ? a.data.avatar.data.value : '🤖'} size="lg" />
+          </span>
+          {a.name}
+        </h1>
+        {canEdit && (
+          <ActionMenu
+            label="Agent actions"
+            actions={[
+              {
+                label: 'Delete agent',
+                icon: <Trash2 className="icon" aria-hidden="true" />,
+                danger: true,
+                onSelect: () => setConfirmDelete(true),
+              },
+            ]}
+          />
+        )}
+      </div>
       <PermissionNote role={role} action="manageAgents" id={AGENT_READ_ONLY_REASON} />
-      {canEdit && (
-        <div className="row">
-          <ConfirmDelete name={a.name} label={`Delete agent ${a.name}`} onConfirm={() => remove.mutate()} />
-          {remove.isError && (
-            <p role="alert" className="error">
-              {errorMessage(remove.error)}
-            </p>
-          )}
-        </div>
+      {remove.isError && (
+        <p role="alert" className="error">
+          {errorMessage(remove.error)}
+        </p>
+      )}
+      {confirmDelete && (
+        <ConfirmDialog
+          title={`Delete “${a.name}”?`}
+          confirmLabel="Delete agent"
+          danger
+          onCancel={() => setConfirmDelete(false)}
+          onConfirm={() => {
+            setConfirmDelete(false);
+            remove.mutate();
+          }}
+        >
+          <p>Its commands, conversations and public page go with it. This cannot be undone.</p>
+        </ConfirmDialog>
       )}
       <div className="agent-grid">
         <AgentSettings key={a.id} agent={a} readOnly={!canEdit} />
