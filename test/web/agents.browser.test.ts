@@ -21,7 +21,7 @@ run('web app: agents', () => {
     const page = await context.newPage();
     await withScreenshot(page, 'agents', async () => {
       await page.goto(`${server.url}/agents`);
-      await page.getByText('No agents in this folder yet.').waitFor();
+      await page.getByRole('heading', { name: 'No agents in this folder yet' }).waitFor();
       await page.getByLabel('Name', { exact: true }).fill('Support helper');
       await page.getByRole('button', { name: 'Create agent' }).click();
       await page.getByRole('heading', { name: 'Support helper' }).waitFor();

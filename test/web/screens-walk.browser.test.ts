@@ -27,8 +27,11 @@ run('walking every screen at 1280 and 390 px', () => {
   let server: TestServer;
   let browser: Browser;
   let webDir: string;
-  /** Each screen, the heading that says it is shown, and the console lines it may log (an unknown object's 404). */
-  const screens: { name: string; path: string; heading: RegExp; expected?: RegExp }[] = [];
+  /**
+   * Each screen, the heading that says it is shown, the second-level heading it must show as well
+   * (an empty list's empty state), and the console lines it may log (an unknown object's 404).
+   */
+  const screens: { name: string; path: string; heading: RegExp; shows?: RegExp; expected?: RegExp }[] = [];
   beforeAll(async () => {
     // A private copy of the built app: a rebuild of web/dist while this long walk runs (another
     // process running build.mjs) would otherwise remove the hashed files this server's index names.
@@ -54,9 +57,9 @@ run('walking every screen at 1280 and 390 px', () => {
       { name: 'automations', path: '/automations', heading: /Automations/ },
       { name: 'automation', path: `/automations/${automation.id}`, heading: /Welcome new tasks/ },
       { name: 'builder', path: '/automations/new', heading: /automation/i },
-      { name: 'runs', path: '/runs', heading: /Runs/ },
-      { name: 'approvals', path: '/approvals', heading: /Approvals/ },
-      { name: 'agents', path: '/agents', heading: /Agents/ },
+      { name: 'runs', path: '/runs', heading: /Runs/, shows: /^No runs yet$/ },
+      { name: 'approvals', path: '/approvals', heading: /Approvals/, shows: /^Nothing waits for a decision$/ },
+      { name: 'agents', path: '/agents', heading: /Agents/, shows: /^No agents in this folder yet$/ },
       { name: 'media', path: '/media', heading: /Media/ },
       { name: 'webhooks', path: '/settings/webhooks', heading: /Webhooks/ },
       { name: 'members', path: '/settings/members', heading: /Members/ },
@@ -125,6 +128,7 @@ run('walking every screen at 1280 and 390 px', () => {
             .waitFor()
             .then(() => true)
             .catch(() => false);
+          if (shown && screen.shows) await page.getByRole('heading', { level: 2, name: screen.shows }).waitFor();
           if (shown) found.push(...(await problems(page, errors, screen.name, width, screen.expected)));
           else found.push(`${screen.name}: no heading ${screen.heading} (${errors.join('; ')})`);
         });

@@ -4,6 +4,8 @@ import { api, unwrap } from '../api/client';
 import { useWorkspaces } from '../api/queries';
 import { Decision } from './Decision';
 import { approversSentence } from '../components/permissions';
+import { EmptyState } from '../components/EmptyState';
+import { Inbox } from 'lucide-react';
 
 /**
  * The approvals waiting in the caller's workspaces, newest first (one request per workspace,
@@ -34,7 +36,11 @@ export function Approvals() {
   return (
     <section aria-labelledby="approvals-title">
       <h1 id="approvals-title">Approvals</h1>
-      {pending.data?.length === 0 && <p className="muted">Nothing waits for a decision.</p>}
+      {pending.data?.length === 0 && (
+        <EmptyState icon={Inbox} title="Nothing waits for a decision">
+          When an automation reaches an approval step it waits here until someone it names approves or rejects it.
+        </EmptyState>
+      )}
       <ul className="cards">
         {pending.data?.map(({ automationId, automationName, runId, message, requestedAt, approvers, youMayDecide }) => (
           <li key={runId} className="card">

@@ -3,7 +3,9 @@ import { Link } from 'react-router';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { useWorkspaces } from '../api/queries';
+import { History } from 'lucide-react';
 import { ItemTable } from '../components/ItemTable';
+import { EmptyState } from '../components/EmptyState';
 import { useAutomations } from './queries';
 import { StatusBadge } from './StatusBadge';
 import type { Run } from './types';
@@ -110,7 +112,15 @@ export function Runs() {
       {runs.isError && <p className="error">{runs.error.message}</p>}
       <ItemTable
         items={items}
-        empty="No runs match."
+        empty={
+          automationId || status || since ? (
+            'No runs match.'
+          ) : (
+            <EmptyState icon={History} title="No runs yet">
+              Each time an automation starts it leaves a run here, with every step, its input and output, and how long it took.
+            </EmptyState>
+          )
+        }
         columns={['Run', 'Automation', 'Status', 'Created', 'Duration']}
         row={(run) => (
           <tr key={run.id}>

@@ -278,7 +278,7 @@ export function Outline({
         count={found.on ? found.matches?.size : undefined}
         searchRef={searchBox}
       />
-      <p id="outline-help" className="muted small">
+      <p id="outline-help" className="muted small outline-help">
         Enter adds a task · Tab / Shift+Tab indent and outdent · Alt+↑/↓ move · Ctrl/Cmd+Enter completes · Ctrl/Cmd+↑/↓ collapse and expand
         · Shift+↑/↓ or Shift+click select · Ctrl/Cmd+Z undoes · a task is one line of up to {MAX_TASK_CHARS.toLocaleString('en')} characters
       </p>
