@@ -4,7 +4,7 @@ import { client, startServer, tempDataDir } from '../helpers/server';
 import { newProject } from '../helpers/fixtures-tasks';
 import { AUTOMATION_ENV } from '../automations/helpers';
 import { waitFor } from '../helpers/wait';
-import { browserAvailable, seriousViolations, serverAndBrowser, withScreenshot } from './browser';
+import { browserAvailable, chooseFromMenu, seriousViolations, serverAndBrowser, withScreenshot } from './browser';
 
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -67,7 +67,7 @@ run('web app: automation lifecycle', () => {
       await page.getByRole('link', { name: 'Request form', exact: true }).click();
       await page.getByRole('heading', { name: 'Request form', exact: true }).waitFor();
       const downloading = page.waitForEvent('download');
-      await page.getByRole('button', { name: 'Export', exact: true }).click();
+      await chooseFromMenu(page, 'Automation actions', 'Export');
       const download = await downloading;
       expect(download.suggestedFilename()).toBe('request-form.automation.json');
       const file = path.join(tempDataDir(), download.suggestedFilename());
@@ -91,7 +91,7 @@ run('web app: automation lifecycle', () => {
       });
 
       // Duplicate it: the copy opens, disabled.
-      await page.getByRole('button', { name: 'Duplicate', exact: true }).click();
+      await chooseFromMenu(page, 'Automation actions', 'Duplicate');
       await page.getByRole('heading', { name: 'Request form (copy)' }).waitFor();
       const copyId = idInUrl();
       expect(copyId).not.toBe(importedId);
@@ -101,9 +101,11 @@ run('web app: automation lifecycle', () => {
       await page.getByRole('button', { name: 'Enable', exact: true }).click();
       await page.getByRole('button', { name: 'Disable', exact: true }).waitFor();
       expect((await list()).find((a) => a.id === copyId)?.enabled).toBe(true);
-      await page.getByRole('button', { name: 'Delete automation Request form (copy)' }).click();
+      await chooseFromMenu(page, 'Automation actions', 'Delete automation');
+      const confirm = page.getByRole('dialog', { name: 'Delete “Request form (copy)”?' });
+      await confirm.waitFor();
       expect((await list()).some((a) => a.id === copyId)).toBe(true);
-      await page.getByRole('button', { name: 'Delete Request form (copy)' }).click();
+      await confirm.getByRole('button', { name: 'Delete automation' }).click();
       await page.waitForURL(`${server.url}/automations`);
       await page.getByRole('link', { name: 'Request form' }).first().waitFor();
       expect((await list()).map((a) => a.id).sort()).toEqual([createdId, importedId].sort());
@@ -144,7 +146,8 @@ run('web app: automation lifecycle', () => {
       expect(await width()).toBeLessThanOrEqual(390);
       expect(await seriousViolations(page)).toEqual([]);
       await page.goto(`${server.url}/automations/${a.id}`);
-      await page.getByRole('button', { name: 'Duplicate', exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Automation actions' }).click();
+      await page.getByRole('menuitem', { name: 'Duplicate', exact: true }).waitFor();
       expect(await width()).toBeLessThanOrEqual(390);
     });
     expect(errors).toEqual([]);

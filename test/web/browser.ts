@@ -104,10 +104,16 @@ export function serverAndBrowser(start: () => Promise<TestServer>): { server: Te
 }
 
 /**
- * Opens the project header's "Project actions" menu (web/src/projects/ProjectHeader.tsx) and
- * chooses `item`, the way a person does: a click on the menu button, then on the entry.
+ * Opens the menu behind the button named `menu` (components/ActionMenu.tsx: "Project actions",
+ * "Automation actions", "Agent actions") and chooses `item`, the way a person does: a click on the
+ * menu button, then on the entry.
  */
-export async function projectMenu(page: Page, item: string): Promise<void> {
-  await page.getByRole('button', { name: 'Project actions' }).click();
-  await page.getByRole('menu', { name: 'Project actions' }).getByRole('menuitem', { name: item, exact: true }).click();
+export async function chooseFromMenu(page: Page, menu: string, item: string): Promise<void> {
+  await page.getByRole('button', { name: menu, exact: true }).click();
+  await page.getByRole('menu', { name: menu }).getByRole('menuitem', { name: item, exact: true }).click();
+}
+
+/** {@link chooseFromMenu} on a project's "Project actions" menu (web/src/projects/ProjectHeader.tsx). */
+export function projectMenu(page: Page, item: string): Promise<void> {
+  return chooseFromMenu(page, 'Project actions', item);
 }

@@ -228,9 +228,13 @@ run('web app: what each role is shown', () => {
         `/automations/${ids.named}`,
         (page) => page.getByRole('heading', { name: 'Ship gate' }),
         async (page) => {
-          await page.getByRole('button', { name: 'Export' }).waitFor();
+          await page.getByRole('button', { name: 'Automation actions' }).click();
+          const menu = page.getByRole('menu', { name: 'Automation actions' });
+          await menu.getByRole('menuitem', { name: 'Export' }).waitFor();
+          expect(await menu.getByRole('menuitem', { name: 'Duplicate' }).count()).toBe(role === 'Owner' ? 1 : 0);
+          expect(await menu.getByRole('menuitem', { name: 'Delete automation' }).count()).toBe(role === 'Owner' ? 1 : 0);
+          await page.keyboard.press('Escape');
           expect(await page.getByRole('link', { name: 'Edit', exact: true }).count()).toBe(role === 'Owner' ? 1 : 0);
-          expect(await page.getByRole('button', { name: 'Duplicate' }).count()).toBe(role === 'Owner' ? 1 : 0);
           expect(await page.getByText(reason).count()).toBe(role === 'Owner' ? 0 : 1);
         },
       );

@@ -1,8 +1,10 @@
 import { useId, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
+import { Copy, Download, Trash2 } from 'lucide-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, errorMessage, unwrap } from '../api/client';
-import { ConfirmDelete } from '../components/ConfirmDelete';
+import { ActionMenu, type MenuAction } from '../components/ActionMenu';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { useSetEnabled } from './queries';
 import type { paths } from '../api/schema';
 import type { Automation } from './types';
@@ -87,15 +89,17 @@ export function ImportAutomation({ workspaceId }: { workspaceId: string }) {
 }
 
 /**
- * The lifecycle actions of one automation (docs/web-app.md "Automations"): Export (any member;
- * downloads `GET …/export`), and for the Owner Enable/Disable, Duplicate (a disabled copy named
- * "… (copy)", opened) and Delete (confirmed, then back to the list).
+ * The lifecycle actions of one automation, at the right of its page's header (docs/web-app.md
+ * "Automations"): for the Owner Enable/Disable and Edit; then the "Automation actions" menu with
+ * Export (any member; downloads `GET …/export`) and, for the Owner, Duplicate (a disabled copy
+ * named "… (copy)", opened) and Delete automation (after a confirming dialog, then back to the list).
  */
 export function AutomationActions({ automation, owner }: { automation: Automation; owner: boolean }) {
   const navigate = useNavigate();
   const queries = useQueryClient();
   const setEnabled = useSetEnabled();
   const [error, setError] = useState<string | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
   const refresh = () => queries.invalidateQueries({ queryKey: ['automation', automation.id] });
 
   const exportFile = useMutation({
@@ -138,53 +142,76 @@ export function AutomationActions({ automation, owner }: { automation: Automatio
     onError: (e) => setError(`Delete failed: ${errorMessage(e)}`),
   });
 
+  const choose = (run: () => void) => () => {
+    setError(null);
+    run();
+  };
+  const menu: MenuAction[] = [
+    {
+      label: 'Export',
+      icon: <Download className="icon" aria-hidden="true" />,
+      disabled: exportFile.isPending,
+      onSelect: choose(() => exportFile.mutate()),
+    },
+    ...(owner
+      ? [
+          {
+            label: 'Duplicate',
+            icon: <Copy className="icon" aria-hidden="true" />,
+            disabled: duplicate.isPending,
+            onSelect: choose(() => duplicate.mutate()),
+          },
+          {
+            label: 'Delete automation',
+            icon: <Trash2 className="icon" aria-hidden="true" />,
+            danger: true,
+            separated: true,
+            onSelect: choose(() => setConfirmDelete(true)),
+          },
+        ]
+      : []),
+  ];
   return (
-    <div className="btn-row" role="group" aria-label="Automation actions">
+    <div className="row">
       {owner && (
         <button
           type="button"
           className="secondary"
           disabled={setEnabled.isPending}
-          onClick={() => {
-            setError(null);
+          onClick={choose(() =>
             setEnabled.mutate(
               { automationId: automation.id, enabled: !automation.enabled },
               { onSettled: () => void refresh(), onError: (e) => setError(errorMessage(e)) },
-            );
-          }}
+            ),
+          )}
         >
           {automation.enabled ? 'Disable' : 'Enable'}
         </button>
       )}
-      <button
-        type="button"
-        className="secondary"
-        disabled={exportFile.isPending}
-        onClick={() => {
-          setError(null);
-          exportFile.mutate();
-        }}
-      >
-        Export
-      </button>
       {owner && (
-        <button
-          type="button"
-          className="secondary"
-          disabled={duplicate.isPending}
-          onClick={() => {
-            setError(null);
-            duplicate.mutate();
-          }}
-        >
-          Duplicate
-        </button>
+        <Link className="btn btn-primary" to={`/automations/${automation.id}/edit`}>
+          Edit
+        </Link>
       )}
-      {owner && <ConfirmDelete name={automation.name} label={`Delete automation ${automation.name}`} onConfirm={() => remove.mutate()} />}
+      <ActionMenu label="Automation actions" actions={menu} />
       {error && (
         <p role="alert" className="error">
           {error}
         </p>
+      )}
+      {confirmDelete && (
+        <ConfirmDialog
+          title={`Delete “${automation.name}”?`}
+          confirmLabel="Delete automation"
+          danger
+          onCancel={() => setConfirmDelete(false)}
+          onConfirm={() => {
+            setConfirmDelete(false);
+            remove.mutate();
+          }}
+        >
+          <p>Its versions and runs are deleted with it, and its inbound URL stops working. This cannot be undone.</p>
+        </ConfirmDialog>
       )}
     </div>
   );

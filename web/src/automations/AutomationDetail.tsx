@@ -5,6 +5,7 @@ import { useAutomation, useRuns } from './queries';
 import { StatusBadge } from './StatusBadge';
 import { AutomationActions } from './AutomationActions';
 import { Versions } from './Versions';
+import { useKinds } from './builder/kinds';
 
 /** One automation: its definition and its latest runs; Owners edit it, everyone else reads why they cannot. */
 export function AutomationDetail() {
@@ -13,26 +14,28 @@ export function AutomationDetail() {
   const runs = useRuns(automationId, 50);
   const role = useRoleIn(automation.data?.workspaceId);
   const owner = can(role, 'manageAutomations');
+  // The trigger by its kind's title ("Task added"), its type until the catalogue has loaded.
+  const kinds = useKinds();
+  const triggerType = automation.data?.trigger.type;
+  const trigger = kinds.data?.triggers.find((k) => k.type === triggerType)?.title ?? triggerType;
   if (automation.isError) return <p className="error">{automation.error.message}</p>;
   const a = automation.data;
   return (
     <section aria-labelledby="automation-title">
-      <div className="row">
-        <h1 id="automation-title">{a?.name ?? 'Automation'}</h1>
-        {owner && (
-          <Link className="button" to={`/automations/${automationId}/edit`}>
-            Edit
-          </Link>
-        )}
+      <div className="page-header">
+        <div>
+          <h1 id="automation-title">{a?.name ?? 'Automation'}</h1>
+          {a && (
+            <p className="muted">
+              <span className={a.enabled ? 'badge badge-success' : 'badge'}>{a.enabled ? 'Enabled' : 'Disabled'}</span> · {trigger} ·
+              version {a.version}
+              {a.owner?.handle ? ` · acts as @${a.owner.handle}` : ''}
+            </p>
+          )}
+        </div>
+        {a && <AutomationActions automation={a} owner={owner} />}
       </div>
       <PermissionNote role={role} action="manageAutomations" />
-      {a && <AutomationActions automation={a} owner={owner} />}
-      {a && (
-        <p className="muted">
-          {a.enabled ? 'Enabled' : 'Disabled'} · trigger {a.trigger.type} · version {a.version}
-          {a.owner?.handle ? ` · acts as @${a.owner.handle}` : ''}
-        </p>
-      )}
       {a?.webhook?.url && (
         <p>
           Inbound URL: <code>{a.webhook.url}</code>
