@@ -57,6 +57,13 @@ run('web app: members and account settings', () => {
       });
       expect(preview.body.error.details.reason).toBe('invalid_link');
 
+      // With a second Owner, the first may change their role or leave; alone again, not.
+      const ownRole = page.getByLabel('Role of @owner');
+      const removeOwner = page.getByRole('button', { name: 'Remove @owner' });
+      expect(await ownRole.isDisabled()).toBe(true);
+      await page.getByLabel('Role of @max').selectOption('Owner');
+      await waitFor(async () => (await roleOf('max')) === 'Owner', 'max is an Owner');
+      await waitFor(async () => (await ownRole.isEnabled()) && (await removeOwner.isEnabled()), "the owner's controls enabled");
       await page.getByLabel('Role of @max').selectOption('Viewer');
       await waitFor(async () => (await roleOf('max')) === 'Viewer', 'max is a Viewer');
       await page.getByRole('button', { name: 'Remove @max' }).click();
@@ -64,9 +71,12 @@ run('web app: members and account settings', () => {
       await waitFor(async () => (await roleOf('max')) === undefined, 'max removed');
       await page.getByLabel('Role of @max').waitFor({ state: 'detached' });
 
-      // The last Owner cannot demote themselves: the service refuses and the screen says why.
-      await page.getByLabel('Role of @owner').selectOption('Viewer');
-      await page.getByRole('alert').filter({ hasText: 'at least one Owner' }).waitFor();
+      // The last Owner cannot demote or remove themselves: both controls are disabled, saying why.
+      await waitFor(async () => (await ownRole.isDisabled()) && (await removeOwner.isDisabled()), "the last owner's controls disabled");
+      for (const control of [ownRole, removeOwner]) {
+        const reason = await control.getAttribute('aria-describedby');
+        expect(await page.locator(`[id="${reason}"]`).textContent()).toContain('at least one Owner');
+      }
       expect(await roleOf('owner')).toBe('Owner');
     });
   });

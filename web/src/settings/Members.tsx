@@ -8,6 +8,8 @@ import { CopyField } from '../components/CopyButton';
 import { ROLES, ROLE_DESCRIPTIONS, RoleGuide, type Role } from '../components/roles';
 import { can, PermissionNote } from '../components/permissions';
 
+/** The id of the sentence saying why the last Owner's role and Remove are disabled. */
+const LAST_OWNER_ID = 'members-last-owner';
 /**
  * Settings → Members (docs "Invitations and members"): every member sees who belongs to the
  * workspace; Owners also invite (the link is shown once), withdraw invitations, change roles and
@@ -57,6 +59,10 @@ function WorkspaceMembers({ workspaceId, role }: { workspaceId: string; role: st
     },
   });
   const failure = changeRole.error ?? remove.error;
+  // The service keeps at least one Owner (409 last_owner): the last one's role and Remove are
+  // disabled, with the reason, rather than offered and refused.
+  const owners = members.data?.filter((m) => m.role === 'Owner').length ?? 0;
+  const isLastOwner = (m: { role: string }) => m.role === 'Owner' && owners === 1;
   return (
     <>
       <h2>People</h2>
@@ -82,6 +88,8 @@ function WorkspaceMembers({ workspaceId, role }: { workspaceId: string; role: st
                   aria-label={`Role of @${m.handle}`}
                   title={ROLE_DESCRIPTIONS[m.role as Role]}
                   value={m.role}
+                  disabled={isLastOwner(m)}
+                  aria-describedby={isLastOwner(m) ? LAST_OWNER_ID : undefined}
                   onChange={(e) => changeRole.mutate({ handle: m.handle!, role: e.target.value as Role })}
                 >
                   {ROLES.map((r) => (
@@ -101,7 +109,14 @@ function WorkspaceMembers({ workspaceId, role }: { workspaceId: string; role: st
                     Confirm removing @{m.handle}
                   </button>
                 ) : (
-                  <button type="button" className="secondary" onClick={() => setConfirming(m.handle!)} aria-label={`Remove @${m.handle}`}>
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => setConfirming(m.handle!)}
+                    aria-label={`Remove @${m.handle}`}
+                    disabled={isLastOwner(m)}
+                    aria-describedby={isLastOwner(m) ? LAST_OWNER_ID : undefined}
+                  >
                     Remove
                   </button>
                 )}
@@ -110,6 +125,11 @@ function WorkspaceMembers({ workspaceId, role }: { workspaceId: string; role: st
           </tr>
         )}
       />
+      {isOwner && owners === 1 && (
+        <p id={LAST_OWNER_ID} className="muted small">
+          A workspace keeps at least one Owner: make someone else Owner before you change your role or leave.
+        </p>
+      )}
       {isOwner && <RoleGuide />}
       {isOwner && <Invitations workspaceId={workspaceId} />}
     </>
