@@ -1,11 +1,10 @@
-import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Trash2 } from 'lucide-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage, unwrap } from '../api/client';
 import { ActionMenu } from '../components/ActionMenu';
 import { Avatar } from '../components/Avatar';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { useConfirmation } from '../components/ConfirmDialog';
 import { AgentSettings } from './AgentSettings';
 import { Knowledge } from './Knowledge';
 import { PublicAccess } from './PublicAccess';
@@ -24,7 +23,7 @@ export default function AgentDetail() {
   const agent = useAgent(agentId);
   const role = useRoleInFolder(agent.data?.space_id);
   const navigate = useNavigate();
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  const confirmation = useConfirmation();
   const queries = useQueryClient();
   const remove = useMutation({
     mutationFn: async () => unwrap(await api.DELETE('/api/v1/agents/{agentId}', { params: { path: { agentId } } })),
@@ -54,7 +53,13 @@ export default function AgentDetail() {
                 label: 'Delete agent',
                 icon: <Trash2 className="icon" aria-hidden="true" />,
                 danger: true,
-                onSelect: () => setConfirmDelete(true),
+                onSelect: () =>
+                  confirmation.ask({
+                    title: `Delete “${a.name}”?`,
+                    body: 'Its commands, conversations and public page go with it. This cannot be undone.',
+                    confirmLabel: 'Delete agent',
+                    onConfirm: () => remove.mutate(),
+                  }),
               },
             ]}
           />
@@ -66,20 +71,7 @@ export default function AgentDetail() {
           {errorMessage(remove.error)}
         </p>
       )}
-      {confirmDelete && (
-        <ConfirmDialog
-          title={`Delete “${a.name}”?`}
-          confirmLabel="Delete agent"
-          danger
-          onCancel={() => setConfirmDelete(false)}
-          onConfirm={() => {
-            setConfirmDelete(false);
-            remove.mutate();
-          }}
-        >
-          <p>Its commands, conversations and public page go with it. This cannot be undone.</p>
-        </ConfirmDialog>
-      )}
+      {confirmation.dialog}
       <div className="agent-grid">
         <AgentSettings key={a.id} agent={a} readOnly={!canEdit} />
         <div>

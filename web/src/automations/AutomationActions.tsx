@@ -4,7 +4,7 @@ import { Copy, Download, Trash2 } from 'lucide-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, errorMessage, unwrap } from '../api/client';
 import { ActionMenu, type MenuAction } from '../components/ActionMenu';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { useConfirmation } from '../components/ConfirmDialog';
 import { useSetEnabled } from './queries';
 import type { paths } from '../api/schema';
 import type { Automation } from './types';
@@ -99,7 +99,7 @@ export function AutomationActions({ automation, owner }: { automation: Automatio
   const queries = useQueryClient();
   const setEnabled = useSetEnabled();
   const [error, setError] = useState<string | null>(null);
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  const confirmation = useConfirmation();
   const refresh = () => queries.invalidateQueries({ queryKey: ['automation', automation.id] });
 
   const exportFile = useMutation({
@@ -166,7 +166,14 @@ export function AutomationActions({ automation, owner }: { automation: Automatio
             icon: <Trash2 className="icon" aria-hidden="true" />,
             danger: true,
             separated: true,
-            onSelect: choose(() => setConfirmDelete(true)),
+            onSelect: choose(() =>
+              confirmation.ask({
+                title: `Delete “${automation.name}”?`,
+                body: 'Its versions and runs are deleted with it, and its inbound URL stops working. This cannot be undone.',
+                confirmLabel: 'Delete automation',
+                onConfirm: () => remove.mutate(),
+              }),
+            ),
           },
         ]
       : []),
@@ -199,20 +206,7 @@ export function AutomationActions({ automation, owner }: { automation: Automatio
           {error}
         </p>
       )}
-      {confirmDelete && (
-        <ConfirmDialog
-          title={`Delete “${automation.name}”?`}
-          confirmLabel="Delete automation"
-          danger
-          onCancel={() => setConfirmDelete(false)}
-          onConfirm={() => {
-            setConfirmDelete(false);
-            remove.mutate();
-          }}
-        >
-          <p>Its versions and runs are deleted with it, and its inbound URL stops working. This cannot be undone.</p>
-        </ConfirmDialog>
-      )}
+      {confirmation.dialog}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 /**
  * A modal question with a confirming and a cancelling button (the browser's own `<dialog>`, so
@@ -55,4 +55,36 @@ export function ConfirmDialog({
       </div>
     </dialog>
   );
+}
+
+/** What {@link useConfirmation} asks: the dialog's title, its sentence and the destructive action. */
+export interface Confirmation {
+  title: string;
+  body: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+}
+
+/**
+ * A destructive action asked about first: `ask(confirmation)` shows a {@link ConfirmDialog} (danger
+ * style), which calls `onConfirm` on confirming and closes either way. Render `dialog` once in the
+ * component (it is null while nothing is asked).
+ */
+export function useConfirmation(): { ask: (confirmation: Confirmation) => void; dialog: ReactNode } {
+  const [asked, setAsked] = useState<Confirmation | null>(null);
+  const dialog = asked && (
+    <ConfirmDialog
+      title={asked.title}
+      confirmLabel={asked.confirmLabel}
+      danger
+      onCancel={() => setAsked(null)}
+      onConfirm={() => {
+        setAsked(null);
+        asked.onConfirm();
+      }}
+    >
+      <p>{asked.body}</p>
+    </ConfirmDialog>
+  );
+  return { ask: setAsked, dialog };
 }

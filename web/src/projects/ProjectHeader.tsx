@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, Copy, FileStack, Link2, ListPlus, PencilLine, RotateCcw, Trash2, Unlink } from 'lucide-react';
 import { api, ApiError, unwrap } from '../api/client';
 import { ActionMenu, type MenuAction } from '../components/ActionMenu';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { useConfirmation } from '../components/ConfirmDialog';
 import { can } from '../components/permissions';
 import { FieldManager } from './FieldManager';
 import { PresenceAvatars } from './PresenceAvatars';
@@ -46,7 +46,7 @@ export function ProjectHeader({
   const manages = project !== undefined && can(role, 'manageProjects');
   const [error, setError] = useState<string | null>(null);
   const [panel, setPanel] = useState<Panel>(null);
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  const confirmation = useConfirmation();
   const [notice, setNotice] = useState<string | null>(null);
   const path = { params: { path: { projectId } } };
   const share = useQuery({
@@ -135,8 +135,14 @@ export function ProjectHeader({
         {
           label: 'Delete project',
           icon: <Trash2 className="icon" aria-hidden="true" />,
-          onSelect: () => setConfirmDelete(true),
           danger: true,
+          onSelect: () =>
+            confirmation.ask({
+              title: `Delete “${project.name}”?`,
+              body: 'Its tasks, custom fields and share link are deleted with it. This cannot be undone.',
+              confirmLabel: 'Delete project',
+              onConfirm: () => act.mutate('delete'),
+            }),
         },
       ]
     : [];
@@ -167,20 +173,7 @@ export function ProjectHeader({
           {error}
         </p>
       )}
-      {manages && confirmDelete && (
-        <ConfirmDialog
-          title={`Delete “${project.name}”?`}
-          confirmLabel="Delete project"
-          danger
-          onCancel={() => setConfirmDelete(false)}
-          onConfirm={() => {
-            setConfirmDelete(false);
-            act.mutate('delete');
-          }}
-        >
-          <p>Its tasks, custom fields and share link are deleted with it. This cannot be undone.</p>
-        </ConfirmDialog>
-      )}
+      {confirmation.dialog}
     </>
   );
 }
