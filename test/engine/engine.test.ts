@@ -673,6 +673,46 @@ describe('engine: durability of the journal', () => {
   });
 });
 
+describe('engine: an automation deleted while its run executes', () => {
+  test('the run goes with it quietly: no store-error warning, no retry, the engine idles', async () => {
+    const service = new MemService();
+    let release!: () => void;
+    service.gate = () => new Promise<void>((resolve) => (release = resolve));
+    const warnings: string[] = [];
+    const store = new MemoryStore();
+    const engine = createEngine({
+      store,
+      service,
+      http: fetchHttp(),
+      clock: new TestClock(),
+      autoTick: false,
+      logger: { warn: (_data, message) => warnings.push(message), error: (_data, message) => warnings.push(message) },
+    });
+    const automation = await engine.createAutomation({
+      workspaceId: WS,
+      ownerId: OWNER,
+      definition: {
+        name: 'Deleted mid-run',
+        trigger: { type: 'task.added' },
+        actions: [
+          { type: 'task.create', projectId: 'p1', text: 'first' },
+          { type: 'task.create', projectId: 'p1', text: 'second' },
+        ],
+      },
+    });
+    const [run] = await engine.submit(taskAdded('gone-1'));
+    // The run is inside its first service call when its automation is deleted.
+    await waitFor(() => release !== undefined, 'the run to reach the service');
+    await engine.deleteAutomation(automation.id);
+    service.gate = undefined;
+    release();
+    await engine.idle();
+    expect(await store.getRun(run!.id)).toBeUndefined();
+    expect(warnings).toEqual([]);
+    expect(service.calls.map((c) => (c.params as { text: string }).text)).toEqual(['first']);
+  });
+});
+
 describe('engine: concurrency limit', () => {
   test('at most N runs execute at once; the rest start in submission order', async () => {
     const service = new MemService();

@@ -61,6 +61,12 @@ export class RunExecution {
       this.failedTries.delete(runId);
     } catch (error) {
       if (ctx.lifecycle.stopping) throw error;
+      // Its automation was deleted while it executed: the run went with it and nothing is left to
+      // write or to try again (a store that cannot answer now is a failure like any other).
+      if ((await ctx.store.getRun(runId).catch(() => null)) === undefined) {
+        this.failedTries.delete(runId);
+        return;
+      }
       const tries = (this.failedTries.get(runId) ?? 0) + 1;
       ctx.logger.warn({ err: error, runId, tries }, 'run execution failed on a store error; released to be tried again');
       await ctx.store
