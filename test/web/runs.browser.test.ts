@@ -57,6 +57,10 @@ run('web app: runs across automations and versions', () => {
       await runLink(bad.id).click();
       await page.waitForURL(`${server.url}/automations/${broken.id}/runs/${bad.id}`);
       await page.getByRole('heading', { name: /Run .* failed/ }).waitFor();
+      // The timeline names the automation it goes back to, the trigger and each step's kind by their titles.
+      await page.getByRole('link', { name: '← Broken' }).waitFor();
+      await page.getByText(/^Webhook · version 1/).waitFor();
+      await page.getByRole('listitem').filter({ hasText: 'oops' }).getByText('Create a task', { exact: true }).waitFor();
       // The Owner replays it; the new run opens, linked to the one it replays.
       await page.getByRole('button', { name: 'Replay from the failed step' }).click();
       await page.getByRole('link', { name: `run ${bad.id.slice(0, 8)}` }).waitFor();

@@ -8,6 +8,7 @@ import { useAutomation, useRun } from './queries';
 import { Decision } from './Decision';
 import { StatusBadge } from './StatusBadge';
 import type { Step } from './types';
+import { useKinds } from './builder/kinds';
 
 function Json({ label, value }: { label: string; value: unknown }) {
   if (value === undefined) return null;
@@ -23,11 +24,13 @@ function Json({ label, value }: { label: string; value: unknown }) {
 
 function StepItem({ step }: { step: Step }) {
   const { automationId = '', runId = '' } = useParams();
+  // The step's kind by its title ("Create a task"), its type until the catalogue has loaded.
+  const kind = useKinds().data?.actions.find((k) => k.type === step.type)?.title ?? step.type;
   return (
     <li className={`step step-${step.status}`}>
       <div className="row">
         <strong>{step.id}</strong>
-        <span className="muted small">{step.type}</span>
+        <span className="muted small">{kind}</span>
         <span className={`badge badge-${step.status}`}>{step.status}</span>
         {step.status === 'failed' && (
           <Link
@@ -164,6 +167,7 @@ export function RunTimeline() {
   const role = useRoleIn(automation.data?.workspaceId);
   const owner = can(role, 'manageRuns');
   const me = useMe();
+  const kinds = useKinds();
   if (run.isError) return <p className="error">{run.error.message}</p>;
   const r = run.data;
   // Who may decide the approval the run waits on: the handles its step names, else Participants and above.
@@ -176,14 +180,14 @@ export function RunTimeline() {
   return (
     <section aria-labelledby="run-title">
       <p>
-        <Link to={`/automations/${automationId}`}>← Automation</Link>
+        <Link to={`/automations/${automationId}`}>← {automation.data?.name ?? 'Automation'}</Link>
       </p>
       <h1 id="run-title">
         Run {runId.slice(0, 8)} {r && <StatusBadge status={r.status} />}
       </h1>
       {r && (
         <p className="muted">
-          Trigger {r.trigger.type} · version {r.version}
+          {kinds.data?.triggers.find((k) => k.type === r.trigger.type)?.title ?? r.trigger.type} · version {r.version}
           {automation.data ? (automation.data.version === r.version ? ' (current)' : ` (current is v${automation.data.version})`) : ''} ·
           created {new Date(r.createdAt).toLocaleString()}
           {r.replayOf && (
