@@ -51,7 +51,7 @@ run('web app: signing in', () => {
       await page.getByLabel('Password').fill(PASSWORD);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL(/\/automations$/);
-      await page.getByRole('heading', { name: 'Automations' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Automations' }).waitFor();
       await page.getByText('Signed in as @owner').waitFor();
       const cookies = await context.cookies();
       const session = cookies.find((c) => c.name === 'taskspace_session');
