@@ -12,7 +12,9 @@ import { setTaskFieldValue } from '../fields/service';
 import { fieldValueBody } from '../fields/schemas';
 import { setNote } from '../tasks/notes';
 import { setTaskDate, type DatePointInput } from '../tasks/dates';
-import { createTasks, deleteTask, moveTask, setTaskCompleted, updateTask } from '../tasks/service';
+import { deleteTask, moveTask, setTaskCompleted, updateTask } from '../tasks/service';
+import { createTaskBatch } from '../tasks/create';
+import type { Task } from '../tasks/records';
 import { assigneesBody, createTasksBody, moveTaskBody, taskNoteBody, updateTaskBody } from '../tasks/schemas';
 import { busy, notFound, ServiceError } from '../../errors';
 import { isRetryableConflict } from '../../platform/db/query';
@@ -41,14 +43,18 @@ export class DomainServiceAdapter implements Service {
    * work through the transaction handle it is given.
    */
   private async once<T>(ctx: ServiceContext, projectId: string, change: (tx: Sql, actor: Actor) => Query<T>): Promise<T> {
-    return this.onceIn(ctx, projectId, (tx) => inWorkspace(tx, ctx, 'projects', projectId), change);
+    return this.onceIn(ctx, projectId, { table: 'projects', id: projectId }, change);
   }
 
-  /** {@link once} with its own workspace check (`guard`) and write lane (a project or folder id). */
+  /**
+   * {@link once} with its own workspace check (`guard`: the resource that must be in the
+   * automation's workspace, none for a write to the workspace itself) and write lane (a project or
+   * folder id).
+   */
   private async onceIn<T>(
     ctx: ServiceContext,
     lane: string,
-    guard: (tx: Sql) => Query<void>,
+    guard: WorkspaceGuard | undefined,
     change: (tx: Sql, actor: Actor) => Query<T>,
   ): Promise<T> {
     const { svc } = this;
@@ -58,13 +64,9 @@ export class DomainServiceAdapter implements Service {
     // so the step is retried by its policy instead of failing the run.
     const result = await svc.writes
       .run(function* (tx): Query<T> {
-        const prior = yield* tx.get<{ output_json: string }>(
-          'SELECT output_json FROM automation_effects WHERE run_id = ? AND step_id = ?',
-          [ctx.runId, ctx.stepId],
-        );
-        if (prior) return JSON.parse(prior.output_json) as T;
-        yield* guard(tx);
-        const out = yield* change(tx, yield* ownerActor(tx, ctx));
+        const before = yield* beforeWrite(tx, ctx, guard);
+        if (before.priorOutput !== null) return JSON.parse(before.priorOutput) as T;
+        const out = yield* change(tx, before.actor());
         yield* tx.run('INSERT INTO automation_effects (run_id, step_id, output_json, created_at) VALUES (?, ?, ?, ?)', [
           ctx.runId,
           ctx.stepId,
@@ -86,7 +88,10 @@ export class DomainServiceAdapter implements Service {
       const task: Record<string, unknown> = { contentType: 'text/markdown', content: p.text, taskId: p.referenceTaskId ?? null };
       if (p.placement !== undefined) task.placement = p.placement;
       const body = svc.inputs.check(createTasksBody, { tasks: [task] });
-      return (yield* createTasks(svc, actor, p.projectId, body.tasks, tx))[0];
+      // The batch without a transaction of its own: the write's savepoint already undoes it whole.
+      const [outcome] = yield* createTaskBatch(tx, [{ svc, actor, projectId: p.projectId, tasks: body.tasks }]);
+      if (!outcome!.ok) throw outcome!.error;
+      return (outcome!.value as Task[])[0];
     });
   }
 
@@ -183,18 +188,12 @@ export class DomainServiceAdapter implements Service {
     const input = { contentType: 'text/markdown' as const, content: `# ${p.name}\n\n${p.content}` };
     const folderId = p.folderId;
     if (folderId === undefined) {
-      return this.onceIn(
-        ctx,
-        ctx.workspaceId,
-        function* () {},
-        (tx, actor) => createWorkspaceProject(this.svc, actor, ctx.workspaceId, input, tx),
+      return this.onceIn(ctx, ctx.workspaceId, undefined, (tx, actor) =>
+        createWorkspaceProject(this.svc, actor, ctx.workspaceId, input, tx),
       );
     }
-    return this.onceIn(
-      ctx,
-      folderId,
-      (tx) => inWorkspace(tx, ctx, 'folders', folderId),
-      (tx, actor) => createProject(this.svc, actor, folderId, input, tx),
+    return this.onceIn(ctx, folderId, { table: 'folders', id: folderId }, (tx, actor) =>
+      createProject(this.svc, actor, folderId, input, tx),
     );
   }
 
@@ -242,14 +241,76 @@ export function* ownerActor(
   q: Sql,
   ctx: Pick<ServiceContext, 'ownerId' | 'depth'> & Partial<Pick<ServiceContext, 'automationId' | 'runId'>>,
 ): Query<Actor> {
-  const row = yield* q.get<{ userId: string; handle: string; displayName: string; plan: string; rateTier: string; verified: number }>(
-    'SELECT id AS "userId", handle, display_name AS "displayName", plan, rate_tier AS "rateTier", verified FROM users WHERE id = ?',
-    [ctx.ownerId],
-  );
-  if (!row) throw new ServiceError(404, 'NOT_FOUND', 'the automation owner no longer exists');
+  const row = yield* q.get<OwnerRow>(`SELECT ${OWNER_COLUMNS} FROM users u WHERE u.id = ?`, [ctx.ownerId]);
+  return actorFromRow(row, ctx);
+}
+
+/** The columns of {@link OwnerRow}, from `users u`. */
+const OWNER_COLUMNS = 'u.id AS "userId", u.handle, u.display_name AS "displayName", u.plan, u.rate_tier AS "rateTier", u.verified';
+
+/** The automation owner's row as {@link OWNER_COLUMNS} reads it (every column null when the owner is gone). */
+interface OwnerRow {
+  userId: string;
+  handle: string;
+  displayName: string;
+  plan: string;
+  rateTier: string;
+  verified: number;
+}
+
+/** {@link ownerActor} from its row. @throws ServiceError 404 when the owner no longer exists (no row, or a row of nulls). */
+function actorFromRow(
+  row: OwnerRow | undefined,
+  ctx: Pick<ServiceContext, 'ownerId' | 'depth'> & Partial<Pick<ServiceContext, 'automationId' | 'runId'>>,
+): Actor {
+  if (!row || row.userId === null) throw new ServiceError(404, 'NOT_FOUND', 'the automation owner no longer exists');
   const actor: Actor = { ...row, verified: row.verified === 1, depth: ctx.depth };
   if (ctx.automationId !== undefined && ctx.runId !== undefined) actor.cause = { automationId: ctx.automationId, runId: ctx.runId };
   return actor;
+}
+
+/** A resource a write must find in the automation's workspace (see {@link inWorkspace}). */
+interface WorkspaceGuard {
+  table: 'projects' | 'folders';
+  id: string;
+}
+
+/**
+ * The statement of {@link beforeWrite} for each guard table (none: `workspace`): the step's
+ * recorded output, the guarded resource's workspace and the owner, in one round trip.
+ */
+const BEFORE_WRITE = Object.fromEntries(
+  (['projects', 'folders', 'workspace'] as const).map((table) => [
+    table,
+    `SELECT (SELECT output_json FROM automation_effects WHERE run_id = ? AND step_id = ?) AS "priorOutput",
+            ${table === 'workspace' ? 'NULL' : `(SELECT workspace_id FROM ${table} WHERE id = ?)`} AS "guardWorkspaceId",
+            ${OWNER_COLUMNS}
+       FROM (SELECT 1 AS one) AS one LEFT JOIN users u ON u.id = ?`,
+  ]),
+) as Record<WorkspaceGuard['table'] | 'workspace', string>;
+
+/**
+ * What a write of the engine reads first, in one statement: the output the step already recorded
+ * (a repeated step returns it and does nothing), else the `guard` check ({@link inWorkspace}) and
+ * the owner to act as.
+ * @returns `priorOutput` (JSON, null when the step has not written), and `actor()`.
+ * @throws ServiceError 404 when there is no prior output and the guarded resource is not in the
+ *   automation's workspace; `actor()` throws 404 when the owner no longer exists.
+ */
+function* beforeWrite(
+  q: Sql,
+  ctx: ServiceContext,
+  guard: WorkspaceGuard | undefined,
+): Query<{ priorOutput: string | null; actor: () => Actor }> {
+  const params: unknown[] = [ctx.runId, ctx.stepId];
+  if (guard) params.push(guard.id);
+  params.push(ctx.ownerId);
+  const row = (yield* q.get<OwnerRow & { priorOutput: string | null; guardWorkspaceId: string | null }>(
+    BEFORE_WRITE[guard?.table ?? 'workspace'],
+    params,
+  ))!;
+  if (row.priorOutput === null && guard && row.guardWorkspaceId !== ctx.workspaceId) throw notFound(guard.table.slice(0, -1), guard.id);
+  return { priorOutput: row.priorOutput, actor: () => actorFromRow(row, ctx) };
 }
 
 /** The tables {@link inWorkspace} checks, with their own statement (texts are constants). */

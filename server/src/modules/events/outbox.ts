@@ -87,12 +87,68 @@ const EVENT_INSERT_COLUMNS = 'id, type, workspace_id, payload_json, depth, creat
  */
 export const OUTBOX_APPEND_LOCK = 7_461_001;
 
+/** Rows per multi-row INSERT on SQLite (8 parameters each, well under SQLite's limit). */
+const EVENT_BATCH_ROWS = 200;
+
 /**
- * On PostgreSQL, waits for the outbox append lock (see {@link OUTBOX_APPEND_LOCK}), once per
- * transaction: the later appends of a group of writes sharing one transaction hold it already.
+ * A write to run with an append, in the same statement on PostgreSQL (one round trip fewer in the
+ * caller's transaction): an INSERT, UPDATE or DELETE without RETURNING, with `?` placeholders.
  */
-function* lockOutbox(q: Sql): Query<void> {
-  yield* q.lockForTransaction(OUTBOX_APPEND_LOCK);
+export interface AlongsideWrite {
+  text: string;
+  params: readonly unknown[];
+}
+
+/**
+ * PostgreSQL's append of rows given as arrays, one per column, unnested in order (one statement
+ * text whatever the row count), reading them `from` the unnest alone or joined to the lock's CTE.
+ */
+function postgresAppend(from: string): string {
+  return `INSERT INTO events (${EVENT_INSERT_COLUMNS})
+  SELECT e.id, e.type, e.workspace_id, e.payload_json, e.depth, e.created_at, e.caused_by_automation_id, e.caused_by_run_id
+    FROM ${from}(?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[], ?::text[])
+         WITH ORDINALITY AS e(id, type, workspace_id, payload_json, depth, created_at, caused_by_automation_id, caused_by_run_id, n)
+   ORDER BY e.n`;
+}
+
+/**
+ * Writes event rows ({@link eventRow}) in order, and `alongside` (if any) with them.
+ * PostgreSQL: one statement. When the transaction does not hold the append lock
+ * ({@link OUTBOX_APPEND_LOCK}) yet, the statement takes it in a materialized CTE joined to the
+ * rows, which runs before the first row reaches the INSERT, so before the first `seq` is drawn;
+ * `alongside` is a data-modifying CTE of the same statement. SQLite, whose single writer orders
+ * appends: `alongside` first, then multi-row INSERTs of up to {@link EVENT_BATCH_ROWS} rows.
+ */
+function* insertEventRows(q: Sql, rows: readonly (string | number | null)[][], alongside?: AlongsideWrite): Query<void> {
+  if (rows.length === 0) {
+    if (alongside) yield* q.run(alongside.text, alongside.params);
+    return;
+  }
+  if (q.dialect === 'postgres') {
+    const ctes: string[] = [];
+    const params: unknown[] = [];
+    const locking = q.lockInNextStatement(OUTBOX_APPEND_LOCK);
+    if (locking) {
+      ctes.push('outbox_lock AS MATERIALIZED (SELECT pg_advisory_xact_lock(?::bigint))');
+      params.push(OUTBOX_APPEND_LOCK);
+    }
+    if (alongside) {
+      ctes.push(`alongside AS (${alongside.text})`);
+      params.push(...alongside.params);
+    }
+    for (let column = 0; column < rows[0]!.length; column++) params.push(rows.map((row) => row[column]));
+    const append = postgresAppend(locking ? 'outbox_lock, unnest' : 'unnest');
+    yield* q.run(ctes.length === 0 ? append : `WITH ${ctes.join(', ')}\n${append}`, params);
+    return;
+  }
+  if (alongside) yield* q.run(alongside.text, alongside.params);
+  for (let start = 0; start < rows.length; start += EVENT_BATCH_ROWS) {
+    const batch = rows.slice(start, start + EVENT_BATCH_ROWS);
+    yield* q.run(
+      `INSERT INTO events (${EVENT_INSERT_COLUMNS}) VALUES ${batch.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      batch.flat(),
+    );
+  }
 }
 
 /**
@@ -102,8 +158,7 @@ function* lockOutbox(q: Sql): Query<void> {
  */
 export function* appendEvent(q: Sql, event: NewEvent, now: number): Query<string> {
   const row = eventRow(event, now);
-  yield* lockOutbox(q);
-  yield* q.run(`INSERT INTO events (${EVENT_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, row);
+  yield* insertEventRows(q, [row]);
   return row[0] as string;
 }
 
@@ -141,13 +196,11 @@ export function* readEvents(q: Sql, afterSeq: number, limit: number): Query<Doma
   });
 }
 
-/** Rows per multi-row INSERT of {@link appendEvents} (8 parameters each, well under SQLite's limit). */
-const EVENT_BATCH_ROWS = 200;
-
 /**
  * Appends many events of one change to the outbox, in order, with multi-row INSERTs of up to
- * {@link EVENT_BATCH_ROWS} rows (a 10,000-task import writes 50 statements, not 10,000). Call
- * inside the transaction of the change, like {@link appendEvent}.
+ * {@link EVENT_BATCH_ROWS} rows on SQLite (a 10,000-task import writes 50 statements, not 10,000)
+ * and one statement on PostgreSQL. Call inside the transaction of the change, like
+ * {@link appendEvent}.
  */
 export function* appendEvents(q: Sql, events: readonly NewEvent[], now: number): Query<void> {
   yield* appendEventsAt(
@@ -158,15 +211,15 @@ export function* appendEvents(q: Sql, events: readonly NewEvent[], now: number):
 
 /**
  * Appends events to the outbox in order, each with its own time (`now`, ms since the epoch): the
- * events of several changes written together (a group's batch of task creates), with multi-row
- * INSERTs of up to {@link EVENT_BATCH_ROWS} rows. Call inside the transaction of the changes.
+ * events of several changes written together (a group's batch of task creates), as
+ * {@link appendEvents} writes them. Call inside the transaction of the changes.
+ * `alongside` (optional): a write of the same changes that goes with the append in one statement on
+ * PostgreSQL (see {@link AlongsideWrite}); on SQLite it runs just before.
  */
-export function* appendEventsAt(q: Sql, events: readonly { event: NewEvent; now: number }[]): Query<void> {
-  if (events.length > 0) yield* lockOutbox(q);
-  for (let start = 0; start < events.length; start += EVENT_BATCH_ROWS) {
-    const batch = events.slice(start, start + EVENT_BATCH_ROWS);
-    const values = batch.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
-    const args = batch.flatMap((e) => eventRow(e.event, e.now));
-    yield* q.run(`INSERT INTO events (${EVENT_INSERT_COLUMNS}) VALUES ${values}`, args);
-  }
+export function* appendEventsAt(q: Sql, events: readonly { event: NewEvent; now: number }[], alongside?: AlongsideWrite): Query<void> {
+  yield* insertEventRows(
+    q,
+    events.map((e) => eventRow(e.event, e.now)),
+    alongside,
+  );
 }

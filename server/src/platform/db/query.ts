@@ -79,6 +79,15 @@ export interface Sql {
    * SQLite, whose single writer already orders transactions. Call only inside a transaction.
    */
   lockForTransaction(key: number): Query<void>;
+  /**
+   * Whether the caller's next statement must take the advisory lock `key` itself (PostgreSQL:
+   * `pg_advisory_xact_lock(key)` inside that statement, before it does what the lock orders,
+   * which saves the round trip of {@link lockForTransaction}). True when the transaction does not
+   * hold the lock yet; the lock is then counted as held, so the statement must not be skipped
+   * (if it fails, the transaction or savepoint is rolled back and the lock with it). Always false
+   * on SQLite (see {@link lockForTransaction}). Call only inside a transaction.
+   */
+  lockInNextStatement(key: number): boolean;
 }
 
 /** Thrown by {@link runSync} when an operation waits on a promise: it needs {@link runAsync}. */

@@ -36,6 +36,11 @@ export class SqliteSql implements Sql {
     return;
   }
 
+  /** False: SQLite takes no advisory locks (see {@link Sql.lockInNextStatement}). */
+  lockInNextStatement(): boolean {
+    return false;
+  }
+
   *transaction<T>(body: (tx: Sql) => Query<T>): Query<T> {
     const db = this.db;
     const nested = db.inTransaction;

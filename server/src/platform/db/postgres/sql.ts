@@ -149,6 +149,13 @@ export class PostgresSql implements Sql {
     if (this.depth > 0) this.locks.add(key);
   }
 
+  /** See {@link Sql.lockInNextStatement}: true, and the lock counted as held, unless this transaction holds it. */
+  lockInNextStatement(key: number): boolean {
+    if (this.locks.has(key)) return false;
+    if (this.depth > 0) this.locks.add(key);
+    return true;
+  }
+
   /** A client of the pool; released at once if the operation is abandoned while it connects. */
   private *connect(): Query<PoolClient> {
     const connecting = (this.target as Pool).connect();
