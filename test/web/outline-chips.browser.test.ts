@@ -206,5 +206,6 @@ run('web app: outline chips edited in place', () => {
       expect(viewerErrors).toEqual([]);
     });
     await viewer.close();
-  });
+    // Two sign-ins and some thirty edits in the browser: longer than the default 30 s on a busy machine.
+  }, 90_000);
 });
