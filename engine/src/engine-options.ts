@@ -100,6 +100,13 @@ export interface EngineOptions {
   firesSchedules?: () => boolean;
   /** Worker threads running `code` steps at once (default 2; see `CodeSandbox`). */
   codeWorkers?: number;
+  /**
+   * `code` steps of one workspace running at once (default all code workers but one, at least 1):
+   * a workspace flooding the sandbox leaves a worker to the others (docs "Code").
+   */
+  codeWorkersPerWorkspace?: number;
+  /** `code` steps of one workspace waiting for a worker at once (default 100); one more fails with the transient `CODE_BUSY`. */
+  codeQueuePerWorkspace?: number;
   /** The URL that sends a run the event it waits for, read by templates as `{{ run.resumeUrl }}`. */
   resumeUrl?: (runId: string) => string;
   /**

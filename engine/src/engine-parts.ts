@@ -88,7 +88,11 @@ export function assembleEngine(options: EngineOptions, discover: () => Promise<v
   const newId = options.newId ?? defaultId;
   const templates = new Templates(options.templates);
   const kinds = new KindRegistry(options.kinds ?? DEFAULT_KINDS);
-  const sandbox = new CodeSandbox({ workers: options.codeWorkers });
+  const sandbox = new CodeSandbox({
+    workers: options.codeWorkers,
+    workersPerWorkspace: options.codeWorkersPerWorkspace,
+    queuePerWorkspace: options.codeQueuePerWorkspace,
+  });
   const lifecycle = { stopping: false };
   // The callbacks below read parts made further down: they are called only once all are made.
   const settled = (run: RunRecord): void => settleRun({ logger, subRuns, cancellation, waiters, onRunSettled: options.onRunSettled }, run);

@@ -61,3 +61,26 @@ export function runRetentionConfig(env: NodeJS.ProcessEnv): RunRetentionConfig {
     failedDays: int(env, 'TASKSPACE_RUN_RETENTION_FAILED_DAYS', 90, 0),
   };
 }
+
+/** The code sandbox of this process's engine (docs/automations.md "Code", "Sharing the sandbox"; see `Config.codeSandbox`). */
+export interface CodeSandboxConfig {
+  /** Worker threads running code steps: `TASKSPACE_CODE_WORKERS` (default 2, at least 1). */
+  workers: number;
+  /** Code steps of one workspace running at once: `TASKSPACE_CODE_WORKERS_PER_WORKSPACE` (default all workers but one, at least 1). */
+  workersPerWorkspace: number;
+  /** Code steps of one workspace waiting for a worker: `TASKSPACE_CODE_QUEUE_PER_WORKSPACE` (default 100, at least 1). */
+  queuePerWorkspace: number;
+}
+
+/**
+ * Reads the code sandbox settings ({@link CodeSandboxConfig}).
+ * @throws ConfigError when a value is malformed.
+ */
+export function codeSandboxConfig(env: NodeJS.ProcessEnv): CodeSandboxConfig {
+  const workers = int(env, 'TASKSPACE_CODE_WORKERS', 2, 1);
+  return {
+    workers,
+    workersPerWorkspace: int(env, 'TASKSPACE_CODE_WORKERS_PER_WORKSPACE', Math.max(1, workers - 1), 1),
+    queuePerWorkspace: int(env, 'TASKSPACE_CODE_QUEUE_PER_WORKSPACE', 100, 1),
+  };
+}

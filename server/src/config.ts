@@ -1,6 +1,14 @@
 import path from 'node:path';
 import { accountsConfig, checkBootstrapPassword, type AccountsConfig } from './config-accounts';
-import { runRetentionConfig, serverRole, standby, type RunRetentionConfig, type ServerRole } from './config-automations';
+import {
+  codeSandboxConfig,
+  runRetentionConfig,
+  serverRole,
+  standby,
+  type CodeSandboxConfig,
+  type RunRetentionConfig,
+  type ServerRole,
+} from './config-automations';
 import { publicUrl, requestTimeouts, trustProxy, type TrustProxy } from './config-http';
 import { modelConfig, modelProvider, type ModelConfig } from './config-model';
 import { databaseUrl, mediaStore, postgresConfig, type MediaStoreKind, type PostgresConfig } from './config-storage';
@@ -79,6 +87,8 @@ export interface Config {
    * never shorter than `days`. An automation's `retention` replaces either for its runs.
    */
   runRetention: RunRetentionConfig;
+  /** The code sandbox: `TASKSPACE_CODE_WORKERS`, `TASKSPACE_CODE_WORKERS_PER_WORKSPACE`, `TASKSPACE_CODE_QUEUE_PER_WORKSPACE`. */
+  codeSandbox: CodeSandboxConfig;
   /**
    * How long deleted tasks stay restorable, in days (`TASKSPACE_TRASH_RETENTION_DAYS`, default 30;
    * 0 keeps them forever); the leader purges older entries (docs "API", "Deleted tasks").
@@ -164,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     role: serverRole(env),
     runLeaseMs: int(env, 'TASKSPACE_RUN_LEASE_MS', 30_000, 1000),
     runRetention: runRetentionConfig(env),
+    codeSandbox: codeSandboxConfig(env),
     trashRetentionDays: int(env, 'TASKSPACE_TRASH_RETENTION_DAYS', 30, 0),
     presenceHeartbeatMs: int(env, 'TASKSPACE_PRESENCE_HEARTBEAT_MS', 15_000, 100),
     engineConcurrency: int(env, 'TASKSPACE_ENGINE_CONCURRENCY', 16, 1),

@@ -6,7 +6,9 @@
  * (earlier outputs as recorded) and `run`, and what it returns (JSON) is the step's output.
  * Failures are permanent (the same code fails the same way again): `CODE_ERROR` (a syntax error,
  * a throw, a value that is not JSON), `CODE_TIMEOUT`, `CODE_MEMORY`; `details.logs` has what it
- * printed with `console.log`.
+ * printed with `console.log`. Transient: `SANDBOX_CLOSED` (the engine stopped) and `CODE_BUSY`
+ * (the workspace has too many code steps waiting for the sandbox). Jobs run in the workspace's
+ * fair share of the sandbox (`code/shares.ts`).
  */
 import type { CodeAction } from '../definition/types';
 import { ActionError } from '../errors';
@@ -43,8 +45,18 @@ export const CODE_ACTION: ActionKind<CodeAction, CodeParams> = {
       memoryBytes: p.memoryMb * 1024 * 1024,
       maxOutputChars: CODE_MAX_OUTPUT_CHARS,
     };
-    const reply = await ctx.sandbox.run(job);
-    if (!reply.ok) throw new ActionError(reply.code, reply.message, reply.code === 'SANDBOX_CLOSED', { details: { logs: reply.logs } });
-    return JSON.parse(reply.output) as unknown;
+    const reply = await ctx.sandbox.run(job, { workspaceId: ctx.run.workspaceId, signal: ctx.signal });
+    if (!reply.ok)
+      throw new ActionError(reply.code, reply.message, reply.code === 'SANDBOX_CLOSED' || reply.code === 'CODE_BUSY', {
+        details: { logs: reply.logs },
+      });
+    try {
+      return JSON.parse(reply.output) as unknown;
+    } catch {
+      // Only code that escaped the wrapper the worker runs it in can hand back something else.
+      throw new ActionError('CODE_ERROR', 'the code did not return its value through the function it runs in', false, {
+        details: { logs: reply.logs },
+      });
+    }
   },
 };

@@ -12,8 +12,8 @@ export interface ActionContext {
   clock: Clock;
   /** Aborted when the attempt must stop: a cancel, the run's deadline or the step's time limit. */
   signal?: AbortSignal;
-  /** Where `code` steps run (the engine's {@link CodeSandbox}). */
-  sandbox: { run(job: CodeJob): Promise<CodeReply> };
+  /** Where `code` steps run (the engine's `CodeSandbox`): `workspaceId` picks the fair share, `signal` stops the job. */
+  sandbox: { run(job: CodeJob, options?: { workspaceId?: string; signal?: AbortSignal }): Promise<CodeReply> };
   /**
    * A copy of a value with the run's secrets, and values derived from them, replaced by their
    * placeholders: for what an action hands over to be stored (an agent's conversation).

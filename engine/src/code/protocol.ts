@@ -18,5 +18,23 @@ export interface CodeJob {
 export type CodeReply =
   | { ok: true; output: string; logs: string[] }
   | { ok: false; code: 'CODE_ERROR' | 'CODE_TIMEOUT' | 'CODE_MEMORY'; message: string; logs: string[] }
-  /** The engine stopped while the code ran: the step is tried again when the run resumes. */
-  | { ok: false; code: 'SANDBOX_CLOSED'; message: string; logs: string[] };
+  /**
+   * The engine stopped while the code ran or waited (the step is tried again when the run
+   * resumes), or its workspace has too many code steps waiting for the sandbox (`CODE_BUSY`,
+   * transient: retried with backoff).
+   */
+  | { ok: false; code: 'SANDBOX_CLOSED' | 'CODE_BUSY'; message: string; logs: string[] }
+  /** The step was cancelled or reached its run's deadline before or while its code ran (the executor reports why). */
+  | { ok: false; code: 'CODE_ABORTED'; message: string; logs: string[] };
+
+/** What the worker posts for each job: the reply, and the state of the worker after it. */
+export interface WorkerAnswer {
+  reply: CodeReply;
+  /** Size of the worker's WebAssembly memory after the job, in bytes (it never shrinks). */
+  heapBytes: number;
+  /** QuickJS itself failed (an abort, a stack overflow inside it): the worker must be replaced. */
+  broken: boolean;
+}
+
+/** What the worker posts once, when QuickJS is loaded (`heapBytes` as in {@link WorkerAnswer}), or the error that kept it from loading. */
+export type WorkerStarted = { ready: true; heapBytes: number } | { ready?: undefined; message: string };

@@ -4,77 +4,152 @@
  * service's event loop. Each job gets a fresh QuickJS runtime with a memory limit, a stack
  * limit and a deadline; the code sees only the JSON it is given. QuickJS has no `process`,
  * `require`, file, network or timer APIs, and none are added.
+ *
+ * Memory: QuickJS's own limit (`setMemoryLimit`) counts allocations, not their size, in this
+ * WebAssembly build (its `malloc_usable_size` is 0), so a typed array or a string of any size
+ * passes it. The bound that holds is the WebAssembly memory itself: the worker gives the module
+ * a memory whose `grow` refuses to go past the job's ceiling (the heap at the job's start plus
+ * its `memoryBytes`), so the allocator's request fails and QuickJS throws its out-of-memory
+ * error. A WebAssembly memory never shrinks: every answer says how large it is
+ * ({@link WorkerAnswer}), and the sandbox replaces a worker whose memory grew (`sandbox.ts`).
  */
 import { createHash, createHmac } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import variant from '@jitl/quickjs-wasmfile-release-sync';
 import {
   newQuickJSWASMModuleFromVariant,
+  newVariant,
   shouldInterruptAfterDeadline,
   type QuickJSContext,
   type QuickJSHandle,
+  type QuickJSRuntime,
   type QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
-import type { CodeJob, CodeReply } from './protocol';
+import type { CodeJob, CodeReply, WorkerAnswer } from './protocol';
+import { codeSyntaxError } from './syntax';
 
 /** Longest console output kept, in lines and characters per line. */
 const LOG_LINES = 100;
 const LOG_CHARS = 2000;
 
-/** Runs `job` to completion in a fresh runtime and says how it ended. */
-function runJob(module: QuickJSWASMModule, job: CodeJob): CodeReply {
-  const runtime = module.newRuntime();
-  runtime.setMemoryLimit(job.memoryBytes);
-  runtime.setMaxStackSize(512 * 1024);
+/** A WebAssembly page, in bytes. */
+const PAGE_BYTES = 65536;
+
+/** The part of a `WebAssembly.Memory` used here (the compiler's libraries here do not declare WebAssembly). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(delta: number): number;
+}
+const { Memory } = (globalThis as unknown as { WebAssembly: { Memory: new (size: { initial: number; maximum: number }) => WasmMemory } })
+  .WebAssembly;
+
+/** The module's memory, whose growth stops at a ceiling set per job. */
+interface LimitedMemory {
+  memory: WasmMemory;
+  /** Lets the memory grow up to `bytes` (Infinity: no ceiling of ours). */
+  setCeiling(bytes: number): void;
+}
+
+/**
+ * A WebAssembly memory of 16 MiB (the build's default) up to 2 GiB, whose `grow` throws past the
+ * ceiling: emscripten's heap resize catches that and reports the allocation as failed.
+ */
+function limitedMemory(): LimitedMemory {
+  const memory = new Memory({ initial: 256, maximum: 32768 });
+  let ceiling = Infinity;
+  const grow = memory.grow.bind(memory);
+  memory.grow = (delta: number) => {
+    if (memory.buffer.byteLength + delta * PAGE_BYTES > ceiling) throw new RangeError('the code step memory limit is reached');
+    return grow(delta);
+  };
+  return { memory, setCeiling: (bytes) => (ceiling = bytes) };
+}
+
+/**
+ * Runs `job` to completion in a fresh runtime and says how it ended; `broken` when QuickJS itself
+ * failed (an emscripten abort, such as an assertion when the runtime is freed, or the thread's
+ * stack running out inside it): the module may not be used again.
+ */
+function runJob(module: QuickJSWASMModule, memory: LimitedMemory, job: CodeJob): { reply: CodeReply; broken: boolean } {
+  const syntax = codeSyntaxError(job.code);
+  if (syntax) return { reply: { ok: false, code: 'CODE_ERROR', message: `SyntaxError: ${syntax}`, logs: [] }, broken: false };
+  memory.setCeiling(memory.memory.buffer.byteLength + job.memoryBytes);
+  const failed = (error: unknown): CodeReply => ({
+    ok: false,
+    code: 'CODE_MEMORY',
+    message: `the code sandbox failed (${(error as Error).message})`,
+    logs: [],
+  });
+  let runtime: QuickJSRuntime | undefined;
+  let context: QuickJSContext | undefined;
+  let reply: CodeReply;
+  let broken = false;
+  try {
+    runtime = module.newRuntime();
+    runtime.setMemoryLimit(job.memoryBytes);
+    runtime.setMaxStackSize(512 * 1024);
+    context = runtime.newContext();
+    reply = evaluate(runtime, context, job);
+  } catch (error) {
+    broken = true;
+    reply = failed(error);
+  }
+  // Freeing the runtime may abort QuickJS (an assertion on objects left behind): the job's reply stands, the module is done.
+  try {
+    context?.dispose();
+    runtime?.dispose();
+  } catch {
+    broken = true;
+  }
+  memory.setCeiling(Infinity);
+  return { reply, broken };
+}
+
+/**
+ * Evaluates `job` in a fresh runtime and context (disposed by the caller).
+ * @throws Error when QuickJS failed (an abort, a stack overflow of the thread inside it).
+ */
+function evaluate(runtime: QuickJSRuntime, context: QuickJSContext, job: CodeJob): CodeReply {
   const deadline = Date.now() + job.timeoutMs;
   runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
-  const context = runtime.newContext();
   const logs: string[] = [];
   const lines = job.code.split('\n').length;
+  installConsole(context, logs);
+  installCrypto(context);
+  const json = context.newString(JSON.stringify(job.variables));
+  context.setProp(context.global, '__variables', json);
+  json.dispose();
+  // The author's code is the body of an async function: `return` gives the output, `await` works on promises it makes.
+  const source =
+    `(async function () { const { input, trigger, steps, run } = JSON.parse(globalThis.__variables); delete globalThis.__variables;\n${job.code}\n})()` +
+    `.then((v) => { const json = JSON.stringify(v === undefined ? null : v); if (json === undefined) throw new TypeError('the returned value is not JSON'); return json; })`;
+  const evaluated = context.evalCode(source, 'code-step.js', { strict: true });
+  if (evaluated.error) return failure(context, evaluated.error, deadline, logs, lines);
+  const promise = evaluated.value;
   try {
-    installConsole(context, logs);
-    installCrypto(context);
-    const json = context.newString(JSON.stringify(job.variables));
-    context.setProp(context.global, '__variables', json);
-    json.dispose();
-    // The author's code is the body of an async function: `return` gives the output, `await` works on promises it makes.
-    const source =
-      `(async function () { const { input, trigger, steps, run } = JSON.parse(globalThis.__variables); delete globalThis.__variables;\n${job.code}\n})()` +
-      `.then((v) => { const json = JSON.stringify(v === undefined ? null : v); if (json === undefined) throw new TypeError('the returned value is not JSON'); return json; })`;
-    const evaluated = context.evalCode(source, 'code-step.js', { strict: true });
-    if (evaluated.error) return failure(context, evaluated.error, deadline, logs, lines);
-    const promise = evaluated.value;
-    try {
-      const jobs = runtime.executePendingJobs();
-      if (jobs.error) return failure(context, jobs.error, deadline, logs, lines);
-      const state = context.getPromiseState(promise);
-      if (state.type === 'pending')
-        return {
-          ok: false,
-          code: 'CODE_ERROR',
-          message: 'the code awaited a promise that never settles (code steps have no timers or network)',
-          logs,
-        };
-      if (state.type === 'rejected') return failure(context, state.error, deadline, logs, lines);
-      const text = context.getString(state.value);
-      state.value.dispose();
-      if (text.length > job.maxOutputChars)
-        return {
-          ok: false,
-          code: 'CODE_ERROR',
-          message: `the returned value is ${text.length} characters of JSON; at most ${job.maxOutputChars} are allowed`,
-          logs,
-        };
-      return { ok: true, output: text, logs };
-    } finally {
-      promise.dispose();
-    }
-  } catch (error) {
-    // The WASM heap ran out (a limit QuickJS could not report as an exception).
-    return { ok: false, code: 'CODE_MEMORY', message: `the code ran out of memory (${(error as Error).message})`, logs };
+    const jobs = runtime.executePendingJobs();
+    if (jobs.error) return failure(context, jobs.error, deadline, logs, lines);
+    const state = context.getPromiseState(promise);
+    if (state.type === 'pending')
+      return {
+        ok: false,
+        code: 'CODE_ERROR',
+        message: 'the code awaited a promise that never settles (code steps have no timers or network)',
+        logs,
+      };
+    if (state.type === 'rejected') return failure(context, state.error, deadline, logs, lines);
+    const text = context.getString(state.value);
+    state.value.dispose();
+    if (text.length > job.maxOutputChars)
+      return {
+        ok: false,
+        code: 'CODE_ERROR',
+        message: `the returned value is ${text.length} characters of JSON; at most ${job.maxOutputChars} are allowed`,
+        logs,
+      };
+    return { ok: true, output: text, logs };
   } finally {
-    context.dispose();
-    runtime.dispose();
+    promise.dispose();
   }
 }
 
@@ -156,11 +231,24 @@ function failure(context: QuickJSContext, handle: QuickJSHandle, deadline: numbe
   return { ok: false, code: 'CODE_ERROR', message: `${name ?? 'Error'}: ${message}${line}`, logs };
 }
 
-newQuickJSWASMModuleFromVariant(variant).then(
-  (module) => {
-    parentPort!.on('message', (job: CodeJob) => parentPort!.postMessage(runJob(module, job)));
-    parentPort!.postMessage({ ready: true });
-  },
-  (error: Error) =>
-    parentPort!.postMessage({ ok: false, code: 'CODE_ERROR', message: `the code sandbox did not load: ${error.message}`, logs: [] }),
-);
+/** Loads QuickJS into a memory of its own and answers jobs until the thread is ended; a broken module answers no more jobs. */
+function main(): void {
+  const memory = limitedMemory();
+  newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory: memory.memory as never })).then(
+    (module) => {
+      let broken = false;
+      parentPort!.on('message', (job: CodeJob) => {
+        const answer: WorkerAnswer = broken
+          ? { reply: { ok: false, code: 'CODE_MEMORY', message: 'the code sandbox failed', logs: [] }, heapBytes: 0, broken }
+          : { ...runJob(module, memory, job), heapBytes: memory.memory.buffer.byteLength };
+        broken = answer.broken;
+        parentPort!.postMessage(answer);
+      });
+      parentPort!.postMessage({ ready: true, heapBytes: memory.memory.buffer.byteLength });
+    },
+    (error: Error) =>
+      parentPort!.postMessage({ ok: false, code: 'CODE_ERROR', message: `the code sandbox did not load: ${error.message}`, logs: [] }),
+  );
+}
+
+main();

@@ -83,6 +83,9 @@ export class AutomationRuntime {
       workerId: svc.workerId,
       leaseMs: svc.config.runLeaseMs,
       maxConcurrentRuns: svc.config.engineConcurrency,
+      codeWorkers: svc.config.codeSandbox.workers,
+      codeWorkersPerWorkspace: svc.config.codeSandbox.workersPerWorkspace,
+      codeQueuePerWorkspace: svc.config.codeSandbox.queuePerWorkspace,
       resumeUrl: (runId) => resumeUrlOf(svc, runId),
       firesSchedules: () => svc.leadership.leading,
     });
