@@ -34,6 +34,8 @@ export interface WorkerAnswer {
   heapBytes: number;
   /** QuickJS itself failed (an abort, a stack overflow inside it): the worker must be replaced. */
   broken: boolean;
+  /** The job was not run (the worker broke after its previous reply): run it on a fresh worker. */
+  notRun?: boolean;
 }
 
 /** What the worker posts once, when QuickJS is loaded (`heapBytes` as in {@link WorkerAnswer}), or the error that kept it from loading. */

@@ -49,6 +49,9 @@ interface Slot {
   startHeap: number;
 }
 
+/** What {@link CodeSandbox.exchange} resolves when the worker did not run the job. */
+const NOT_RUN = Symbol('not run');
+
 const closedReply = (): CodeReply => ({ ok: false, code: 'SANDBOX_CLOSED', message: 'the engine stopped while the code ran', logs: [] });
 
 /** Runs code jobs on a small pool of worker threads started on first use. */
@@ -92,8 +95,13 @@ export class CodeSandbox {
     // The first job starts every worker, so that another workspace's first job finds its worker ready.
     for (const other of this.slots) if (other !== slot && !other.ready) this.start(other).catch(() => undefined);
     try {
-      const worker = await this.start(slot);
-      return await this.exchange(slot, worker, job, options.signal);
+      // A worker that broke after its last reply runs no more jobs: this one goes to its fresh replacement.
+      for (let attempt = 1; ; attempt++) {
+        const worker = await this.start(slot);
+        const reply = await this.exchange(slot, worker, job, options.signal);
+        if (reply !== NOT_RUN) return reply;
+        if (attempt === 2) return { ok: false, code: 'CODE_MEMORY', message: 'the code sandbox failed', logs: [] };
+      }
     } finally {
       slot.busy = false;
       this.shares.done(share);
@@ -137,10 +145,11 @@ export class CodeSandbox {
     return slot.ready;
   }
 
-  private exchange(slot: Slot, worker: Worker, job: CodeJob, signal: AbortSignal | undefined): Promise<CodeReply> {
-    return new Promise<CodeReply>((resolve) => {
+  /** Sends `job` to `worker`; resolves its reply, or {@link NOT_RUN} when the worker was broken before it. */
+  private exchange(slot: Slot, worker: Worker, job: CodeJob, signal: AbortSignal | undefined): Promise<CodeReply | typeof NOT_RUN> {
+    return new Promise<CodeReply | typeof NOT_RUN>((resolve) => {
       let settled = false;
-      const finish = (reply: CodeReply, replace: boolean) => {
+      const finish = (reply: CodeReply | typeof NOT_RUN, replace: boolean) => {
         if (settled) return;
         settled = true;
         clearTimeout(watchdog);

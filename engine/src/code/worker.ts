@@ -66,56 +66,66 @@ function limitedMemory(): LimitedMemory {
 }
 
 /**
- * Runs `job` to completion in a fresh runtime and says how it ended; `broken` when QuickJS itself
- * failed (an emscripten abort, such as an assertion when the runtime is freed, or the thread's
- * stack running out inside it): the module may not be used again.
+ * A fresh runtime and context with the helpers installed, made while the worker waits for its
+ * next job (so a job does not wait for them); `logs` collects what the job's code prints.
  */
-function runJob(module: QuickJSWASMModule, memory: LimitedMemory, job: CodeJob): { reply: CodeReply; broken: boolean } {
-  const syntax = codeSyntaxError(job.code);
-  if (syntax) return { reply: { ok: false, code: 'CODE_ERROR', message: `SyntaxError: ${syntax}`, logs: [] }, broken: false };
-  memory.setCeiling(memory.memory.buffer.byteLength + job.memoryBytes);
-  const failed = (error: unknown): CodeReply => ({
-    ok: false,
-    code: 'CODE_MEMORY',
-    message: `the code sandbox failed (${(error as Error).message})`,
-    logs: [],
-  });
-  let runtime: QuickJSRuntime | undefined;
-  let context: QuickJSContext | undefined;
-  let reply: CodeReply;
-  let broken = false;
-  try {
-    runtime = module.newRuntime();
-    runtime.setMemoryLimit(job.memoryBytes);
-    runtime.setMaxStackSize(512 * 1024);
-    context = runtime.newContext();
-    reply = evaluate(runtime, context, job);
-  } catch (error) {
-    broken = true;
-    reply = failed(error);
-  }
-  // Freeing the runtime may abort QuickJS (an assertion on objects left behind): the job's reply stands, the module is done.
-  try {
-    context?.dispose();
-    runtime?.dispose();
-  } catch {
-    broken = true;
-  }
-  memory.setCeiling(Infinity);
-  return { reply, broken };
+interface Prepared {
+  runtime: QuickJSRuntime;
+  context: QuickJSContext;
+  logs: string[];
 }
 
 /**
- * Evaluates `job` in a fresh runtime and context (disposed by the caller).
- * @throws Error when QuickJS failed (an abort, a stack overflow of the thread inside it).
+ * Makes the runtime and context of the next job.
+ * @throws Error when QuickJS failed.
  */
-function evaluate(runtime: QuickJSRuntime, context: QuickJSContext, job: CodeJob): CodeReply {
-  const deadline = Date.now() + job.timeoutMs;
-  runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
+function prepare(module: QuickJSWASMModule): Prepared {
+  const runtime = module.newRuntime();
+  runtime.setMaxStackSize(512 * 1024);
+  const context = runtime.newContext();
   const logs: string[] = [];
-  const lines = job.code.split('\n').length;
   installConsole(context, logs);
   installCrypto(context);
+  return { runtime, context, logs };
+}
+
+/**
+ * Frees a job's runtime.
+ * @throws Error when QuickJS aborts (an assertion on objects left behind): the module may not be used again.
+ */
+function release(prepared: Prepared): void {
+  prepared.context.dispose();
+  prepared.runtime.dispose();
+}
+
+/**
+ * Runs `job` to completion in `prepared` and says how it ended; `broken` when QuickJS itself
+ * failed (an emscripten abort, or the thread's stack running out inside it): the module may not
+ * be used again.
+ */
+function runJob(prepared: Prepared, memory: LimitedMemory, job: CodeJob): { reply: CodeReply; broken: boolean } {
+  memory.setCeiling(memory.memory.buffer.byteLength + job.memoryBytes);
+  try {
+    prepared.runtime.setMemoryLimit(job.memoryBytes);
+    return { reply: evaluate(prepared, job), broken: false };
+  } catch (error) {
+    return {
+      reply: { ok: false, code: 'CODE_MEMORY', message: `the code sandbox failed (${(error as Error).message})`, logs: [] },
+      broken: true,
+    };
+  } finally {
+    memory.setCeiling(Infinity);
+  }
+}
+
+/**
+ * Evaluates `job` in its prepared runtime and context (released by the caller).
+ * @throws Error when QuickJS failed (an abort, a stack overflow of the thread inside it).
+ */
+function evaluate({ runtime, context, logs }: Prepared, job: CodeJob): CodeReply {
+  const deadline = Date.now() + job.timeoutMs;
+  runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
+  const lines = job.code.split('\n').length;
   const json = context.newString(JSON.stringify(job.variables));
   context.setProp(context.global, '__variables', json);
   json.dispose();
@@ -231,23 +241,61 @@ function failure(context: QuickJSContext, handle: QuickJSHandle, deadline: numbe
   return { ok: false, code: 'CODE_ERROR', message: `${name ?? 'Error'}: ${message}${line}`, logs };
 }
 
-/** Loads QuickJS into a memory of its own and answers jobs until the thread is ended; a broken module answers no more jobs. */
+/**
+ * Loads QuickJS into a memory of its own and answers jobs until the thread is ended. The reply
+ * goes out before the job's runtime is freed and the next one made, unless the job left work
+ * behind (pending promise jobs: freeing that runtime is where QuickJS may abort). A broken
+ * module answers the jobs it gets `notRun`, for the sandbox to run them on a fresh worker.
+ */
 function main(): void {
   const memory = limitedMemory();
   newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory: memory.memory as never })).then(
     (module) => {
       let broken = false;
+      let next: Prepared | undefined;
+      const post = (answer: Omit<WorkerAnswer, 'heapBytes'>) =>
+        parentPort!.postMessage({ ...answer, heapBytes: memory.memory.buffer.byteLength });
+      const refill = () => {
+        try {
+          next = prepare(module);
+        } catch {
+          broken = true;
+        }
+      };
+      const free = (used: Prepared) => {
+        try {
+          release(used);
+        } catch {
+          broken = true;
+        }
+      };
       parentPort!.on('message', (job: CodeJob) => {
-        const answer: WorkerAnswer = broken
-          ? { reply: { ok: false, code: 'CODE_MEMORY', message: 'the code sandbox failed', logs: [] }, heapBytes: 0, broken }
-          : { ...runJob(module, memory, job), heapBytes: memory.memory.buffer.byteLength };
-        broken = answer.broken;
-        parentPort!.postMessage(answer);
+        if (broken || !next)
+          return post({
+            reply: { ok: false, code: 'CODE_MEMORY', message: 'the code sandbox failed', logs: [] },
+            broken: true,
+            notRun: true,
+          });
+        const syntax = codeSyntaxError(job.code);
+        if (syntax) return post({ reply: { ok: false, code: 'CODE_ERROR', message: `SyntaxError: ${syntax}`, logs: [] }, broken: false });
+        const used = next;
+        next = undefined;
+        const ran = runJob(used, memory, job);
+        broken ||= ran.broken;
+        if (broken || used.runtime.hasPendingJob()) {
+          if (!broken) free(used);
+          post({ reply: ran.reply, broken });
+          if (!broken) refill();
+          return;
+        }
+        post(ran);
+        free(used);
+        if (!broken) refill();
       });
+      refill();
       parentPort!.postMessage({ ready: true, heapBytes: memory.memory.buffer.byteLength });
     },
-    (error: Error) =>
-      parentPort!.postMessage({ ok: false, code: 'CODE_ERROR', message: `the code sandbox did not load: ${error.message}`, logs: [] }),
+    (error: Error) => parentPort!.postMessage({ message: `the code sandbox did not load: ${error.message}` }),
   );
 }
 
