@@ -47,6 +47,8 @@ interface Slot {
   busy: boolean;
   /** The WebAssembly memory of the worker when it started, in bytes. */
   startHeap: number;
+  /** The slot's worker has loaded QuickJS and waits for jobs. */
+  started: boolean;
 }
 
 /** What {@link CodeSandbox.exchange} resolves when the worker did not run the job. */
@@ -63,7 +65,13 @@ export class CodeSandbox {
 
   constructor(options: CodeSandboxOptions = {}) {
     const workers = Math.max(1, options.workers ?? 2);
-    this.slots = Array.from({ length: workers }, () => ({ worker: undefined, ready: undefined, busy: false, startHeap: 0 }));
+    this.slots = Array.from({ length: workers }, () => ({
+      worker: undefined,
+      ready: undefined,
+      busy: false,
+      startHeap: 0,
+      started: false,
+    }));
     this.queuePerWorkspace = Math.max(0, options.queuePerWorkspace ?? DEFAULT_QUEUE_PER_WORKSPACE);
     this.shares = new FairShares({
       capacity: workers,
@@ -90,7 +98,8 @@ export class CodeSandbox {
         message: `${this.queuePerWorkspace} code steps of this workspace are waiting for the sandbox already`,
         logs: [],
       };
-    const slot = this.slots.find((s) => !s.busy)!;
+    // A free worker that is up, else one still starting.
+    const slot = this.slots.find((s) => !s.busy && s.started) ?? this.slots.find((s) => !s.busy)!;
     slot.busy = true;
     // The first job starts every worker, so that another workspace's first job finds its worker ready.
     for (const other of this.slots) if (other !== slot && !other.ready) this.start(other).catch(() => undefined);
@@ -125,6 +134,7 @@ export class CodeSandbox {
         if (slot.worker !== worker) return;
         slot.worker = undefined;
         slot.ready = undefined;
+        slot.started = false;
       };
       worker.on('error', forget);
       worker.once('exit', forget);
@@ -138,6 +148,7 @@ export class CodeSandbox {
         worker.off('error', failed);
         if (message.ready) {
           slot.startHeap = message.heapBytes;
+          slot.started = slot.worker === worker;
           resolve(worker);
         } else failed(new Error(message.message ?? 'the code sandbox did not start'));
       });
@@ -193,6 +204,7 @@ export class CodeSandbox {
     const worker = slot.worker;
     slot.worker = undefined;
     slot.ready = undefined;
+    slot.started = false;
     if (worker) await worker.terminate();
   }
 }
