@@ -8,7 +8,8 @@
 // code/set, the extra time per run (1000/code − 1000/set, in ms of the loaded server) and the
 // one-caller p50 latency of each.
 //
-// Taskspace runs in this process (built from server/dist: `npx tsc -b server` first).
+// Taskspace runs in this process (built from server/dist: `npx tsc -b server` first); settings
+// in the environment apply (`TASKSPACE_CODE_WORKERS` and the like).
 // Standalone: `node bench/code.js`. As a module: `run()` resolves the result object.
 const fs = require('node:fs');
 const os = require('node:os');
@@ -26,6 +27,7 @@ async function run() {
   const { buildApp } = dist('app.js');
   const { loadConfig } = dist('config.js');
   const config = loadConfig({
+    ...process.env,
     TASKSPACE_DATA_DIR: dataDir,
     PORT: '0',
     HOST: '127.0.0.1',

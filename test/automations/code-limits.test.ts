@@ -16,7 +16,8 @@ describe('code step limits', () => {
   let api: ReturnType<typeof client>;
   let otherWorkspace: string;
   beforeAll(async () => {
-    server = await automationServer();
+    // A short queue, so that the flood below also meets its bound.
+    server = await automationServer({ TASKSPACE_CODE_QUEUE_PER_WORKSPACE: '3' });
     api = client(server, server.token);
     const made = await api.post('/api/v1/workspaces', { name: 'Neighbour' });
     expect(made.status).toBe(200);
@@ -129,23 +130,27 @@ describe('code step limits', () => {
       trigger: { type: 'webhook' },
       actions: [{ id: 'spin', type: 'code', timeoutMs: 10_000, code: 'for (;;) {}' }],
     });
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 5; i++) {
       const sent = await request(flood.webhook.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(sent.statusCode).toBeLessThan(300);
       await sent.body.dump();
     }
-    // Every flood run is at its code step (running, or waiting for a worker).
-    const spinning = await waitFor(async () => {
+    // One flood step runs, three wait for a worker (the queue's bound), and the fifth is refused at once with the transient CODE_BUSY.
+    const flooding = await waitFor(async () => {
       const runs = await runsOf(api, flood.id);
-      if (runs.length < 4 || runs.some((r) => r.status !== 'running')) return false;
+      if (runs.length < 5) return false;
       const full = await Promise.all(runs.map(async (r) => (await api.get(`/api/v1/automations/${flood.id}/runs/${r.id}`)).body.item));
-      return full.every((r) => r.steps[0]?.status === 'running') && full;
-    }, 'four flood runs at their code step');
+      const steps = full.map((r) => r.steps[0]);
+      const atStep = steps.filter((step) => step?.status === 'running').length;
+      const busy = steps.filter((step) => step?.error?.code === 'CODE_BUSY' && ['retrying', 'failed'].includes(step.status)).length;
+      return atStep === 4 && busy === 1 && full;
+    }, 'four flood runs at their code step and one refused');
     const quick = await runCode([{ id: 'quick', type: 'code', code: 'return 1' }], otherWorkspace);
     expect([quick.status, quick.steps[0].output]).toEqual(['completed', 1]);
     expect(quick.steps[0].durationMs).toBeLessThan(1000);
     // Cancelling the flood ends its loops: the workspace's next code step gets a worker at once.
-    for (const run of spinning) expect((await api.post(`/api/v1/automations/${flood.id}/runs/${run.id}/cancel`, {})).status).toBe(200);
+    const spinning = flooding.filter((run) => run.steps[0].status === 'running');
+    for (const run of flooding) await api.post(`/api/v1/automations/${flood.id}/runs/${run.id}/cancel`, {});
     for (const run of spinning) await runWithStatus(api, flood.id, run.id, 'cancelled');
     const after = await runCode([{ id: 'after', type: 'code', code: 'return 2' }]);
     expect([after.status, after.steps[0].output]).toEqual(['completed', 2]);

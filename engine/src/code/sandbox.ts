@@ -187,8 +187,9 @@ export class CodeSandbox {
       worker.on('message', answered);
       worker.once('exit', exited);
       worker.once('error', crashed);
+      if (signal?.aborted)
+        return finish({ ok: false, code: 'CODE_ABORTED', message: 'the step stopped before its code ran', logs: [] }, false);
       signal?.addEventListener('abort', aborted, { once: true });
-      if (signal?.aborted) return aborted();
       worker.postMessage(job);
     });
   }
