@@ -172,7 +172,7 @@ export class CodeSandbox {
         resolve(reply);
       };
       const answered = (answer: WorkerAnswer) =>
-        finish(answer.reply, answer.broken || answer.heapBytes > slot.startHeap + RECYCLE_GROWTH_BYTES);
+        finish(answer.notRun ? NOT_RUN : answer.reply, answer.broken || answer.heapBytes > slot.startHeap + RECYCLE_GROWTH_BYTES);
       const exited = () => {
         if (this.closed) finish(closedReply(), false);
         else finish({ ok: false, code: 'CODE_MEMORY', message: 'the code sandbox ended while running the code', logs: [] }, true);
