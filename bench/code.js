@@ -6,7 +6,8 @@
 // loads alternate for BENCH_ROUNDS rounds (default 3) so both see the same moments of a busy
 // machine, and each figure is the median of its rounds. Reported: runs/s of each, the ratio
 // code/set, the extra time per run (1000/code − 1000/set, in ms of the loaded server) and the
-// one-caller p50 latency of each.
+// one-caller p50 latency of each, and the machine's load average (the thread hand-offs of a code
+// step wait for the scheduler when every core is busy).
 //
 // Taskspace runs in this process (built from server/dist: `npx tsc -b server` first); settings
 // in the environment apply (`TASKSPACE_CODE_WORKERS` and the like).
@@ -94,7 +95,10 @@ async function run() {
     };
     out.ratio = out.codeRunsPerSecond / out.setRunsPerSecond;
     out.extraMsPerRun = 1000 / out.codeRunsPerSecond - 1000 / out.setRunsPerSecond;
-    console.log(`one-step automations, ${CALLERS} concurrent callers, median of ${rounds} round(s):`);
+    out.loadAverage = os.loadavg()[0];
+    console.log(
+      `one-step automations, ${CALLERS} concurrent callers, median of ${rounds} round(s), machine load ${out.loadAverage.toFixed(1)} on ${os.cpus().length} cores:`,
+    );
     console.log(
       `  set step   ${out.setRunsPerSecond.toFixed(0).padStart(6)} runs/s   one caller p50 ${out.setSingleP50Ms.toFixed(2)} ms (baseline)`,
     );
