@@ -1,3 +1,4 @@
+import { fetchHttp } from '../../engine/src';
 import { client, type TestServer } from '../helpers/server';
 import { automationServer, createAutomation, receiver, type Received } from './helpers';
 
@@ -81,5 +82,25 @@ describe('http.request: headers across origins', () => {
     const next = sent(away, '/pages/2');
     expect(next).toMatchObject({ accept: 'application/json' });
     for (const name of ['x-rapidapi-key', 'ocp-apim-subscription-key', 'x-tenant', 'authorization']) expect(next[name]).toBeUndefined();
+  });
+
+  test("the engine's standalone fetch port follows redirects the same way", async () => {
+    const before = away.received.length;
+    const res = await fetchHttp().request({
+      method: 'POST',
+      url: `${home.url}/out`,
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ n: 2 }),
+      timeoutMs: 5000,
+      maxRedirects: 3,
+    });
+    expect(res).toMatchObject({ status: 200, url: `${away.url}/landed` });
+    const landed = away.received.slice(before).find((r) => r.url === '/landed')!;
+    expect(landed.body).toBe(JSON.stringify({ n: 2 }));
+    expect(landed.headers).toMatchObject({ accept: 'application/json', 'content-type': 'application/json' });
+    for (const name of ['x-rapidapi-key', 'ocp-apim-subscription-key', 'x-tenant', 'authorization'])
+      expect(landed.headers[name]).toBeUndefined();
+    const unfollowed = await fetchHttp().request({ method: 'GET', url: `${home.url}/stay`, headers: {}, timeoutMs: 5000 });
+    expect(unfollowed.status).toBe(302);
   });
 });
