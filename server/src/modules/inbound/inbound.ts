@@ -118,11 +118,12 @@ function requestIdOf(automationId: string, dedupeKey: string | undefined): strin
  * an acknowledged call always has its run, and a repeated `Idempotency-Key` or sender delivery id
  * (`inbound-delivery.ts`; within the engine's dedupe window, 24 h) maps to the first call's
  * request id and run. A former URL id or token of a rotation is accepted while its overlap lasts
- * (`inbound-previous.ts`). Every call counts against the called URL's throttle before anything
- * else (a forged token or signature too), and the caller's credentials are checked before the
+ * (`inbound-previous.ts`). Every call to a URL counts against its throttle before its token and
+ * signature are checked (a forged one too), and the caller's credentials are checked before the
  * transaction opens, so a refused call costs a few reads and at most one HMAC, never a transaction.
- * Refusals, in this order: 429 RATE_LIMITED past the per-URL throttle ({@link InboundThrottledError});
- * 404 unknown id (or a former one past its overlap, or a `form` entry to an automation without a form trigger); 405 for a method the
+ * Refusals, in this order: 404 unknown id (or a former one past its overlap, or a `form` entry to
+ * an automation without a form trigger); 429 RATE_LIMITED past the per-URL throttle
+ * ({@link InboundThrottledError}); 405 for a method the
  * webhook trigger does not accept ({@link MethodNotAllowedError}); 401 INVALID_TOKEN when
  * a token is required and missing or wrong (or a former one past its overlap); 401 INVALID_SIGNATURE when the trigger's `verify`
  * refuses the signature (`inbound-verify.ts`); 409 AUTOMATION_DISABLED when the automation is
@@ -132,11 +133,9 @@ function requestIdOf(automationId: string, dedupeKey: string | undefined): strin
  * @returns (resolves to) the request id, the run and how to answer the call; the run is handed to the engine.
  */
 export async function receiveInboundCall(svc: Services, rt: AutomationRuntime, call: InboundCall): Promise<AcceptedInbound> {
-  // The throttle comes first: a caller guessing tokens or forging signatures is slowed down like any other.
-  const waitMs = rt.throttle.take(call.webhookId);
-  if (waitMs > 0) throw new InboundThrottledError(waitMs);
-  // The credentials are checked outside any transaction: a forged call opens none.
-  const checked = await svc.store.run(checkCall(svc.store.sql, svc, call));
+  // The credentials are checked outside any transaction, after the throttle: a forged call opens
+  // none, and a caller guessing tokens or forging signatures is throttled like any other.
+  const checked = await svc.store.run(checkCall(svc.store.sql, svc, call, undefined, (key) => rt.throttle.take(key)));
   // One transaction from the first read to the run's insert: what the checks saw is what the run gets
   // (they run again inside it, the signature only if the trigger's `verify` changed meanwhile).
   // Calls to one URL with one dedupe key take turns (a lock on PostgreSQL, the single writer
@@ -163,11 +162,12 @@ interface CheckedCall {
 }
 
 /**
- * The checks of an inbound call, through `q`, in the documented order (404, 405, 401 token, 401
- * signature, 409). The signature is not checked again when `verified` is the JSON of the same
- * `verify` already checked for this call.
+ * The checks of an inbound call, through `q`, in the documented order (404, 429 with `take`, 405,
+ * 401 token, 401 signature, 409). `take` takes one call from the URL's throttle (ms to wait, 0 when
+ * allowed); only URLs that exist have a bucket. The signature is not checked again when
+ * `verified` is the JSON of the same `verify` already checked for this call.
  */
-function* checkCall(q: Sql, svc: Services, call: InboundCall, verified?: string): Query<CheckedCall> {
+function* checkCall(q: Sql, svc: Services, call: InboundCall, verified?: string, take?: (key: string) => number): Query<CheckedCall> {
   // A former URL id (rotated, overlap not over) reaches the current URL.
   const current = yield* resolveInboundUrl(q, call.webhookId, svc.clock.now());
   if (!current) throw notFound('webhook', call.webhookId);
@@ -176,6 +176,8 @@ function* checkCall(q: Sql, svc: Services, call: InboundCall, verified?: string)
   if (!found || !link) throw notFound('webhook', call.webhookId);
   const form = found.definition.trigger.type === 'form' ? found.definition.trigger : undefined;
   if (call.entry === 'form' && !form) throw notFound('form', call.webhookId);
+  const waitMs = take?.(current.id) ?? 0;
+  if (waitMs > 0) throw new InboundThrottledError(waitMs);
   const webhook = found.definition.trigger.type === 'webhook' ? (found.definition.trigger as WebhookTrigger) : undefined;
   const method = call.method ?? 'POST';
   const allowed = webhook?.methods ?? ['POST'];
