@@ -155,7 +155,16 @@ export {
 } from './actions/http-pagination';
 export { SUB_RUN_RECHECK_MS, type SubRunOutput } from './actions/sub-run';
 export { SECRET_MIN_LENGTH, SecretMask, secretPlaceholder, type SecretSource } from './secrets';
-export { REDACTED, isCredentialName, redactActions, redactHeaders, redactUrl, type RedactedActions } from './redaction';
+export {
+  REDACTED,
+  CROSS_ORIGIN_SAFE_HEADERS,
+  crossOriginHeaders,
+  isCredentialName,
+  redactActions,
+  redactHeaders,
+  redactUrl,
+  type RedactedActions,
+} from './redaction';
 export { MemoryStore } from './memory-store';
 export { fetchHttp, type FetchHttpOptions } from './fetch-http';
 export {

@@ -35,10 +35,46 @@ export function isCredentialName(name: string): boolean {
   return CREDENTIAL_NAMES.has(lower) || CREDENTIAL_PART.test(lower);
 }
 
-/** A copy of `headers` with the values of credential names replaced by {@link REDACTED}. */
-export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+/**
+ * A copy of `headers` with the values of credential names replaced by {@link REDACTED}, and of
+ * the names in `also` (any case; e.g. the header an inbound trigger reads its signature from,
+ * whatever it is called).
+ */
+export function redactHeaders(headers: Record<string, string>, also: readonly string[] = []): Record<string, string> {
+  const extra = new Set(also.map((name) => name.toLowerCase()));
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) out[k] = isCredentialName(k) ? REDACTED : v;
+  for (const [k, v] of Object.entries(headers)) out[k] = isCredentialName(k) || extra.has(k.toLowerCase()) ? REDACTED : v;
+  return out;
+}
+
+/**
+ * Request headers that go on when a redirect or a next page leaves the first URL's origin: what
+ * describes the request and its body, never who sends it (compared lowercase). Every other header
+ * the author set is dropped there, whatever its name (`X-RapidAPI-Key`, `Ocp-Apim-Subscription-Key`…),
+ * as a credential pattern cannot know every service's header.
+ */
+export const CROSS_ORIGIN_SAFE_HEADERS: ReadonlySet<string> = new Set([
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'cache-control',
+  'content-language',
+  'content-type',
+  'if-match',
+  'if-modified-since',
+  'if-none-match',
+  'if-unmodified-since',
+  'pragma',
+  'user-agent',
+]);
+
+/**
+ * The headers of a request that is sent to another origin than the one its author addressed (a
+ * cross-origin redirect or next page): only those of {@link CROSS_ORIGIN_SAFE_HEADERS}.
+ */
+export function crossOriginHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (CROSS_ORIGIN_SAFE_HEADERS.has(k.toLowerCase())) out[k] = v;
   return out;
 }
 

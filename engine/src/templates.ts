@@ -7,11 +7,13 @@
  * error `TEMPLATE_ERROR` naming the variable, never rendered as empty; but a missing value may be
  * tested (`{% if x %}`, `{% unless x %}`, LiquidJS `lenientIf`) or given a fallback
  * (`{{ x | default: "none" }}`), which is how optional webhook fields and an approval's optional
- * comment are written.
+ * comment are written. A loop with an `else` branch may walk a missing list too
+ * (`{% for x in trigger.items %}…{% else %}none{% endfor %}` takes the `else` branch); one without
+ * `else` keeps the error, so a misspelt list is not silently empty.
  * Objects and arrays output as JSON. A template that is exactly one output tag keeps its
  * value's type when used as a value (JSON bodies, field values, conditions).
  */
-import { Context, Liquid, toValueSync, Value, type Template } from 'liquidjs';
+import { Context, Emitter, evalToken, ForTag, Liquid, toValueSync, Value, type Template } from 'liquidjs';
 import { ActionError } from './errors';
 
 /** The variables a template sees. */
@@ -78,6 +80,24 @@ function watchSecrets(secrets: Record<string, string>, read: string[]): Record<s
   });
 }
 
+/**
+ * LiquidJS's `for`, except that a loop with an `else` branch over a missing (undefined or null)
+ * collection renders that branch instead of failing as an unknown variable: the `else` is how
+ * the author said the list may be absent, as `{% if %}` tests a missing value.
+ */
+class ForElseTag extends ForTag {
+  override *render(ctx: Context, emitter: Emitter): Generator<unknown, void | string, Template[]> {
+    if (this.elseTemplates.length > 0) {
+      const collection: unknown = yield evalToken(this.collection, ctx, true);
+      if (collection === undefined || collection === null) {
+        yield this.liquid.renderer.renderTemplates(this.elseTemplates, ctx, emitter);
+        return;
+      }
+    }
+    return yield* super.render(ctx, emitter);
+  }
+}
+
 /** A LiquidJS environment with strict variables and filters and a compile cache. */
 export class Templates {
   private readonly liquid: Liquid;
@@ -96,6 +116,7 @@ export class Templates {
       memoryLimit: 10_000_000,
       outputEscape: (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : (v as string)),
     });
+    this.liquid.registerTag('for', ForElseTag);
   }
 
   private compile(template: string): Compiled {

@@ -64,7 +64,7 @@ describe('replaying runs', () => {
     const projectId = await newProject(server, 'Replay from start');
     const { automationId, run } = await failingRun(projectId);
     healthy = true;
-    const replay = (await api.post(`/api/v1/automations/${automationId}/runs/${run.id}/replay`)).body.item;
+    const replay = (await api.post(`/api/v1/automations/${automationId}/runs/${run.id}/replay`, { from: 'start' })).body.item;
     await runWithStatus(api, automationId, replay.id, 'completed');
     expect((await allTasks(server, projectId)).map((t) => t.text)).toEqual(['Made for Ada', 'Made for Ada']);
 

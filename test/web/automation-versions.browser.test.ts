@@ -116,6 +116,8 @@ run('web app: automation versions, diff, restore and replay with the current ver
       expect(await replay.getByRole('radio', { name: 'the version it ran (v1)' }).isChecked()).toBe(true);
       await replay.getByRole('radio', { name: 'the current version (v2)' }).check();
       await replay.getByRole('button', { name: 'Replay from the start' }).click();
+      // From the start is confirmed after a warning: the steps that succeeded run again.
+      await replay.getByRole('alert').getByRole('button', { name: 'Replay every step' }).click();
       // The new run opens, linked to the one it replays, on version 2.
       await page.getByRole('link', { name: `run ${bad.id.slice(0, 8)}` }).waitFor();
       await page.getByText('version 2 (current)').waitFor();

@@ -61,6 +61,12 @@ run('web app: runs across automations and versions', () => {
       await page.getByRole('link', { name: '← Broken' }).waitFor();
       await page.getByText(/^Webhook · version 1/).waitFor();
       await page.getByRole('listitem').filter({ hasText: 'oops' }).getByText('Create a task', { exact: true }).waitFor();
+      // Replaying from the start warns that succeeded steps run again, and waits for a confirmation.
+      await page.getByRole('button', { name: 'Replay from the start' }).click();
+      const warning = page.getByRole('alert').filter({ hasText: 'runs every step again' });
+      await warning.getByRole('button', { name: 'Replay every step' }).waitFor();
+      await warning.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await warning.waitFor({ state: 'detached' });
       // The Owner replays it; the new run opens, linked to the one it replays.
       await page.getByRole('button', { name: 'Replay from the failed step' }).click();
       await page.getByRole('link', { name: `run ${bad.id.slice(0, 8)}` }).waitFor();

@@ -7,13 +7,13 @@
  * - `linkHeader`: the next page is the `Link` header's `rel="next"` target (RFC 8288; GitHub,
  *   GitLab), resolved against the page's URL.
  * Each page is a request through the host's {@link Http} port, so the server's SSRF guard checks
- * every next URL; a next URL on another origin loses the credential headers.
+ * every next URL; a next URL on another origin keeps only the safe headers (`crossOriginHeaders`).
  */
 import { Type } from '@sinclair/typebox';
 import { permanent } from '../errors';
 import { OneOf } from '../kinds/parts';
 import type { HttpRequest, HttpResponse } from '../ports';
-import { isCredentialName } from '../redaction';
+import { crossOriginHeaders } from '../redaction';
 
 /** Pages read by default. */
 export const DEFAULT_MAX_PAGES = 10;
@@ -189,8 +189,7 @@ export async function paginate(
       if (protocol !== 'http:' && protocol !== 'https:')
         throw permanent('INVALID_URL', `the Link header's next page is a ${protocol} URL`, { page });
     }
-    const headers = { ...first.headers };
-    if (new URL(nextUrl).origin !== origin) for (const name of Object.keys(headers)) if (isCredentialName(name)) delete headers[name];
+    const headers = new URL(nextUrl).origin === origin ? { ...first.headers } : crossOriginHeaders(first.headers);
     request = { ...first, url: nextUrl, headers };
   }
 }

@@ -13209,8 +13209,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         /**
-                         * @description failed-step keeps the steps that succeeded (not run again)
-                         * @default start
+                         * @description failed-step (the default) keeps the steps that succeeded (not run again: a task they made is not made twice); start runs every step again
+                         * @default failed-step
                          * @enum {string}
                          */
                         from?: "start" | "failed-step";
@@ -13405,8 +13405,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         /**
-                         * @description failed-step keeps the steps that succeeded (not run again)
-                         * @default start
+                         * @description failed-step (the default) keeps the steps that succeeded (not run again: a task they made is not made twice); start runs every step again
+                         * @default failed-step
                          * @enum {string}
                          */
                         from?: "start" | "failed-step";

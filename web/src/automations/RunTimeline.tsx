@@ -59,7 +59,8 @@ function StepItem({ step }: { step: Step }) {
 /**
  * Owners replay a failed or cancelled run, from its failed step or from the start, with the
  * version it ran or with the automation's current version (body `version`);
- * the new run opens and shows the version it used.
+ * the new run opens and shows the version it used. Replaying from the start first warns that the
+ * steps that succeeded run again (a task they made is made twice) and asks to confirm.
  */
 function Replay({
   automationId,
@@ -75,6 +76,7 @@ function Replay({
   const navigate = useNavigate();
   const queries = useQueryClient();
   const [version, setVersion] = useState<'original' | 'current'>('original');
+  const [confirmStart, setConfirmStart] = useState(false);
   const replay = useMutation({
     mutationFn: async (from: 'failed-step' | 'start') =>
       unwrap(
@@ -118,10 +120,26 @@ function Replay({
         <button type="button" disabled={replay.isPending} onClick={() => replay.mutate('failed-step')}>
           Replay from the failed step
         </button>
-        <button type="button" className="secondary" disabled={replay.isPending} onClick={() => replay.mutate('start')}>
+        <button type="button" className="secondary" disabled={replay.isPending} onClick={() => setConfirmStart(true)}>
           Replay from the start
         </button>
       </div>
+      {confirmStart && (
+        <div role="alert" className="alert">
+          <p>
+            Replaying from the start runs every step again, also those that succeeded: what they did (a task made, a message sent, a call
+            made) happens a second time.
+          </p>
+          <div className="row">
+            <button type="button" className="danger" disabled={replay.isPending} onClick={() => replay.mutate('start')}>
+              Replay every step
+            </button>
+            <button type="button" className="secondary" onClick={() => setConfirmStart(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
       {replay.error && (
         <p role="alert" className="error">
           {replay.error instanceof ApiError ? replay.error.message : 'Could not replay'}

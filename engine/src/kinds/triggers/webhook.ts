@@ -37,6 +37,14 @@ const verify = Type.Object(
     prefix: Type.Optional(
       Type.String({ maxLength: 50, title: 'Prefix', description: 'hmac-sha256 only: before the signature, e.g. sha256=.' }),
     ),
+    deliveryHeader: Type.Optional(
+      Type.String({
+        pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$",
+        title: 'Delivery id header',
+        description:
+          'hmac-sha256 only: the header the sender names each delivery in (e.g. X-Delivery-Id); a repeated delivery starts no second run.',
+      }),
+    ),
     toleranceSeconds: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -52,7 +60,9 @@ const verify = Type.Object(
     title: 'Verify signature',
     if: { properties: { type: { const: 'hmac-sha256' } } },
     then: { required: ['header'] },
-    else: { not: { anyOf: [{ required: ['header'] }, { required: ['encoding'] }, { required: ['prefix'] }] } },
+    else: {
+      not: { anyOf: [{ required: ['header'] }, { required: ['encoding'] }, { required: ['prefix'] }, { required: ['deliveryHeader'] }] },
+    },
   },
 );
 

@@ -1,4 +1,4 @@
-import { ActionError, isCredentialName, type Http, type HttpRequest, type HttpResponse } from '@taskspace/engine';
+import { ActionError, crossOriginHeaders, type Http, type HttpRequest, type HttpResponse } from '@taskspace/engine';
 import { BlockedTargetError, GuardedHttp, type GuardPolicy } from '../../platform/guarded-http';
 import type { MediaReader } from './http-media';
 
@@ -15,8 +15,8 @@ interface Hop {
 
 /**
  * The request a redirect leads to: the `Location` resolved against the URL that answered;
- * 303 (and 301/302 after a POST) becomes a GET without a body; credential headers are dropped
- * once the chain leaves `origin`.
+ * 303 (and 301/302 after a POST) becomes a GET without a body; once the chain leaves `origin`
+ * only the safe headers of `crossOriginHeaders` go on.
  * @throws ActionError INVALID_URL (permanent) for a Location that is not an http(s) URL.
  */
 function nextHop(hop: Hop, status: number, location: string, origin: string): Hop {
@@ -28,8 +28,8 @@ function nextHop(hop: Hop, status: number, location: string, origin: string): Ho
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new ActionError('INVALID_URL', `a redirect to a ${url.protocol} URL`, false);
-  const headers = { ...hop.headers };
-  if (url.origin !== origin) for (const name of Object.keys(headers)) if (isCredentialName(name)) delete headers[name];
+  // Off the first URL's origin only the safe headers go on (Accept, Content-Type…): a key in any header is dropped.
+  const headers = url.origin === origin ? { ...hop.headers } : crossOriginHeaders(hop.headers);
   const toGet = status === 303 || ((status === 301 || status === 302) && hop.method === 'POST');
   if (!toGet) return { ...hop, url: url.toString(), headers };
   delete headers['content-type'];
@@ -95,8 +95,8 @@ export class GuardedHttpAdapter implements Http {
    * Sends `req`; with `maxRedirects`, follows 301/302/303/307/308 answers up to that many hops,
    * each one resolved and checked by the SSRF guard again (a redirect to a refused address is a
    * permanent `BLOCKED_TARGET`). 303, and 301/302 after a POST, continue as a GET without a body,
-   * as browsers do; credential headers (`Authorization`, `Cookie`...) are dropped when a hop
-   * leaves the first URL's origin. A `multipart` body is encoded once, its media read as the
+   * as browsers do; when a hop leaves the first URL's origin every header the author set is dropped
+   * but the safe ones (`crossOriginHeaders`: Accept, Content-Type, User-Agent…). A `multipart` body is encoded once, its media read as the
    * automation's owner from its workspace.
    * @throws ActionError BLOCKED_TARGET, RESPONSE_TOO_LARGE, TOO_MANY_REDIRECTS, INVALID_URL,
    *   MEDIA_NOT_FOUND, PAYLOAD_TOO_LARGE (permanent); network errors.

@@ -45,11 +45,25 @@ function hmac(key: string, ...parts: (string | Buffer)[]): Buffer {
   return mac.digest();
 }
 
-/** True when `presented` (encoded as `encoding`) is the digest `expected`; constant-time. */
-function sameDigest(expected: Buffer, presented: string, encoding: 'hex' | 'base64'): boolean {
-  const valid = encoding === 'hex' ? /^[0-9a-fA-F]+$/.test(presented) : /^[A-Za-z0-9+/_-]+={0,2}$/.test(presented);
-  if (!valid) return false;
+/** Bytes of an HMAC-SHA256 digest. */
+const DIGEST_BYTES = 32;
+
+/** Most `v1` signatures of a Stripe header compared (Stripe sends one, or two while a secret rolls). */
+const MAX_STRIPE_SIGNATURES = 8;
+
+/**
+ * `presented` decoded as `encoding` when it is well formed and of a SHA-256 digest's length, else
+ * undefined: a malformed signature is refused before any HMAC is computed.
+ */
+function digestOf(presented: string, encoding: 'hex' | 'base64'): Buffer | undefined {
+  const valid = encoding === 'hex' ? /^[0-9a-fA-F]{64}$/.test(presented) : /^[A-Za-z0-9+/_-]{43}={0,2}$/.test(presented);
+  if (!valid) return undefined;
   const given = Buffer.from(presented, encoding);
+  return given.length === DIGEST_BYTES ? given : undefined;
+}
+
+/** True when `given` is the digest `expected`; constant-time. */
+function sameDigest(expected: Buffer, given: Buffer): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
@@ -68,7 +82,9 @@ export function signatureHeader(verify: WebhookVerify): string {
 }
 
 /**
- * Checks one call's signature against `key` (the secret's value).
+ * Checks one call's signature against `key` (the secret's value). Cheap checks come first: a
+ * missing or malformed signature, and a stale Stripe or Slack timestamp, are refused before the
+ * HMAC over the body is computed, so a forged call costs at most one HMAC.
  * @param raw the body bytes as received.
  * @param nowMs the current time, ms since the epoch (for Stripe's and Slack's timestamps).
  * @returns undefined when the signature is valid, else why not.
@@ -84,29 +100,36 @@ export function signatureProblem(
   if (!presented) return 'missing_signature';
   const tolerance = verify.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   switch (verify.type) {
-    case 'github':
-      return presented.startsWith('sha256=') && sameDigest(hmac(key, raw), presented.slice(7), 'hex') ? undefined : 'invalid_signature';
+    case 'github': {
+      const given = presented.startsWith('sha256=') ? digestOf(presented.slice(7), 'hex') : undefined;
+      return given && sameDigest(hmac(key, raw), given) ? undefined : 'invalid_signature';
+    }
     case 'stripe': {
       // `t=<seconds>,v1=<hex>[,v1=<hex>…][,v0=…]`: any v1 may match (Stripe sends several while a secret rolls).
       const pairs = presented.split(',').map((part) => part.trim().split('=') as [string, string | undefined]);
       const t = pairs.find(([k]) => k === 't')?.[1];
-      const v1 = pairs.filter(([k, v]) => k === 'v1' && v !== undefined).map(([, v]) => v!);
+      const v1 = pairs
+        .filter(([k, v]) => k === 'v1' && v !== undefined)
+        .slice(0, MAX_STRIPE_SIGNATURES)
+        .map(([, v]) => digestOf(v!, 'hex'))
+        .filter((d): d is Buffer => d !== undefined);
       if (t === undefined || v1.length === 0) return 'invalid_signature';
+      if (!fresh(t, nowMs, tolerance)) return 'stale_timestamp';
       const expected = hmac(key, `${t}.`, raw);
       // Every candidate is compared (no early exit), so timing does not tell which one matched.
-      const matched = v1.map((v) => sameDigest(expected, v, 'hex')).includes(true);
-      if (!matched) return 'invalid_signature';
-      return fresh(t, nowMs, tolerance) ? undefined : 'stale_timestamp';
+      return v1.map((given) => sameDigest(expected, given)).includes(true) ? undefined : 'invalid_signature';
     }
     case 'slack': {
       const ts = header(headers, 'X-Slack-Request-Timestamp')?.trim() ?? '';
-      if (!presented.startsWith('v0=') || !sameDigest(hmac(key, `v0:${ts}:`, raw), presented.slice(3), 'hex')) return 'invalid_signature';
-      return fresh(ts, nowMs, tolerance) ? undefined : 'stale_timestamp';
+      const given = presented.startsWith('v0=') ? digestOf(presented.slice(3), 'hex') : undefined;
+      if (!given) return 'invalid_signature';
+      if (!fresh(ts, nowMs, tolerance)) return 'stale_timestamp';
+      return sameDigest(hmac(key, `v0:${ts}:`, raw), given) ? undefined : 'invalid_signature';
     }
     case 'hmac-sha256': {
       const prefix = verify.prefix ?? '';
-      if (!presented.startsWith(prefix)) return 'invalid_signature';
-      return sameDigest(hmac(key, raw), presented.slice(prefix.length), verify.encoding ?? 'hex') ? undefined : 'invalid_signature';
+      const given = presented.startsWith(prefix) ? digestOf(presented.slice(prefix.length), verify.encoding ?? 'hex') : undefined;
+      return given && sameDigest(hmac(key, raw), given) ? undefined : 'invalid_signature';
     }
   }
 }

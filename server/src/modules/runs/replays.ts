@@ -12,31 +12,37 @@ import { requireAutomation, requireRun, runItem, type RunItem } from '../automat
  * Replay (docs "Automations", "Replay"): a failed or cancelled run re-runs as a new run linked to
  * it (`automation_runs.replay_of`, shown as `replayOf` on the replay and `replayedBy` on the
  * original). A run is replayed at most once: a replay that fails again is replayed in its turn,
- * so retrying never multiplies runs.
+ * so retrying never multiplies runs. A replay starts from the failed step unless asked otherwise
+ * (n8n's "retry from failed node"): the steps that succeeded keep their recorded outputs, so a
+ * task the run made is not made again; `from: "start"` runs every step again.
  */
 
 /** How a replay runs. */
 export interface ReplayOptions {
-  /** `start` (default): every step again; `failed-step`: keep the steps that succeeded. */
+  /** `failed-step` (default, {@link DEFAULT_REPLAY_FROM}): keep the steps that succeeded; `start`: every step again. */
   from?: 'start' | 'failed-step';
   /** `original` (default): the version the run executed; `current`: the automation's current version. */
   version?: 'original' | 'current';
 }
 
+/** Where a replay starts when the caller does not say: the failed step (what succeeded is not repeated). */
+export const DEFAULT_REPLAY_FROM = 'failed-step' as const;
+
 /** Most runs one bulk replay starts. */
 export const MAX_BULK_REPLAY = 100;
 
-/** The engine's replay of `runId`, its errors as the service's. */
+/** The engine's replay of `runId` (from the failed step unless `options.from` says otherwise), its errors as the service's. */
 async function replayOnce(rt: AutomationRuntime, runId: string, options: ReplayOptions): Promise<RunItem> {
   try {
-    return runItem(await rt.engine.replayRun(runId, options));
+    return runItem(await rt.engine.replayRun(runId, { ...options, from: options.from ?? DEFAULT_REPLAY_FROM }));
   } catch (error) {
     throw fromEngineError(error);
   }
 }
 
 /**
- * Replays a failed or cancelled run as a new run linked to it (Owner). A run already replayed is
+ * Replays a failed or cancelled run as a new run linked to it (Owner), from its failed step by
+ * default. A run already replayed is
  * refused: replay its replay instead (named in the error's message).
  * @throws ServiceError 403, 404, 409 CONFLICT (the run did not fail and was not cancelled, or
  *   was already replayed: reason `already_replayed`).
@@ -93,7 +99,8 @@ function* replaySources(q: Sql, automationId: string, filter: BulkReplayFilter, 
 
 /**
  * Replays the newest failed (or cancelled) runs of an automation created in a time window, up to
- * `limit`, oldest first (Owner); returns the new runs. Runs already replayed are left out, and
+ * `limit`, oldest first (Owner), each from its failed step unless `filter.from` is `start`;
+ * returns the new runs. Runs already replayed are left out, and
  * so are replays unless `includeReplays`: repeating a bulk replay replays nothing twice.
  * @throws ServiceError 400 for a malformed time; 403, 404.
  */

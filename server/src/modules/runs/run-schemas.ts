@@ -7,7 +7,7 @@
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
 import { EVENT_NAME, RUN_STATUSES, STEP_STATUSES } from '@taskspace/engine';
 import { ErrorRef, ItemEnvelope, ItemsEnvelope, Params, Responses, nullable, stringEnum } from '../../http/schemas';
-import { MAX_BULK_REPLAY } from './replays';
+import { DEFAULT_REPLAY_FROM, MAX_BULK_REPLAY } from './replays';
 
 /** The statuses of a run: the engine's one list. */
 export { RUN_STATUSES };
@@ -180,8 +180,9 @@ export const ApprovalListQuery = (() => {
 const replayProperties = {
   from: Type.Optional(
     stringEnum(['start', 'failed-step'] as const, {
-      default: 'start',
-      description: 'failed-step keeps the steps that succeeded (not run again)',
+      default: DEFAULT_REPLAY_FROM,
+      description:
+        'failed-step (the default) keeps the steps that succeeded (not run again: a task they made is not made twice); start runs every step again',
     }),
   ),
   version: Type.Optional(
