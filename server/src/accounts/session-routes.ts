@@ -83,7 +83,11 @@ export const authSessionRoutes: FastifyPluginAsync = async (plugin) => {
     '/api/v1/auth/sign-out',
     { onRequest: auth, schema: { tags: ['auth'], summary: 'End the current session and clear its cookie', response: okResponses } },
     async (request, reply) => {
-      if (request.actor.sessionId) await store.run(revokeSession(q, request.actor.userId, request.actor.sessionId, clock.now()));
+      if (request.actor.sessionId) {
+        await store.run(revokeSession(q, request.actor.userId, request.actor.sessionId, clock.now()));
+        // Its live streams here end now, before the answer; other processes' end at their next look.
+        services.live.endSession(request.actor.sessionId);
+      }
       reply.clearCookie(SESSION_COOKIE, cookieOptions);
       return { ok: true };
     },
@@ -121,6 +125,7 @@ export const authSessionRoutes: FastifyPluginAsync = async (plugin) => {
       if (!(await store.run(revokeSession(q, request.actor.userId, request.params.sessionId, clock.now())))) {
         throw notFound('session', request.params.sessionId);
       }
+      services.live.endSession(request.params.sessionId);
       if (request.params.sessionId === request.actor.sessionId) reply.clearCookie(SESSION_COOKIE, cookieOptions);
       return { ok: true };
     },
