@@ -9,12 +9,21 @@ import { SignInThrottle, accountKey } from './sign-in-throttle';
 import { refuseCrossSiteSignIn } from './session-auth';
 import { publicPageGuard } from '../http/public-pages';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { PasswordChangeBody, SessionParams, SignInBody, okResponses, sessionsResponses, signInResponses } from './schemas';
+import {
+  PasswordChangeBody,
+  SessionParams,
+  SignInBody,
+  okResponses,
+  sessionProbeResponses,
+  sessionsResponses,
+  signInResponses,
+} from './schemas';
 
 const GENERIC_FAILURE = 'wrong login or password';
 
 /**
- * Browser sign-in (docs "Accounts and sign-in"): `POST /api/v1/auth/sign-in`, `sign-out`,
+ * Browser sign-in (docs "Accounts and sign-in"): `POST /api/v1/auth/sign-in`, `sign-out`, the
+ * session probe `GET /api/v1/auth/session`,
  * `GET`/`DELETE /api/v1/auth/sessions[/:id]` and `POST /api/v1/auth/password`. Registered outside
  * the v1 plugin so sign-in needs no credential; the other routes authenticate with the same hook
  * as the API (bearer token, else the session cookie, CSRF-checked). Sessions and the password are
@@ -76,6 +85,33 @@ export const authSessionRoutes: FastifyPluginAsync = async (plugin) => {
       reply.setCookie(SESSION_COOKIE, created.secret, { ...cookieOptions, maxAge: Math.floor(config.accounts.sessionMaxMs / 1000) });
       const user = { id: creds.userId, handle: creds.handle, displayName: creds.displayName };
       return { ok: true, item: { sessionId: created.id, expiresAt: isoTime(created.expiresAt), user } };
+    },
+  );
+
+  app.get(
+    '/api/v1/auth/session',
+    {
+      // A credential is read as usual, but its absence (or an ended session) is an answer, not a 401.
+      config: { auth: 'optional' },
+      onRequest: noStore,
+      schema: {
+        tags: ['auth'],
+        summary: 'Whether the caller is signed in; 200 either way',
+        description:
+          'The session probe of the web app: `{ok: true, signedIn: false}` without a credential or when the session cookie ' +
+          'names an ended session (the cookie is then cleared), else `{ok: true, signedIn: true, item}` with the caller as `GET /api/v1/me` returns it. ' +
+          'A bearer token that is invalid or expired is still 401, like everywhere else.',
+        response: sessionProbeResponses,
+      },
+    },
+    async (request, reply) => {
+      const actor = request.actor as typeof request.actor | undefined;
+      if (!actor) {
+        if (request.cookies?.[SESSION_COOKIE]) reply.clearCookie(SESSION_COOKIE, cookieOptions);
+        return { ok: true, signedIn: false };
+      }
+      const { userId, handle, displayName, plan, rateTier, verified } = actor;
+      return { ok: true, signedIn: true, item: { id: userId, handle, displayName, plan, rateTier, verified } };
     },
   );
 
