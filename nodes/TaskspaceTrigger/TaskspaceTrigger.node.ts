@@ -12,7 +12,7 @@ import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 import { authenticationProperty, credentialDescriptions } from '../shared/descriptions';
 import { getWorkspaces } from '../shared/loadOptions';
 import { requestItem, seg, taskspaceRequest } from '../shared/transport';
-import { SIGNATURE_HEADER, verifySignature } from './signature';
+import { DEFAULT_MAX_AGE_SECONDS, SIGNATURE_HEADER, deliveryAgeProblem, verifySignature } from './signature';
 
 /** What the trigger keeps in the workflow's static data about its registration. */
 interface RegistrationData extends IDataObject {
@@ -119,6 +119,15 @@ export class TaskspaceTrigger implements INodeType {
 						default: false,
 						description:
 							'Whether to add the event name ("event"), the delivery ID ("deliveryId"), the event ID, workspace ID and timestamp to the output',
+					},
+					{
+						displayName: 'Max Delivery Age (Seconds)',
+						name: 'maxAgeSeconds',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: DEFAULT_MAX_AGE_SECONDS,
+						description:
+							"Deliveries whose signed timestamp is further than this from now are refused (401), so a captured delivery cannot be replayed later. Taskspace retries a delivery with the event's timestamp: raise it to accept retries after an outage longer than this. 0 accepts any age.",
 					},
 				],
 			},
@@ -231,27 +240,41 @@ export class TaskspaceTrigger implements INodeType {
 	};
 
 	/**
-	 * Receives a delivery: verifies `X-Service-Signature` over the raw body (401 and no
-	 * execution when it is missing or wrong), then outputs the event's payload.
+	 * Receives a delivery: verifies `X-Service-Signature` over the raw body, then that the body's
+	 * signed `timestamp` is within the "Max Delivery Age" of now (default 5 minutes; see
+	 * `deliveryAgeProblem`). A missing or wrong signature, or a delivery outside the window, is
+	 * answered 401 and starts no execution; otherwise the event's payload is output.
 	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const data = this.getWorkflowStaticData('node') as RegistrationData;
 		const request = this.getRequestObject();
 		const headers = this.getHeaderData() as IDataObject;
 		const rawBody = (request as unknown as { rawBody?: Buffer }).rawBody;
-		if (!rawBody || !data.secret || !verifySignature(rawBody, headers[SIGNATURE_HEADER], data.secret)) {
-			const response = this.getResponseObject();
-			response.status(401).json({ ok: false, error: { code: 'INVALID_SIGNATURE', message: 'Invalid signature' } });
+		const refuse = (code: string, message: string): IWebhookResponseData => {
+			this.getResponseObject().status(401).json({ ok: false, error: { code, message } });
 			return { noWebhookResponse: true };
+		};
+		if (!rawBody || !data.secret || !verifySignature(rawBody, headers[SIGNATURE_HEADER], data.secret)) {
+			return refuse('INVALID_SIGNATURE', 'Invalid signature');
 		}
-		const delivery = (this.getBodyData() ?? {}) as IDataObject;
+		// What was signed: the raw bytes, not n8n's parse of them.
+		let delivery: IDataObject;
+		try {
+			const parsed: unknown = JSON.parse(rawBody.toString('utf8'));
+			delivery = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as IDataObject) : {};
+		} catch {
+			return refuse('INVALID_SIGNATURE', 'The signed body is not JSON');
+		}
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const maxAge = options.maxAgeSeconds === undefined ? DEFAULT_MAX_AGE_SECONDS : Number(options.maxAgeSeconds);
+		const stale = deliveryAgeProblem(delivery.timestamp, Date.now(), maxAge);
+		if (stale) return refuse('STALE_DELIVERY', `Delivery refused: ${stale}`);
 		const event = String(delivery.type ?? headers['x-service-event'] ?? '');
 		const subscribed = sorted(this.getNodeParameter('events', []));
 		if (event && !subscribed.includes(event)) {
 			return { webhookResponse: { ok: true, ignored: event } };
 		}
 		const payload = (delivery.payload ?? {}) as IDataObject;
-		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const json: IDataObject = { ...payload };
 		if (options.includeMetadata === true) {
 			json.event = event;

@@ -28,6 +28,11 @@ export interface ApiRequest {
 	itemIndex?: number;
 	/** Return the body as bytes (downloads) instead of parsing JSON. */
 	binary?: boolean;
+	/**
+	 * Send the request without the credential (no `Authorization` header): for the service's own
+	 * public URLs, such as an automation's inbound URL, which must never receive the token.
+	 */
+	anonymous?: boolean;
 }
 
 /**
@@ -131,15 +136,17 @@ export async function taskspaceRequest(this: TaskspaceContext, request: ApiReque
 	if (!request.qs || Object.keys(request.qs).length === 0) delete options.qs;
 
 	const send = async (ignoreHttpStatusErrors: boolean) =>
-		(await this.helpers.httpRequestWithAuthentication.call(this, credentialType, {
-			...options,
-			headers: { ...headers },
-			ignoreHttpStatusErrors,
-		})) as IN8nHttpFullResponse;
+		(request.anonymous
+			? await this.helpers.httpRequest({ ...options, headers: { ...headers }, ignoreHttpStatusErrors })
+			: await this.helpers.httpRequestWithAuthentication.call(this, credentialType, {
+					...options,
+					headers: { ...headers },
+					ignoreHttpStatusErrors,
+				})) as IN8nHttpFullResponse;
 	let response: IN8nHttpFullResponse;
 	try {
 		response = await send(true);
-		if (response.statusCode === 401 && credentialType === 'taskspaceOAuth2Api') {
+		if (response.statusCode === 401 && credentialType === 'taskspaceOAuth2Api' && !request.anonymous) {
 			// The access token expired or was revoked. n8n renews an OAuth2 token only when the request
 			// throws a 401: send it again letting errors throw, so that n8n refreshes the token, stores
 			// the new tokens in the credential and retries with them. (A request refused with 401 did

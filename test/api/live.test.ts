@@ -2,6 +2,7 @@ import { request } from 'undici';
 import { addUser, call, client } from '../helpers/server';
 import { automationServer, createAutomation } from '../automations/helpers';
 import { waitFor } from '../helpers/wait';
+import { dbOf } from '../helpers/db';
 import type { TestServer } from '../helpers/server';
 
 /**
@@ -147,6 +148,50 @@ describe('GET /api/v1/live', () => {
     expect(out.status).toBe(200);
     await waitFor(() => live.ended(), 'the stream to end after sign-out', 5000);
     expect((await openStream(server, { cookie })).status).toBe(401);
+  });
+
+  test('a stream opened with a session gets no event once the session has ended: signed out here, or revoked elsewhere', async () => {
+    /** A fresh session of the owner: its cookie and id. */
+    const signIn = async () => {
+      const res = await call(server.url, 'POST', '/api/v1/auth/sign-in', { body: { login: 'owner', password: PASSWORD } });
+      expect(res.status).toBe(200);
+      const cookie = ([] as string[])
+        .concat(res.headers['set-cookie'] ?? [])
+        .find((c) => c.startsWith('taskspace_session='))!
+        .split(';')[0]!;
+      return { cookie, sessionId: res.body.item.sessionId as string };
+    };
+    const write = async (content: string) =>
+      expect((await api.post(`/api/v1/projects/${projectId}/tasks`, { tasks: [{ contentType: 'text/markdown', content }] })).status).toBe(
+        200,
+      );
+    const ends = [
+      // Signing out ends the session's streams before the answer.
+      async (session: { cookie: string }) =>
+        expect(
+          (await call(server.url, 'POST', '/api/v1/auth/sign-out', { headers: { cookie: session.cookie, origin: server.url } })).status,
+        ).toBe(200),
+      // Revoked where this process is not told (another process, the admin CLI): the credential is checked before each write.
+      async (session: { sessionId: string }) =>
+        expect(await dbOf(server).run('UPDATE sessions SET revoked_at = ? WHERE id = ?', Date.now(), session.sessionId)).toBe(1),
+    ];
+    for (const end of ends) {
+      const session = await signIn();
+      const live = await openStream(server, { cookie: session.cookie });
+      const watcher = await openStream(server, server.token);
+      streams.push(live, watcher);
+      await waitFor(() => live.events.some((e) => e.event === 'ready') && watcher.events.some((e) => e.event === 'ready'), 'both streams');
+      // A change both streams hear, so the credential checks of the looks are recent ones.
+      await write('heard by both');
+      await waitFor(() => live.events.some((e) => e.event === 'project'), 'the first change');
+      const before = live.events.length;
+      await end(session);
+      await write('after the session ended');
+      await waitFor(() => watcher.events.filter((e) => e.event === 'project').length >= 2, 'the other stream to hear the change');
+      await waitFor(() => live.ended(), 'the stream to end', 5000);
+      expect(live.events.slice(before)).toEqual([]);
+      watcher.close();
+    }
   });
 
   test('a stream opened with a personal token ends when the token is revoked; other streams go on', async () => {

@@ -12,15 +12,23 @@
  * folders; `lint --fix` copies fixed files back): the package's manifest, README, LICENSE, the
  * stock eslint.config.mjs and tsconfig.json, and copies of the sources.
  *
+ * Publishing metadata (docs/n8n-package.md, "Publishing") is read from one place, which only the
+ * package's owner fills, in a commit: the published manifest's `author` (name and email),
+ * `homepage` and `repository`. Nothing here fills or invents them.
+ *
  * Usage:
  *   node test/n8n-host/package-stage.mjs lint [--fix]   `n8n-node lint` on the staged sources
  *   node test/n8n-host/package-stage.mjs pack           (after `n8n-node build`) write dist/, README and
  *                                                      LICENSE into the package, `npm pack` it, check the
  *                                                      tarball's files, lint it, run n8n's scanner on it
- *                                                      (the published files and the source it finds)
- *   node test/n8n-host/package-stage.mjs release        fill repository, homepage and bugs (and the
- *                                                      author's email) from the publisher's environment
- *   node test/n8n-host/package-stage.mjs verify         what `npm publish` runs first (prepublishOnly)
+ *                                                      (the published files and the source it finds);
+ *                                                      while publishing metadata is missing it says the
+ *                                                      tarball is NOT PUBLISHABLE (and exits 0)
+ *   node test/n8n-host/package-stage.mjs pack --release the same with no rule set aside: fails (exit 1, at
+ *                                                      once when publishing metadata is missing) unless
+ *                                                      the tarball is publishable
+ *   node test/n8n-host/package-stage.mjs metadata [FILE] the publishing metadata of a manifest (default
+ *                                                      the package's): exit 1 and what is missing
  * Exit code 0 on success; prints what failed otherwise.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -64,20 +72,77 @@ export function publishManifest() {
   return JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
 }
 
-/**
- * The community rule that requires an author email, and whether the checks set it aside: the
- * manifest names "Taskspace contributors" without an email until the publisher gives one (no
- * invented address). Until then the checks report everything else and say that publishing waits
- * for the email; `verify` (run by `npm publish`) refuses to publish without it.
- */
-const AUTHOR_EMAIL_RULE = '@n8n/community-nodes/valid-author';
-function authorEmailPending() {
-  const author = publishManifest().author;
-  return !(author && typeof author === 'object' && typeof author.email === 'string' && author.email.trim());
+/** The community lint rule each publishing field answers to (the scanner applies the same rules). */
+const FIELD_RULES = {
+  'author.name': '@n8n/community-nodes/valid-author',
+  'author.email': '@n8n/community-nodes/valid-author',
+  homepage: '@n8n/community-nodes/require-homepage',
+};
+
+function isHttpsUrl(value) {
+  try {
+    return typeof value === 'string' && new URL(value).protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
-function noteAuthorEmailPending() {
+
+/**
+ * What keeps `manifest` from being published, by field: `author.name` and `author.email` (n8n's
+ * rule `valid-author`; the object form or npm's `Name <email>` string), `homepage` (an https URL,
+ * rule `require-homepage`) and `repository` (its URL: n8n verifies a package by npm provenance from
+ * its public repository). Empty when publishable.
+ * @returns {{field: string, rule?: string, message: string}[]}
+ */
+export function publishMetadataProblems(manifest) {
+  const problems = [];
+  const author = manifest.author;
+  const person =
+    typeof author === 'string'
+      ? { name: author.replace(/[<(].*$/, '').trim(), email: /<([^>]*)>/.exec(author)?.[1] }
+      : author && typeof author === 'object'
+        ? author
+        : {};
+  const missing = (field, message) => problems.push({ field, rule: FIELD_RULES[field], message });
+  if (!(typeof person.name === 'string' && person.name.trim())) missing('author.name', 'author.name is missing');
+  if (!(typeof person.email === 'string' && /^[^\s@<>]+@[^\s@<>]+$/.test(person.email.trim())))
+    missing('author.email', 'author.email is missing');
+  if (!isHttpsUrl(manifest.homepage)) missing('homepage', 'homepage (an https URL) is missing');
+  const repository = typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
+  if (!(typeof repository === 'string' && repository.trim())) missing('repository', 'repository.url is missing');
+  return problems;
+}
+
+/** One line saying what is missing, and where the owner fills it. */
+function describeMetadataProblems(problems) {
+  const parts = problems.map((p) => (p.rule ? `${p.message} (n8n rule ${p.rule.replace('@n8n/community-nodes/', '')})` : p.message));
+  return `${parts.join('; ')}. The package's owner fills them in packages/n8n-nodes-taskspace/package.json (docs/n8n-package.md, "Publishing")`;
+}
+
+/**
+ * The community rules whose findings the checks set aside: those of the publishing fields still
+ * missing (nothing in release mode). The checks report every other finding; the missing metadata
+ * itself is reported as "NOT PUBLISHABLE", and `pack --release` fails on it.
+ */
+function setAsideRules(release) {
+  if (release) return new Set();
+  return new Set(
+    publishMetadataProblems(publishManifest())
+      .map((p) => p.rule)
+      .filter(Boolean),
+  );
+}
+
+/** True when every error finding of an ESLint report belongs to a rule set aside. */
+function onlySetAside(report, rules) {
+  const plain = report.replace(/\x1b\[[0-9;]*m/g, '');
+  const errors = plain.split('\n').filter((l) => /^\s+\d+:\d+\s+error\s/.test(l));
+  return errors.length > 0 && rules.size > 0 && errors.every((l) => [...rules].some((rule) => l.includes(rule)));
+}
+
+function noteSetAside(rules) {
   console.log(
-    `note: ${AUTHOR_EMAIL_RULE} is set aside: the author has no email yet. Publishing waits for it (docs/n8n-package.md, "Publishing").`,
+    `note: ${[...rules].join(', ')} set aside while the publishing metadata is missing: NOT PUBLISHABLE (docs/n8n-package.md, "Publishing").`,
   );
 }
 
@@ -116,26 +181,22 @@ export function preparePackage() {
 }
 
 /**
- * Runs `n8n-node lint` in `dir`; returns its exit status. NODE_ENV is dropped: under
+ * Runs `n8n-node lint` in `dir`; returns its exit status (0 also when the only errors are of rules
+ * set aside, see {@link setAsideRules}; `release`: none is). NODE_ENV is dropped: under
  * NODE_ENV=test, eslint-plugin-n8n-nodes-base swaps real file names for fixtures of its own
  * tests and reports nonsense (as happens when jest runs this script).
  */
-function lint(dir, extra = []) {
+function lint(dir, extra = [], { release = false } = {}) {
   const env = { ...process.env };
   delete env.NODE_ENV;
   const result = spawnSync(bin('n8n-node'), ['lint', ...extra], { cwd: dir, encoding: 'utf8', env });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
   process.stdout.write(output);
   const status = result.status ?? 1;
-  if (status === 0 || !authorEmailPending()) return status;
-  // Set aside the author-email finding alone (see AUTHOR_EMAIL_RULE); any other error still fails.
-  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
-  const errors = plain.split('\n').filter((l) => /^\s+\d+:\d+\s+error\s/.test(l));
-  if (errors.length > 0 && errors.every((l) => l.includes(AUTHOR_EMAIL_RULE))) {
-    noteAuthorEmailPending();
-    return 0;
-  }
-  return status;
+  const rules = setAsideRules(release);
+  if (status === 0 || !onlySetAside(output, rules)) return status;
+  noteSetAside(rules);
+  return 0;
 }
 
 /** Files a publishable tarball may contain. */
@@ -184,9 +245,10 @@ function repositoryManifests() {
  *   may carry the name, the root's included);
  * - the tarball leg: the compiled `.js` and the package.json of the unpacked tarball in `packed`.
  * Its CLI downloads a published version and its source by provenance; its exported functions scan
- * local folders, which is what a check before publishing needs. Returns true when both pass.
+ * local folders, which is what a check before publishing needs. Returns true when both pass, or
+ * fail only the rules set aside (see {@link setAsideRules}; none with `release`).
  */
-async function scan(packed) {
+async function scan(packed, { release = false } = {}) {
   const { analyzePackage, SOURCE_FILE_PATTERNS } = await import('@n8n/scan-community-package/scanner/scanner.mjs');
   let passed = true;
   const named = repositoryManifests().filter((f) => {
@@ -207,23 +269,17 @@ async function scan(packed) {
     ['source', packageDir, SOURCE_FILE_PATTERNS],
     ['tarball', packed, ['**/*.js', 'package.json']],
   ];
-  const pending = authorEmailPending();
+  const rules = setAsideRules(release);
   // As for `n8n-node lint`: under NODE_ENV=test the n8n-nodes-base rules read fixture file names.
   const nodeEnv = process.env.NODE_ENV;
   delete process.env.NODE_ENV;
   for (const [leg, dir, patterns] of legs) {
-    let result = await analyzePackage(dir, patterns);
-    if (!result.passed && pending && result.details) {
-      // Keep every finding but the author email's: re-read the report without that rule's lines.
-      const lines = result.details.split('\n');
-      const findings = lines.filter((l) => /^\s+\d+:\d+\s+error\s/.test(l));
-      if (findings.length > 0 && findings.every((l) => l.includes(AUTHOR_EMAIL_RULE))) {
-        noteAuthorEmailPending();
-        result = { passed: true };
-      }
-    }
+    const result = await analyzePackage(dir, patterns);
     if (result.passed) {
       console.log(`community package scanner (${leg}): passed`);
+    } else if (result.details && onlySetAside(result.details, rules)) {
+      // Every finding is of the missing publishing metadata: reported, not a failure of the check.
+      console.log(`community package scanner (${leg}): fails only ${[...rules].join(', ')}: NOT PUBLISHABLE`);
     } else {
       console.error(`community package scanner (${leg}): ${result.message}`);
       if (result.details) console.error(result.details);
@@ -234,58 +290,6 @@ async function scan(packed) {
   return passed;
 }
 
-/**
- * Fills the published manifest's `repository`, `homepage` and `bugs` from the publisher's
- * environment (never from defaults): `TASKSPACE_PUBLISH_REPOSITORY` (an https URL of the GitHub
- * repository), or GitHub Actions' `GITHUB_SERVER_URL` and `GITHUB_REPOSITORY`; the author's email
- * from `TASKSPACE_PUBLISH_AUTHOR_EMAIL` when set. Writes packages/n8n-nodes-taskspace/package.json.
- */
-function release() {
-  const env = process.env;
-  const fromActions = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}` : undefined;
-  const repository = (env.TASKSPACE_PUBLISH_REPOSITORY || fromActions || '').replace(/\.git$/, '').replace(/\/+$/, '');
-  if (!/^https:\/\/\S+\/\S+\/\S+$/.test(repository)) {
-    console.error('release: set TASKSPACE_PUBLISH_REPOSITORY to the https URL of the repository (or run in GitHub Actions)');
-    return 1;
-  }
-  const manifest = publishManifest();
-  manifest.repository = { type: 'git', url: `git+${repository}.git`, directory: 'packages/n8n-nodes-taskspace' };
-  manifest.homepage = `${repository}/blob/HEAD/docs/n8n-package.md`;
-  manifest.bugs = { url: `${repository}/issues` };
-  if (env.TASKSPACE_PUBLISH_AUTHOR_EMAIL) manifest.author = { ...manifest.author, email: env.TASKSPACE_PUBLISH_AUTHOR_EMAIL };
-  if (!manifest.author?.email) {
-    console.error(
-      "release: the author has no email: set TASKSPACE_PUBLISH_AUTHOR_EMAIL (n8n's scanner requires one, and it reads the committed manifest)",
-    );
-    return 1;
-  }
-  fs.writeFileSync(path.join(packageDir, 'package.json'), `${JSON.stringify(manifest, null, '\t')}\n`);
-  console.log(`release: repository ${manifest.repository.url}, homepage ${manifest.homepage}, bugs ${manifest.bugs.url}`);
-  return 0;
-}
-
-/** Before `npm publish`: the package holds the current build and docs, and its links are filled. */
-function verify() {
-  const problems = [];
-  const same = (a, b) => fs.existsSync(a) && fs.existsSync(b) && fs.readFileSync(a).equals(fs.readFileSync(b));
-  if (!same(path.join(packageDir, 'README.md'), path.join(root, 'docs', 'n8n-package.md')))
-    problems.push('README.md is not docs/n8n-package.md');
-  if (!same(path.join(packageDir, 'LICENSE'), path.join(root, 'LICENSE'))) problems.push("LICENSE differs from the repository's");
-  const manifest = publishManifest();
-  for (const file of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) {
-    if (!fs.existsSync(path.join(packageDir, file))) problems.push(`${file} is missing`);
-  }
-  for (const field of ['repository', 'homepage', 'bugs']) if (!manifest[field]) problems.push(`${field} is not set`);
-  if (authorEmailPending()) problems.push("the author has no email (n8n's scanner requires one)");
-  if (problems.length) {
-    console.error(
-      `not ready to publish: ${problems.join('; ')}. Run \`npm run pack:check\`, then \`node test/n8n-host/package-stage.mjs release\` (see docs/n8n-package.md, "Publishing").`,
-    );
-    return 1;
-  }
-  return 0;
-}
-
 async function main(argv) {
   const [command, ...rest] = argv;
   if (command === 'lint') {
@@ -293,7 +297,26 @@ async function main(argv) {
     if (rest.includes('--fix')) copyBackFixes();
     return status;
   }
+  if (command === 'metadata') {
+    const file = rest[0] ? path.resolve(rest[0]) : path.join(packageDir, 'package.json');
+    const problems = publishMetadataProblems(JSON.parse(fs.readFileSync(file, 'utf8')));
+    if (problems.length === 0) {
+      console.log(`${path.relative(root, file)}: publishing metadata complete`);
+      return 0;
+    }
+    console.error(`${path.relative(root, file)}: NOT PUBLISHABLE: ${describeMetadataProblems(problems)}.`);
+    return 1;
+  }
   if (command === 'pack') {
+    const release = rest.includes('--release');
+    if (release) {
+      // A release needs the metadata first: say so before packing anything.
+      const problems = publishMetadataProblems(publishManifest());
+      if (problems.length > 0) {
+        console.error(`release check failed: the package is NOT PUBLISHABLE: ${describeMetadataProblems(problems)}.`);
+        return 1;
+      }
+    }
     const dir = preparePackage();
     const { tarball, files } = pack(dir);
     const unexpected = files.filter((f) => !isAllowedPackedFile(f));
@@ -327,22 +350,40 @@ async function main(argv) {
     const packed = unpack(tarball);
     fs.copyFileSync(path.join(root, 'eslint.config.mjs'), path.join(packed, 'eslint.config.mjs'));
     fs.symlinkSync(path.join(root, 'node_modules'), path.join(packed, 'node_modules'));
-    if (lint(packed) !== 0) {
+    if (lint(packed, [], { release }) !== 0) {
       console.error('the packed package fails `n8n-node lint`');
       failed = true;
     }
     fs.rmSync(path.join(packed, 'node_modules'));
     fs.rmSync(path.join(packed, 'eslint.config.mjs'));
-    if (!(await scan(packed))) {
+    if (!(await scan(packed, { release }))) {
       console.error('the package fails the community package scanner');
       failed = true;
     }
-    if (!failed) console.log('pack check passed');
-    return failed ? 1 : 0;
+    if (manifest.scripts !== undefined) {
+      // Lifecycle scripts would ship in the published manifest (and name files the package lacks).
+      console.error(`the published manifest has scripts (${Object.keys(manifest.scripts).join(', ')}): it must have none`);
+      failed = true;
+    }
+    const problems = publishMetadataProblems(manifest);
+    const relTarball = path.relative(root, tarball);
+    const line = `${relTarball} is NOT PUBLISHABLE: ${describeMetadataProblems(problems)}.`;
+    if (failed || (release && problems.length > 0)) {
+      console.error(`${release ? 'release' : 'pack'} check failed${problems.length > 0 ? `: ${line}` : ''}`);
+      return 1;
+    }
+    if (problems.length > 0) {
+      console.log(`pack check: contents, lint and scanner checked; ${line} \`npm run release:check\` fails until then.`);
+      return 0;
+    }
+    console.log(
+      release
+        ? `release check passed: publish ${relTarball} (npm publish ${relTarball} --provenance --access public)`
+        : `pack check passed: ${relTarball} is publishable`,
+    );
+    return 0;
   }
-  if (command === 'release') return release();
-  if (command === 'verify') return verify();
-  console.error('usage: package-stage.mjs lint [--fix] | pack | release | verify');
+  console.error('usage: package-stage.mjs lint [--fix] | pack [--release] | metadata [FILE]');
   return 2;
 }
 

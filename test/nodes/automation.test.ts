@@ -104,6 +104,10 @@ describe('Taskspace Automation node', () => {
       'waitingFor',
     ]);
     expect(Object.keys(inWorkspace[0]!.json.trigger as object).sort()).toEqual(['type', 'variables']);
+    // Simplify leaves out the request's headers and raw body, also inside `http` (docs/n8n-package.md).
+    const simplified = (inWorkspace[0]!.json.trigger as { variables: Record<string, unknown> }).variables;
+    expect(Object.keys(simplified).sort()).toEqual(['body', 'http', 'method', 'query', 'title']);
+    expect(simplified.http).toEqual({ method: 'POST', query: {} });
     const full = await runOk(server(), {
       type: AUTOMATION,
       parameters: {
@@ -117,6 +121,12 @@ describe('Taskspace Automation node', () => {
     });
     expect(full).toHaveLength(1);
     expect(full[0]!.json).toHaveProperty('trigger.headers');
+    expect(full[0]!.json).toHaveProperty('trigger.variables.headers');
+    expect(full[0]!.json).toHaveProperty('trigger.variables.rawBody');
+    // Call Inbound URL sent no credential: the inbound URL needs none, and the run records what it got.
+    const received = full[0]!.json.trigger as { headers: Record<string, string>; variables: { headers: Record<string, string> } };
+    expect(Object.keys(received.headers).map((h) => h.toLowerCase())).not.toContain('authorization');
+    expect(Object.keys(received.variables.headers).map((h) => h.toLowerCase())).not.toContain('authorization');
 
     // The Run locator lists the automation's runs.
     const runList = await listSearch().searchRuns.call(lookup({ resource: 'run', operation: 'approve', automationId: byId(automationId) }));

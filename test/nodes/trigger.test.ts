@@ -175,6 +175,33 @@ describe('Taskspace Trigger', () => {
     expect(unsigned.status).toBe(401);
     expect(receiver.executions).toHaveLength(1);
 
+    // Correctly signed, but the signed timestamp is outside the window (default 5 minutes, either
+    // way): a replayed capture gets 401 and starts nothing; "Max Delivery Age" widens the window.
+    const signed = (timestamp: string) => {
+      const bytes = JSON.stringify({ id: 'r', type: 'task.assigned', workspaceId: 'w', timestamp, payload: { replayed: timestamp } });
+      return call(new URL(webhookUrl).origin, 'POST', new URL(webhookUrl).pathname, {
+        rawBody: bytes,
+        headers: {
+          'content-type': 'application/json',
+          'x-service-signature': `sha256=${createHmac('sha256', String(stored.secret)).update(bytes).digest('hex')}`,
+        },
+      });
+    };
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    for (const timestamp of [minutesAgo(6), minutesAgo(-6), 'not a time']) {
+      const replayed = await signed(timestamp);
+      expect(replayed.status).toBe(401);
+      expect(replayed.body.error.code).toBe('STALE_DELIVERY');
+    }
+    expect(receiver.executions).toHaveLength(1);
+    expect((await signed(minutesAgo(4))).status).toBe(200);
+    expect(receiver.executions).toHaveLength(2);
+    s.node.parameters.options = { includeMetadata: true, maxAgeSeconds: 3600 };
+    expect((await signed(minutesAgo(30))).status).toBe(200);
+    expect(receiver.executions).toHaveLength(3);
+    expect(receiver.executions[2]![0]!.json).toMatchObject({ replayed: expect.any(String), event: 'task.assigned' });
+    s.node.parameters.options = { includeMetadata: true };
+
     // Changing events or scope makes checkExists false; create re-registers the same URL.
     s.node.parameters.events = ['task.assigned', 'comment.created'];
     expect(await methods.checkExists.call(hook(s))).toBe(false);

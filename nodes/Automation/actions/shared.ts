@@ -50,9 +50,34 @@ export function simplifyAutomation(automation: IDataObject): IDataObject {
 	return out;
 }
 
+/** The `trigger.*` variables an inbound call adds about the request itself, which Simplify leaves out. */
+const REQUEST_VARIABLES = ['headers', 'rawBody'];
+
+/**
+ * A run's trigger variables without the request's headers and raw body (`headers`, `rawBody`, and
+ * the same two inside `http`), which an inbound call adds to its run; a field of that name the
+ * call's own JSON body carries stays (body fields win over the request's, see docs "Automations",
+ * "Webhook bodies and variables").
+ */
+function variablesWithoutRequest(variables: unknown): unknown {
+	if (!variables || typeof variables !== 'object' || Array.isArray(variables)) return variables;
+	const out: IDataObject = { ...(variables as IDataObject) };
+	const body = out.body && typeof out.body === 'object' && !Array.isArray(out.body) ? (out.body as IDataObject) : {};
+	for (const name of REQUEST_VARIABLES) {
+		if (!Object.prototype.hasOwnProperty.call(body, name)) delete out[name];
+	}
+	if (!Object.prototype.hasOwnProperty.call(body, 'http') && out.http && typeof out.http === 'object' && !Array.isArray(out.http)) {
+		const http: IDataObject = { ...(out.http as IDataObject) };
+		for (const name of REQUEST_VARIABLES) delete http[name];
+		out.http = http;
+	}
+	return out;
+}
+
 /**
  * The short form of a run (Simplify): its state and times, and of its trigger only the type and
- * the variables (not the request headers of an inbound call), without steps.
+ * the variables, without the request headers and raw body of an inbound call (see
+ * {@link variablesWithoutRequest}), without steps.
  */
 export function simplifyRun(run: IDataObject): IDataObject {
 	const out: IDataObject = {};
@@ -60,6 +85,8 @@ export function simplifyRun(run: IDataObject): IDataObject {
 		if (run[key] !== undefined) out[key] = run[key];
 	}
 	const trigger = run.trigger as IDataObject | undefined;
-	if (trigger && typeof trigger === 'object') out.trigger = { type: trigger.type, variables: trigger.variables };
+	if (trigger && typeof trigger === 'object') {
+		out.trigger = { type: trigger.type, variables: variablesWithoutRequest(trigger.variables) as IDataObject };
+	}
 	return out;
 }

@@ -18,6 +18,7 @@ import {
   singleLine,
   stringEnum,
 } from '../http/schemas';
+import { MeSchema } from '../modules/workspaces/schemas';
 
 /** Longest password accepted by a body, in characters (the policy's own limit is lower; see passwords.ts). */
 const MAX_PASSWORD_FIELD = 4096;
@@ -57,6 +58,17 @@ export const SignedInSchema = Type.Object(
 
 /** Responses of `POST /api/v1/auth/sign-in`. */
 export const signInResponses = Responses(ItemEnvelope(SignedInSchema));
+
+/**
+ * Answer of the session probe, `GET /api/v1/auth/session`: `signedIn` and, when true, the caller as
+ * `GET /api/v1/me` returns it (`item`). 200 either way, so a signed-out browser logs no failed request.
+ */
+export const SessionProbeSchema = Type.Object(
+  { ok: Type.Boolean(), signedIn: Type.Boolean(), item: Type.Optional(MeSchema) },
+  { additionalProperties: false },
+);
+/** Responses of `GET /api/v1/auth/session`. */
+export const sessionProbeResponses = Responses(SessionProbeSchema);
 
 /** One of my live sessions; `expiresAt` is the earlier of idle and absolute expiry, `current` marks the caller's. */
 export const SessionSchema = Type.Object(

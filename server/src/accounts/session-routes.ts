@@ -9,12 +9,21 @@ import { SignInThrottle, accountKey } from './sign-in-throttle';
 import { refuseCrossSiteSignIn } from './session-auth';
 import { publicPageGuard } from '../http/public-pages';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { PasswordChangeBody, SessionParams, SignInBody, okResponses, sessionsResponses, signInResponses } from './schemas';
+import {
+  PasswordChangeBody,
+  SessionParams,
+  SignInBody,
+  okResponses,
+  sessionProbeResponses,
+  sessionsResponses,
+  signInResponses,
+} from './schemas';
 
 const GENERIC_FAILURE = 'wrong login or password';
 
 /**
- * Browser sign-in (docs "Accounts and sign-in"): `POST /api/v1/auth/sign-in`, `sign-out`,
+ * Browser sign-in (docs "Accounts and sign-in"): `POST /api/v1/auth/sign-in`, `sign-out`, the
+ * session probe `GET /api/v1/auth/session`,
  * `GET`/`DELETE /api/v1/auth/sessions[/:id]` and `POST /api/v1/auth/password`. Registered outside
  * the v1 plugin so sign-in needs no credential; the other routes authenticate with the same hook
  * as the API (bearer token, else the session cookie, CSRF-checked). Sessions and the password are
@@ -79,11 +88,42 @@ export const authSessionRoutes: FastifyPluginAsync = async (plugin) => {
     },
   );
 
+  app.get(
+    '/api/v1/auth/session',
+    {
+      // A credential is read as usual, but its absence (or an ended session) is an answer, not a 401.
+      config: { auth: 'optional' },
+      onRequest: noStore,
+      schema: {
+        tags: ['auth'],
+        summary: 'Whether the caller is signed in; 200 either way',
+        description:
+          'The session probe of the web app: `{ok: true, signedIn: false}` without a credential or when the session cookie ' +
+          'names an ended session (the cookie is then cleared), else `{ok: true, signedIn: true, item}` with the caller as `GET /api/v1/me` returns it. ' +
+          'A bearer token that is invalid or expired is still 401, like everywhere else.',
+        response: sessionProbeResponses,
+      },
+    },
+    async (request, reply) => {
+      const actor = request.actor as typeof request.actor | undefined;
+      if (!actor) {
+        if (request.cookies?.[SESSION_COOKIE]) reply.clearCookie(SESSION_COOKIE, cookieOptions);
+        return { ok: true, signedIn: false };
+      }
+      const { userId, handle, displayName, plan, rateTier, verified } = actor;
+      return { ok: true, signedIn: true, item: { id: userId, handle, displayName, plan, rateTier, verified } };
+    },
+  );
+
   app.post(
     '/api/v1/auth/sign-out',
     { onRequest: auth, schema: { tags: ['auth'], summary: 'End the current session and clear its cookie', response: okResponses } },
     async (request, reply) => {
-      if (request.actor.sessionId) await store.run(revokeSession(q, request.actor.userId, request.actor.sessionId, clock.now()));
+      if (request.actor.sessionId) {
+        await store.run(revokeSession(q, request.actor.userId, request.actor.sessionId, clock.now()));
+        // Its live streams here end now, before the answer; other processes' end at their next look.
+        services.live.endSession(request.actor.sessionId);
+      }
       reply.clearCookie(SESSION_COOKIE, cookieOptions);
       return { ok: true };
     },
@@ -121,6 +161,7 @@ export const authSessionRoutes: FastifyPluginAsync = async (plugin) => {
       if (!(await store.run(revokeSession(q, request.actor.userId, request.params.sessionId, clock.now())))) {
         throw notFound('session', request.params.sessionId);
       }
+      services.live.endSession(request.params.sessionId);
       if (request.params.sessionId === request.actor.sessionId) reply.clearCookie(SESSION_COOKIE, cookieOptions);
       return { ok: true };
     },

@@ -21,9 +21,13 @@ export type RatePolicy = 'uncounted' | 'per-url';
 /**
  * How a route under `/api` authenticates (route option `config.auth`): absent, it needs a valid
  * credential (bearer token, else the session cookie); `'none'`, it takes none and is counted
- * against the caller's address (sign-in, the setup link, accepting an invitation as a new account).
+ * against the caller's address (sign-in, the setup link, accepting an invitation as a new account);
+ * `'optional'`, a credential is read as usual (counted against its account, scopes checked) but
+ * the route also runs without one, with `request.actor` unset, when none is presented or the
+ * session cookie's session has ended (the session probe, `GET /api/v1/auth/session`). A bearer
+ * token that is presented and invalid or expired is still 401.
  */
-export type AuthPolicy = 'none';
+export type AuthPolicy = 'none' | 'optional';
 
 /**
  * Routes that manage who may do what — members, invitations, personal access tokens, secrets,
@@ -182,10 +186,12 @@ export class RequestMeter {
     if (!api) return undefined;
     if (expired)
       return new ServiceError(401, 'INVALID_TOKEN', 'the access token has expired', { field: 'authorization', reason: 'token_expired' });
+    const optional = request.routeOptions?.config?.auth === 'optional';
     if (!actor && session) {
+      if (optional) return undefined;
       return new ServiceError(401, 'INVALID_TOKEN', 'the session has ended; sign in again', { field: 'cookie', reason: 'session_expired' });
     }
-    if (!actor) return missingToken(match !== null);
+    if (!actor) return optional && match === null ? undefined : missingToken(match !== null);
     if (actor.tokenId) await this.touchToken(actor.tokenId, now);
     try {
       requireScopeFor(request.method, request.url, actor);

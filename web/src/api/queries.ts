@@ -1,9 +1,22 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from './client';
+import { ApiError, api, unwrap } from './client';
 
-/** The signed-in person (`GET /api/v1/me`); a 401 means nobody is signed in. */
+/**
+ * The signed-in person, `{ok, item}` as `GET /api/v1/me` has it, read from the session probe
+ * (`GET /api/v1/auth/session`, docs/api.md "Authentication"), which answers 200 whether or not
+ * anyone is signed in, so a signed-out visitor's browser logs no failed request. Nobody signed in:
+ * the query fails with an {@link ApiError} 401 `SIGNED_OUT` (no request failed).
+ */
 export function useMe() {
-  return useQuery({ queryKey: ['me'], queryFn: async () => unwrap(await api.GET('/api/v1/me')), retry: false });
+  return useQuery({
+    queryKey: ['me'],
+    queryFn: async () => {
+      const probe = unwrap(await api.GET('/api/v1/auth/session'));
+      if (!probe.signedIn || !probe.item) throw new ApiError(401, 'SIGNED_OUT', 'not signed in');
+      return { ok: true, item: probe.item };
+    },
+    retry: false,
+  });
 }
 
 /** The caller's workspaces. */

@@ -11,10 +11,26 @@ import { CommandPalette } from '../outline/CommandPalette';
 import { useCurrentWorkspace } from './current-workspace';
 
 /**
+ * The frame of every signed-in screen. It asks the session probe first (`useMe`) and renders
+ * nothing else until it answered: a visitor who is not signed in goes to the sign-in page before
+ * any other request is made, so none is refused (a clean console); a signed-in one gets the
+ * {@link Shell}.
+ */
+export function Layout() {
+  const me = useMe();
+  const location = useLocation();
+  if (me.isError && me.error instanceof ApiError && me.error.status === 401) {
+    return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  }
+  if (me.isPending) return <div className="shell" aria-busy="true" />;
+  return <Shell />;
+}
+
+/**
  * The signed-in frame: the sidebar (a drawer behind the menu button under 900 px) and the current
  * screen. The drawer closes on navigation, on Escape and on a tap outside it.
  */
-export function Layout() {
+function Shell() {
   const me = useMe();
   const workspaces = useWorkspaces();
   const approvals = usePendingApprovals();
@@ -36,9 +52,6 @@ export function Layout() {
     queries.clear();
     navigate('/sign-in', { replace: true });
   };
-  if (me.isError && me.error instanceof ApiError && me.error.status === 401) {
-    return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
-  }
   return (
     <div className="shell">
       <header className="topbar">

@@ -37,7 +37,9 @@ export const description = showFor('automation', 'trigger', properties);
 
 /**
  * Calls a webhook-triggered automation's inbound URL with a JSON body (`POST /webhooks/<id>`),
- * answering `{ok, requestId}`: the run starts right after (list it with Run → Get Many).
+ * answering `{ok, requestId}`: the run starts right after (list it with Run → Get Many). The
+ * automation is read with the credential (only its Owner sees the URL); the call itself carries no
+ * `Authorization` header.
  */
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const automationId = idParam(this, 'automationId', i, 'Automation');
@@ -52,10 +54,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	}
 	const body = jsonParam(this, 'body', i, 'Body (JSON)');
 	const options = this.getNodeParameter('options', i, {}) as { idempotencyKey?: string };
-	// The call goes to the service the credential points at, whatever public address the URL names.
+	// The call goes to the service the credential points at, whatever public address the URL names,
+	// without the credential: the inbound URL needs none, and a run records the headers it got.
 	const answer = await taskspaceRequest.call(this, {
 		method: 'POST',
 		path: new URL(webhook.url).pathname,
+		anonymous: true,
 		body: body as IDataObject,
 		headers: options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {},
 		itemIndex: i,

@@ -32,7 +32,7 @@ export const runStatusFilter: INodeProperties = {
 const properties: INodeProperties[] = [
 	automationIdProperty,
 	...returnAllAndLimit(),
-	simplifyProperty('ID, status and times, trigger type and variables, without the request headers'),
+	simplifyProperty('ID, status and times, trigger type and variables, without the request headers and raw body'),
 	{
 		displayName: 'Filters',
 		name: 'filters',

@@ -11,7 +11,7 @@ import { getAllBefore, runStatusFilter } from './getMany.operation';
 const properties: INodeProperties[] = [
 	workspaceLocator(),
 	...returnAllAndLimit(),
-	simplifyProperty('ID, automation, status and times, trigger type and variables, without the request headers'),
+	simplifyProperty('ID, automation, status and times, trigger type and variables, without the request headers and raw body'),
 	{
 		displayName: 'Filters',
 		name: 'filters',

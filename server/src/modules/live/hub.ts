@@ -53,9 +53,9 @@ const JSON_LIST: Record<Dialect, string> = {
  * `events` and `runs` signals, coalesced), whose cost does not grow with the number of streams;
  * each change then goes to the streams of the members of its workspace, as the look found them.
  * Without a signal it looks every {@link LIVE_POLL_MS} (or every presence heartbeat, when shorter),
- * so changes of other processes are seen too, and at most that often it checks the streams'
- * credentials: a stream whose session was signed out, revoked or expired, or whose token was
- * revoked or expired, is ended. Each look also keeps the presence of the streams that watch a
+ * so changes of other processes are seen too. Before it writes to a stream it checks that stream's
+ * credential (and every stream's at most that often): a stream whose session was signed out,
+ * revoked or expired, or whose token was revoked or expired, gets nothing more and is ended. Each look also keeps the presence of the streams that watch a
  * project (presence.ts): their rows, and a `presence` event when the people present change.
  * Runs only while a stream is open. Built once per app (composition root), so apps share nothing.
  */
@@ -152,28 +152,48 @@ export class LiveHub {
     this.timer = this.streams.size > 0 ? setTimeout(() => void this.look(), every) : undefined;
   }
 
+  /**
+   * Ends the streams opened with `sessionId` at once (its sign-out or revocation in this process;
+   * others are found by the credential checks of the looks).
+   */
+  endSession(sessionId: string): void {
+    for (const stream of [...this.streams]) {
+      if (stream.sessionId !== sessionId) continue;
+      this.remove(stream);
+      stream.end();
+    }
+  }
+
+  /**
+   * One look: the presence and the changes, then, before anything is written to a stream, the
+   * credentials of the streams about to be written to (and of every stream, at most once per
+   * {@link LIVE_POLL_MS}): a stream whose session or token ended gets nothing more and is ended.
+   */
   private async lookNow(): Promise<void> {
     const { store, clock } = this.deps;
     const count = () => void this.stats.queries++;
     try {
+      const outgoing = new Map<LiveStream, LiveEvent[]>();
+      const queue = (stream: LiveStream, events: LiveEvent[]) => outgoing.set(stream, [...(outgoing.get(stream) ?? []), ...events]);
       const presence = await store.run(this.presence.look(store.sql, [...this.streams], clock.now(), count));
-      for (const [stream, event] of presence) if (this.streams.has(stream)) stream.send([event]);
-      if (this.streams.size === 0) return;
-      this.stats.looks++;
-      const users = [...new Set([...this.streams].map((s) => s.userId))];
-      const changes = this.changes;
-      const found = await store.run(changes.look(store.sql, users, count));
-      if (changes !== this.changes) return; // every stream left meanwhile
-      if (found.changes.length > 0) {
-        for (const stream of this.streams) {
-          const mine = found.changes.filter((c) => found.members.get(c.workspaceId)?.has(stream.userId)).map((c) => c.change);
-          if (mine.length > 0) stream.send(mine);
+      for (const [stream, event] of presence) queue(stream, [event]);
+      if (this.streams.size > 0) {
+        this.stats.looks++;
+        const users = [...new Set([...this.streams].map((s) => s.userId))];
+        const changes = this.changes;
+        const found = await store.run(changes.look(store.sql, users, count));
+        if (changes === this.changes && found.changes.length > 0) {
+          for (const stream of this.streams) {
+            const mine = found.changes.filter((c) => found.members.get(c.workspaceId)?.has(stream.userId)).map((c) => c.change);
+            if (mine.length > 0) queue(stream, mine);
+          }
         }
       }
-      if (Date.now() - this.checkedAt >= LIVE_POLL_MS) {
-        this.checkedAt = Date.now();
-        await this.endRevoked(count);
-      }
+      const due = Date.now() - this.checkedAt >= LIVE_POLL_MS;
+      if (due) this.checkedAt = Date.now();
+      const check = due ? [...this.streams] : [...outgoing.keys()].filter((s) => this.streams.has(s));
+      if (check.length > 0) await this.endRevoked(check, count);
+      for (const [stream, events] of outgoing) if (this.streams.has(stream)) stream.send(events);
     } catch (error) {
       this.deps.onError(error);
     } finally {
@@ -181,11 +201,10 @@ export class LiveHub {
     }
   }
 
-  /** Ends the streams whose session or token is no longer valid: at most two queries. */
-  private async endRevoked(count: () => void): Promise<void> {
+  /** Ends those of `streams` whose session or token is no longer valid: at most two queries. */
+  private async endRevoked(streams: LiveStream[], count: () => void): Promise<void> {
     const { store, clock } = this.deps;
     const q = store.sql;
-    const streams = [...this.streams];
     const sessions = [...new Set(streams.flatMap((s) => (s.sessionId ? [s.sessionId] : [])))];
     const tokens = [...new Set(streams.flatMap((s) => (s.tokenId ? [s.tokenId] : [])))];
     const now = clock.now();
