@@ -10016,6 +10016,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/automations/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a draft as a save would, without saving it (Owner)
+         * @description Body: as POST /automations (`workspaceId` and the definition; `enabled` and `message` are ignored). Always 200 for a draft it could read: `valid`, and the first problem a save would be refused for, with the `field` and `reason` a refused save names.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        workspaceId: string;
+                        name: string;
+                        description?: string;
+                        trigger: {
+                            [key: string]: unknown;
+                        };
+                        actions: {
+                            [key: string]: unknown;
+                        }[];
+                        retention?: {
+                            days?: number;
+                            failedDays?: number;
+                        };
+                        /** @description the version's message (not part of the definition) */
+                        message?: string;
+                        timeoutMs?: number;
+                        concurrency?: number;
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            /** @description true when a save of this draft would pass the same checks */
+                            valid: boolean;
+                            /** @description empty when valid; otherwise the first problem a save would be refused for */
+                            problems: {
+                                /** @description the path of the value, as a save error names it (`actions[0].url`) */
+                                field: string;
+                                /** @description a stable reason, as in a save error (`not_a_member`, `unknown_variable`, …) */
+                                reason: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/automations/{automationId}/steps/{stepId}/test": {
         parameters: {
             query?: never;
