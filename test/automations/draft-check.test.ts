@@ -59,12 +59,20 @@ describe('a draft is checked as a save would check it, without saving', () => {
     }
   });
 
-  test('only the Owner may check, and a body that is not a draft is 400 in the envelope', async () => {
+  test('only the Owner may check; a draft of any shape is answered, a body without a workspace is 400', async () => {
     const amy = client(server, amyToken);
     const refused = await amy.post('/api/v1/automations/check', draft([]));
     expect(refused.status).toBe(403);
     expect(refused.body.ok).toBe(false);
-    const bad = await api.post('/api/v1/automations/check', { workspaceId: server.workspaceId, name: 'x' });
+    for (const [body, field] of [
+      [{ name: 'x' }, 'trigger'],
+      [{ ...draft([]), concurrency: 'two' }, 'concurrency'],
+    ] as const) {
+      const shaped = await api.post('/api/v1/automations/check', { workspaceId: server.workspaceId, ...body });
+      expect(shaped.status).toBe(200);
+      expect(shaped.body.problems).toEqual([expect.objectContaining({ field })]);
+    }
+    const bad = await api.post('/api/v1/automations/check', { name: 'x' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
     const unknown = await api.post('/api/v1/automations/check', { ...draft([]), workspaceId: 'no-such-workspace' });

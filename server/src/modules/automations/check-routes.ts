@@ -9,7 +9,6 @@ import { Responses } from '../../http/schemas';
 import type { Services } from '../../services';
 import type { AutomationRuntime } from '../engine-host/runtime';
 import { checkReferences } from './references';
-import { CreateBody } from './schemas';
 
 /** One problem of a draft: the field it names (`actions[1].approvers[0]`), why, and a message for the author. */
 const DraftProblem = Type.Object(
@@ -19,6 +18,19 @@ const DraftProblem = Type.Object(
     message: Type.String(),
   },
   { additionalProperties: false },
+);
+
+/**
+ * Body of `POST /automations/check`: where the draft would be saved, and the draft as it stands.
+ * Only `workspaceId` is held to a shape here: all the rest is the draft under test, whose
+ * problems are the answer rather than a 400.
+ */
+const CheckBody = Type.Object(
+  { workspaceId: Type.String({ minLength: 1, description: 'the workspace the draft is saved in' }) },
+  {
+    additionalProperties: true,
+    description: 'and the draft: the fields of a POST /automations body (`enabled` and `message` are ignored)',
+  },
 );
 
 /** Answer of `POST /automations/check`: 200 whatever the draft holds. */
@@ -77,13 +89,20 @@ export function checkRoutes(plugin: FastifyInstance, tags: string[]): void {
         tags,
         summary: 'Check a draft as a save would, without saving it (Owner)',
         description:
-          'Body: as POST /automations (`workspaceId` and the definition; `enabled` and `message` are ignored). Always 200 for a draft it could read: `valid`, and the first problem a save would be refused for, with the `field` and `reason` a refused save names.',
-        body: CreateBody,
+          'Body: as POST /automations (`workspaceId` and the definition; `enabled` and `message` are ignored). 200 whatever the draft holds: `valid`, and the first problem a save would be refused for, with the `field` and `reason` a refused save names.',
+        body: CheckBody,
         response: Responses(CheckAnswer),
       },
     },
     async (request) => {
-      const { workspaceId, enabled: _enabled, message: _message, ...definition } = request.body;
+      const {
+        workspaceId,
+        enabled: _enabled,
+        message: _message,
+        ...definition
+      } = request.body as Record<string, unknown> & {
+        workspaceId: string;
+      };
       const problems = await checkDraft(app.services, app.automations, request.actor, workspaceId, definition);
       return { ok: true as const, valid: problems.length === 0, problems };
     },
