@@ -9925,6 +9925,10 @@ export interface paths {
                                 };
                                 /** @description triggers: the trigger.* names (a form's are its field names) */
                                 variables?: string[];
+                                /** @description triggers: the variables of one run, shaped as real events give them; ids are `example-…` placeholders */
+                                example?: {
+                                    [key: string]: unknown;
+                                };
                                 /** @description actions holding step lists: the property names */
                                 nested?: string[];
                             }[];
@@ -9951,6 +9955,10 @@ export interface paths {
                                 };
                                 /** @description triggers: the trigger.* names (a form's are its field names) */
                                 variables?: string[];
+                                /** @description triggers: the variables of one run, shaped as real events give them; ids are `example-…` placeholders */
+                                example?: {
+                                    [key: string]: unknown;
+                                };
                                 /** @description actions holding step lists: the property names */
                                 nested?: string[];
                             }[];
@@ -10027,7 +10035,7 @@ export interface paths {
         put?: never;
         /**
          * Check a draft as a save would, without saving it (Owner)
-         * @description Body: as POST /automations (`workspaceId` and the definition; `enabled` and `message` are ignored). Always 200 for a draft it could read: `valid`, and the first problem a save would be refused for, with the `field` and `reason` a refused save names.
+         * @description Body: as POST /automations (`workspaceId` and the definition; `enabled` and `message` are ignored). 200 whatever the draft holds: `valid`, and the first problem a save would be refused for, with the `field` and `reason` a refused save names.
          */
         post: {
             parameters: {
@@ -10036,27 +10044,14 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
+            /** @description and the draft: the fields of a POST /automations body (`enabled` and `message` are ignored) */
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description the workspace the draft is saved in */
                         workspaceId: string;
-                        name: string;
-                        description?: string;
-                        trigger: {
-                            [key: string]: unknown;
-                        };
-                        actions: {
-                            [key: string]: unknown;
-                        }[];
-                        retention?: {
-                            days?: number;
-                            failedDays?: number;
-                        };
-                        /** @description the version's message (not part of the definition) */
-                        message?: string;
-                        timeoutMs?: number;
-                        concurrency?: number;
-                        enabled?: boolean;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };

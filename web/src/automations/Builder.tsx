@@ -61,12 +61,8 @@ export default function Builder() {
   const { toasts, show, dismiss } = useToasts();
   const location = useLocation();
   const [inbound, setInbound] = useState<Inbound | null>((location.state as { inbound?: Inbound } | null)?.inbound ?? null);
-  const { lastRun, linkedRun, linkedStep, triggerText, setTriggerText, derivedTrigger, samples, stepTests } = useTestData(
-    automationId,
-    definition,
-    kinds,
-    { step: params.get('step'), runId: params.get('run') },
-  );
+  const { linkedRun, linkedStep, triggerText, setTriggerText, derivedTrigger, sampleRun, sampleGap, samplePending, samples, stepTests } =
+    useTestData(automationId, workspaceId, definition, kinds, { step: params.get('step'), runId: params.get('run') });
 
   // The starting draft: one kept in the browser, else the saved automation, else an empty one.
   useEffect(() => {
@@ -351,7 +347,9 @@ export default function Builder() {
                     automationId={automationId}
                     payload={triggerText ?? JSON.stringify(derivedTrigger, null, 2)}
                     onPayload={setTriggerText}
-                    fromRun={linkedRun ? linkedRun.id : lastRun ? lastRun.id : undefined}
+                    gap={sampleGap}
+                    pending={samplePending}
+                    fromRun={sampleRun?.id}
                   />
                 ) : (
                   <p className="muted small">Save the automation to test it.</p>

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { basicSetup } from 'codemirror';
 import { EditorView } from '@codemirror/view';
-import { Compartment, EditorState, type Extension } from '@codemirror/state';
+import { Annotation, Compartment, EditorState, type Extension } from '@codemirror/state';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { linter, lintGutter } from '@codemirror/lint';
 import { api, unwrap } from '../../api/client';
@@ -33,6 +33,9 @@ const THEME = EditorView.theme({
   },
   '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'color-mix(in srgb, var(--accent, #4f46e5) 6%, transparent)' },
 });
+
+/** Marks a change that follows the `value` prop: not the person's edit, so not reported back through `onChange`. */
+const FROM_VALUE = Annotation.define<boolean>();
 
 /** Props of {@link CodeEditor}. */
 export interface CodeEditorProps {
@@ -139,7 +142,7 @@ export function CodeEditor({
           EditorView.lineWrapping,
           slots.current.attributes.of(EditorView.contentAttributes.of(current.current.attributes)),
           EditorView.updateListener.of((u) => {
-            if (u.docChanged) change.current(u.state.doc.toString());
+            if (u.docChanged && !u.transactions.some((t) => t.annotation(FROM_VALUE))) change.current(u.state.doc.toString());
           }),
           ...(language === 'json' ? [json(), linter(jsonParseLinter()), lintGutter()] : []),
           ...extensions,
@@ -162,7 +165,8 @@ export function CodeEditor({
 
   useEffect(() => {
     const v = view.current;
-    if (v && v.state.doc.toString() !== value) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
+    if (v && v.state.doc.toString() !== value)
+      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value }, annotations: FROM_VALUE.of(true) });
   }, [value]);
 
   const insert = (make: (at: { inString: boolean }) => string) => {
