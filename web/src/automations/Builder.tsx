@@ -61,8 +61,13 @@ export default function Builder() {
   const { toasts, show, dismiss } = useToasts();
   const location = useLocation();
   const [inbound, setInbound] = useState<Inbound | null>((location.state as { inbound?: Inbound } | null)?.inbound ?? null);
-  const { linkedRun, linkedStep, triggerText, setTriggerText, derivedTrigger, sampleRun, sampleGap, samplePending, samples, stepTests } =
-    useTestData(automationId, workspaceId, definition, kinds, { step: params.get('step'), runId: params.get('run') });
+  const { linkedStep, triggerText, setTriggerText, derivedTrigger, sampleRun, sampleGap, samplePending, samples, stepTests } = useTestData(
+    automationId,
+    workspaceId,
+    definition,
+    kinds,
+    { step: params.get('step'), runId: params.get('run') },
+  );
 
   // The starting draft: one kept in the browser, else the saved automation, else an empty one.
   useEffect(() => {
