@@ -11,7 +11,10 @@ const run = browserAvailable() ? describe : describe.skip;
 /** Clicks Save and waits for the save's confirmation. */
 async function save(page: Page): Promise<void> {
   const answer = page.waitForResponse(
-    (r) => /\/api\/v1\/automations(\/[^/]+)?$/.test(new URL(r.url()).pathname) && ['POST', 'PUT'].includes(r.request().method()),
+    (r) =>
+      /\/api\/v1\/automations(\/[^/]+)?$/.test(new URL(r.url()).pathname) &&
+      !new URL(r.url()).pathname.endsWith('/check') &&
+      ['POST', 'PUT'].includes(r.request().method()),
   );
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   const version = (await (await answer).json()).item.version;

@@ -49,7 +49,10 @@ async function save(page: Page): Promise<void> {
   const reason = page.locator('#save-reason');
   if (await reason.count()) throw new Error(`Save is disabled: ${await reason.textContent()}`);
   const answer = page.waitForResponse(
-    (r) => /\/api\/v1\/automations(\/[^/]+)?$/.test(new URL(r.url()).pathname) && ['POST', 'PUT'].includes(r.request().method()),
+    (r) =>
+      /\/api\/v1\/automations(\/[^/]+)?$/.test(new URL(r.url()).pathname) &&
+      !new URL(r.url()).pathname.endsWith('/check') &&
+      ['POST', 'PUT'].includes(r.request().method()),
   );
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   const version = (await (await answer).json()).item.version;

@@ -87,6 +87,14 @@ export interface TriggerKindDeclaration<T extends string = string> extends KindD
   ): Promise<Record<string, unknown> | undefined> | Record<string, unknown> | undefined;
   /** Save checks the schema cannot express; paths start at `trigger`. */
   check?(trigger: Record<string, unknown>): DefinitionProblem[];
+  /**
+   * The variables of one run of this kind, shaped exactly as its real events give them (docs
+   * "Automations", "Samples"; `test/automations/trigger-examples.test.ts` holds them to real
+   * events): what the builder tests with before the automation has a run of its own. Ids in it
+   * are placeholders (`example-…`) that the builder swaps for the automation's own project, task
+   * and members. Absent where the variables depend on the trigger alone (a form's fields).
+   */
+  example?: Record<string, unknown>;
 }
 
 /** An action kind. */
@@ -126,6 +134,8 @@ export interface KindInfo {
   output?: Record<string, unknown>;
   /** Triggers: the `trigger.*` names. */
   variables?: string[];
+  /** Triggers: the variables of one run, shaped as real events give them ({@link TriggerKindDeclaration.example}). */
+  example?: Record<string, unknown>;
   /** Actions holding step lists: the property names. */
   nested?: string[];
 }

@@ -140,6 +140,7 @@ export class KindRegistry implements DefinitionRules {
       };
       if (kind.output) out.output = plain(kind.output) as Record<string, unknown>;
       if (kind.kind === 'trigger') out.variables = typeof kind.variables === 'function' ? [] : [...kind.variables.names];
+      if (kind.kind === 'trigger' && kind.example) out.example = plain(kind.example) as Record<string, unknown>;
       if (kind.kind === 'action' && kind.nested) out.nested = [...kind.nested];
       return out;
     };

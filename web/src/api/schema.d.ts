@@ -9925,6 +9925,10 @@ export interface paths {
                                 };
                                 /** @description triggers: the trigger.* names (a form's are its field names) */
                                 variables?: string[];
+                                /** @description triggers: the variables of one run, shaped as real events give them; ids are `example-…` placeholders */
+                                example?: {
+                                    [key: string]: unknown;
+                                };
                                 /** @description actions holding step lists: the property names */
                                 nested?: string[];
                             }[];
@@ -9951,6 +9955,10 @@ export interface paths {
                                 };
                                 /** @description triggers: the trigger.* names (a form's are its field names) */
                                 variables?: string[];
+                                /** @description triggers: the variables of one run, shaped as real events give them; ids are `example-…` placeholders */
+                                example?: {
+                                    [key: string]: unknown;
+                                };
                                 /** @description actions holding step lists: the property names */
                                 nested?: string[];
                             }[];
@@ -10010,6 +10018,113 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automations/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a draft as a save would, without saving it (Owner)
+         * @description Body: as POST /automations (`workspaceId` and the definition; `enabled` and `message` are ignored). 200 whatever the draft holds: `valid`, and the first problem a save would be refused for, with the `field` and `reason` a refused save names.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description and the draft: the fields of a POST /automations body (`enabled` and `message` are ignored) */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the workspace the draft is saved in */
+                        workspaceId: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            /** @description true when a save of this draft would pass the same checks */
+                            valid: boolean;
+                            /** @description empty when valid; otherwise the first problem a save would be refused for */
+                            problems: {
+                                /** @description the path of the value, as a save error names it (`actions[0].url`) */
+                                field: string;
+                                /** @description a stable reason, as in a save error (`not_a_member`, `unknown_variable`, …) */
+                                reason: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -19,29 +19,14 @@ import { initialOf } from './builder/fieldSchema';
 import { InboundPanel, type Inbound } from './builder/InboundPanel';
 import { indexKinds, useKinds, type KindInfo } from './builder/kinds';
 import { KindPicker } from './builder/KindPicker';
-import {
-  allSteps,
-  formatPath,
-  getAt,
-  insertStep,
-  parseFieldPath,
-  startsWith,
-  type Definition,
-  type Path,
-  type Step,
-} from './builder/model';
-import { focusCard, pathKey, StepOpsContext, type StepOps } from './builder/ops';
+import { allSteps, formatPath, getAt, insertStep, startsWith, type Definition, type Path, type Step } from './builder/model';
+import { focusCard, pathKey, revealField, StepOpsContext, type StepOps } from './builder/ops';
+import { serverProblem as toServerProblem, useDraftCheck, type ServerProblem } from './builder/draftCheck';
 import { draftProblems } from './builder/problems';
 import { TestRun } from './builder/TestRun';
 import { Toasts, useToasts } from './builder/Toasts';
 import type { Problem } from './builder/validate';
 import './builder/builder.css';
-
-/** The service's save-time error, kept until the value it names changes. */
-interface ServerProblem extends Problem {
-  /** The value at the path when the error came, as JSON. */
-  seen: string;
-}
 
 /**
  * The automation builder (docs "Web app", "Automation builder"): the trigger and the steps as
@@ -76,8 +61,9 @@ export default function Builder() {
   const { toasts, show, dismiss } = useToasts();
   const location = useLocation();
   const [inbound, setInbound] = useState<Inbound | null>((location.state as { inbound?: Inbound } | null)?.inbound ?? null);
-  const { lastRun, linkedRun, linkedStep, triggerText, setTriggerText, derivedTrigger, samples, stepTests } = useTestData(
+  const { linkedStep, triggerText, setTriggerText, derivedTrigger, sampleRun, sampleGap, samplePending, samples, stepTests } = useTestData(
     automationId,
+    workspaceId,
     definition,
     kinds,
     { step: params.get('step'), runId: params.get('run') },
@@ -116,15 +102,21 @@ export default function Builder() {
   }, [definition, serverProblem]);
 
   const blocking = useMemo(() => (definition && kinds ? draftProblems(definition, kinds) : []), [definition, kinds]);
+  const stepPaths = useMemo(
+    () => (definition && kinds ? allSteps(definition, kinds.nestedOf).map((s) => s.path) : []),
+    [definition, kinds],
+  );
+  /** The path of the step holding `path` (the innermost), or `undefined` outside the steps. */
+  const stepOf = useCallback((path: Path) => stepPaths.filter((s) => startsWith(path, s)).at(-1), [stepPaths]);
+  // The service is asked about the draft as the author types, once the builder's own checks pass.
+  const checkNow = useDraftCheck(workspaceId, definition, blocking.length === 0 && jsonError === null, setServerProblem);
   // The builder's own problems show on the cards already edited; the service's error always shows.
   const problems = useMemo(() => {
     if (!definition || !kinds) return [];
-    const steps = allSteps(definition, kinds.nestedOf).map((s) => s.path);
-    const cardOf = (path: Path) =>
-      path[0] === 'actions' ? pathKey(steps.filter((s) => startsWith(path, s)).at(-1) ?? path) : String(path[0]);
+    const cardOf = (path: Path) => (path[0] === 'actions' ? pathKey(stepOf(path) ?? path) : String(path[0]));
     const own = blocking.filter((p) => touched === 'all' || p.path[0] === 'name' || touched.has(cardOf(p.path)));
     return serverProblem ? [serverProblem, ...own.filter((p) => formatPath(p.path) !== formatPath(serverProblem.path))] : own;
-  }, [definition, kinds, serverProblem, blocking, touched]);
+  }, [definition, kinds, serverProblem, blocking, touched, stepOf]);
 
   const context = useMemo<BuilderContextValue>(
     () => ({
@@ -228,11 +220,23 @@ export default function Builder() {
     }
   };
 
+  /** Opens the card holding `path`, then scrolls its field into view and focuses it. */
+  const reveal = (path: Path) => {
+    openPathOf(path);
+    revealField(path);
+  };
+
   const save = async () => {
     setSaving(true);
-    setServerProblem(null);
     setFailure(null);
     try {
+      // Asked first, so a save the service would refuse is shown at its field without a failing request.
+      const known = await checkNow();
+      if (known) {
+        reveal(known.path);
+        return;
+      }
+      setServerProblem(null);
       // A new automation's page always carries ?workspaceId= (without it the service answers 400, shown below).
       const saved = automationId
         ? unwrap(await api.PUT('/api/v1/automations/{automationId}', { params: { path: { automationId } }, body: definition })).item
@@ -248,11 +252,9 @@ export default function Builder() {
     } catch (e) {
       const field = e instanceof ApiError ? (e.details as { field?: string } | undefined)?.field : undefined;
       if (e instanceof ApiError && field) {
-        const path = parseFieldPath(field);
-        // The message names the path itself ("actions[1].url: …"): show it once, at the field.
-        const message = e.message.startsWith(`${field}: `) ? e.message.slice(field.length + 2) : e.message;
-        setServerProblem({ path, message, seen: JSON.stringify(getAt(definition, path) ?? null) });
-        openPathOf(path);
+        const problem = toServerProblem(definition, field, e.message);
+        setServerProblem(problem);
+        reveal(problem.path);
       } else setFailure(e instanceof ApiError ? e.message : 'Could not save');
     } finally {
       setSaving(false);
@@ -277,12 +279,15 @@ export default function Builder() {
     show('Draft discarded');
   };
 
+  /** Where a problem is, for the Save bar: "trigger", "name" or "step <id>" (the step holding a list item too). */
   const where = (p: Problem) => {
-    if (p.path[0] !== 'actions') return String(p.path[0]);
-    let last = 0;
-    p.path.forEach((x, i) => typeof x === 'number' && (last = i + 1));
-    return `step ${String((getAt(definition, p.path.slice(0, last)) as Step | undefined)?.id ?? '')}`;
+    const step = p.path[0] === 'actions' ? stepOf(p.path) : undefined;
+    if (!step) return String(p.path[0]);
+    return `step ${String((getAt(definition, step) as Step | undefined)?.id ?? '')}`;
   };
+  const listed = serverProblem
+    ? [serverProblem, ...blocking.filter((p) => formatPath(p.path) !== formatPath(serverProblem.path))]
+    : blocking;
   const reason = jsonError
     ? 'The JSON does not parse'
     : blocking.length
@@ -300,6 +305,7 @@ export default function Builder() {
               onView={switchView}
               saving={saving}
               reason={reason}
+              problems={listed.map((p) => ({ key: formatPath(p.path), text: `${p.message} (${where(p)})`, go: () => reveal(p.path) }))}
               onSave={() => void save()}
             />
             {restored && (
@@ -346,7 +352,9 @@ export default function Builder() {
                     automationId={automationId}
                     payload={triggerText ?? JSON.stringify(derivedTrigger, null, 2)}
                     onPayload={setTriggerText}
-                    fromRun={linkedRun ? linkedRun.id : lastRun ? lastRun.id : undefined}
+                    gap={sampleGap}
+                    pending={samplePending}
+                    fromRun={sampleRun?.id}
                   />
                 ) : (
                   <p className="muted small">Save the automation to test it.</p>

@@ -5,6 +5,7 @@ import { api, errorMessage, unwrap } from '../api/client';
 import { KindIcon } from './builder/icons';
 import { usePickerOptions } from './builder/pickers';
 import { choiceReady, TEMPLATES, type AutomationTemplate, type TemplateChoice, type TemplateChoices } from './templates';
+import { keepTemplateSample } from './builder/sampleContext';
 
 /** One choice of a template: a select of the workspace's things, or a URL field. */
 function ChoiceField({
@@ -66,6 +67,7 @@ function TemplateSetup({ template, workspaceId, onCancel }: { template: Automati
       return unwrap(await api.POST('/api/v1/automations', { body: { workspaceId, enabled: false, ...definition } })).item;
     },
     onSuccess: async (automation) => {
+      if (template.sample) keepTemplateSample(automation.id, template.sample(values));
       await queries.invalidateQueries({ queryKey: ['automations'] });
       void navigate(`/automations/${automation.id}/edit`);
     },

@@ -46,6 +46,12 @@ export interface AutomationTemplate {
   choices: TemplateChoice[];
   /** The definition with the choices filled in. */
   build(choices: TemplateChoices): TemplateDefinition;
+  /**
+   * The trigger sample its steps need, where the trigger kind's example is not shaped for them (a
+   * GitHub issue event for a webhook): the builder's test sample for the automation made from it
+   * until it has a run of its own (docs "Samples").
+   */
+  sample?(choices: TemplateChoices): Record<string, unknown>;
 }
 
 const chatUrl = (label = 'Chat webhook URL'): TemplateChoice => ({
@@ -186,6 +192,18 @@ export const TEMPLATES: readonly AutomationTemplate[] = [
           text: '{{ trigger.issue.body | default: "(no description)" }}',
         },
       ],
+    }),
+    // The body of GitHub's `issues` event (action "opened"), trimmed to what the steps read.
+    sample: () => ({
+      action: 'opened',
+      issue: {
+        number: 42,
+        title: 'Export fails for large projects',
+        body: 'Exporting a project with 10,000 tasks times out.',
+        html_url: 'https://github.com/example/repo/issues/42',
+        user: { login: 'octocat' },
+      },
+      repository: { full_name: 'example/repo' },
     }),
   },
   {

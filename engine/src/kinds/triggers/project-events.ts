@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineTrigger } from '../kind';
 import { Scope } from '../parts';
+import { EXAMPLE_IDS, EXAMPLE_TIME, PROJECT_EXAMPLE } from './examples';
 
 const PROJECT = ['projectId', 'projectTitle', 'projectLink'] as const;
 const project = {
@@ -20,6 +21,7 @@ export const PROJECT_EVENT_KINDS = [
     summary: 'When a project is created.',
     icon: 'folder-plus',
     variables: { names: [...PROJECT, 'folderId', 'createdBy'], open: false },
+    example: { ...PROJECT_EXAMPLE, folderId: EXAMPLE_IDS.folderId, createdBy: EXAMPLE_IDS.handle },
   }),
   defineTrigger({
     ...project,
@@ -28,6 +30,7 @@ export const PROJECT_EVENT_KINDS = [
     summary: 'When a project is marked done.',
     icon: 'folder-check',
     variables: { names: [...PROJECT, 'completedBy', 'completedAt'], open: false },
+    example: { ...PROJECT_EXAMPLE, completedBy: EXAMPLE_IDS.handle, completedAt: EXAMPLE_TIME },
   }),
   defineTrigger({
     ...project,
@@ -36,6 +39,13 @@ export const PROJECT_EVENT_KINDS = [
     summary: 'When someone is assigned to a project.',
     icon: 'user-round-plus',
     variables: { names: [...PROJECT, 'folderId', 'handle', 'displayName', 'assignedBy'], open: false },
+    example: {
+      ...PROJECT_EXAMPLE,
+      folderId: EXAMPLE_IDS.folderId,
+      handle: EXAMPLE_IDS.handle,
+      displayName: 'Example Member',
+      assignedBy: EXAMPLE_IDS.handle,
+    },
   }),
   defineTrigger({
     ...project,
@@ -44,5 +54,6 @@ export const PROJECT_EVENT_KINDS = [
     summary: 'When someone joins a project.',
     icon: 'log-in',
     variables: { names: [...PROJECT, 'folderId', 'handle', 'displayName'], open: false },
+    example: { ...PROJECT_EXAMPLE, folderId: EXAMPLE_IDS.folderId, handle: EXAMPLE_IDS.handle, displayName: 'Example Member' },
   }),
 ] as const;

@@ -7,6 +7,15 @@
 import { Type } from '@sinclair/typebox';
 import { defineTrigger } from '../kind';
 import { Ref } from '../parts';
+import { EXAMPLE_IDS, EXAMPLE_TIME } from './examples';
+
+/** The variables every run event's example has. */
+const RUN_EXAMPLE = {
+  automationId: EXAMPLE_IDS.automationId,
+  automationName: 'Publish the weekly report',
+  runId: EXAMPLE_IDS.runId,
+  runLink: `https://taskspace.example/automations/${EXAMPLE_IDS.automationId}/runs/${EXAMPLE_IDS.runId}`,
+};
 
 /** The failure-alert trigger: another automation's run failed (docs "Failure alerts"). */
 export const AUTOMATION_FAILED = 'automation.failed' as const;
@@ -43,6 +52,12 @@ export const RUN_EVENT_KINDS = [
     summary: "When another automation's run fails.",
     icon: 'triangle-alert',
     variables: { names: [...RUN_EVENT, 'version', 'error', 'failedAt'], open: false },
+    example: {
+      ...RUN_EXAMPLE,
+      version: 3,
+      error: { code: 'ACTION_FAILED', message: 'HTTP 502 from https://api.example.com/reports', stepId: 'publish' },
+      failedAt: EXAMPLE_TIME,
+    },
   }),
   defineTrigger({
     ...run,
@@ -51,5 +66,13 @@ export const RUN_EVENT_KINDS = [
     summary: "When another automation's run waits for an approval.",
     icon: 'user-check',
     variables: { names: [...RUN_EVENT, 'stepId', 'message', 'approvers', 'decisionLink', 'timeoutAt', 'test'], open: false },
+    example: {
+      ...RUN_EXAMPLE,
+      stepId: 'approve',
+      message: 'Publish the weekly report?',
+      approvers: [EXAMPLE_IDS.handle],
+      decisionLink: 'https://taskspace.example/decide?token=example',
+      test: false,
+    },
   }),
 ] as const;

@@ -8,6 +8,7 @@ import { Type } from '@sinclair/typebox';
 import { Cron } from 'croner';
 import type { DefinitionProblem } from '../../definition/validate';
 import { defineTrigger } from '../kind';
+import { EXAMPLE_TIME } from './examples';
 
 /** `schedule`. */
 export const SCHEDULE_KIND = defineTrigger({
@@ -35,6 +36,7 @@ export const SCHEDULE_KIND = defineTrigger({
   }),
   constraints: { oneOf: [{ required: ['cron'] }, { required: ['everyMinutes'] }] },
   variables: { names: ['scheduledAt', 'firedAt'], open: false },
+  example: { scheduledAt: EXAMPLE_TIME, firedAt: EXAMPLE_TIME },
   output: Type.Object(
     { scheduledAt: Type.String({ format: 'date-time' }), firedAt: Type.String({ format: 'date-time' }) },
     { title: 'Trigger variables' },

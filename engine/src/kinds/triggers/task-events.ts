@@ -7,6 +7,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { defineTrigger } from '../kind';
 import { Scope } from '../parts';
+import { EXAMPLE_IDS, EXAMPLE_TIME, PROJECT_EXAMPLE } from './examples';
 
 /** The variables every task event gives. */
 export const TASK_VARIABLES = ['projectId', 'projectTitle', 'projectLink', 'nodeId', 'nodeText'] as const;
@@ -18,6 +19,10 @@ export const TASK_VARIABLES = ['projectId', 'projectTitle', 'projectLink', 'node
 export const TASK_ADDED_FIELDS = [...TASK_VARIABLES, 'nodeNote', 'assignees', 'startDate', 'endDate', 'parentId', 'createdBy'] as const;
 
 const scoped = () => Type.Object({ scope: Type.Optional(Scope()) });
+
+const AT = EXAMPLE_TIME;
+/** The variables every task event's example has ({@link TASK_VARIABLES}). */
+const TASK_EXAMPLE = { ...PROJECT_EXAMPLE, nodeId: EXAMPLE_IDS.nodeId, nodeText: 'Write the announcement' };
 const task = { category: 'Tasks', source: 'event', ownChanges: true, sideEffects: false } as const;
 const TaskOutput = (extra: Record<string, TSchema>) =>
   Type.Object({ ...Object.fromEntries(TASK_VARIABLES.map((n) => [n, Type.String()])), ...extra }, { title: 'Trigger variables' });
@@ -32,6 +37,7 @@ export const TASK_EVENT_KINDS = [
     icon: 'list-plus',
     parameters: scoped(),
     variables: { names: TASK_ADDED_FIELDS, open: false },
+    example: { ...TASK_EXAMPLE, assignees: [{ handle: EXAMPLE_IDS.handle }], createdBy: EXAMPLE_IDS.handle },
     match(event) {
       const out: Record<string, unknown> = {};
       for (const key of TASK_ADDED_FIELDS) if (event.payload[key] !== undefined) out[key] = event.payload[key];
@@ -47,6 +53,13 @@ export const TASK_EVENT_KINDS = [
     parameters: scoped(),
     // Plus one key per custom field value of the task, named after the field.
     variables: { names: [...TASK_VARIABLES, 'completedBy', 'completedAt', 'triggerTime', 'assignees'], open: true },
+    example: {
+      ...TASK_EXAMPLE,
+      completedBy: EXAMPLE_IDS.handle,
+      completedAt: AT,
+      triggerTime: AT,
+      assignees: [{ handle: EXAMPLE_IDS.handle }],
+    },
   }),
   defineTrigger({
     ...task,
@@ -56,6 +69,12 @@ export const TASK_EVENT_KINDS = [
     icon: 'user-plus',
     parameters: scoped(),
     variables: { names: [...TASK_VARIABLES, 'assignees', 'added', 'assignedBy'], open: false },
+    example: {
+      ...TASK_EXAMPLE,
+      assignees: [{ handle: EXAMPLE_IDS.handle, displayName: 'Example Member' }],
+      added: [{ handle: EXAMPLE_IDS.handle }],
+      assignedBy: EXAMPLE_IDS.handle,
+    },
   }),
   defineTrigger({
     ...task,
@@ -67,6 +86,17 @@ export const TASK_EVENT_KINDS = [
     variables: {
       names: [...TASK_VARIABLES, 'nodeNote', 'startDate', 'endDate', 'assignees', 'parentId', 'updatedBy', 'changed', 'changes'],
       open: false,
+    },
+    example: {
+      ...TASK_EXAMPLE,
+      nodeNote: null,
+      startDate: null,
+      endDate: null,
+      assignees: [{ handle: EXAMPLE_IDS.handle }],
+      parentId: null,
+      updatedBy: EXAMPLE_IDS.handle,
+      changed: ['text'],
+      changes: { text: { from: 'Write the first draft', to: 'Write the announcement' } },
     },
     output: TaskOutput({
       changed: Type.Array(Type.String(), { description: 'Among text, note, startDate, endDate.' }),
@@ -82,6 +112,7 @@ export const TASK_EVENT_KINDS = [
     icon: 'trash-2',
     parameters: scoped(),
     variables: { names: [...TASK_VARIABLES, 'parentId', 'deletedBy', 'deletedAt'], open: false },
+    example: { ...TASK_EXAMPLE, parentId: null, deletedBy: EXAMPLE_IDS.handle, deletedAt: AT },
   }),
   defineTrigger({
     ...task,
@@ -94,6 +125,7 @@ export const TASK_EVENT_KINDS = [
       names: [...TASK_VARIABLES, 'nodeNote', 'parentId', 'dueAt', 'startDate', 'endDate', 'assignees', 'triggerTime'],
       open: false,
     },
+    example: { ...TASK_EXAMPLE, dueAt: AT, endDate: '2026-01-15', assignees: [{ handle: EXAMPLE_IDS.handle }], triggerTime: AT },
   }),
   defineTrigger({
     ...task,
@@ -103,6 +135,7 @@ export const TASK_EVENT_KINDS = [
     icon: 'message-square',
     parameters: scoped(),
     variables: { names: [...TASK_VARIABLES, 'commentId', 'commentText', 'author', 'createdAt'], open: false },
+    example: { ...TASK_EXAMPLE, commentId: 'example-comment', commentText: 'Looks good to me', author: EXAMPLE_IDS.handle, createdAt: AT },
   }),
   defineTrigger({
     ...task,
@@ -123,6 +156,7 @@ export const TASK_EVENT_KINDS = [
       ),
     }),
     variables: { names: [...TASK_VARIABLES, 'fieldId', 'fieldName', 'from', 'to', 'changedBy'], open: false },
+    example: { ...TASK_EXAMPLE, fieldId: 'example-field', fieldName: 'Stage', from: null, to: 'Review', changedBy: EXAMPLE_IDS.handle },
     match(event, trigger) {
       const field = trigger.field as string | undefined;
       const { fieldId, fieldName } = event.payload;

@@ -99,4 +99,10 @@ export const WEBHOOK_KIND = defineTrigger({
   // call gives `method`, `headers` (lower-case names, credentials redacted), `query`, `rawBody`
   // (text, up to 1 MiB) and `http` (those four); see `triggers/webhook.ts`.
   variables: { names: ['body', 'method', 'headers', 'query', 'rawBody', 'http'], open: true },
+  example: {
+    body: { event: 'order.created', id: 'ord_1001', amount: 42, currency: 'EUR' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    query: {},
+  },
 });

@@ -25,6 +25,15 @@ const kindInfo = Type.Object(
     ),
     output: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'shape of the step output or trigger variables' })),
     variables: Type.Optional(Type.Array(Type.String(), { description: "triggers: the trigger.* names (a form's are its field names)" })),
+    example: Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description: 'triggers: the variables of one run, shaped as real events give them; ids are `example-…` placeholders',
+        },
+      ),
+    ),
     nested: Type.Optional(Type.Array(Type.String(), { description: 'actions holding step lists: the property names' })),
   },
   { additionalProperties: false },

@@ -13,6 +13,7 @@ import { getAutomationVersion, listAutomationVersions, restoreAutomationVersion 
 import { etagOf } from './version-save';
 import { metricsRoute } from '../runs/metrics';
 import { kindsRoutes } from './kinds-routes';
+import { checkRoutes } from './check-routes';
 import { stepTestRoutes } from './step-test-routes';
 import { transferRoutes } from './transfer-routes';
 import { emptyBodyAsObject } from '../runs/run-schemas';
@@ -46,6 +47,7 @@ export const automationsRoutes: FastifyPluginAsync = async (plugin) => {
   const tags = ['automations'];
 
   kindsRoutes(plugin, tags);
+  checkRoutes(plugin, tags);
   stepTestRoutes(plugin, tags);
   transferRoutes(plugin, tags);
 

@@ -11,11 +11,19 @@ export interface BuilderHeaderProps {
   saving: boolean;
   /** Why saving is blocked (shown next to the button and describing it); `null` when it is not. */
   reason: string | null;
+  /** The draft's problems, each with a link that opens its step and focuses its field. */
+  problems: { key: string; text: string; go(): void }[];
   onSave(): void;
 }
 
-/** The builder's heading, its Form/JSON tabs and the save button with the reason it is blocked. */
-export function BuilderHeader({ title, view, onView, saving, reason, onSave }: BuilderHeaderProps) {
+/** How many problems the Save bar lists as links (the rest are counted). */
+const LISTED = 5;
+
+/**
+ * The builder's heading, its Form/JSON tabs, the save button (always at the end of the row) with
+ * the reason it is blocked, and the draft's problems as links to their fields.
+ */
+export function BuilderHeader({ title, view, onView, saving, reason, problems, onSave }: BuilderHeaderProps) {
   return (
     <header className="builder-head">
       <h1 id="builder-title">{title}</h1>
@@ -49,6 +57,23 @@ export function BuilderHeader({ title, view, onView, saving, reason, onSave }: B
           </span>
         )}
       </div>
+      {problems.length > 0 && (
+        <nav className="save-problems" aria-label={`${problems.length} problem${problems.length > 1 ? 's' : ''}`}>
+          <span className="small">
+            {problems.length} problem{problems.length > 1 ? 's' : ''}:
+          </span>
+          <ul>
+            {problems.slice(0, LISTED).map((p) => (
+              <li key={p.key}>
+                <button type="button" className="link small" onClick={p.go}>
+                  {p.text}
+                </button>
+              </li>
+            ))}
+            {problems.length > LISTED && <li className="muted small">and {problems.length - LISTED} more</li>}
+          </ul>
+        </nav>
+      )}
     </header>
   );
 }

@@ -1,14 +1,15 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { basicSetup } from 'codemirror';
 import { EditorView } from '@codemirror/view';
-import { Compartment, EditorState, type Extension } from '@codemirror/state';
+import { Annotation, Compartment, EditorState, type Extension } from '@codemirror/state';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { linter, lintGutter } from '@codemirror/lint';
 import { api, unwrap } from '../../api/client';
 import { fetchCatalogue } from './kinds';
 import { automationJson, type LineProblem } from './json/automationJson';
 import type { Schema } from './json/schema';
+import { insideJsonString } from './templateCompletion';
 
 /** Monospace text, the app's colours (custom properties reach into the shadow root), a focus ring. */
 const THEME = EditorView.theme({
@@ -33,6 +34,9 @@ const THEME = EditorView.theme({
   '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'color-mix(in srgb, var(--accent, #4f46e5) 6%, transparent)' },
 });
 
+/** Marks a change that follows the `value` prop: not the person's edit, so not reported back through `onChange`. */
+const FROM_VALUE = Annotation.define<boolean>();
+
 /** Props of {@link CodeEditor}. */
 export interface CodeEditorProps {
   value: string;
@@ -53,6 +57,11 @@ export interface CodeEditorProps {
    * under the editor, and field names and kinds are completed.
    */
   schema?: 'automation';
+  /**
+   * Controls shown above the editor (the data picker's button), given a function that inserts
+   * text at the cursor: `make` is told whether the cursor is inside a JSON string.
+   */
+  toolbar?: (insert: (make: (at: { inString: boolean }) => string) => void) => ReactNode;
 }
 
 /** The service's automation schema and kinds catalogue, when `enabled` (both kept for the session). */
@@ -91,6 +100,7 @@ export function CodeEditor({
   invalid,
   className,
   schema,
+  toolbar,
 }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
@@ -132,7 +142,7 @@ export function CodeEditor({
           EditorView.lineWrapping,
           slots.current.attributes.of(EditorView.contentAttributes.of(current.current.attributes)),
           EditorView.updateListener.of((u) => {
-            if (u.docChanged) change.current(u.state.doc.toString());
+            if (u.docChanged && !u.transactions.some((t) => t.annotation(FROM_VALUE))) change.current(u.state.doc.toString());
           }),
           ...(language === 'json' ? [json(), linter(jsonParseLinter()), lintGutter()] : []),
           ...extensions,
@@ -155,10 +165,27 @@ export function CodeEditor({
 
   useEffect(() => {
     const v = view.current;
-    if (v && v.state.doc.toString() !== value) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
+    if (v && v.state.doc.toString() !== value)
+      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value }, annotations: FROM_VALUE.of(true) });
   }, [value]);
 
-  const box = <div ref={host} className={`code-editor${className ? ` ${className}` : ''}`} />;
+  const insert = (make: (at: { inString: boolean }) => string) => {
+    const v = view.current;
+    if (!v) return;
+    const { from, to } = v.state.selection.main;
+    const text = make({ inString: language === 'json' && insideJsonString(v.state.doc.toString(), from) });
+    v.dispatch({ changes: { from, to, insert: text }, selection: { anchor: from + text.length } });
+    v.focus();
+  };
+  const editor = <div ref={host} className={`code-editor${className ? ` ${className}` : ''}`} />;
+  const box = toolbar ? (
+    <div className="code-editor-frame">
+      <div className="code-editor-toolbar">{toolbar(insert)}</div>
+      {editor}
+    </div>
+  ) : (
+    editor
+  );
   if (!schema) return box;
   return (
     <>

@@ -45,7 +45,9 @@ export function Field({ name, schema, value, onChange, path, required, siblings 
   if (editor === 'code')
     return row(<CodeValue id={id} label={label} value={value} onChange={onChange} describedBy={describedBy} invalid={invalid} />);
   if (editor === 'json' || (typesOf(schema).length === 0 && !alternatives && !schema.enum && !schema.properties))
-    return row(<JsonValue id={id} label={label} value={value} onChange={onChange} describedBy={describedBy} invalid={invalid} />);
+    return row(
+      <JsonValue id={id} label={label} path={path} value={value} onChange={onChange} describedBy={describedBy} invalid={invalid} />,
+    );
 
   if (alternatives && editor === 'template' && (typeof value === 'string' || value === undefined))
     return row(<TemplateTextControl {...scalar} />);

@@ -58,7 +58,8 @@ export function ObjectOrValue({ schema, value, onChange, path, name, required, F
             value={object[k]}
             onChange={(v) => set(k, v)}
             path={[...path, k]}
-            required={schema.required?.includes(k)}
+            // An optional group left empty asks for nothing: its fields are required only once it is used.
+            required={(required || value !== undefined) && schema.required?.includes(k)}
             siblings={object}
           />
         ),

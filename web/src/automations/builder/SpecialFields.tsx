@@ -58,7 +58,8 @@ export function CronField({ id, value, onChange, describedBy, invalid, siblings 
         onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)}
       />
       <div id={`${id}-preview`} className="cron-preview" aria-live="polite">
-        {info.error && <p className="field-error">{info.error}</p>}
+        {/* The row shows the same message once the card is edited: say it once. */}
+        {info.error && !invalid && <p className="field-error">{info.error}</p>}
         {info.text && <p>{info.text}</p>}
         {info.next && (
           <>

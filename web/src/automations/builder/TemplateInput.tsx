@@ -2,7 +2,8 @@ import { useId, useRef, useState } from 'react';
 import { Braces } from 'lucide-react';
 import { useBuilder } from './context';
 import type { Path } from './model';
-import { outputTag, TEMPLATE_FILTERS, templatePieces } from './templateText';
+import { outputTag, templatePieces } from './templateText';
+import { DataPicker } from './DataPicker';
 import './template.css';
 
 /** Props of {@link TemplateInput}. */
@@ -20,12 +21,6 @@ export interface TemplateInputProps {
   ariaLabel?: string;
   /** The field's name for people (the data picker's button says where it inserts). */
   label?: string;
-}
-
-function preview(sample: unknown): string {
-  if (sample === undefined) return '';
-  const text = typeof sample === 'string' ? sample : JSON.stringify(sample);
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
 /**
@@ -48,8 +43,6 @@ export function TemplateInput({
 }: TemplateInputProps) {
   const { variablesFor } = useBuilder();
   const [open, setOpen] = useState(false);
-  const [filter, setFilter] = useState('');
-  const [liquidFilter, setLiquidFilter] = useState('');
   const field = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const mirror = useRef<HTMLDivElement>(null);
   // The highlight behind the text scrolls with it.
@@ -69,7 +62,7 @@ export function TemplateInput({
     if (el) caret.current = [el.selectionStart ?? el.value.length, el.selectionEnd ?? el.value.length];
     follow();
   };
-  const insert = (p: string) => {
+  const insert = (p: string, liquidFilter: string) => {
     const [start, end] = caret.current ?? [value.length, value.length];
     const tag = outputTag(p, liquidFilter);
     onChange(value.slice(0, start) + tag + value.slice(end));
@@ -98,9 +91,6 @@ export function TemplateInput({
     onScroll: follow,
     onChange: (e: { target: { value: string } }) => onChange(e.target.value),
   };
-  const shown = groups
-    .map((g) => ({ ...g, variables: g.variables.filter((v) => v.path.toLowerCase().includes(filter.toLowerCase())) }))
-    .filter((g) => g.variables.length > 0);
   return (
     <div className="template-field">
       <div className="template-row">
@@ -124,7 +114,6 @@ export function TemplateInput({
           aria-controls={open ? listId : undefined}
           onClick={() => {
             if (!caret.current) caret.current = [value.length, value.length];
-            setFilter('');
             setOpen(!open);
           }}
         >
@@ -132,48 +121,13 @@ export function TemplateInput({
         </button>
       </div>
       {open && (
-        <div
-          className="data-picker"
+        <DataPicker
           id={listId}
-          role="dialog"
-          aria-label={`Insert data into ${label ?? ariaLabel ?? 'the field'}`}
-          onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
-        >
-          <input
-            type="search"
-            aria-label="Search data"
-            placeholder="Search data…"
-            value={filter}
-            onChange={(e) => setFilter(e.target.value)}
-            autoFocus
-          />
-          <label className="filter-choice">
-            <span>Insert it</span>
-            <select value={liquidFilter} onChange={(e) => setLiquidFilter(e.target.value)}>
-              {TEMPLATE_FILTERS.map((f) => (
-                <option key={f.filter} value={f.filter}>
-                  {f.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          {shown.length === 0 && <p className="muted small">No data before this step yet.</p>}
-          {shown.map((g) => (
-            <div key={g.label} role="group" aria-label={g.label}>
-              <h4>{g.label}</h4>
-              <ul>
-                {g.variables.map((v) => (
-                  <li key={v.path}>
-                    <button type="button" className="data-item" onClick={() => insert(v.path)}>
-                      <code>{v.path}</code>
-                      {v.sample !== undefined && <span className="sample">{preview(v.sample)}</span>}
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ))}
-        </div>
+          label={`Insert data into ${label ?? ariaLabel ?? 'the field'}`}
+          groups={groups}
+          onInsert={insert}
+          onClose={() => setOpen(false)}
+        />
       )}
     </div>
   );

@@ -5,8 +5,8 @@ import { CodeEditor } from './CodeEditor';
 
 /**
  * A test run of the saved version with the builder's trigger sample (`samples.ts`
- * `triggerSample`: a run's trigger variables when there is one, else values shaped for the
- * trigger kind). The same sample is the trigger of the step tests. The result lists each step's
+ * `triggerSample`: a real run's trigger variables of this kind when there is one, else the
+ * template's declared sample, else the kind's example made the automation's own). The same sample is the trigger of the step tests. The result lists each step's
  * status and output.
  */
 export function TestRun({
@@ -14,11 +14,17 @@ export function TestRun({
   payload,
   onPayload,
   fromRun,
+  gap,
+  pending,
 }: {
   automationId: string;
   payload: string;
   onPayload(text: string): void;
   fromRun?: string;
+  /** What the sample cannot stand for yet (a task the project lacks), said before the run. */
+  gap?: string | undefined;
+  /** The sample is still being made the automation's own: the run waits for it. */
+  pending?: boolean;
 }) {
   const [run, setRun] = useState<Run | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -39,11 +45,18 @@ export function TestRun({
       <h2>Test run</h2>
       <p className="muted small">
         Runs the saved version once as a test, with this trigger sample; “Test step” on a card runs one step with it.{' '}
-        {fromRun ? `The sample is the trigger of run ${fromRun.slice(0, 8)}.` : 'The sample is shaped for the trigger kind.'}
+        {fromRun
+          ? `The sample is the trigger of run ${fromRun.slice(0, 8)}.`
+          : "The sample is the trigger kind's example, with this workspace's project, task and members."}
       </p>
+      {gap && (
+        <p className="muted small" role="note">
+          {gap}
+        </p>
+      )}
       <CodeEditor label="Sample trigger payload (JSON)" language="json" value={payload} onChange={onPayload} className="small-editor" />
-      <button type="button" onClick={() => void test()}>
-        Run test
+      <button type="button" disabled={pending} onClick={() => void test()}>
+        {pending ? 'Preparing the sample…' : 'Run test'}
       </button>
       {error && (
         <p className="error" role="alert">

@@ -96,7 +96,26 @@ export function allSteps(definition: Definition, nestedOf: (type: string) => rea
   return out;
 }
 
-/** A step id not used yet in the definition: the kind's last word and a number (`request2`). */
+/** Last words of kind types that say what is done but not to what (`task.create`, `comment.create`). */
+const GENERIC_VERBS = new Set([
+  'create',
+  'update',
+  'delete',
+  'get',
+  'find',
+  'list',
+  'complete',
+  'uncomplete',
+  'move',
+  'assign',
+  'run',
+  'send',
+]);
+
+/**
+ * A step id not used yet in the definition: the kind's last word and a number (`request2`), or the
+ * whole type camel-cased where the last word is a bare verb (`commentCreate1`, `taskCreate1`).
+ */
 export function freshId(
   definition: Definition,
   type: string,
@@ -109,7 +128,12 @@ export function freshId(
       .map((s) => s.step.id)
       .filter((id): id is string => typeof id === 'string'),
   ]);
-  const base = (type.split('.').pop() ?? 'step').replace(/[^A-Za-z0-9_]/g, '') || 'step';
+  const words = type.split('.');
+  // A bare verb names no step ("create2" for a comment): then the whole type, camel-cased (`commentCreate1`).
+  const last = words.at(-1) ?? 'step';
+  const named =
+    words.length > 1 && GENERIC_VERBS.has(last) ? words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('') : last;
+  const base = named.replace(/[^A-Za-z0-9_]/g, '') || 'step';
   const stem = /^[A-Za-z]/.test(base) ? base : `step${base}`;
   for (let n = 1; ; n++) if (!used.has(`${stem}${n}`)) return `${stem}${n}`;
 }

@@ -2,6 +2,7 @@ import { createContext, useContext } from 'react';
 import type { Kinds } from './kinds';
 import type { Definition, Path } from './model';
 import type { Problem } from './validate';
+import { fieldId } from './context';
 
 /** What the step cards do to the draft (given by the builder screen). */
 export interface StepOps {
@@ -40,4 +41,30 @@ export function pathKey(path: Path): string {
 /** Moves focus to the header of the card at `path` once it is on screen. */
 export function focusCard(path: Path): void {
   requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-card="${CSS.escape(pathKey(path))}"]`)?.focus());
+}
+
+const FOCUSABLE = 'input, select, textarea, button, [contenteditable="true"], [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Brings the field at `path` into view and focuses it, once its card has opened (two frames):
+ * the control with the field's id, else the first control of the nearest field that exists
+ * (a list item's path falls back to its list, then to its step's card).
+ */
+export function revealField(path: Path): void {
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      for (let n = path.length; n > 0; n--) {
+        const el =
+          document.getElementById(fieldId(path.slice(0, n))) ??
+          document.querySelector<HTMLElement>(`[data-card="${CSS.escape(pathKey(path.slice(0, n)))}"]`);
+        if (!el) continue;
+        const target = el.matches(FOCUSABLE)
+          ? el
+          : (el.querySelector<HTMLElement>(FOCUSABLE) ?? el.closest('.field')?.querySelector<HTMLElement>(FOCUSABLE) ?? el);
+        target.scrollIntoView({ block: 'center' });
+        target.focus({ preventScroll: true });
+        return;
+      }
+    }),
+  );
 }

@@ -30,15 +30,91 @@ function objectOf(value: unknown): Record<string, unknown> | undefined {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
+/** What the builder knows of the automation's own world, to make a kind's example its own (docs "Samples"). */
+export interface SampleContext {
+  /** The app's origin, for links (`https://taskspace.example`). */
+  origin: string;
+  /** The project the trigger watches, else the workspace's first project. */
+  project?: { id: string; name: string };
+  /** A task of that project (its first), when it has one. */
+  task?: { id: string; text: string };
+  /** The signed-in person's handle. */
+  handle?: string;
+  /** The workspace's home folder id. */
+  folderId?: string;
+  /** Still reading the project, its task or the person: the sample is not the automation's own yet. */
+  loading?: boolean;
+}
+
+/** The placeholders of the kinds' examples (engine `kinds/triggers/examples.ts`). */
+const PLACEHOLDER = {
+  project: 'example-project',
+  task: 'example-task',
+  member: 'example-member',
+  folder: 'example-folder',
+} as const;
+
+/**
+ * A trigger kind's `example` made the automation's own: its project (id, name, link), a real task
+ * of it, the signed-in person for every member, the home folder; what the context lacks stays a
+ * placeholder.
+ */
+export function adaptExample(example: Record<string, unknown>, context: SampleContext): Record<string, unknown> {
+  const swap = (value: unknown, key?: string): unknown => {
+    if (Array.isArray(value)) return value.map((v) => swap(v));
+    if (value && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, swap(v, k)]));
+    if (typeof value !== 'string') return value;
+    if (value === PLACEHOLDER.project) return context.project?.id ?? value;
+    if (value === PLACEHOLDER.task) return context.task?.id ?? value;
+    if (value === PLACEHOLDER.member) return context.handle ?? value;
+    if (value === PLACEHOLDER.folder) return context.folderId ?? value;
+    if (key === 'projectLink' && context.project) return `${context.origin}/projects/${context.project.id}`;
+    if (key === 'projectTitle' && context.project) return context.project.name;
+    if (key === 'nodeText' && context.task) return context.task.text;
+    return value;
+  };
+  return swap(example) as Record<string, unknown>;
+}
+
+/** Why a kind's example cannot stand for a real event here (it names a task and the project has none), or `undefined`. */
+export function exampleGap(example: Record<string, unknown> | undefined, context: SampleContext): string | undefined {
+  if (!example || example.nodeId !== PLACEHOLDER.task || context.task) return undefined;
+  return context.project
+    ? `The sample names a task: add one to ${context.project.name} first, or type a payload.`
+    : 'The sample names a task: create a project with a task first, or type a payload.';
+}
+
+/** A run's trigger sample when it can stand for this trigger: same kind, and not an empty payload. */
+export function runSample(trigger: Definition['trigger'], run: Run | undefined): Record<string, unknown> | undefined {
+  if (!run || run.trigger.type !== trigger.type) return undefined;
+  const variables = run.trigger.variables;
+  const sample = trigger.type === 'webhook' ? objectOf(variables.body) : variables;
+  return sample && Object.keys(sample).length > 0 ? sample : undefined;
+}
+
 /**
  * The trigger sample of the builder's tests (the test run's payload and the step tests'
- * `trigger`): from `run` (a run opened from the run view, else the automation's latest run) when
- * there is one — its trigger variables, or for a webhook its call's body; else one value per
+ * `trigger`), in order: `run` (a run opened from the run view, else the automation's latest run)
+ * when it is of this trigger kind and not empty — its trigger variables, or for a webhook its
+ * call's body; else `declared` (the sample a gallery template gave); else the kind's `example`
+ * made the automation's own ({@link adaptExample}; a webhook's body); else one value per
  * variable of the trigger kind, shaped by the kind's declared output (a form's fields by name).
  */
-export function triggerSample(trigger: Definition['trigger'], kind: KindInfo | undefined, run: Run | undefined): Record<string, unknown> {
-  const variables = run?.trigger.variables;
-  if (variables) return trigger.type === 'webhook' ? (objectOf(variables.body) ?? {}) : variables;
+export function triggerSample(
+  trigger: Definition['trigger'],
+  kind: KindInfo | undefined,
+  run: Run | undefined,
+  context: SampleContext,
+  declared?: Record<string, unknown>,
+): Record<string, unknown> {
+  const fromRun = runSample(trigger, run);
+  if (fromRun) return fromRun;
+  if (declared) return declared;
+  if (kind?.example) {
+    const adapted = adaptExample(kind.example as Record<string, unknown>, context);
+    return trigger.type === 'webhook' ? (objectOf(adapted.body) ?? {}) : adapted;
+  }
   const fields =
     trigger.type === 'form' && Array.isArray(trigger.fields)
       ? (trigger.fields as { name?: unknown }[]).map((f) => String(f?.name ?? '')).filter(Boolean)

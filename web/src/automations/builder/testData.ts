@@ -3,7 +3,8 @@ import { useRun, useRuns } from '../queries';
 import type { Samples } from './data';
 import type { Kinds } from './kinds';
 import type { Definition } from './model';
-import { stepSamples, triggerSample, triggerVariables } from './samples';
+import { exampleGap, runSample, stepSamples, triggerSample, triggerVariables } from './samples';
+import { templateSample, useSampleContext } from './sampleContext';
 import { useStepTestRunner, type StepTestInputs, type StepTests } from './step-tests';
 
 /** The latest run of an automation with its steps (the data picker's sample values). */
@@ -27,17 +28,33 @@ export interface LinkedRun {
  * run, or the JSON typed in the test panel), the data picker's sample values, and the step tests'
  * runner. `parsedTrigger` is the typed sample as an object, or the reason it is not one.
  */
-export function useTestData(automationId: string | undefined, definition: Definition | null, kinds: Kinds | null, linked: LinkedRun) {
+export function useTestData(
+  automationId: string | undefined,
+  workspaceId: string | undefined,
+  definition: Definition | null,
+  kinds: Kinds | null,
+  linked: LinkedRun,
+) {
   const lastRun = useLastRun(automationId);
   // Opened from a run's failed step: that card highlighted, that run's data as samples.
   const linkedStep = linked.step;
   const linkedRun = useRun(automationId ?? '', linked.runId ?? '').data;
   const [triggerText, setTriggerText] = useState<string | null>(null);
   const draftTrigger = definition?.trigger;
+  const context = useSampleContext(workspaceId, draftTrigger);
+  const declared = useMemo(() => templateSample(automationId), [automationId]);
   const derivedTrigger = useMemo(
-    () => (draftTrigger && kinds ? triggerSample(draftTrigger, kinds.trigger(draftTrigger.type), linkedRun ?? lastRun) : {}),
-    [draftTrigger, kinds, linkedRun, lastRun],
+    () =>
+      draftTrigger && kinds ? triggerSample(draftTrigger, kinds.trigger(draftTrigger.type), linkedRun ?? lastRun, context, declared) : {},
+    [draftTrigger, kinds, linkedRun, lastRun, context, declared],
   );
+  // What the sample cannot stand for yet (a task the project does not have), said before a test run.
+  const kind = draftTrigger && kinds ? kinds.trigger(draftTrigger.type) : undefined;
+  const sampleRun = draftTrigger && runSample(draftTrigger, linkedRun ?? lastRun) ? (linkedRun ?? lastRun) : undefined;
+  const sampleGap =
+    triggerText === null && !declared && !sampleRun && kind?.example
+      ? exampleGap(kind.example as Record<string, unknown>, context)
+      : undefined;
   const parsedTrigger = useMemo<Record<string, unknown> | string>(() => {
     if (triggerText === null) return derivedTrigger;
     try {
@@ -73,5 +90,19 @@ export function useTestData(automationId: string | undefined, definition: Defini
     }),
     [automationId, runner.states, runner.run, linkedStep],
   );
-  return { lastRun, linkedRun, linkedStep, triggerText, setTriggerText, derivedTrigger, samples, stepTests };
+  // The example becomes the automation's own once its project, task and person are read.
+  const samplePending = triggerText === null && !sampleRun && !declared && context.loading === true;
+  return {
+    lastRun,
+    linkedRun,
+    linkedStep,
+    triggerText,
+    setTriggerText,
+    derivedTrigger,
+    sampleRun,
+    sampleGap,
+    samplePending,
+    samples,
+    stepTests,
+  };
 }

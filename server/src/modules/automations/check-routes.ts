@@ -1,0 +1,110 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { requireWorkspace } from '../../auth/access';
+import type { Actor } from '../../auth/tokens';
+import { ServiceError } from '../../errors';
+import { fromEngineError } from '../../http/engine-errors';
+import { Responses } from '../../http/schemas';
+import type { Services } from '../../services';
+import type { AutomationRuntime } from '../engine-host/runtime';
+import { checkReferences } from './references';
+
+/** One problem of a draft: the field it names (`actions[1].approvers[0]`), why, and a message for the author. */
+const DraftProblem = Type.Object(
+  {
+    field: Type.String({ description: 'the path of the value, as a save error names it (`actions[0].url`)' }),
+    reason: Type.String({ description: 'a stable reason, as in a save error (`not_a_member`, `unknown_variable`, …)' }),
+    message: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Body of `POST /automations/check`: where the draft would be saved, and the draft as it stands.
+ * Only `workspaceId` is held to a shape here: all the rest is the draft under test, whose
+ * problems are the answer rather than a 400.
+ */
+const CheckBody = Type.Object(
+  { workspaceId: Type.String({ minLength: 1, description: 'the workspace the draft is saved in' }) },
+  {
+    additionalProperties: true,
+    description: 'and the draft: the fields of a POST /automations body (`enabled` and `message` are ignored)',
+  },
+);
+
+/** Answer of `POST /automations/check`: 200 whatever the draft holds. */
+const CheckAnswer = Type.Object(
+  {
+    ok: Type.Literal(true),
+    valid: Type.Boolean({ description: 'true when a save of this draft would pass the same checks' }),
+    problems: Type.Array(DraftProblem, { description: 'empty when valid; otherwise the first problem a save would be refused for' }),
+  },
+  { additionalProperties: false },
+);
+
+/** A draft's problem as the save would report it, or `undefined` when `error` is not a refusal of the draft. */
+function problemOf(error: unknown): { field: string; reason: string; message: string } | undefined {
+  const mapped = fromEngineError(error);
+  if (!(mapped instanceof ServiceError) || mapped.statusCode !== 400 || mapped.code !== 'VALIDATION_ERROR') return undefined;
+  return { field: mapped.details?.field ?? '', reason: mapped.details?.reason ?? 'invalid', message: mapped.message };
+}
+
+/**
+ * The save-time checks of a draft without saving it (docs "Automations", "Checked when saved"):
+ * the engine's validation against the definition schema, then the workspace checks (members,
+ * references, secrets, variables). Owner of the workspace, as for a save.
+ * @returns the first problem a save would be refused for, or none.
+ * @throws ServiceError 403/404 for the workspace, as a save would.
+ */
+export async function checkDraft(
+  svc: Services,
+  rt: AutomationRuntime,
+  actor: Actor,
+  workspaceId: string,
+  draft: unknown,
+): Promise<{ field: string; reason: string; message: string }[]> {
+  await svc.store.run(requireWorkspace(svc.store.sql, actor, workspaceId, 'Owner', 'checking an automation'));
+  try {
+    const definition = rt.engine.validate(draft);
+    await svc.store.run(checkReferences(svc.store.sql, svc, rt.engine.kinds, workspaceId, definition));
+    return [];
+  } catch (error) {
+    const problem = problemOf(error);
+    if (!problem) throw fromEngineError(error);
+    return [problem];
+  }
+}
+
+/**
+ * `POST /automations/check`: the builder asks this as its author types, so a save that would be
+ * refused is known before it is made (and a normal save never needs a failing request).
+ */
+export function checkRoutes(plugin: FastifyInstance, tags: string[]): void {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    '/automations/check',
+    {
+      schema: {
+        tags,
+        summary: 'Check a draft as a save would, without saving it (Owner)',
+        description:
+          'Body: as POST /automations (`workspaceId` and the definition; `enabled` and `message` are ignored). 200 whatever the draft holds: `valid`, and the first problem a save would be refused for, with the `field` and `reason` a refused save names.',
+        body: CheckBody,
+        response: Responses(CheckAnswer),
+      },
+    },
+    async (request) => {
+      const {
+        workspaceId,
+        enabled: _enabled,
+        message: _message,
+        ...definition
+      } = request.body as Record<string, unknown> & {
+        workspaceId: string;
+      };
+      const problems = await checkDraft(app.services, app.automations, request.actor, workspaceId, definition);
+      return { ok: true as const, valid: problems.length === 0, problems };
+    },
+  );
+}
