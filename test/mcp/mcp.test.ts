@@ -184,6 +184,21 @@ describe('MCP endpoint: the official SDK client over Streamable HTTP', () => {
     expect(String(refused.headers['www-authenticate'])).toContain('resource_metadata=');
   });
 
+  it('refuses bad registrations in RFC 7591 form and gives a confidential client its secret once', async () => {
+    const register = (body: unknown) => call(server.url, 'POST', '/oauth/register', { body });
+    const http = await register({ redirect_uris: ['http://evil.example/cb'] });
+    expect(http.status).toBe(400);
+    expect(http.body.error).toBe('invalid_redirect_uri');
+    const grant = await register({ redirect_uris: [MCP_REDIRECT_URI], grant_types: ['client_credentials'] });
+    expect(grant.body).toMatchObject({ error: 'invalid_client_metadata' });
+    const confidential = await register({ client_name: 'Server app', redirect_uris: ['https://app.example.org/cb'] });
+    expect(confidential.status).toBe(201);
+    expect(confidential.body).toMatchObject({ token_endpoint_auth_method: 'client_secret_basic', client_secret_expires_at: 0 });
+    expect(confidential.body.client_secret).toMatch(/^tss_/);
+    const listed = await rest(server, server.token).get(`/api/v1/workspaces/${server.workspaceId}/oauth-clients`);
+    expect(listed.body.items.map((c: { id: string }) => c.id)).not.toContain(confidential.body.client_id);
+  });
+
   it("a Viewer's token cannot reach another workspace's project through any tool or resource", async () => {
     const owner = rest(server, server.token);
     const other = await owner.post('/api/v1/workspaces', { name: 'Private' });

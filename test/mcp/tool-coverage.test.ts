@@ -9,8 +9,9 @@ import { storeEnv } from '../helpers/test-store';
 
 /**
  * The REST-to-tools mapping (docs/mcp.md "Tools"): every route under /api has an MCP tool or a
- * documented reason for having none, tool names are unique, and no reason names a route that
- * does not exist. A new route without a tool and without a reason fails here.
+ * documented reason for having none, tool names are unique (buildTools throws otherwise), every
+ * tool's route declares a JSON answer and takes no file, and no reason names a route that does not
+ * exist. A new route that cannot be a tool (a stream, bytes, an upload) and has no reason fails here.
  */
 describe('MCP tools cover the REST routes', () => {
   let built: BuiltApp;
@@ -33,6 +34,11 @@ describe('MCP tools cover the REST routes', () => {
     const declared = new Set(built.app.routeCatalog.all().map((route) => `${route.method} ${route.url}`));
     expect(Object.keys(ROUTES_WITHOUT_TOOLS).filter((key) => !declared.has(key))).toEqual([]);
     expect(tools.size).toBeGreaterThan(90);
+    // A tool answers JSON and takes JSON: a route that streams, answers bytes or takes a file needs a reason instead.
+    const notJson = [...tools.values()]
+      .filter((tool) => !tool.outputSchema || (tool.route.schema.consumes ?? []).some((type) => type !== 'application/json'))
+      .map((tool) => `${tool.route.method} ${tool.route.url}`);
+    expect(notJson).toEqual([]);
   });
 
   it('exposes the resources the issue names, with descriptions, schemas and annotations', () => {

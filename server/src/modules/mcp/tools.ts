@@ -85,6 +85,17 @@ function describe(route: DeclaredRoute, queryKeys: string[], scope: OAuthScope):
   return parts.join(' ');
 }
 
+/**
+ * The JSON schema of a route's 200 answer: the schema itself, or, for a route that may also
+ * stream (`content` by media type, as `@fastify/swagger` takes it), its `application/json` one.
+ */
+function jsonAnswer(response: unknown): ObjectSchema | undefined {
+  const schema = plain(response);
+  const content = schema?.content as Record<string, { schema?: unknown }> | undefined;
+  if (content) return plain(content['application/json']?.schema);
+  return schema;
+}
+
 /** The tool of one route (which {@link reasonWithoutTool} does not leave out). */
 export function toolForRoute(route: DeclaredRoute): ToolSpec {
   const path = route.url.replace(/^\/api\/v1/, '').replace(/\/$/, '');
@@ -115,7 +126,7 @@ export function toolForRoute(route: DeclaredRoute): ToolSpec {
     }
   }
   const scope = requiredScope(route.method, route.url);
-  const ok = plain(route.schema.response?.['200']);
+  const ok = jsonAnswer(route.schema.response?.['200']);
   const queryKeys = Object.keys(query.properties);
   return {
     name,
