@@ -39,6 +39,8 @@ import { oauthRoutes } from './modules/oauth/routes';
 import { secretRoutes } from './modules/secrets/routes';
 import { formRoutes } from './modules/forms/routes';
 import { liveRoutes } from './modules/live/routes';
+import { mcpRoutes } from './modules/mcp/routes';
+import { RouteCatalog } from './modules/mcp/catalog';
 
 /** A group of route plugins under one prefix; `api` groups sit behind the bearer/session guard. */
 export interface RouteGroup {
@@ -103,6 +105,7 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       accountRoutes,
       authSessionRoutes,
       oauthRoutes,
+      mcpRoutes,
       webAppRoutes,
     ],
   },
@@ -110,6 +113,12 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
 
 /** Registers every group of {@link ROUTE_TABLE}, each in its own encapsulated scope. */
 export async function registerRoutes(app: FastifyInstance, table: readonly RouteGroup[] = ROUTE_TABLE): Promise<void> {
+  // The declarations the MCP tools are derived from (modules/mcp/catalog.ts).
+  if (!app.hasDecorator('routeCatalog')) {
+    const catalog = new RouteCatalog();
+    catalog.collectFrom(app);
+    app.decorate('routeCatalog', catalog);
+  }
   for (const group of table) {
     await app.register(
       async (scope) => {

@@ -100,6 +100,11 @@ export interface Actor {
   oauthClientId?: string;
   /** Set for an OAuth access token: the grant (person + client) it was issued under. */
   oauthGrantId?: string;
+  /**
+   * Set for an OAuth access token issued with a `resource` (RFC 8707): the resource it is for
+   * (its audience), e.g. `https://tasks.example.org/mcp`. See {@link audienceAllows}.
+   */
+  audience?: string;
   tokenExpiresAt?: number | null;
   /** Set when the request was authenticated by a browser session cookie: that session's id. */
   sessionId?: string;
@@ -122,6 +127,7 @@ interface ActorRow {
   scope: string;
   clientId: string | null;
   grantId: string | null;
+  audience: string | null;
   userId: string;
   handle: string;
   displayName: string;
@@ -137,14 +143,14 @@ export function actorForToken(q: Sql, token: string): Query<Actor | undefined> {
 
 function* actorForHash(q: Sql, tokenHash: string): Query<Actor | undefined> {
   const row = yield* q.get<ActorRow>(
-    `SELECT t.id AS "tokenId", t.expires_at AS "tokenExpiresAt", t.scope, t.client_id AS "clientId", t.grant_id AS "grantId", u.id AS "userId", u.handle,
+    `SELECT t.id AS "tokenId", t.expires_at AS "tokenExpiresAt", t.scope, t.client_id AS "clientId", t.grant_id AS "grantId", t.audience, u.id AS "userId", u.handle,
             u.display_name AS "displayName", u.plan, u.rate_tier AS "rateTier", u.verified
        FROM access_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
     [tokenHash],
   );
   if (!row) return undefined;
-  const { scope, clientId, grantId, ...rest } = row;
+  const { scope, clientId, grantId, audience, ...rest } = row;
   if (clientId !== null) {
     return {
       ...rest,
@@ -152,9 +158,21 @@ function* actorForHash(q: Sql, tokenHash: string): Query<Actor | undefined> {
       scopes: parseStoredScope(scope),
       oauthClientId: clientId,
       ...(grantId !== null ? { oauthGrantId: grantId } : {}),
+      ...(audience !== null ? { audience } : {}),
     };
   }
   return { ...rest, verified: row.verified === 1, scopes: scope === 'read' ? ['read'] : ['read', 'write', 'webhooks'] };
+}
+
+/**
+ * The audience check of a protected resource other than the REST API (RFC 8707, RFC 9068
+ * section 4; docs/oauth.md "Resource indicators"): personal access tokens have no audience and
+ * may be used there; an OAuth access token only when it was issued for exactly `resource`.
+ * The REST API takes every token this server issued (all its audiences are this service's).
+ * @param resource the canonical URI of the resource being called, e.g. `https://tasks.example.org/mcp`.
+ */
+export function audienceAllows(actor: Pick<Actor, 'oauthClientId' | 'audience'>, resource: string): boolean {
+  return actor.oauthClientId === undefined || actor.audience === resource;
 }
 
 /** Most accounts an {@link ActorCache} remembers before it starts afresh. */

@@ -1,6 +1,7 @@
 import type { Query, Sql } from '../../platform/db/query';
 import { findClient, type ClientRecord } from './clients';
 import { DEFAULT_SCOPE, normalizeScopes, type OAuthScope } from '../../auth/scopes';
+import { canonicalResource } from '../../auth/resources';
 
 /**
  * Checking an authorization request (RFC 6749 section 4.1.1, RFC 7636 section 4.3) before the
@@ -17,6 +18,8 @@ export interface AuthorizationParams {
   state?: string;
   code_challenge?: string;
   code_challenge_method?: string;
+  /** RFC 8707: the resource the token is for (`<base>/mcp`, or the REST API). */
+  resource?: string;
 }
 
 /** The names of {@link AuthorizationParams}, in the order the consent form carries them. */
@@ -28,6 +31,7 @@ export const AUTHORIZATION_PARAM_NAMES = [
   'state',
   'code_challenge',
   'code_challenge_method',
+  'resource',
 ] as const;
 
 /** A request that must not redirect (RFC 6749 section 4.1.2.1): the client or redirect URI is wrong. */
@@ -41,7 +45,7 @@ export interface RefusedRequest {
   kind: 'refused';
   client: ClientRecord;
   redirectUri: string;
-  error: 'invalid_request' | 'unsupported_response_type' | 'invalid_scope';
+  error: 'invalid_request' | 'unsupported_response_type' | 'invalid_scope' | 'invalid_target';
   description: string;
 }
 
@@ -51,14 +55,22 @@ export interface ValidRequest {
   client: ClientRecord;
   redirectUri: string;
   scopes: OAuthScope[];
+  /** The canonical URI of the requested resource (RFC 8707), when one was named. */
+  resource?: string;
 }
 
 /**
  * Checks an authorization request: the client exists and the redirect URI is one of its own
  * (exactly; optional when it registered only one), the response type is `code`, the scopes are
- * known (`read` when none are asked for), and PKCE is S256 — required for public clients.
+ * known (`read` when none are asked for), PKCE is S256 — required for public clients — and a
+ * `resource` (RFC 8707 section 2) names one of this service's resources (`invalid_target` otherwise).
+ * @param base the public base URL, which the resources are under.
  */
-export function* checkAuthorizationRequest(q: Sql, params: AuthorizationParams): Query<UnsafeRequest | RefusedRequest | ValidRequest> {
+export function* checkAuthorizationRequest(
+  q: Sql,
+  params: AuthorizationParams,
+  base: string,
+): Query<UnsafeRequest | RefusedRequest | ValidRequest> {
   const client = params.client_id ? yield* findClient(q, params.client_id) : undefined;
   if (!client)
     return {
@@ -85,7 +97,12 @@ export function* checkAuthorizationRequest(q: Sql, params: AuthorizationParams):
   }
   if (client.type === 'public' && !params.code_challenge)
     return refuse('invalid_request', 'public clients must use PKCE (code_challenge with S256)');
-  return { kind: 'valid', client, redirectUri, scopes };
+  let resource: string | undefined;
+  if (params.resource !== undefined) {
+    resource = canonicalResource(params.resource, base);
+    if (!resource) return refuse('invalid_target', `resource must be ${base}/mcp or ${base}/api`);
+  }
+  return { kind: 'valid', client, redirectUri, scopes, ...(resource ? { resource } : {}) };
 }
 
 /** The redirect telling the client of an error (RFC 6749 section 4.1.2.1), with its `state`. */

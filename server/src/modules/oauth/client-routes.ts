@@ -18,8 +18,10 @@ import { disableAutomationsOfOAuth } from '../automations/oauth-origin';
 /** OAuth clients and grants are managed with first-party credentials only (auth/hook.ts `FirstPartyPolicy`). */
 const FIRST_PARTY = { firstParty: true } as const;
 
+/** A workspace's client as the API shows it (these routes only ever see clients an Owner registered in a workspace). */
 function presentClient(client: OAuthClient) {
-  return { ...client, createdAt: isoTime(client.createdAt) };
+  const { registration: _registration, ...rest } = client;
+  return { ...rest, workspaceId: client.workspaceId ?? '', createdAt: isoTime(client.createdAt) };
 }
 
 function presentGrant(grant: GrantInfo) {

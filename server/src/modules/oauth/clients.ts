@@ -36,10 +36,15 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
  */
 const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
 
+/** How a client came: an Owner registered it in a workspace, or it registered itself (RFC 7591). */
+export type ClientRegistration = 'owner' | 'dynamic';
+
 /** A registered client as the API shows it (never the secret). Times in ms since the epoch. */
 export interface OAuthClient {
   id: string;
-  workspaceId: string;
+  /** The workspace an Owner registered it in; null for a self-registered client. */
+  workspaceId: string | null;
+  registration: ClientRegistration;
   name: string;
   redirectUris: string[];
   type: ClientType;
@@ -54,7 +59,7 @@ interface ClientRow extends Omit<OAuthClient, 'redirectUris'> {
 }
 
 const CLIENT_COLUMNS = `c.id, c.workspace_id AS "workspaceId", c.name, c.redirect_uris AS "redirectUris", c.type,
-  c.created_at AS "createdAt", u.handle AS "createdBy", c.secret_hash AS "secretHash"`;
+  c.created_at AS "createdAt", u.handle AS "createdBy", c.secret_hash AS "secretHash", c.registration`;
 
 function fromRow(row: ClientRow): OAuthClient {
   const { secretHash: _secret, redirectUris, ...rest } = row;
@@ -76,7 +81,7 @@ function* clientRow(q: Sql, clientId: string): Query<ClientRow | undefined> {
  * @throws ServiceError 400 VALIDATION_ERROR naming `redirectUris[i]`, reason `invalid_uri`,
  *   `refused_scheme`, `http_not_loopback` or `has_fragment`.
  */
-function checkRedirectUri(value: string, index: number): string {
+export function checkRedirectUri(value: string, index: number): string {
   const field = `redirectUris[${index}]`;
   let url: URL;
   try {
@@ -145,6 +150,29 @@ export function* registerClient(
 }
 
 /**
+ * Registers a client that asked for itself (RFC 7591 section 3, docs/oauth.md "Self-registered
+ * clients"): it belongs to no workspace and the consent page says it is unverified. Redirect URIs
+ * follow the same rules as an Owner's registration. Returns it with its secret for a confidential
+ * client (the only time the secret is shown).
+ * @throws ServiceError 400 for a bad redirect URI (see `checkRedirectUri`).
+ */
+export function* registerDynamicClient(
+  svc: Services,
+  input: ClientInput,
+  q: Sql = svc.store.sql,
+): Query<{ client: OAuthClient; clientSecret?: string }> {
+  const redirectUris = [...new Set(input.redirectUris.map(checkRedirectUri))];
+  const id = newId();
+  const secret = input.type === 'confidential' ? CLIENT_SECRET_PREFIX + newSecret(32) : undefined;
+  yield* q.run(
+    `INSERT INTO oauth_clients (id, workspace_id, name, redirect_uris, type, secret_hash, created_by, created_at, registration)
+     VALUES (?, NULL, ?, ?, ?, ?, NULL, ?, 'dynamic')`,
+    [id, input.name.trim(), JSON.stringify(redirectUris), input.type, secret ? hashToken(secret) : null, svc.clock.now()],
+  );
+  return { client: fromRow((yield* clientRow(q, id))!), ...(secret ? { clientSecret: secret } : {}) };
+}
+
+/**
  * The clients of a workspace, newest first (Owners).
  * @throws ServiceError 404/403 from the workspace check.
  */
@@ -166,7 +194,7 @@ export function* listClients(svc: Services, actor: Actor, workspaceId: string, q
 export function* deleteClient(svc: Services, actor: Actor, clientId: string, q: Sql = svc.store.sql): Query<void> {
   requireFirstPartyCredential(actor, 'deleting an OAuth client');
   const row = yield* clientRow(q, clientId);
-  if (!row) throw notFound('OAuth client', clientId);
+  if (!row || row.workspaceId === null) throw notFound('OAuth client', clientId);
   yield* requireWorkspace(q, actor, row.workspaceId, 'Owner', 'deleting an OAuth client');
   yield* q.transaction(function* (tx) {
     yield* tx.run('DELETE FROM access_tokens WHERE client_id = ?', [clientId]);
@@ -202,7 +230,8 @@ export function* authenticateClient(q: Sql, clientId: string, clientSecret: stri
   return presented.length === stored.length && timingSafeEqual(presented, stored) ? client : undefined;
 }
 
-/** The name of the workspace a client was registered in (for the consent page). */
-export function* workspaceNameOf(q: Sql, workspaceId: string): Query<string> {
+/** The name of the workspace a client was registered in (for the consent page); null for a self-registered client. */
+export function* workspaceNameOf(q: Sql, workspaceId: string | null): Query<string | null> {
+  if (workspaceId === null) return null;
   return (yield* q.get<{ name: string }>('SELECT name FROM workspaces WHERE id = ?', [workspaceId]))?.name ?? 'unknown';
 }

@@ -16,6 +16,7 @@ import { notifyAuthChanged } from '../../platform/db/postgres/notifications';
 /** A grant as its owner sees it. Times in ms since the epoch. */
 export interface GrantInfo {
   id: string;
+  /** `workspaceId` is empty for a self-registered client (RFC 7591), which belongs to no workspace. */
   client: { id: string; name: string; workspaceId: string };
   scopes: string[];
   createdAt: number;
@@ -96,7 +97,7 @@ export function* listMyGrants(svc: Services, actor: Actor, q: Sql = svc.store.sq
     updatedAt: number;
     lastUsedAt: number | null;
   }>(
-    `SELECT g.id, c.id AS "clientId", c.name AS "clientName", c.workspace_id AS "workspaceId", g.scope, g.created_at AS "createdAt", g.updated_at AS "updatedAt",
+    `SELECT g.id, c.id AS "clientId", c.name AS "clientName", COALESCE(c.workspace_id, '') AS "workspaceId", g.scope, g.created_at AS "createdAt", g.updated_at AS "updatedAt",
             (SELECT MAX(t.last_used_at) FROM access_tokens t WHERE t.grant_id = g.id) AS "lastUsedAt"
        FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
       WHERE g.user_id = ? ORDER BY g.updated_at DESC, g.id`,

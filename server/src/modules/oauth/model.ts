@@ -19,6 +19,18 @@ import { notifyAuthChanged } from '../../platform/db/postgres/notifications';
  * refresh of the same app (several requests racing with one token), answered with a fresh pair.
  */
 
+/**
+ * The resource (canonical URI) a code or refresh token was issued for, by the presented value;
+ * `null` when it names none, undefined when unknown. For the token endpoint's RFC 8707 check.
+ */
+export function* resourceOfGrantToken(q: Sql, kind: 'code' | 'refresh', presented: string): Query<string | null | undefined> {
+  const row =
+    kind === 'code'
+      ? yield* q.get<{ resource: string | null }>('SELECT resource FROM oauth_codes WHERE code_hash = ?', [hashToken(presented)])
+      : yield* q.get<{ resource: string | null }>('SELECT resource FROM oauth_refresh_tokens WHERE token_hash = ?', [hashToken(presented)]);
+  return row?.resource;
+}
+
 /** Prefix of OAuth access tokens. */
 export const ACCESS_TOKEN_PREFIX = 'tso_';
 /** Prefix of OAuth refresh tokens. */
@@ -40,6 +52,8 @@ export interface OAuthSubject {
   userId: string;
   grantId: string;
   familyId?: string;
+  /** The canonical URI of the resource (RFC 8707) the code and its tokens are for; their audience. */
+  resource?: string;
 }
 
 /** The library's view of a client: ours plus the grant types it may use. */
@@ -107,6 +121,7 @@ interface CodeRow {
   expiresAt: number;
   usedAt: number | null;
   familyId: string | null;
+  resource: string | null;
 }
 
 interface RefreshRow {
@@ -118,6 +133,7 @@ interface RefreshRow {
   revokedAt: number | null;
   /** Set when the token was spent by rotation (not by revocation), until its family is revoked. */
   rotatedAt: number | null;
+  resource: string | null;
 }
 
 /**
@@ -189,8 +205,8 @@ function sharedModel(svc: Services, onRevoked: () => void) {
       const now = svc.clock.now();
       await store.run(
         q.run(
-          `INSERT INTO oauth_codes (code_hash, grant_id, redirect_uri, scope, code_challenge, code_challenge_method, created_at, expires_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO oauth_codes (code_hash, grant_id, redirect_uri, scope, code_challenge, code_challenge_method, created_at, expires_at, resource)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [
             hashToken(code.authorizationCode),
             user.grantId,
@@ -200,6 +216,7 @@ function sharedModel(svc: Services, onRevoked: () => void) {
             code.codeChallengeMethod ?? null,
             now,
             now + AUTHORIZATION_CODE_SECONDS * 1000,
+            user.resource ?? null,
           ],
         ),
       );
@@ -215,7 +232,7 @@ function sharedModel(svc: Services, onRevoked: () => void) {
         q.get<CodeRow & { clientId: string; userId: string }>(
           `SELECT c.grant_id AS "grantId", c.redirect_uri AS "redirectUri", c.scope, c.code_challenge AS "codeChallenge",
                   c.code_challenge_method AS "codeChallengeMethod", c.expires_at AS "expiresAt", c.used_at AS "usedAt", c.family_id AS "familyId",
-                  g.client_id AS "clientId", g.user_id AS "userId"
+                  c.resource, g.client_id AS "clientId", g.user_id AS "userId"
              FROM oauth_codes c JOIN oauth_grants g ON g.id = c.grant_id WHERE c.code_hash = ?`,
           [hashToken(authorizationCode)],
         ),
@@ -224,7 +241,7 @@ function sharedModel(svc: Services, onRevoked: () => void) {
         row &&
         (await usableClient({ spent: row.usedAt !== null, familyId: row.familyId, expiresAt: row.expiresAt, clientId: row.clientId }));
       if (!row || !client) return false;
-      const user: OAuthSubject = { userId: row.userId, grantId: row.grantId };
+      const user: OAuthSubject = { userId: row.userId, grantId: row.grantId, ...(row.resource !== null ? { resource: row.resource } : {}) };
       return {
         authorizationCode,
         expiresAt: libraryDate(svc, row.expiresAt),
@@ -255,8 +272,8 @@ function sharedModel(svc: Services, onRevoked: () => void) {
       await store.run(
         q.transaction(function* (tx) {
           yield* tx.run(
-            `INSERT INTO access_tokens (id, user_id, name, token_hash, created_at, scope, expires_at, client_id, grant_id, family_id)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO access_tokens (id, user_id, name, token_hash, created_at, scope, expires_at, client_id, grant_id, family_id, audience)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
             [
               newId(),
               user.userId,
@@ -268,12 +285,22 @@ function sharedModel(svc: Services, onRevoked: () => void) {
               client.id,
               user.grantId,
               familyId,
+              user.resource ?? null,
             ],
           );
           if (token.refreshToken) {
             yield* tx.run(
-              'INSERT INTO oauth_refresh_tokens (id, token_hash, grant_id, family_id, scope, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-              [newId(), hashToken(token.refreshToken), user.grantId, familyId, scope, now, now + oauthRefreshTokenMs],
+              'INSERT INTO oauth_refresh_tokens (id, token_hash, grant_id, family_id, scope, created_at, expires_at, resource) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+              [
+                newId(),
+                hashToken(token.refreshToken),
+                user.grantId,
+                familyId,
+                scope,
+                now,
+                now + oauthRefreshTokenMs,
+                user.resource ?? null,
+              ],
             );
           }
           if (token.authorizationCode) {
@@ -293,7 +320,7 @@ function sharedModel(svc: Services, onRevoked: () => void) {
       const row = await store.run(
         q.get<RefreshRow & { clientId: string; userId: string }>(
           `SELECT r.id, r.grant_id AS "grantId", r.family_id AS "familyId", r.scope, r.expires_at AS "expiresAt", r.revoked_at AS "revokedAt",
-                  r.rotated_at AS "rotatedAt", g.client_id AS "clientId", g.user_id AS "userId"
+                  r.rotated_at AS "rotatedAt", r.resource, g.client_id AS "clientId", g.user_id AS "userId"
              FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.id = r.grant_id WHERE r.token_hash = ?`,
           [hashToken(refreshToken)],
         ),
@@ -301,7 +328,12 @@ function sharedModel(svc: Services, onRevoked: () => void) {
       const spent = row !== undefined && row.revokedAt !== null && !inReuseGrace(row);
       const client = row && (await usableClient({ spent, familyId: row.familyId, expiresAt: row.expiresAt, clientId: row.clientId }));
       if (!row || !client) return false;
-      const user: OAuthSubject = { userId: row.userId, grantId: row.grantId, familyId: row.familyId };
+      const user: OAuthSubject = {
+        userId: row.userId,
+        grantId: row.grantId,
+        familyId: row.familyId,
+        ...(row.resource !== null ? { resource: row.resource } : {}),
+      };
       return {
         refreshToken,
         refreshTokenExpiresAt: libraryDate(svc, row.expiresAt),

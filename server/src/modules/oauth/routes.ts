@@ -14,8 +14,10 @@ import {
 import { authenticateClient, workspaceNameOf } from './clients';
 import { consentBody } from './consent-page';
 import { findGrant, grantCovers, rememberGrant } from './grants';
-import { oauthServers, revokeIssuedToken, type OAuthSubject } from './model';
+import { oauthServers, resourceOfGrantToken, revokeIssuedToken, type OAuthSubject } from './model';
 import { OAUTH_SCOPES } from '../../auth/scopes';
+import { canonicalResource } from '../../auth/resources';
+import { dynamicRegistrationRoutes, REGISTRATION_PATH } from './registration';
 
 /** Where a form may send the browser after the consent page: the redirect URI's origin (or scheme for app links). */
 function formTarget(redirectUri: string): string {
@@ -65,7 +67,9 @@ function oauthError(reply: FastifyReply, status: number, error: string, descript
  * - `POST /oauth/token`: authorization code (PKCE) and refresh token grants, client
  *   authentication by Basic or in the body;
  * - `POST /oauth/revoke`: RFC 7009 token revocation;
+ * - `POST /oauth/register`: RFC 7591 dynamic client registration (./registration.ts);
  * - `GET /.well-known/oauth-authorization-server`: RFC 8414 metadata.
+ * A `resource` (RFC 8707) at authorize and token binds the code and its tokens to that resource.
  * Every request counts against the caller address's anonymous budget.
  */
 export const oauthRoutes: FastifyPluginAsync = async (app) => {
@@ -87,6 +91,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
       authorization_endpoint: `${base}/oauth/authorize`,
       token_endpoint: `${base}/oauth/token`,
       revocation_endpoint: `${base}/oauth/revoke`,
+      registration_endpoint: `${base}${REGISTRATION_PATH}`,
       scopes_supported: Object.keys(OAUTH_SCOPES),
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
@@ -107,7 +112,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     };
     const request = new OAuth2Server.Request({ method: 'GET', headers: {}, query, body: {} });
     const response = new OAuth2Server.Response();
-    const subject: OAuthSubject = { userId: actor.userId, grantId };
+    const subject: OAuthSubject = { userId: actor.userId, grantId, ...(checked.resource ? { resource: checked.resource } : {}) };
     try {
       await authorizer.authorize(request, response, { authenticateHandler: { handle: () => subject } });
     } catch (error) {
@@ -125,6 +130,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
       client: checked.client,
       workspaceName,
       redirectUri: checked.redirectUri,
+      ...(checked.resource ? { resource: checked.resource } : {}),
       handle: actor.handle,
       scopes: checked.scopes,
       params,
@@ -147,7 +153,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/oauth/authorize', { schema: { hide: true } }, async (request, reply) => {
     const params = authorizationParams(request.query);
-    const checked = await store.run(checkAuthorizationRequest(store.sql, params));
+    const checked = await store.run(checkAuthorizationRequest(store.sql, params, links.base()));
     if (checked.kind === 'unsafe') return errorPage(reply, 400, checked.message);
     if (checked.kind === 'refused')
       return reply.redirect(errorRedirect(checked.redirectUri, checked.error, checked.description, params.state), 302);
@@ -168,7 +174,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
       if (error instanceof ServiceError) return errorPage(reply, error.statusCode, error.message);
       throw error;
     }
-    const checked = await store.run(checkAuthorizationRequest(store.sql, params));
+    const checked = await store.run(checkAuthorizationRequest(store.sql, params, links.base()));
     if (checked.kind === 'unsafe') return errorPage(reply, 400, checked.message);
     if (checked.kind === 'refused')
       return reply.redirect(errorRedirect(checked.redirectUri, checked.error, checked.description, params.state), 302);
@@ -180,7 +186,28 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     return reply.redirect(await issueCode(actor, grant.id, params, checked), 302);
   });
 
+  /**
+   * RFC 8707 section 2.2 at the token endpoint: a `resource` must be one of this service's and the
+   * one the code or refresh token was issued for (a token for a resource it was not granted for is
+   * never issued). Returns the refusal to send, or undefined.
+   */
+  async function resourceRefusal(body: Record<string, unknown>): Promise<string | undefined> {
+    if (typeof body.resource !== 'string') return undefined;
+    const resource = canonicalResource(body.resource, links.base());
+    if (!resource) return `resource must be ${links.base()}/mcp or ${links.base()}/api`;
+    const kind = body.grant_type === 'authorization_code' ? 'code' : body.grant_type === 'refresh_token' ? 'refresh' : undefined;
+    const presented = kind === 'code' ? body.code : body.refresh_token;
+    if (!kind || typeof presented !== 'string') return undefined;
+    const granted = await store.run(resourceOfGrantToken(store.sql, kind, presented));
+    if (granted !== undefined && granted !== resource) return `this grant was issued for ${granted ?? 'no resource'}, not ${resource}`;
+    return undefined;
+  }
+
   app.post('/oauth/token', { schema: { hide: true } }, async (request, reply) => {
+    const target = await resourceRefusal(
+      (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>,
+    );
+    if (target) return oauthError(reply, 400, 'invalid_target', target);
     const oauthRequest = new OAuth2Server.Request({
       method: request.method,
       headers: request.headers as Record<string, string>,
@@ -199,6 +226,8 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     for (const [name, value] of Object.entries(oauthResponse.headers ?? {})) reply.header(name, value as string);
     return oauthResponse.body;
   });
+
+  await app.register(dynamicRegistrationRoutes);
 
   app.post('/oauth/revoke', { schema: { hide: true } }, async (request, reply) => {
     const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
