@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { listArchive } from '../../server/src/ops/archive';
+import { startServer, tempDataDir } from '../helpers/server';
+import { onPostgres } from '../helpers/test-store';
+import { waitFor } from '../helpers/wait';
+
+/** Scheduled backups (docs/operations.md "Scheduled backups"): TASKSPACE_BACKUP_CRON, keeping the newest TASKSPACE_BACKUP_KEEP. */
+
+const NAME = /^taskspace-backup-.*\.tar\.gz$/;
+const backupsIn = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => NAME.test(n)) : []);
+
+test('every slot of the pattern makes a backup and only the newest are kept', async () => {
+  const dir = path.join(tempDataDir(), 'backups');
+  const server = await startServer({
+    env: { TASKSPACE_BACKUP_CRON: '* * * * * *', TASKSPACE_BACKUP_KEEP: '2', TASKSPACE_BACKUP_DIR: dir },
+  });
+  const seen = new Set<string>();
+  try {
+    await waitFor(
+      () => {
+        for (const name of backupsIn(dir)) seen.add(name);
+        return seen.size >= 3;
+      },
+      () => `3 scheduled backups (saw ${[...seen].join(', ')})`,
+      30_000,
+    );
+  } finally {
+    // Stopping waits for a backup under way and its pruning.
+    await server.close();
+  }
+  const kept = backupsIn(dir).sort();
+  expect(kept).toEqual([...seen].sort().slice(-2));
+  expect(await listArchive(path.join(dir, kept[1]!))).toContain('taskspace-backup.json');
+}, 60_000);
+
+test('a bad pattern is refused at start', async () => {
+  await expect(startServer({ env: { TASKSPACE_BACKUP_CRON: 'every night' } })).rejects.toThrow(
+    /TASKSPACE_BACKUP_CRON is not a cron pattern/,
+  );
+});
+
+(onPostgres() ? test : test.skip)(
+  'on PostgreSQL only the leading process makes them: a follower on the same database makes none',
+  async () => {
+    const leaderDir = path.join(tempDataDir(), 'leader-backups');
+    const followerDir = path.join(tempDataDir(), 'follower-backups');
+    const env = { TASKSPACE_BACKUP_CRON: '* * * * * *', TASKSPACE_BACKUP_KEEP: '5' };
+    const leader = await startServer({ env: { ...env, TASKSPACE_BACKUP_DIR: leaderDir } });
+    const follower = await startServer({ dataDir: leader.dataDir, env: { ...env, TASKSPACE_BACKUP_DIR: followerDir } });
+    try {
+      expect(leader.built.services.leadership.leading).toBe(true);
+      expect(follower.built.services.leadership.leading).toBe(false);
+      await waitFor(() => backupsIn(leaderDir).length >= 2, 'two backups by the leader', 30_000);
+    } finally {
+      await follower.close();
+      await leader.close();
+    }
+    expect(backupsIn(followerDir)).toEqual([]);
+  },
+  60_000,
+);
