@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import Database from 'better-sqlite3';
+import { DB_FILE } from '../../server/src/platform/db/connection';
 import { listArchive } from '../../server/src/ops/archive';
 import { SECRET_KEY_FILE } from '../../server/src/platform/secret-box';
 import { AUTOMATION_ENV, createAutomation, settledRuns } from '../automations/helpers';
@@ -51,6 +53,12 @@ describe('backup while writes are under way, restore into a new store', () => {
     ).toBe(200);
     expect((await api.put(`/api/v1/workspaces/${original.workspaceId}/secrets/API_KEY`, { value: 'sk_backup_value' })).status).toBe(200);
 
+    // SQLite: a reader holding an old snapshot keeps the checkpoints from copying later commits into
+    // the database file, so the tasks added now are in the WAL only: a copy of the file would miss them.
+    const reader = onPostgres() ? undefined : new Database(path.join(original.dataDir, DB_FILE), { readonly: true });
+    reader?.prepare('BEGIN').run();
+    reader?.prepare('SELECT count(*) FROM tasks').get();
+    await addTasks(original, projectId, ['only in the WAL', 'also only in the WAL']);
     tasksBefore = new Set((await dbOf(original).all<{ id: string }>('SELECT id FROM tasks')).map((r) => r.id));
     backupFile = path.join(tempDataDir(), 'taskspace.tar.gz');
     // Tasks are created one request after the other until the backup has ended.
@@ -65,6 +73,8 @@ describe('backup while writes are under way, restore into a new store', () => {
     const result = await runBin(original.dataDir, ['backup', '--out', backupFile]);
     writing = false;
     await writer;
+    reader?.prepare('COMMIT').run();
+    reader?.close();
     expect(result).toMatchObject({ code: 0 });
     expect(result.out).toContain(`backup written to ${backupFile}`);
     expect(written).toBeGreaterThan(0);
