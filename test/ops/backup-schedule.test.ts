@@ -13,25 +13,28 @@ const backupsIn = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).fil
 test('every slot of the pattern makes a backup and only the newest are kept', async () => {
   const dir = path.join(tempDataDir(), 'backups');
   const server = await startServer({
-    env: { TASKSPACE_BACKUP_CRON: '* * * * * *', TASKSPACE_BACKUP_KEEP: '2', TASKSPACE_BACKUP_DIR: dir },
+    env: { TASKSPACE_BACKUP_CRON: '* * * * * *', TASKSPACE_BACKUP_KEEP: '1', TASKSPACE_BACKUP_DIR: dir },
   });
   const seen = new Set<string>();
   try {
     await waitFor(
       () => {
         for (const name of backupsIn(dir)) seen.add(name);
-        return seen.size >= 3;
+        return seen.size >= 2;
       },
-      () => `3 scheduled backups (saw ${[...seen].join(', ')})`,
+      () => `2 scheduled backups (saw ${[...seen].join(', ')})`,
       30_000,
     );
   } finally {
     // Stopping waits for a backup under way and its pruning.
     await server.close();
   }
-  const kept = backupsIn(dir).sort();
-  expect(kept).toEqual([...seen].sort().slice(-2));
-  expect(await listArchive(path.join(dir, kept[1]!))).toContain('taskspace-backup.json');
+  // One more may have been made while the server stopped: the one kept is the newest of all.
+  const kept = backupsIn(dir);
+  expect(kept.length).toBe(1);
+  for (const name of seen) expect(name <= kept[0]!).toBe(true);
+  expect([...seen].filter((name) => name !== kept[0]).length).toBeGreaterThan(0);
+  expect(await listArchive(path.join(dir, kept[0]!))).toContain('taskspace-backup.json');
 }, 60_000);
 
 test('a bad pattern is refused at start', async () => {
