@@ -78,7 +78,7 @@ describe('backup while writes are under way, restore into a new store', () => {
     expect(result).toMatchObject({ code: 0 });
     expect(result.out).toContain(`backup written to ${backupFile}`);
     expect(written).toBeGreaterThan(0);
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     for (const server of started) await server.close();
@@ -149,7 +149,7 @@ describe('backup while writes are under way, restore into a new store', () => {
 
   test('restored into a new store it serves the same tasks, automations, runs, media and accounts', async () => {
     await restoreAndCompare(backupFile);
-  }, 60_000);
+  }, 120_000);
 
   (onPostgres() ? test : test.skip)(
     'without pg_dump the backup is a table copy of the same snapshot, restored without pg_restore',
@@ -162,7 +162,7 @@ describe('backup while writes are under way, restore into a new store', () => {
       expect((await listArchive(file)).filter((e) => e.startsWith('database/tables/')).length).toBeGreaterThan(10);
       await restoreAndCompare(file, noTools);
     },
-    60_000,
+    120_000,
   );
 
   test('without the secrets key the restore says which secrets cannot be opened', async () => {
@@ -174,7 +174,7 @@ describe('backup while writes are under way, restore into a new store', () => {
     expect(restored.err).toMatch(/unreadable: webhooks\.secret_sealed \(id=\S+\)/);
     expect(restored.err).toContain(`unreadable: workspace_secrets.value_sealed (workspace_id=${original.workspaceId}, name=API_KEY)`);
     expect(fs.existsSync(path.join(dataDir, SECRET_KEY_FILE))).toBe(false);
-  }, 30_000);
+  }, 60_000);
 
   test('a restore onto a store that holds data is refused and changes nothing', async () => {
     const tasks = await dbOf(original).value('SELECT count(*) FROM tasks');
@@ -193,5 +193,5 @@ describe('backup while writes are under way, restore into a new store', () => {
     const bad = await runBin(fresh, ['restore', '--from', notABackup, '--data-dir', fresh]);
     expect(bad.code).toBe(1);
     expect(bad.err).toContain('is not a Taskspace backup');
-  }, 30_000);
+  }, 60_000);
 });

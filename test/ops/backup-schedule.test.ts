@@ -23,7 +23,7 @@ test('every slot of the pattern makes a backup and only the newest are kept', as
         return seen.size >= 2;
       },
       () => `2 scheduled backups (saw ${[...seen].join(', ')})`,
-      30_000,
+      60_000,
     );
   } finally {
     // Stopping waits for a backup under way and its pruning.
@@ -35,7 +35,7 @@ test('every slot of the pattern makes a backup and only the newest are kept', as
   for (const name of seen) expect(name <= kept[0]!).toBe(true);
   expect([...seen].filter((name) => name !== kept[0]).length).toBeGreaterThan(0);
   expect(await listArchive(path.join(dir, kept[0]!))).toContain('taskspace-backup.json');
-}, 60_000);
+}, 120_000);
 
 test('a bad pattern is refused at start', async () => {
   await expect(startServer({ env: { TASKSPACE_BACKUP_CRON: 'every night' } })).rejects.toThrow(
@@ -54,12 +54,12 @@ test('a bad pattern is refused at start', async () => {
     try {
       expect(leader.built.services.leadership.leading).toBe(true);
       expect(follower.built.services.leadership.leading).toBe(false);
-      await waitFor(() => backupsIn(leaderDir).length >= 2, 'two backups by the leader', 30_000);
+      await waitFor(() => backupsIn(leaderDir).length >= 2, 'two backups by the leader', 60_000);
     } finally {
       await follower.close();
       await leader.close();
     }
     expect(backupsIn(followerDir)).toEqual([]);
   },
-  60_000,
+  120_000,
 );

@@ -53,7 +53,7 @@ describe('taskspace doctor', () => {
     expect(report.out).toMatch(/\[ok\] secrets: secrets key: \S+webhook-secrets\.key; it opens all 1 stored secret\(s\)/);
     expect(report.out).toContain('[ok] smtp: not configured (TASKSPACE_SMTP_URL unset)');
     expect(report.out).toMatch(new RegExp(`\\[(ok|warn)\\] disk: ${server.dataDir}: \\d+\\.\\d GiB free of \\d+\\.\\d GiB`));
-  }, 30_000);
+  }, 60_000);
 
   test('SMTP: a server that answers EHLO is reachable; a closed port fails the check (exit 1)', async () => {
     const smtp = await fakeSmtp();
@@ -71,7 +71,7 @@ describe('taskspace doctor', () => {
     const down = await runBin(server.dataDir, ['doctor'], { TASKSPACE_SMTP_URL: `smtp://127.0.0.1:${port}` });
     expect(down.code).toBe(1);
     expect(down.out).toContain(`[fail] smtp: 127.0.0.1:${port} unreachable: ECONNREFUSED`);
-  }, 30_000);
+  }, 60_000);
 
   test('a key that does not open the stored secrets fails the check and names them', async () => {
     const report = await runBin(server.dataDir, ['doctor'], { TASKSPACE_WEBHOOKS_SECRET_KEY: 'another-key-that-sealed-nothing-here-0123' });
@@ -80,7 +80,7 @@ describe('taskspace doctor', () => {
       '[fail] secrets: secrets key: TASKSPACE_WEBHOOKS_SECRET_KEY; 1 of 1 stored secret(s) cannot be opened with it:',
     );
     expect(report.out).toContain(`unreadable: workspace_secrets.value_sealed (workspace_id=${server.workspaceId}, name=API_KEY)`);
-  }, 30_000);
+  }, 60_000);
 
   test('without a database it fails and creates nothing', async () => {
     const dataDir = tempDataDir();
@@ -90,5 +90,5 @@ describe('taskspace doctor', () => {
     expect(report.code).toBe(1);
     expect(report.out).toMatch(onPostgres() ? /\[fail\] schema: no Taskspace schema/ : /\[fail\] store: no Taskspace database in /);
     expect(fs.readdirSync(dataDir)).toEqual(before);
-  }, 30_000);
+  }, 60_000);
 });

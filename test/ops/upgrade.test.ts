@@ -79,7 +79,7 @@ describe('upgrade from the oldest supported schema', () => {
     await old.close();
     fs.copyFileSync(path.join(source.dataDir, SECRET_KEY_FILE), path.join(oldDir, SECRET_KEY_FILE));
     fs.cpSync(path.join(source.dataDir, 'media'), path.join(oldDir, 'media'), { recursive: true, filter: (f) => !f.endsWith('.tmp') });
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await upgraded?.close();
@@ -97,7 +97,7 @@ describe('upgrade from the oldest supported schema', () => {
     );
     expect(report.out).toContain('[ok] secrets: secrets key: ');
     expect(report.code).toBe(0);
-  }, 30_000);
+  }, 60_000);
 
   test('the server upgrades it to the current schema and serves every row as before', async () => {
     upgraded = await startServer({ dataDir: oldDir, env: ENV });
@@ -149,5 +149,5 @@ describe('upgrade from the oldest supported schema', () => {
     expect(await mediaBytes(upgraded, mediaId)).toEqual(bytes);
     // And it goes on working: a write after the upgrade.
     expect((await addTasks(upgraded, projectId, ['after the upgrade'])).length).toBe(1);
-  }, 60_000);
+  }, 120_000);
 });
