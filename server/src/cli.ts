@@ -57,6 +57,7 @@ const OPTIONS = {
   email: { type: 'string' },
   out: { type: 'string' },
   from: { type: 'string' },
+  'table-copy': { type: 'boolean' },
 } as const;
 
 type Parsed = ReturnType<typeof parseCommandLine>;

@@ -32,7 +32,7 @@ export interface BackupOptions {
   /** Progress lines (the CLI writes them to stderr). */
   log: (line: string) => void;
   /**
-   * PostgreSQL: the `pg_dump` to run, or `null` to copy the tables instead; by default the
+   * PostgreSQL: the `pg_dump` to run, or `null` to copy the tables instead (`--table-copy`); by default the
    * `pg_dump` found on `PATH` (`env.PATH`), else the table copy.
    */
   pgDump?: string | null;
@@ -183,7 +183,9 @@ async function snapshotPostgres(url: string, staging: string, pgDump: string | n
           `--dbname=${libpq.dbname}`,
         ],
         libpq.env,
-      );
+      ).catch((error: Error) => {
+        throw new OpsError(`${error.message} (\`taskspace backup --table-copy\` backs up without pg_dump)`);
+      });
     } else {
       await copyTables(client, tables, database);
     }

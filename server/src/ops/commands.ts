@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import { BackupFormatError } from './archive';
-import { backup, OpsError } from './backup';
+import { backup, describeUrl, OpsError } from './backup';
 import { doctor, formatDoctor } from './doctor';
 import { restore } from './restore';
 import { describeSecrets } from './secrets-check';
@@ -9,7 +9,7 @@ import { describeSecrets } from './secrets-check';
 export const OPS_COMMANDS = new Set(['backup', 'restore', 'doctor']);
 
 /** The usage lines of {@link OPS_COMMANDS}. */
-export const OPS_USAGE = `  backup --out FILE                       one file: the database (a consistent snapshot, also while the server writes) and media files; never the secrets key
+export const OPS_USAGE = `  backup --out FILE [--table-copy]        one file: the database (a consistent snapshot, also while the server writes) and media files; never the secrets key
   restore --from FILE [--data-dir DIR]    into an empty data directory (SQLite) or the empty database of DATABASE_URL; refuses a non-empty one
   doctor                                  schema version, pending migrations, secrets key, SMTP (TASKSPACE_SMTP_URL), free disk space`;
 
@@ -17,6 +17,8 @@ export const OPS_USAGE = `  backup --out FILE                       one file: th
 export interface OpsArgs {
   out?: string;
   from?: string;
+  /** PostgreSQL: copy the tables instead of running `pg_dump`. */
+  'table-copy'?: boolean;
 }
 
 /**
@@ -33,11 +35,16 @@ export async function runOpsCommand(
   err: (line: string) => void,
 ): Promise<number> {
   const log = (line: string) => err(`taskspace: ${line}`);
+  log(
+    config.databaseUrl
+      ? `PostgreSQL database ${describeUrl(config.databaseUrl)} (DATABASE_URL), data directory ${config.dataDir}`
+      : `data directory ${config.dataDir}`,
+  );
   try {
     switch (command) {
       case 'backup': {
         if (!args.out) return usage(err, 'backup needs --out FILE');
-        const manifest = await backup({ config, out: args.out, log, env });
+        const manifest = await backup({ config, out: args.out, log, env, ...(args['table-copy'] ? { pgDump: null } : {}) });
         const rows = manifest.rows;
         out(
           `backup written to ${args.out}: schema version ${Math.max(...manifest.migrations)}, ${rows.tasks ?? 0} tasks, ` +
@@ -64,11 +71,11 @@ export async function runOpsCommand(
         return usage(err, `unknown command '${command}'`);
     }
   } catch (error) {
-    if (error instanceof OpsError || error instanceof BackupFormatError) {
-      err(`taskspace: ${error.message}`);
-      return 1;
-    }
-    throw error;
+    // Refusals say why; anything else (the store unreachable, a full disk, pg_dump failing) is reported the same way.
+    err(
+      `taskspace: ${error instanceof OpsError || error instanceof BackupFormatError ? '' : `${command} failed: `}${(error as Error).message}`,
+    );
+    return 1;
   }
 }
 

@@ -41,9 +41,9 @@ export async function doctor(config: Config, smtpUrl: string | undefined): Promi
     const pool = createPostgresPool(config.databaseUrl, { max: 1 });
     pool.on('error', () => undefined);
     try {
-      checks.push({ level: 'ok', name: 'store', lines: [`PostgreSQL database ${describeUrl(config.databaseUrl)} (DATABASE_URL)`] });
       const rows = postgresRows(pool);
       const schema = await rows("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
+      checks.push({ level: 'ok', name: 'store', lines: [`PostgreSQL database ${describeUrl(config.databaseUrl)} (DATABASE_URL)`] });
       if (schema[0]?.present) await inspect(rows);
       else checks.push({ level: 'fail', name: 'schema', lines: ['no Taskspace schema in the database (the first server start makes it)'] });
     } catch (error) {
