@@ -105,6 +105,7 @@ describe('backup while writes are under way, restore into a new store', () => {
     const restored = await runBin(dataDir, ['restore', '--from', file, '--data-dir', dataDir], extraEnv);
     expect(restored).toMatchObject({ code: 0 });
     expect(restored.out).toContain('it opens all 2 stored secret(s)');
+    expect(restored.out).toMatch(/: \d+ rows in \d+ tables, each table's count as in the backup/);
 
     const copy = await startServer({ dataDir, env: ENV });
     started.push(copy);

@@ -56,7 +56,11 @@ export async function runOpsCommand(
       case 'restore': {
         if (!args.from) return usage(err, 'restore needs --from FILE');
         const report = await restore({ config, from: args.from, log, env });
-        out(`restored the backup of ${report.manifest.createdAt} into ${config.databaseUrl ? 'the PostgreSQL database' : config.dataDir}`);
+        const counts = Object.values(report.manifest.rows);
+        out(
+          `restored the backup of ${report.manifest.createdAt} into ${config.databaseUrl ? 'the PostgreSQL database' : config.dataDir}: ` +
+            `${counts.reduce((a, b) => a + b, 0)} rows in ${counts.length} tables, each table's count as in the backup`,
+        );
         const secrets = describeSecrets(report.secrets, config.dataDir);
         for (const line of secrets.lines) (secrets.ok ? out : err)(secrets.ok ? line : `taskspace: ${line}`);
         out('start the server on it: pending migrations are applied then');

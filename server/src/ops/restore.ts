@@ -10,7 +10,7 @@ import { createPostgresPool } from '../platform/db/postgres/pool';
 import { SECRET_KEY_FILE } from '../platform/secret-box';
 import { DATABASE_DIR, extractArchive, MEDIA_DIR, PG_DUMP_ENTRY, SQLITE_ENTRY, type BackupManifest } from './archive';
 import { describeUrl, OpsError, postgresTables } from './backup';
-import { checkSecrets, postgresRows, sqliteRows, type SecretsCheck } from './secrets-check';
+import { checkSecrets, postgresRows, sqliteRows, type ReadRows, type SecretsCheck } from './secrets-check';
 import { loadTables } from './table-copy';
 import { findExecutable, libpqArgs, runTool } from './tools';
 
@@ -39,10 +39,12 @@ export interface RestoreReport {
  * of `config.databaseUrl` (`pg_restore` in one transaction for a `pg_dump` backup; else the
  * migrations the backup had and then its rows, in one transaction), and the media files into
  * `<dataDir>/media/`. The schema stays at the backup's version: the next server start brings it
- * up to date as after any upgrade. Afterwards every stored secret is tried with the configured key.
+ * up to date as after any upgrade. Afterwards the rows of every table are counted against the
+ * backup's manifest, and every stored secret is tried with the configured key.
  * @throws OpsError when the store is not empty, the backup is of the other store or of a newer
  *   schema than this release knows, or `pg_restore` is missing; BackupFormatError for a file that is
- *   not a backup; the store's error (nothing is restored then).
+ *   not a backup, or when the restored counts differ from the manifest's; the store's error
+ *   (nothing is restored then).
  */
 export async function restore(options: RestoreOptions): Promise<RestoreReport> {
   const { config } = options;
@@ -77,7 +79,7 @@ export async function restore(options: RestoreOptions): Promise<RestoreReport> {
       if (pool) await restorePostgres(pool, config.databaseUrl!, manifest, database, options.env ?? process.env);
       else fs.renameSync(path.join(database, SQLITE_ENTRY), path.join(config.dataDir, DB_FILE));
       if (fs.existsSync(path.join(staging, MEDIA_DIR))) fs.renameSync(path.join(staging, MEDIA_DIR), path.join(config.dataDir, MEDIA_DIR));
-      const secrets = pool ? await checkSecrets(config, postgresRows(pool), 'postgres') : await checkSqliteSecrets(config);
+      const secrets = pool ? await checkRestored(config, postgresRows(pool), 'postgres', manifest) : await checkSqlite(config, manifest);
       return { manifest, secrets };
     } finally {
       fs.rmSync(staging, { recursive: true, force: true });
@@ -163,12 +165,31 @@ async function restorePostgres(
   }
 }
 
-/** {@link checkSecrets} on the restored SQLite file. */
-async function checkSqliteSecrets(config: Config): Promise<SecretsCheck> {
+/** {@link checkRestored} on the restored SQLite file. */
+async function checkSqlite(config: Config, manifest: BackupManifest): Promise<SecretsCheck> {
   const db = new Database(path.join(config.dataDir, DB_FILE), { fileMustExist: true });
   try {
-    return await checkSecrets(config, sqliteRows(db), 'sqlite');
+    return await checkRestored(config, sqliteRows(db), 'sqlite', manifest);
   } finally {
     db.close();
   }
+}
+
+/**
+ * Counts the rows of every table the manifest lists against its counts, then tries the secrets.
+ * @throws OpsError naming the tables whose counts differ (a damaged or incomplete backup).
+ */
+async function checkRestored(
+  config: Config,
+  rows: ReadRows,
+  dialect: 'sqlite' | 'postgres',
+  manifest: BackupManifest,
+): Promise<SecretsCheck> {
+  const wrong: string[] = [];
+  for (const [table, expected] of Object.entries(manifest.rows)) {
+    const found = Number((await rows(`SELECT count(*) AS n FROM "${table}"`))[0]?.n);
+    if (found !== expected) wrong.push(`${table} (${found} rows, the backup had ${expected})`);
+  }
+  if (wrong.length > 0) throw new OpsError(`the restored store does not match the backup: ${wrong.join(', ')}`);
+  return checkSecrets(config, rows, dialect);
 }
