@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import * as tar from 'tar';
 import Database from 'better-sqlite3';
 import { DB_FILE } from '../../server/src/platform/db/connection';
 import { listArchive } from '../../server/src/ops/archive';
@@ -9,7 +10,7 @@ import { AUTOMATION_ENV, createAutomation, settledRuns } from '../automations/he
 import { dbOf } from '../helpers/db';
 import { addTasks, newProject } from '../helpers/fixtures-tasks';
 import { addUser, call, client, startServer, tempDataDir, type TestServer } from '../helpers/server';
-import { emptyStoreEnv, onPostgres } from '../helpers/test-store';
+import { emptyStoreEnv, onPostgres, testSqliteOnly } from '../helpers/test-store';
 import { mediaBytes, pathWithoutPostgresTools, runBin, uploadMedia } from './helpers';
 
 /**
@@ -195,4 +196,22 @@ describe('backup while writes are under way, restore into a new store', () => {
     expect(bad.code).toBe(1);
     expect(bad.err).toContain('is not a Taskspace backup');
   }, 60_000);
+
+  testSqliteOnly(
+    'a backup whose database lost rows is refused at restore, naming the table',
+    async () => {
+      const unpacked = tempDataDir();
+      await tar.x({ file: backupFile, cwd: unpacked });
+      const db = new Database(path.join(unpacked, 'database', 'taskspace.sqlite'));
+      db.prepare("DELETE FROM users WHERE handle = 'bob'").run();
+      db.close();
+      const damaged = path.join(tempDataDir(), 'damaged.tar.gz');
+      await tar.c({ gzip: true, file: damaged, cwd: unpacked }, fs.readdirSync(unpacked));
+      const dataDir = tempDataDir();
+      const restored = await runBin(dataDir, ['restore', '--from', damaged, '--data-dir', dataDir]);
+      expect(restored.code).toBe(1);
+      expect(restored.err).toMatch(/the restored store does not match the backup: .*users \(1 rows, the backup had 2\)/);
+    },
+    60_000,
+  );
 });
