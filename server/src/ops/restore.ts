@@ -39,12 +39,13 @@ export interface RestoreReport {
  * of `config.databaseUrl` (`pg_restore` in one transaction for a `pg_dump` backup; else the
  * migrations the backup had and then its rows, in one transaction), and the media files into
  * `<dataDir>/media/`. The schema stays at the backup's version: the next server start brings it
- * up to date as after any upgrade. Afterwards the rows of every table are counted against the
- * backup's manifest, and every stored secret is tried with the configured key.
+ * up to date as after any upgrade. The rows of every table are counted against the backup's
+ * manifest (SQLite: before the file is put in place; a table copy: before its COMMIT; `pg_restore`:
+ * after it), and every stored secret is tried with the configured key.
  * @throws OpsError when the store is not empty, the backup is of the other store or of a newer
- *   schema than this release knows, or `pg_restore` is missing; BackupFormatError for a file that is
- *   not a backup, or when the restored counts differ from the manifest's; the store's error
- *   (nothing is restored then).
+ *   schema than this release knows, `pg_restore` is missing or fails, or the restored counts differ
+ *   from the manifest's (after `pg_restore` the database then holds what it loaded: drop it);
+ *   BackupFormatError for a file that is not a backup; the store's error (nothing is restored then).
  */
 export async function restore(options: RestoreOptions): Promise<RestoreReport> {
   const { config } = options;
@@ -76,10 +77,18 @@ export async function restore(options: RestoreOptions): Promise<RestoreReport> {
       }
       options.log(`restoring the backup of ${manifest.createdAt} (${manifest.method}, schema version ${Math.max(...manifest.migrations)})`);
       const database = path.join(staging, DATABASE_DIR);
-      if (pool) await restorePostgres(pool, config.databaseUrl!, manifest, database, options.env ?? process.env);
-      else fs.renameSync(path.join(database, SQLITE_ENTRY), path.join(config.dataDir, DB_FILE));
+      let secrets: SecretsCheck;
+      if (pool) {
+        await restorePostgres(pool, config.databaseUrl!, manifest, database, options.env ?? process.env);
+        await verifyCounts(postgresRows(pool), manifest);
+        secrets = await checkSecrets(config, postgresRows(pool), 'postgres');
+      } else {
+        // Checked where it was unpacked: a file that does not match is never put in place.
+        const staged = path.join(database, SQLITE_ENTRY);
+        secrets = await checkSqlite(config, staged, manifest);
+        fs.renameSync(staged, path.join(config.dataDir, DB_FILE));
+      }
       if (fs.existsSync(path.join(staging, MEDIA_DIR))) fs.renameSync(path.join(staging, MEDIA_DIR), path.join(config.dataDir, MEDIA_DIR));
-      const secrets = pool ? await checkRestored(config, postgresRows(pool), 'postgres', manifest) : await checkSqlite(config, manifest);
       return { manifest, secrets };
     } finally {
       fs.rmSync(staging, { recursive: true, force: true });
@@ -146,7 +155,9 @@ async function restorePostgres(
         path.join(database, PG_DUMP_ENTRY),
       ],
       libpq.env,
-    );
+    ).catch((error: Error) => {
+      throw new OpsError(error.message);
+    });
     return;
   }
   const wanted = new Set(manifest.migrations);
@@ -156,6 +167,7 @@ async function restorePostgres(
     await client.query('CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
     for (const migration of migrationsFor(migrations, 'postgres').filter((m) => wanted.has(m.version))) await client.query(migration.up);
     await loadTables(client, database);
+    await verifyCounts(postgresRows(client), manifest);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -165,31 +177,27 @@ async function restorePostgres(
   }
 }
 
-/** {@link checkRestored} on the restored SQLite file. */
-async function checkSqlite(config: Config, manifest: BackupManifest): Promise<SecretsCheck> {
-  const db = new Database(path.join(config.dataDir, DB_FILE), { fileMustExist: true });
+/** The counts ({@link verifyCounts}) and secrets of the unpacked SQLite `file`. */
+async function checkSqlite(config: Config, file: string, manifest: BackupManifest): Promise<SecretsCheck> {
+  const db = new Database(file, { fileMustExist: true });
   try {
-    return await checkRestored(config, sqliteRows(db), 'sqlite', manifest);
+    const rows = sqliteRows(db);
+    await verifyCounts(rows, manifest);
+    return await checkSecrets(config, rows, 'sqlite');
   } finally {
     db.close();
   }
 }
 
 /**
- * Counts the rows of every table the manifest lists against its counts, then tries the secrets.
+ * Counts the rows of every table the manifest lists against its counts.
  * @throws OpsError naming the tables whose counts differ (a damaged or incomplete backup).
  */
-async function checkRestored(
-  config: Config,
-  rows: ReadRows,
-  dialect: 'sqlite' | 'postgres',
-  manifest: BackupManifest,
-): Promise<SecretsCheck> {
+async function verifyCounts(rows: ReadRows, manifest: BackupManifest): Promise<void> {
   const wrong: string[] = [];
   for (const [table, expected] of Object.entries(manifest.rows)) {
     const found = Number((await rows(`SELECT count(*) AS n FROM "${table}"`))[0]?.n);
     if (found !== expected) wrong.push(`${table} (${found} rows, the backup had ${expected})`);
   }
   if (wrong.length > 0) throw new OpsError(`the restored store does not match the backup: ${wrong.join(', ')}`);
-  return checkSecrets(config, rows, dialect);
 }
