@@ -54,7 +54,8 @@ function scheduleLoop(host: BackupScheduleHost, log: FastifyInstance['log']): Wo
       const next = cron.nextRun(after);
       if (!next) return 24 * 3600_000;
       const wait = next.getTime() - Date.now();
-      if (wait > 0) return Math.min(wait, leadership.leading ? wait : FOLLOWER_POLL_MS);
+      // Looked at again at least hourly (a timer cannot wait past 24.8 days; the clock may be set meanwhile).
+      if (wait > 0) return Math.min(wait, leadership.leading ? 3600_000 : FOLLOWER_POLL_MS);
       after = next;
       if (leadership.leading) {
         await runScheduledBackup(config, next, log);
