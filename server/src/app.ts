@@ -33,6 +33,7 @@ import { installEventWorkers } from './modules/events/workers';
 import { installAutomations } from './modules/engine-host/runtime';
 import { installRunRetention } from './modules/runs/run-retention';
 import { installTrashRetention } from './modules/trash/retention';
+import { installBackupSchedule } from './ops/backup-schedule';
 import { LiveHub } from './modules/live/hub';
 
 declare module 'fastify' {
@@ -203,6 +204,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   installAutomations(app, services);
   installRunRetention(app, services);
   installTrashRetention(app, services);
+  installBackupSchedule(app, services);
 
   await app.register(swagger, {
     openapi: {

@@ -16,6 +16,7 @@ import { runSync, type Query, type Sql } from './platform/db/query';
 import { readFileSync } from 'node:fs';
 import { checkPasswordPolicy, hashPasswordSync } from './accounts/passwords';
 import { setEmail, setPasswordHash } from './accounts/credentials';
+import { OPS_COMMANDS, OPS_USAGE, runOpsCommand } from './ops/commands';
 
 const USAGE = `Usage: taskspace <command> [options]
 
@@ -36,6 +37,7 @@ Commands:
   token create <handle> [--name NAME]     prints the token once; only its hash is stored
   token list <handle>
   token revoke <tokenId>
+${OPS_USAGE}
 
 Plans: ${PLANS.join(', ')}. Tiers: ${RATE_TIERS.join(', ')}. Roles: ${ROLES.join(', ')}.
 `;
@@ -53,6 +55,9 @@ const OPTIONS = {
   user: { type: 'string' },
   name: { type: 'string' },
   email: { type: 'string' },
+  out: { type: 'string' },
+  from: { type: 'string' },
+  'table-copy': { type: 'boolean' },
 } as const;
 
 type Parsed = ReturnType<typeof parseCommandLine>;
@@ -219,12 +224,14 @@ export function main(
     err(`taskspace: ${(error as Error).message}`);
     return 1;
   }
-  if (!COMMANDS.has(parsed.positionals.slice(0, 2).join(' '))) {
+  const opsCommand = parsed.positionals.length === 1 && OPS_COMMANDS.has(parsed.positionals[0]!);
+  if (!opsCommand && !COMMANDS.has(parsed.positionals.slice(0, 2).join(' '))) {
     err(USAGE);
     return 2;
   }
   const dataDirOption = parsed.values['data-dir'];
   const config = loadConfig(dataDirOption ? { ...env, TASKSPACE_DATA_DIR: dataDirOption } : env);
+  if (opsCommand) return runOpsCommand(parsed.positionals[0]!, parsed.values, config, env, out, err);
   if (config.databaseUrl) return mainOnPostgres(config.databaseUrl, parsed, out, err, readSecret);
   err(`taskspace: data directory ${config.dataDir}`);
   const file = path.join(config.dataDir, DB_FILE);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { backupScheduleConfig, type BackupScheduleConfig } from './config-backup';
 import { accountsConfig, checkBootstrapPassword, type AccountsConfig } from './config-accounts';
 import {
   codeSandboxConfig,
@@ -16,6 +17,7 @@ import { int } from './config-values';
 import { webhooksConfig, type WebhooksConfig } from './config-webhooks';
 
 export { type AccountsConfig } from './config-accounts';
+export { type BackupScheduleConfig } from './config-backup';
 export { SERVER_ROLES, type RunRetentionConfig, type ServerRole } from './config-automations';
 export { type TrustProxy } from './config-http';
 export { type ModelConfig } from './config-model';
@@ -152,6 +154,8 @@ export interface Config {
   model: ModelConfig;
   /** Webhook and outbound-HTTP settings (README "Events and webhooks"). */
   webhooks: WebhooksConfig;
+  /** Scheduled backups (docs "Operations", "Scheduled backups"). */
+  backup: BackupScheduleConfig;
 }
 
 /**
@@ -197,5 +201,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaStore: mediaStore(env),
     model: modelConfig(env, provider),
     webhooks: webhooksConfig(env),
+    backup: backupScheduleConfig(env, path.resolve(env.TASKSPACE_DATA_DIR || './.data')),
   };
 }

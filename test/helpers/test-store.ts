@@ -76,3 +76,26 @@ export function storeEnv(dataDir: string): Record<string, string> {
   fs.writeFileSync(file, url);
   return { DATABASE_URL: url };
 }
+
+/**
+ * The store settings of a new, empty store for `dataDir` (what `taskspace restore` needs): none on
+ * SQLite (the directory is the store); on PostgreSQL a new database without any table (not copied
+ * from the run's template), named in the directory as {@link storeEnv} does, dropped by the
+ * global teardown.
+ * @throws when `psql` cannot create the database, or `dataDir` already names one.
+ */
+export function emptyStoreEnv(dataDir: string): Record<string, string> {
+  const adminUrl = process.env[POSTGRES_ADMIN_VARIABLE];
+  if (!adminUrl) return {};
+  const file = path.join(dataDir, DATABASE_FILE);
+  if (fs.existsSync(file)) throw new Error(`${dataDir} has a database already`);
+  const name = `${process.env[POSTGRES_PREFIX_VARIABLE]!}${randomBytes(6).toString('hex')}`;
+  const created = spawnSync('psql', [adminUrl, '-v', 'ON_ERROR_STOP=1', '-qc', `CREATE DATABASE "${name}" TEMPLATE template0`], {
+    encoding: 'utf8',
+  });
+  if (created.status !== 0) throw new Error(`could not create the test database ${name}: ${created.stderr || created.error}`);
+  const url = databaseUrl(adminUrl, name);
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(file, url);
+  return { DATABASE_URL: url };
+}
