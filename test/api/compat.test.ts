@@ -378,6 +378,7 @@ describe('unknown body fields', () => {
       '/api/v1/automations/{automationId}/steps/{stepId}/test POST trigger',
       '/api/v1/automations/{automationId}/steps/{stepId}/test POST steps',
       '/api/v1/automations/import POST document.definition',
+      '/api/v1/automations/check POST definition',
     ]);
     const open: string[] = [];
     const walk = (schema: any, where: string, at: string) => {

@@ -18,11 +18,10 @@ describe('a draft is checked as a save would check it, without saving', () => {
     await server?.close();
   });
 
-  const draft = (actions: unknown[], trigger: Record<string, unknown> = { type: 'webhook' }) => ({
+  const definition = (actions: unknown[], trigger: Record<string, unknown> = { type: 'webhook' }) => ({ name: 'Draft', trigger, actions });
+  const draft = (actions: unknown[], trigger?: Record<string, unknown>) => ({
     workspaceId: server.workspaceId,
-    name: 'Draft',
-    trigger,
-    actions,
+    definition: definition(actions, trigger),
   });
 
   test('a valid draft passes, and nothing is saved', async () => {
@@ -52,7 +51,7 @@ describe('a draft is checked as a save would check it, without saving', () => {
       expect(checked.body.valid).toBe(false);
       expect(checked.body.problems).toEqual([{ ...expected, message: expect.any(String) }]);
       // The same draft saved is refused for the same field and reason.
-      const saved = await api.post('/api/v1/automations', draft(actions, trigger));
+      const saved = await api.post('/api/v1/automations', { workspaceId: server.workspaceId, ...definition(actions, trigger) });
       expect(saved.status).toBe(400);
       expect(saved.body.error.details).toEqual(expect.objectContaining(expected));
       expect(saved.body.message).toContain(checked.body.problems[0].message.replace(/^.*?: /, ''));
@@ -66,13 +65,13 @@ describe('a draft is checked as a save would check it, without saving', () => {
     expect(refused.body.ok).toBe(false);
     for (const [body, field] of [
       [{ name: 'x' }, 'trigger'],
-      [{ ...draft([]), concurrency: 'two' }, 'concurrency'],
+      [{ ...definition([]), concurrency: 'two' }, 'concurrency'],
     ] as const) {
-      const shaped = await api.post('/api/v1/automations/check', { workspaceId: server.workspaceId, ...body });
+      const shaped = await api.post('/api/v1/automations/check', { workspaceId: server.workspaceId, definition: body });
       expect(shaped.status).toBe(200);
       expect(shaped.body.problems).toEqual([expect.objectContaining({ field })]);
     }
-    const bad = await api.post('/api/v1/automations/check', { name: 'x' });
+    const bad = await api.post('/api/v1/automations/check', { definition: { name: 'x' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
     const unknown = await api.post('/api/v1/automations/check', { ...draft([]), workspaceId: 'no-such-workspace' });

@@ -174,7 +174,13 @@ describe('signed webhook registration', () => {
     });
     const listed = await api.get('/api/v2/subscriptions');
     expect(listed.status).toBe(200);
-    expect(listed.body.items).toEqual([
+    // Oldest first; two made in the same millisecond are in id order (the documented tie-break).
+    const made = [first.body.hookId, second.body.hookId];
+    const items = listed.body.items as { hookId: string; createdAt: string }[];
+    const inOrder = (a: { hookId: string; createdAt: string }, b: { hookId: string; createdAt: string }) =>
+      a.createdAt.localeCompare(b.createdAt) || a.hookId.localeCompare(b.hookId);
+    expect([...items].sort(inOrder)).toEqual(items);
+    expect([...items].sort((a, b) => made.indexOf(a.hookId) - made.indexOf(b.hookId))).toEqual([
       {
         hookId: first.body.hookId,
         targetUrl: 'https://hooks.example.com/legacy-a',

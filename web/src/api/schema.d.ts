@@ -10035,7 +10035,7 @@ export interface paths {
         put?: never;
         /**
          * Check a draft as a save would, without saving it (Owner)
-         * @description Body: as POST /automations (`workspaceId` and the definition; `enabled` and `message` are ignored). 200 whatever the draft holds: `valid`, and the first problem a save would be refused for, with the `field` and `reason` a refused save names.
+         * @description Body: `workspaceId` and `definition`, the draft (the definition fields of a POST /automations body). 200 whatever the draft holds: `valid`, and the first problem a save would be refused for, with the `field` and `reason` a refused save names.
          */
         post: {
             parameters: {
@@ -10044,14 +10044,15 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description and the draft: the fields of a POST /automations body (`enabled` and `message` are ignored) */
             requestBody: {
                 content: {
                     "application/json": {
                         /** @description the workspace the draft is saved in */
                         workspaceId: string;
-                    } & {
-                        [key: string]: unknown;
+                        /** @description the draft as it stands: the definition fields of a POST /automations body (`name`, `trigger`, `actions`, …) */
+                        definition: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };

@@ -109,7 +109,12 @@ export default function Builder() {
   /** The path of the step holding `path` (the innermost), or `undefined` outside the steps. */
   const stepOf = useCallback((path: Path) => stepPaths.filter((s) => startsWith(path, s)).at(-1), [stepPaths]);
   // The service is asked about the draft as the author types, once the builder's own checks pass.
-  const checkNow = useDraftCheck(workspaceId, definition, blocking.length === 0 && jsonError === null, setServerProblem);
+  const checkNow = useDraftCheck(
+    workspaceId,
+    definition,
+    blocking.length === 0 && jsonError === null && can(role, 'manageAutomations'),
+    setServerProblem,
+  );
   // The builder's own problems show on the cards already edited; the service's error always shows.
   const problems = useMemo(() => {
     if (!definition || !kinds) return [];

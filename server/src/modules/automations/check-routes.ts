@@ -22,15 +22,20 @@ const DraftProblem = Type.Object(
 
 /**
  * Body of `POST /automations/check`: where the draft would be saved, and the draft as it stands.
- * Only `workspaceId` is held to a shape here: all the rest is the draft under test, whose
- * problems are the answer rather than a 400.
+ * The draft itself is free-form here: its problems are the answer rather than a 400.
  */
 const CheckBody = Type.Object(
-  { workspaceId: Type.String({ minLength: 1, description: 'the workspace the draft is saved in' }) },
   {
-    additionalProperties: true,
-    description: 'and the draft: the fields of a POST /automations body (`enabled` and `message` are ignored)',
+    workspaceId: Type.String({ minLength: 1, description: 'the workspace the draft is saved in' }),
+    definition: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description: 'the draft as it stands: the definition fields of a POST /automations body (`name`, `trigger`, `actions`, …)',
+      },
+    ),
   },
+  { additionalProperties: false },
 );
 
 /** Answer of `POST /automations/check`: 200 whatever the draft holds. */
@@ -89,20 +94,13 @@ export function checkRoutes(plugin: FastifyInstance, tags: string[]): void {
         tags,
         summary: 'Check a draft as a save would, without saving it (Owner)',
         description:
-          'Body: as POST /automations (`workspaceId` and the definition; `enabled` and `message` are ignored). 200 whatever the draft holds: `valid`, and the first problem a save would be refused for, with the `field` and `reason` a refused save names.',
+          'Body: `workspaceId` and `definition`, the draft (the definition fields of a POST /automations body). 200 whatever the draft holds: `valid`, and the first problem a save would be refused for, with the `field` and `reason` a refused save names.',
         body: CheckBody,
         response: Responses(CheckAnswer),
       },
     },
     async (request) => {
-      const {
-        workspaceId,
-        enabled: _enabled,
-        message: _message,
-        ...definition
-      } = request.body as Record<string, unknown> & {
-        workspaceId: string;
-      };
+      const { workspaceId, definition } = request.body;
       const problems = await checkDraft(app.services, app.automations, request.actor, workspaceId, definition);
       return { ok: true as const, valid: problems.length === 0, problems };
     },

@@ -43,7 +43,9 @@ export function useDraftCheck(
     async (draft: Definition): Promise<ServerProblem | null | undefined> => {
       if (!workspaceId) return undefined;
       const mine = ++asked.current;
-      const { data } = await api.POST('/api/v1/automations/check', { body: { workspaceId, ...draft } }).catch(() => ({ data: undefined }));
+      const { data } = await api
+        .POST('/api/v1/automations/check', { body: { workspaceId, definition: draft } })
+        .catch(() => ({ data: undefined }));
       if (!data || mine !== asked.current) return undefined;
       const first = data.problems[0];
       const problem = first ? serverProblem(draft, first.field, first.message) : null;
