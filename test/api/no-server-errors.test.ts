@@ -173,5 +173,5 @@ describe('no client input produces a server error', () => {
     }
     expect(sent).toBeGreaterThan(3000);
     expect(failures).toEqual([]);
-  }, 120000);
+  }, 300_000);
 });
