@@ -416,13 +416,14 @@ describe.each<Layout>(['two followers', 'an api process and a standby'])(
         ).rows;
         const queued = stages.map((r) => Number(r.queued));
         const claimed = stages.map((r) => Number(r.claimed));
-        console.info(
+        // Straight to stderr: jest does not always show a passing suite's console.
+        process.stderr.write(
           `chaos (${layout}): ${hooks.seen.length} delivery attempts, ${firsts.length} deliveries; first delivery p50 ${quantile(firsts, 0.5)} ms, ` +
             `p99 ${quantile(firsts, 0.99)} ms, max ${quantile(firsts, 1)} ms (queued by the dispatcher p50 ${quantile(queued, 0.5)} ms, ` +
             `p99 ${quantile(queued, 0.99)} ms; then claimed p50 ${quantile(claimed, 0.5)} ms, p99 ${quantile(claimed, 0.99)} ms); ${gaps.length} retries, gap p50 ${quantile(sortedGaps, 0.5)} ms, ` +
             `max ${quantile(sortedGaps, 1)} ms (waits ${RETRY.baseMs}–${RETRY.maxMs} ms); repeats under one attempt number: ${repeats.length}; ` +
             `take-over of the stalled leader: ${takeoverMs ?? '-'} ms (lease ${LEADER_LEASE_MS} ms); ` +
-            `schedule slots ${slots.length}, missed ${missed.length}; ${machineLoad()}`,
+            `schedule slots ${slots.length}, missed ${missed.length}; ${machineLoad()}\n`,
         );
         expect(missed).toEqual([]);
         expect(repeats).toEqual([]);

@@ -38,11 +38,11 @@ const DUE_IDS = (dialect: Dialect) => `SELECT d.id, coalesce(d.webhook_id, d.sub
     AND coalesce(d.webhook_id, d.subscription_id) NOT ${IN_JSON[dialect]}
   ORDER BY d.next_attempt_at LIMIT ?`;
 
-/** Claims the pending rows whose ids are in the JSON array, counting their attempt. Parameters: sender, now, ids. */
+/** Claims the pending rows whose ids are in the JSON array, counting their attempt; returns the ids claimed. Parameters: sender, now, ids. */
 const CLAIM = (
   dialect: Dialect,
 ) => `UPDATE webhook_deliveries SET status = 'sending', claimed_by = ?, claimed_at = ?, attempts = attempts + 1
-  WHERE status = 'pending' AND id ${IN_JSON[dialect]}`;
+  WHERE status = 'pending' AND id ${IN_JSON[dialect]} RETURNING id`;
 
 /** What an attempt needs, for the deliveries whose ids are in the JSON array. */
 const DUE_ROWS = (
@@ -54,7 +54,7 @@ const DUE_ROWS = (
    LEFT JOIN events e ON e.seq = d.event_seq
    LEFT JOIN webhooks w ON w.id = d.webhook_id
    LEFT JOIN webhook_subscriptions s ON s.id = d.subscription_id
-  WHERE d.id ${IN_JSON[dialect]} AND d.status = 'sending' AND d.claimed_by = ?
+  WHERE d.id ${IN_JSON[dialect]}
   ORDER BY d.next_attempt_at`;
 
 /** One finished attempt, waiting to be written. */
@@ -191,13 +191,14 @@ export function* claimDue(q: Sql, now: number, free: number, limit: number, send
           counts.set(candidate.target, n + 1);
           picked.push(candidate.id);
         }
-        if (picked.length > 0) yield* tx.run(CLAIM(tx.dialect), [sender, now, JSON.stringify(picked)]);
-        claimed.push(...picked);
+        // Only what this statement claimed (a row changed since the look stays as it is).
+        if (picked.length > 0)
+          claimed.push(...(yield* tx.all<{ id: string }>(CLAIM(tx.dialect), [sender, now, JSON.stringify(picked)])).map((r) => r.id));
         // Every candidate fitted: either the slots are full or nothing more is due.
         if (!passedOver) break;
       }
       if (claimed.length === 0) return [];
-      return yield* tx.all<DueRow>(DUE_ROWS(tx.dialect), [JSON.stringify(claimed), sender]);
+      return yield* tx.all<DueRow>(DUE_ROWS(tx.dialect), [JSON.stringify(claimed)]);
     },
     { isolation: 'read committed', lock: CLAIM_LOCK },
   );
@@ -209,24 +210,20 @@ export function* claimDue(q: Sql, now: number, free: number, limit: number, send
  * this process was taken for gone, is left alone).
  */
 export function* recordOutcomes(q: Sql, outcomes: readonly Outcome[], sender: string): Query<void> {
-  // READ COMMITTED: each row is written by its one sender, by id; nothing read here can go stale.
-  yield* q.transaction(
-    function* (tx) {
-      // Bounded: a write waiting on a lock fails and is tried again (DeliveryWorker.flush) rather than hang.
-      if (tx.dialect === 'postgres') yield* tx.run(`SET LOCAL statement_timeout = ${OUTCOME_STATEMENT_TIMEOUT_MS}`);
-      for (const o of outcomes) {
-        const updated = yield* tx.run(
-          `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, last_status_code = ?, last_error = ?, completed_at = ?, claimed_by = NULL
+  yield* q.transaction(function* (tx) {
+    // Bounded: a write waiting on a lock fails and is tried again (DeliveryWorker.flush) rather than hang.
+    if (tx.dialect === 'postgres') yield* tx.run(`SET LOCAL statement_timeout = ${OUTCOME_STATEMENT_TIMEOUT_MS}`);
+    for (const o of outcomes) {
+      const updated = yield* tx.run(
+        `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, last_status_code = ?, last_error = ?, completed_at = ?, claimed_by = NULL
           WHERE id = ? AND status = 'sending' AND claimed_by = ? AND attempts = ?`,
-          [o.status, o.nextAt, o.statusCode, o.error, o.status === 'pending' ? null : o.now, o.id, sender, o.number],
-        );
-        if (updated.changes === 0) continue;
-        yield* tx.run(
-          'INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error) VALUES (?, ?, ?, ?, ?, ?)',
-          [o.id, o.number, o.started, Math.max(0, o.now - o.started), o.statusCode, o.error],
-        );
-      }
-    },
-    { isolation: 'read committed' },
-  );
+        [o.status, o.nextAt, o.statusCode, o.error, o.status === 'pending' ? null : o.now, o.id, sender, o.number],
+      );
+      if (updated.changes === 0) continue;
+      yield* tx.run(
+        'INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error) VALUES (?, ?, ?, ?, ?, ?)',
+        [o.id, o.number, o.started, Math.max(0, o.now - o.started), o.statusCode, o.error],
+      );
+    }
+  });
 }
