@@ -96,11 +96,13 @@ function* requeueWhere(q: Sql, where: string, params: unknown[], reason: string,
   const loggedParams = [now, now, now, now, now, reason];
   if (q.dialect === 'postgres') {
     // One statement: the rows logged are exactly the rows moved (a condition such as ownerGone is read once).
-    return (yield* q.all(
-      `WITH moved AS (UPDATE webhook_deliveries SET ${set} WHERE status = 'sending' AND ${where} RETURNING id, attempts, claimed_at)
-       ${log} SELECT id, attempts, ${logged} FROM moved ON CONFLICT DO NOTHING RETURNING delivery_id`,
+    const row = yield* q.get<{ n: number }>(
+      `WITH moved AS (UPDATE webhook_deliveries SET ${set} WHERE status = 'sending' AND ${where} RETURNING id, attempts, claimed_at),
+       logged AS (${log} SELECT id, attempts, ${logged} FROM moved ON CONFLICT DO NOTHING)
+       SELECT CAST(count(*) AS INTEGER) AS n FROM moved`,
       [...setParams, ...params, ...loggedParams],
-    )).length;
+    );
+    return row?.n ?? 0;
   }
   // SQLite's one writer: the two statements see the same rows.
   return yield* q.transaction(function* (tx) {
