@@ -19,15 +19,17 @@ export { OUTCOME_STATEMENT_TIMEOUT_MS } from './delivery-queue';
  * attempt is in flight, and gets its outcome in one transaction afterwards, written only by that
  * sender. The claim counts the attempt (`attempts` + 1) before anything is sent, so no two
  * requests of a delivery carry the same `X-Service-Attempt`: an attempt cut off is logged as
- * interrupted when its row goes back to the queue, and the next one carries the next number. A write of outcomes that fails (a serialization failure past its retries, a lock held
- * past `OUTCOME_STATEMENT_TIMEOUT_MS` of `delivery-queue.ts`, the database away) is tried again, with a growing
- * wait, until it lands: a row must not stay `sending` (it counts against its target's limit).
- * When the process dies mid-attempt, the row is still `sending`; it goes back to `pending`
- * — on SQLite at the first step after {@link DeliveryWorker.start}, before any claim; on
+ * interrupted when its row goes back to the queue, and the next one carries the next number.
+ * A write of outcomes that fails (a serialization failure past its retries, a lock held past
+ * `OUTCOME_STATEMENT_TIMEOUT_MS` of `delivery-queue.ts`, the database away) is tried again, with
+ * a growing wait, until it lands: a row must not stay `sending` (it counts against its target's
+ * limit). When the process dies mid-attempt, the row is still `sending`; it goes back to the
+ * queue — on SQLite at the first step after {@link DeliveryWorker.start}, before any claim; on
  * PostgreSQL once its sender's presence lock is gone (checked at start and every
  * {@link REQUEUE_EVERY_MS}) — so the delivery is sent again, as its next attempt (at-least-once:
- * receivers de-duplicate by `X-Service-Delivery`). A live process also puts back, every {@link REQUEUE_EVERY_MS}, the rows
- * it holds `sending` that it is neither sending nor writing the outcome of (lost by a failure).
+ * receivers de-duplicate by `X-Service-Delivery`). A live process also puts back, every
+ * {@link REQUEUE_EVERY_MS}, the rows it holds `sending` that it is neither sending nor writing
+ * the outcome of (lost by a failure).
  *
  * Request: `POST <url>` with body `{"id","type","workspaceId","timestamp","payload"}` and headers
  * `Content-Type: application/json`, `User-Agent`, `X-Service-Event`, `X-Service-Delivery`,
