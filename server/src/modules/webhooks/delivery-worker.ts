@@ -81,6 +81,8 @@ export class DeliveryWorker {
   private readonly unwritten = new Set<string>();
   /** When attempts left in flight by processes that are gone were last put back in the queue (0: not yet). */
   private lastRequeue = 0;
+  /** Look for them at the next step, whenever the last look was ({@link DeliveryWorker.sweepSoon}). */
+  private sweepNow = false;
   /** This process's id in `claimed_by`. */
   private readonly sender: string;
   private readonly abort = new AbortController();
@@ -108,6 +110,16 @@ export class DeliveryWorker {
   }
 
   /**
+   * Looks for attempts left in flight by processes that are gone at once rather than at the next
+   * {@link REQUEUE_EVERY_MS}: this process took the lead over, so the last leader (killed, or
+   * stalled and its connections ended) may have left some, which count against their targets' limits.
+   */
+  sweepSoon(): void {
+    this.sweepNow = true;
+    this.loop.wake();
+  }
+
+  /**
    * Stops claiming, aborts attempts in flight (they stay queued), waits for the step in progress
    * and the attempts to settle, then writes the outcomes still waiting.
    */
@@ -125,7 +137,8 @@ export class DeliveryWorker {
     const { store, clock, config } = this.svc;
     const maxAttempts = config.webhooks.maxAttempts;
     // SQLite: once, before anything is sent; PostgreSQL: now and then, for every process that died.
-    if (this.lastRequeue === 0 || Date.now() - this.lastRequeue >= REQUEUE_EVERY_MS) {
+    if (this.lastRequeue === 0 || this.sweepNow || Date.now() - this.lastRequeue >= REQUEUE_EVERY_MS) {
+      this.sweepNow = false;
       if (this.lastRequeue === 0 || store.sql.dialect === 'postgres')
         await store.run(requeueAbandoned(store.sql, maxAttempts, clock.now()));
       // This process's own rows left `sending` by a failure: nothing is claimed between here and
