@@ -25,7 +25,7 @@ describe('a SIGKILLed server loses no queued delivery', () => {
     await receiver.close();
   });
 
-  test('deliveries queued or in flight at the kill all arrive after restart, in-flight ones with the same delivery id', async () => {
+  test('deliveries queued or in flight at the kill all arrive after restart, in-flight ones with the same delivery id and the next attempt number', async () => {
     const dataDir = tempDataDir();
     const env = {
       TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1',
@@ -62,12 +62,28 @@ describe('a SIGKILLed server loses no queued delivery', () => {
     expect([...acknowledged()].sort()).toEqual([...projectIds].sort());
     const resent = receiver.received.filter((r) => r.status === 204 && inFlight.includes(r.headers['x-service-delivery']));
     expect(resent).toHaveLength(4);
+    // Each is sent again as its next attempt (the claim counted the one the kill cut off).
+    expect(resent.map((r) => r.headers['x-service-attempt'])).toEqual(['2', '2', '2', '2']);
 
     const log = await waitFor(async () => {
       const items = (await api(child!.url).get(`/api/v2/webhooks/${encodeURIComponent(url)}/deliveries?limit=50`)).body.items;
       return items.length === 12 && items.every((d: { status: string }) => d.status === 'succeeded') && items;
     }, 'the log to settle');
-    expect(log.map((d: { attemptCount: number }) => d.attemptCount)).toEqual(new Array(12).fill(1));
+    // The cut-off attempts are logged as interrupted: no status, the reason in `error`.
+    type Logged = { id: string; attemptCount: number; attempts: { number: number; statusCode: number | null; error: string | null }[] };
+    for (const d of log as Logged[]) {
+      if (!inFlight.includes(d.id)) {
+        expect(d.attemptCount).toBe(1);
+        continue;
+      }
+      expect(d.attemptCount).toBe(2);
+      const attempts = [...d.attempts].sort((a, b) => a.number - b.number);
+      expect(attempts.map((a) => [a.number, a.statusCode])).toEqual([
+        [1, null],
+        [2, 204],
+      ]);
+      expect(attempts[0]!.error).toMatch(/^interrupted: the sending process ended/);
+    }
   }, 60000);
 });
 

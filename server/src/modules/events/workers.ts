@@ -33,13 +33,14 @@ export interface EventWorkers {
  * `deliveries`, of the leader in another process (by `NOTIFY`), when an attempt finishes and at
  * each due retry, and looking at least every `TASKSPACE_WEBHOOKS_POLL_MS`.
  */
-function startDeliveries(svc: Services, log: WorkerLog): EventWorkers & { wake(): void } {
+function startDeliveries(svc: Services, log: WorkerLog): EventWorkers & { wake(): void; sweepSoon(): void } {
   const http = new GuardedHttp(svc.addressPolicy);
   const delivery = new DeliveryWorker(svc, http, log);
   const off = svc.signals?.on('deliveries', () => delivery.wake());
   delivery.start();
   return {
     wake: () => delivery.wake(),
+    sweepSoon: () => delivery.sweepSoon(),
     async stop() {
       off?.();
       await delivery.stop();
@@ -103,13 +104,15 @@ function startLeaderWorkers(svc: Services, log: WorkerLog, deliveries: { wake():
  * Call before registering routes (hooks apply to routes registered after them).
  */
 export function installEventWorkers(app: FastifyInstance, svc: Services): void {
-  let deliveries: (EventWorkers & { wake(): void }) | undefined;
+  let deliveries: (EventWorkers & { wake(): void; sweepSoon(): void }) | undefined;
   let leading: EventWorkers | undefined;
   app.addHook('onListen', async () => {
     if (svc.config.role === 'api') return;
     const sender = (deliveries ??= startDeliveries(svc, app.log));
     // The rest is the leader's, once per database: this process now, or when it takes over.
     svc.leadership.whenLeading(() => {
+      // A take-over: what the last leader had in flight goes back to the queue now, not at the next look.
+      if (leading === undefined) sender.sweepSoon();
       leading ??= startLeaderWorkers(svc, app.log, sender);
     });
   });

@@ -5,7 +5,7 @@ import { DEFAULT_WORKER_ID, parseRetryAfter } from '@taskspace/engine';
 import { deliveryDelayMs, verdictForStatus, type AttemptVerdict } from './delivery-verdicts';
 import { signPayload } from './signature';
 import { isRetryableConflict } from '../../platform/db/query';
-import { claimDue, recordOutcomes, requeueAbandoned, requeueOwnStale, type Claim, type DueRow, type Outcome } from './delivery-queue';
+import { claimDue, recordOutcomes, requeueAbandoned, requeueOwnStale, requeueStopped, type DueRow, type Outcome } from './delivery-queue';
 
 export { OUTCOME_STATEMENT_TIMEOUT_MS } from './delivery-queue';
 
@@ -17,15 +17,19 @@ export { OUTCOME_STATEMENT_TIMEOUT_MS } from './delivery-queue';
  *
  * Durability: a row is marked `sending`, with its sender's worker id (`claimed_by`), while its
  * attempt is in flight, and gets its outcome in one transaction afterwards, written only by that
- * sender. A write of outcomes that fails (a serialization failure past its retries, a lock held
- * past `OUTCOME_STATEMENT_TIMEOUT_MS` of `delivery-queue.ts`, the database away) is tried again, with a growing
- * wait, until it lands: a row must not stay `sending` (it counts against its target's limit).
- * When the process dies mid-attempt, the row is still `sending`; it goes back to `pending`
- * — on SQLite at the first step after {@link DeliveryWorker.start}, before any claim; on
+ * sender. The claim counts the attempt (`attempts` + 1) before anything is sent, so no two
+ * requests of a delivery carry the same `X-Service-Attempt`: an attempt cut off is logged as
+ * interrupted when its row goes back to the queue, and the next one carries the next number.
+ * A write of outcomes that fails (a serialization failure past its retries, a lock held past
+ * `OUTCOME_STATEMENT_TIMEOUT_MS` of `delivery-queue.ts`, the database away) is tried again, with
+ * a growing wait, until it lands: a row must not stay `sending` (it counts against its target's
+ * limit). When the process dies mid-attempt, the row is still `sending`; it goes back to the
+ * queue — on SQLite at the first step after {@link DeliveryWorker.start}, before any claim; on
  * PostgreSQL once its sender's presence lock is gone (checked at start and every
- * {@link REQUEUE_EVERY_MS}) — so the attempt is sent again (at-least-once: receivers de-duplicate
- * by `X-Service-Delivery`). A live process also puts back, every {@link REQUEUE_EVERY_MS}, the rows
- * it holds `sending` that it is neither sending nor writing the outcome of (lost by a failure).
+ * {@link REQUEUE_EVERY_MS}) — so the delivery is sent again, as its next attempt (at-least-once:
+ * receivers de-duplicate by `X-Service-Delivery`). A live process also puts back, every
+ * {@link REQUEUE_EVERY_MS}, the rows it holds `sending` that it is neither sending nor writing
+ * the outcome of (lost by a failure).
  *
  * Request: `POST <url>` with body `{"id","type","workspaceId","timestamp","payload"}` and headers
  * `Content-Type: application/json`, `User-Agent`, `X-Service-Event`, `X-Service-Delivery`,
@@ -56,7 +60,7 @@ function describe(error: unknown): string {
 }
 
 /** How often a PostgreSQL process looks for attempts left in flight by processes that are gone, in ms. */
-const REQUEUE_EVERY_MS = 5000;
+const REQUEUE_EVERY_MS = 2000;
 
 /** First wait before a failed write of outcomes is tried again, in ms; it doubles up to {@link OUTCOME_RETRY_MAX_MS}. */
 const OUTCOME_RETRY_BASE_MS = 50;
@@ -77,7 +81,8 @@ export class DeliveryWorker {
   private readonly unwritten = new Set<string>();
   /** When attempts left in flight by processes that are gone were last put back in the queue (0: not yet). */
   private lastRequeue = 0;
-  private lastDeepScan = 0;
+  /** Look for them at the next step, whenever the last look was ({@link DeliveryWorker.sweepSoon}). */
+  private sweepNow = false;
   /** This process's id in `claimed_by`. */
   private readonly sender: string;
   private readonly abort = new AbortController();
@@ -105,6 +110,16 @@ export class DeliveryWorker {
   }
 
   /**
+   * Looks for attempts left in flight by processes that are gone at once rather than at the next
+   * {@link REQUEUE_EVERY_MS}: this process took the lead over, so the last leader (killed, or
+   * stalled and its connections ended) may have left some, which count against their targets' limits.
+   */
+  sweepSoon(): void {
+    this.sweepNow = true;
+    this.loop.wake();
+  }
+
+  /**
    * Stops claiming, aborts attempts in flight (they stay queued), waits for the step in progress
    * and the attempts to settle, then writes the outcomes still waiting.
    */
@@ -120,12 +135,17 @@ export class DeliveryWorker {
   /** Claims due rows into free slots; resolves to the ms until the next look. */
   private async step(): Promise<number> {
     const { store, clock, config } = this.svc;
+    const maxAttempts = config.webhooks.maxAttempts;
     // SQLite: once, before anything is sent; PostgreSQL: now and then, for every process that died.
-    if (this.lastRequeue === 0 || Date.now() - this.lastRequeue >= REQUEUE_EVERY_MS) {
-      if (this.lastRequeue === 0 || store.sql.dialect === 'postgres') await store.run(requeueAbandoned(store.sql));
+    if (this.lastRequeue === 0 || this.sweepNow || Date.now() - this.lastRequeue >= REQUEUE_EVERY_MS) {
+      this.sweepNow = false;
+      if (this.lastRequeue === 0 || store.sql.dialect === 'postgres')
+        await store.run(requeueAbandoned(store.sql, maxAttempts, clock.now()));
       // This process's own rows left `sending` by a failure: nothing is claimed between here and
       // the launch of what the claim below takes, so every row in flight here is in `inflight`.
-      const freed = await store.run(requeueOwnStale(store.sql, this.sender, [...this.inflight.keys(), ...this.unwritten]));
+      const freed = await store.run(
+        requeueOwnStale(store.sql, this.sender, [...this.inflight.keys(), ...this.unwritten], maxAttempts, clock.now()),
+      );
       if (freed > 0)
         this.log.warn(
           { worker: 'webhook delivery', deliveries: freed },
@@ -143,12 +163,12 @@ export class DeliveryWorker {
     const anyDue = await store.run(
       store.sql.get<{ id: string }>("SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? LIMIT 1", [now]),
     );
-    let claim: Claim = { rows: [], skipped: false, more: false, deepScanned: false };
+    let rows: DueRow[] = [];
     if (anyDue !== undefined) {
       try {
-        claim = await store.run(claimDue(store.sql, now, free, limit, this.sender, now - this.lastDeepScan >= poll));
+        rows = await store.run(claimDue(store.sql, now, free, limit, this.sender));
       } catch (error) {
-        // Processes claiming at once collided past every retry: routine, not a failure; look again soon.
+        // A deadlock with another statement (claims themselves take turns): routine, not a failure; look again soon.
         if (!isRetryableConflict(error)) throw error;
         this.log.debug?.(
           { err: error, worker: 'webhook delivery' },
@@ -157,13 +177,16 @@ export class DeliveryWorker {
         return Math.min(poll, 50 + Math.random() * 100);
       }
     }
-    if (claim.deepScanned) this.lastDeepScan = now;
-    const { rows, skipped, more } = claim;
     for (const row of rows) this.launch(row);
-    if (rows.length === free || more || skipped) return poll; // finishing attempts wake the loop
+    if (rows.length === free) return poll; // finishing attempts wake the loop
+    // Due rows left now are of targets at their limit (a finishing attempt wakes the loop; another
+    // process's, the poll): wait for the next retry to come due, or the poll.
     const next = (
       await store.run(
-        store.sql.get<{ at: number | null }>("SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'"),
+        store.sql.get<{ at: number | null }>(
+          "SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at > ?",
+          [now],
+        ),
       )
     )?.at;
     return next === null || next === undefined ? poll : Math.min(poll, Math.max(0, next - now));
@@ -182,7 +205,7 @@ export class DeliveryWorker {
 
   private async attempt(row: DueRow): Promise<void> {
     const { config, clock } = this.svc;
-    const number = row.attempts + 1;
+    const number = row.attempt;
     const started = clock.now();
     let statusCode: number | null = null;
     let error: string | null = null;
@@ -217,14 +240,9 @@ export class DeliveryWorker {
       if (verdict === 'retry') retryAfterMs = parseRetryAfter(res.headers['retry-after'], clock.now());
     } catch (caught) {
       if (this.stopping) {
-        // Shutdown interrupted the attempt: leave it queued, unrecorded, for the next start.
+        // Shutdown interrupted the attempt: logged as interrupted, the delivery is queued for its next attempt.
         const { store } = this.svc;
-        await store.run(
-          store.sql.run(
-            "UPDATE webhook_deliveries SET status = 'pending', claimed_by = NULL WHERE id = ? AND status = 'sending' AND claimed_by = ?",
-            [row.id, this.sender],
-          ),
-        );
+        await store.run(requeueStopped(store.sql, this.sender, row.id, config.webhooks.maxAttempts, clock.now()));
         return;
       }
       error = describe(caught);

@@ -9,7 +9,8 @@ import { m027RunOperations } from './027_run_operations';
 import { m028EventCauses } from './028_event_causes';
 import { m029DeletedTasks } from './029_deleted_tasks';
 import { m030LivePresence } from './030_live_presence';
-import { m036OAuthResources } from './036_oauth_resources';
+import { m031DeliveryClaimedAt } from './031_delivery_claimed_at';
+import { m032OAuthResources } from './032_oauth_resources';
 import { baseline } from './baseline';
 
 /**
@@ -39,5 +40,6 @@ export const migrations: MigrationList = [
   m028EventCauses,
   m029DeletedTasks,
   m030LivePresence,
-  m036OAuthResources,
+  m031DeliveryClaimedAt,
+  m032OAuthResources,
 ];

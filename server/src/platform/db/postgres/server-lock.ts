@@ -27,6 +27,9 @@ export const SERVER_LOCK_KEY = 7_461_002;
 /** How often a standby or a follower tries to take the lock, in ms. */
 export const STANDBY_POLL_MS = 500;
 
+/** How soon a follower tries again after ending a stalled holder's connections (their sessions end within moments), in ms. */
+const AFTER_TERMINATE_MS = 50;
+
 /** How often the holder checks that the lock's connection still answers, in ms (more often for a short lease). */
 const HEARTBEAT_MS = 5000;
 
@@ -162,8 +165,9 @@ export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): P
   /**
    * The lock is held by another process: when that holder has asked nothing on its lock's
    * connection for longer than the lease, terminates every connection of its process.
+   * @returns whether it did (the lock is free as soon as those sessions have ended).
    */
-  const endStalledHolder = async () => {
+  const endStalledHolder = async (): Promise<boolean> => {
     const { rows } = await client.query<{ pid: number; app: string | null }>(
       `SELECT a.pid, a.application_name AS app
          FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
@@ -173,7 +177,7 @@ export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): P
       [SERVER_LOCK_KEY, leaseMs],
     );
     const stalled = rows[0];
-    if (!stalled) return;
+    if (!stalled) return false;
     // Its other connections too (named after its presence key): what they have in flight is rolled back.
     const app = stalled.app && stalled.app.startsWith(`${APPLICATION_NAME} `) ? stalled.app : null;
     await client.query(
@@ -182,6 +186,7 @@ export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): P
       [stalled.pid, app],
     );
     options.onStalledHolder?.(`backend ${stalled.pid}${app ? `, ${app}` : ''}`);
+    return true;
   };
   /** From the moment the lock is taken: keepalives, and watching the connection. */
   const hold = async () => {
@@ -217,6 +222,7 @@ export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): P
   };
   /** A follower's tries, in the background (one at a time); a connection that fails is replaced. */
   const attempt = async () => {
+    let ended = false;
     try {
       if (broken) {
         client = await connect();
@@ -227,19 +233,19 @@ export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): P
         if (!closing) options.onAcquired?.();
         return;
       }
-      await endStalledHolder();
+      ended = await endStalledHolder();
     } catch (error) {
       if (held) return lost(error as Error);
       if (!broken) client.release(error as Error);
       broken = true;
     }
-    follow();
+    follow(ended ? AFTER_TERMINATE_MS : STANDBY_POLL_MS);
   };
-  const follow = () => {
+  const follow = (ms = STANDBY_POLL_MS) => {
     if (closing) return;
     retry = setTimeout(() => {
       trying = attempt().finally(() => (trying = undefined));
-    }, STANDBY_POLL_MS);
+    }, ms);
     retry.unref();
   };
   try {
@@ -250,8 +256,8 @@ export async function lockDatabase(pool: pg.Pool, options: ServerLockOptions): P
       if (!waiting) options.onWaiting?.(database, await holderOf(client));
       waiting = true;
       if (options.whenHeld === 'follow') break;
-      await endStalledHolder();
-      await new Promise((resolve) => setTimeout(resolve, STANDBY_POLL_MS));
+      const ended = await endStalledHolder();
+      await new Promise((resolve) => setTimeout(resolve, ended ? AFTER_TERMINATE_MS : STANDBY_POLL_MS));
     }
     if (waiting && options.whenHeld === 'follow') follow();
     else await hold();

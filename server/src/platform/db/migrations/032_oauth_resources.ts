@@ -15,15 +15,15 @@ import type { PairedMigration } from '../migrate';
  * tables are copied aside, dropped children first, made again with the new columns at the end
  * (where PostgreSQL's ALTER TABLE puts them) and filled back, inside the migration's transaction.
  */
-export const m036OAuthResources: PairedMigration = {
-  version: 36,
+export const m032OAuthResources: PairedMigration = {
+  version: 32,
   name: 'oauth_resources',
   up: {
     sqlite: `
-CREATE TABLE m036_clients AS SELECT * FROM oauth_clients;
-CREATE TABLE m036_grants AS SELECT * FROM oauth_grants;
-CREATE TABLE m036_codes AS SELECT * FROM oauth_codes;
-CREATE TABLE m036_refresh AS SELECT * FROM oauth_refresh_tokens;
+CREATE TABLE m032_clients AS SELECT * FROM oauth_clients;
+CREATE TABLE m032_grants AS SELECT * FROM oauth_grants;
+CREATE TABLE m032_codes AS SELECT * FROM oauth_codes;
+CREATE TABLE m032_refresh AS SELECT * FROM oauth_refresh_tokens;
 DROP TABLE oauth_refresh_tokens;
 DROP TABLE oauth_codes;
 DROP TABLE oauth_grants;
@@ -81,17 +81,17 @@ CREATE TABLE oauth_refresh_tokens (
 CREATE INDEX oauth_refresh_tokens_family ON oauth_refresh_tokens(family_id);
 
 INSERT INTO oauth_clients (id, workspace_id, name, redirect_uris, type, secret_hash, created_by, created_at)
-  SELECT id, workspace_id, name, redirect_uris, type, secret_hash, created_by, created_at FROM m036_clients;
+  SELECT id, workspace_id, name, redirect_uris, type, secret_hash, created_by, created_at FROM m032_clients;
 INSERT INTO oauth_grants (id, user_id, client_id, scope, created_at, updated_at)
-  SELECT id, user_id, client_id, scope, created_at, updated_at FROM m036_grants;
+  SELECT id, user_id, client_id, scope, created_at, updated_at FROM m032_grants;
 INSERT INTO oauth_codes (code_hash, grant_id, redirect_uri, scope, code_challenge, code_challenge_method, created_at, expires_at, used_at, family_id)
-  SELECT code_hash, grant_id, redirect_uri, scope, code_challenge, code_challenge_method, created_at, expires_at, used_at, family_id FROM m036_codes;
+  SELECT code_hash, grant_id, redirect_uri, scope, code_challenge, code_challenge_method, created_at, expires_at, used_at, family_id FROM m032_codes;
 INSERT INTO oauth_refresh_tokens (id, token_hash, grant_id, family_id, scope, created_at, expires_at, revoked_at, rotated_at)
-  SELECT id, token_hash, grant_id, family_id, scope, created_at, expires_at, revoked_at, rotated_at FROM m036_refresh;
-DROP TABLE m036_clients;
-DROP TABLE m036_grants;
-DROP TABLE m036_codes;
-DROP TABLE m036_refresh;
+  SELECT id, token_hash, grant_id, family_id, scope, created_at, expires_at, revoked_at, rotated_at FROM m032_refresh;
+DROP TABLE m032_clients;
+DROP TABLE m032_grants;
+DROP TABLE m032_codes;
+DROP TABLE m032_refresh;
 
 ALTER TABLE access_tokens ADD COLUMN audience TEXT;`,
     postgres: `
