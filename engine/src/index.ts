@@ -189,3 +189,4 @@ export {
   type WaitInfo,
   type FindTasksParams,
 } from './ports';
+export * from './pieces';

@@ -16,6 +16,7 @@ import { runSync, type Query, type Sql } from './platform/db/query';
 import { readFileSync } from 'node:fs';
 import { checkPasswordPolicy, hashPasswordSync } from './accounts/passwords';
 import { setEmail, setPasswordHash } from './accounts/credentials';
+import { piecesMain } from './modules/pieces/cli';
 
 const USAGE = `Usage: taskspace <command> [options]
 
@@ -36,6 +37,7 @@ Commands:
   token create <handle> [--name NAME]     prints the token once; only its hash is stored
   token list <handle>
   token revoke <tokenId>
+  pieces list | add <name|folder> | manifest   Activepieces pieces (taskspace pieces --help)
 
 Plans: ${PLANS.join(', ')}. Tiers: ${RATE_TIERS.join(', ')}. Roles: ${ROLES.join(', ')}.
 `;
@@ -212,6 +214,8 @@ export function main(
     out(USAGE);
     return argv.length === 0 ? 2 : 0;
   }
+  // Pieces need no database (modules/pieces/cli.ts).
+  if (argv[0] === 'pieces') return piecesMain(argv.slice(1), env, out, err);
   let parsed: Parsed;
   try {
     parsed = parseCommandLine(argv);

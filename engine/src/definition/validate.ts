@@ -29,8 +29,11 @@ export interface DefinitionRules {
         nested?: readonly string[];
         literal?: readonly string[];
         check?(action: Record<string, unknown>, path: (string | number)[]): DefinitionProblem[];
+        ownSchema?: boolean;
       }
     | undefined;
+  /** The compiled step schema of an action kind with `ownSchema` (a `KindRegistry`'s). */
+  stepCheck?(type: string): ValidateFunction;
   /** The trigger kind of a type: its own checks. */
   trigger(type: string): { check?(trigger: Record<string, unknown>): DefinitionProblem[] } | undefined;
 }
@@ -188,6 +191,14 @@ export function checkDefinition(
         else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) check(v, [...where, k]);
       };
       for (const [key, value] of Object.entries(a)) if (!NOT_TEMPLATES.has(key) && !skip.has(key)) check(value, [...path, key]);
+      if (kind?.ownSchema && rules.stepCheck) {
+        const stepCheck = rules.stepCheck(a.type);
+        if (!stepCheck(a)) {
+          const prefix = path.map((s) => `/${s}`).join('');
+          problems.push(bestProblem((stepCheck.errors ?? []).map((e) => ({ ...e, instancePath: prefix + e.instancePath }))));
+          return;
+        }
+      }
       if (kind?.check) problems.push(...kind.check(a as unknown as Record<string, unknown>, path));
     },
     undefined,

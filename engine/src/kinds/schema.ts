@@ -92,7 +92,8 @@ function triggerClause(kind: TriggerKindDeclaration) {
   };
 }
 
-function actionClause(kind: ActionKindDeclaration) {
+/** The `if`/`then` clause of one action kind (its `then` is the step's schema). */
+export function actionClause(kind: ActionKindDeclaration) {
   const { id, name, retry, disabled, onError } = COMMON_ACTION_PARAMETERS.properties;
   const properties = {
     type: { const: kind.type },
@@ -164,7 +165,7 @@ export function buildAutomationSchema(triggers: readonly TriggerKindDeclaration[
         type: 'object',
         required: ['type'],
         properties: { type: { enum: actions.map((k) => k.type) } },
-        allOf: actions.map(actionClause),
+        allOf: actions.filter((k) => !k.ownSchema).map(actionClause),
       },
     },
   });

@@ -26,6 +26,18 @@ const kindInfo = Type.Object(
     output: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'shape of the step output or trigger variables' })),
     variables: Type.Optional(Type.Array(Type.String(), { description: "triggers: the trigger.* names (a form's are its field names)" })),
     nested: Type.Optional(Type.Array(Type.String(), { description: 'actions holding step lists: the property names' })),
+    piece: Type.Optional(
+      Type.Object(
+        {
+          name: Type.String({ description: 'short name, the first part of the type' }),
+          packageName: Type.String({ description: 'npm package name' }),
+          version: Type.String(),
+          displayName: Type.String(),
+          authTypes: Type.Array(Type.String(), { description: 'connection types the piece takes; empty: none' }),
+        },
+        { additionalProperties: false, description: 'kinds made from an Activepieces piece (docs/integrations.md)' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,6 @@
 import { secretValues } from '../secrets/service';
-import { createEngine, type Engine, type RunRecord, type TriggerEvent } from '@taskspace/engine';
+import { createEngine, DEFAULT_KINDS, type Engine, type RunRecord, type TriggerEvent } from '@taskspace/engine';
+import { ServerPieces } from '../pieces/host';
 import { newOrderedId } from '../../platform/ids';
 import type { FastifyInstance } from 'fastify';
 import { InboundThrottle } from '../inbound/inbound-throttle';
@@ -44,6 +45,8 @@ export class AutomationRuntime {
   readonly engine: Engine;
   readonly store: ServiceRunStore;
   private readonly http: GuardedHttpAdapter;
+  /** The Activepieces pieces: their kinds, connections' use and worker pool (docs/integrations.md). */
+  readonly pieces: ServerPieces;
   /** The per-URL throttle of inbound calls (webhook calls and form posts share a URL's bucket). */
   readonly throttle: InboundThrottle;
   private readonly events: WorkerLoop;
@@ -64,7 +67,9 @@ export class AutomationRuntime {
     const hook = new RunEventHook({ links: svc.links, clock: svc.clock, signals: svc.signals });
     this.store = new ServiceRunStore(svc.store, { signals: svc.signals, hook });
     this.http = new GuardedHttpAdapter(svc.addressPolicy, workspaceMediaReader(svc));
+    this.pieces = new ServerPieces(svc, this.http);
     this.engine = createEngine({
+      kinds: [...DEFAULT_KINDS, ...this.pieces.kinds(new Set(DEFAULT_KINDS.map((k) => k.type)))],
       store: this.store,
       service: new DomainServiceAdapter(svc),
       http: this.http,
@@ -146,6 +151,7 @@ export class AutomationRuntime {
     await this.events.stop();
     await this.cursor.flush();
     await this.engine.stop();
+    await this.pieces.close();
     await this.http.close();
   }
 

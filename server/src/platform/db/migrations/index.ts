@@ -9,6 +9,8 @@ import { m027RunOperations } from './027_run_operations';
 import { m028EventCauses } from './028_event_causes';
 import { m029DeletedTasks } from './029_deleted_tasks';
 import { m030LivePresence } from './030_live_presence';
+import { m041Connections } from './041_connections';
+import { m042PieceStore } from './042_piece_store';
 import { baseline } from './baseline';
 
 /**
@@ -38,4 +40,6 @@ export const migrations: MigrationList = [
   m028EventCauses,
   m029DeletedTasks,
   m030LivePresence,
+  m041Connections,
+  m042PieceStore,
 ];
