@@ -42,6 +42,9 @@ interface Slot {
   entries: Set<string>;
 }
 
+/** Error codes of a piece's failure kept as the step's code (the guard's refusal, what Taskspace lacks); others become PIECE_ERROR. */
+const KEPT_CODES = new Set(['NOT_SUPPORTED', 'BLOCKED_TARGET', 'INVALID_URL', 'CONNECTION_NOT_FOUND']);
+
 /** Longest single HTTP request of a piece, in ms. */
 const PIECE_HTTP_TIMEOUT_MS = 30_000;
 
@@ -200,7 +203,7 @@ export class PiecePool {
             const code = m.error?.code ?? 'PIECE_ERROR';
             finish(
               new ActionError(
-                code === 'NOT_SUPPORTED' ? code : code.startsWith('PIECE_') ? code : 'PIECE_ERROR',
+                KEPT_CODES.has(code) || code.startsWith('PIECE_') ? code : 'PIECE_ERROR',
                 m.error?.message ?? 'the piece failed',
                 false,
                 { details: { code } },

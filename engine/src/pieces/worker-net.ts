@@ -123,7 +123,8 @@ class ForwardedRequest extends Writable {
     private readonly forward: Forward,
     private readonly target: ReturnType<typeof requestTarget>,
   ) {
-    super();
+    // Not destroyed when the body is written: the response comes after `finish`.
+    super({ autoDestroy: false });
     this.headerTable = { ...target.headers };
     const u = new URL(target.url);
     this.path = u.pathname + u.search;
@@ -180,7 +181,7 @@ class ForwardedRequest extends Writable {
       maxRedirects: 0,
     }).then(
       (response) => {
-        if (this.aborted || this.destroyed) return;
+        if (this.aborted) return;
         const res = new Readable({ read() {} }) as Readable & Record<string, unknown>;
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(response.headers)) if (!RESPONSE_DROPPED.has(name)) headers[name] = value;
@@ -202,10 +203,10 @@ class ForwardedRequest extends Writable {
         this.emit('response', res);
         res.push(Buffer.from(response.body, 'utf8'));
         res.push(null);
-        this.emit('close');
+        res.once('end', () => this.emit('close'));
       },
       (error: unknown) => {
-        if (!this.destroyed) this.destroy(error instanceof Error ? error : new Error(String(error)));
+        if (!this.aborted) this.destroy(error instanceof Error ? error : new Error(String(error)));
       },
     );
   }
