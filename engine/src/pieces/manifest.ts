@@ -113,11 +113,36 @@ const plain = (v: unknown): unknown => {
   }
 };
 
-/** Whether `value` looks like a framework piece: an object with `actions()` and `triggers()`, or the old framework's lists. */
+/**
+ * Whether `value` looks like a framework piece: an object with a `displayName` and `actions()` and
+ * `triggers()` (pieces-framework), or the `_actions` and `_triggers` records of the old
+ * `@activepieces/framework` (2023 builds).
+ */
 export function isPieceObject(value: unknown): value is Loose {
   if (!value || typeof value !== 'object') return false;
   const v = value as Loose;
-  return typeof v.actions === 'function' && typeof v.triggers === 'function' && typeof v.displayName === 'string';
+  if (typeof v.displayName !== 'string') return false;
+  return (typeof v.actions === 'function' && typeof v.triggers === 'function') || (!!v._actions && typeof v._actions === 'object');
+}
+
+/** A piece's actions (`actions()`, or the old framework's `_actions`). */
+export function pieceActions(piece: Loose): Loose[] {
+  const table = typeof piece.actions === 'function' ? (piece.actions as () => unknown)() : piece._actions;
+  return Object.values((table ?? {}) as Loose) as Loose[];
+}
+
+/** A piece's triggers (`triggers()`, or the old framework's `_triggers`). */
+export function pieceTriggers(piece: Loose): Loose[] {
+  const table = typeof piece.triggers === 'function' ? (piece.triggers as () => unknown)() : piece._triggers;
+  return Object.values((table ?? {}) as Loose) as Loose[];
+}
+
+/** Property types Taskspace cannot fill: an action with one of them is not offered (the old framework's OAuth2 property). */
+const UNOFFERED_PROPS = new Set(['OAUTH2']);
+
+/** Whether an action can be offered (none of its properties is of {@link UNOFFERED_PROPS}). */
+function offered(action: Loose): boolean {
+  return !Object.values((action.props ?? {}) as Loose).some((p) => UNOFFERED_PROPS.has(String((p as Loose | undefined)?.type)));
 }
 
 /** The piece a loaded module exports (the first export that is one), or undefined. */
@@ -198,8 +223,8 @@ export function describePiece(packageName: string, version: string, mod: unknown
   const piece = findPiece(mod);
   if (!piece) throw new Error(`${packageName} exports no Activepieces piece (an object with actions() and triggers())`);
   const auths = piece.auth === undefined ? [] : Array.isArray(piece.auth) ? piece.auth : [piece.auth];
-  const actions = Object.values((piece.actions as () => Loose)() ?? {}) as Loose[];
-  const triggers = Object.values((piece.triggers as () => Loose)() ?? {}) as Loose[];
+  const actions = pieceActions(piece).filter(offered);
+  const triggers = pieceTriggers(piece).filter(offered);
   return {
     name: shortPieceName(packageName),
     packageName,

@@ -13,6 +13,7 @@
  * | OBJECT | names to templates |
  * | ARRAY | a list of templates, or of objects of its item properties |
  * | FILE | a template (a URL); files from workspace media are not supported yet |
+ * | SECRET_TEXT, BASIC_AUTH (old-framework pieces' own credentials) | a template (`{{ secrets.NAME }}`) / username and password templates |
  * | MARKDOWN | not a field: its text becomes the step's help (`description`) |
  * | CUSTOM | not offered (code the Activepieces builder runs in the browser) |
  */
@@ -48,8 +49,13 @@ export function propSchema(prop: PiecePropInfo): TSchema | undefined {
     case 'LONG_TEXT':
     case 'COLOR':
     case 'FILE':
-    case 'SECRET_TEXT':
       return Template(h as { title: string });
+    case 'SECRET_TEXT':
+      // Old-framework pieces take their token as a property: a workspace secret keeps it masked.
+      return Template({
+        ...(h as { title: string }),
+        description: `${prop.description ? `${prop.description} ` : ''}Use a workspace secret: {{ secrets.NAME }}.`,
+      });
     case 'DATE_TIME':
       return Template({ ...(h as { title: string }), examples: ['2026-12-01T09:00:00Z'] });
     case 'NUMBER':
@@ -64,6 +70,11 @@ export function propSchema(prop: PiecePropInfo): TSchema | undefined {
       const values = choices(prop);
       return Type.Unsafe({ type: 'array', maxItems: 1000, items: values ? { enum: values } : {}, 'x-labels': labels(prop), ...h });
     }
+    case 'BASIC_AUTH':
+      return Type.Object(
+        { username: Template({ title: 'Username' }), password: Template({ title: 'Password', description: 'e.g. {{ secrets.NAME }}' }) },
+        { additionalProperties: false, ...h },
+      );
     case 'DROPDOWN':
       return Type.Unsafe({ 'x-options': { refreshers: prop.refreshers ?? [] }, ...h });
     case 'MULTI_SELECT_DROPDOWN':

@@ -8,7 +8,7 @@
  * `NOT_SUPPORTED` error instead of doing something else.
  */
 import { parentPort } from 'node:worker_threads';
-import { findPiece } from './manifest';
+import { findPiece, pieceActions, pieceTriggers } from './manifest';
 import type { PieceCallMessage, PieceDoneMessage, PieceHttpMessage, PieceReplyMessage, PieceStoreMessage } from './protocol';
 import { installNetworkShims } from './worker-net';
 
@@ -111,10 +111,7 @@ function pieceOf(entry: string): Loose {
 }
 
 function member(piece: Loose, name: string | undefined): Loose {
-  const actions = (piece.actions as () => Loose)() ?? {};
-  const triggers = (piece.triggers as () => Loose)() ?? {};
-  const found =
-    (Object.values(actions) as Loose[]).find((a) => a.name === name) ?? (Object.values(triggers) as Loose[]).find((t) => t.name === name);
+  const found = pieceActions(piece).find((a) => a.name === name) ?? pieceTriggers(piece).find((t) => t.name === name);
   if (!found) throw Object.assign(new Error(`the piece has no action or trigger '${String(name)}'`), { code: 'PIECE_UNKNOWN_ACTION' });
   return found;
 }

@@ -46,7 +46,10 @@ export function shippedPackages(): string[] {
 /**
  * Loads and describes one installed piece package (this `require`s it: for `pieces add` and the
  * manifest script, never at start-up).
- * @throws Error when it is not a piece, or is an old-framework build (`@activepieces/framework`).
+ * Old-framework builds (`@activepieces/framework`, 2023) are described too: their connection is
+ * a property of each action (a secret text to fill with `{{ secrets.NAME }}`); actions that need
+ * the old OAuth2 property are left out.
+ * @throws Error when it is not a piece.
  */
 export function describePackage(packageName: string, from: string[]): PieceInfo {
   const main = require.resolve(packageName, { paths: from });
@@ -57,10 +60,13 @@ export function describePackage(packageName: string, from: string[]): PieceInfo 
     dependencies?: Record<string, string>;
   };
   const deps = pkg.dependencies ?? {};
-  if (deps['@activepieces/framework'])
-    throw new Error(`${packageName}@${pkg.version} is built on the old @activepieces/framework (2023), which is not supported`);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- describing a piece means loading it, once
-  return describePiece(packageName, pkg.version, require(main), deps['@activepieces/pieces-framework'] !== undefined);
+  return describePiece(
+    packageName,
+    pkg.version,
+    require(main),
+    deps['@activepieces/pieces-framework'] !== undefined || deps['@activepieces/framework'] !== undefined,
+  );
 }
 
 /** A manifest of `pieces`, as written to a file. */
