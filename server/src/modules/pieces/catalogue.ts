@@ -60,13 +60,10 @@ export function describePackage(packageName: string, from: string[]): PieceInfo 
     dependencies?: Record<string, string>;
   };
   const deps = pkg.dependencies ?? {};
+  const legacy = deps['@activepieces/pieces-framework'] !== undefined || deps['@activepieces/framework'] !== undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- describing a piece means loading it, once
-  return describePiece(
-    packageName,
-    pkg.version,
-    require(main),
-    deps['@activepieces/pieces-framework'] !== undefined || deps['@activepieces/framework'] !== undefined,
-  );
+  const mod: unknown = require(main);
+  return describePiece(packageName, pkg.version, mod, legacy);
 }
 
 /** A manifest of `pieces`, as written to a file. */
