@@ -30,7 +30,9 @@ export type JSONSchema = {
   minProperties?: number;
   maxProperties?: number;
   format?: string;
-  'x-picker'?: 'project' | 'folder' | 'task' | 'member' | 'agent' | 'agentCommand' | 'secret' | 'automation' | 'field';
+  'x-picker'?: 'project' | 'folder' | 'task' | 'member' | 'agent' | 'agentCommand' | 'secret' | 'automation' | 'field' | 'connection';
+  /** `x-picker: connection`: the piece whose connections are offered. */
+  'x-piece'?: string;
   'x-editor'?: 'template' | 'cron' | 'timezone' | 'code' | 'conditions' | 'steps' | 'json';
 };
 
