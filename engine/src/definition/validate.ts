@@ -32,10 +32,10 @@ export interface DefinitionRules {
         ownSchema?: boolean;
       }
     | undefined;
-  /** The compiled step schema of an action kind with `ownSchema` (a `KindRegistry`'s). */
-  stepCheck?(type: string): ValidateFunction;
+  /** The compiled schema of a step (or, with `trigger`, the trigger) of a kind with `ownSchema` (a `KindRegistry`'s). */
+  stepCheck?(type: string, trigger?: boolean): ValidateFunction;
   /** The trigger kind of a type: its own checks. */
-  trigger(type: string): { check?(trigger: Record<string, unknown>): DefinitionProblem[] } | undefined;
+  trigger(type: string): { check?(trigger: Record<string, unknown>): DefinitionProblem[]; ownSchema?: boolean } | undefined;
 }
 
 /**
@@ -206,6 +206,14 @@ export function checkDefinition(
   );
   const trigger = definition.trigger as unknown as Record<string, unknown>;
   const triggerKind = rules.trigger(definition.trigger.type);
+  if (triggerKind?.ownSchema && rules.stepCheck) {
+    const triggerCheck = rules.stepCheck(definition.trigger.type, true);
+    if (!triggerCheck(trigger))
+      return {
+        ok: false,
+        problems: [bestProblem((triggerCheck.errors ?? []).map((e) => ({ ...e, instancePath: `/trigger${e.instancePath}` })))],
+      };
+  }
   if (triggerKind?.check) problems.push(...triggerKind.check(trigger));
   const filter = trigger.filter as Conditions | undefined;
   if (filter !== undefined) problems.push(...filterProblems(filter, checkTemplate));

@@ -74,9 +74,10 @@ export interface TriggerVariableNames {
 /**
  * Where a trigger's runs come from: `event` (a service event of the same type, with `scope`),
  * `run-event` (another automation's run), `schedule` (the engine's ticks), `inbound` (a call to
- * the automation's inbound URL: webhook, form).
+ * the automation's inbound URL: webhook, form), `poll` (the host polls a piece's polling trigger,
+ * `engine/src/pieces`, and starts a run per new item).
  */
-export type TriggerSource = 'event' | 'run-event' | 'schedule' | 'inbound';
+export type TriggerSource = 'event' | 'run-event' | 'schedule' | 'inbound' | 'poll';
 
 /** A trigger kind. */
 export interface TriggerKindDeclaration<T extends string = string> extends KindDescription<T> {
@@ -100,6 +101,8 @@ export interface TriggerKindDeclaration<T extends string = string> extends KindD
   ): Promise<Record<string, unknown> | undefined> | Record<string, unknown> | undefined;
   /** Save checks the schema cannot express; paths start at `trigger`. */
   check?(trigger: Record<string, unknown>): DefinitionProblem[];
+  /** Checked by a schema of its own, compiled on first use (see {@link ActionKindDeclaration.ownSchema}). */
+  ownSchema?: boolean;
 }
 
 /** An action kind. */

@@ -10,7 +10,7 @@ import { checkDefinition, type DefinitionRules, type ValidationResult } from '..
 import type { Service } from '../ports';
 import type { TriggerEvent } from '../triggers/types';
 import type { ActionKindDeclaration, KindCatalogue, KindDeclaration, KindInfo, TriggerKindDeclaration, TriggerVariableNames } from './kind';
-import { actionClause, buildAutomationSchema, COMMON_ACTION_PARAMETERS, triggerParameters } from './schema';
+import { actionClause, buildAutomationSchema, COMMON_ACTION_PARAMETERS, triggerClause, triggerParameters } from './schema';
 
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -55,19 +55,22 @@ export class KindRegistry implements DefinitionRules {
   }
 
   /**
-   * The compiled schema of one step of an {@link ActionKindDeclaration.ownSchema} kind, on first
-   * use; its nested steps (`onError.then`) refer to the definition schema's `action`.
+   * The compiled schema of one step (or, with `trigger`, the trigger) of a kind with `ownSchema`,
+   * on first use; its nested steps (`onError.then`) and conditions refer to the definition schema's.
    */
-  stepCheck(type: string): ValidateFunction {
-    let check = this.stepChecks.get(type);
+  stepCheck(type: string, trigger = false): ValidateFunction {
+    const key = `${trigger ? 'trigger' : 'action'}:${type}`;
+    let check = this.stepChecks.get(key);
     if (!check) {
-      const kind = this.action(type);
-      if (!kind) throw new Error(`no action kind '${type}'`);
+      const triggerKind = trigger ? this.trigger(type) : undefined;
+      const actionKind = trigger ? undefined : this.action(type);
+      if (!triggerKind && !actionKind) throw new Error(`no ${trigger ? 'trigger' : 'action'} kind '${type}'`);
+      const clause = triggerKind ? triggerClause(triggerKind).then : actionClause(actionKind!).then;
       const root = String(this.schema.$id);
-      const schema = JSON.parse(JSON.stringify(actionClause(kind).then).replace(/"#\/definitions\//g, `"${root}#/definitions/`)) as object;
+      const schema = JSON.parse(JSON.stringify(clause).replace(/"#\/definitions\//g, `"${root}#/definitions/`)) as object;
       void this.schemaCheck; // compiles the definition schema the step's schema refers to
       check = this.ajv!.compile(schema);
-      this.stepChecks.set(kind.type, check);
+      this.stepChecks.set(key, check);
     }
     return check;
   }

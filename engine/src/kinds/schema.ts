@@ -78,7 +78,8 @@ export function triggerParameters(kind: TriggerKindDeclaration): TObject {
   );
 }
 
-function triggerClause(kind: TriggerKindDeclaration) {
+/** The `if`/`then` clause of one trigger kind (its `then` is the trigger's schema). */
+export function triggerClause(kind: TriggerKindDeclaration) {
   const parameters = triggerParameters(kind);
   const required = requiredOf(parameters);
   return {
@@ -157,7 +158,7 @@ export function buildAutomationSchema(triggers: readonly TriggerKindDeclaration[
         type: 'object',
         required: ['type'],
         properties: { type: { enum: triggers.map((k) => k.type) } },
-        allOf: triggers.map(triggerClause),
+        allOf: triggers.filter((k) => !k.ownSchema).map(triggerClause),
       },
       rule,
       conditions: Type.Object({ anyOf: Type.Array(group, { minItems: 1, maxItems: 50 }) }, { additionalProperties: false }),

@@ -9,7 +9,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { ActionKind } from '../actions/types';
 import { permanent } from '../errors';
-import { defineAction, type ActionKindDeclaration, type KindDeclaration } from '../kinds/kind';
+import { defineAction, defineTrigger, type ActionKindDeclaration, type KindDeclaration, type TriggerKindDeclaration } from '../kinds/kind';
 import type { PieceActionInfo, PieceInfo, PieceManifest } from './manifest';
 import { coerceProps, propsObject } from './props';
 import type { PieceRunner } from './runner';
@@ -103,14 +103,47 @@ export function pieceActionKinds(piece: PieceInfo, runner: PieceRunner): ActionK
   });
 }
 
-/** Every action kind of `manifest`'s pieces (pieces whose kinds would collide with `taken` types are skipped). */
+/**
+ * The trigger kinds of one piece: its POLLING triggers (source `poll`: the host polls them and
+ * starts a run per new item, whose fields are the `trigger.*` variables). Webhook and app-webhook
+ * triggers are not offered yet.
+ */
+export function pieceTriggerKinds(piece: PieceInfo): TriggerKindDeclaration[] {
+  return piece.triggers
+    .filter((t) => t.strategy === 'POLLING')
+    .map((trigger) => {
+      const { schema, help } = actionParameters(piece, trigger);
+      const summary = (trigger.description || trigger.displayName).replace(/\s+/g, ' ').slice(0, 300);
+      return defineTrigger({
+        type: pieceKindType(piece.name, trigger.name),
+        title: trigger.displayName,
+        summary: help ? `${summary}\n\n${help}` : summary,
+        category: piece.displayName,
+        icon: 'plug',
+        parameters: schema,
+        source: 'poll',
+        ownSchema: true,
+        variables: { names: [], open: true },
+        piece: {
+          name: piece.name,
+          packageName: piece.packageName,
+          version: piece.version,
+          displayName: piece.displayName,
+          authTypes: piece.auth.map((a) => a.type),
+        },
+      });
+    });
+}
+
+/** Every action and polling trigger kind of `manifest`'s pieces (kinds whose types are in `taken` are skipped). */
 export function pieceKinds(manifest: PieceManifest, runner: PieceRunner, taken: ReadonlySet<string> = new Set()): KindDeclaration[] {
   const out: KindDeclaration[] = [];
   const seen = new Set(taken);
   for (const piece of manifest.pieces) {
-    for (const kind of pieceActionKinds(piece, runner)) {
-      if (seen.has(kind.type)) continue;
-      seen.add(kind.type);
+    for (const kind of [...pieceActionKinds(piece, runner), ...pieceTriggerKinds(piece)]) {
+      const key = `${kind.kind}:${kind.type}`;
+      if (seen.has(kind.type) || seen.has(key)) continue;
+      seen.add(key);
       out.push(kind);
     }
   }

@@ -6,8 +6,11 @@
  */
 import type { HttpRequest, HttpResponse } from '../ports';
 
-/** What a call does: run an action, compute a dropdown's options or a dynamic property's fields, check a connection. */
-export type PieceOperation = 'run' | 'options' | 'validate' | 'describe';
+/**
+ * What a call does: run an action, compute a dropdown's options or a dynamic property's fields,
+ * check a connection, enable a polling trigger (`onEnable`) or poll it (`run`: the new items).
+ */
+export type PieceOperation = 'run' | 'options' | 'validate' | 'describe' | 'enable' | 'poll';
 
 /** The context values a piece reads (`server.publicUrl`, `run.id`, `step.name`…). */
 export interface PieceCallContext {

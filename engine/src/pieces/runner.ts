@@ -52,7 +52,7 @@ export interface PieceHost {
 /** One call: which piece and what, for which workspace. */
 export interface PieceCall {
   piece: PieceInfo;
-  op: 'run' | 'options' | 'validate';
+  op: 'run' | 'options' | 'validate' | 'enable' | 'poll';
   action?: string;
   prop?: string;
   connectionId?: string;

@@ -126,6 +126,23 @@ async function perform(message: PieceCallMessage): Promise<unknown> {
       const action = member(piece, message.action);
       return await (action.run as (ctx: Loose) => Promise<unknown>)(context);
     }
+    case 'enable':
+    case 'poll': {
+      const trigger = member(piece, message.action);
+      const triggerContext = {
+        ...context,
+        setSchedule: () => undefined,
+        webhookUrl: undefined,
+        payload: {},
+        app: { createListeners: unsupported('app webhooks') },
+      };
+      if (message.op === 'enable') {
+        if (typeof trigger.onEnable === 'function') await (trigger.onEnable as (ctx: Loose) => Promise<unknown>)(triggerContext);
+        return null;
+      }
+      const items = await (trigger.run as (ctx: Loose) => Promise<unknown>)(triggerContext);
+      return Array.isArray(items) ? items : [];
+    }
     case 'options': {
       const prop = ((member(piece, message.action).props as Loose | undefined) ?? {})[message.prop ?? ''] as Loose | undefined;
       if (!prop) throw Object.assign(new Error(`no property '${String(message.prop)}'`), { code: 'PIECE_UNKNOWN_PROP' });

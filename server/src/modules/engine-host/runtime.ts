@@ -1,6 +1,7 @@
 import { secretValues } from '../secrets/service';
 import { createEngine, DEFAULT_KINDS, type Engine, type RunRecord, type TriggerEvent } from '@taskspace/engine';
 import { ServerPieces } from '../pieces/host';
+import { PiecePoller } from '../pieces/poller';
 import { newOrderedId } from '../../platform/ids';
 import type { FastifyInstance } from 'fastify';
 import { InboundThrottle } from '../inbound/inbound-throttle';
@@ -47,6 +48,8 @@ export class AutomationRuntime {
   private readonly http: GuardedHttpAdapter;
   /** The Activepieces pieces: their kinds, connections' use and worker pool (docs/integrations.md). */
   readonly pieces: ServerPieces;
+  /** Polls the pieces' polling triggers (the leader's work). */
+  private readonly poller: PiecePoller;
   /** The per-URL throttle of inbound calls (webhook calls and form posts share a URL's bucket). */
   readonly throttle: InboundThrottle;
   private readonly events: WorkerLoop;
@@ -91,6 +94,7 @@ export class AutomationRuntime {
       resumeUrl: (runId) => resumeUrlOf(svc, runId),
       firesSchedules: () => svc.leadership.leading,
     });
+    this.poller = new PiecePoller(svc, this.engine, this.store, this.pieces, log);
     const poll = svc.config.webhooks.pollMs;
     // A step handles one batch: again at once while batches come full, else after the poll interval.
     this.cursor = new OutboxCursor(svc.store, svc.clock, AUTOMATION_CURSOR);
@@ -125,6 +129,7 @@ export class AutomationRuntime {
     this.svc.leadership.whenLeading(() => {
       this.unsubscribe.push(this.svc.signals?.on('events', () => this.events.wake()) ?? (() => undefined));
       this.events.start();
+      this.poller.start();
       // Schedules are the leader's: a process taking over fires what is due now.
       void this.engine.tick().catch((error: unknown) => this.log.error({ err: error }, 'tick failed'));
     });
@@ -149,6 +154,7 @@ export class AutomationRuntime {
     await this.listener?.stop();
     await this.discovery.stop();
     await this.events.stop();
+    await this.poller.stop();
     await this.cursor.flush();
     await this.engine.stop();
     await this.pieces.close();
