@@ -8,7 +8,8 @@ const run = browserAvailable() ? describe : describe.skip;
 /**
  * A piece step through the builder's form view (docs/integrations.md, docs/web-app.md): the
  * WordPress actions are folded in the kind picker until searched, the connection is picked from
- * the workspace's WordPress connections, the properties are filled as fields, the automation is
+ * the workspace's WordPress connections, the properties are filled as fields (the categories from
+ * a dynamic dropdown the piece computes with the connection), the automation is
  * saved with `connectionId` and `props`, and the step's test posts to the fake site.
  */
 run('pieces: a piece step built in the builder', () => {
@@ -17,6 +18,17 @@ run('pieces: a piece step built in the builder', () => {
   beforeAll(async () => {
     site = await receiver((r) => {
       if (r.url === '/') return { status: 200, body: '<html>blog</html>' };
+      if (r.method === 'GET' && r.url.startsWith('/wp-json/wp/v2/categories'))
+        return {
+          status: 200,
+          headers: { 'x-wp-totalpages': '1' },
+          body: [
+            { id: 3, name: 'News' },
+            { id: 5, name: 'Releases' },
+          ],
+        };
+      // Tags and media: none yet.
+      if (r.method === 'GET' && r.url.startsWith('/wp-json/')) return { status: 200, headers: { 'x-wp-totalpages': '1' }, body: [] };
       if (r.method === 'POST' && r.url.startsWith('/wp-json/wp/v2/posts'))
         return { status: 201, body: { id: 9, title: JSON.parse(r.body).title } };
       return { status: 404, body: {} };
@@ -58,6 +70,10 @@ run('pieces: a piece step built in the builder', () => {
         await b.choose(step, 'Connection', 'Team blog');
         await b.fill(step, 'Title', 'Hello from the builder');
         await b.fill(step, 'Content', 'Body');
+        // A dynamic dropdown: the piece lists the site's categories through the server.
+        const categories = step.getByLabel('Categories', { exact: true });
+        await categories.locator('option', { hasText: 'Releases' }).waitFor({ state: 'attached' });
+        await categories.selectOption([{ label: 'News' }, { label: 'Releases' }]);
         const answer = page.waitForResponse(
           (r) => /\/api\/v1\/automations$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST',
         );
@@ -74,7 +90,8 @@ run('pieces: a piece step built in the builder', () => {
         await page.waitForURL(/\/automations\/[^/]+\/edit$/);
         const result = await testStepOn(b, b.card('post'), 'post', { confirm: true });
         await result.getByText(/201/).first().waitFor();
-        expect(site.received.some((r) => r.method === 'POST' && JSON.parse(r.body).title === 'Hello from the builder')).toBe(true);
+        const posted = site.received.find((r) => r.method === 'POST' && r.url.startsWith('/wp-json/wp/v2/posts'));
+        expect(JSON.parse(posted!.body)).toMatchObject({ title: 'Hello from the builder', categories: [3, 5] });
         expect(b.errors).toEqual([]);
         expect(await seriousViolations(page)).toEqual([]);
       });
