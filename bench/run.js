@@ -23,7 +23,7 @@ const SMOKE = {
 };
 if (process.argv.includes('--smoke')) for (const [name, value] of Object.entries(SMOKE)) process.env[name] ??= value;
 
-const scenarios = ['api.js', 'delivery.js', 'automations.js', 'fairness.js', 'code.js', 'stores.js', 'profile.js', 'scale.js', 'web.js'].filter((f) => fs.existsSync(path.join(__dirname, f)));
+const scenarios = ['api.js', 'delivery.js', 'automations.js', 'fairness.js', 'code.js', 'pieces.js', 'stores.js', 'profile.js', 'scale.js', 'web.js'].filter((f) => fs.existsSync(path.join(__dirname, f)));
 
 (async () => {
   for (const file of scenarios) {

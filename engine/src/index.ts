@@ -198,3 +198,4 @@ export {
   type WaitInfo,
   type FindTasksParams,
 } from './ports';
+export * from './pieces';

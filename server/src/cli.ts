@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { checkPasswordPolicy, hashPasswordSync } from './accounts/passwords';
 import { setEmail, setPasswordHash } from './accounts/credentials';
 import { OPS_COMMANDS, OPS_USAGE, runOpsCommand } from './ops/commands';
+import { piecesMain } from './modules/pieces/cli';
 
 const USAGE = `Usage: taskspace <command> [options]
 
@@ -38,6 +39,7 @@ Commands:
   token list <handle>
   token revoke <tokenId>
 ${OPS_USAGE}
+  pieces list | add <name|folder> | manifest   Activepieces pieces (taskspace pieces --help)
 
 Plans: ${PLANS.join(', ')}. Tiers: ${RATE_TIERS.join(', ')}. Roles: ${ROLES.join(', ')}.
 `;
@@ -217,6 +219,8 @@ export function main(
     out(USAGE);
     return argv.length === 0 ? 2 : 0;
   }
+  // Pieces need no database (modules/pieces/cli.ts).
+  if (argv[0] === 'pieces') return piecesMain(argv.slice(1), env, out, err);
   let parsed: Parsed;
   try {
     parsed = parseCommandLine(argv);

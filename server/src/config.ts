@@ -82,6 +82,11 @@ export interface Config {
    */
   runLeaseMs: number;
   /**
+   * How often the leader polls the polling triggers of Activepieces pieces, in ms
+   * (`TASKSPACE_PIECES_POLL_MS`, default 300000, at least 100; docs/integrations.md "Triggers").
+   */
+  piecesPollMs: number;
+  /**
    * How long finished automation runs (with their steps and stored trigger and step bodies) are
    * kept, in days, counted from their end; the leader deletes older ones (docs "Automations",
    * "Run retention"). `days`: `TASKSPACE_RUN_RETENTION_DAYS` (default 30; 0 keeps them forever);
@@ -177,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     standby: standby(env),
     role: serverRole(env),
     runLeaseMs: int(env, 'TASKSPACE_RUN_LEASE_MS', 30_000, 1000),
+    piecesPollMs: int(env, 'TASKSPACE_PIECES_POLL_MS', 300_000, 100),
     runRetention: runRetentionConfig(env),
     codeSandbox: codeSandboxConfig(env),
     trashRetentionDays: int(env, 'TASKSPACE_TRASH_RETENTION_DAYS', 30, 0),

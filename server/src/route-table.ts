@@ -37,6 +37,8 @@ import { webAppRoutes } from './http/web-app';
 import { oauthClientRoutes } from './modules/oauth/client-routes';
 import { oauthRoutes } from './modules/oauth/routes';
 import { secretRoutes } from './modules/secrets/routes';
+import { connectionRoutes } from './modules/connections/routes';
+import { pieceRoutes } from './modules/pieces/routes';
 import { formRoutes } from './modules/forms/routes';
 import { liveRoutes } from './modules/live/routes';
 import { mcpRoutes } from './modules/mcp/routes';
@@ -87,6 +89,8 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       runRoutes,
       runEventRoutes,
       secretRoutes,
+      connectionRoutes,
+      pieceRoutes,
       liveRoutes,
     ],
   },

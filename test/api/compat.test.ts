@@ -379,6 +379,10 @@ describe('unknown body fields', () => {
       '/api/v1/automations/{automationId}/steps/{stepId}/test POST steps',
       '/api/v1/automations/import POST document.definition',
       '/api/v1/automations/check POST definition',
+      // A piece's own fields: a connection's custom-auth fields and a step's property values, checked against the piece's declaration.
+      '/api/v1/workspaces/{workspaceId}/connections POST auth.props',
+      '/api/v1/workspaces/{workspaceId}/connections/{id} PATCH auth.props',
+      '/api/v1/automations/kinds/{type}/options POST props',
     ]);
     const open: string[] = [];
     const walk = (schema: any, where: string, at: string) => {

@@ -2,7 +2,7 @@ import { call, client, type TestServer } from '../helpers/server';
 import { automationServer, createAutomation, runsOf, settledRuns } from './helpers';
 
 const EDITORS = new Set(['template', 'cron', 'timezone', 'code', 'conditions', 'steps', 'json']);
-const PICKERS = new Set(['project', 'folder', 'task', 'member', 'agent', 'agentCommand', 'secret', 'automation', 'field']);
+const PICKERS = new Set(['project', 'folder', 'task', 'member', 'agent', 'agentCommand', 'secret', 'automation', 'field', 'connection']);
 
 /** Every property schema of an object schema, with its path, descending into nested objects and `oneOf` alternatives. */
 function properties(schema: any, path = ''): [string, any][] {

@@ -29,10 +29,13 @@ export interface DefinitionRules {
         nested?: readonly string[];
         literal?: readonly string[];
         check?(action: Record<string, unknown>, path: (string | number)[]): DefinitionProblem[];
+        ownSchema?: boolean;
       }
     | undefined;
+  /** The compiled schema of a step (or, with `trigger`, the trigger) of a kind with `ownSchema` (a `KindRegistry`'s). */
+  stepCheck?(type: string, trigger?: boolean): ValidateFunction;
   /** The trigger kind of a type: its own checks. */
-  trigger(type: string): { check?(trigger: Record<string, unknown>): DefinitionProblem[] } | undefined;
+  trigger(type: string): { check?(trigger: Record<string, unknown>): DefinitionProblem[]; ownSchema?: boolean } | undefined;
 }
 
 /**
@@ -188,6 +191,14 @@ export function checkDefinition(
         else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) check(v, [...where, k]);
       };
       for (const [key, value] of Object.entries(a)) if (!NOT_TEMPLATES.has(key) && !skip.has(key)) check(value, [...path, key]);
+      if (kind?.ownSchema && rules.stepCheck) {
+        const stepCheck = rules.stepCheck(a.type);
+        if (!stepCheck(a)) {
+          const prefix = path.map((s) => `/${s}`).join('');
+          problems.push(bestProblem((stepCheck.errors ?? []).map((e) => ({ ...e, instancePath: prefix + e.instancePath }))));
+          return;
+        }
+      }
       if (kind?.check) problems.push(...kind.check(a as unknown as Record<string, unknown>, path));
     },
     undefined,
@@ -195,6 +206,14 @@ export function checkDefinition(
   );
   const trigger = definition.trigger as unknown as Record<string, unknown>;
   const triggerKind = rules.trigger(definition.trigger.type);
+  if (triggerKind?.ownSchema && rules.stepCheck) {
+    const triggerCheck = rules.stepCheck(definition.trigger.type, true);
+    if (!triggerCheck(trigger))
+      return {
+        ok: false,
+        problems: [bestProblem((triggerCheck.errors ?? []).map((e) => ({ ...e, instancePath: `/trigger${e.instancePath}` })))],
+      };
+  }
   if (triggerKind?.check) problems.push(...triggerKind.check(trigger));
   const filter = trigger.filter as Conditions | undefined;
   if (filter !== undefined) problems.push(...filterProblems(filter, checkTemplate));

@@ -17,7 +17,18 @@ import type { Service } from '../ports';
 import type { TriggerEvent } from '../triggers/types';
 
 /** `x-picker`: which of the workspace's things a field names (the builder offers a picker). */
-export type Picker = 'project' | 'folder' | 'task' | 'member' | 'agent' | 'agentCommand' | 'secret' | 'automation' | 'field';
+export type Picker = 'project' | 'folder' | 'task' | 'member' | 'agent' | 'agentCommand' | 'secret' | 'automation' | 'field' | 'connection';
+
+/** The piece a kind comes from (Activepieces pieces as kinds, `engine/src/pieces`). */
+export interface KindPiece {
+  /** Short name (`wordpress`), the first part of the kind's type. */
+  name: string;
+  packageName: string;
+  version: string;
+  displayName: string;
+  /** The connection types the piece takes (SECRET_TEXT, BASIC_AUTH, CUSTOM_AUTH, OAUTH2); empty: none. */
+  authTypes: string[];
+}
 /** `x-editor`: a special editor for a field's value. */
 export type Editor = 'template' | 'cron' | 'timezone' | 'code' | 'conditions' | 'steps' | 'json';
 
@@ -45,6 +56,8 @@ export interface KindDescription<T extends string = string, P extends TObject = 
   constraints?: Record<string, unknown>;
   /** Shape of the step's output or of the trigger variables, for the data picker. */
   output?: TSchema;
+  /** Kinds made from an Activepieces piece: which one. */
+  piece?: KindPiece;
 }
 
 /** The `trigger.*` names of one trigger kind. */
@@ -61,9 +74,10 @@ export interface TriggerVariableNames {
 /**
  * Where a trigger's runs come from: `event` (a service event of the same type, with `scope`),
  * `run-event` (another automation's run), `schedule` (the engine's ticks), `inbound` (a call to
- * the automation's inbound URL: webhook, form).
+ * the automation's inbound URL: webhook, form), `poll` (the host polls a piece's polling trigger,
+ * `engine/src/pieces`, and starts a run per new item).
  */
-export type TriggerSource = 'event' | 'run-event' | 'schedule' | 'inbound';
+export type TriggerSource = 'event' | 'run-event' | 'schedule' | 'inbound' | 'poll';
 
 /** A trigger kind. */
 export interface TriggerKindDeclaration<T extends string = string> extends KindDescription<T> {
@@ -95,6 +109,8 @@ export interface TriggerKindDeclaration<T extends string = string> extends KindD
    * and members. Absent where the variables depend on the trigger alone (a form's fields).
    */
   example?: Record<string, unknown>;
+  /** Checked by a schema of its own, compiled on first use (see {@link ActionKindDeclaration.ownSchema}). */
+  ownSchema?: boolean;
 }
 
 /** An action kind. */
@@ -117,6 +133,13 @@ export interface ActionKindDeclaration<T extends string = string, P extends TObj
   executor?: ActionKind<ActionOf<NoInfer<T>, NoInfer<P>>, any>;
   /** Save checks the schema cannot express; `path` is the action's path (`actions[2]`). */
   check?(action: Record<string, unknown>, path: (string | number)[]): DefinitionProblem[];
+  /**
+   * Checked by a schema of its own, compiled when a definition first uses the kind, instead of a
+   * clause in the published definition schema: for the hundreds of kinds made from pieces, whose
+   * clauses together would take ajv many seconds to compile. The catalogue still lists its
+   * parameters; the published schema only knows its `type`.
+   */
+  ownSchema?: boolean;
 }
 
 /** Any kind. */
@@ -138,6 +161,8 @@ export interface KindInfo {
   example?: Record<string, unknown>;
   /** Actions holding step lists: the property names. */
   nested?: string[];
+  /** Kinds made from a piece: which one. */
+  piece?: KindPiece;
 }
 
 /** The catalogue of kinds: `GET /api/v1/automations/kinds`. */

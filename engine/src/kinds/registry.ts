@@ -10,7 +10,7 @@ import { checkDefinition, type DefinitionRules, type ValidationResult } from '..
 import type { Service } from '../ports';
 import type { TriggerEvent } from '../triggers/types';
 import type { ActionKindDeclaration, KindCatalogue, KindDeclaration, KindInfo, TriggerKindDeclaration, TriggerVariableNames } from './kind';
-import { buildAutomationSchema, COMMON_ACTION_PARAMETERS, triggerParameters } from './schema';
+import { actionClause, buildAutomationSchema, COMMON_ACTION_PARAMETERS, triggerClause, triggerParameters } from './schema';
 
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -22,6 +22,12 @@ export class KindRegistry implements DefinitionRules {
   readonly schema: ReturnType<typeof buildAutomationSchema>;
   /** {@link schemaCheck}, once compiled. */
   private compiled: ValidateFunction | undefined;
+  /** The ajv instance of {@link schemaCheck} and {@link stepCheck}. */
+  private ajv: Ajv | undefined;
+  /** {@link stepCheck}'s compiled schemas, by kind type. */
+  private readonly stepChecks = new Map<string, ValidateFunction>();
+  /** {@link catalogue}, once made. */
+  private listed: KindCatalogue | undefined;
   /** The kinds that do work, by type, for the executor. */
   readonly workActions: Readonly<Record<string, ActionKind<never, unknown>>>;
 
@@ -43,8 +49,30 @@ export class KindRegistry implements DefinitionRules {
    * process that never validates a definition (or a test that starts many) should not pay at load.
    */
   get schemaCheck(): ValidateFunction {
-    this.compiled ??= new Ajv({ allErrors: false, strict: false, verbose: true }).compile(this.schema);
+    this.ajv ??= new Ajv({ allErrors: false, strict: false, verbose: true });
+    this.compiled ??= this.ajv.compile(this.schema);
     return this.compiled;
+  }
+
+  /**
+   * The compiled schema of one step (or, with `trigger`, the trigger) of a kind with `ownSchema`,
+   * on first use; its nested steps (`onError.then`) and conditions refer to the definition schema's.
+   */
+  stepCheck(type: string, trigger = false): ValidateFunction {
+    const key = `${trigger ? 'trigger' : 'action'}:${type}`;
+    let check = this.stepChecks.get(key);
+    if (!check) {
+      const triggerKind = trigger ? this.trigger(type) : undefined;
+      const actionKind = trigger ? undefined : this.action(type);
+      if (!triggerKind && !actionKind) throw new Error(`no ${trigger ? 'trigger' : 'action'} kind '${type}'`);
+      const clause = triggerKind ? triggerClause(triggerKind).then : actionClause(actionKind!).then;
+      const root = String(this.schema.$id);
+      const schema = JSON.parse(JSON.stringify(clause).replace(/"#\/definitions\//g, `"${root}#/definitions/`)) as object;
+      void this.schemaCheck; // compiles the definition schema the step's schema refers to
+      check = this.ajv!.compile(schema);
+      this.stepChecks.set(key, check);
+    }
+    return check;
   }
 
   /** The trigger kind of `type`, if any. */
@@ -126,8 +154,16 @@ export class KindRegistry implements DefinitionRules {
     return kind?.ownChanges === true && (definition.trigger as { includeOwnChanges?: boolean }).includeOwnChanges !== true;
   }
 
-  /** The catalogue of kinds (`GET /api/v1/automations/kinds`), plain JSON. */
+  /**
+   * The catalogue of kinds (`GET /api/v1/automations/kinds`), plain JSON, made once (the kinds do
+   * not change): callers must not change it.
+   */
   catalogue(): KindCatalogue {
+    this.listed ??= this.listCatalogue();
+    return this.listed;
+  }
+
+  private listCatalogue(): KindCatalogue {
     const info = (kind: KindDeclaration, parameters: unknown): KindInfo => {
       const out: KindInfo = {
         type: kind.type,
@@ -142,6 +178,7 @@ export class KindRegistry implements DefinitionRules {
       if (kind.kind === 'trigger') out.variables = typeof kind.variables === 'function' ? [] : [...kind.variables.names];
       if (kind.kind === 'trigger' && kind.example) out.example = plain(kind.example) as Record<string, unknown>;
       if (kind.kind === 'action' && kind.nested) out.nested = [...kind.nested];
+      if (kind.piece) out.piece = plain(kind.piece);
       return out;
     };
     return {

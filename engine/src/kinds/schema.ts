@@ -78,7 +78,8 @@ export function triggerParameters(kind: TriggerKindDeclaration): TObject {
   );
 }
 
-function triggerClause(kind: TriggerKindDeclaration) {
+/** The `if`/`then` clause of one trigger kind (its `then` is the trigger's schema). */
+export function triggerClause(kind: TriggerKindDeclaration) {
   const parameters = triggerParameters(kind);
   const required = requiredOf(parameters);
   return {
@@ -92,7 +93,8 @@ function triggerClause(kind: TriggerKindDeclaration) {
   };
 }
 
-function actionClause(kind: ActionKindDeclaration) {
+/** The `if`/`then` clause of one action kind (its `then` is the step's schema). */
+export function actionClause(kind: ActionKindDeclaration) {
   const { id, name, retry, disabled, onError } = COMMON_ACTION_PARAMETERS.properties;
   const properties = {
     type: { const: kind.type },
@@ -156,7 +158,7 @@ export function buildAutomationSchema(triggers: readonly TriggerKindDeclaration[
         type: 'object',
         required: ['type'],
         properties: { type: { enum: triggers.map((k) => k.type) } },
-        allOf: triggers.map(triggerClause),
+        allOf: triggers.filter((k) => !k.ownSchema).map(triggerClause),
       },
       rule,
       conditions: Type.Object({ anyOf: Type.Array(group, { minItems: 1, maxItems: 50 }) }, { additionalProperties: false }),
@@ -164,7 +166,7 @@ export function buildAutomationSchema(triggers: readonly TriggerKindDeclaration[
         type: 'object',
         required: ['type'],
         properties: { type: { enum: actions.map((k) => k.type) } },
-        allOf: actions.map(actionClause),
+        allOf: actions.filter((k) => !k.ownSchema).map(actionClause),
       },
     },
   });

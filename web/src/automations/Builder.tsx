@@ -128,6 +128,7 @@ export default function Builder() {
       workspaceId,
       problemAt: (path, leaf) => problems.find((p) => (leaf ? startsWith(p.path, path) : formatPath(p.path) === formatPath(path)))?.message,
       variablesFor: (path) => (definition && kinds ? variablesAt(definition, path, kinds, samples) : []),
+      valueAt: (path) => getAt(definition, path),
     }),
     [workspaceId, problems, definition, kinds, samples],
   );

@@ -35,6 +35,18 @@ const kindInfo = Type.Object(
       ),
     ),
     nested: Type.Optional(Type.Array(Type.String(), { description: 'actions holding step lists: the property names' })),
+    piece: Type.Optional(
+      Type.Object(
+        {
+          name: Type.String({ description: 'short name, the first part of the type' }),
+          packageName: Type.String({ description: 'npm package name' }),
+          version: Type.String(),
+          displayName: Type.String(),
+          authTypes: Type.Array(Type.String(), { description: 'connection types the piece takes; empty: none' }),
+        },
+        { additionalProperties: false, description: 'kinds made from an Activepieces piece (docs/integrations.md)' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -176,6 +176,10 @@ function* checkPicked(q: Sql, context: PickContext, picked: PickedReference): Qu
         `${field}: the workspace has no secret '${value}'${hint}; set it under Settings → Secrets (PUT /api/v1/workspaces/{workspaceId}/secrets/{name}) first`,
       );
     }
+    case 'connection':
+      if (!(yield* exists('SELECT 1 AS found FROM connections WHERE id = ? AND workspace_id = ?', [value, workspaceId])))
+        throw refuse(`connection '${value}' is not in this workspace`);
+      return;
     case 'agent':
       if (!(yield* exists('SELECT 1 AS found FROM agents WHERE id = ? AND workspace_id = ?', [value, workspaceId])))
         throw refuse(`agent '${value}' is not in this workspace`);

@@ -1,5 +1,7 @@
 import { secretValues } from '../secrets/service';
-import { createEngine, type Engine, type RunRecord, type TriggerEvent } from '@taskspace/engine';
+import { createEngine, DEFAULT_KINDS, type Engine, type RunRecord, type TriggerEvent } from '@taskspace/engine';
+import { ServerPieces } from '../pieces/host';
+import { PiecePoller } from '../pieces/poller';
 import { newOrderedId } from '../../platform/ids';
 import type { FastifyInstance } from 'fastify';
 import { InboundThrottle } from '../inbound/inbound-throttle';
@@ -44,6 +46,10 @@ export class AutomationRuntime {
   readonly engine: Engine;
   readonly store: ServiceRunStore;
   private readonly http: GuardedHttpAdapter;
+  /** The Activepieces pieces: their kinds, connections' use and worker pool (docs/integrations.md). */
+  readonly pieces: ServerPieces;
+  /** Polls the pieces' polling triggers (the leader's work). */
+  private readonly poller: PiecePoller;
   /** The per-URL throttle of inbound calls (webhook calls and form posts share a URL's bucket). */
   readonly throttle: InboundThrottle;
   private readonly events: WorkerLoop;
@@ -64,7 +70,9 @@ export class AutomationRuntime {
     const hook = new RunEventHook({ links: svc.links, clock: svc.clock, signals: svc.signals });
     this.store = new ServiceRunStore(svc.store, { signals: svc.signals, hook });
     this.http = new GuardedHttpAdapter(svc.addressPolicy, workspaceMediaReader(svc));
+    this.pieces = new ServerPieces(svc, this.http);
     this.engine = createEngine({
+      kinds: [...DEFAULT_KINDS, ...this.pieces.kinds(new Set(DEFAULT_KINDS.map((k) => k.type)))],
       store: this.store,
       service: new DomainServiceAdapter(svc),
       http: this.http,
@@ -89,6 +97,7 @@ export class AutomationRuntime {
       resumeUrl: (runId) => resumeUrlOf(svc, runId),
       firesSchedules: () => svc.leadership.leading,
     });
+    this.poller = new PiecePoller(svc, this.engine, this.store, this.pieces, log);
     const poll = svc.config.webhooks.pollMs;
     // A step handles one batch: again at once while batches come full, else after the poll interval.
     this.cursor = new OutboxCursor(svc.store, svc.clock, AUTOMATION_CURSOR);
@@ -123,6 +132,7 @@ export class AutomationRuntime {
     this.svc.leadership.whenLeading(() => {
       this.unsubscribe.push(this.svc.signals?.on('events', () => this.events.wake()) ?? (() => undefined));
       this.events.start();
+      this.poller.start();
       // Schedules are the leader's: a process taking over fires what is due now.
       void this.engine.tick().catch((error: unknown) => this.log.error({ err: error }, 'tick failed'));
     });
@@ -147,8 +157,10 @@ export class AutomationRuntime {
     await this.listener?.stop();
     await this.discovery.stop();
     await this.events.stop();
+    await this.poller.stop();
     await this.cursor.flush();
     await this.engine.stop();
+    await this.pieces.close();
     await this.http.close();
   }
 

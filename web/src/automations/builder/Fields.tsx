@@ -7,6 +7,7 @@ import { FieldRow } from './FieldRow';
 import { typesOf, type FieldProps } from './fieldSchema';
 import { ListField, ObjectOrValue } from './GroupFields';
 import { CronField, PickerField, TimezoneField, type SpecialProps } from './SpecialFields';
+import { OptionsField } from './OptionsField';
 import { CheckboxControl, NumberControl, TemplateControl, TemplateTextControl, TextControl, type ScalarControlProps } from './TextFields';
 
 export { initialOf, type FieldProps } from './fieldSchema';
@@ -39,6 +40,7 @@ export function Field({ name, schema, value, onChange, path, required, siblings 
   );
 
   if (schema['x-picker']) return row(<PickerField {...special} />);
+  if (schema['x-options'] && !schema['x-options'].dynamic) return row(<OptionsField {...special} />);
   if (editor === 'conditions') return <ConditionsField {...special} label={label} />;
   if (editor === 'cron') return row(<CronField {...special} />);
   if (editor === 'timezone') return row(<TimezoneField {...special} />);

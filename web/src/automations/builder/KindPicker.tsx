@@ -30,8 +30,8 @@ export function KindPicker({
   }, []);
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
-    // Titles that start with the query first, then titles that contain it, then the rest.
-    const rank = (k: KindInfo) => (k.title.toLowerCase().startsWith(q) ? 0 : k.title.toLowerCase().includes(q) ? 1 : 2);
+    // Built-in kinds before the pieces' (docs/integrations.md); then titles that start with the query, then titles that contain it, then the rest.
+    const rank = (k: KindInfo) => (k.piece ? 3 : 0) + (k.title.toLowerCase().startsWith(q) ? 0 : k.title.toLowerCase().includes(q) ? 1 : 2);
     const found = kinds.filter((k) => !q || `${k.title} ${k.summary} ${k.type} ${k.category}`.toLowerCase().includes(q));
     return q
       ? found
@@ -77,9 +77,8 @@ export function KindPicker({
       />
       <div className="kind-groups">
         {groups.length === 0 && <p className="muted">Nothing matches “{query}”.</p>}
-        {groups.map(([category, list]) => (
-          <section key={category} aria-label={category}>
-            <h3>{category}</h3>
+        {groups.map(([category, list]) => {
+          const items = (
             <ul>
               {list.map((k) => (
                 <li key={k.type}>
@@ -87,14 +86,30 @@ export function KindPicker({
                     <KindIcon name={k.icon} size={20} />
                     <span>
                       <strong>{k.title}</strong>
-                      <span className="muted small">{k.summary}</span>
+                      <span className="muted small">{k.summary.split('\n')[0]}</span>
                     </span>
                   </button>
                 </li>
               ))}
             </ul>
-          </section>
-        ))}
+          );
+          // A piece's actions (Integrations) are folded until opened or searched: there are hundreds.
+          if (list[0]?.piece)
+            return (
+              <details key={category} className="kind-piece" open={query.trim() !== '' || undefined}>
+                <summary>
+                  {category} <span className="muted small">({list.length})</span>
+                </summary>
+                {items}
+              </details>
+            );
+          return (
+            <section key={category} aria-label={category}>
+              <h3>{category}</h3>
+              {items}
+            </section>
+          );
+        })}
       </div>
     </dialog>
   );

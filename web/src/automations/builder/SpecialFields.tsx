@@ -109,7 +109,7 @@ const OTHER = '\u0000other';
  */
 export function PickerField({ id, path, schema, value, onChange, describedBy, invalid, siblings }: SpecialProps) {
   const { workspaceId } = useBuilder();
-  const options = usePickerOptions(schema['x-picker'], workspaceId, siblings);
+  const options = usePickerOptions(schema['x-picker'], workspaceId, siblings, schema['x-piece']);
   const text = typeof value === 'string' ? value : '';
   const known = options?.some((o) => o.value === text) ?? false;
   const [custom, setCustom] = useState(text !== '' && options !== undefined && !known);

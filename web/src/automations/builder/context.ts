@@ -21,6 +21,8 @@ export interface BuilderContextValue {
   problemAt(path: Path, leaf: boolean): string | undefined;
   /** The variables a template field at `path` can insert (the trigger, the steps before it, …). */
   variablesFor(path: Path): VariableGroup[];
+  /** The draft's value at `path` (a piece field reads its step's `type` and `connectionId`). */
+  valueAt?(path: Path): unknown;
 }
 
 /** See {@link BuilderContextValue}. */

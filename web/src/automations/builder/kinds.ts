@@ -30,7 +30,11 @@ export type JSONSchema = {
   minProperties?: number;
   maxProperties?: number;
   format?: string;
-  'x-picker'?: 'project' | 'folder' | 'task' | 'member' | 'agent' | 'agentCommand' | 'secret' | 'automation' | 'field';
+  'x-picker'?: 'project' | 'folder' | 'task' | 'member' | 'agent' | 'agentCommand' | 'secret' | 'automation' | 'field' | 'connection';
+  /** A piece's dynamic dropdown: the server computes its choices (`POST /automations/kinds/{type}/options`). */
+  'x-options'?: { refreshers?: string[]; dynamic?: boolean };
+  /** `x-picker: connection`: the piece whose connections are offered. */
+  'x-piece'?: string;
   'x-editor'?: 'template' | 'cron' | 'timezone' | 'code' | 'conditions' | 'steps' | 'json';
 };
 

@@ -40,13 +40,14 @@ function useWorkspaceAgents(workspaceId: string | undefined, enabled: boolean) {
 
 /**
  * The choices of an `x-picker` field (null when they depend on a project or agent not chosen yet), read through the public API: the workspace's projects,
- * folders, members, agents, secrets and automations; a project's tasks and custom fields, and an
+ * folders, members, agents, secrets, automations and a piece's connections; a project's tasks and custom fields, and an
  * agent's commands (from the sibling `projectId`/`agentId` when they are literal ids).
  */
 export function usePickerOptions(
   picker: JSONSchema['x-picker'],
   workspaceId: string | undefined,
   siblings: Record<string, unknown>,
+  piece?: string,
 ): Option[] | undefined | null {
   const projectId = literal(siblings.projectId) ?? literal((siblings.scope as { projectId?: unknown } | undefined)?.projectId);
   const agentId = literal(siblings.agentId);
@@ -67,6 +68,16 @@ export function usePickerOptions(
       unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/secrets', { params: { path: { workspaceId: workspaceId! } } })).items,
   });
   const automations = useAutomations(picker === 'automation' ? workspaceId : undefined);
+  const connections = useQuery({
+    queryKey: ['connections', workspaceId, piece],
+    enabled: picker === 'connection' && workspaceId !== undefined,
+    queryFn: async () =>
+      unwrap(
+        await api.GET('/api/v1/workspaces/{workspaceId}/connections', {
+          params: { path: { workspaceId: workspaceId! }, query: piece ? { piece } : {} },
+        }),
+      ).items,
+  });
   const tasks = useProjectTasksIf(picker === 'task' ? projectId : undefined);
   const fields = useQuery({
     queryKey: ['fields', projectId],
@@ -97,6 +108,8 @@ export function usePickerOptions(
       return secrets.data?.map((s) => ({ value: String((s as { name?: string }).name), label: String((s as { name?: string }).name) }));
     case 'automation':
       return automations.data?.map((a) => ({ value: a.id, label: a.name }));
+    case 'connection':
+      return connections.data?.map((c) => ({ value: c.id, label: c.name }));
     case 'task':
       return tasks?.map((t) => ({ value: t.id, label: t.text || '(empty task)' }));
     case 'field':

@@ -11,6 +11,8 @@ import { m029DeletedTasks } from './029_deleted_tasks';
 import { m030LivePresence } from './030_live_presence';
 import { m031DeliveryClaimedAt } from './031_delivery_claimed_at';
 import { m032OAuthResources } from './032_oauth_resources';
+import { m033Connections } from './033_connections';
+import { m034PieceStore } from './034_piece_store';
 import { baseline } from './baseline';
 
 /**
@@ -42,4 +44,6 @@ export const migrations: MigrationList = [
   m030LivePresence,
   m031DeliveryClaimedAt,
   m032OAuthResources,
+  m033Connections,
+  m034PieceStore,
 ];

@@ -1,0 +1,78 @@
+/**
+ * Messages between the piece pool (`pool.ts`, the engine's thread) and a piece worker
+ * (`worker.ts`). A call runs one operation of one piece; while it runs, the worker asks the pool
+ * for each HTTP request the piece makes (answered through the host's guarded {@link Http} port)
+ * and each store operation.
+ */
+import type { HttpRequest, HttpResponse } from '../ports';
+
+/**
+ * What a call does: run an action, compute a dropdown's options or a dynamic property's fields,
+ * check a connection, enable a polling trigger (`onEnable`) or poll it (`run`: the new items).
+ */
+export type PieceOperation = 'run' | 'options' | 'validate' | 'describe' | 'enable' | 'poll';
+
+/** The context values a piece reads (`server.publicUrl`, `run.id`, `step.name`…). */
+export interface PieceCallContext {
+  workspaceId: string;
+  automationId?: string;
+  runId?: string;
+  stepName?: string;
+  publicUrl?: string;
+}
+
+/** Pool → worker: one call. */
+export interface PieceCallMessage {
+  type: 'call';
+  id: number;
+  /** The module to `require` (an absolute path or an npm name). */
+  entry: string;
+  op: PieceOperation;
+  /** run: the action's name; options: the action (or trigger) holding the property. */
+  action?: string;
+  /** options: the property's name. */
+  prop?: string;
+  /** The connection's value in the piece's shape, or undefined. */
+  auth?: unknown;
+  propsValue?: Record<string, unknown>;
+  context: PieceCallContext;
+}
+
+/** Worker → pool: an HTTP request of the piece. */
+export interface PieceHttpMessage {
+  type: 'http';
+  id: number;
+  request: Omit<HttpRequest, 'signal' | 'timeoutMs'> & { timeoutMs?: number };
+}
+
+/** Worker → pool: a store operation (`scope` is FLOW or PROJECT). */
+export interface PieceStoreMessage {
+  type: 'store';
+  id: number;
+  op: 'get' | 'put' | 'delete';
+  scope: 'FLOW' | 'PROJECT';
+  key: string;
+  value?: unknown;
+}
+
+/** Pool → worker: the answer to a {@link PieceHttpMessage} or {@link PieceStoreMessage}. */
+export interface PieceReplyMessage {
+  type: 'reply';
+  id: number;
+  ok: boolean;
+  response?: HttpResponse;
+  value?: unknown;
+  error?: { code: string; message: string };
+}
+
+/** Worker → pool: how a call ended. */
+export interface PieceDoneMessage {
+  type: 'done';
+  id: number;
+  ok: boolean;
+  output?: unknown;
+  error?: { code: string; message: string };
+}
+
+/** Any message a worker sends. */
+export type WorkerMessage = PieceHttpMessage | PieceStoreMessage | PieceDoneMessage | { type: 'ready' };

@@ -1,0 +1,170 @@
+/**
+ * Runs piece calls for the engine and the host (docs/integrations.md): resolves a step's
+ * connection through the host's {@link PieceHost} port, puts it in the shape the piece expects,
+ * runs the call on the {@link PiecePool} with the host's guarded HTTP and the piece store, and
+ * masks the connection's secret values in whatever comes back.
+ */
+import { ActionError, permanent } from '../errors';
+import type { Http } from '../ports';
+import { SecretMask } from '../secrets';
+import type { PieceAuthInfo, PieceInfo } from './manifest';
+import type { PiecePool } from './pool';
+import type { PieceCallContext } from './protocol';
+
+/**
+ * A connection's value as Taskspace stores it: `{type: 'SECRET_TEXT', secret_text}`,
+ * `{type: 'BASIC_AUTH', username, password}`, `{type: 'CUSTOM_AUTH', props}` or
+ * `{type: 'OAUTH2', access_token, …}`.
+ */
+export type ConnectionValue = { type: string } & Record<string, unknown>;
+
+/** A step's connection, as the host hands it over. */
+export interface ResolvedConnection {
+  id: string;
+  name: string;
+  /** The piece's short name the connection is for. */
+  piece: string;
+  value: ConnectionValue;
+}
+
+/** What the host gives the piece runner (ports; the server implements them). */
+export interface PieceHost {
+  /** The module to `require` for a piece (an absolute path). */
+  entry(piece: PieceInfo): string;
+  /**
+   * The connection `connectionId` of `workspaceId`, opened.
+   * @throws ActionError CONNECTION_NOT_FOUND (permanent) when the workspace has no such connection.
+   */
+  connection(workspaceId: string, connectionId: string): Promise<ResolvedConnection>;
+  /** The piece store: values by `scope` (`automation:<id>` or `workspace:<id>`) and key; `get` resolves to null when absent. */
+  store: {
+    get(scope: string, key: string): Promise<unknown>;
+    put(scope: string, key: string, value: unknown): Promise<void>;
+    delete(scope: string, key: string): Promise<void>;
+  };
+  /** The service's public base URL (`server.publicUrl` of the context). */
+  publicUrl?: string;
+  /** Outbound HTTP for calls outside a run (options, connection tests): the host's guarded port. */
+  http: Http;
+  pool: PiecePool;
+}
+
+/** One call: which piece and what, for which workspace. */
+export interface PieceCall {
+  piece: PieceInfo;
+  op: 'run' | 'options' | 'validate' | 'enable' | 'poll';
+  action?: string;
+  prop?: string;
+  connectionId?: string;
+  /** validate: the value to check (not stored yet). */
+  connection?: ConnectionValue;
+  propsValue?: Record<string, unknown>;
+  context: PieceCallContext;
+  /** The step's HTTP port (a run's); default the host's. */
+  http?: Http;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** The auth declaration of `piece` for a connection value of `type`. */
+export function authOf(piece: PieceInfo, type: string): PieceAuthInfo | undefined {
+  return piece.auth.find((a) => a.type === type);
+}
+
+/** A stored connection value in the shape `piece` expects in `context.auth`. */
+export function pieceAuth(piece: PieceInfo, value: ConnectionValue): unknown {
+  if (piece.authShape === 'wrapped') return value;
+  switch (value.type) {
+    case 'SECRET_TEXT':
+      return value.secret_text;
+    case 'CUSTOM_AUTH':
+      return value.props;
+    case 'BASIC_AUTH':
+      return { username: value.username, password: value.password };
+    default:
+      return value;
+  }
+}
+
+/** The secret strings of a connection value (masked in everything a run records): secret text, passwords, tokens, secret custom fields. */
+export function secretStrings(piece: PieceInfo, value: ConnectionValue): string[] {
+  const out: string[] = [];
+  const add = (v: unknown) => {
+    if (typeof v === 'string' && v.length >= 4) out.push(v);
+  };
+  add(value.secret_text);
+  add(value.password);
+  add(value.access_token);
+  add(value.refresh_token);
+  add(value.client_secret);
+  const props = (value.props ?? {}) as Record<string, unknown>;
+  const declared = authOf(piece, value.type)?.props ?? {};
+  const plain: string[] = typeof value.username === 'string' ? [value.username] : [];
+  for (const [name, v] of Object.entries(props)) {
+    const type = declared[name]?.type;
+    if (type === 'SECRET_TEXT' || type === undefined || /pass|secret|token|key/i.test(name)) add(v);
+    else if (typeof v === 'string') plain.push(v);
+  }
+  // `user:secret`, as Basic authentication sends it (base64 of the pair is masked with it).
+  for (const secret of [...out]) for (const user of plain) if (user.length < 200) out.push(`${user}:${secret}`);
+  return out;
+}
+
+/** The piece runner of one host. */
+export class PieceRunner {
+  constructor(private readonly host: PieceHost) {}
+
+  /**
+   * Runs `call` and resolves to its output with the connection's secrets masked.
+   * @throws ActionError CONNECTION_NOT_FOUND, CONNECTION_MISMATCH (a connection of another piece),
+   *   the pool's errors (PIECE_TIMEOUT, PIECE_MEMORY, NOT_SUPPORTED, PIECE_ERROR…), messages masked.
+   */
+  async call(call: PieceCall): Promise<unknown> {
+    const { piece } = call;
+    let value = call.connection;
+    let label = 'connection';
+    if (call.connectionId !== undefined && value === undefined) {
+      const connection = await this.host.connection(call.context.workspaceId, call.connectionId);
+      if (connection.piece !== piece.name)
+        throw permanent('CONNECTION_MISMATCH', `connection '${connection.name}' is for ${connection.piece}, not ${piece.name}`, {
+          field: 'connectionId',
+        });
+      value = connection.value;
+      label = `connection ${connection.name}`;
+    }
+    const mask = new SecretMask();
+    if (value) mask.add(Object.fromEntries(secretStrings(piece, value).map((s, i) => [`${label}${i === 0 ? '' : ` #${i + 1}`}`, s])));
+    const http = call.http ?? this.host.http;
+    const scopeOf = (scope: 'FLOW' | 'PROJECT') =>
+      scope === 'FLOW' && call.context.automationId ? `automation:${call.context.automationId}` : `workspace:${call.context.workspaceId}`;
+    try {
+      const output = await this.host.pool.call(
+        {
+          entry: this.host.entry(piece),
+          op: call.op,
+          ...(call.action !== undefined ? { action: call.action } : {}),
+          ...(call.prop !== undefined ? { prop: call.prop } : {}),
+          ...(value ? { auth: pieceAuth(piece, value) } : {}),
+          propsValue: call.propsValue ?? {},
+          context: { ...call.context, ...(this.host.publicUrl ? { publicUrl: this.host.publicUrl } : {}) },
+        },
+        {
+          http: (request) => http.request(request),
+          store: async (m) => {
+            const scope = scopeOf(m.scope);
+            if (m.op === 'get') return this.host.store.get(scope, m.key);
+            if (m.op === 'put') return this.host.store.put(scope, m.key, m.value ?? null);
+            return this.host.store.delete(scope, m.key);
+          },
+          ...(call.signal ? { signal: call.signal } : {}),
+          ...(call.timeoutMs !== undefined ? { timeoutMs: call.timeoutMs } : {}),
+        },
+      );
+      return mask.apply(output);
+    } catch (error) {
+      if (error instanceof ActionError)
+        throw new ActionError(error.code, mask.apply(error.message), error.transient, mask.apply(error.extra));
+      throw error;
+    }
+  }
+}

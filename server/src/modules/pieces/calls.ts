@@ -1,0 +1,117 @@
+import { ActionError, type PieceInfo } from '@taskspace/engine';
+import type { Actor } from '../../auth/tokens';
+import { requireWorkspace } from '../../auth/access';
+import { badRequest, notFound, ServiceError } from '../../errors';
+import type { Services } from '../../services';
+import { openConnection } from '../connections/service';
+import type { ServerPieces } from './host';
+
+/**
+ * Piece calls made for the API, outside runs (docs/integrations.md): a dropdown's options or a
+ * dynamic property's fields for the builder, and a connection's test. Each is a piece call in the
+ * worker pool with the step's connection; the piece's failure is a 502 UPSTREAM_ERROR with its
+ * (masked) message.
+ */
+
+/** Time limit of an options or test call, in ms. */
+const API_CALL_TIMEOUT_MS = 30_000;
+
+function upstream(error: unknown): never {
+  if (error instanceof ActionError) {
+    if (error.code === 'CONNECTION_MISMATCH' || error.code === 'CONNECTION_NOT_FOUND')
+      throw badRequest('connectionId', 'invalid_value', error.message);
+    throw new ServiceError(502, 'UPSTREAM_ERROR', `the piece failed: ${error.message}`, { field: 'piece', reason: error.code });
+  }
+  throw error;
+}
+
+/** What `POST /automations/kinds/{type}/options` answers. */
+export interface KindOptions {
+  /** Dropdowns: the choices; `disabled` with a `placeholder` when the piece cannot list them yet (no connection, a refresher unset). */
+  options?: { label: string; value: unknown }[];
+  disabled?: boolean;
+  placeholder?: string;
+  /** Dynamic properties: their fields, described like the catalogue's. */
+  props?: Record<string, unknown>;
+}
+
+/**
+ * The options of property `prop` of the piece kind `type`, computed by the piece with the step's
+ * connection and the values of the other properties (`props`) (Collaborators and Owners).
+ * @throws ServiceError 404 for a type that is not a piece kind; 400 for a property without dynamic
+ *   options or a connection of another piece; 403/404 from the workspace check; 502 when the piece fails.
+ */
+export async function kindOptions(
+  svc: Services,
+  pieces: ServerPieces,
+  actor: Actor,
+  input: { type: string; workspaceId: string; prop: string; connectionId?: string; props?: Record<string, unknown> },
+): Promise<KindOptions> {
+  await svc.store.run(requireWorkspace(svc.store.sql, actor, input.workspaceId, 'Collaborator', 'computing options'));
+  const dot = input.type.indexOf('.');
+  const piece = dot > 0 ? pieces.catalogue.find(input.type.slice(0, dot)) : undefined;
+  const name = input.type.slice(dot + 1);
+  const action = piece?.actions.find((a) => a.name === name) ?? piece?.triggers.find((t) => t.name === name);
+  if (!piece || !action) throw notFound('piece kind', input.type);
+  const prop = action.props[input.prop];
+  if (!prop || !['DROPDOWN', 'MULTI_SELECT_DROPDOWN', 'DYNAMIC'].includes(prop.type))
+    throw badRequest('prop', 'invalid_value', `${input.type} has no property '${input.prop}' with options computed by the piece`);
+  try {
+    const out = (await pieces.runner.call({
+      piece,
+      op: 'options',
+      action: name,
+      prop: input.prop,
+      ...(input.connectionId ? { connectionId: input.connectionId } : {}),
+      propsValue: input.props ?? {},
+      context: { workspaceId: input.workspaceId },
+      timeoutMs: API_CALL_TIMEOUT_MS,
+    })) as Record<string, unknown> | null;
+    const result: KindOptions = {};
+    if (Array.isArray(out?.options))
+      result.options = (out.options as { label?: unknown; value?: unknown }[]).map((o) => ({
+        label: String(o.label ?? o.value),
+        value: o.value ?? null,
+      }));
+    if (typeof out?.disabled === 'boolean') result.disabled = out.disabled;
+    if (typeof out?.placeholder === 'string') result.placeholder = out.placeholder;
+    if (out?.props && typeof out.props === 'object') result.props = out.props as Record<string, unknown>;
+    return result;
+  } catch (error) {
+    upstream(error);
+  }
+}
+
+/**
+ * Tests a stored connection with the piece's `auth.validate` (Collaborators and Owners).
+ * @throws ServiceError 404 (no such connection), 403; 502 when the piece fails.
+ */
+export async function testConnection(
+  svc: Services,
+  pieces: ServerPieces,
+  actor: Actor,
+  workspaceId: string,
+  id: string,
+): Promise<{ valid: boolean; checked: boolean; error?: string }> {
+  await svc.store.run(requireWorkspace(svc.store.sql, actor, workspaceId, 'Collaborator', 'testing connections'));
+  const connection = await svc.store.run(openConnection(svc, workspaceId, id));
+  if (!connection) throw notFound('connection', id);
+  const piece: PieceInfo | undefined = pieces.catalogue.find(connection.piece);
+  if (!piece) throw badRequest('piece', 'not_found', `the piece '${connection.piece}' is no longer installed`);
+  try {
+    const out = (await pieces.runner.call({
+      piece,
+      op: 'validate',
+      connectionId: id,
+      context: { workspaceId },
+      timeoutMs: API_CALL_TIMEOUT_MS,
+    })) as {
+      valid?: unknown;
+      checked?: unknown;
+      error?: unknown;
+    };
+    return { valid: out.valid === true, checked: out.checked === true, ...(typeof out.error === 'string' ? { error: out.error } : {}) };
+  } catch (error) {
+    upstream(error);
+  }
+}

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { describePackage, readManifest, SHIPPED_MANIFEST, shippedPackages } from '../../server/src/modules/pieces/catalogue';
+import { client, startServer, type TestServer } from '../helpers/server';
+
+/**
+ * The shipped pieces (docs/integrations.md "What ships"): every `@activepieces/piece-*`
+ * dependency of the server loads and is described exactly as `server/pieces/shipped.json` says
+ * (run `node server/dist/cli.js pieces manifest` after changing the set), and the catalogue lists
+ * each of their actions as a kind with a parameter schema the builder renders.
+ */
+describe('pieces: the shipped set', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  test('every shipped piece loads and matches the shipped manifest', () => {
+    const names = shippedPackages();
+    expect(names.length).toBeGreaterThanOrEqual(30);
+    const manifest = readManifest(SHIPPED_MANIFEST);
+    expect(manifest.map((p) => p.packageName).sort()).toEqual(names);
+    for (const name of names) {
+      const described = describePackage(name, [path.dirname(SHIPPED_MANIFEST)]);
+      expect(described).toEqual(manifest.find((p) => p.packageName === name));
+    }
+  }, 120000);
+
+  test('the catalogue lists every action of every shipped piece, with its parameters', async () => {
+    const { body } = await client(server, server.token).get('/api/v1/automations/kinds');
+    const kinds = new Map<string, any>(body.actions.map((k: any) => [k.type, k]));
+    const manifest = readManifest(SHIPPED_MANIFEST);
+    expect(manifest.filter((p) => p.actions.length > 0).length).toBeGreaterThanOrEqual(30);
+    for (const piece of manifest) {
+      for (const action of piece.actions) {
+        const kind = kinds.get(`${piece.name}.${action.name}`);
+        expect([piece.name, action.name, kind?.piece?.packageName]).toEqual([piece.name, action.name, piece.packageName]);
+        expect(kind.parameters.type).toBe('object');
+        const props = kind.parameters.properties.props;
+        expect(props.type).toBe('object');
+        // Every property but markdown help and browser-side code is a field, with a title.
+        const offered = Object.entries(action.props).filter(([, p]) => p.type !== 'MARKDOWN' && p.type !== 'CUSTOM');
+        expect(Object.keys(props.properties).sort()).toEqual(offered.map(([n]) => n).sort());
+        for (const field of Object.values<any>(props.properties)) expect(typeof field.title).toBe('string');
+      }
+    }
+  });
+});
