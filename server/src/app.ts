@@ -34,6 +34,7 @@ import { installAutomations } from './modules/engine-host/runtime';
 import { installRunRetention } from './modules/runs/run-retention';
 import { installTrashRetention } from './modules/trash/retention';
 import { LiveHub } from './modules/live/hub';
+import { installMail } from './modules/mail/workers';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -203,6 +204,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   installAutomations(app, services);
   installRunRetention(app, services);
   installTrashRetention(app, services);
+  installMail(app, services);
 
   await app.register(swagger, {
     openapi: {

@@ -5,6 +5,7 @@ import { publicUrl, requestTimeouts, trustProxy, type TrustProxy } from './confi
 import { modelConfig, modelProvider, type ModelConfig } from './config-model';
 import { databaseUrl, mediaStore, postgresConfig, type MediaStoreKind, type PostgresConfig } from './config-storage';
 import { int } from './config-values';
+import { mailConfig, type MailConfig } from './config-mail';
 import { webhooksConfig, type WebhooksConfig } from './config-webhooks';
 
 export { type AccountsConfig } from './config-accounts';
@@ -14,6 +15,7 @@ export { type ModelConfig } from './config-model';
 export { MEDIA_STORE_KINDS, type MediaStoreKind, type PostgresConfig } from './config-storage';
 export { ConfigError } from './config-values';
 export { type WebhooksConfig } from './config-webhooks';
+export { type MailConfig } from './config-mail';
 
 /**
  * Every setting of the service, read once from the environment (README "Configuration").
@@ -142,6 +144,8 @@ export interface Config {
   model: ModelConfig;
   /** Webhook and outbound-HTTP settings (README "Events and webhooks"). */
   webhooks: WebhooksConfig;
+  /** Outgoing mail: SMTP, sender, retries, digests (docs/email.md). */
+  mail: MailConfig;
 }
 
 /**
@@ -186,5 +190,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaStore: mediaStore(env),
     model: modelConfig(env, provider),
     webhooks: webhooksConfig(env),
+    mail: mailConfig(env),
   };
 }

@@ -9,6 +9,7 @@ import { m027RunOperations } from './027_run_operations';
 import { m028EventCauses } from './028_event_causes';
 import { m029DeletedTasks } from './029_deleted_tasks';
 import { m030LivePresence } from './030_live_presence';
+import { m038Mail } from './038_mail';
 import { baseline } from './baseline';
 
 /**
@@ -38,4 +39,5 @@ export const migrations: MigrationList = [
   m028EventCauses,
   m029DeletedTasks,
   m030LivePresence,
+  m038Mail,
 ];
