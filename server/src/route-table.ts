@@ -33,6 +33,7 @@ import { runEventRoutes, runResumeRoutes } from './modules/runs/run-events';
 import { sharePageRoutes } from './modules/share-links/pages';
 import { accountRoutes } from './accounts/setup-routes';
 import { authSessionRoutes } from './accounts/session-routes';
+import { passwordResetRoutes } from './accounts/password-reset-routes';
 import { webAppRoutes } from './http/web-app';
 import { oauthClientRoutes } from './modules/oauth/client-routes';
 import { oauthRoutes } from './modules/oauth/routes';
@@ -102,6 +103,7 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       sharePageRoutes,
       accountRoutes,
       authSessionRoutes,
+      passwordResetRoutes,
       oauthRoutes,
       webAppRoutes,
     ],

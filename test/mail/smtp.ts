@@ -29,7 +29,7 @@ export interface TestSmtp {
    * Holds the answer to the next DATA: the mail is received but neither accepted nor refused
    * until the returned function is called. `received` resolves when a mail is being held.
    */
-  hold(): { received: Promise<void>; release(): void };
+  hold(): { received: Promise<void>; release(): void; closed(): Promise<void> };
 }
 
 export interface TestSmtpOptions {
@@ -44,7 +44,7 @@ export interface TestSmtpOptions {
 export async function startSmtp(opts: TestSmtpOptions = {}): Promise<TestSmtp> {
   const mails: ParsedMail[] = [];
   let secure: boolean | undefined;
-  let holding: { received: () => void; gate: Promise<void> } | undefined;
+  let holding: { received: (session: string) => void; gate: Promise<void> } | undefined;
   const closed = new Set<string>();
   const options: SMTPServerOptions = {
     secure: opts.secure ?? false,
@@ -69,7 +69,7 @@ export async function startSmtp(opts: TestSmtpOptions = {}): Promise<TestSmtp> {
         holding = undefined;
         const finish = async (): Promise<void> => {
           if (held) {
-            held.received();
+            held.received(session.id);
             await held.gate;
           }
           // A client that went away before the answer has not handed the mail over.
@@ -120,10 +120,22 @@ export async function startSmtp(opts: TestSmtpOptions = {}): Promise<TestSmtp> {
     hold() {
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
+      let heldSession: string | undefined;
       let received!: () => void;
       const receivedP = new Promise<void>((resolve) => (received = resolve));
-      holding = { received, gate };
-      return { received: receivedP, release };
+      holding = {
+        received: (session) => {
+          heldSession = session;
+          received();
+        },
+        gate,
+      };
+      return {
+        received: receivedP,
+        release,
+        closed: () =>
+          waitFor(() => heldSession !== undefined && closed.has(heldSession), 'the held session to close').then(() => undefined),
+      };
     },
   };
 }

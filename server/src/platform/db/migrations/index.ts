@@ -10,6 +10,7 @@ import { m028EventCauses } from './028_event_causes';
 import { m029DeletedTasks } from './029_deleted_tasks';
 import { m030LivePresence } from './030_live_presence';
 import { m038Mail } from './038_mail';
+import { m039PasswordResets } from './039_password_resets';
 import { baseline } from './baseline';
 
 /**
@@ -40,4 +41,5 @@ export const migrations: MigrationList = [
   m029DeletedTasks,
   m030LivePresence,
   m038Mail,
+  m039PasswordResets,
 ];
