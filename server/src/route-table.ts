@@ -40,6 +40,7 @@ import { oauthRoutes } from './modules/oauth/routes';
 import { secretRoutes } from './modules/secrets/routes';
 import { formRoutes } from './modules/forms/routes';
 import { liveRoutes } from './modules/live/routes';
+import { mailPreferenceRoutes, mailUnsubscribeRoutes } from './modules/mail/routes';
 
 /** A group of route plugins under one prefix; `api` groups sit behind the bearer/session guard. */
 export interface RouteGroup {
@@ -87,6 +88,7 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       runEventRoutes,
       secretRoutes,
       liveRoutes,
+      mailPreferenceRoutes,
     ],
   },
   // Spec section 9.2: signed webhook registration and the deprecated legacy subscriptions.
@@ -104,6 +106,7 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       accountRoutes,
       authSessionRoutes,
       passwordResetRoutes,
+      mailUnsubscribeRoutes,
       oauthRoutes,
       webAppRoutes,
     ],

@@ -182,7 +182,12 @@ export const InvitationSchema = Type.Object(invitationProperties, { additionalPr
 
 /** An invitation as made: its `token` and `url` (`<public URL>/invite?token=…`) are in this answer only. */
 export const CreatedInvitationSchema = Type.Object(
-  { ...invitationProperties, token: Type.String(), url: Type.String() },
+  {
+    ...invitationProperties,
+    token: Type.String(),
+    url: Type.String(),
+    mailed: Type.Boolean({ description: 'true when the link was mailed to the invited email (mail configured); else copy `url` by hand' }),
+  },
   { additionalProperties: false },
 );
 

@@ -1029,6 +1029,8 @@ export interface paths {
                                 expiresAt: string;
                                 token: string;
                                 url: string;
+                                /** @description true when the link was mailed to the invited email (mail configured); else copy `url` by hand */
+                                mailed: boolean;
                             };
                         };
                     };
@@ -14602,6 +14604,225 @@ export interface paths {
             };
         };
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/mail-preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which notification mails I get: immediate, digest or off */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                /**
+                                 * @description `immediate`, `digest` or `off`
+                                 * @enum {string}
+                                 */
+                                assignment: "immediate" | "digest" | "off";
+                                /**
+                                 * @description `immediate`, `digest` or `off`
+                                 * @enum {string}
+                                 */
+                                mention: "immediate" | "digest" | "off";
+                                /**
+                                 * @description `immediate`, `digest` or `off`
+                                 * @enum {string}
+                                 */
+                                approval: "immediate" | "digest" | "off";
+                                /**
+                                 * @description `immediate`, `digest` or `off`
+                                 * @enum {string}
+                                 */
+                                failure: "immediate" | "digest" | "off";
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        /** Choose which notification mails I get */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description `immediate`, `digest` or `off`
+                         * @enum {string}
+                         */
+                        assignment?: "immediate" | "digest" | "off";
+                        /**
+                         * @description `immediate`, `digest` or `off`
+                         * @enum {string}
+                         */
+                        mention?: "immediate" | "digest" | "off";
+                        /**
+                         * @description `immediate`, `digest` or `off`
+                         * @enum {string}
+                         */
+                        approval?: "immediate" | "digest" | "off";
+                        /**
+                         * @description `immediate`, `digest` or `off`
+                         * @enum {string}
+                         */
+                        failure?: "immediate" | "digest" | "off";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                /**
+                                 * @description `immediate`, `digest` or `off`
+                                 * @enum {string}
+                                 */
+                                assignment: "immediate" | "digest" | "off";
+                                /**
+                                 * @description `immediate`, `digest` or `off`
+                                 * @enum {string}
+                                 */
+                                mention: "immediate" | "digest" | "off";
+                                /**
+                                 * @description `immediate`, `digest` or `off`
+                                 * @enum {string}
+                                 */
+                                approval: "immediate" | "digest" | "off";
+                                /**
+                                 * @description `immediate`, `digest` or `off`
+                                 * @enum {string}
+                                 */
+                                failure: "immediate" | "digest" | "off";
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         post?: never;
         delete?: never;
         options?: never;

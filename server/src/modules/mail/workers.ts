@@ -1,25 +1,73 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services';
+import { WorkerLoop } from '../../platform/worker-loop';
 import { MailSender } from './sender';
 import { mailEnabled } from './outbox';
+import { notifierCursor, notifyEvents } from './notifier';
+import { sendDueDigests } from './digest';
+
+/** How often the leader looks for digests that are due, in ms (at most; shorter digests look more often). */
+const DIGEST_LOOK_MS = 60_000;
 
 /**
- * Wires outgoing mail into a Fastify app (docs/email.md): with `TASKSPACE_SMTP_URL` set, every
+ * Wires outgoing mail into a Fastify app (docs/email.md). With `TASKSPACE_SMTP_URL` set, every
  * process doing background work (`all`, `worker`) runs a {@link MailSender} from listen to close,
- * woken in-process on signal `mail` and polling every `TASKSPACE_MAIL_POLL_MS`. Without it
- * nothing runs. Call before registering routes.
+ * woken in-process on signal `mail` and polling every `TASKSPACE_MAIL_POLL_MS`; the leader also
+ * runs the notifier (events → notification mails; notifier.ts) and the digests (digest.ts).
+ * Without it only the notifier's cursor moves (so outbox retention is not held back). Call before
+ * registering routes.
  */
 export function installMail(app: FastifyInstance, svc: Services): void {
   let sender: MailSender | undefined;
-  let off: (() => void) | undefined;
+  let leading: WorkerLoop[] = [];
+  let flushCursor: (() => Promise<void>) | undefined;
+  const offs: (() => void)[] = [];
   app.addHook('onListen', async () => {
-    if (svc.config.role === 'api' || !mailEnabled(svc.config)) return;
-    sender ??= new MailSender(svc, app.log);
-    off = svc.signals?.on('mail', () => sender?.wake());
-    sender.start();
+    if (svc.config.role === 'api') return;
+    const enabled = mailEnabled(svc.config);
+    if (enabled) {
+      sender ??= new MailSender(svc, app.log);
+      const current = sender;
+      offs.push(svc.signals?.on('mail', () => current.wake()) ?? (() => undefined));
+      sender.start();
+    }
+    svc.leadership.whenLeading(() => {
+      if (leading.length > 0) return;
+      const cursor = notifierCursor(svc);
+      const poll = svc.config.webhooks.pollMs;
+      const notifier = new WorkerLoop(
+        'mail notifier',
+        async () => {
+          if (!svc.leadership.leading) return poll;
+          const { events, mails } = await notifyEvents(svc, cursor);
+          if (mails > 0) svc.signals?.notify('mail');
+          return events > 0 ? 0 : poll;
+        },
+        app.log,
+      );
+      const digests = new WorkerLoop(
+        'mail digests',
+        async () => {
+          const look = Math.min(DIGEST_LOOK_MS, Math.max(200, Math.floor(svc.config.mail.digestMs / 4)));
+          if (!svc.leadership.leading || !enabled) return look;
+          if ((await sendDueDigests(svc)) > 0) svc.signals?.notify('mail');
+          return look;
+        },
+        app.log,
+      );
+      offs.push(svc.signals?.on('events', () => notifier.wake()) ?? (() => undefined));
+      notifier.start();
+      digests.start();
+      leading = [notifier, digests];
+      flushCursor = () => cursor.flush();
+    });
   });
   app.addHook('preClose', async () => {
-    off?.();
+    for (const off of offs.splice(0)) off();
+    for (const loop of leading) await loop.stop();
+    leading = [];
+    await flushCursor?.();
+    flushCursor = undefined;
     await sender?.stop();
     sender = undefined;
   });
