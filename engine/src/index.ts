@@ -170,6 +170,7 @@ export {
   type AgentToolCall,
   type AgentToolDefinition,
   type AgentToolSet,
+  type EmailParams,
   type HttpMultipartPart,
   type HttpRequest,
   type HttpResponse,

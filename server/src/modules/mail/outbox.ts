@@ -70,6 +70,11 @@ export function senderDomain(from: string): string {
   return match?.[1] ?? 'localhost';
 }
 
+/** The `Message-ID` of mail `id`: `<id@domain of TASKSPACE_MAIL_FROM>`. */
+export function messageIdOf(id: string, config: { mail: MailConfig }): string {
+  return `<${id}@${senderDomain(config.mail.from)}>`;
+}
+
 /**
  * Queues `mail` on handle `q` (join the caller's transaction to queue it with its cause), due now.
  * Its `Message-ID` is `<id@domain of TASKSPACE_MAIL_FROM>`, kept on every attempt.
@@ -77,7 +82,7 @@ export function senderDomain(from: string): string {
  */
 export function* enqueueMail(q: Sql, config: { mail: MailConfig }, mail: NewMail, now: number): Query<string> {
   const id = newId();
-  const messageId = `<${id}@${senderDomain(config.mail.from)}>`;
+  const messageId = messageIdOf(id, config);
   yield* q.run(
     `INSERT INTO mail_outbox (id, message_id, kind, workspace_id, user_id, to_json, cc_json, subject, text_body, html_body,
        headers_json, attachments_json, link, status, attempts, next_attempt_at, created_at)
