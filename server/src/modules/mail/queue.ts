@@ -105,3 +105,21 @@ export function* requeueAbandoned(q: Sql): Query<number> {
   const gone = q.dialect === 'postgres' ? ` AND (claimed_by IS NULL OR ${ownerGone('claimed_by')})` : '';
   return (yield* q.run(`UPDATE mail_outbox SET status = 'pending', claimed_by = NULL WHERE status = 'sending'${gone}`)).changes;
 }
+
+/** Rows `claimed_by` this sender and `sending` whose id is not in the JSON array `keep` (parameters: sender, keep). */
+const OWN_STALE: Record<Dialect, string> = {
+  sqlite: `UPDATE mail_outbox SET status = 'pending', claimed_by = NULL
+    WHERE status = 'sending' AND claimed_by = ? AND id NOT IN (SELECT value FROM json_each(?))`,
+  postgres: `UPDATE mail_outbox SET status = 'pending', claimed_by = NULL
+    WHERE status = 'sending' AND claimed_by = ? AND id NOT IN (SELECT jsonb_array_elements_text(CAST(? AS jsonb)))`,
+};
+
+/**
+ * Puts back in the queue the mails this live process holds `sending` but is not sending (`keep`
+ * lists those in flight): left behind when the write of an attempt's outcome failed past its
+ * retries. They are sent again with the same Message-ID.
+ * @returns how many went back.
+ */
+export function* requeueOwnStale(q: Sql, sender: string, keep: readonly string[]): Query<number> {
+  return (yield* q.run(OWN_STALE[q.dialect], [sender, JSON.stringify(keep)])).changes;
+}

@@ -4,7 +4,18 @@ import type { Services } from '../../services';
 import { WorkerLoop, type WorkerLog } from '../../platform/worker-loop';
 import { DEFAULT_WORKER_ID } from '@taskspace/engine';
 import { mediaContents } from '../media/contents';
-import { anyDue, claimMails, markFailedAttempt, markSent, nextDue, releaseMail, requeueAbandoned, type MailRow } from './queue';
+import {
+  anyDue,
+  claimMails,
+  markFailedAttempt,
+  markSent,
+  nextDue,
+  releaseMail,
+  requeueAbandoned,
+  requeueOwnStale,
+  type MailRow,
+} from './queue';
+import type { Query } from '../../platform/db/query';
 import type { MailAttachmentRef } from './outbox';
 
 /**
@@ -26,6 +37,9 @@ import type { MailAttachmentRef } from './outbox';
 
 /** How often a PostgreSQL process looks for mails left `sending` by processes that are gone, in ms. */
 const REQUEUE_EVERY_MS = 5000;
+
+/** Tries of the write of one attempt's outcome. */
+const OUTCOME_TRIES = 6;
 
 /** Why an attempt failed, in one line for `last_error` (never the SMTP URL or credentials). */
 function describe(error: unknown): string {
@@ -82,9 +96,15 @@ export class MailSender {
   private async step(): Promise<number> {
     const { store, clock, config } = this.svc;
     const poll = config.mail.pollMs;
-    if (this.lastRequeue === 0 || (store.sql.dialect === 'postgres' && Date.now() - this.lastRequeue >= REQUEUE_EVERY_MS)) {
-      const back = await store.run(requeueAbandoned(store.sql));
-      if (back > 0) this.log.warn({ worker: 'mail sender', mails: back }, 'mails left in flight by a stopped process were queued again');
+    if (this.lastRequeue === 0 || Date.now() - this.lastRequeue >= REQUEUE_EVERY_MS) {
+      // SQLite: once, before anything is sent; PostgreSQL: now and then, for every process that died.
+      if (this.lastRequeue === 0 || store.sql.dialect === 'postgres') {
+        const back = await store.run(requeueAbandoned(store.sql));
+        if (back > 0) this.log.warn({ worker: 'mail sender', mails: back }, 'mails left in flight by a stopped process were queued again');
+      }
+      // This process's own rows left `sending` by a failed write of an outcome.
+      const own = await store.run(requeueOwnStale(store.sql, this.sender, [...this.inflight.keys()]));
+      if (own > 0) this.log.warn({ worker: 'mail sender', mails: own }, 'mails this process left in flight were queued again');
       this.lastRequeue = Date.now();
     }
     const free = config.mail.concurrency - this.inflight.size;
@@ -164,12 +184,31 @@ export class MailSender {
         { worker: 'mail sender', mail: row.id, attempts: row.attempts, error: describe(error), givenUp: given },
         given ? 'a mail was given up' : 'a mail attempt failed; it is tried again later',
       );
-      await store.run(markFailedAttempt(store.sql, row.id, this.sender, describe(error), nextAt));
+      await this.record(() => markFailedAttempt(store.sql, row.id, this.sender, describe(error), nextAt));
       return;
     } finally {
       transport.close();
     }
-    await store.run(markSent(store.sql, row.id, row.kind, this.sender, clock.now()));
+    const sentAt = clock.now();
+    await this.record(() => markSent(store.sql, row.id, row.kind, this.sender, sentAt));
+  }
+
+  /**
+   * Writes an attempt's outcome, tried again with a growing wait (up to {@link OUTCOME_TRIES}
+   * tries) when the database refuses it; past that the row stays `sending` and goes back to the
+   * queue at the next look for stale rows (sent again, same Message-ID).
+   */
+  private async record(write: () => Query<void>): Promise<void> {
+    const { store } = this.svc;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await store.run(write());
+        return;
+      } catch (error) {
+        if (attempt >= OUTCOME_TRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 50 * 2 ** attempt)));
+      }
+    }
   }
 }
 
