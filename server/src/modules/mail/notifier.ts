@@ -181,29 +181,41 @@ function* queueNotifications(tx: Sql, svc: Services, events: readonly EventRow[]
   return immediate;
 }
 
+/** The event types that may mail someone. */
+const MAILED_TYPES = new Set(['task.assigned', 'comment.created', 'approval.requested', 'automation.failed']);
+
 /**
- * Handles up to {@link BATCH} events after `cursor`.
+ * Handles up to {@link BATCH} events after `cursor`: reads their types, then the payloads of the
+ * ones that may mail someone. Without mail configured, only moves the cursor to the newest event.
  * @returns (resolves to) how many events were read and how many mails were queued to send now.
  */
 export async function notifyEvents(svc: Services, cursor: OutboxCursor): Promise<{ events: number; mails: number }> {
   const { store } = svc;
-  const events = await store.run(
+  const after = await cursor.get();
+  if (!mailEnabled(svc.config)) {
+    const newest = (await store.run(store.sql.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM events')))?.seq ?? 0;
+    if (newest > after) await cursor.advance(newest);
+    return { events: 0, mails: 0 };
+  }
+  const heads = await store.run(
+    store.sql.all<{ seq: number; type: string }>('SELECT seq, type FROM events WHERE seq > ? ORDER BY seq LIMIT ?', [after, BATCH]),
+  );
+  if (heads.length === 0) return { events: 0, mails: 0 };
+  const last = heads[heads.length - 1]!.seq;
+  const wanted = heads.filter((h) => MAILED_TYPES.has(h.type)).map((h) => h.seq);
+  if (wanted.length === 0) {
+    await cursor.advance(last);
+    return { events: heads.length, mails: 0 };
+  }
+  const relevant = await store.run(
     store.sql.all<EventRow>(
-      'SELECT seq, type, workspace_id AS "workspaceId", payload_json AS "payloadJson" FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
-      [await cursor.get(), BATCH],
+      `SELECT seq, type, workspace_id AS "workspaceId", payload_json AS "payloadJson" FROM events
+        WHERE seq IN (${wanted.map(() => '?').join(', ')}) ORDER BY seq`,
+      wanted,
     ),
   );
-  if (events.length === 0) return { events: 0, mails: 0 };
-  const last = events[events.length - 1]!.seq;
-  const relevant = mailEnabled(svc.config)
-    ? events.filter((e) => ['task.assigned', 'comment.created', 'approval.requested', 'automation.failed'].includes(e.type))
-    : [];
-  if (relevant.length === 0) {
-    await cursor.advance(last);
-    return { events: events.length, mails: 0 };
-  }
   const mails = (await cursor.commitWith(last, (tx) => queueNotifications(tx, svc, relevant))) ?? 0;
-  return { events: events.length, mails };
+  return { events: heads.length, mails };
 }
 
 /** A new cursor for the notifier. */
