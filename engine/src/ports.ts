@@ -355,6 +355,8 @@ export interface EmailParams {
   html?: string;
   /** Media items of the run's workspace to attach. */
   attachments: { mediaId: string; filename?: string }[];
+  /** A workspace's own SMTP server (`smtp://…`/`smtps://…`, usually from a secret); absent: the host's. */
+  smtpUrl?: string;
 }
 
 /** A function the model may call (OpenAI tool calling): its name, what it does, its arguments as a JSON Schema object. */

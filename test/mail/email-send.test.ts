@@ -1,6 +1,7 @@
 import { request, FormData } from 'undici';
 import { call, client, startServer, type TestServer } from '../helpers/server';
-import { AUTOMATION_ENV, createAutomation, endedRuns, runWithStatus } from '../automations/helpers';
+import { AUTOMATION_ENV, createAutomation, endedRuns, runWithStatus, waitFor } from '../automations/helpers';
+import { dbOf } from '../helpers/db';
 import { startSmtp, type TestSmtp } from './smtp';
 
 /**
@@ -104,6 +105,57 @@ describe('email.send without SMTP', () => {
         code: 'MAIL_NOT_CONFIGURED',
         transient: false,
       });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('email.send through a workspace SMTP connection kept as a secret', () => {
+  let smtp: TestSmtp;
+  beforeAll(async () => {
+    smtp = await startSmtp({ auth: { user: 'ws-mailer', pass: 'workspace smtp password' } });
+  });
+  afterAll(async () => {
+    await smtp.stop();
+  });
+
+  const definition = {
+    name: 'Mail through our server',
+    trigger: { type: 'webhook' },
+    actions: [{ id: 'mail', type: 'email.send', to: 'zoe@example.test', subject: 'Ours', text: 'Hi', smtpUrl: '{{ secrets.SMTP_URL }}' }],
+  };
+
+  test("with no instance SMTP the mail goes through the secret's server; the run never records the URL", async () => {
+    const server = await startServer({ env: AUTOMATION_ENV });
+    try {
+      const api = client(server, server.token);
+      expect((await api.put(`/api/v1/workspaces/${server.workspaceId}/secrets/SMTP_URL`, { value: smtp.url })).status).toBe(200);
+      const automation = await createAutomation(api, server.workspaceId, definition);
+      const run = (await api.post(`/api/v1/automations/${automation.id}/test`, { payload: {} })).body.item;
+      const done = await runWithStatus(api, automation.id, run.id, 'completed');
+      const mail = await waitFor(() => smtp.to('zoe@example.test')[0], 'the mail through the workspace server');
+      expect(mail.subject).toBe('Ours');
+      expect(JSON.stringify(done)).not.toContain('workspace smtp password');
+      expect(JSON.stringify(done)).not.toContain(encodeURIComponent('workspace smtp password'));
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a workspace server on a loopback address is refused by the SSRF guard: the mail is given up', async () => {
+    const server = await startServer();
+    try {
+      const api = client(server, server.token);
+      await api.put(`/api/v1/workspaces/${server.workspaceId}/secrets/SMTP_URL`, { value: smtp.url });
+      const automation = await createAutomation(api, server.workspaceId, definition);
+      const before = smtp.mails.length;
+      const run = (await api.post(`/api/v1/automations/${automation.id}/test`, { payload: {} })).body.item;
+      await runWithStatus(api, automation.id, run.id, 'completed');
+      const db = dbOf(server);
+      await waitFor(async () => (await db.value("SELECT status FROM mail_outbox WHERE kind = 'automation'")) === 'failed', 'given up');
+      expect(await db.value("SELECT last_error FROM mail_outbox WHERE kind = 'automation'")).toMatch(/does not connect to/);
+      expect(smtp.mails.length).toBe(before);
     } finally {
       await server.close();
     }

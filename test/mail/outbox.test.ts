@@ -97,11 +97,12 @@ describe('mail outbox', () => {
     expect(smtp.mails.map((m) => m.subject).sort()).toEqual(['One', 'Two']);
   });
 
-  test('without TASKSPACE_SMTP_URL no sender runs: a queued row stays pending', async () => {
+  test("without TASKSPACE_SMTP_URL a mail for the service's server is given up, nothing is tried", async () => {
     server = await startServer();
     expect(server.built.services.config.mail.smtpUrl).toBeUndefined();
     const id = await queue(server, 'd@example.test', 'Never');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await dbOf(server).value('SELECT status FROM mail_outbox WHERE id = ?', id)).toBe('pending');
+    const db = dbOf(server);
+    await waitFor(async () => (await db.value('SELECT status FROM mail_outbox WHERE id = ?', id)) === 'failed', 'the mail given up');
+    expect(await db.value('SELECT last_error FROM mail_outbox WHERE id = ?', id)).toMatch(/no TASKSPACE_SMTP_URL/);
   });
 });

@@ -32,6 +32,13 @@ const parameters = Type.Object({
       description: 'An HTML alternative to the text body. Escape inserted values: {{ trigger.name | escape }}.',
     }),
   ),
+  smtpUrl: Type.Optional(
+    Template({
+      title: 'SMTP connection',
+      description:
+        "A workspace's own SMTP server instead of the service's, from a secret: {{ secrets.SMTP_URL }} holding smtp://user:pass@host:587 or smtps://user:pass@host:465.",
+    }),
+  ),
   attachments: Type.Optional(
     Type.Array(
       Type.Object(
@@ -77,6 +84,8 @@ function prepare(a: EmailSendAction, s: Scope, t: Templates): EmailParams {
   const subject = requiredString(t, a.subject, s, 'subject').trim();
   if (/[\r\n]/.test(subject)) throw permanent('INVALID_INPUT', 'subject must be one line', { field: 'subject' });
   const p: EmailParams = { to, cc, subject, text: t.render(a.text, s, 'text'), attachments: [] };
+  const smtpUrl = optionalString(t, a.smtpUrl, s, 'smtpUrl')?.trim();
+  if (smtpUrl) p.smtpUrl = smtpUrl;
   const html = optionalString(t, a.html, s, 'html');
   if (html !== undefined && html !== '') p.html = html;
   (a.attachments ?? []).forEach((file, i) => {
@@ -89,6 +98,8 @@ function prepare(a: EmailSendAction, s: Scope, t: Templates): EmailParams {
 
 const executor: ActionKind<EmailSendAction, EmailParams> = {
   prepare,
+  // The connection holds credentials: the journal says only that there was one.
+  journalInput: (p) => (p.smtpUrl === undefined ? p : { ...p, smtpUrl: '[workspace SMTP connection]' }),
   execute: (ctx, p) => {
     if (ctx.service.sendEmail === undefined) throw permanent('NOT_SUPPORTED', 'this host does not send mail');
     return ctx.service.sendEmail(ctx.serviceContext, p);

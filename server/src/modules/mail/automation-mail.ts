@@ -3,6 +3,7 @@ import type { Query, Sql } from '../../platform/db/query';
 import type { Services } from '../../services';
 import { ServiceError } from '../../errors';
 import { enqueueMail, mailEnabled, messageIdOf } from './outbox';
+import { isSmtpUrl } from './connection';
 
 /** Largest total size of one mail's attachments, in bytes (20 MiB; most mail servers refuse more). */
 export const EMAIL_ATTACHMENTS_MAX_BYTES = 20 * 1024 * 1024;
@@ -21,14 +22,18 @@ export interface AutomationMailOutput {
 /**
  * Queues the mail of an `email.send` step (docs/email.md "Sending mail from an automation") on
  * the transaction `tx` (the engine host records the step's output in it: the mail is queued
- * exactly once). It goes through the instance's SMTP server from `TASKSPACE_MAIL_FROM`, with the
- * header `X-Taskspace-Automation: <automation id>`.
+ * exactly once). It goes through the instance's SMTP server, or the workspace's own (`smtpUrl`,
+ * kept sealed in the outbox), from `TASKSPACE_MAIL_FROM`, with the header
+ * `X-Taskspace-Automation: <automation id>`.
  * @throws ActionError `MAIL_NOT_CONFIGURED` (permanent) without `TASKSPACE_SMTP_URL`; ServiceError 404 for an
  *   attachment that is not a media item of the workspace; 413 when the attachments pass
  *   {@link EMAIL_ATTACHMENTS_MAX_BYTES}. All permanent for the step.
  */
 export function* queueAutomationMail(tx: Sql, svc: Services, ctx: ServiceContext, p: EmailParams): Query<AutomationMailOutput> {
-  if (!mailEnabled(svc.config)) {
+  if (p.smtpUrl !== undefined && !isSmtpUrl(p.smtpUrl)) {
+    throw permanent('INVALID_INPUT', 'smtpUrl must be an smtp:// or smtps:// URL', { field: 'smtpUrl' });
+  }
+  if (p.smtpUrl === undefined && !mailEnabled(svc.config)) {
     throw permanent('MAIL_NOT_CONFIGURED', 'this service sends no mail: its administrator has not set TASKSPACE_SMTP_URL');
   }
   let bytes = 0;
@@ -64,6 +69,7 @@ export function* queueAutomationMail(tx: Sql, svc: Services, ctx: ServiceContext
       workspaceId: ctx.workspaceId,
       attachments: p.attachments,
       headers: { 'X-Taskspace-Automation': ctx.automationId },
+      smtpSealed: p.smtpUrl === undefined ? undefined : svc.secretBox.seal(p.smtpUrl),
     },
     svc.clock.now(),
   );

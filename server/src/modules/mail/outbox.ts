@@ -57,6 +57,8 @@ export interface NewMail {
   link?: string;
   /** Gather for the person's digest instead of sending now. */
   held?: boolean;
+  /** A workspace's own SMTP URL, sealed (platform/secret-box.ts); absent: the service's `TASKSPACE_SMTP_URL`. */
+  smtpSealed?: string;
 }
 
 /** Whether outgoing mail is configured (`TASKSPACE_SMTP_URL`): without it nothing is queued. */
@@ -85,8 +87,8 @@ export function* enqueueMail(q: Sql, config: { mail: MailConfig }, mail: NewMail
   const messageId = messageIdOf(id, config);
   yield* q.run(
     `INSERT INTO mail_outbox (id, message_id, kind, workspace_id, user_id, to_json, cc_json, subject, text_body, html_body,
-       headers_json, attachments_json, link, status, attempts, next_attempt_at, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+       headers_json, attachments_json, link, smtp_sealed, status, attempts, next_attempt_at, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
     [
       id,
       messageId,
@@ -101,6 +103,7 @@ export function* enqueueMail(q: Sql, config: { mail: MailConfig }, mail: NewMail
       JSON.stringify(mail.headers ?? {}),
       JSON.stringify(mail.attachments ?? []),
       mail.link ?? null,
+      mail.smtpSealed ?? null,
       mail.held ? 'held' : 'pending',
       now,
       now,

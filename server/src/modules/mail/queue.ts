@@ -20,13 +20,15 @@ export interface MailRow {
   htmlBody: string | null;
   headersJson: string;
   attachmentsJson: string;
+  /** A workspace's own SMTP URL, sealed; null: the service's. */
+  smtpSealed: string | null;
   /** Attempts so far, this one included. */
   attempts: number;
 }
 
 const ROW = `id, message_id AS "messageId", kind, workspace_id AS "workspaceId", to_json AS "toJson", cc_json AS "ccJson",
   subject, text_body AS "textBody", html_body AS "htmlBody", headers_json AS "headersJson",
-  attachments_json AS "attachmentsJson", attempts`;
+  attachments_json AS "attachmentsJson", smtp_sealed AS "smtpSealed", attempts`;
 
 /**
  * Claims up to `limit` due mails for `sender` in one statement (marked `sending`, attempts

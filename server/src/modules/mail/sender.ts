@@ -17,6 +17,7 @@ import {
 } from './queue';
 import type { Query } from '../../platform/db/query';
 import type { MailAttachmentRef } from './outbox';
+import { transportOptions, UnusableSmtpError } from './connection';
 
 /**
  * The mail sender (docs/email.md "Delivery"): every `all` and `worker` process with
@@ -154,14 +155,13 @@ export class MailSender {
   private async attempt(row: MailRow): Promise<void> {
     const { store, clock, config } = this.svc;
     const mail = config.mail;
-    const transport = createTransport({
-      url: mail.smtpUrl,
-      connectionTimeout: mail.timeoutMs,
-      greetingTimeout: mail.timeoutMs,
-      socketTimeout: mail.timeoutMs,
-      dnsTimeout: mail.timeoutMs,
-    });
+    let transport: ReturnType<typeof createTransport> | undefined;
     try {
+      if (row.smtpSealed === null && mail.smtpUrl === undefined) {
+        throw new UnusableSmtpError('this service has no TASKSPACE_SMTP_URL');
+      }
+      const workspaceUrl = row.smtpSealed === null ? undefined : this.svc.secretBox.open(row.smtpSealed);
+      transport = createTransport(await transportOptions(mail, this.svc.addressPolicy, workspaceUrl));
       await transport.sendMail({
         from: mail.from,
         to: JSON.parse(row.toJson) as string[],
@@ -187,7 +187,7 @@ export class MailSender {
       await this.record(() => markFailedAttempt(store.sql, row.id, this.sender, describe(error), nextAt));
       return;
     } finally {
-      transport.close();
+      transport?.close();
     }
     const sentAt = clock.now();
     await this.record(() => markSent(store.sql, row.id, row.kind, this.sender, sentAt));

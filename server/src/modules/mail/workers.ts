@@ -10,12 +10,13 @@ import { sendDueDigests } from './digest';
 const DIGEST_LOOK_MS = 60_000;
 
 /**
- * Wires outgoing mail into a Fastify app (docs/email.md). With `TASKSPACE_SMTP_URL` set, every
- * process doing background work (`all`, `worker`) runs a {@link MailSender} from listen to close,
- * woken in-process on signal `mail` and polling every `TASKSPACE_MAIL_POLL_MS`; the leader also
- * runs the notifier (events → notification mails; notifier.ts) and the digests (digest.ts).
- * Without it only the notifier's cursor moves (so outbox retention is not held back). Call before
- * registering routes.
+ * Wires outgoing mail into a Fastify app (docs/email.md). Every process doing background work
+ * (`all`, `worker`) runs a {@link MailSender} from listen to close, woken in-process on signal
+ * `mail` and polling every `TASKSPACE_MAIL_POLL_MS` (an idle poll is one read); the leader also
+ * runs the notifier (events → notification mails; notifier.ts) and, with `TASKSPACE_SMTP_URL` set,
+ * the digests (digest.ts). Without it nothing is queued but the mails of automations that name a
+ * workspace's own SMTP server, and the notifier only moves its cursor (so outbox retention is not
+ * held back). Call before registering routes.
  */
 export function installMail(app: FastifyInstance, svc: Services): void {
   let sender: MailSender | undefined;
@@ -25,12 +26,11 @@ export function installMail(app: FastifyInstance, svc: Services): void {
   app.addHook('onListen', async () => {
     if (svc.config.role === 'api') return;
     const enabled = mailEnabled(svc.config);
-    if (enabled) {
-      sender ??= new MailSender(svc, app.log);
-      const current = sender;
-      offs.push(svc.signals?.on('mail', () => current.wake()) ?? (() => undefined));
-      sender.start();
-    }
+    // Also without the service's SMTP server: automations may mail through a workspace's own.
+    sender ??= new MailSender(svc, app.log);
+    const current = sender;
+    offs.push(svc.signals?.on('mail', () => current.wake()) ?? (() => undefined));
+    sender.start();
     svc.leadership.whenLeading(() => {
       if (leading.length > 0) return;
       const cursor = notifierCursor(svc);

@@ -11,7 +11,8 @@ import type { PairedMigration } from '../migrate';
  * the same on every attempt, so a duplicate after a crash is recognisable. `to_json`, `cc_json`:
  * JSON arrays of addresses; `headers_json`: extra headers (`List-Unsubscribe`);
  * `attachments_json`: `[{mediaId, filename}]` read at send time. `link`: the notification's link,
- * for its digest line. Bodies of mails carrying a link token are cleared once sent.
+ * for its digest line. `smtp_sealed`: a workspace's own SMTP URL (an `email.send` step's `smtpUrl`),
+ * sealed with the secret key; null: the service's. Bodies of mails carrying a link token are cleared once sent.
  *
  * `mail_preferences`: a person's choice per notification kind (`assignment`, `mention`,
  * `approval`, `failure`): `immediate`, `digest` or `off`; no row is `immediate`.
@@ -38,6 +39,7 @@ CREATE TABLE mail_outbox (
   headers_json     TEXT NOT NULL DEFAULT '{}',
   attachments_json TEXT NOT NULL DEFAULT '[]',
   link             TEXT,
+  smtp_sealed      TEXT,
   status           TEXT NOT NULL,
   attempts         INTEGER NOT NULL DEFAULT 0,
   next_attempt_at  INTEGER NOT NULL,
@@ -71,6 +73,7 @@ CREATE TABLE mail_outbox (
   headers_json     TEXT COLLATE "C" NOT NULL DEFAULT '{}',
   attachments_json TEXT COLLATE "C" NOT NULL DEFAULT '[]',
   link             TEXT COLLATE "C",
+  smtp_sealed      TEXT COLLATE "C",
   status           TEXT COLLATE "C" NOT NULL,
   attempts         BIGINT NOT NULL DEFAULT 0,
   next_attempt_at  BIGINT NOT NULL,
