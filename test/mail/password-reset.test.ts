@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { startServer, call, addUser, type TestServer } from '../helpers/server';
-import { dbOf } from '../helpers/db';
+import { dbOf, openStore } from '../helpers/db';
 import { waitFor } from '../helpers/wait';
 import { hashToken } from '../../server/src/auth/tokens';
 import { startSmtp, linkIn, type TestSmtp } from './smtp';
@@ -144,6 +144,19 @@ describe('password reset without working mail', () => {
       for (let i = 0; i < 5; i++) expect((await call(server.url, 'GET', '/api/v1/workspaces', { token: server.token })).status).toBe(200);
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(await dbOf(server).value("SELECT status FROM mail_outbox WHERE kind = 'password_reset'")).toBe('sending');
+      // Stopping ends the conversation at once (not after the 60 s timeout); the mail stays queued, unattempted.
+      const stopping = Date.now();
+      await server.close();
+      expect(Date.now() - stopping).toBeLessThan(10_000);
+      const store = openStore(server.dataDir);
+      try {
+        expect(await store.db.get("SELECT status, attempts FROM mail_outbox WHERE kind = 'password_reset'")).toEqual({
+          status: 'pending',
+          attempts: 0,
+        });
+      } finally {
+        await store.close();
+      }
     } finally {
       for (const socket of sockets) socket.destroy();
       await server.close();

@@ -68,6 +68,8 @@ export class MailSender {
   private readonly sender: string;
   private lastRequeue = 0;
   private stopping = false;
+  /** Aborted by {@link MailSender.stop}: conversations in progress end (their mails stay queued). */
+  private readonly abort = new AbortController();
 
   constructor(
     private readonly svc: Services,
@@ -87,10 +89,12 @@ export class MailSender {
     this.loop.wake();
   }
 
-  /** Stops claiming and waits for the attempts in flight to finish (each bounded by `TASKSPACE_MAIL_TIMEOUT_MS`). */
+  /** Stops claiming, ends the SMTP conversations in progress (their mails stay queued) and waits for them to settle. */
   async stop(): Promise<void> {
     this.stopping = true;
-    await this.loop.stop();
+    const stepping = this.loop.stop();
+    this.abort.abort();
+    await stepping;
     await Promise.allSettled([...this.inflight.values()]);
   }
 
@@ -172,6 +176,7 @@ export class MailSender {
         messageId: row.messageId,
         headers: JSON.parse(row.headersJson) as Record<string, string>,
         attachments: await this.attachments(row),
+        signal: this.abort.signal,
       });
     } catch (error) {
       if (this.stopping && !permanent(error)) {
