@@ -1,5 +1,5 @@
 import { startServer, call, type TestServer } from '../helpers/server';
-import { dbOf } from '../helpers/db';
+import { dbOf, openStore } from '../helpers/db';
 import { waitFor } from '../helpers/wait';
 import { makeCertificate } from '../webhooks/receiver';
 import { enqueueMail } from '../../server/src/modules/mail/outbox';
@@ -104,5 +104,33 @@ describe('mail outbox', () => {
     const db = dbOf(server);
     await waitFor(async () => (await db.value('SELECT status FROM mail_outbox WHERE id = ?', id)) === 'failed', 'the mail given up');
     expect(await db.value('SELECT last_error FROM mail_outbox WHERE id = ?', id)).toMatch(/no TASKSPACE_SMTP_URL/);
+  });
+
+  test('the leader deletes done mails older than the log retention, and keeps the rest', async () => {
+    const first = await startServer();
+    await first.close();
+    const store = openStore(first.dataDir);
+    const insert = (id: string, status: string, createdAt: number) =>
+      store.db.run(
+        `INSERT INTO mail_outbox (id, message_id, kind, to_json, subject, text_body, status, next_attempt_at, created_at)
+         VALUES (?, ?, 'test', '[]', 's', 't', ?, ?, ?)`,
+        id,
+        `<${id}@x>`,
+        status,
+        createdAt,
+        createdAt,
+      );
+    try {
+      await insert('old-sent', 'sent', 1);
+      await insert('old-failed', 'failed', 1);
+      await insert('old-pending', 'pending', Date.now() + 86_400_000 * 365);
+      await insert('new-sent', 'sent', Date.now());
+    } finally {
+      await store.close();
+    }
+    server = await startServer({ dataDir: first.dataDir });
+    const db = dbOf(server);
+    await waitFor(async () => (await db.value<number>('SELECT count(*) FROM mail_outbox')) === 2, 'the old done mails deleted');
+    expect((await db.all<{ id: string }>('SELECT id FROM mail_outbox ORDER BY id')).map((r) => r.id)).toEqual(['new-sent', 'old-pending']);
   });
 });

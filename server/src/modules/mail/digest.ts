@@ -47,3 +47,23 @@ function digestFor(svc: Services, userId: string, now: number): Query<boolean> {
     return true;
   });
 }
+
+/**
+ * Deletes the outbox rows that are done (`sent`, `failed`, `digested`) and older than
+ * `TASKSPACE_WEBHOOKS_LOG_RETENTION_DAYS` (0 keeps them forever), at most 1,000 at a time. Run by the leader.
+ * @returns (resolves to) how many were deleted.
+ */
+export async function pruneMail(svc: Services): Promise<number> {
+  const days = svc.config.webhooks.logRetentionDays;
+  if (days === 0) return 0;
+  const { store, clock } = svc;
+  const before = clock.now() - days * 86_400_000;
+  const { changes } = await store.run(
+    store.sql.run(
+      `DELETE FROM mail_outbox WHERE id IN (SELECT id FROM mail_outbox
+         WHERE status IN ('sent', 'failed', 'digested') AND created_at < ? LIMIT 1000)`,
+      [before],
+    ),
+  );
+  return changes;
+}

@@ -4,7 +4,10 @@ import { WorkerLoop } from '../../platform/worker-loop';
 import { MailSender } from './sender';
 import { mailEnabled } from './outbox';
 import { notifierCursor, notifyEvents } from './notifier';
-import { sendDueDigests } from './digest';
+import { pruneMail, sendDueDigests } from './digest';
+
+/** How often the leader deletes old mails that are done, in ms (10 minutes; more often while a backlog remains). */
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /** How often the leader looks for digests that are due, in ms (at most; shorter digests look more often). */
 const DIGEST_LOOK_MS = 60_000;
@@ -13,8 +16,8 @@ const DIGEST_LOOK_MS = 60_000;
  * Wires outgoing mail into a Fastify app (docs/email.md). Every process doing background work
  * (`all`, `worker`) runs a {@link MailSender} from listen to close, woken in-process on signal
  * `mail` and polling every `TASKSPACE_MAIL_POLL_MS` (an idle poll is one read); the leader also
- * runs the notifier (events → notification mails; notifier.ts) and, with `TASKSPACE_SMTP_URL` set,
- * the digests (digest.ts). Without it nothing is queued but the mails of automations that name a
+ * runs the notifier (events → notification mails; notifier.ts), the retention of old mails and,
+ * with `TASKSPACE_SMTP_URL` set, the digests (digest.ts). Without it nothing is queued but the mails of automations that name a
  * workspace's own SMTP server, and the notifier only moves its cursor (so outbox retention is not
  * held back). Call before registering routes.
  */
@@ -45,12 +48,16 @@ export function installMail(app: FastifyInstance, svc: Services): void {
         },
         app.log,
       );
+      let lastPrune = 0;
       const digests = new WorkerLoop(
-        'mail digests',
+        'mail digests and retention',
         async () => {
           const look = Math.min(DIGEST_LOOK_MS, Math.max(200, Math.floor(svc.config.mail.digestMs / 4)));
-          if (!svc.leadership.leading || !enabled) return look;
-          if ((await sendDueDigests(svc)) > 0) svc.signals?.notify('mail');
+          if (!svc.leadership.leading) return look;
+          if (enabled && (await sendDueDigests(svc)) > 0) svc.signals?.notify('mail');
+          if (Date.now() - lastPrune >= PRUNE_EVERY_MS) {
+            if ((await pruneMail(svc)) < 1000) lastPrune = Date.now();
+          }
           return look;
         },
         app.log,
