@@ -179,6 +179,7 @@ export {
   type AgentToolCall,
   type AgentToolDefinition,
   type AgentToolSet,
+  type EmailParams,
   type HttpMultipartPart,
   type HttpRequest,
   type HttpResponse,

@@ -332,10 +332,31 @@ export interface Service {
    */
   runAgentCommand(ctx: ServiceContext, p: { agentId: string; command: string; input: string; tools?: AgentToolSet }): Promise<unknown>;
   /**
+   * `email.send`: queues a mail through the host's outgoing mail (exactly once per
+   * `ctx.idempotencyKey`); resolves to what the step outputs. Optional: without it the step fails
+   * with the permanent `NOT_SUPPORTED`.
+   */
+  sendEmail?(ctx: ServiceContext, p: EmailParams): Promise<unknown>;
+  /**
    * The folder holding a project followed by its ancestor folders, for folder-scoped triggers.
    * Empty when the project is unknown.
    */
   projectFolders(workspaceId: string, projectId: string): Promise<string[]>;
+}
+
+/** A mail an `email.send` step asks the host to send (templates rendered, addresses checked loosely). */
+export interface EmailParams {
+  /** At least one address, plain or `Name <address>`. */
+  to: string[];
+  cc: string[];
+  /** One line. */
+  subject: string;
+  text: string;
+  html?: string;
+  /** Media items of the run's workspace to attach. */
+  attachments: { mediaId: string; filename?: string }[];
+  /** A workspace's own SMTP server (`smtp://…`/`smtps://…`, usually from a secret); absent: the host's. */
+  smtpUrl?: string;
 }
 
 /** A function the model may call (OpenAI tool calling): its name, what it does, its arguments as a JSON Schema object. */

@@ -35,6 +35,7 @@ import { installRunRetention } from './modules/runs/run-retention';
 import { installTrashRetention } from './modules/trash/retention';
 import { installBackupSchedule } from './ops/backup-schedule';
 import { LiveHub } from './modules/live/hub';
+import { installMail } from './modules/mail/workers';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -205,6 +206,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   installRunRetention(app, services);
   installTrashRetention(app, services);
   installBackupSchedule(app, services);
+  installMail(app, services);
 
   await app.register(swagger, {
     openapi: {

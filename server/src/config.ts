@@ -14,6 +14,7 @@ import { publicUrl, requestTimeouts, trustProxy, type TrustProxy } from './confi
 import { modelConfig, modelProvider, type ModelConfig } from './config-model';
 import { databaseUrl, mediaStore, postgresConfig, type MediaStoreKind, type PostgresConfig } from './config-storage';
 import { int } from './config-values';
+import { mailConfig, type MailConfig } from './config-mail';
 import { webhooksConfig, type WebhooksConfig } from './config-webhooks';
 
 export { type AccountsConfig } from './config-accounts';
@@ -24,6 +25,7 @@ export { type ModelConfig } from './config-model';
 export { MEDIA_STORE_KINDS, type MediaStoreKind, type PostgresConfig } from './config-storage';
 export { ConfigError } from './config-values';
 export { type WebhooksConfig } from './config-webhooks';
+export { type MailConfig } from './config-mail';
 
 /**
  * Every setting of the service, read once from the environment (README "Configuration").
@@ -161,6 +163,8 @@ export interface Config {
   webhooks: WebhooksConfig;
   /** Scheduled backups (docs "Operations", "Scheduled backups"). */
   backup: BackupScheduleConfig;
+  /** Outgoing mail: SMTP, sender, retries, digests (docs/email.md). */
+  mail: MailConfig;
 }
 
 /**
@@ -208,5 +212,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     model: modelConfig(env, provider),
     webhooks: webhooksConfig(env),
     backup: backupScheduleConfig(env, path.resolve(env.TASKSPACE_DATA_DIR || './.data')),
+    mail: mailConfig(env),
   };
 }

@@ -33,6 +33,7 @@ import { runEventRoutes, runResumeRoutes } from './modules/runs/run-events';
 import { sharePageRoutes } from './modules/share-links/pages';
 import { accountRoutes } from './accounts/setup-routes';
 import { authSessionRoutes } from './accounts/session-routes';
+import { passwordResetRoutes } from './accounts/password-reset-routes';
 import { webAppRoutes } from './http/web-app';
 import { oauthClientRoutes } from './modules/oauth/client-routes';
 import { oauthRoutes } from './modules/oauth/routes';
@@ -43,6 +44,7 @@ import { formRoutes } from './modules/forms/routes';
 import { liveRoutes } from './modules/live/routes';
 import { mcpRoutes } from './modules/mcp/routes';
 import { RouteCatalog } from './modules/mcp/catalog';
+import { mailPreferenceRoutes, mailUnsubscribeRoutes } from './modules/mail/routes';
 
 /** A group of route plugins under one prefix; `api` groups sit behind the bearer/session guard. */
 export interface RouteGroup {
@@ -92,6 +94,7 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       connectionRoutes,
       pieceRoutes,
       liveRoutes,
+      mailPreferenceRoutes,
     ],
   },
   // Spec section 9.2: signed webhook registration and the deprecated legacy subscriptions.
@@ -108,6 +111,8 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       sharePageRoutes,
       accountRoutes,
       authSessionRoutes,
+      passwordResetRoutes,
+      mailUnsubscribeRoutes,
       oauthRoutes,
       mcpRoutes,
       webAppRoutes,

@@ -57,7 +57,7 @@ describe('outbox cursors', () => {
     const reopened = openStore(dataDir, { readonly: true });
     try {
       const last = await lastSeqOf(reopened.db);
-      expect(await cursorsOf(reopened.db)).toEqual({ automations: last, webhooks: last });
+      expect(await cursorsOf(reopened.db)).toEqual({ automations: last, mail: last, webhooks: last });
     } finally {
       await reopened.close();
     }

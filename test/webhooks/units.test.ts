@@ -209,6 +209,7 @@ describe('outbox retention', () => {
       // The dispatcher has passed `delivered`, the automation consumer `unread` too.
       await store.run(writeCursor(store.sql, 'webhooks', delivered));
       await store.run(writeCursor(store.sql, 'automations', unread));
+      await store.run(writeCursor(store.sql, 'mail', unread));
       const ids = async () =>
         (await db.all<{ id: string }>("SELECT id FROM events WHERE id IN ('handled', 'delivered', 'unread', 'recent') ORDER BY seq")).map(
           (r) => r.id,
@@ -231,6 +232,7 @@ describe('outbox retention', () => {
       expect(await built.services.store.run(pruneExpired(built.services))).toBe(0);
       await store.run(writeCursor(store.sql, 'webhooks', recent));
       await store.run(writeCursor(store.sql, 'automations', recent));
+      await store.run(writeCursor(store.sql, 'mail', recent));
       expect(await built.services.store.run(pruneExpired(built.services))).toBe(1);
       expect(await ids()).toEqual([]);
     } finally {

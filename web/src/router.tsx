@@ -36,6 +36,20 @@ const builder = screen(
 export const router = createBrowserRouter([
   { path: '/sign-in', element: <SignIn /> },
   {
+    path: '/forgot-password',
+    element: screen(
+      () => import('./routes/PasswordReset'),
+      (m) => m.ForgotPassword,
+    ),
+  },
+  {
+    path: '/reset-password',
+    element: screen(
+      () => import('./routes/PasswordReset'),
+      (m) => m.ResetPassword,
+    ),
+  },
+  {
     path: '/invite',
     element: screen(
       () => import('./routes/Invite'),

@@ -18,6 +18,7 @@ import type { FormTriggerFields } from '../kinds/triggers/form';
 import type { TaskAction } from '../kinds/actions/task-writes';
 import type { HttpRequestAction } from '../kinds/actions/http-request';
 import type { AgentCommandAction } from '../kinds/actions/agent-command';
+import type { EmailSendAction } from '../kinds/actions/email-send';
 import type { CodeAction, RespondAction, SetAction } from '../kinds/actions/data';
 
 export type {
@@ -280,6 +281,7 @@ export type Action =
   | ParallelAction
   | WaitEventAction
   | HttpRequestAction
+  | EmailSendAction
   | CodeAction
   | AgentCommandAction
   | SetAction

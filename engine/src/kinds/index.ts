@@ -11,6 +11,7 @@ import { AGENT_COMMAND_KIND } from './actions/agent-command';
 import { CODE_KIND, RESPOND_KIND, SET_KIND } from './actions/data';
 import { APPROVAL_KIND, BRANCH_KIND, DELAY_KIND, LOOP_KIND, PARALLEL_KIND, RUN_AUTOMATION_KIND, WAIT_EVENT_KIND } from './actions/flow';
 import { HTTP_REQUEST_KIND } from './actions/http-request';
+import { EMAIL_SEND_KIND } from './actions/email-send';
 import { SERVICE_KINDS } from './actions/service';
 import { TASK_WRITE_KINDS } from './actions/task-writes';
 import { FORM_KIND } from './triggers/form';
@@ -26,6 +27,7 @@ export { COMMON_ACTION_PARAMETERS } from './schema';
 export { OPERATORS, Template, Ref, Scalar, JsonTemplate, Steps, Enum, Dict, OneOf } from './parts';
 export { HTTP_METHODS, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS, type HttpRequestAction } from './actions/http-request';
 export { type AgentCommandAction, type AgentParams } from './actions/agent-command';
+export { type EmailSendAction, EMAIL_MAX_RECIPIENTS, EMAIL_MAX_ATTACHMENTS } from './actions/email-send';
 export { LOOP_LIMITS, EVENT_NAME } from './actions/flow';
 export { WEBHOOK_METHODS, WEBHOOK_VERIFY_TYPES, type WebhookVerify } from './triggers/webhook';
 export { FORM_FIELD_TYPES, isRedirectUrl, type FormField, type FormTriggerFields } from './triggers/form';
@@ -47,6 +49,7 @@ export const DEFAULT_ACTION_KINDS: readonly KindDeclaration[] = [
   ...TASK_WRITE_KINDS,
   ...SERVICE_KINDS,
   HTTP_REQUEST_KIND,
+  EMAIL_SEND_KIND,
   AGENT_COMMAND_KIND,
   SET_KIND,
   CODE_KIND,

@@ -8,6 +8,8 @@ import { hashToken } from '../auth/tokens';
 import { ROLES, isRole, roleAtLeast, type Role } from '../auth/roles';
 import { HANDLE_PATTERN } from '../modules/users/service';
 import { EMAIL_PATTERN } from './credentials';
+import { enqueueMail, mailEnabled } from '../modules/mail/outbox';
+import { invitationMail } from '../modules/mail/templates/invitation';
 
 /**
  * The role needed to invite. An invitation stays valid only while its inviter holds it: demoting
@@ -39,16 +41,26 @@ const COLUMNS = 'id, workspace_id AS "workspaceId", role, email, handle, created
 /**
  * Owners: invite a person (by email or by handle, exactly one) to a workspace with a role.
  * Returns the invitation and its token (256 random bits; only its hash is stored), valid once
- * for {@link INVITATION_TTL_MS}.
+ * for {@link INVITATION_TTL_MS}. An invitation by email is mailed when mail is configured
+ * (`mailed`), in the same transaction (docs/email.md).
  * @throws ServiceError 400 for a bad role, email or handle, or when both or neither are given;
  *   403/404 from the workspace access check.
  */
-export function* createInvitation(
+export function createInvitation(
   svc: Services,
   actor: Actor,
   input: { workspaceId: string; role: unknown; email?: string; handle?: string },
-): Query<{ invitation: Invitation; token: string }> {
-  const q = svc.store.sql;
+): Query<{ invitation: Invitation; token: string; mailed: boolean }> {
+  return svc.store.sql.transaction((tx) => inviteOn(tx, svc, actor, input));
+}
+
+/** {@link createInvitation} on the transaction `q`. */
+function* inviteOn(
+  q: Sql,
+  svc: Services,
+  actor: Actor,
+  input: { workspaceId: string; role: unknown; email?: string; handle?: string },
+): Query<{ invitation: Invitation; token: string; mailed: boolean }> {
   const now = svc.clock.now();
   yield* requireWorkspace(q, actor, input.workspaceId, INVITER_ROLE, 'inviting');
   if (typeof input.role !== 'string' || !isRole(input.role))
@@ -86,7 +98,25 @@ export function* createInvitation(
       invitation.expiresAt,
     ],
   );
-  return { invitation, token };
+  const mailed = invitation.email !== null && mailEnabled(svc.config);
+  if (mailed) yield* mailInvitation(q, svc, actor, invitation, token, now);
+  return { invitation, token, mailed };
+}
+
+/** Queues the invitation mail to `invitation.email` (docs "Invitations and members"; docs/email.md). */
+function* mailInvitation(q: Sql, svc: Services, actor: Actor, invitation: Invitation, token: string, now: number): Query<void> {
+  const names = yield* q.get<{ workspaceName: string; displayName: string }>(
+    'SELECT w.name AS "workspaceName", u.display_name AS "displayName" FROM workspaces w, users u WHERE w.id = ? AND u.id = ?',
+    [invitation.workspaceId, actor.userId],
+  );
+  const mail = invitationMail({
+    inviter: names?.displayName ? `${names.displayName} (@${actor.handle})` : `@${actor.handle}`,
+    workspaceName: names?.workspaceName ?? 'a workspace',
+    role: invitation.role,
+    link: svc.links.url(`/invite?token=${token}`),
+    validDays: INVITATION_TTL_MS / 86_400_000,
+  });
+  yield* enqueueMail(q, svc.config, { kind: 'invitation', to: [invitation.email!], workspaceId: invitation.workspaceId, ...mail }, now);
 }
 
 /** Owners: a workspace's pending invitations (not accepted, revoked or expired), newest first. @throws ServiceError 403/404 from the access check. */

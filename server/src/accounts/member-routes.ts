@@ -102,10 +102,13 @@ export const membersRoutes: FastifyPluginAsync = async (plugin) => {
       },
     },
     async (request) => {
-      const { invitation: created, token } = await store.run(
-        createInvitation(svc, request.actor, { ...request.body, workspaceId: request.params.workspaceId }),
-      );
-      return { ok: true, item: { ...present(created), token, url: links.url(`/invite?token=${token}`) } };
+      const {
+        invitation: created,
+        token,
+        mailed,
+      } = await store.run(createInvitation(svc, request.actor, { ...request.body, workspaceId: request.params.workspaceId }));
+      if (mailed) svc.signals?.notify('mail');
+      return { ok: true, item: { ...present(created), token, url: links.url(`/invite?token=${token}`), mailed } };
     },
   );
 

@@ -92,6 +92,15 @@ export const SessionParams = Params('sessionId');
 /** Body of `POST /api/v1/auth/password`. */
 export const PasswordChangeBody = Type.Object({ currentPassword: password(), newPassword: password() }, { additionalProperties: false });
 
+/** Body of `POST /api/v1/auth/password/forgot`: the handle or email of the account. */
+export const ForgotPasswordBody = Type.Object(
+  { login: Type.String({ minLength: 1, maxLength: MAX_EMAIL }) },
+  { additionalProperties: false },
+);
+
+/** Body of `POST /api/v1/auth/password/reset`: the mailed link's token and the new password. */
+export const ResetPasswordBody = Type.Object({ token: linkToken(), password: password() }, { additionalProperties: false });
+
 /* Setup links and sign-up through an invitation (no credential). */
 
 /** Query of the hidden `GET /setup` page: the link token, checked by the page itself (an HTML answer, never a 400 envelope). */
@@ -185,7 +194,12 @@ export const InvitationSchema = Type.Object(invitationProperties, { additionalPr
 
 /** An invitation as made: its `token` and `url` (`<public URL>/invite?token=…`) are in this answer only. */
 export const CreatedInvitationSchema = Type.Object(
-  { ...invitationProperties, token: Type.String(), url: Type.String() },
+  {
+    ...invitationProperties,
+    token: Type.String(),
+    url: Type.String(),
+    mailed: Type.Boolean({ description: 'true when the link was mailed to the invited email (mail configured); else copy `url` by hand' }),
+  },
   { additionalProperties: false },
 );
 

@@ -15,6 +15,8 @@ export const WEB_APP_ROUTES = [
   '/',
   '/sign-in',
   '/invite',
+  '/forgot-password',
+  '/reset-password',
   '/projects/:projectId',
   '/folders/:folderId/new-project',
   '/automations',

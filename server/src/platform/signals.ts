@@ -8,8 +8,10 @@
  *   on their response, and live update streams).
  * - `deliveries`: the leader queued webhook deliveries in another process (told by `NOTIFY`) for
  *   this process's delivery worker to claim.
+ * - `mail`: a mail was queued in this process (modules/mail/outbox.ts) for its mail sender; the
+ *   senders of other processes find it at their next poll (`TASKSPACE_MAIL_POLL_MS`).
  */
-export type SignalTopic = 'events' | 'runs' | 'deliveries';
+export type SignalTopic = 'events' | 'runs' | 'deliveries' | 'mail';
 
 /** A tiny topic-based notifier. Listeners run on a later tick, at most once per burst of notifications. */
 export class Signals {

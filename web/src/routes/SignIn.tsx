@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 
 /** Sign in with handle or email and password; the service sets the session cookie. */
@@ -66,6 +66,9 @@ export function SignIn() {
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
+        <p className="small">
+          <Link to="/forgot-password">Forgot password?</Link>
+        </p>
       </form>
     </main>
   );

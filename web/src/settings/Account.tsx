@@ -4,6 +4,7 @@ import { api, unwrap, errorMessage } from '../api/client';
 import { useMe } from '../api/queries';
 import { ItemTable } from '../components/ItemTable';
 import { CopyField } from '../components/CopyButton';
+import { MailPreferences } from './MailPreferences';
 
 function when(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString() : '—';
@@ -39,6 +40,7 @@ export function Account() {
         </>
       )}
       <ChangePassword />
+      <MailPreferences />
       <Sessions />
       <Tokens />
       <AuthorizedApps />

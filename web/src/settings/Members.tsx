@@ -142,6 +142,7 @@ function Invitations({ workspaceId }: { workspaceId: string }) {
   const [invitee, setInvitee] = useState('');
   const [role, setRole] = useState<Role>('Collaborator');
   const [link, setLink] = useState<string | null>(null);
+  const [mailedTo, setMailedTo] = useState<string | null>(null);
   const pending = useQuery({
     queryKey: ['invitations', workspaceId],
     queryFn: async () => unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/invitations', { params: { path: { workspaceId } } })).items,
@@ -155,6 +156,7 @@ function Invitations({ workspaceId }: { workspaceId: string }) {
     },
     onSuccess: (item) => {
       setLink(item.url ?? null);
+      setMailedTo(item.mailed && item.email ? item.email : null);
       setInvitee('');
     },
     onSettled: refresh,
@@ -204,6 +206,7 @@ function Invitations({ workspaceId }: { workspaceId: string }) {
         )}
         {link && (
           <div role="status" className="secret stack">
+            {mailedTo && <span>The invitation was mailed to {mailedTo}.</span>}
             <span>Invitation link (shown once, valid for 7 days; send it to the person):</span>
             <CopyField value={link} label="Copy the invitation link" />
           </div>

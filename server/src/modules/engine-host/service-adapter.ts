@@ -1,4 +1,4 @@
-import type { AgentToolSet, FindTasksParams, Service, ServiceContext, TaskDatePoint } from '@taskspace/engine';
+import type { AgentToolSet, EmailParams, FindTasksParams, Service, ServiceContext, TaskDatePoint } from '@taskspace/engine';
 import type { Actor } from '../../auth/tokens';
 import type { Query, Sql } from '../../platform/db/query';
 import { listAssignees, setAssignees } from '../tasks/assignees';
@@ -8,6 +8,7 @@ import { getTask } from '../tasks/service';
 import { listFields, listTaskFieldValues } from '../fields/service';
 import { findTasks } from './find-tasks';
 import { runAgentCommand } from '../conversations/service';
+import { queueAutomationMail } from '../mail/automation-mail';
 import { setTaskFieldValue } from '../fields/service';
 import { fieldValueBody } from '../fields/schemas';
 import { setNote } from '../tasks/notes';
@@ -195,6 +196,13 @@ export class DomainServiceAdapter implements Service {
     return this.onceIn(ctx, folderId, { table: 'folders', id: folderId }, (tx, actor) =>
       createProject(this.svc, actor, folderId, input, tx),
     );
+  }
+
+  /** `email.send`: {@link queueAutomationMail}, exactly once per step; the senders are woken. */
+  async sendEmail(ctx: ServiceContext, p: EmailParams) {
+    const out = await this.onceIn(ctx, ctx.workspaceId, undefined, (tx) => queueAutomationMail(tx, this.svc, ctx, p));
+    this.svc.signals?.notify('mail');
+    return out;
   }
 
   /** A read as the automation's owner, of a project of the automation's workspace. */

@@ -17,8 +17,10 @@ import type { Clock } from '../../platform/clock';
 export const WEBHOOK_CURSOR = 'webhooks';
 /** Cursor name of the automation engine's outbox reader (modules/engine-host/runtime.ts). */
 export const AUTOMATION_CURSOR = 'automations';
+/** Cursor name of the mail notifier's outbox reader (modules/mail/notifier.ts). */
+export const MAIL_CURSOR = 'mail';
 /** Every outbox reader: an event is handled once all of them have passed it. */
-export const OUTBOX_READERS = [WEBHOOK_CURSOR, AUTOMATION_CURSOR] as const;
+export const OUTBOX_READERS = [WEBHOOK_CURSOR, AUTOMATION_CURSOR, MAIL_CURSOR] as const;
 
 /** Longest time, in ms, that an advance which wrote nothing stays unpersisted. */
 export const CURSOR_PERSIST_MS = 1000;

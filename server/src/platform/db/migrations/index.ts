@@ -13,6 +13,8 @@ import { m031DeliveryClaimedAt } from './031_delivery_claimed_at';
 import { m032OAuthResources } from './032_oauth_resources';
 import { m033Connections } from './033_connections';
 import { m034PieceStore } from './034_piece_store';
+import { m035Mail } from './035_mail';
+import { m036PasswordResets } from './036_password_resets';
 import { baseline } from './baseline';
 
 /**
@@ -46,4 +48,6 @@ export const migrations: MigrationList = [
   m032OAuthResources,
   m033Connections,
   m034PieceStore,
+  m035Mail,
+  m036PasswordResets,
 ];
