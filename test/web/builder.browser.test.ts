@@ -171,6 +171,10 @@ run('web app: the automation builder builds every kind through its forms', () =>
         await b.code(c.getByRole('textbox', { name: 'Values: value of total', exact: true }), '3');
         c = await add('Run code', 'calc');
         await b.code(c.getByRole('textbox', { name: 'Code' }), 'return { ok: true };');
+        c = await add('Send an email', 'mail');
+        await b.fill(c, 'To', 'ann@example.com');
+        await b.fill(c, 'Subject', 'Done: {{ steps.calc.ok }}');
+        await b.fill(c, 'Text body', 'All set.');
         c = await add('Respond', 'answer');
         await b.fill(c, 'Status', '201');
         c = await add('Run another automation', 'child');
@@ -230,6 +234,7 @@ run('web app: the automation builder builds every kind through its forms', () =>
           { id: 'ask', type: 'agent.command', agentId: f.agentId, command: 'Summarise', input: 'Hello' },
           { id: 'vals', type: 'set', values: { total: 3 } },
           { id: 'calc', type: 'code', code: 'return { ok: true };' },
+          { id: 'mail', type: 'email.send', to: 'ann@example.com', subject: 'Done: {{ steps.calc.ok }}', text: 'All set.' },
           { id: 'answer', type: 'respond', status: 201 },
           { id: 'child', type: 'automation.run', automationId: f.childId },
           {

@@ -1,14 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { requireWorkspace } from '../../auth/access';
-import type { Actor } from '../../auth/tokens';
-import { ServiceError } from '../../errors';
-import { fromEngineError } from '../../http/engine-errors';
 import { Responses } from '../../http/schemas';
-import type { Services } from '../../services';
-import type { AutomationRuntime } from '../engine-host/runtime';
-import { checkReferences } from './references';
+import { checkDraft } from './draft-check';
 
 /** One problem of a draft: the field it names (`actions[1].approvers[0]`), why, and a message for the author. */
 const DraftProblem = Type.Object(
@@ -47,39 +41,6 @@ const CheckAnswer = Type.Object(
   },
   { additionalProperties: false },
 );
-
-/** A draft's problem as the save would report it, or `undefined` when `error` is not a refusal of the draft. */
-function problemOf(error: unknown): { field: string; reason: string; message: string } | undefined {
-  const mapped = fromEngineError(error);
-  if (!(mapped instanceof ServiceError) || mapped.statusCode !== 400 || mapped.code !== 'VALIDATION_ERROR') return undefined;
-  return { field: mapped.details?.field ?? '', reason: mapped.details?.reason ?? 'invalid', message: mapped.message };
-}
-
-/**
- * The save-time checks of a draft without saving it (docs "Automations", "Checked when saved"):
- * the engine's validation against the definition schema, then the workspace checks (members,
- * references, secrets, variables). Owner of the workspace, as for a save.
- * @returns the first problem a save would be refused for, or none.
- * @throws ServiceError 403/404 for the workspace, as a save would.
- */
-export async function checkDraft(
-  svc: Services,
-  rt: AutomationRuntime,
-  actor: Actor,
-  workspaceId: string,
-  draft: unknown,
-): Promise<{ field: string; reason: string; message: string }[]> {
-  await svc.store.run(requireWorkspace(svc.store.sql, actor, workspaceId, 'Owner', 'checking an automation'));
-  try {
-    const definition = rt.engine.validate(draft);
-    await svc.store.run(checkReferences(svc.store.sql, svc, rt.engine.kinds, workspaceId, definition));
-    return [];
-  } catch (error) {
-    const problem = problemOf(error);
-    if (!problem) throw fromEngineError(error);
-    return [problem];
-  }
-}
 
 /**
  * `POST /automations/check`: the builder asks this as its author types, so a save that would be
