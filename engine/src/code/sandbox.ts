@@ -206,6 +206,11 @@ export class CodeSandbox {
     slot.worker = undefined;
     slot.ready = undefined;
     slot.started = false;
-    if (worker) await worker.terminate();
+    if (!worker) return;
+    // An idle worker is unref'd so it never holds the process open; while it is being ended it
+    // must, or a caller awaiting close() (a shutdown, a benchmark) is left with the loop empty and
+    // the process exits before the promise settles.
+    worker.ref();
+    await worker.terminate();
   }
 }

@@ -93,6 +93,9 @@ export class WalCheckpointer {
     const worker = this.worker;
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    // Held while it stops: unref'd, it would leave a caller awaiting close() with an empty event
+    // loop, and the process would exit before the last checkpoint and the database's close.
+    worker.ref();
     worker.postMessage('stop');
     await exited;
   }
