@@ -40,7 +40,7 @@ import { oauthRoutes } from './modules/oauth/routes';
 import { secretRoutes } from './modules/secrets/routes';
 import { connectionRoutes } from './modules/connections/routes';
 import { pieceRoutes } from './modules/pieces/routes';
-import { formRoutes } from './modules/forms/routes';
+import { formRoutes } from './modules/inbound/forms/routes';
 import { liveRoutes } from './modules/live/routes';
 import { mcpRoutes } from './modules/mcp/routes';
 import { RouteCatalog } from './modules/mcp/catalog';

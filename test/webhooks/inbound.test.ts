@@ -244,7 +244,7 @@ describe('migration 018: inbound requests pending at the upgrade become queued r
         VALUES ('r1', 'hook1', 'w1', 'a1', '{"lead":"x","body":"own"}', '{"x-a":"1"}', 'pending', 7),
                ('r2', 'hook1', 'w1', 'a1', '[1]', '{}', 'done', 8);
       `);
-      migrate(db);
+      migrate(db, migrations);
       const runs = db.prepare('SELECT automation_id, version, status, depth, dedupe_key, trigger_json FROM automation_runs').all() as any[];
       expect(runs).toHaveLength(1);
       expect(runs[0]).toMatchObject({ automation_id: 'a1', version: 2, status: 'queued', depth: 1, dedupe_key: 'inbound:r1' });

@@ -1,7 +1,7 @@
 import type { Query, Sql } from '../platform/db/query';
 import type { Actor } from '../auth/tokens';
 import type { Services } from '../services';
-import { revokeOtherSessions } from './sessions';
+import { revokeOtherSessions } from '../auth/sessions';
 import { badRequest, conflict } from '../errors';
 
 /** Loose email syntax check: one '@', something either side, no spaces; at most 254 characters. */

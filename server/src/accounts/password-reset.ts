@@ -5,7 +5,7 @@ import { newId, newSecret } from '../platform/ids';
 import { hashToken } from '../auth/tokens';
 import { checkPasswordPolicy, hashPassword } from './passwords';
 import { findCredentials, setPasswordHash } from './credentials';
-import { revokeOtherSessions } from './sessions';
+import { revokeOtherSessions } from '../auth/sessions';
 import { enqueueMail, mailEnabled } from '../modules/mail/outbox';
 import { passwordResetMail } from '../modules/mail/templates/password-reset';
 

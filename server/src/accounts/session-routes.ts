@@ -4,9 +4,9 @@ import { isoTime } from '../platform/clock';
 import { ServiceError, badRequest, notFound } from '../errors';
 import { credentialsOf, findCredentials, replacePassword } from './credentials';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords';
-import { SESSION_COOKIE, createSession, listSessions, revokeSession } from './sessions';
+import { SESSION_COOKIE, createSession, listSessions, revokeSession } from '../auth/sessions';
 import { SignInThrottle, accountKey } from './sign-in-throttle';
-import { refuseCrossSiteSignIn } from './session-auth';
+import { refuseCrossSiteSignIn } from '../auth/session-auth';
 import { publicPageGuard } from '../http/public-pages';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {

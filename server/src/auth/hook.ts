@@ -4,9 +4,10 @@ import type { Services } from '../services';
 import { RateLimiter, type RateDecision } from './rate-limit';
 import { RateCounterSync } from './rate-counters';
 import { ActorCache, type Actor } from './tokens';
-import { sessionAuth, type SessionAuth } from '../accounts/session-auth';
+import { sessionAuth, type SessionAuth } from './session-auth';
 import { requiredScope, scopeAllows } from './scopes';
 import { requireFirstPartyCredential } from './access';
+import { rateLimitHeaders } from '../http/rate-limit-headers';
 import { AUTH_TOPIC, WorkListener } from '../platform/db/postgres/notifications';
 import type { WorkerLog } from '../platform/worker-loop';
 
@@ -62,11 +63,6 @@ const API_PATH = /^\/api(?:[/?]|$)/;
 export function limitForTier(services: Services, tier: string): number {
   const limits = services.config.rateLimits;
   return tier === 'premium' ? limits.premium : tier === 'enterprise' ? limits.enterprise : limits.standard;
-}
-
-/** The X-RateLimit-* headers of a decision (spec section 8), by name. */
-export function rateLimitHeaders(decision: Pick<RateDecision, 'limit' | 'remaining' | 'reset'>): Record<string, number> {
-  return { 'X-RateLimit-Limit': decision.limit, 'X-RateLimit-Remaining': decision.remaining, 'X-RateLimit-Reset': decision.reset };
 }
 
 /** Something headers can be set on: a Fastify reply. */

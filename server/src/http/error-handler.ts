@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { rateLimitHeaders, type RequestMeter } from '../auth/hook';
+import { rateLimitHeaders, type RateLimitState } from './rate-limit-headers';
 import { fromEngineError } from './engine-errors';
 import {
   busy,
@@ -124,6 +124,17 @@ function socketError(error: NodeJS.ErrnoException): ServiceError {
 }
 
 /**
+ * What the framework-error envelope needs of the request meter (`auth/hook.ts` `RequestMeter`;
+ * a structural type, so `http/` does not import `auth/`).
+ */
+export interface FrameworkErrorMeter {
+  /** Counts the request; the refusal (401, 429) when it is not admitted. */
+  admit(request: FastifyRequest, reply: FastifyReply): Promise<ServiceError | undefined>;
+  /** The anonymous budget of a caller address, without counting anything. */
+  peekAddress(address: string): RateLimitState;
+}
+
+/**
  * Fastify options that put the errors raised before any route or hook runs into the error
  * envelope with the X-RateLimit-* headers:
  * - `frameworkErrors`: the router's bad percent-encoding (400) and over-long path parameter (414).
@@ -132,7 +143,9 @@ function socketError(error: NodeJS.ErrnoException): ServiceError {
  *   requests 400). No request exists yet, so no token is read and nothing is counted; the headers
  *   report the caller address's anonymous budget. The connection is closed after the answer.
  */
-export function envelopeForFrameworkErrors(meter: RequestMeter): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'> {
+export function envelopeForFrameworkErrors(
+  meter: FrameworkErrorMeter,
+): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'> {
   return {
     frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
       void meter.admit(request, reply).then(

@@ -1,6 +1,6 @@
 import { badRequest } from '../../errors';
 import { newId } from '../../platform/ids';
-import type { AgentTemplateType } from './templates';
+import type { AgentTemplateType } from './template-types';
 
 /**
  * AgentData (README "Agents"): tones, command modes, avatars and limits, the input shapes, the

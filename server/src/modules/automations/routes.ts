@@ -10,7 +10,7 @@ import {
   updateAutomation,
 } from './service';
 import { getAutomationVersion, listAutomationVersions, restoreAutomationVersion } from './versions';
-import { etagOf } from './version-save';
+import { etagOf } from '../engine-host/version-save';
 import { metricsRoute } from '../runs/metrics';
 import { kindsRoutes } from './kinds-routes';
 import { checkRoutes } from './check-routes';

@@ -12,7 +12,7 @@
 
 import { Type, type Static } from '@sinclair/typebox';
 import { ErrorRef, ItemEnvelope, ItemsEnvelope, OkOnly, Params, Responses } from '../../http/schemas';
-import { MAX_VERSION_MESSAGE } from './version-save';
+import { MAX_VERSION_MESSAGE } from '../engine-host/version-save';
 import { RunSchema, anyObject } from '../runs/run-schemas';
 
 /** A definition's trigger as answered: its kind's `type` and that kind's parameters (free-form). */

@@ -4,18 +4,18 @@ import type { Role } from '../../auth/roles';
 import type { Actor } from '../../auth/tokens';
 import { isoTime } from '../../platform/clock';
 import type { Query, Sql } from '../../platform/db/query';
-import { hasInboundUrl, inboundLinkOf, newInboundLink, newInboundToken, wantsToken } from '../inbound/inbound-link';
-import { markOAuthOrigin, requireFirstPartyForInbound } from './oauth-origin';
+import { hasInboundUrl, inboundLinkOf, newInboundLink, newInboundToken, wantsToken } from '../engine-host/inbound-link';
+import { markOAuthOrigin, requireFirstPartyForInbound } from '../../auth/oauth-origin';
 import { requireWebhookPlan } from '../webhooks/service';
 import { fromEngineError } from '../../http/engine-errors';
 import { checkReferences } from './references';
-import { requiredVersion, withSave, type VersionSave } from './version-save';
+import { requiredVersion, withSave, type VersionSave } from '../engine-host/version-save';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
 import type { AutomationRuntime } from '../engine-host/runtime';
-import { engineCall, requireAutomation } from './automation-access';
+import { engineCall, requireAutomation } from '../engine-host/automation-access';
 
-export { requireAutomation } from './automation-access';
+export { requireAutomation } from '../engine-host/automation-access';
 export {
   cancelRun,
   decideRun,
@@ -28,7 +28,7 @@ export {
   type RunItem,
   type RunListQuery,
   type StepItem,
-} from './run-service';
+} from '../runs/service';
 
 /**
  * Automation management (README "Automations", "API"): the domain functions behind
@@ -36,7 +36,8 @@ export {
  * delete, test, cancel); any member reads automations and runs; approvals are decided by the
  * approval's listed approvers (members) or, without a list, by members with the Participant
  * role or above. Resources outside the caller's workspaces are 404. The run functions live in
- * `run-service.ts` and the shared access checks in `automation-access.ts`; both are re-exported here.
+ * `runs/service.ts` and the shared access checks in `engine-host/automation-access.ts` (a layer
+ * below, so that `runs` never imports `automations`); both are re-exported here.
  */
 
 /** The inbound URL of a webhook-triggered automation (shown to the Owner only). */

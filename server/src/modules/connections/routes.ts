@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { isoTime } from '../../platform/clock';
-import { testConnection } from '../pieces/calls';
+import { testConnection } from './connection-test';
 import { createConnection, deleteConnection, getConnection, listConnections, updateConnection, type ConnectionInfo } from './service';
 import {
   ConnectionParams,

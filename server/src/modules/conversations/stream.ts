@@ -7,12 +7,15 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toServiceError } from '../../http/error-handler';
-import type { Conversation } from './service';
 
-/** What a run reports while the model answers, and what stops it. */
-export interface AnswerStream {
+/**
+ * What a run reports while the model answers, and what stops it. `Item` is the conversation as
+ * the JSON answer carries it (`service.ts` `Conversation`; a parameter, so that this module and
+ * the service do not import each other).
+ */
+export interface AnswerStream<Item = unknown> {
   /** Called once the conversation is recorded `in_progress` (with the new user message), before the model is asked. */
-  started(conversation: Conversation): void;
+  started(conversation: Item): void;
   /** Each piece of the answer's text, in order (the pieces joined are the answer stored). */
   text(delta: string): void;
   /** Aborts the model call: the client went away (or pressed Stop). */
@@ -37,10 +40,10 @@ function frame(event: string, data: unknown): string {
  * the run's signal aborts (the model call stops; the conversation is recorded as failed).
  * @throws what `run` throws before it started (answered as a normal JSON error).
  */
-export async function streamAnswer(
+export async function streamAnswer<Item>(
   request: FastifyRequest,
   reply: FastifyReply,
-  run: (live: AnswerStream) => Promise<Conversation>,
+  run: (live: AnswerStream<Item>) => Promise<Item>,
 ): Promise<void> {
   const res = reply.raw;
   const controller = new AbortController();
@@ -52,7 +55,7 @@ export async function streamAnswer(
   const write = (event: string, data: unknown) => {
     if (!res.destroyed && !res.writableEnded) res.write(frame(event, data));
   };
-  const live: AnswerStream = {
+  const live: AnswerStream<Item> = {
     signal: controller.signal,
     started(conversation) {
       if (started) return;

@@ -1,7 +1,7 @@
 import type { AutomationDefinition, AutomationRecord } from '@taskspace/engine';
 import type { Query, Sql } from '../../platform/db/query';
-import { inboundLinkOf } from '../inbound/inbound-link';
-import { retentionColumns, saveOf, staleVersion } from '../automations/version-save';
+import { inboundLinkOf } from './inbound-link';
+import { retentionColumns, saveOf, staleVersion } from './version-save';
 import { AUTOMATION_FROM, toAutomation, type AutomationRow } from './run-rows';
 
 /**

@@ -1,5 +1,5 @@
 import type { AutomationDefinition, AutomationRecord, RunRecord, StepRecord } from '@taskspace/engine';
-import type { InboundLink } from '../inbound/inbound-link';
+import type { InboundLink } from './inbound-link';
 
 /**
  * The rows of the run store's tables (migration 003; the PostgreSQL baseline) and the records the

@@ -4,7 +4,7 @@ import { ServerPieces } from '../pieces/host';
 import { PiecePoller } from '../pieces/poller';
 import { newOrderedId } from '../../platform/ids';
 import type { FastifyInstance } from 'fastify';
-import { InboundThrottle } from '../inbound/inbound-throttle';
+import { InboundThrottle } from './inbound-throttle';
 import { AUTOMATION_CURSOR, OutboxCursor } from '../events/cursors';
 import { WorkerLoop, type WorkerLog } from '../../platform/worker-loop';
 import { readEvents } from '../events/outbox';

@@ -6,7 +6,7 @@ import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
 import { isCalendarDate } from '../tasks/dates';
 import { characterCount, requireTask, touchTask } from '../tasks/records';
-import { insertRows } from '../projects/bulk-insert';
+import { insertRows } from '../../platform/db/bulk-insert';
 import { keyBetween } from '../tasks/rank';
 import { raiseFieldChanged } from '../tasks/change-events';
 import { createHash } from 'node:crypto';

@@ -3,10 +3,10 @@ import { isoTime } from '../../platform/clock';
 import { conflict } from '../../errors';
 import { newSecret } from '../../platform/ids';
 import type { Services } from '../../services';
-import { INBOUND_ID_BYTES, inboundLinkOf, newInboundToken } from './inbound-link';
-import { requireFirstPartyForInbound } from '../automations/oauth-origin';
+import { INBOUND_ID_BYTES, inboundLinkOf, newInboundToken } from '../engine-host/inbound-link';
+import { requireFirstPartyForInbound } from '../../auth/oauth-origin';
 import type { AutomationRuntime } from '../engine-host/runtime';
-import { requireAutomation } from '../automations/service';
+import { requireAutomation } from '../engine-host/automation-access';
 
 /**
  * Rotation of an automation's inbound URL or bearer token with an overlap window (docs

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { InboundThrottledError, MethodNotAllowedError, receiveInboundCall } from './inbound';
-import { rateLimitHeaders } from '../../auth/hook';
+import { rateLimitHeaders } from '../../http/rate-limit-headers';
 import { ServiceError } from '../../errors';
 import { awaitInboundResponse, sendRunResponse } from './respond';
 import { INBOUND_RESPONSES, webhookParams } from './schemas';

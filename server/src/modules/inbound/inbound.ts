@@ -8,12 +8,12 @@ import {
   type WebhookRequest,
   type WebhookTrigger,
 } from '@taskspace/engine';
-import { formValues, type FieldProblem } from '../forms/fields';
+import { formValues, type FieldProblem } from './forms/fields';
 import type { Query, Sql } from '../../platform/db/query';
 import { badRequest, notFound, ServiceError } from '../../errors';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
-import { inboundLinkOf } from './inbound-link';
+import { inboundLinkOf } from '../engine-host/inbound-link';
 import type { AutomationRuntime } from '../engine-host/runtime';
 import { automationOfInboundUrl, insertRun } from '../engine-host/run-store';
 import { bindRequestHash, requestHashOf } from './inbound-idempotency';

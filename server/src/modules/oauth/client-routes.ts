@@ -13,7 +13,7 @@ import {
   registeredResponses,
 } from './schemas';
 import { listMyGrants, revokeMyGrant, type GrantInfo } from './grants';
-import { disableAutomationsOfOAuth } from '../automations/oauth-origin';
+import { disableAutomationsOfOAuth } from '../automations/oauth-disable';
 
 /** OAuth clients and grants are managed with first-party credentials only (auth/hook.ts `FirstPartyPolicy`). */
 const FIRST_PARTY = { firstParty: true } as const;
@@ -37,7 +37,7 @@ function presentGrant(grant: GrantInfo) {
  * OAuth clients and grants over the API (docs/oauth.md): Owners register, list and delete a
  * workspace's clients (the secret is in the registration reply only); everyone lists and revokes
  * the apps they authorized. OAuth access tokens may not use these routes. Revoking a grant or
- * deleting a client also disables the automations made through it (automations/oauth-origin.ts).
+ * deleting a client also disables the automations made through it (automations/oauth-disable.ts).
  */
 export const oauthClientRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();

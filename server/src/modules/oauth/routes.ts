@@ -3,7 +3,7 @@ import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Actor } from '../../auth/tokens';
 import { ServiceError } from '../../errors';
 import { formPage, escapeHtml } from '../../http/public-pages';
-import { sessionAuth } from '../../accounts/session-auth';
+import { sessionAuth } from '../../auth/session-auth';
 import {
   AUTHORIZATION_PARAM_NAMES,
   checkAuthorizationRequest,

@@ -1,29 +1,17 @@
-import { ActionError, type PieceInfo } from '@taskspace/engine';
 import type { Actor } from '../../auth/tokens';
 import { requireWorkspace } from '../../auth/access';
-import { badRequest, notFound, ServiceError } from '../../errors';
+import { badRequest, notFound } from '../../errors';
 import type { Services } from '../../services';
-import { openConnection } from '../connections/service';
+import { API_CALL_TIMEOUT_MS, upstream } from '../connections/connection-test';
 import type { ServerPieces } from './host';
 
 /**
  * Piece calls made for the API, outside runs (docs/integrations.md): a dropdown's options or a
- * dynamic property's fields for the builder, and a connection's test. Each is a piece call in the
+ * dynamic property's fields for the builder (and a connection's test, in
+ * `connections/connection-test.ts`). Each is a piece call in the
  * worker pool with the step's connection; the piece's failure is a 502 UPSTREAM_ERROR with its
  * (masked) message.
  */
-
-/** Time limit of an options or test call, in ms. */
-const API_CALL_TIMEOUT_MS = 30_000;
-
-function upstream(error: unknown): never {
-  if (error instanceof ActionError) {
-    if (error.code === 'CONNECTION_MISMATCH' || error.code === 'CONNECTION_NOT_FOUND')
-      throw badRequest('connectionId', 'invalid_value', error.message);
-    throw new ServiceError(502, 'UPSTREAM_ERROR', `the piece failed: ${error.message}`, { field: 'piece', reason: error.code });
-  }
-  throw error;
-}
 
 /** What `POST /automations/kinds/{type}/options` answers. */
 export interface KindOptions {
@@ -77,40 +65,6 @@ export async function kindOptions(
     if (typeof out?.placeholder === 'string') result.placeholder = out.placeholder;
     if (out?.props && typeof out.props === 'object') result.props = out.props as Record<string, unknown>;
     return result;
-  } catch (error) {
-    upstream(error);
-  }
-}
-
-/**
- * Tests a stored connection with the piece's `auth.validate` (Collaborators and Owners).
- * @throws ServiceError 404 (no such connection), 403; 502 when the piece fails.
- */
-export async function testConnection(
-  svc: Services,
-  pieces: ServerPieces,
-  actor: Actor,
-  workspaceId: string,
-  id: string,
-): Promise<{ valid: boolean; checked: boolean; error?: string }> {
-  await svc.store.run(requireWorkspace(svc.store.sql, actor, workspaceId, 'Collaborator', 'testing connections'));
-  const connection = await svc.store.run(openConnection(svc, workspaceId, id));
-  if (!connection) throw notFound('connection', id);
-  const piece: PieceInfo | undefined = pieces.catalogue.find(connection.piece);
-  if (!piece) throw badRequest('piece', 'not_found', `the piece '${connection.piece}' is no longer installed`);
-  try {
-    const out = (await pieces.runner.call({
-      piece,
-      op: 'validate',
-      connectionId: id,
-      context: { workspaceId },
-      timeoutMs: API_CALL_TIMEOUT_MS,
-    })) as {
-      valid?: unknown;
-      checked?: unknown;
-      error?: unknown;
-    };
-    return { valid: out.valid === true, checked: out.checked === true, ...(typeof out.error === 'string' ? { error: out.error } : {}) };
   } catch (error) {
     upstream(error);
   }

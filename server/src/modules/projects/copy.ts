@@ -7,7 +7,7 @@ import { badRequest } from '../../errors';
 import { newTaskId } from '../../platform/ids';
 import type { Services } from '../../services';
 import { copyFields } from '../fields/service';
-import { insertRows } from './bulk-insert';
+import { insertRows } from '../../platform/db/bulk-insert';
 import { insertProject, type Project } from './service';
 
 /**

@@ -6,7 +6,7 @@ import { keyBetween } from '../tasks/rank';
 import { PATH_SEPARATOR } from '../tasks/tree';
 import { MAX_CONTENT_LENGTH, type ContentType } from '../tasks/service';
 import { characterCount } from '../tasks/records';
-import { insertRows } from './bulk-insert';
+import { insertRows } from '../../platform/db/bulk-insert';
 
 /**
  * Turns the `content` of a project-create body into a project name and a tree of tasks

@@ -6,7 +6,7 @@ import { isoTime } from '../../platform/clock';
 import type { Query, Sql } from '../../platform/db/query';
 import type { Services } from '../../services';
 import type { AutomationRuntime } from '../engine-host/runtime';
-import { decideRun, type RunItem } from '../automations/service';
+import { decideRun, type RunItem } from './service';
 
 /**
  * Decision links of approvals (docs "Approvals that reach people"): when a run starts waiting on

@@ -8,7 +8,7 @@ import { MetricsQuery, automationParams, metricsResponses } from './run-schemas'
 import { badRequest } from '../../errors';
 import type { Services } from '../../services';
 import type { AutomationRuntime } from '../engine-host/runtime';
-import { requireAutomation } from '../automations/service';
+import { requireAutomation } from '../engine-host/automation-access';
 
 /**
  * Run metrics of one automation (docs "Automations", "Metrics"), computed in SQL on either store:

@@ -6,7 +6,8 @@ import { fromEngineError } from '../../http/engine-errors';
 import { timeFilter } from './run-filters';
 import { replayOfRun } from './run-lookups';
 import type { AutomationRuntime } from '../engine-host/runtime';
-import { requireAutomation, requireRun, runItem, type RunItem } from '../automations/service';
+import { requireAutomation } from '../engine-host/automation-access';
+import { requireRun, runItem, type RunItem } from './service';
 
 /**
  * Replay (docs "Automations", "Replay"): a failed or cancelled run re-runs as a new run linked to

@@ -13,7 +13,7 @@ import { badRequest, notFound } from '../../errors';
 import type { Services } from '../../services';
 import { fromEngineError } from '../../http/engine-errors';
 import type { AutomationRuntime } from '../engine-host/runtime';
-import { requireAutomation } from '../automations/service';
+import { requireAutomation } from '../engine-host/automation-access';
 import { validResume } from '../engine-host/resume-url';
 import { resumeParams, runEventParams, sentResponses } from './run-schemas';
 

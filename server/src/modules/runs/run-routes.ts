@@ -6,7 +6,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { cancelRun, decideRun, getRun, listRuns } from '../automations/service';
+import { cancelRun, decideRun, getRun, listRuns } from './service';
 import { MAX_BULK_REPLAY, replayRun, replayRuns } from './replays';
 import { decideWithLink, inspectDecisionLink } from './decision-links';
 import { listPendingApprovals, listWorkspaceRuns } from './workspace-runs';

@@ -6,7 +6,7 @@ import { timeFilter } from './run-filters';
 import { isoTime } from '../../platform/clock';
 import type { Services } from '../../services';
 import type { AutomationRuntime } from '../engine-host/runtime';
-import { runItem, type RunItem } from '../automations/service';
+import { runItem, type RunItem } from './service';
 
 /**
  * Runs and pending approvals across every automation of a workspace (docs "Automations", "Runs

@@ -7,7 +7,7 @@ import { badRequest } from '../../errors';
 import type { Services } from '../../services';
 import { assigneesOf } from './assignees';
 import { raiseTaskUpdated, raiseTasksDeleted, taskSnapshot } from './change-events';
-import { captureDeletedSubtree } from '../trash/capture';
+import { captureDeletedSubtree } from './trash-capture';
 import { checkPageLimit, CURSOR_DEFAULT_LIMIT } from '../../platform/paging';
 import { bytewise, moveSubtree, subtreeEnd } from './tree';
 import type { MoveTarget, TaskContent } from './schemas';

@@ -8,7 +8,7 @@ import type { Services } from '../../services';
 import { raiseEvent, taskEventBase, toTask, type Task } from '../tasks/records';
 import { keyBetween } from '../tasks/rank';
 import { bytewise, PATH_SEPARATOR } from '../tasks/tree';
-import type { DeletedSubtree, DeletedTaskRow } from './capture';
+import type { DeletedSubtree, DeletedTaskRow } from '../tasks/trash-capture';
 
 /**
  * The deleted-tasks view of a project (docs "API", "Deleted tasks"; issue 29): every task

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from './migrate';
+import { migrations } from './migrations';
 import { sql } from './statements';
 import { SqliteSql } from './sqlite-sql';
 
@@ -35,7 +36,7 @@ export function openDatabase(dataDir: string): Db {
   db.pragma('cache_size = -65536');
   db.pragma('mmap_size = 268435456');
   db.pragma('temp_store = MEMORY');
-  migrate(db);
+  migrate(db, migrations);
   return db;
 }
 

@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import { migrations } from './migrations';
 import type { Dialect } from './query';
 
 /**
@@ -52,10 +51,11 @@ export function migrationsFor(list: MigrationList, dialect: Dialect): Migration[
  * own transaction together with its record, in ascending version order. Recording each one
  * (rather than only the highest version) means a migration numbered below one already applied
  * still runs.
- * @param list the migrations; the service's ({@link migrations}) by default.
+ * @param list the migrations: the service's are `migrations` of `./migrations` (passed in, so
+ *   that the list, whose entries import this module's types, is not imported here).
  * @throws the SQLite error of the first failing migration (that migration is rolled back).
  */
-export function migrate(db: Database.Database, list: MigrationList = migrations): void {
+export function migrate(db: Database.Database, list: MigrationList): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
   const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
   const pending = migrationsFor(list, 'sqlite')

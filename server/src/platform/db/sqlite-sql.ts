@@ -1,5 +1,4 @@
-import type { Db } from './connection';
-import { sql } from './statements';
+import { sql, type StatementCache } from './statements';
 import type { Params, Query, RunResult, Sql } from './query';
 
 /**
@@ -12,7 +11,7 @@ import type { Params, Query, RunResult, Sql } from './query';
 export class SqliteSql implements Sql {
   readonly dialect = 'sqlite' as const;
 
-  constructor(readonly db: Db) {}
+  constructor(readonly db: StatementCache) {}
 
   // The generators below never yield: `yield*` on them returns at once.
   // eslint-disable-next-line require-yield

@@ -6,7 +6,7 @@ import type { PairedMigration } from '../migrate';
  * deletion: the subtree's root task id, its former parent (null for a block) and rank, its text
  * and task count (what the list shows), who deleted it (null once that account is gone) and when
  * (ms epoch), and `subtree_json`, every task of the subtree with its note, dates, assignees, field
- * values, comments and due-trigger marks (modules/trash/capture.ts `DeletedSubtree`). Removed with
+ * values, comments and due-trigger marks (modules/tasks/trash-capture.ts `DeletedSubtree`). Removed with
  * the project.
  */
 export const m029DeletedTasks: PairedMigration = {

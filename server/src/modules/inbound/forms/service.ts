@@ -1,7 +1,7 @@
 import type { AutomationDefinition, FormTrigger } from '@taskspace/engine';
-import type { Query, Sql } from '../../platform/db/query';
-import type { Services } from '../../services';
-import { bearerMatchesAny, resolveInboundUrl } from '../inbound/inbound-previous';
+import type { Query, Sql } from '../../../platform/db/query';
+import type { Services } from '../../../services';
+import { bearerMatchesAny, resolveInboundUrl } from '../inbound-previous';
 
 /**
  * Hosted forms (docs "Automations", "Form trigger"): the page of a form-triggered automation at

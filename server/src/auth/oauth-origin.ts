@@ -1,9 +1,6 @@
-import { requireFirstPartyCredential } from '../../auth/access';
-import type { Actor } from '../../auth/tokens';
-import { likeClause, likeContains } from '../../platform/db/like';
-import type { Services } from '../../services';
-import { hasInboundUrl } from '../inbound/inbound-link';
-import type { AutomationRuntime } from '../engine-host/runtime';
+import { INBOUND_TRIGGER_TYPES } from '@taskspace/engine';
+import { requireFirstPartyCredential } from './access';
+import type { Actor } from './tokens';
 
 /**
  * Automations and OAuth apps (docs/oauth.md "Threat model"). An automation acts as its owner
@@ -16,6 +13,8 @@ import type { AutomationRuntime } from '../engine-host/runtime';
  *   host data (`meta.oauthGrant`), and is disabled when the grant is revoked or its client
  *   deleted, so nothing an app set up keeps acting after the person withdrew the app's access.
  * Saving the automation with a first-party credential makes it the person's own (the mark goes).
+ * These checks sit in `auth/` (they are about the credential); disabling the automations of a
+ * revoked grant is in `modules/automations/oauth-disable.ts`.
  */
 
 /** The key of the OAuth origin in an automation record's `meta`. */
@@ -33,7 +32,8 @@ export interface OAuthOrigin {
  * @throws ServiceError 403 FORBIDDEN (`oauth_token_not_allowed`).
  */
 export function requireFirstPartyForInbound(actor: Actor, trigger: { type: string }, action: string): void {
-  if (hasInboundUrl(trigger)) requireFirstPartyCredential(actor, `${action} with a ${trigger.type} trigger (an inbound URL)`);
+  if ((INBOUND_TRIGGER_TYPES as readonly string[]).includes(trigger.type))
+    requireFirstPartyCredential(actor, `${action} with a ${trigger.type} trigger (an inbound URL)`);
 }
 
 /**
@@ -48,32 +48,4 @@ export function markOAuthOrigin(meta: Record<string, unknown>, actor: Actor): Re
     delete meta[OAUTH_ORIGIN_META];
   }
   return meta;
-}
-
-/**
- * Disables every enabled automation created or last changed through the given grant, or through
- * any grant of the given client (its queued and waiting runs are cancelled, as by
- * `POST /automations/{id}/disable`). Called when a grant is revoked or a client deleted.
- * @returns the ids of the automations disabled.
- */
-export async function disableAutomationsOfOAuth(
-  svc: Services,
-  rt: AutomationRuntime,
-  by: { grantId: string } | { clientId: string },
-): Promise<string[]> {
-  const q = svc.store.sql;
-  const [key, value] = 'grantId' in by ? ['grantId', by.grantId] : ['clientId', by.clientId];
-  // A cheap pre-filter on the stored JSON; each candidate is then checked on its parsed record.
-  const candidates = await svc.store.run(
-    q.all<{ id: string }>(`SELECT id FROM automations WHERE ${likeClause(q.dialect, 'meta_json')}`, [likeContains(value)]),
-  );
-  const disabled: string[] = [];
-  for (const { id } of candidates) {
-    const automation = await rt.engine.getAutomation(id);
-    const origin = automation?.meta[OAUTH_ORIGIN_META] as OAuthOrigin | undefined;
-    if (!automation || !automation.enabled || !origin || origin[key as keyof OAuthOrigin] !== value) continue;
-    await rt.engine.setEnabled(id, false);
-    disabled.push(id);
-  }
-  return disabled;
 }

@@ -1,7 +1,7 @@
 import type { Actor } from '../../auth/tokens';
 import type { Query, Sql } from '../../platform/db/query';
 import { newId } from '../../platform/ids';
-import { bytewise } from '../tasks/tree';
+import { bytewise } from './tree';
 
 /**
  * What a task deletion keeps for the deleted-tasks view (docs "API", "Deleted tasks"): the whole

@@ -3,10 +3,10 @@ import { roleAtLeast, type Role } from '../../auth/roles';
 import type { Actor } from '../../auth/tokens';
 import { isoTime } from '../../platform/clock';
 import { forbidden, notFound } from '../../errors';
-import { replayOfRun, runIdOfInboundRequest } from '../runs/run-lookups';
+import { replayOfRun, runIdOfInboundRequest } from './run-lookups';
 import type { Services } from '../../services';
 import type { AutomationRuntime } from '../engine-host/runtime';
-import { engineCall, requireAutomation } from './automation-access';
+import { engineCall, requireAutomation } from '../engine-host/automation-access';
 
 /**
  * Automation runs (README "Automations", "API"): the domain functions behind

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors';
 import type { Services } from '../services';
-import type { Actor } from '../auth/tokens';
+import type { Actor } from './tokens';
 import type { Query, Sql } from '../platform/db/query';
 import { SESSION_COOKIE, actorForSession } from './sessions';
 

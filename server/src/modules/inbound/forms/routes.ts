@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { isRedirectUrl, type FormTrigger } from '@taskspace/engine';
-import { ServiceError } from '../../errors';
-import { escapeHtml, formPage } from '../../http/public-pages';
-import { rateLimitHeaders } from '../../auth/hook';
-import { FormRejectedError, inboundBody, InboundThrottledError, receiveInboundCall } from '../inbound/inbound';
-import { INBOUND_RESPONSES } from '../inbound/schemas';
+import { ServiceError } from '../../../errors';
+import { escapeHtml, formPage } from '../../../http/public-pages';
+import { rateLimitHeaders } from '../../../http/rate-limit-headers';
+import { FormRejectedError, inboundBody, InboundThrottledError, receiveInboundCall } from '../inbound';
+import { INBOUND_RESPONSES } from '../schemas';
 import { renderForm } from './page';
 import { formPageState } from './service';
 import { FormQuery, formParams } from './schemas';

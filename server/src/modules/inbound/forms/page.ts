@@ -1,5 +1,5 @@
 import type { FormField, FormTrigger } from '@taskspace/engine';
-import { escapeHtml as e } from '../../http/public-pages';
+import { escapeHtml as e } from '../../../http/public-pages';
 import type { FieldProblem } from './fields';
 
 /**

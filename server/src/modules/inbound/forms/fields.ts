@@ -1,5 +1,5 @@
 import type { FormField, FormTrigger } from '@taskspace/engine';
-import { isCalendarDate } from '../tasks/dates';
+import { isCalendarDate } from '../../tasks/dates';
 
 /**
  * The values of a form submission (docs "Automations", "Form trigger"), checked against the

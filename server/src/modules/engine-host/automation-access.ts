@@ -4,9 +4,13 @@ import { requireWorkspace } from '../../auth/access';
 import { notFound, ServiceError } from '../../errors';
 import { fromEngineError } from '../../http/engine-errors';
 import type { Services } from '../../services';
-import type { AutomationRuntime } from '../engine-host/runtime';
+import type { AutomationRuntime } from './runtime';
 
-/** Access checks and engine calls shared by the automation and run functions (`service.ts`, `run-service.ts`). */
+/**
+ * Access checks and engine calls shared by the automation, run and inbound functions
+ * (`automations/service.ts`, `runs/service.ts`, `inbound/inbound-rotation.ts`): kept in the
+ * engine host, the layer below all three, so they never import each other.
+ */
 
 /**
  * Runs an engine call, mapping an engine error to the service's error envelope.

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Params } from '../../http/schemas';
+import { Params } from '../../../http/schemas';
 
 /**
  * Schemas of the hosted forms (`GET` and `POST /forms/<id>`, docs "Automations", "Form trigger"),

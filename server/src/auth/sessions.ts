@@ -1,6 +1,6 @@
 import type { Query, Sql } from '../platform/db/query';
 import { newId, newSecret } from '../platform/ids';
-import { hashToken, type Actor } from '../auth/tokens';
+import { hashToken, type Actor } from './tokens';
 
 /** Name of the session cookie. */
 export const SESSION_COOKIE = 'taskspace_session';

@@ -1,4 +1,4 @@
-import type { Query, Sql } from '../../platform/db/query';
+import type { Query, Sql } from './query';
 
 /**
  * Multi-row INSERTs for the rows a project copy or a content import writes in bulk: a 10,000-task
