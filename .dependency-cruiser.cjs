@@ -32,6 +32,35 @@ module.exports = {
       to: { path: ['^server/', 'node_modules/fastify', 'node_modules/@fastify/'] },
     },
     {
+      name: 'http-not-to-auth',
+      severity: 'error',
+      comment: 'http/ sits below auth/ and accounts/ (docs/architecture.md "Layers"): what both need goes in http/ or platform/.',
+      from: { path: '^server/src/http/' },
+      to: { path: '^server/src/(auth|accounts)/' },
+    },
+    {
+      name: 'auth-not-to-accounts',
+      severity: 'error',
+      comment: 'auth/ (who the caller is) sits below accounts/ and the modules: they import it, never the other way.',
+      from: { path: '^server/src/auth/' },
+      to: { path: '^server/src/(accounts|modules)/' },
+    },
+    {
+      name: 'engine-host-at-the-bottom',
+      severity: 'error',
+      comment:
+        'modules/engine-host sits below the automation folders (runs, inbound, automations): what they share about an automation record goes in it.',
+      from: { path: '^server/src/modules/engine-host/' },
+      to: { path: '^server/src/modules/(automations|runs|inbound|oauth)/' },
+    },
+    {
+      name: 'runs-below-automations',
+      severity: 'error',
+      comment: 'modules/runs sits below modules/automations and modules/inbound: automations may import runs, never the other way.',
+      from: { path: '^server/src/modules/runs/' },
+      to: { path: '^server/src/modules/(automations|inbound)/' },
+    },
+    {
       name: 'lower-layers-not-to-modules',
       severity: 'error',
       comment: 'http/ and platform/ sit below the modules: they never import server/src/modules.',
