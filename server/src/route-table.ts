@@ -34,6 +34,7 @@ import { sharePageRoutes } from './modules/share-links/pages';
 import { accountRoutes } from './accounts/setup-routes';
 import { authSessionRoutes } from './accounts/session-routes';
 import { passwordResetRoutes } from './accounts/password-reset-routes';
+import { emailChangeRoutes, emailVerifyRoutes } from './accounts/email-change-routes';
 import { webAppRoutes } from './http/web-app';
 import { oauthClientRoutes } from './modules/oauth/client-routes';
 import { oauthRoutes } from './modules/oauth/routes';
@@ -95,6 +96,7 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       pieceRoutes,
       liveRoutes,
       mailPreferenceRoutes,
+      emailChangeRoutes,
     ],
   },
   // Spec section 9.2: signed webhook registration and the deprecated legacy subscriptions.
@@ -112,6 +114,7 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       accountRoutes,
       authSessionRoutes,
       passwordResetRoutes,
+      emailVerifyRoutes,
       mailUnsubscribeRoutes,
       oauthRoutes,
       mcpRoutes,

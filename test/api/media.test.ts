@@ -393,3 +393,26 @@ describe('media persist across a restart', () => {
     }
   });
 });
+
+describe.each([
+  ['files', 'database'],
+  ['database', 'files'],
+] as const)('media stored with TASKSPACE_MEDIA_STORE=%s, then served with %s', (before, after) => {
+  test('stay downloadable, new uploads go to the new store, and a delete removes the old bytes', async () => {
+    let server = await startServer({ env: { TASKSPACE_MEDIA_STORE: before } });
+    const old = (await upload(server, server.workspaceId, { name: 'old.txt', type: 'text/plain', bytes: 'stored before' })).body.item;
+    await server.close();
+    server = await startServer({ dataDir: server.dataDir, env: { TASKSPACE_MEDIA_STORE: after } });
+    try {
+      const res = await download(server, old.url);
+      expect([res.status, res.bytes.toString()]).toEqual([200, 'stored before']);
+      const fresh = (await upload(server, server.workspaceId, { name: 'new.txt', type: 'text/plain', bytes: 'stored after' })).body.item;
+      expect((await held[after].bytes(server, fresh.id))?.toString()).toBe('stored after');
+      expect(await held[before].bytes(server, fresh.id)).toBeUndefined();
+      expect((await client(server, OWNER_TOKEN).delete(`/api/v1/medias/${old.id}`)).status).toBe(200);
+      expect(await held[before].bytes(server, old.id)).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
+});

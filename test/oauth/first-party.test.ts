@@ -41,6 +41,8 @@ describe('OAuth access tokens cannot escalate or outlive their grant', () => {
       ['GET', '/api/v1/auth/sessions'],
       ['DELETE', '/api/v1/auth/sessions/some-session'],
       ['POST', '/api/v1/auth/password', { currentPassword: OWNER_PASSWORD, newPassword: 'taken over by an app' }],
+      ['GET', '/api/v1/me/email'],
+      ['POST', '/api/v1/me/email', { email: 'attacker@example.org', currentPassword: OWNER_PASSWORD }],
     ];
     for (const [method, path, body] of routes) {
       const res = await call(server.url, method, path, { token: tokens.access_token, body });

@@ -50,6 +50,13 @@ export const router = createBrowserRouter([
     ),
   },
   {
+    path: '/verify-email',
+    element: screen(
+      () => import('./routes/VerifyEmail'),
+      (m) => m.VerifyEmail,
+    ),
+  },
+  {
     path: '/invite',
     element: screen(
       () => import('./routes/Invite'),

@@ -101,6 +101,26 @@ export const ForgotPasswordBody = Type.Object(
 /** Body of `POST /api/v1/auth/password/reset`: the mailed link's token and the new password. */
 export const ResetPasswordBody = Type.Object({ token: linkToken(), password: password() }, { additionalProperties: false });
 
+/* The account's email address (docs "Your email address"). */
+
+/** The caller's confirmed address and the one a mailed link would confirm (`GET /api/v1/me/email`). */
+export const EmailStatusSchema = Type.Object(
+  { email: nullable(Type.String()), pendingEmail: nullable(Type.String()) },
+  { additionalProperties: false },
+);
+
+/** Responses of `GET`/`POST /api/v1/me/email` and `POST /api/v1/auth/email/verify`. */
+export const emailStatusResponses = Responses(ItemEnvelope(EmailStatusSchema), { 409: ErrorRef });
+
+/** Body of `POST /api/v1/me/email`: the new address and the current password. */
+export const EmailChangeBody = Type.Object(
+  { email: Type.String({ minLength: 1, maxLength: MAX_EMAIL }), currentPassword: password() },
+  { additionalProperties: false },
+);
+
+/** Body of `POST /api/v1/auth/email/verify`: the mailed link's token. */
+export const EmailVerifyBody = Type.Object({ token: linkToken() }, { additionalProperties: false });
+
 /* Setup links and sign-up through an invitation (no credential). */
 
 /** Query of the hidden `GET /setup` page: the link token, checked by the page itself (an HTML answer, never a 400 envelope). */

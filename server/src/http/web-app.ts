@@ -17,6 +17,7 @@ export const WEB_APP_ROUTES = [
   '/invite',
   '/forgot-password',
   '/reset-password',
+  '/verify-email',
   '/projects/:projectId',
   '/folders/:folderId/new-project',
   '/automations',

@@ -5,6 +5,7 @@ import { useMe } from '../api/queries';
 import { ItemTable } from '../components/ItemTable';
 import { CopyField } from '../components/CopyButton';
 import { MailPreferences } from './MailPreferences';
+import { EmailAddress } from './EmailAddress';
 
 function when(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString() : '—';
@@ -39,6 +40,7 @@ export function Account() {
           </p>
         </>
       )}
+      <EmailAddress />
       <ChangePassword />
       <MailPreferences />
       <Sessions />

@@ -12,6 +12,8 @@ import { newId } from '../../platform/ids';
 /** What a mail is about; notifications (`NOTIFICATION_KINDS`) follow each person's choice. */
 export type MailKind =
   | 'password_reset'
+  | 'email_verification'
+  | 'email_changed'
   | 'invitation'
   | 'approval'
   | 'failure'
@@ -22,7 +24,7 @@ export type MailKind =
   | 'test';
 
 /** Kinds whose body carries a link token: their bodies are cleared once sent. */
-const SECRET_BEARING: ReadonlySet<MailKind> = new Set(['password_reset', 'invitation', 'approval']);
+const SECRET_BEARING: ReadonlySet<MailKind> = new Set(['password_reset', 'email_verification', 'invitation', 'approval']);
 
 /** Whether mails of `kind` carry a token in their body (cleared from the outbox once sent). */
 export function carriesToken(kind: string): boolean {

@@ -46,9 +46,36 @@ export interface MediaContents {
 /** Largest chunk of the `database` store, in bytes (512 KiB). */
 export const MEDIA_CHUNK_BYTES = 512 * 1024;
 
-/** The media contents of `config.mediaStore`; `store` is used to read chunks while a download streams. */
+/**
+ * The media contents of `config.mediaStore`; `store` is used to read chunks while a download
+ * streams. New uploads go where the setting says; reads (and deletes) also find bytes kept the
+ * other way, so items stored before the setting changed stay downloadable — notably those of a
+ * PostgreSQL store made before migration 021, whose media are files while `database` is now the
+ * default there (docs "Operations", "Media bytes").
+ */
 export function mediaContents(config: Config, store: Store): MediaContents {
-  return config.mediaStore === 'database' ? databaseContents(store) : fileContents(config.dataDir);
+  const files = fileContents(config.dataDir);
+  const chunks = databaseContents(store);
+  return config.mediaStore === 'database' ? withFallback(chunks, files) : withFallback(files, chunks);
+}
+
+/** `primary`, reading from `other` what `primary` does not hold, and deleting from both. */
+function withFallback(primary: MediaContents, other: MediaContents): MediaContents {
+  return {
+    place: (tx, media, upload) => primary.place(tx, media, upload),
+    discard: (media, upload) => primary.discard(media, upload),
+    afterDelete(media) {
+      primary.afterDelete(media);
+      other.afterDelete(media);
+    },
+    *open(q, media) {
+      return (yield* primary.open(q, media)) ?? (yield* other.open(q, media));
+    },
+    *prefix(q, media, maxBytes) {
+      const head = yield* primary.prefix(q, media, maxBytes);
+      return head.length > 0 ? head : yield* other.prefix(q, media, maxBytes);
+    },
+  };
 }
 
 /** Bytes as files in the data directory: placed by an atomic rename, removed after the row. */
