@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ServiceError, badRequest } from '../errors';
 import { publicPageGuard } from '../http/public-pages';
 import { SignInThrottle, accountKey } from './sign-in-throttle';
-import { refuseCrossSiteSignIn } from './session-auth';
+import { refuseCrossSiteSignIn } from '../auth/session-auth';
 import { credentialsOf } from './credentials';
 import { verifyPassword } from './passwords';
 import { confirmEmailChange, emailStatus, requestEmailChange } from './email-change';
