@@ -3,11 +3,11 @@
  * `automation.run`. They walk nested action lists through the executor's `walk` and journal
  * themselves like any step, so a resumed run takes the same path.
  */
-import { approvalInput, delayUntil, loopItems, type ApprovalDecision, type ApprovalInput, type LoopInput } from './actions/control';
-import { SUB_RUN_RECHECK_MS, subRunOutput, subRunParams, type SubRunInput, type SubRunParams } from './actions/sub-run';
+import { approvalInput, delayUntil, loopItems, type ApprovalDecision, type ApprovalInput, type LoopInput } from './kinds/flow/control';
+import { SUB_RUN_RECHECK_MS, subRunOutput, subRunParams, type SubRunInput, type SubRunParams } from './kinds/flow/sub-run';
 import { evaluateConditions, type ConditionResult } from './conditions';
+import type { Action } from './definition';
 import type {
-  Action,
   ApprovalAction,
   BranchAction,
   DelayAction,
@@ -15,7 +15,7 @@ import type {
   ParallelAction,
   RunAutomationAction,
   WaitEventAction,
-} from './definition';
+} from './kinds/flow/types';
 import { BranchAbandoned } from './aborts';
 import type { WaitEventInput } from './events';
 import { classifyError, permanent } from './errors';

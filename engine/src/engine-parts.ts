@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { ApprovalDeps } from './approvals';
 import { DEFAULT_KINDS } from './kinds';
 import { KindRegistry } from './kinds/registry';
-import { AutomationRegistry } from './registry';
+import { AutomationRegistry } from './kinds/automations';
 import { Executor } from './executor';
 import { RunQueue } from './run-queue';
 import { Ticker } from './ticker';

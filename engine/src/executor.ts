@@ -9,9 +9,9 @@
  * is repeated (task actions are exactly-once when the host honours the idempotency key; HTTP
  * requests are at-least-once in that window).
  */
-import type { ActionContext } from './actions';
+import type { ActionContext } from './kinds/executor';
 import type { ConditionResult } from './conditions';
-import type { ApprovalDecision } from './actions/control';
+import type { ApprovalDecision } from './kinds/flow/control';
 import type { Action, AutomationDefinition } from './definition';
 import { classifyError, permanent, type ErrorInfo } from './errors';
 import type { RunRecord, StepRecord } from './ports';

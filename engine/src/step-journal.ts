@@ -2,8 +2,8 @@
  * The step journal of a run's execution (README "Automations", "Durability"): the types the
  * executor's parts share, and how a step is recorded — secrets masked, the output put in scope.
  */
-import type { ActionContext, ActionKind } from './actions';
-import type { SubRunParams } from './actions/sub-run';
+import type { ActionContext, ActionKind } from './kinds/executor';
+import type { SubRunParams } from './kinds/flow/sub-run';
 import type { Action } from './definition';
 import { classifyError, type ErrorInfo } from './errors';
 import type { Clock, Http, RunRecord, RunStatus, RunStore, Service, StepRecord, WaitInfo } from './ports';

@@ -20,7 +20,7 @@ import { walkActions } from './definition';
 import { EngineError } from './errors';
 import type { Executor } from './executor';
 import type { KindRegistry } from './kinds/registry';
-import { webhookVariables } from './triggers';
+import { webhookVariables } from './kinds/inbound/webhook/request';
 import type { AutomationRecord, Clock, RunRecord, RunStore, StepRecord } from './ports';
 
 /** The longest a step test may take, in ms (the run's time limit when the definition sets none or a longer one). */

@@ -10,11 +10,11 @@
  * {@link Editor}).
  */
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import type { ActionKind } from '../actions/types';
+import type { ActionKind } from './executor';
 import type { ActionBase } from '../definition/types';
 import type { DefinitionProblem } from '../definition/validate';
 import type { Service } from '../ports';
-import type { TriggerEvent } from '../triggers/types';
+import type { TriggerEvent } from './events';
 
 /** `x-picker`: which of the workspace's things a field names (the builder offers a picker). */
 export type Picker = 'project' | 'folder' | 'task' | 'member' | 'agent' | 'agentCommand' | 'secret' | 'automation' | 'field' | 'connection';

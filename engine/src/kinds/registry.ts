@@ -4,11 +4,11 @@
  * The engine builds one from `EngineOptions.kinds` (default {@link DEFAULT_KINDS}).
  */
 import Ajv, { type ValidateFunction } from 'ajv';
-import type { ActionKind } from '../actions/types';
+import type { ActionKind } from './executor';
 import type { AutomationDefinition, Trigger } from '../definition/types';
 import { checkDefinition, type DefinitionRules, type ValidationResult } from '../definition/validate';
 import type { Service } from '../ports';
-import type { TriggerEvent } from '../triggers/types';
+import type { TriggerEvent } from './events';
 import type { ActionKindDeclaration, KindCatalogue, KindDeclaration, KindInfo, TriggerKindDeclaration, TriggerVariableNames } from './kind';
 import { actionClause, buildAutomationSchema, COMMON_ACTION_PARAMETERS, triggerClause, triggerParameters } from './schema';
 

@@ -7,7 +7,7 @@
  */
 import type { Executor } from '../executor';
 import { FINAL_STATUSES, type RunRecord } from '../ports';
-import type { AutomationRegistry } from '../registry';
+import type { AutomationRegistry } from '../kinds/automations';
 import { abandonStepTest, isStepTestRun } from '../step-test';
 import type { Ticker } from '../ticker';
 import { noteLimit, type RunContext } from './context';
