@@ -146,7 +146,7 @@ export {
   type WebhookRequest,
 } from './kinds';
 export { ActionError, classifyError, permanent, type ErrorInfo } from './errors';
-export { STEP_TEST_TIMEOUT_MS, findStep, type StepTestInput, type StepTestResult } from './step-test';
+export { STEP_TEST_TIMEOUT_MS, findStep, type StepTestInput, type StepTestResult } from './steps/step-test';
 export { DEFAULT_RETRY, backoffMs, isTransientStatus, parseRetryAfter, retryPolicy, type ResolvedRetry } from './retry';
 export { Templates, type Scope, type TemplateOptions } from './templates';
 export { compare, evaluateConditions, type ConditionResult, type EvaluatedRule } from './conditions';

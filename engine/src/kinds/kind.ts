@@ -142,7 +142,7 @@ export interface ActionKindDeclaration<T extends string = string, P extends TObj
   literal?: readonly string[];
   /**
    * Work kinds: renders the action and does the work. Absent on control-flow kinds, which the
-   * executor runs itself (`control-steps.ts`).
+   * executor runs itself (`steps/control-steps.ts`).
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind's executor takes its own parameters
   executor?: ActionKind<ActionOf<NoInfer<T>, NoInfer<P>>, any>;

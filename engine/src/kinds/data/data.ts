@@ -1,7 +1,7 @@
 /**
  * The data steps: `set` (computed values), `code` (JavaScript in the sandbox) and `respond` (the
- * answer to whoever started the run). Their executors are `actions/set.ts`, `actions/code.ts`
- * and `actions/respond.ts`.
+ * answer to whoever started the run). Their executors are `set.ts`, `code.ts`
+ * and `respond.ts`.
  */
 import { Type } from '@sinclair/typebox';
 import { CODE_ACTION, CODE_MEMORY_MB, CODE_TIMEOUT_MS } from './code';

@@ -1,7 +1,7 @@
 /**
- * The control-flow kinds, which the executor runs itself (`control-steps.ts`, `actions/control.ts`,
- * `actions/sub-run.ts`): branch, approval, loop, delay, wait for an event, parallel branches and
- * run another automation. Their TS types are in `definition/types.ts` (they hold step lists).
+ * The control-flow kinds, which the executor runs itself (`steps/control-steps.ts`, `control.ts`,
+ * `sub-run.ts`): branch, approval, loop, delay, wait for an event, parallel branches and
+ * run another automation. Their TS types are in `types.ts` (they hold step lists).
  */
 import { Type } from '@sinclair/typebox';
 import { regexOf } from '../../definition/patterns';

@@ -2,7 +2,7 @@
  * `agent.command`: the agent's command (by id or name) with `input` rendered from the variables,
  * answered by the host's model provider and recorded as a conversation of the agent. The output
  * is what the host returns (the server: `{text, conversationId, conversation}`), with `toolCalls`
- * when the step lists `tools` the model may call (`actions/agent-tools.ts`).
+ * when the step lists `tools` the model may call (`agent-tools.ts`).
  */
 import { Type } from '@sinclair/typebox';
 import { requiredString } from '../../params';

@@ -1,12 +1,12 @@
 /**
  * `http.request`: GET, POST, PUT, PATCH, DELETE, HEAD with templated URL, query, headers and a
  * JSON, form, raw (text, XML...) or multipart (fields and workspace media as files,
- * `actions/http-multipart.ts`) body, through the host's {@link Http} port (the server's applies
+ * `http-multipart.ts`) body, through the host's {@link Http} port (the server's applies
  * the SSRF guard, at every redirect hop when `followRedirects` is on, and to every page with
  * `pagination`).
  * Output: `{status, headers, body, url?}`; `body` is parsed when the response is JSON; `url` is
  * the address that answered when a redirect led elsewhere. With `pagination`
- * (`actions/http-pagination.ts`): `{status, headers, body: [every page's items], pages}`.
+ * (`http-pagination.ts`): `{status, headers, body: [every page's items], pages}`.
  * With `failOnHttpError` (default true), 408, 429 and 5xx are transient failures (retried on the
  * shared policy of `retry.ts`, honouring `Retry-After`) and other 4xx permanent ones.
  */

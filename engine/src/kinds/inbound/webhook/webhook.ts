@@ -1,7 +1,7 @@
 /**
  * "Webhook": the automation's inbound URL (`/webhooks/<id>`), called with one of `methods`
  * (default `["POST"]`); `requireToken` makes it also demand `Authorization: Bearer <token>`
- * (spec section 5.3), `verify` checks the sender's signature. Variables: `triggers/webhook.ts`.
+ * (spec section 5.3), `verify` checks the sender's signature. Variables: `request.ts`.
  * A `filter` is evaluated when the call arrives: a refused call gets 200 `{ok, filtered}` and no run.
  */
 import { Type, type Static } from '@sinclair/typebox';
@@ -98,7 +98,7 @@ export const WEBHOOK_KIND = defineTrigger({
   }),
   // `body` is the whole body; an object body's top-level fields are variables of their own. The
   // call gives `method`, `headers` (lower-case names, credentials redacted), `query`, `rawBody`
-  // (text, up to 1 MiB) and `http` (those four); see `triggers/webhook.ts`.
+  // (text, up to 1 MiB) and `http` (those four); see `request.ts`.
   variables: { names: ['body', 'method', 'headers', 'query', 'rawBody', 'http'], open: true },
   example: {
     body: { event: 'order.created', id: 'ord_1001', amount: 42, currency: 'EUR' },

@@ -1,7 +1,7 @@
 /**
  * The service actions beyond the task writes (docs "Actions"): add a comment, read one task, find
  * tasks, create a project. Each calls the matching optional {@link Service} method
- * (`actions/service.ts`); a host without it fails the step with the permanent `NOT_SUPPORTED`.
+ * (`executor.ts`); a host without it fails the step with the permanent `NOT_SUPPORTED`.
  */
 import { Type } from '@sinclair/typebox';
 import { SERVICE_ACTIONS } from './executor';
@@ -12,7 +12,7 @@ import { Ref, Scalar, Template, TEMPLATE_MAX } from '../../parts';
 const ref = { projectId: Ref('project', { title: 'Project' }), taskId: Ref('task', { title: 'Task' }) };
 const work = { sideEffects: true, timeout: true } as const;
 
-/** The service action kinds (their TS types: `definition/service-actions.ts`). */
+/** The service action kinds (their TS types: `service-actions.ts`). */
 export const SERVICE_KINDS = [
   defineAction({
     ...work,

@@ -1,7 +1,7 @@
 /**
  * The task writes: create, update text, complete, uncomplete, delete, assign, set date, set note,
  * set a custom field, move. Each renders its templates and calls the matching {@link Service}
- * method (`actions/task.ts`), which runs the same logic as the API; the API-shaped result is the
+ * method (`task.ts`), which runs the same logic as the API; the API-shaped result is the
  * step's output.
  */
 import { Type, type Static } from '@sinclair/typebox';

@@ -2,7 +2,7 @@
  * "Schedule": exactly one of `cron` (5 or 6 fields, croner syntax, in `timezone`) or
  * `everyMinutes` (slots aligned to the Unix epoch). Each slot fires at most once, also across
  * restarts; after downtime only the latest missed slot fires. The slot logic is
- * `triggers/schedule.ts`; a `filter` is evaluated when the slot fires.
+ * `slots.ts`; a `filter` is evaluated when the slot fires.
  */
 import { Type } from '@sinclair/typebox';
 import { Cron } from 'croner';

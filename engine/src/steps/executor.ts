@@ -9,16 +9,16 @@
  * is repeated (task actions are exactly-once when the host honours the idempotency key; HTTP
  * requests are at-least-once in that window).
  */
-import type { ActionContext } from './kinds/executor';
-import type { ConditionResult } from './conditions';
-import type { ApprovalDecision } from './kinds/flow/control';
-import type { Action, AutomationDefinition } from './definition';
-import { classifyError, permanent, type ErrorInfo } from './errors';
-import type { RunRecord, StepRecord } from './ports';
-import { backoffMs, retryPolicy } from './retry';
-import { SECRET_READS } from './templates';
-import { SecretMask } from './secrets';
-import { attemptSignal, raceAbort, RunAborts, RunCancelled, runTimeout } from './aborts';
+import type { ActionContext } from '../kinds/executor';
+import type { ConditionResult } from '../conditions';
+import type { ApprovalDecision } from '../kinds/flow/control';
+import type { Action, AutomationDefinition } from '../definition';
+import { classifyError, permanent, type ErrorInfo } from '../errors';
+import type { RunRecord, StepRecord } from '../ports';
+import { backoffMs, retryPolicy } from '../retry';
+import { SECRET_READS } from '../templates';
+import { SecretMask } from '../secrets';
+import { attemptSignal, raceAbort, RunAborts, RunCancelled, runTimeout } from '../aborts';
 import { ControlSteps, type ParallelOutput } from './control-steps';
 import { CONTINUE, iso, plain, stepKey, type Execution, type ExecutorDeps, type Outcome, type RunState } from './step-journal';
 

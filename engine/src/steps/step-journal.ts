@@ -2,13 +2,13 @@
  * The step journal of a run's execution (README "Automations", "Durability"): the types the
  * executor's parts share, and how a step is recorded — secrets masked, the output put in scope.
  */
-import type { ActionContext, ActionKind } from './kinds/executor';
-import type { SubRunParams } from './kinds/flow/sub-run';
-import type { Action } from './definition';
-import { classifyError, type ErrorInfo } from './errors';
-import type { Clock, Http, RunRecord, RunStatus, RunStore, Service, StepRecord, WaitInfo } from './ports';
-import type { SecretMask, SecretSource } from './secrets';
-import type { Scope, Templates } from './templates';
+import type { ActionContext, ActionKind } from '../kinds/executor';
+import type { SubRunParams } from '../kinds/flow/sub-run';
+import type { Action } from '../definition';
+import { classifyError, type ErrorInfo } from '../errors';
+import type { Clock, Http, RunRecord, RunStatus, RunStore, Service, StepRecord, WaitInfo } from '../ports';
+import type { SecretMask, SecretSource } from '../secrets';
+import type { Scope, Templates } from '../templates';
 
 /** What the executor needs from the engine. */
 export interface ExecutorDeps {

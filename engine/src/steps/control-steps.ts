@@ -3,10 +3,10 @@
  * `automation.run`. They walk nested action lists through the executor's `walk` and journal
  * themselves like any step, so a resumed run takes the same path.
  */
-import { approvalInput, delayUntil, loopItems, type ApprovalDecision, type ApprovalInput, type LoopInput } from './kinds/flow/control';
-import { SUB_RUN_RECHECK_MS, subRunOutput, subRunParams, type SubRunInput, type SubRunParams } from './kinds/flow/sub-run';
-import { evaluateConditions, type ConditionResult } from './conditions';
-import type { Action } from './definition';
+import { approvalInput, delayUntil, loopItems, type ApprovalDecision, type ApprovalInput, type LoopInput } from '../kinds/flow/control';
+import { SUB_RUN_RECHECK_MS, subRunOutput, subRunParams, type SubRunInput, type SubRunParams } from '../kinds/flow/sub-run';
+import { evaluateConditions, type ConditionResult } from '../conditions';
+import type { Action } from '../definition';
 import type {
   ApprovalAction,
   BranchAction,
@@ -15,11 +15,11 @@ import type {
   ParallelAction,
   RunAutomationAction,
   WaitEventAction,
-} from './kinds/flow/types';
-import { BranchAbandoned } from './aborts';
-import type { WaitEventInput } from './events';
-import { classifyError, permanent } from './errors';
-import { FINAL_STATUSES, type RunRecord, type StepRecord, type WaitInfo } from './ports';
+} from '../kinds/flow/types';
+import { BranchAbandoned } from '../aborts';
+import type { WaitEventInput } from '../events';
+import { classifyError, permanent } from '../errors';
+import { FINAL_STATUSES, type RunRecord, type StepRecord, type WaitInfo } from '../ports';
 import { CONTINUE, iso, plain, StepJournal, stepKey, type Outcome, type RunState } from './step-journal';
 
 /** The output of a `parallel` step: each (finished) branch's step outputs, and the winner of a `first` join. */

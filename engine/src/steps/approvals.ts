@@ -4,11 +4,11 @@
  * list is empty); the decision becomes the step's output and the run continues. Timeouts are the
  * ticker's and the executor's; who may decide at all (membership, role) is the host's.
  */
-import type { ApprovalDecision } from './kinds/flow/control';
-import { actionIdOf, walkActions, type Action, type AutomationDefinition } from './definition';
-import type { ApprovalAction } from './kinds/flow/types';
-import { EngineError } from './errors';
-import type { Clock, RunRecord, RunStore } from './ports';
+import type { ApprovalDecision } from '../kinds/flow/control';
+import { actionIdOf, walkActions, type Action, type AutomationDefinition } from '../definition';
+import type { ApprovalAction } from '../kinds/flow/types';
+import { EngineError } from '../errors';
+import type { Clock, RunRecord, RunStore } from '../ports';
 
 /** What deciding needs from the engine. */
 export interface ApprovalDeps {

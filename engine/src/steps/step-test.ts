@@ -15,13 +15,13 @@
  * (its `then`/`else` steps are not run); other steps that hold or wait for steps (loop, parallel,
  * approval, delay, wait.event, automation.run) are refused: test the steps inside them.
  */
-import type { Action, AutomationDefinition } from './definition';
-import { walkActions } from './definition';
-import { EngineError } from './errors';
+import type { Action, AutomationDefinition } from '../definition';
+import { walkActions } from '../definition';
+import { EngineError } from '../errors';
 import type { Executor } from './executor';
-import type { KindRegistry } from './kinds/registry';
-import { webhookVariables } from './kinds/inbound/webhook/request';
-import type { AutomationRecord, Clock, RunRecord, RunStore, StepRecord } from './ports';
+import type { KindRegistry } from '../kinds/registry';
+import { webhookVariables } from '../kinds/inbound/webhook/request';
+import type { AutomationRecord, Clock, RunRecord, RunStore, StepRecord } from '../ports';
 
 /** The longest a step test may take, in ms (the run's time limit when the definition sets none or a longer one). */
 export const STEP_TEST_TIMEOUT_MS = 60_000;
