@@ -6,11 +6,11 @@
  * loop. Everything is made per engine; nothing is module-level.
  */
 import { randomBytes } from 'node:crypto';
-import type { ApprovalDeps } from './approvals';
+import type { ApprovalDeps } from './steps/approvals';
 import { DEFAULT_KINDS } from './kinds';
 import { KindRegistry } from './kinds/registry';
-import { AutomationRegistry } from './registry';
-import { Executor } from './executor';
+import { AutomationRegistry } from './kinds/automations';
+import { Executor } from './steps/executor';
 import { RunQueue } from './run-queue';
 import { Ticker } from './ticker';
 import { systemClock, type Logger, type RunRecord } from './ports';

@@ -8,16 +8,17 @@
  * run's actions, and the run collaborators of `runs/` over one shared `RunContext`: `RunIntake`
  * (creating runs, dedupe, trigger filters), `Leases` (claims and their renewal), `Cancellation`
  * (also across processes), `RunWaiters`, `SubRuns`, `RunExecution` and the tick's `dueWork`.
- * Approvals are decided by `approvals.ts`, events sent to runs by `events.ts`; options and
+ * Approvals are decided by `steps/approvals.ts`, events sent to runs by `events.ts`; options and
  * defaults are in `engine-options.ts`.
  */
-import { decideApproval } from './approvals';
+import { decideApproval } from './steps/approvals';
 import { sendRunEvent } from './events';
 import type { AutomationDefinition } from './definition';
-import type { NewAutomation } from './registry';
-import { testStep, type StepTestInput, type StepTestResult } from './step-test';
+import type { NewAutomation } from './kinds/automations';
+import { testStep, type StepTestInput, type StepTestResult } from './steps/step-test';
 import type { AutomationRecord, RunQuery, RunRecord, VersionRecord } from './ports';
-import type { TriggerEvent, WebhookRequest } from './triggers';
+import type { TriggerEvent } from './kinds/events';
+import type { WebhookRequest } from './kinds/inbound/webhook/request';
 import type { Templates } from './templates';
 import type { KindRegistry } from './kinds/registry';
 import type { EngineOptions, RunWithSteps, StartRunOptions } from './engine-options';
@@ -25,7 +26,7 @@ import { assembleEngine, discoverRuns, startEngine, stopEngine, type EngineParts
 import { queueRun } from './runs/context';
 
 export { EngineError } from './errors';
-export type { NewAutomation } from './registry';
+export type { NewAutomation } from './kinds/automations';
 export {
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_CONCURRENT_RUNS,

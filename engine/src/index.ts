@@ -73,7 +73,7 @@ export {
   type CodeAction,
   type OnError,
   type WaitEventAction,
-} from './definition';
+} from './kinds';
 export {
   AUTOMATION_SCHEMA,
   validateDefinition,
@@ -114,6 +114,9 @@ export {
   type KindDeclaration,
   type KindInfo,
   type KindCatalogue,
+  type KindLists,
+  EDITORS,
+  PICKERS,
   type KindDescription,
   type TriggerSource,
   type Picker,
@@ -126,25 +129,27 @@ export {
   LOOP_VARIABLES,
   RUN_VARIABLES,
   closestName,
-  triggerVariables,
   variableProblems,
-  type TriggerVariableNames,
   type VariableCheckOptions,
-} from './definition';
-export { ActionError, classifyError, permanent, type ErrorInfo } from './errors';
-export { STEP_TEST_TIMEOUT_MS, findStep, type StepTestInput, type StepTestResult } from './step-test';
-export { DEFAULT_RETRY, backoffMs, isTransientStatus, parseRetryAfter, retryPolicy, type ResolvedRetry } from './retry';
-export { Templates, type Scope, type TemplateOptions } from './templates';
-export { compare, evaluateConditions, type ConditionResult, type EvaluatedRule } from './conditions';
-export { dueSlot, nextSlot, type TriggerEvent, type WebhookRequest } from './triggers';
+} from './kinds/variables';
+export { triggerVariables, type TriggerVariableNames } from './kinds/trigger-variables';
 export {
   DEFAULT_HTTP_TIMEOUT_MS,
+  dueSlot,
+  nextSlot,
   type ActionKind,
   type ActionContext,
   type ApprovalDecision,
   type ApprovalInput,
   type RunResponse,
-} from './actions';
+  type TriggerEvent,
+  type WebhookRequest,
+} from './kinds';
+export { ActionError, classifyError, permanent, type ErrorInfo } from './errors';
+export { STEP_TEST_TIMEOUT_MS, findStep, type StepTestInput, type StepTestResult } from './steps/step-test';
+export { DEFAULT_RETRY, backoffMs, isTransientStatus, parseRetryAfter, retryPolicy, type ResolvedRetry } from './retry';
+export { Templates, type Scope, type TemplateOptions } from './templates';
+export { compare, evaluateConditions, type ConditionResult, type EvaluatedRule } from './conditions';
 export {
   DEFAULT_MAX_PAGES,
   MAX_PAGES_LIMIT,
@@ -152,8 +157,8 @@ export {
   MAX_PAGINATED_ITEMS,
   nextLink,
   type HttpPagination,
-} from './actions/http-pagination';
-export { SUB_RUN_RECHECK_MS, type SubRunOutput } from './actions/sub-run';
+} from './kinds/http/http-request/http-pagination';
+export { SUB_RUN_RECHECK_MS, type SubRunOutput } from './kinds/flow/sub-run';
 export { SECRET_MIN_LENGTH, SecretMask, secretPlaceholder, type SecretSource } from './secrets';
 export {
   REDACTED,

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { KindDeclaration } from '@taskspace/engine';
 import { ServiceError } from './errors';
 import swagger from '@fastify/swagger';
 import cookie from '@fastify/cookie';
@@ -51,6 +52,12 @@ export interface BuildOptions {
   config: Config;
   clock?: Clock;
   models?: ModelProvider;
+  /**
+   * Trigger and action kinds beside the built-in ones and the pieces', through the same registry,
+   * validation, catalogue and step tests (`engine/src/kinds/kind.ts`): a host's own kinds, or a
+   * test's fixture kind.
+   */
+  kinds?: readonly KindDeclaration[];
   /**
    * Told when the PostgreSQL database is led by another server: a standby (`TASKSPACE_STANDBY=1`,
    * `standby` true) waits for it to end; any other process follows it (platform/leadership.ts).
@@ -202,7 +209,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   // Registered before the workers' hooks, so a take-over while they stop starts nothing.
   app.addHook('preClose', async () => services.leadership.stop());
   installEventWorkers(app, services);
-  installAutomations(app, services);
+  installAutomations(app, services, options.kinds);
   installRunRetention(app, services);
   installTrashRetention(app, services);
   installBackupSchedule(app, services);

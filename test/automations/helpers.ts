@@ -12,8 +12,11 @@ export const AUTOMATION_ENV = {
 };
 
 /** A real server with the automation settings. */
-export function automationServer(env: Record<string, string> = {}): Promise<TestServer> {
-  return startServer({ env: { ...AUTOMATION_ENV, ...env } });
+export function automationServer(
+  env: Record<string, string> = {},
+  kinds?: NonNullable<Parameters<typeof startServer>[0]>['kinds'],
+): Promise<TestServer> {
+  return startServer({ env: { ...AUTOMATION_ENV, ...env }, kinds });
 }
 
 type Api = ReturnType<typeof client>;

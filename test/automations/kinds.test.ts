@@ -1,8 +1,15 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { EDITORS, FINAL_RUN_STATUSES, PICKERS, RUN_STATUSES } from '../../engine/src';
 import { call, client, type TestServer } from '../helpers/server';
 import { automationServer, createAutomation, runsOf, settledRuns } from './helpers';
 
-const EDITORS = new Set(['template', 'cron', 'timezone', 'code', 'conditions', 'steps', 'json']);
-const PICKERS = new Set(['project', 'folder', 'task', 'member', 'agent', 'agentCommand', 'secret', 'automation', 'field', 'connection']);
+/** The icon names the builder draws (`web/src/automations/builder/icons.tsx`, the keys of its `ICONS` table). */
+function builderIcons(): Set<string> {
+  const source = fs.readFileSync(path.resolve(__dirname, '../../web/src/automations/builder/icons.tsx'), 'utf8');
+  const table = source.slice(source.indexOf('const ICONS'), source.indexOf('};', source.indexOf('const ICONS')));
+  return new Set([...table.matchAll(/^\s+'?([a-z0-9-]+)'?: [A-Z]\w*,$/gm)].map((m) => m[1]!));
+}
 
 /** Every property schema of an object schema, with its path, descending into nested objects and `oneOf` alternatives. */
 function properties(schema: any, path = ''): [string, any][] {
@@ -29,7 +36,9 @@ describe('automation kinds', () => {
   test('GET /automations/kinds lists every kind of the published schema, each labelled, with annotated parameters', async () => {
     const res = await api.get('/api/v1/automations/kinds');
     expect(res.status).toBe(200);
-    const { triggers, actions, commonActionParameters } = res.body;
+    const { triggers, actions, commonActionParameters, lists } = res.body;
+    const editors = new Set(lists.editors);
+    const pickers = new Set(lists.pickers);
     const schema = (await api.get('/api/v1/automations/schema')).body;
     expect(triggers.map((k: any) => k.type)).toEqual(schema.definitions.trigger.properties.type.enum);
     expect(actions.map((k: any) => k.type)).toEqual(schema.definitions.action.properties.type.enum);
@@ -49,8 +58,8 @@ describe('automation kinds', () => {
       expect(kind.parameters.type).toBe('object');
       for (const [path, prop] of properties(kind.parameters)) {
         expect([kind.type, path, typeof prop.title]).toEqual([kind.type, path, 'string']);
-        if (prop['x-editor'] !== undefined) expect(EDITORS.has(prop['x-editor'])).toBe(true);
-        if (prop['x-picker'] !== undefined) expect(PICKERS.has(prop['x-picker'])).toBe(true);
+        if (prop['x-editor'] !== undefined) expect([kind.type, path, editors.has(prop['x-editor'])]).toEqual([kind.type, path, true]);
+        if (prop['x-picker'] !== undefined) expect([kind.type, path, pickers.has(prop['x-picker'])]).toEqual([kind.type, path, true]);
         for (const alt of prop.oneOf ?? []) expect(typeof alt.title).toBe('string');
       }
       // The fields every action has are described once, not per kind (`project.create`'s `name` is the project's).
@@ -69,6 +78,28 @@ describe('automation kinds', () => {
     expect(triggers.find((k: any) => k.type === 'schedule').parameters.properties.filter['x-editor']).toBe('conditions');
     expect(triggers.find((k: any) => k.type === 'schedule').parameters.properties.includeOwnChanges).toBeUndefined();
     expect(Object.keys(commonActionParameters.properties)).toEqual(['id', 'name', 'retry', 'disabled', 'onError', 'timeoutMs']);
+  });
+
+  test("the catalogue publishes the engine's lists: editors, pickers, the icons its kinds name, run statuses", async () => {
+    const { triggers, actions, lists } = (await api.get('/api/v1/automations/kinds')).body;
+    expect(lists).toEqual({
+      editors: [...EDITORS],
+      pickers: [...PICKERS],
+      icons: [...new Set([...triggers, ...actions].map((k: { icon: string }) => k.icon))].sort(),
+      runStatuses: [...RUN_STATUSES],
+      finalRunStatuses: [...FINAL_RUN_STATUSES],
+    });
+    expect(lists.icons).toEqual(expect.arrayContaining(['globe', 'git-branch', 'webhook']));
+  });
+
+  test('every icon a kind names is one the builder draws (web/src/automations/builder/icons.tsx)', async () => {
+    const drawn = builderIcons();
+    expect(drawn.size).toBeGreaterThan(50);
+    expect(drawn.has('alarm-clock') && drawn.has('globe')).toBe(true);
+    const { triggers, actions, lists } = (await api.get('/api/v1/automations/kinds')).body;
+    for (const kind of [...triggers, ...actions])
+      expect([kind.type, kind.icon, drawn.has(kind.icon)]).toEqual([kind.type, kind.icon, true]);
+    expect(lists.icons.filter((icon: string) => !drawn.has(icon))).toEqual([]);
   });
 
   test('the catalogue needs a signed-in member', async () => {

@@ -2,7 +2,7 @@ import { createEngine, fetchHttp, MemoryStore, type RunRecord } from '../../engi
 import { waitFor } from '../helpers/wait';
 import { MemService, TestClock } from './helpers';
 
-/** Step tests in the engine (`engine/src/step-test.ts`): one step with pinned samples; a test cut short is never resumed. */
+/** Step tests in the engine (`engine/src/steps/step-test.ts`): one step with pinned samples; a test cut short is never resumed. */
 describe('engine step tests', () => {
   const definition = {
     name: 'Two steps',

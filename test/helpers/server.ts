@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { request } from 'undici';
-import { buildApp, type BuiltApp } from '../../server/src/app';
+import { buildApp, type BuildOptions, type BuiltApp } from '../../server/src/app';
 import { loadConfig } from '../../server/src/config';
 import type { Clock } from '../../server/src/platform/clock';
 import { main as cli } from '../../server/src/cli';
@@ -35,9 +35,12 @@ export function tempDataDir(): string {
 
 /**
  * Starts the real server in-process on port 0. `env` overrides configuration variables;
- * `dataDir` reuses an existing data directory (a restart on the same file); `clock` replaces the wall clock.
+ * `dataDir` reuses an existing data directory (a restart on the same file); `clock` replaces the wall clock;
+ * `kinds` adds trigger and action kinds (a fixture kind).
  */
-export async function startServer(opts: { env?: Record<string, string>; dataDir?: string; clock?: Clock } = {}): Promise<TestServer> {
+export async function startServer(
+  opts: { env?: Record<string, string>; dataDir?: string; clock?: Clock; kinds?: BuildOptions['kinds'] } = {},
+): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
   const config = loadConfig({
     TASKSPACE_DATA_DIR: dataDir,
@@ -48,7 +51,7 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
     TASKSPACE_BOOTSTRAP_TOKEN: OWNER_TOKEN,
     ...opts.env,
   });
-  const built = await buildApp({ config, clock: opts.clock });
+  const built = await buildApp({ config, clock: opts.clock, kinds: opts.kinds });
   await built.app.listen({ port: 0, host: '127.0.0.1' });
   const address = built.app.server.address();
   if (!address || typeof address !== 'object') throw new Error('server did not bind');

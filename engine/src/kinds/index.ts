@@ -4,48 +4,82 @@
  * {@link TRIGGER_VARIABLES}. An engine takes its own list (`EngineOptions.kinds`), e.g.
  * `[...DEFAULT_KINDS, myKind]`.
  */
+import type { ActionType, EventTriggerOf, TriggerType } from '../definition/types';
+import type { ProjectEventType } from './projects/project-events/project-events';
+import type { TaskEventType } from './tasks/task-events/task-events';
 import type { ValidationResult } from '../definition/validate';
 import type { KindDeclaration, TriggerVariableNames } from './kind';
 import { KindRegistry } from './registry';
-import { AGENT_COMMAND_KIND } from './actions/agent-command';
-import { CODE_KIND, RESPOND_KIND, SET_KIND } from './actions/data';
-import { APPROVAL_KIND, BRANCH_KIND, DELAY_KIND, LOOP_KIND, PARALLEL_KIND, RUN_AUTOMATION_KIND, WAIT_EVENT_KIND } from './actions/flow';
-import { HTTP_REQUEST_KIND } from './actions/http-request';
-import { EMAIL_SEND_KIND } from './actions/email-send';
-import { SERVICE_KINDS } from './actions/service';
-import { TASK_WRITE_KINDS } from './actions/task-writes';
-import { FORM_KIND } from './triggers/form';
-import { PROJECT_EVENT_KINDS } from './triggers/project-events';
-import { RUN_EVENT_KINDS } from './triggers/run-events';
-import { SCHEDULE_KIND } from './triggers/schedule';
-import { TASK_EVENT_KINDS } from './triggers/task-events';
-import { WEBHOOK_KIND } from './triggers/webhook';
+import { AGENT_COMMAND_KIND } from './ai/agent-command/agent-command';
+import { CODE_KIND, RESPOND_KIND, SET_KIND } from './data/data';
+import { APPROVAL_KIND, BRANCH_KIND, DELAY_KIND, LOOP_KIND, PARALLEL_KIND, RUN_AUTOMATION_KIND, WAIT_EVENT_KIND } from './flow/flow';
+import { HTTP_REQUEST_KIND } from './http/http-request/http-request';
+import { EMAIL_SEND_KIND } from './email/email-send/email-send';
+import { SERVICE_KINDS } from './tasks/service/service';
+import { TASK_WRITE_KINDS } from './tasks/task-writes/task-writes';
+import { FORM_KIND } from './inbound/form/form';
+import { PROJECT_EVENT_KINDS } from './projects/project-events/project-events';
+import { RUN_EVENT_KINDS } from './runs/run-events/run-events';
+import { SCHEDULE_KIND } from './time/schedule/schedule';
+import { TASK_EVENT_KINDS } from './tasks/task-events/task-events';
+import { WEBHOOK_KIND } from './inbound/webhook/webhook';
 
+export * from '../definition';
 export * from './kind';
 export { KindRegistry } from './registry';
 export { COMMON_ACTION_PARAMETERS } from './schema';
-export { OPERATORS, Template, Ref, Scalar, JsonTemplate, Steps, Enum, Dict, OneOf } from './parts';
-export { HTTP_METHODS, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS, type HttpRequestAction } from './actions/http-request';
-export { type AgentCommandAction, type AgentParams } from './actions/agent-command';
-export { type EmailSendAction, EMAIL_MAX_RECIPIENTS, EMAIL_MAX_ATTACHMENTS } from './actions/email-send';
-export { LOOP_LIMITS, EVENT_NAME } from './actions/flow';
-export { WEBHOOK_METHODS, WEBHOOK_VERIFY_TYPES, type WebhookVerify } from './triggers/webhook';
-export { FORM_FIELD_TYPES, isRedirectUrl, type FormField, type FormTriggerFields } from './triggers/form';
-export { AUTOMATION_FAILED, APPROVAL_REQUESTED } from './triggers/run-events';
-export { TASK_ADDED_FIELDS } from './triggers/task-events';
+export { Template, Ref, Scalar, JsonTemplate, Steps, Enum, Dict, OneOf } from './parts';
+export { HTTP_METHODS, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS, type HttpRequestAction } from './http/http-request/http-request';
+export { type AgentCommandAction, type AgentParams } from './ai/agent-command/agent-command';
+export { type EmailSendAction, EMAIL_MAX_RECIPIENTS, EMAIL_MAX_ATTACHMENTS } from './email/email-send/email-send';
+export { LOOP_LIMITS, EVENT_NAME } from './flow/flow';
+export { WEBHOOK_METHODS, WEBHOOK_VERIFY_TYPES, type WebhookVerify } from './inbound/webhook/webhook';
+export { FORM_FIELD_TYPES, isRedirectUrl, type FormField, type FormTriggerFields } from './inbound/form/form';
+export {
+  AUTOMATION_FAILED,
+  APPROVAL_REQUESTED,
+  type AutomationFailedTrigger,
+  type RunEventTriggerType,
+} from './runs/run-events/run-events';
+export { TASK_ADDED_FIELDS, type TaskEventType } from './tasks/task-events/task-events';
+export type { ProjectEventType } from './projects/project-events/project-events';
+export type { ScheduleTrigger } from './time/schedule/schedule';
+export type { WebhookMethod, WebhookTrigger } from './inbound/webhook/webhook';
+export type { FormTrigger } from './inbound/form/form';
+export type {
+  Position,
+  DatePoint,
+  TaskAction,
+  CreateTaskAction,
+  UpdateTaskAction,
+  TaskRefAction,
+  AssignTaskAction,
+  SetDateAction,
+  SetNoteAction,
+  SetFieldAction,
+  MoveTaskAction,
+} from './tasks/task-writes/task-writes';
+export type { CodeAction, RespondAction, SetAction } from './data/data';
+export * from './flow/types';
+export * from './tasks/service/service-actions';
+export * from './data/response-headers';
+export type { ActionContext, ActionKind } from './executor';
+export type { ApprovalDecision, ApprovalInput } from './flow/control';
+export type { RunResponse } from './data/respond';
+export type { TriggerEvent } from './events';
+export { dueSlot, nextSlot, scheduleVariables } from './time/schedule/slots';
+export { webhookVariables, type WebhookRequest } from './inbound/webhook/request';
 
-/** Every built-in trigger kind. */
-export const DEFAULT_TRIGGER_KINDS: readonly KindDeclaration[] = [
-  ...TASK_EVENT_KINDS,
-  ...PROJECT_EVENT_KINDS,
-  ...RUN_EVENT_KINDS,
-  SCHEDULE_KIND,
-  WEBHOOK_KIND,
-  FORM_KIND,
-];
+/** A trigger fired by a service event (task and project events). */
+export type EventTriggerType = TaskEventType | ProjectEventType;
+/** A trigger fired by a service event (task and project events). */
+export type EventTrigger = EventTriggerOf<EventTriggerType>;
 
-/** Every built-in action kind. */
-export const DEFAULT_ACTION_KINDS: readonly KindDeclaration[] = [
+/** The built-in trigger kinds, with their literal types. */
+const BUILTIN_TRIGGERS = [...TASK_EVENT_KINDS, ...PROJECT_EVENT_KINDS, ...RUN_EVENT_KINDS, SCHEDULE_KIND, WEBHOOK_KIND, FORM_KIND];
+
+/** The built-in action kinds, with their literal types. */
+const BUILTIN_ACTIONS = [
   ...TASK_WRITE_KINDS,
   ...SERVICE_KINDS,
   HTTP_REQUEST_KIND,
@@ -62,6 +96,26 @@ export const DEFAULT_ACTION_KINDS: readonly KindDeclaration[] = [
   WAIT_EVENT_KIND,
   PARALLEL_KIND,
 ];
+
+/** Every built-in trigger kind. */
+export const DEFAULT_TRIGGER_KINDS: readonly KindDeclaration[] = BUILTIN_TRIGGERS;
+/** Every built-in action kind. */
+export const DEFAULT_ACTION_KINDS: readonly KindDeclaration[] = BUILTIN_ACTIONS;
+
+/** True when `A` and `B` are the same union of names. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/**
+ * Compile-time checks that the lists above and the `Action` / `Trigger` types (`ActionTypes`,
+ * `TriggerTypes` in `definition/types.ts`, which each kind module adds its type to) name the same
+ * kinds: a kind listed without its type, or a type without its kind, fails to compile here.
+ */
+export const BUILTIN_TYPES_AGREE: {
+  actions: Same<(typeof BUILTIN_ACTIONS)[number]['type'], ActionType>;
+  triggers: Same<(typeof BUILTIN_TRIGGERS)[number]['type'], TriggerType>;
+} = {
+  actions: true,
+  triggers: true,
+};
 
 /** Every built-in kind: the default of `EngineOptions.kinds`. */
 export const DEFAULT_KINDS: readonly KindDeclaration[] = [...DEFAULT_TRIGGER_KINDS, ...DEFAULT_ACTION_KINDS];

@@ -10,14 +10,27 @@
  * {@link Editor}).
  */
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import type { ActionKind } from '../actions/types';
+import type { ActionKind } from './executor';
 import type { ActionBase } from '../definition/types';
 import type { DefinitionProblem } from '../definition/validate';
-import type { Service } from '../ports';
-import type { TriggerEvent } from '../triggers/types';
+import type { RunStatus, Service } from '../ports';
+import type { TriggerEvent } from './events';
 
-/** `x-picker`: which of the workspace's things a field names (the builder offers a picker). */
-export type Picker = 'project' | 'folder' | 'task' | 'member' | 'agent' | 'agentCommand' | 'secret' | 'automation' | 'field' | 'connection';
+/** `x-picker` values: which of the workspace's things a field names (the builder offers a picker). Published in the catalogue's `lists`. */
+export const PICKERS = [
+  'project',
+  'folder',
+  'task',
+  'member',
+  'agent',
+  'agentCommand',
+  'secret',
+  'automation',
+  'field',
+  'connection',
+] as const;
+/** One of {@link PICKERS}. */
+export type Picker = (typeof PICKERS)[number];
 
 /** The piece a kind comes from (Activepieces pieces as kinds, `engine/src/pieces`). */
 export interface KindPiece {
@@ -29,8 +42,10 @@ export interface KindPiece {
   /** The connection types the piece takes (SECRET_TEXT, BASIC_AUTH, CUSTOM_AUTH, OAUTH2); empty: none. */
   authTypes: string[];
 }
-/** `x-editor`: a special editor for a field's value. */
-export type Editor = 'template' | 'cron' | 'timezone' | 'code' | 'conditions' | 'steps' | 'json';
+/** `x-editor` values: a special editor for a field's value. Published in the catalogue's `lists`. */
+export const EDITORS = ['template', 'cron', 'timezone', 'code', 'conditions', 'steps', 'json'] as const;
+/** One of {@link EDITORS}. */
+export type Editor = (typeof EDITORS)[number];
 
 /** An action of kind `T` with the parameters `P` (plus the fields every action has). */
 export type ActionOf<T extends string, P extends TObject> = ActionBase & { type: T } & Static<P>;
@@ -127,7 +142,7 @@ export interface ActionKindDeclaration<T extends string = string, P extends TObj
   literal?: readonly string[];
   /**
    * Work kinds: renders the action and does the work. Absent on control-flow kinds, which the
-   * executor runs itself (`control-steps.ts`).
+   * executor runs itself (`steps/control-steps.ts`).
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind's executor takes its own parameters
   executor?: ActionKind<ActionOf<NoInfer<T>, NoInfer<P>>, any>;
@@ -165,12 +180,31 @@ export interface KindInfo {
   piece?: KindPiece;
 }
 
+/**
+ * The names a client of the catalogue reads, published by the engine (issue 36) instead of copied
+ * into the client: the values of `x-editor` and `x-picker`, the icons the kinds name, and the run
+ * statuses.
+ */
+export interface KindLists {
+  /** Every `x-editor` value ({@link EDITORS}). */
+  editors: Editor[];
+  /** Every `x-picker` value ({@link PICKERS}). */
+  pickers: Picker[];
+  /** The icons the catalogue's kinds name, sorted, each once (lucide names, kebab-case). */
+  icons: string[];
+  /** Every run status, in lifecycle order (`RUN_STATUSES`). */
+  runStatuses: RunStatus[];
+  /** The statuses after which a run never changes (`FINAL_RUN_STATUSES`). */
+  finalRunStatuses: RunStatus[];
+}
+
 /** The catalogue of kinds: `GET /api/v1/automations/kinds`. */
 export interface KindCatalogue {
   triggers: KindInfo[];
   actions: KindInfo[];
   /** The fields every action has (`id`, `name`, `retry`, `disabled`, `onError`, `timeoutMs`). */
   commonActionParameters: Record<string, unknown>;
+  lists: KindLists;
 }
 
 /** Declares a trigger kind (identity; keeps the literal `type`). */

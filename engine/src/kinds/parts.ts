@@ -3,6 +3,7 @@
  * step lists and conditions (as `$ref`s into the automation schema's `definitions`).
  */
 import { Type, type SchemaOptions, type Static, type TSchema } from '@sinclair/typebox';
+import { OPERATORS } from '../definition/types';
 import type { Editor, Picker } from './kind';
 
 /** Longest template, in characters. */
@@ -42,22 +43,7 @@ export const ConditionsRef = (options: FieldOptions) =>
 export const OneOf = <T extends TSchema[]>(alternatives: [...T], options: FieldOptions) =>
   Type.Unsafe<Static<T[number]>>({ oneOf: alternatives, ...options });
 
-/** Condition operators (docs "Conditions"). Ordering operators compare numerically when both sides are numbers. */
-export const OPERATORS = [
-  'equals',
-  'not_equals',
-  'contains',
-  'not_contains',
-  'starts_with',
-  'ends_with',
-  'matches',
-  'is_empty',
-  'is_not_empty',
-  'gt',
-  'lt',
-  'gte',
-  'lte',
-] as const;
+export { OPERATORS } from '../definition/types';
 
 /** The conditions shape (see `definition/types.ts` `Conditions`). */
 export interface ConditionsShape {

@@ -4,12 +4,21 @@
  * The engine builds one from `EngineOptions.kinds` (default {@link DEFAULT_KINDS}).
  */
 import Ajv, { type ValidateFunction } from 'ajv';
-import type { ActionKind } from '../actions/types';
+import type { ActionKind } from './executor';
 import type { AutomationDefinition, Trigger } from '../definition/types';
 import { checkDefinition, type DefinitionRules, type ValidationResult } from '../definition/validate';
-import type { Service } from '../ports';
-import type { TriggerEvent } from '../triggers/types';
-import type { ActionKindDeclaration, KindCatalogue, KindDeclaration, KindInfo, TriggerKindDeclaration, TriggerVariableNames } from './kind';
+import { FINAL_RUN_STATUSES, RUN_STATUSES, type Service } from '../ports';
+import type { TriggerEvent } from './events';
+import {
+  EDITORS,
+  PICKERS,
+  type ActionKindDeclaration,
+  type KindCatalogue,
+  type KindDeclaration,
+  type KindInfo,
+  type TriggerKindDeclaration,
+  type TriggerVariableNames,
+} from './kind';
 import { actionClause, buildAutomationSchema, COMMON_ACTION_PARAMETERS, triggerClause, triggerParameters } from './schema';
 
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -185,6 +194,13 @@ export class KindRegistry implements DefinitionRules {
       triggers: this.triggers().map((k) => info(k, triggerParameters(k))),
       actions: this.actions().map((k) => info(k, k.parameters)),
       commonActionParameters: plain(COMMON_ACTION_PARAMETERS) as Record<string, unknown>,
+      lists: {
+        editors: [...EDITORS],
+        pickers: [...PICKERS],
+        icons: [...new Set([...this.triggerKinds.values(), ...this.actionKinds.values()].map((k) => k.icon))].sort(),
+        runStatuses: [...RUN_STATUSES],
+        finalRunStatuses: [...FINAL_RUN_STATUSES],
+      },
     };
   }
 }

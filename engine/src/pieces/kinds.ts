@@ -7,7 +7,7 @@
  * `execute` runs the action in the piece pool through the {@link PieceRunner}.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { ActionKind } from '../actions/types';
+import type { ActionKind } from '../kinds/executor';
 import { permanent } from '../errors';
 import { defineAction, defineTrigger, type ActionKindDeclaration, type KindDeclaration, type TriggerKindDeclaration } from '../kinds/kind';
 import type { PieceActionInfo, PieceInfo, PieceManifest } from './manifest';

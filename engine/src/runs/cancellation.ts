@@ -5,7 +5,7 @@
  * that engine carries out ({@link Cancellation.carryOutRequests}) while this one watches for it.
  * The child runs a cancelled run waited for go with it.
  */
-import type { SubRunInput } from '../actions/sub-run';
+import type { SubRunInput } from '../kinds/flow/sub-run';
 import { EngineError } from '../errors';
 import { FINAL_STATUSES, type RunRecord } from '../ports';
 import { runNotFound, type RunContext } from './context';

@@ -5,10 +5,10 @@
  * again here after a wait that doubles. What executing one run's steps means is the
  * {@link Executor}'s.
  */
-import type { Executor } from '../executor';
+import type { Executor } from '../steps/executor';
 import { FINAL_STATUSES, type RunRecord } from '../ports';
-import type { AutomationRegistry } from '../registry';
-import { abandonStepTest, isStepTestRun } from '../step-test';
+import type { AutomationRegistry } from '../kinds/automations';
+import { abandonStepTest, isStepTestRun } from '../steps/step-test';
 import type { Ticker } from '../ticker';
 import { noteLimit, type RunContext } from './context';
 import type { Cancellation } from './cancellation';

@@ -7,8 +7,8 @@
  * {@link CATCH_UP_WINDOW_MS} old fires once, late, oldest first (at most {@link CATCH_UP_MAX_SLOTS},
  * the latest ones); of older missed slots only the latest fires, when none is that recent.
  */
-import type { ScheduleTrigger } from '../definition';
-import { dueSlot, nextSlot, scheduleVariables } from '../triggers';
+import type { ScheduleTrigger } from '../kinds/time/schedule/schedule';
+import { dueSlot, nextSlot, scheduleVariables } from '../kinds/time/schedule/slots';
 import type { RunContext } from './context';
 import type { RunIntake } from './intake';
 import type { Leases } from './leases';

@@ -4,7 +4,7 @@
  * at once, or, when the parent is still executing here (it has not started waiting yet), as soon
  * as that execution ends. Cancelling the children of a cancelled parent is {@link Cancellation}'s.
  */
-import type { SubRunInput, SubRunParams } from '../actions/sub-run';
+import type { SubRunInput, SubRunParams } from '../kinds/flow/sub-run';
 import { SUB_RUN_TRIGGER } from '../definition';
 import { permanent } from '../errors';
 import { FINAL_STATUSES, type RunRecord } from '../ports';

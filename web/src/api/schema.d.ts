@@ -9990,6 +9990,18 @@ export interface paths {
                             commonActionParameters: {
                                 [key: string]: unknown;
                             };
+                            lists: {
+                                /** @description every `x-editor` value a parameter may carry */
+                                editors: ("template" | "cron" | "timezone" | "code" | "conditions" | "steps" | "json")[];
+                                /** @description every `x-picker` value a parameter may carry */
+                                pickers: ("project" | "folder" | "task" | "member" | "agent" | "agentCommand" | "secret" | "automation" | "field" | "connection")[];
+                                /** @description the icons the kinds name, sorted, each once (lucide names, kebab-case) */
+                                icons: string[];
+                                /** @description every run status, in lifecycle order */
+                                runStatuses: ("queued" | "running" | "waiting" | "completed" | "failed" | "rejected" | "cancelled" | "skipped")[];
+                                /** @description the statuses after which a run never changes */
+                                finalRunStatuses: ("completed" | "failed" | "rejected" | "cancelled" | "skipped")[];
+                            };
                         };
                     };
                 };

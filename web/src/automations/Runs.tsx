@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
+import { KIND_LISTS } from '../api/lists';
 import { useWorkspaces } from '../api/queries';
 import { History } from 'lucide-react';
 import { ItemTable } from '../components/ItemTable';
@@ -11,7 +12,8 @@ import { StatusBadge } from './StatusBadge';
 import type { Run } from './types';
 import { WorkspaceSelect } from '../components/WorkspaceSelect';
 
-const STATUSES: Run['status'][] = ['queued', 'running', 'waiting', 'completed', 'failed', 'rejected', 'cancelled', 'skipped'];
+/** The run statuses the engine publishes (catalogue `lists.runStatuses`). */
+const STATUSES: Run['status'][] = KIND_LISTS.runStatuses;
 const PAGE = 50;
 /** The time filter's choices: label and how far back, in ms (0: no limit). */
 const SINCE: [string, number][] = [

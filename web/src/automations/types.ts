@@ -1,3 +1,4 @@
+import { KIND_LISTS } from '../api/lists';
 import type { paths } from '../api/schema';
 
 /** An automation as the API answers it (`GET /api/v1/automations/{automationId}`; docs "Automations"). */
@@ -9,5 +10,5 @@ export type Run = paths['/api/v1/automations/{automationId}/runs/{runId}']['get'
 /** A run's step (journal entry). */
 export type Step = NonNullable<Run['steps']>[number];
 
-/** Statuses after which a run never changes. */
-export const FINAL = new Set<Run['status']>(['completed', 'failed', 'rejected', 'cancelled', 'skipped']);
+/** Statuses after which a run never changes (catalogue `lists.finalRunStatuses`, published by the engine). */
+export const FINAL = new Set<Run['status']>(KIND_LISTS.finalRunStatuses);

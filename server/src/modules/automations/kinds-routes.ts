@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { EDITORS, FINAL_RUN_STATUSES, PICKERS, RUN_STATUSES } from '@taskspace/engine';
 import { Responses } from '../../http/schemas';
 
 /** A JSON Schema (draft-07) object, passed through as it is. */
@@ -51,6 +52,22 @@ const kindInfo = Type.Object(
   { additionalProperties: false },
 );
 
+/** An array of one of `names` (an OpenAPI `enum`, so the web's generated types name them). */
+const namesOf = (names: readonly string[], description: string) =>
+  Type.Array(Type.Union(names.map((n) => Type.Literal(n))), { description });
+
+/** The names the builder and the runs screens read (engine `KindLists`), published instead of copied. */
+const kindLists = Type.Object(
+  {
+    editors: namesOf(EDITORS, 'every `x-editor` value a parameter may carry'),
+    pickers: namesOf(PICKERS, 'every `x-picker` value a parameter may carry'),
+    icons: Type.Array(Type.String(), { description: 'the icons the kinds name, sorted, each once (lucide names, kebab-case)' }),
+    runStatuses: namesOf(RUN_STATUSES, 'every run status, in lifecycle order'),
+    finalRunStatuses: namesOf(FINAL_RUN_STATUSES, 'the statuses after which a run never changes'),
+  },
+  { additionalProperties: false },
+);
+
 /** `GET /api/v1/automations/kinds`: the catalogue the builder is generated from. */
 const kindCatalogue = Type.Object(
   {
@@ -63,6 +80,7 @@ const kindCatalogue = Type.Object(
         description: 'object schema of the fields every action has: id, name, retry, disabled, onError, timeoutMs',
       },
     ),
+    lists: kindLists,
   },
   { additionalProperties: false },
 );

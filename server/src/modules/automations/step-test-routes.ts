@@ -53,7 +53,7 @@ function within(field: string, path: string): boolean {
 /**
  * Step tests (docs "Automations", "Step tests"): the Owner runs one step of the saved definition
  * or of a draft, with a trigger sample and the pinned outputs of earlier steps, recorded as a test
- * run (`engine/src/step-test.ts`). The draft must be a valid definition (400 naming the field);
+ * run (`engine/src/steps/step-test.ts`). The draft must be a valid definition (400 naming the field);
  * the step's templates must name only what it can see (400 `unknown_variable`, also for a
  * variable the samples lack); a loop, parallel, approval, delay, wait.event or automation.run
  * step is refused (400 `not_testable`). Unknown step 404, non-Owner 403.

@@ -1,5 +1,5 @@
 import { secretValues } from '../secrets/service';
-import { createEngine, DEFAULT_KINDS, type Engine, type RunRecord, type TriggerEvent } from '@taskspace/engine';
+import { createEngine, DEFAULT_KINDS, type Engine, type KindDeclaration, type RunRecord, type TriggerEvent } from '@taskspace/engine';
 import { ServerPieces } from '../pieces/host';
 import { PiecePoller } from '../pieces/poller';
 import { newOrderedId } from '../../platform/ids';
@@ -62,9 +62,11 @@ export class AutomationRuntime {
   private readonly unsubscribe: (() => void)[] = [];
   private readonly settledListeners = new Set<(run: RunRecord) => void>();
 
+  /** `kinds`: further kinds beside the built-in ones and the pieces' ({@link BuildOptions.kinds}). */
   constructor(
     private readonly svc: Services,
     private readonly log: WorkerLog,
+    kinds: readonly KindDeclaration[] = [],
   ) {
     // The store stores; the events of run transitions (failure alerts, approval requests) are the host's, written in the run's transaction.
     const hook = new RunEventHook({ links: svc.links, clock: svc.clock, signals: svc.signals });
@@ -72,7 +74,7 @@ export class AutomationRuntime {
     this.http = new GuardedHttpAdapter(svc.addressPolicy, workspaceMediaReader(svc));
     this.pieces = new ServerPieces(svc, this.http);
     this.engine = createEngine({
-      kinds: [...DEFAULT_KINDS, ...this.pieces.kinds(new Set(DEFAULT_KINDS.map((k) => k.type)))],
+      kinds: [...DEFAULT_KINDS, ...kinds, ...this.pieces.kinds(new Set([...DEFAULT_KINDS, ...kinds].map((k) => k.type)))],
       store: this.store,
       service: new DomainServiceAdapter(svc),
       http: this.http,
@@ -194,8 +196,8 @@ export class AutomationRuntime {
  * Wires the automation runtime into the app: decorates `app.automations`, starts on listen
  * (after the database is open), stops before close (while it is still open).
  */
-export function installAutomations(app: FastifyInstance, svc: Services): AutomationRuntime {
-  const runtime = new AutomationRuntime(svc, app.log);
+export function installAutomations(app: FastifyInstance, svc: Services, kinds: readonly KindDeclaration[] = []): AutomationRuntime {
+  const runtime = new AutomationRuntime(svc, app.log, kinds);
   app.decorate('automations', runtime);
   let started = false;
   app.addHook('onListen', async () => {

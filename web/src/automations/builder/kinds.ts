@@ -1,12 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import type { KindLists } from '../../api/lists';
 import type { paths } from '../../api/schema';
 
 /**
- * A JSON Schema as the kinds catalogue publishes it (draft-07 subset the builder reads), with the
- * catalogue's editor annotations (`x-picker`, `x-editor`).
+ * A JSON Schema as the service publishes it (draft-07 subset the builder reads): the kinds
+ * catalogue's, with its editor annotations (`x-picker`, `x-editor`), and the automation schema's
+ * (`GET /api/v1/automations/schema`: `$ref` into `definitions`, `allOf` of `if`/`then` clauses),
+ * which the JSON view walks (`json/schema.ts`).
  */
 export type JSONSchema = {
+  $ref?: string;
   type?: string | string[];
   title?: string;
   description?: string;
@@ -20,6 +24,11 @@ export type JSONSchema = {
   items?: JSONSchema;
   oneOf?: JSONSchema[];
   anyOf?: JSONSchema[];
+  allOf?: JSONSchema[];
+  if?: JSONSchema;
+  then?: JSONSchema;
+  else?: JSONSchema;
+  definitions?: Record<string, JSONSchema>;
   pattern?: string;
   minimum?: number;
   maximum?: number;
@@ -30,12 +39,14 @@ export type JSONSchema = {
   minProperties?: number;
   maxProperties?: number;
   format?: string;
-  'x-picker'?: 'project' | 'folder' | 'task' | 'member' | 'agent' | 'agentCommand' | 'secret' | 'automation' | 'field' | 'connection';
+  /** One of the pickers the engine publishes (catalogue `lists.pickers`). */
+  'x-picker'?: KindLists['pickers'][number];
   /** A piece's dynamic dropdown: the server computes its choices (`POST /automations/kinds/{type}/options`). */
   'x-options'?: { refreshers?: string[]; dynamic?: boolean };
   /** `x-picker: connection`: the piece whose connections are offered. */
   'x-piece'?: string;
-  'x-editor'?: 'template' | 'cron' | 'timezone' | 'code' | 'conditions' | 'steps' | 'json';
+  /** One of the editors the engine publishes (catalogue `lists.editors`). */
+  'x-editor'?: KindLists['editors'][number];
 };
 
 /** The catalogue as the API document declares it: its JSON Schema parts are free-form objects there. */

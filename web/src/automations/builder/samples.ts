@@ -46,7 +46,7 @@ export interface SampleContext {
   loading?: boolean;
 }
 
-/** The placeholders of the kinds' examples (engine `kinds/triggers/examples.ts`). */
+/** The placeholders of the kinds' examples (engine `kinds/examples.ts`). */
 const PLACEHOLDER = {
   project: 'example-project',
   task: 'example-task',

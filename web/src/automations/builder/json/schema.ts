@@ -6,36 +6,10 @@
  * It interprets the schema (no code is generated, so it works under the app's CSP); keywords it
  * does not know are left to the service's save-time check.
  */
+import type { JSONSchema } from '../kinds';
 
-/** A JSON Schema as the service publishes it. */
-export type Schema = {
-  $ref?: string;
-  type?: string | string[];
-  title?: string;
-  description?: string;
-  default?: unknown;
-  enum?: unknown[];
-  const?: unknown;
-  properties?: Record<string, Schema>;
-  required?: string[];
-  additionalProperties?: boolean | Schema;
-  items?: Schema;
-  allOf?: Schema[];
-  anyOf?: Schema[];
-  oneOf?: Schema[];
-  if?: Schema;
-  then?: Schema;
-  else?: Schema;
-  pattern?: string;
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  minItems?: number;
-  maxItems?: number;
-  minProperties?: number;
-  definitions?: Record<string, Schema>;
-};
+/** A JSON Schema as the service publishes it (the builder's one JSON Schema type). */
+export type Schema = JSONSchema;
 
 /** A step of a path into a JSON value: a property name or an array index. */
 export type Segment = string | number;

@@ -1,0 +1,114 @@
+/**
+ * `agent.command`: the agent's command (by id or name) with `input` rendered from the variables,
+ * answered by the host's model provider and recorded as a conversation of the agent. The output
+ * is what the host returns (the server: `{text, conversationId, conversation}`), with `toolCalls`
+ * when the step lists `tools` the model may call (`agent-tools.ts`).
+ */
+import { Type } from '@sinclair/typebox';
+import { requiredString } from '../../params';
+import {
+  AgentToolsSchema,
+  DEFAULT_MAX_TOOL_ROUNDS,
+  journalTools,
+  MaxToolRoundsSchema,
+  prepareTools,
+  repeatedTool,
+  runAgentWithTools,
+  type PreparedTool,
+} from './agent-tools';
+import type { ActionKind } from '../../executor';
+import { defineAction } from '../../kind';
+import { Ref, Template } from '../../parts';
+import type { ActionOf } from '../../kind';
+
+const parameters = Type.Object({
+  agentId: Ref('agent', { title: 'Agent' }),
+  command: Ref('agentCommand', { title: 'Command', description: "The command's id or name." }),
+  input: Type.Optional(Template({ title: 'Input', description: "Text rendered into the command's prompt." })),
+  tools: Type.Optional(AgentToolsSchema),
+  maxToolRounds: Type.Optional(MaxToolRoundsSchema),
+});
+
+/** Runs an agent's command through the model provider; the answer is the output. */
+export type AgentCommandAction = ActionOf<'agent.command', typeof parameters>;
+
+/** Parameters of one agent command call. */
+export interface AgentParams {
+  agentId: string;
+  command: string;
+  input: string;
+  /** The tools the model may call, the author's templates rendered. */
+  tools?: PreparedTool[];
+  /** Rounds of tool calls allowed (with `tools`). */
+  maxToolRounds?: number;
+}
+
+/** Renders the call and hands it to the host. */
+export const AGENT_ACTION: ActionKind<AgentCommandAction, AgentParams> = {
+  prepare: (a, s, t) => {
+    const p: AgentParams = {
+      agentId: requiredString(t, a.agentId, s, 'agentId'),
+      command: requiredString(t, a.command, s, 'command'),
+      input: a.input === undefined ? '' : t.render(a.input, s, 'input'),
+    };
+    if (a.tools) {
+      p.tools = prepareTools(a.tools, s, t);
+      p.maxToolRounds = a.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
+    }
+    return p;
+  },
+  // Tool headers may hold credentials: journalled redacted.
+  journalInput: (p) => (p.tools ? { ...p, tools: journalTools(p.tools) } : p),
+  // The prompt is stored as the agent's conversation, readable by every member: the model gets
+  // `[secret NAME]` where the input held a secret, never the value.
+  execute: (ctx, { tools, maxToolRounds, ...p }) =>
+    tools
+      ? runAgentWithTools(ctx, p, tools, maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS)
+      : ctx.service.runAgentCommand(ctx.serviceContext, { ...p, input: ctx.mask(p.input) }),
+};
+
+/** The `agent.command` kind. */
+export const AGENT_COMMAND_KIND = defineAction({
+  type: 'agent.command',
+  title: 'Ask an agent',
+  summary: "Runs one of an agent's commands through the model provider.",
+  category: 'AI',
+  icon: 'bot',
+  sideEffects: true,
+  timeout: true,
+  parameters,
+  output: Type.Object(
+    {
+      text: Type.String(),
+      conversationId: Type.String(),
+      toolCalls: Type.Optional(
+        Type.Array(
+          Type.Object({
+            name: Type.String(),
+            arguments: Type.Unknown(),
+            output: Type.Optional(Type.Unknown()),
+            error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+          }),
+          {
+            description: 'With tools: every call the model made, in order.',
+          },
+        ),
+      ),
+    },
+    { title: 'Answer' },
+  ),
+  executor: AGENT_ACTION,
+  check(action, path) {
+    const repeated = repeatedTool((action.tools as { type: string }[] | undefined) ?? []);
+    if (repeated < 0) return [];
+    const at = `${path.reduce<string>((acc, s) => (typeof s === 'number' ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '')}.tools[${repeated}]`;
+    return [{ path: at, reason: 'duplicate', message: `${at}: each tool type may be listed once` }];
+  },
+});
+
+declare module '../../../definition/types' {
+  /** This module's kinds (see {@link ActionTypes}). */
+  interface ActionTypes {
+    agentCommand: AgentCommandAction;
+  }
+}
