@@ -1,6 +1,6 @@
 import type { Query, Sql } from '../platform/db/query';
 import { newId, newSecret } from '../platform/ids';
-import { hashToken, type Actor } from './tokens';
+import { ACTOR_USER_COLUMNS, actorUserOf, hashToken, type Actor, type ActorUserRow } from './tokens';
 
 /** Name of the session cookie. */
 export const SESSION_COOKIE = 'taskspace_session';
@@ -59,16 +59,10 @@ export function* createSession(
   return { id, secret, expiresAt };
 }
 
-interface SessionActorRow {
+interface SessionActorRow extends ActorUserRow {
   sessionId: string;
   lastUsedAt: number;
   expiresAt: number;
-  userId: string;
-  handle: string;
-  displayName: string;
-  plan: string;
-  rateTier: string;
-  verified: number;
 }
 
 /**
@@ -79,7 +73,7 @@ interface SessionActorRow {
 export function* actorForSession(q: Sql, secret: string, now: number, lifetimes: SessionLifetimes): Query<Actor | undefined> {
   const row = yield* q.get<SessionActorRow>(
     `SELECT s.id AS "sessionId", s.last_used_at AS "lastUsedAt", s.expires_at AS "expiresAt",
-            u.id AS "userId", u.handle, u.display_name AS "displayName", u.plan, u.rate_tier AS "rateTier", u.verified
+            ${ACTOR_USER_COLUMNS}
        FROM sessions s JOIN users u ON u.id = s.user_id
       WHERE s.secret_hash = ? AND s.revoked_at IS NULL`,
     [hashToken(secret)],
@@ -88,8 +82,7 @@ export function* actorForSession(q: Sql, secret: string, now: number, lifetimes:
   if (now - row.lastUsedAt >= sessionTouchIntervalMs(lifetimes)) {
     yield* q.run('UPDATE sessions SET last_used_at = ? WHERE id = ?', [now, row.sessionId]);
   }
-  const { sessionId, userId, handle, displayName, plan, rateTier, verified } = row;
-  return { userId, handle, displayName, plan, rateTier, verified: verified === 1, sessionId };
+  return { ...actorUserOf(row), sessionId: row.sessionId };
 }
 
 /** A user's live sessions (not revoked, not expired), newest first. */

@@ -120,7 +120,33 @@ export interface Actor {
   cause?: { automationId: string; runId: string };
 }
 
-interface ActorRow {
+/** The account part of an {@link Actor}: who acts, and the plan and tier their limits come from. */
+export type ActorUser = Pick<Actor, 'userId' | 'handle' | 'displayName' | 'plan' | 'rateTier' | 'verified'>;
+
+/**
+ * The account columns of an {@link Actor}, from `users u` (each named as its {@link ActorUser}
+ * property); read the row back with {@link actorUserOf}. Every lookup of an actor (token,
+ * session, automation owner) selects these, so the account part is declared once.
+ */
+export const ACTOR_USER_COLUMNS =
+  'u.id AS "userId", u.handle, u.display_name AS "displayName", u.plan, u.rate_tier AS "rateTier", u.verified';
+
+/** A row selected with {@link ACTOR_USER_COLUMNS}: `verified` 0 or 1. */
+export type ActorUserRow = Omit<ActorUser, 'verified'> & { verified: number };
+
+/** The {@link ActorUser} of a row selected with {@link ACTOR_USER_COLUMNS} (other columns of the row are left out). */
+export function actorUserOf(row: ActorUserRow): ActorUser {
+  return {
+    userId: row.userId,
+    handle: row.handle,
+    displayName: row.displayName,
+    plan: row.plan,
+    rateTier: row.rateTier,
+    verified: row.verified === 1,
+  };
+}
+
+interface ActorRow extends ActorUserRow {
   tokenId: string;
   tokenExpiresAt: number | null;
   /** `read` or `write` for personal tokens; the space-separated granted scopes for OAuth tokens. */
@@ -128,12 +154,6 @@ interface ActorRow {
   clientId: string | null;
   grantId: string | null;
   audience: string | null;
-  userId: string;
-  handle: string;
-  displayName: string;
-  plan: string;
-  rateTier: string;
-  verified: number;
 }
 
 /** Finds the user behind a presented token; undefined when unknown or revoked. */
@@ -143,25 +163,25 @@ export function actorForToken(q: Sql, token: string): Query<Actor | undefined> {
 
 function* actorForHash(q: Sql, tokenHash: string): Query<Actor | undefined> {
   const row = yield* q.get<ActorRow>(
-    `SELECT t.id AS "tokenId", t.expires_at AS "tokenExpiresAt", t.scope, t.client_id AS "clientId", t.grant_id AS "grantId", t.audience, u.id AS "userId", u.handle,
-            u.display_name AS "displayName", u.plan, u.rate_tier AS "rateTier", u.verified
+    `SELECT t.id AS "tokenId", t.expires_at AS "tokenExpiresAt", t.scope, t.client_id AS "clientId", t.grant_id AS "grantId", t.audience,
+            ${ACTOR_USER_COLUMNS}
        FROM access_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
     [tokenHash],
   );
   if (!row) return undefined;
-  const { scope, clientId, grantId, audience, ...rest } = row;
+  const { scope, clientId, grantId, audience, tokenId, tokenExpiresAt } = row;
+  const rest = { ...actorUserOf(row), tokenId, tokenExpiresAt };
   if (clientId !== null) {
     return {
       ...rest,
-      verified: row.verified === 1,
       scopes: parseStoredScope(scope),
       oauthClientId: clientId,
       ...(grantId !== null ? { oauthGrantId: grantId } : {}),
       ...(audience !== null ? { audience } : {}),
     };
   }
-  return { ...rest, verified: row.verified === 1, scopes: scope === 'read' ? ['read'] : ['read', 'write', 'webhooks'] };
+  return { ...rest, scopes: scope === 'read' ? ['read'] : ['read', 'write', 'webhooks'] };
 }
 
 /**

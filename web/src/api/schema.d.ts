@@ -4978,6 +4978,7 @@ export interface paths {
                         "application/json": {
                             ok: boolean;
                             items: {
+                                /** @description uuid */
                                 id: string;
                                 text: string;
                                 completed: boolean;

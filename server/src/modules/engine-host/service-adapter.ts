@@ -1,5 +1,5 @@
 import type { AgentToolSet, EmailParams, FindTasksParams, Service, ServiceContext, TaskDatePoint } from '@taskspace/engine';
-import type { Actor } from '../../auth/tokens';
+import { ACTOR_USER_COLUMNS, actorUserOf, type Actor, type ActorUserRow } from '../../auth/tokens';
 import type { Query, Sql } from '../../platform/db/query';
 import { listAssignees, setAssignees } from '../tasks/assignees';
 import { addComment } from '../comments/service';
@@ -254,17 +254,10 @@ export function* ownerActor(
 }
 
 /** The columns of {@link OwnerRow}, from `users u`. */
-const OWNER_COLUMNS = 'u.id AS "userId", u.handle, u.display_name AS "displayName", u.plan, u.rate_tier AS "rateTier", u.verified';
+const OWNER_COLUMNS = ACTOR_USER_COLUMNS;
 
 /** The automation owner's row as {@link OWNER_COLUMNS} reads it (every column null when the owner is gone). */
-interface OwnerRow {
-  userId: string;
-  handle: string;
-  displayName: string;
-  plan: string;
-  rateTier: string;
-  verified: number;
-}
+type OwnerRow = ActorUserRow;
 
 /** {@link ownerActor} from its row. @throws ServiceError 404 when the owner no longer exists (no row, or a row of nulls). */
 function actorFromRow(
@@ -272,7 +265,7 @@ function actorFromRow(
   ctx: Pick<ServiceContext, 'ownerId' | 'depth'> & Partial<Pick<ServiceContext, 'automationId' | 'runId'>>,
 ): Actor {
   if (!row || row.userId === null) throw new ServiceError(404, 'NOT_FOUND', 'the automation owner no longer exists');
-  const actor: Actor = { ...row, verified: row.verified === 1, depth: ctx.depth };
+  const actor: Actor = { ...actorUserOf(row), depth: ctx.depth };
   if (ctx.automationId !== undefined && ctx.runId !== undefined) actor.cause = { automationId: ctx.automationId, runId: ctx.runId };
   return actor;
 }

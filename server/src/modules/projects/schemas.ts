@@ -10,7 +10,6 @@ import {
   PageQueryWith,
   Params,
   Responses,
-  nullable,
   singleLine,
   stringEnum,
 } from '../../http/schemas';
@@ -18,6 +17,7 @@ import { FolderSchema } from '../folders/schemas';
 import { CONTENT_TYPES, MAX_PROJECT_NAME } from './markdown-import';
 import { MAX_MEMBER_HANDLES } from './members';
 import { MY_PROJECTS_SORTS } from './service';
+import { ProjectSchema } from './item';
 
 /**
  * Schemas of the project routes (spec section 4.2, the folder lists of 4.3, `GET /me/projects`;
@@ -25,20 +25,8 @@ import { MY_PROJECTS_SORTS } from './service';
  * routes validate, type and document with them.
  */
 
-/** The project item: `completedAt` and `createdAt` are ISO 8601, `completedAt` null unless completed. */
-export const ProjectSchema = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    folderId: Type.String(),
-    workspaceId: Type.String(),
-    completed: Type.Boolean(),
-    completedAt: nullable(Type.String({ format: 'date-time' })),
-    isTemplate: Type.Boolean(),
-    createdAt: Type.String({ format: 'date-time' }),
-  },
-  { additionalProperties: false },
-);
+/** The project item: declared once, with its row mapper, in `item.ts`. */
+export { ProjectSchema };
 
 /** A person with access to a project; `projectMember` when added explicitly (`PUT .../members`). */
 const ProjectMemberSchema = Type.Object(

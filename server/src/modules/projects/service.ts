@@ -10,53 +10,15 @@ import { pageWindow, type PageRequest } from '../../platform/paging';
 export type { PageRequest } from '../../platform/paging';
 import { raiseTaskAddedForProject } from '../tasks/bulk-events';
 import { insertImportedTasks, parseProjectContent, type ContentType } from './markdown-import';
+import { PROJECT_COLUMNS as COLUMNS, toProject, type Project, type ProjectRow } from './item';
+
+export type { Project } from './item';
 
 /**
  * Projects (spec section 4.2, the folder lists of 4.3, `GET /api/v1/me/projects`;
  * README "Projects, templates, share links and custom fields"). Copy and from-template live in `project-copy.ts`, share links in
  * `share-links.ts`, custom fields in `fields.ts`.
  */
-
-/** A project as the API returns it. */
-export interface Project {
-  id: string;
-  name: string;
-  folderId: string;
-  workspaceId: string;
-  /** True between complete and restore. */
-  completed: boolean;
-  /** ISO 8601 time of completion, or null when not completed. */
-  completedAt: string | null;
-  /** Templates are listed by `project-templates` and are the sources of from-template. */
-  isTemplate: boolean;
-  /** ISO 8601 creation time. */
-  createdAt: string;
-}
-
-interface ProjectRow {
-  id: string;
-  name: string;
-  folder_id: string;
-  workspace_id: string;
-  completed_at: number | null;
-  is_template: number;
-  created_at: number;
-}
-
-const COLUMNS = 'p.id, p.name, p.folder_id, p.workspace_id, p.completed_at, p.is_template, p.created_at';
-
-function toProject(row: ProjectRow): Project {
-  return {
-    id: row.id,
-    name: row.name,
-    folderId: row.folder_id,
-    workspaceId: row.workspace_id,
-    completed: row.completed_at !== null,
-    completedAt: row.completed_at === null ? null : new Date(row.completed_at).toISOString(),
-    isTemplate: row.is_template === 1,
-    createdAt: new Date(row.created_at).toISOString(),
-  };
-}
 
 /** Loads a project by id without access checks (callers check first). @throws ServiceError 404. */
 export function* loadProject(q: Sql, projectId: string): Query<Project> {

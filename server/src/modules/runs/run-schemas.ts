@@ -1,13 +1,14 @@
 /**
  * The schemas of the run routes (`run-routes.ts`, `run-events.ts`, `metrics.ts`) and of a test run
  * (`automations/routes.ts`), declared once with TypeBox, and the body helper they use. The
- * responses are exact: a run is what `runItem` returns, nothing more.
+ * responses are exact: a run is what `runItem` (`run-item.ts`) returns, nothing more.
  */
 
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
-import { EVENT_NAME, RUN_STATUSES, STEP_STATUSES } from '@taskspace/engine';
+import { EVENT_NAME, RUN_STATUSES } from '@taskspace/engine';
 import { ErrorRef, ItemEnvelope, ItemsEnvelope, Params, Responses, nullable, stringEnum } from '../../http/schemas';
 import { DEFAULT_REPLAY_FROM, MAX_BULK_REPLAY } from './replays';
+import { RunSchema } from './run-item';
 
 /** The statuses of a run: the engine's one list. */
 export { RUN_STATUSES };
@@ -24,88 +25,9 @@ function defaulted<P extends TProperties>(properties: P, options: { description?
   return Type.Unsafe<Static<TObject<P>>>(schema);
 }
 
-/** A failure as the engine records it (`ErrorInfo`): a run's error or a step's. */
-const ErrorInfoSchema = Type.Object(
-  {
-    code: Type.String({ description: 'Machine-readable, e.g. TEMPLATE_ERROR, HTTP_STATUS, NETWORK_ERROR' }),
-    message: Type.String(),
-    transient: Type.Boolean({ description: 'true when a retry may succeed' }),
-    status: Type.Optional(Type.Integer({ description: 'the HTTP status behind the failure' })),
-    details: Type.Optional(Type.Unknown()),
-    stepId: Type.Optional(Type.String({ description: 'the step that failed (run errors only)' })),
-  },
-  { additionalProperties: false },
-);
+/** A run and its steps: declared once, with the mapper, in `run-item.ts`. */
+export { RunSchema };
 
-/** A journalled step: times ISO 8601, durations in ms. */
-const StepSchema = Type.Object(
-  {
-    id: Type.String(),
-    type: Type.String(),
-    status: stringEnum(STEP_STATUSES),
-    input: Type.Optional(Type.Unknown()),
-    output: Type.Optional(Type.Unknown()),
-    error: Type.Optional(ErrorInfoSchema),
-    attempts: Type.Integer(),
-    startedAt: Type.String({ format: 'date-time' }),
-    finishedAt: Type.Optional(Type.String({ format: 'date-time' })),
-    durationMs: Type.Optional(Type.Integer()),
-    nextAttemptAt: Type.Optional(Type.String({ format: 'date-time' })),
-  },
-  { additionalProperties: false },
-);
-
-/** The trigger of a run: its kind and variables (`trigger` in templates). */
-const TriggerSchema = Type.Object(
-  {
-    type: Type.String(),
-    variables: Type.Record(Type.String(), Type.Unknown()),
-    eventId: Type.Optional(Type.String()),
-    parent: Type.Optional(
-      Type.Object(
-        { runId: Type.String(), stepId: Type.String() },
-        { additionalProperties: false, description: 'the run and step of a waiting automation.run step' },
-      ),
-    ),
-    headers: Type.Optional(
-      Type.Record(Type.String(), Type.String(), {
-        description: "an inbound call's request headers, lowercase names, credential values [redacted]",
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-/** What a waiting run waits for. */
-const WaitingForSchema = Type.Object(
-  { kind: stringEnum(['delay', 'approval', 'retry', 'automation', 'event'] as const), stepId: Type.String() },
-  { additionalProperties: false },
-);
-
-/** A run (with its steps on single-run reads), as every run route answers it. Times ISO 8601. */
-export const RunSchema = Type.Object(
-  {
-    id: Type.String(),
-    automationId: Type.String(),
-    version: Type.Integer(),
-    status: stringEnum(RUN_STATUSES),
-    test: Type.Boolean(),
-    depth: Type.Integer(),
-    trigger: TriggerSchema,
-    createdAt: Type.String({ format: 'date-time' }),
-    startedAt: Type.Optional(Type.String({ format: 'date-time' })),
-    finishedAt: Type.Optional(Type.String({ format: 'date-time' })),
-    wakeAt: Type.Optional(
-      Type.String({ format: 'date-time', description: 'when a waiting run continues (delay end, retry, approval timeout)' }),
-    ),
-    waitingFor: Type.Optional(WaitingForSchema),
-    error: Type.Optional(ErrorInfoSchema),
-    replayOf: Type.Optional(Type.String({ description: 'the run this one replays' })),
-    replayedBy: Type.Optional(Type.String({ description: 'the run that replays this one (single-run reads)' })),
-    steps: Type.Optional(Type.Array(StepSchema)),
-  },
-  { additionalProperties: false },
-);
 /** {@link RunSchema} under its former name (the test run of `automations/routes.ts`). */
 export const run = RunSchema;
 

@@ -1,12 +1,12 @@
-import { FINAL_STATUSES, type ApprovalInput, type RunRecord, type RunStatus, type StepRecord } from '@taskspace/engine';
+import { FINAL_STATUSES, type ApprovalInput, type RunStatus } from '@taskspace/engine';
 import { roleAtLeast, type Role } from '../../auth/roles';
 import type { Actor } from '../../auth/tokens';
-import { isoTime } from '../../platform/clock';
 import { forbidden, notFound } from '../../errors';
 import { replayOfRun, runIdOfInboundRequest } from './run-lookups';
 import type { Services } from '../../services';
 import type { AutomationRuntime } from '../engine-host/runtime';
 import { engineCall, requireAutomation } from '../engine-host/automation-access';
+import { runItem, type RunItem, type StepItem } from './run-item';
 
 /**
  * Automation runs (README "Automations", "API"): the domain functions behind
@@ -15,83 +15,7 @@ import { engineCall, requireAutomation } from '../engine-host/automation-access'
  * members with the Participant role or above. Resources outside the caller's workspaces are 404.
  */
 
-/** A journalled step as the API returns it. Times ISO 8601, durations in ms. */
-export interface StepItem {
-  id: string;
-  type: string;
-  status: StepRecord['status'];
-  input?: unknown;
-  output?: unknown;
-  error?: StepRecord['error'];
-  attempts: number;
-  startedAt: string;
-  finishedAt?: string;
-  durationMs?: number;
-  nextAttemptAt?: string;
-}
-
-/** A run as the API returns it (`steps` only on a single run). */
-export interface RunItem {
-  id: string;
-  automationId: string;
-  version: number;
-  status: RunStatus;
-  test: boolean;
-  depth: number;
-  trigger: RunRecord['trigger'];
-  createdAt: string;
-  startedAt?: string;
-  finishedAt?: string;
-  /** When a waiting run continues (delay end, retry, approval timeout). */
-  wakeAt?: string;
-  waitingFor?: RunRecord['waitingOn'];
-  error?: RunRecord['error'];
-  /** The run this one replays. */
-  replayOf?: string;
-  /** The run that replays this one (single-run reads only). */
-  replayedBy?: string;
-  steps?: StepItem[];
-}
-
-function iso(ms: number | undefined): string | undefined {
-  return ms === undefined ? undefined : isoTime(ms);
-}
-
-function stepItem(s: StepRecord): StepItem {
-  const item: StepItem = { id: s.stepId, type: s.type, status: s.status, attempts: s.attempts, startedAt: isoTime(s.startedAt) };
-  if (s.input !== undefined) item.input = s.input;
-  if (s.output !== undefined) item.output = s.output;
-  if (s.error !== undefined) item.error = s.error;
-  if (s.finishedAt !== undefined) item.finishedAt = isoTime(s.finishedAt);
-  if (s.durationMs !== undefined) item.durationMs = s.durationMs;
-  if (s.nextAttemptAt !== undefined) item.nextAttemptAt = isoTime(s.nextAttemptAt);
-  return item;
-}
-
-/** The API item of a run (with its steps when given). */
-export function runItem(run: RunRecord, steps?: StepRecord[]): RunItem {
-  const item: RunItem = {
-    id: run.id,
-    automationId: run.automationId,
-    version: run.version,
-    status: run.status,
-    test: run.test,
-    depth: run.depth,
-    trigger: run.trigger,
-    createdAt: isoTime(run.createdAt),
-  };
-  const optional: Partial<RunItem> = {
-    startedAt: iso(run.startedAt),
-    finishedAt: iso(run.finishedAt),
-    wakeAt: iso(run.wakeAt),
-    waitingFor: run.waitingOn,
-    error: run.error,
-    replayOf: run.replayOf,
-  };
-  for (const [k, v] of Object.entries(optional)) if (v !== undefined) (item as unknown as Record<string, unknown>)[k] = v;
-  if (steps) item.steps = steps.map(stepItem);
-  return item;
-}
+export { runItem, type RunItem, type StepItem };
 
 /** Query of {@link listRuns}. */
 export interface RunListQuery {

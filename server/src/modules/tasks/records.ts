@@ -5,50 +5,22 @@ import type { Query, Sql } from '../../platform/db/query';
 import { badRequest, notFound } from '../../errors';
 import { appendEvent, type EventType, type NewEvent } from '../events/outbox';
 import type { Services } from '../../services';
+import { TASK_COLUMNS, taskColumns, taskRowOf, toTask, type Block, type Task, type TaskRow } from './item';
 
 /**
- * What every task module shares (spec section 4.1): the Task item shape, the task lookup
- * with its access check, single-line text checks and the context of task events.
+ * What every task module shares (spec section 4.1): the Task item (declared in `item.ts`), the
+ * task lookup with its access check, single-line text checks and the context of task events.
  */
 
-import type { Block, Task } from './item';
-
-export type { Block, Task };
-
-/** The columns every Task is built from; select them with `SELECT ${TASK_COLUMNS} FROM tasks`. */
-export const TASK_COLUMNS = 'id, parent_id AS "parentId", text, completed, path';
-
-/** A row selected with {@link TASK_COLUMNS}. */
-export interface TaskRow {
-  id: string;
-  parentId: string | null;
-  text: string;
-  /** 0 or 1 */
-  completed: number;
-  /** The task's position in document order (see modules/tasks/tree.ts). */
-  path: string;
-}
-
-/** The API item for a task row. */
-export function toTask(row: TaskRow): Task {
-  const task: Task = { id: row.id, text: row.text, completed: row.completed === 1 };
-  if (row.parentId !== null) task.parentId = row.parentId;
-  return task;
-}
+export { TASK_COLUMNS, toTask, type Block, type Task, type TaskRow };
 
 /** The task `taskId` of `projectId`, or undefined (also for a task of another project). */
 export function findTask(q: Sql, projectId: string, taskId: string): Query<TaskRow | undefined> {
   return q.get<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tasks WHERE id = ? AND project_id = ?`, [taskId, projectId]);
 }
 
-/** The task columns {@link requireTask} joins to the project row (all null when the task is missing). */
-interface TaskJoinColumns {
-  taskId: string | null;
-  taskParentId: string | null;
-  taskText: string | null;
-  taskCompleted: number | null;
-  taskPath: string | null;
-}
+/** The task columns {@link requireTask} joins to the project row, each named `task.<property>` (all null when the task is missing). */
+const JOINED_TASK_COLUMNS = taskColumns('t', 'task.');
 
 /** A task together with its project, after the access check. */
 export interface TaskAccess {
@@ -72,9 +44,8 @@ export function* requireTask(
   opts: { mutation?: boolean; action?: string } = {},
 ): Query<TaskAccess> {
   // One query for the project, the caller's role and the task: every task route's hot path.
-  const row = yield* q.get<ProjectAccessRow & TaskJoinColumns>(
-    `SELECT ${PROJECT_ACCESS_COLUMNS}, t.id AS "taskId", t.parent_id AS "taskParentId", t.text AS "taskText",
-            t.completed AS "taskCompleted", t.path AS "taskPath"
+  const row = yield* q.get<ProjectAccessRow & Record<string, unknown>>(
+    `SELECT ${PROJECT_ACCESS_COLUMNS}, ${JOINED_TASK_COLUMNS}
        FROM projects p
        LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ?
        LEFT JOIN tasks t ON t.id = ? AND t.project_id = p.id
@@ -82,8 +53,8 @@ export function* requireTask(
     [actor.userId, taskId, projectId],
   );
   const project = projectAccessFromRow(row, projectId, min, opts);
-  if (row!.taskId === null) throw notFound('task', taskId);
-  const task = { id: row!.taskId, parentId: row!.taskParentId, text: row!.taskText!, completed: row!.taskCompleted!, path: row!.taskPath! };
+  const task = taskRowOf(row!, 'task.');
+  if (!task) throw notFound('task', taskId);
   return { project, task };
 }
 

@@ -16,6 +16,7 @@ import { DATE_PATTERN, MAX_TIMEZONE_LENGTH, TIME_PATTERN, TIMEZONE_PATTERN } fro
 import { MAX_ASSIGNEES } from './assignees';
 import { CONTENT_TYPES, MAX_CONTENT_LENGTH, MAX_NOTE_LENGTH, MAX_TASKS_PER_CREATE, NOTE_WRITE_TYPES } from './limits';
 import { POSITIONS } from './tree';
+import { BlockSchema, TaskSchema } from './item';
 
 /**
  * Schemas of the task route plugins (spec section 2: Task, Block, member; section 4.1), declared
@@ -28,22 +29,8 @@ import { POSITIONS } from './tree';
  * the domain functions take their `Static` types, trusting the shape.
  */
 
-/** A task item: `parentId` only on subtasks. */
-export const TaskSchema = Type.Object(
-  {
-    id: Type.String({ description: 'uuid' }),
-    text: Type.String(),
-    completed: Type.Boolean(),
-    parentId: Type.Optional(Type.String({ description: 'uuid of the parent task; absent on top-level tasks (blocks)' })),
-  },
-  { additionalProperties: false },
-);
-
-/** A block item: a top-level task, without `parentId`. */
-export const BlockSchema = Type.Object(
-  { id: Type.String(), text: Type.String(), completed: Type.Boolean() },
-  { additionalProperties: false },
-);
+/** The task and block items: declared once, with their row mapper, in `item.ts`. */
+export { BlockSchema, TaskSchema };
 
 /** A member (assignee). */
 export const MemberSchema = Type.Object({ handle: Type.String(), displayName: Type.String() }, { additionalProperties: false });

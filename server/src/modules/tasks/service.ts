@@ -12,6 +12,7 @@ import { checkPageLimit, CURSOR_DEFAULT_LIMIT } from '../../platform/paging';
 import { bytewise, moveSubtree, subtreeEnd } from './tree';
 import type { MoveTarget, TaskContent } from './schemas';
 import { findTask, raiseEvent, requireTask, taskEventBase, toTask, touchTask, type Block, type Task, type TaskRow } from './records';
+import { TASK_COLUMNS, toBlock } from './item';
 
 /**
  * Tasks (spec section 4.1) and the two cursor lists of a project (section 4.2: blocks and
@@ -245,17 +246,8 @@ function pageLimit(cursor: Cursor): number {
   return limit;
 }
 
-/** A list row: what a Task (or Block) is built from. */
-interface ListRow {
-  id: string;
-  parentId: string | null;
-  text: string;
-  /** 0 or 1 */
-  completed: number;
-}
-
 /**
- * A page of list rows in ascending order of `order` (`path` or `rank`, compared bytewise): first
+ * A page of task rows in ascending order of `order` (`path` or `rank`, compared bytewise): first
  * page, after `key` or before `key`; `where` narrows it.
  */
 function* listPage(
@@ -266,12 +258,12 @@ function* listPage(
   projectId: string,
   limit: number,
   where: { sql: string; params: (string | number)[] } = { sql: '', params: [] },
-): Query<ListRow[]> {
-  const select = `SELECT id, parent_id AS "parentId", text, completed FROM tasks WHERE project_id = ? ${from} ${where.sql}`;
+): Query<TaskRow[]> {
+  const select = `SELECT ${TASK_COLUMNS} FROM tasks WHERE project_id = ? ${from} ${where.sql}`;
   const column = bytewise(q.dialect, order);
-  if (!key) return yield* q.all<ListRow>(`${select} ORDER BY ${column} LIMIT ?`, [projectId, ...where.params, limit]);
+  if (!key) return yield* q.all<TaskRow>(`${select} ORDER BY ${column} LIMIT ?`, [projectId, ...where.params, limit]);
   const direction = key.op === '>' ? 'ASC' : 'DESC';
-  const rows = yield* q.all<ListRow>(`${select} AND ${column} ${key.op} ? ORDER BY ${column} ${direction} LIMIT ?`, [
+  const rows = yield* q.all<TaskRow>(`${select} AND ${column} ${key.op} ? ORDER BY ${column} ${direction} LIMIT ?`, [
     projectId,
     ...where.params,
     key.value,
@@ -303,11 +295,7 @@ export function* listTasks(
     if (cursor.after !== undefined) key = { op: '>', value: (yield* cursorTask(q, projectId, 'after', cursor.after)).path };
     else if (cursor.before !== undefined) key = { op: '<', value: (yield* cursorTask(q, projectId, 'before', cursor.before)).path };
     const rows = yield* listPage(q, '', 'path', key, projectId, limit, filterClause(q.dialect, filter));
-    return rows.map((r) =>
-      r.parentId === null
-        ? { id: r.id, text: r.text, completed: r.completed === 1 }
-        : { id: r.id, text: r.text, completed: r.completed === 1, parentId: r.parentId },
-    );
+    return rows.map(toTask);
   };
   // Filtered pages are read directly; the cache holds the unfiltered ones the outline reads.
   return Object.values(filter).some((v) => v !== undefined)
@@ -353,6 +341,6 @@ export function* listBlocks(svc: Services, actor: Actor, projectId: string, curs
     if (cursor.after !== undefined) key = { op: '>', value: yield* blockCursor(q, projectId, 'after', cursor.after) };
     else if (cursor.before !== undefined) key = { op: '<', value: yield* blockCursor(q, projectId, 'before', cursor.before) };
     const rows = yield* listPage(q, 'AND parent_id IS NULL', 'rank', key, projectId, limit);
-    return rows.map((r) => ({ id: r.id, text: r.text, completed: r.completed === 1 }));
+    return rows.map(toBlock);
   });
 }

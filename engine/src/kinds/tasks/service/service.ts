@@ -8,6 +8,7 @@ import { SERVICE_ACTIONS } from './executor';
 import { TASK_FIND_DEFAULT_LIMIT, TASK_FIND_MAX_LIMIT } from './service-actions';
 import { defineAction } from '../../kind';
 import { Ref, Scalar, Template, TEMPLATE_MAX } from '../../parts';
+import { ProjectOutput, TaskOutput } from '../../outputs';
 
 const ref = { projectId: Ref('project', { title: 'Project' }), taskId: Ref('task', { title: 'Task' }) };
 const work = { sideEffects: true, timeout: true } as const;
@@ -39,10 +40,8 @@ export const SERVICE_KINDS = [
     parameters: Type.Object(ref),
     output: Type.Object(
       {
-        id: Type.String(),
-        text: Type.String(),
-        completed: Type.Boolean(),
-        assignees: Type.Array(Type.Unknown()),
+        ...TaskOutput.properties,
+        assignees: Type.Array(Type.Object({ handle: Type.String(), displayName: Type.String() })),
         fields: Type.Array(Type.Object({ fieldId: Type.String(), name: Type.String(), value: Type.Unknown() })),
       },
       { title: 'Task' },
@@ -87,7 +86,7 @@ export const SERVICE_KINDS = [
       ),
       after: Type.Optional(Template({ title: 'After', description: 'The `next` of a previous page.' })),
     }),
-    output: Type.Object({ items: Type.Array(Type.Unknown()), next: Type.Optional(Type.String()) }, { title: 'Page of tasks' }),
+    output: Type.Object({ items: Type.Array(TaskOutput), next: Type.Optional(Type.String()) }, { title: 'Page of tasks' }),
     executor: SERVICE_ACTIONS['task.find'],
   }),
   defineAction({
@@ -102,7 +101,7 @@ export const SERVICE_KINDS = [
       name: Type.String({ minLength: 1, maxLength: TEMPLATE_MAX, title: 'Name', 'x-editor': 'template' }),
       content: Type.Optional(Template({ title: 'Content', description: 'Markdown whose list items become tasks.' })),
     }),
-    output: Type.Object({ id: Type.String(), title: Type.String() }, { title: 'Project' }),
+    output: ProjectOutput,
     executor: SERVICE_ACTIONS['project.create'],
   }),
 ] as const;

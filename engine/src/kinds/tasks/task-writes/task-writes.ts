@@ -8,6 +8,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { TASK_ACTIONS } from './task';
 import { defineAction, type ActionOf } from '../../kind';
 import { Ref, Scalar, Template } from '../../parts';
+import { TaskOutput } from '../../outputs';
 
 export type { ActionOf } from '../../kind';
 
@@ -18,10 +19,6 @@ const POSITIONS: Position[] = ['beforebegin', 'afterbegin', 'beforeend', 'aftere
 const project = () => Ref('project', { title: 'Project' });
 const task = (title = 'Task') => Ref('task', { title });
 const ref = { projectId: project(), taskId: task() };
-const TaskOutput = Type.Object(
-  { id: Type.String(), text: Type.String(), completed: Type.Boolean(), parentId: Type.Optional(Type.String()) },
-  { title: 'Task' },
-);
 
 const createParams = Type.Object({
   projectId: project(),
@@ -158,6 +155,7 @@ export const TASK_WRITE_KINDS = [
     summary: "Sets a task's assignees.",
     icon: 'user-plus',
     parameters: assignParams,
+    output: TaskOutput,
     executor: TASK_ACTIONS['task.assign'],
   }),
   defineAction({
@@ -168,6 +166,7 @@ export const TASK_WRITE_KINDS = [
     icon: 'calendar',
     parameters: dateParams,
     constraints: { anyOf: [{ required: ['start'] }, { required: ['end'] }] },
+    output: TaskOutput,
     executor: TASK_ACTIONS['task.setDate'],
   }),
   defineAction({
