@@ -137,7 +137,7 @@ export class BuilderPage {
 }
 
 /**
- * Clicks "Test step" on a card (and "Run it" when the step has side effects and the builder asks)
+ * Clicks "Test step" in a step's panel (and "Run it" when the step has side effects and the builder asks)
  * and waits for the result on the card; returns the result's region.
  */
 export async function testStepOn(b: BuilderPage, card: Locator, id: string, opts: { confirm?: boolean } = {}): Promise<Locator> {

@@ -21,7 +21,7 @@ function PanelFrame({ label, head, children }: { label: string; head: ReactNode;
         {head}
         <button
           type="button"
-          className="icon-button"
+          className="icon-button panel-close"
           aria-label={label === 'Trigger' ? 'Close the trigger' : `Close ${label.replace(/^Step/, 'step')}`}
           onClick={() => select(null)}
         >
