@@ -137,6 +137,8 @@ run('web app: the automation builder shows mistakes at the field and works from 
         await b.step('ok').focus();
         await page.keyboard.press('Delete');
         await b.step('ok').waitFor({ state: 'detached' });
+        // The focus goes to the card before it.
+        await page.locator('[data-card="actions.0"]:focus').waitFor();
         await page.getByRole('status', { name: 'Notifications' }).getByRole('button', { name: 'Undo' }).click();
         await b.step('ok').waitFor();
         await (await b.open('ok')).getByRole('button', { name: 'Delete step ok' }).click();

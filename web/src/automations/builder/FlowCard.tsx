@@ -3,7 +3,7 @@ import { Zap } from 'lucide-react';
 import { KindIcon } from './icons';
 import { moveThroughFlow } from './flowKeys';
 import { getAt, nestedLists, type Path, type Step } from './model';
-import { focusCard, PANEL_ID, pathKey, useStepOps } from './ops';
+import { cardBefore, focusCard, PANEL_ID, pathKey, useStepOps } from './ops';
 import { useStepTests } from './step-tests';
 import { summarize } from './summary';
 
@@ -143,6 +143,7 @@ export function StepFlowCard({ path, step, handle }: { path: Path; step: Step; h
       const before = definition;
       dispatch({ type: 'remove', path });
       notify(`Deleted step ${name}`, before);
+      focusCard(cardBefore(path));
     }
   };
   const classes = ['flow-card', step.disabled && 'disabled', problems && 'invalid', isSelected && 'selected', highlighted && 'highlighted'];

@@ -2,7 +2,7 @@ import type { KeyboardEvent, ReactNode } from 'react';
 import { ArrowDown, ArrowUp, Copy, Eye, EyeOff, Trash2, X, Zap } from 'lucide-react';
 import { KindIcon } from './icons';
 import { copyStep, getAt, setAt, type Path, type Step } from './model';
-import { focusCard, PANEL_ID, useStepOps } from './ops';
+import { cardBefore, focusCard, PANEL_ID, useStepOps } from './ops';
 import { StepForm, TriggerForm } from './StepForm';
 import { StepTestBar } from './StepTest';
 
@@ -85,7 +85,7 @@ function StepTools({ path, step, name }: { path: Path; step: Step; name: string 
           select(null);
           dispatch({ type: 'remove', path });
           notify(`Deleted step ${name}`, before);
-          focusCard(listPath.length > 1 || index > 0 ? [...listPath, Math.max(0, index - 1)] : 'trigger');
+          focusCard(cardBefore(path));
         }}
       >
         <Trash2 size={16} aria-hidden="true" />

@@ -51,6 +51,18 @@ export function focusCard(path: Path | 'trigger'): void {
   requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-card="${CSS.escape(key)}"]`)?.focus());
 }
 
+/**
+ * The card to focus once the step at `path` is deleted: the step before it in its list, else the
+ * step holding the list (a lane's owner), else the trigger.
+ */
+export function cardBefore(path: Path): Path | 'trigger' {
+  const index = path.at(-1) as number;
+  const list = path.slice(0, -1);
+  if (index > 0) return [...list, index - 1];
+  for (let i = list.length - 1; i >= 0; i--) if (typeof list[i] === 'number') return list.slice(0, i + 1);
+  return 'trigger';
+}
+
 /** Moves focus to the side panel once it shows (its first control is then one Tab away). */
 export function focusPanel(): void {
   requestAnimationFrame(() => document.getElementById(PANEL_ID)?.focus());
