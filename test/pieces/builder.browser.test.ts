@@ -63,9 +63,10 @@ run('pieces: a piece step built in the builder', () => {
         const wordpress = dialog.locator('details', { has: page.locator('summary', { hasText: /^WordPress/ }) });
         await wordpress.locator('summary').click();
         await wordpress.getByRole('button', { name: /^Create Post/ }).click();
-        await page.getByRole('article').first().waitFor();
-        const card = page.locator('[data-card]:focus').locator('xpath=..');
-        await card.getByRole('textbox', { name: /^Step id of / }).fill('post');
+        // The new step opens in the side panel, focused.
+        const panel = page.locator('#step-panel:focus');
+        await panel.waitFor();
+        await panel.getByRole('textbox', { name: /^Step id of / }).fill('post');
         const step = b.card('post');
         await b.choose(step, 'Connection', 'Team blog');
         await b.fill(step, 'Title', 'Hello from the builder');
@@ -88,7 +89,7 @@ run('pieces: a piece step built in the builder', () => {
           }),
         ]);
         await page.waitForURL(/\/automations\/[^/]+\/edit$/);
-        const result = await testStepOn(b, b.card('post'), 'post', { confirm: true });
+        const result = await testStepOn(b, await b.open('post'), 'post', { confirm: true });
         await result.getByText(/201/).first().waitFor();
         const posted = site.received.find((r) => r.method === 'POST' && r.url.startsWith('/wp-json/wp/v2/posts'));
         expect(JSON.parse(posted!.body)).toMatchObject({ title: 'Hello from the builder', categories: [3, 5] });

@@ -94,7 +94,8 @@ run('web app: the automation builder shows mistakes at the field and works from 
         expect(await focusedInView(page)).toEqual({ id: 'f-actions-0-text', inView: true });
         expect(await textError.textContent()).toContain('trigger.nope');
         expect(await textError.textContent()).not.toContain('actions[0]');
-        expect(await make.getByLabel('1 problem').count()).toBe(1);
+        // The flow's card counts it.
+        expect(await b.step('make').textContent()).toContain(', 1 problem');
         // The Save bar lists it as a link to the field.
         const listed = page.getByRole('navigation', { name: '1 problem' });
         expect(await listed.getByRole('button').textContent()).toMatch(/trigger\.nope.*\(step make\)/);
@@ -109,11 +110,14 @@ run('web app: the automation builder shows mistakes at the field and works from 
         await ok.getByLabel('Handle (value or template)').fill('nobody');
         const memberError = ok.locator('#f-actions-1-approvers-0-error');
         await memberError.waitFor();
-        // A problem inside a list field names its step; its link focuses the field.
+        // A problem inside a list field names its step; its link opens that step's panel (another
+        // step shows there now) and focuses the field.
         const memberLink = page.getByRole('navigation', { name: '1 problem' }).getByRole('button');
         expect(await memberLink.textContent()).toMatch(/nobody.*\(step ok\)$/);
+        await b.open('make');
         await page.locator('#automation-name').focus();
         await memberLink.click();
+        await b.card('ok').waitFor();
         await page.waitForFunction(() =>
           String((globalThis as any).document.activeElement?.id ?? '').startsWith('f-actions-1-approvers-0'),
         );
@@ -129,12 +133,16 @@ run('web app: the automation builder shows mistakes at the field and works from 
         await page.getByRole('link', { name: 'Automations', exact: true }).click();
         await page.goto(`${server.url}/automations/new?workspaceId=${server.workspaceId}`);
         await page.getByText(/Unsaved changes from .* were restored/).waitFor();
-        await b.card('ok').waitFor();
-        await page.getByRole('button', { name: 'Delete step ok' }).click();
-        await b.card('ok').waitFor({ state: 'detached' });
+        // Delete on the flow's card, then Undo; then the panel's Delete.
+        await b.step('ok').focus();
+        await page.keyboard.press('Delete');
+        await b.step('ok').waitFor({ state: 'detached' });
+        // The focus goes to the card before it.
+        await page.locator('[data-card="actions.0"]:focus').waitFor();
         await page.getByRole('status', { name: 'Notifications' }).getByRole('button', { name: 'Undo' }).click();
-        await b.card('ok').waitFor();
-        await page.getByRole('button', { name: 'Delete step ok' }).click();
+        await b.step('ok').waitFor();
+        await (await b.open('ok')).getByRole('button', { name: 'Delete step ok' }).click();
+        await b.step('ok').waitFor({ state: 'detached' });
         await b.card('ok').waitFor({ state: 'detached' });
         await saveButton.click();
         await page.waitForURL(/\/automations\/[^/]+\/edit$/);
@@ -172,37 +180,58 @@ run('web app: the automation builder shows mistakes at the field and works from 
         await tabTo(page, 'Name');
         await page.keyboard.press('ControlOrMeta+A');
         await page.keyboard.type('From the keyboard');
+        // The trigger's card opens its panel (Enter), where the trigger is chosen; Escape goes back to the card.
+        await tabTo(page, /Trigger: /);
+        await page.keyboard.press('Enter');
         await tabTo(page, 'Choose a trigger');
         await page.keyboard.press('Enter');
         await page.keyboard.type('webhook');
         await page.keyboard.press('Enter');
-        // Three steps, each from the "+" after the last one; a new step's card takes the focus.
+        await page.locator('#step-panel:focus').waitFor();
+        await page.keyboard.press('Escape');
+        await page.locator('[data-card="trigger"]:focus').waitFor();
+        // Three steps, each from the "+" after the last one; a new step opens in the panel, focused.
         await tabTo(page, 'Add a step to Steps');
         await page.keyboard.press('Enter');
         await page.keyboard.type('Wait for an event');
         await page.keyboard.press('Enter');
         await tabTo(page, 'Event name');
         await page.keyboard.type('go');
+        await page.keyboard.press('Escape');
+        await page.locator('[data-card="actions.0"]:focus').waitFor();
         await tabTo(page, 'Add a step after event1');
         await page.keyboard.press('Enter');
         await page.keyboard.type('Create a project');
         await page.keyboard.press('Enter');
         await tabTo(page, 'Name');
         await page.keyboard.type('From keys');
+        await page.keyboard.press('Escape');
         await tabTo(page, 'Add a step after projectCreate1');
         await page.keyboard.press('Enter');
         await page.keyboard.type('Wait');
         await page.keyboard.press('Enter');
         await tabTo(page, 'Minutes');
         await page.keyboard.type('5');
-        // Alt+↑ on the focused card moves it up (twice: to the top).
-        await page.keyboard.press('Shift+Tab');
-        while (!(await page.evaluate(() => Boolean((globalThis as any).document.activeElement?.hasAttribute('data-card')))))
-          await page.keyboard.press('Shift+Tab');
+        await page.keyboard.press('Escape');
+        await page.locator('[data-card="actions.2"]:focus').waitFor();
+        expect(await page.locator('#step-panel').count()).toBe(0);
+        // Alt+↑ on the focused card moves it up (twice: to the top); ↓/↑ move through the cards.
         await page.keyboard.press('Alt+ArrowUp');
         await page.locator('[data-card="actions.1"]:focus').waitFor();
         await page.keyboard.press('Alt+ArrowUp');
         await page.locator('[data-card="actions.0"]:focus').waitFor();
+        await page.keyboard.press('ArrowDown');
+        await page.locator('[data-card="actions.1"]:focus').waitFor();
+        await page.keyboard.press('ArrowUp');
+        await page.keyboard.press('ArrowUp');
+        await page.locator('[data-card="trigger"]:focus').waitFor();
+        await page.keyboard.press('End');
+        await page.locator('[data-card="actions.2"]:focus').waitFor();
+        // Enter opens the step in the panel; Escape closes it and the focus is back on its card.
+        await page.keyboard.press('Enter');
+        await b.card('projectCreate1').waitFor();
+        await page.keyboard.press('Escape');
+        await page.locator('[data-card="actions.2"]:focus').waitFor();
         await tabTo(page, 'Save', 'Shift+Tab');
         await page.keyboard.press('Enter');
         await page.waitForURL(/\/automations\/[^/]+\/edit$/);
@@ -252,7 +281,7 @@ run('web app: the automation builder shows mistakes at the field and works from 
         );
         await page.locator('#save-reason').waitFor({ state: 'detached' });
         await page.getByRole('tab', { name: 'Form' }).click();
-        expect(await b.card('w').getByLabel('Minutes', { exact: true }).inputValue()).toBe('3');
+        expect(await (await b.open('w')).getByLabel('Minutes', { exact: true }).inputValue()).toBe('3');
         await page.getByRole('button', { name: 'Save', exact: true }).click();
         await page.waitForURL(/\/automations\/[^/]+\/edit$/);
         const id = page.url().split('/').at(-2)!;

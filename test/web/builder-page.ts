@@ -3,9 +3,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 
+/** `text` as a literal in a regular expression. */
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /**
- * Drives the automation builder's form view like a person: the kind picker, step cards and their
- * fields by their visible labels (never the JSON view).
+ * Drives the automation builder's flow view like a person: the kind picker, the flow's cards, the
+ * side panel and its fields by their visible labels (never the JSON view).
  */
 export class BuilderPage {
   readonly errors: string[] = [];
@@ -20,14 +25,62 @@ export class BuilderPage {
     page.on('pageerror', (e) => this.errors.push(String(e)));
   }
 
-  /** The card of step `id`. */
+  /**
+   * The side panel while it shows step `id` (its form, its test, its tools): the "card" the other
+   * helpers fill in. Open it first with {@link open} (adding a step opens it).
+   */
   card(id: string): Locator {
-    return this.page.getByRole('article', { name: `Step ${id}`, exact: true });
+    return this.page.getByRole('region', { name: `Step ${id}`, exact: true });
   }
 
-  /** The trigger card. */
+  /** The side panel while it shows the trigger. */
   trigger(): Locator {
-    return this.page.getByRole('article', { name: 'Trigger', exact: true });
+    return this.page.getByRole('region', { name: 'Trigger', exact: true });
+  }
+
+  /** The flow's collapsed card of step `id` (a button: Enter or a click opens its panel). */
+  step(id: string): Locator {
+    return this.page.getByRole('button', { name: new RegExp(`^Step ${escape(id)}: `) });
+  }
+
+  /** The flow's card of the trigger. */
+  triggerCard(): Locator {
+    return this.page.getByRole('button', { name: /^Trigger: / });
+  }
+
+  /**
+   * On a phone (700 px or narrower), closes the side panel's sheet so that the flow under it can be
+   * used, as a person closes it first; on a wider screen the panel is beside the flow and stays.
+   */
+  async toFlow(): Promise<void> {
+    if ((this.page.viewportSize()?.width ?? 1280) > 700) return;
+    const panel = this.page.locator('#step-panel');
+    if (await panel.isVisible()) {
+      await panel.getByRole('button', { name: /^Close / }).click();
+      await panel.waitFor({ state: 'detached' });
+    }
+  }
+
+  /** Opens step `id` in the side panel with a click on its card and returns the panel. */
+  async open(id: string): Promise<Locator> {
+    const panel = this.card(id);
+    if (!(await panel.isVisible())) {
+      await this.toFlow();
+      await this.step(id).click();
+    }
+    await panel.waitFor();
+    return panel;
+  }
+
+  /** Opens the trigger in the side panel and returns the panel. */
+  async openTrigger(): Promise<Locator> {
+    const panel = this.trigger();
+    if (!(await panel.isVisible())) {
+      await this.toFlow();
+      await this.triggerCard().click();
+    }
+    await panel.waitFor();
+    return panel;
   }
 
   /** Chooses `title` in the open kind picker (searching for it first). */
@@ -35,33 +88,30 @@ export class BuilderPage {
     const dialog = this.page.getByRole('dialog');
     await dialog.getByRole('searchbox', { name: 'Search kinds' }).fill(title);
     await dialog
-      .getByRole('button', { name: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) })
+      .getByRole('button', { name: new RegExp(`^${escape(title)}`) })
       .first()
       .click();
     await dialog.waitFor({ state: 'detached' });
   }
 
-  /** Sets the trigger kind. */
+  /** Sets the trigger kind (from the trigger's panel). */
   async chooseTrigger(title: string): Promise<void> {
-    await this.trigger()
-      .getByRole('button', { name: /Choose a trigger|Change trigger/ })
-      .click();
+    const panel = await this.openTrigger();
+    await panel.getByRole('button', { name: /Choose a trigger|Change trigger/ }).click();
     await this.pick(title);
   }
 
   /**
    * Adds a step of kind `title` with the "+" named `plus` (e.g. `Add a step to Steps`, `Add a step
-   * after make`), renames it to `id` and returns its card.
+   * after make`), renames it to `id` in the side panel it opens in (focused), and returns the panel.
    */
   async add(plus: string, title: string, id: string): Promise<Locator> {
-    const before = await this.page.getByRole('article').count();
+    await this.toFlow();
     await this.page.getByRole('button', { name: plus, exact: true }).first().click();
     await this.pick(title);
-    await this.page.getByRole('article').nth(before).waitFor();
-    const focused = this.page.locator('[data-card]:focus');
-    await focused.waitFor();
-    const card = focused.locator('xpath=..');
-    await card.getByRole('textbox', { name: /^Step id of / }).fill(id);
+    const panel = this.page.locator('#step-panel:focus');
+    await panel.waitFor();
+    await panel.getByRole('textbox', { name: /^Step id of / }).fill(id);
     return this.card(id);
   }
 
@@ -87,7 +137,7 @@ export class BuilderPage {
 }
 
 /**
- * Clicks "Test step" on a card (and "Run it" when the step has side effects and the builder asks)
+ * Clicks "Test step" in a step's panel (and "Run it" when the step has side effects and the builder asks)
  * and waits for the result on the card; returns the result's region.
  */
 export async function testStepOn(b: BuilderPage, card: Locator, id: string, opts: { confirm?: boolean } = {}): Promise<Locator> {

@@ -67,7 +67,7 @@ run('web app: step tests in the automation builder', () => {
 
         // The trigger sample is shared by the test run and the step tests.
         await b.code(page.getByRole('textbox', { name: 'Sample trigger payload (JSON)' }), '{"nodeText": "Ann"}');
-        const first = await testStepOn(b, b.card('check'), 'check');
+        const first = await testStepOn(b, await b.open('check'), 'check');
         expect(await first.getByLabel('Output of check').textContent()).toContain('"ok": "yes Ann"');
         expect(await first.textContent()).toContain('Succeeded');
 
@@ -139,16 +139,15 @@ run('web app: step tests in the automation builder', () => {
         await page.getByRole('link', { name: 'Open step boom in the builder' }).click();
         expect(await page.getByRole('link', { name: 'Open step first in the builder' }).count()).toBe(0);
         await page.waitForURL(new RegExp(`/automations/${automation.id}/edit\\?step=boom&run=${failed.id}$`));
-        const card = b.card('boom');
-        await waitFor(async () => (await card.getAttribute('aria-current')) === 'step', 'the card of boom highlighted');
-        expect(await card.getAttribute('class')).toContain('highlighted');
-        expect(await b.card('first').getAttribute('aria-current')).toBeNull();
-        // Its form is open.
-        await card.getByRole('textbox', { name: 'Code' }).waitFor();
+        const flowCard = b.step('boom').locator('xpath=..');
+        await waitFor(async () => (await flowCard.getAttribute('aria-current')) === 'step', 'the card of boom highlighted');
+        expect(await flowCard.getAttribute('class')).toContain('highlighted');
+        expect(await b.step('first').locator('xpath=..').getAttribute('aria-current')).toBeNull();
+        // Its form is open in the side panel.
+        await b.card('boom').getByRole('textbox', { name: 'Code' }).waitFor();
 
         // The data picker of a later step offers that run's outputs, and the trigger sample is the run's.
-        const after = b.card('after');
-        await after.getByRole('button', { name: 'Edit step after', exact: true }).click();
+        const after = await b.open('after');
         const entry = await dataEntry(after, 'Text', 'steps.first.v');
         expect(await entry.textContent()).toContain('from-run-R1');
         expect(await page.getByRole('textbox', { name: 'Sample trigger payload (JSON)' }).textContent()).toContain('"nodeText": "R1"');

@@ -221,7 +221,7 @@ run('web app screens', () => {
       await page.getByRole('button', { name: 'Save' }).click();
       await waitFor(async () => (await api.get(`/api/v1/automations/${id}`)).body.item.name === 'Switched', 'saved');
       await page.getByRole('tab', { name: 'Form' }).click();
-      await page.getByRole('article', { name: 'Step calc' }).waitFor();
+      await page.getByRole('button', { name: /^Step calc: / }).waitFor();
     });
   });
 

@@ -83,6 +83,23 @@ function useAutomationSchema(enabled: boolean) {
   return enabled ? { schema: schema.data, catalogue: catalogue.data } : {};
 }
 
+/** The editor's content attributes: a named multi-line textbox, described by `describedBy` and the problems list. */
+function contentAttributes(
+  label: string,
+  id: string | undefined,
+  describedBy: string | undefined,
+  invalid: boolean | undefined,
+  problemsId: string | undefined,
+) {
+  // tabindex 0: the scrolling box holds a focusable element as far as assistive checks can tell.
+  const a: Record<string, string> = { 'aria-label': label, 'aria-multiline': 'true', role: 'textbox', tabindex: '0' };
+  if (id) a.id = id;
+  const described = [describedBy, problemsId].filter(Boolean).join(' ');
+  if (described) a['aria-describedby'] = described;
+  if (invalid) a['aria-invalid'] = 'true';
+  return a;
+}
+
 /**
  * A CodeMirror 6 editor (monospace, line numbers, bracket matching, undo history), in a shadow
  * root so its styles go in through a constructed style sheet, which the app's CSP allows; nothing
@@ -115,15 +132,10 @@ export function CodeEditor({
     () => (loaded.schema ? automationJson({ schema: loaded.schema, catalogue: loaded.catalogue, onProblems: setProblems }) : []),
     [loaded.schema, loaded.catalogue],
   );
-  const attributes = useMemo(() => {
-    // tabindex 0: the scrolling box holds a focusable element as far as assistive checks can tell.
-    const a: Record<string, string> = { 'aria-label': label, 'aria-multiline': 'true', role: 'textbox', tabindex: '0' };
-    if (id) a.id = id;
-    const described = [describedBy, problems.length > 0 ? problemsId : undefined].filter(Boolean).join(' ');
-    if (described) a['aria-describedby'] = described;
-    if (invalid || problems.length > 0) a['aria-invalid'] = 'true';
-    return a;
-  }, [label, id, describedBy, invalid, problems.length, problemsId]);
+  const attributes = useMemo(
+    () => contentAttributes(label, id, describedBy, invalid || problems.length > 0, problems.length > 0 ? problemsId : undefined),
+    [label, id, describedBy, invalid, problems.length, problemsId],
+  );
   const current = useRef({ attributes, schemaExtension });
   current.current = { attributes, schemaExtension };
 

@@ -28,6 +28,27 @@ function text(v: unknown): string {
   return v === undefined || v === null ? '' : typeof v === 'string' ? v : String(v);
 }
 
+/** A rule's operator; a one-sided operator (`is empty`) drops the rule's right side. */
+function OperatorSelect({ label, rule, onChange }: { label: string; rule: Rule; onChange(rule: Rule): void }) {
+  return (
+    <select
+      aria-label={label}
+      value={rule.operator ?? 'equals'}
+      onChange={(e) => {
+        const next: Rule = { ...rule, operator: e.target.value };
+        if (UNARY.has(e.target.value)) delete next.right;
+        onChange(next);
+      }}
+    >
+      {OPERATORS.map(([op, name]) => (
+        <option key={op} value={op}>
+          {name}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 /**
  * Conditions as groups of rules (`{anyOf: [{allOf: [{left, operator, right}]}]}`): the rules of a
  * group must all hold ("and"); one group holding is enough ("or"). Both sides are templates with
@@ -71,21 +92,7 @@ export function ConditionsField({ id, path, schema, value, onChange, label }: Sp
                   placeholder="{{ trigger.nodeText }}"
                   onChange={(v) => setRule(g, r, { ...rule, left: v })}
                 />
-                <select
-                  aria-label={`Condition ${g + 1}.${r + 1}: operator`}
-                  value={rule.operator ?? 'equals'}
-                  onChange={(e) => {
-                    const next: Rule = { ...rule, operator: e.target.value };
-                    if (UNARY.has(e.target.value)) delete next.right;
-                    setRule(g, r, next);
-                  }}
-                >
-                  {OPERATORS.map(([op, name]) => (
-                    <option key={op} value={op}>
-                      {name}
-                    </option>
-                  ))}
-                </select>
+                <OperatorSelect label={`Condition ${g + 1}.${r + 1}: operator`} rule={rule} onChange={(next) => setRule(g, r, next)} />
                 {!UNARY.has(rule.operator ?? '') && (
                   <TemplateInput
                     id={`${ruleId}-right`}

@@ -4,6 +4,22 @@ import './overlays.css';
 import type { KindInfo } from './kinds';
 
 /**
+ * The kinds matching `query` (title, summary, type or category), best first: built-in kinds before
+ * the pieces' (docs/integrations.md); then titles that start with the query, then titles that
+ * contain it, then the rest; the catalogue's order otherwise.
+ */
+function matching(kinds: KindInfo[], query: string): KindInfo[] {
+  const q = query.trim().toLowerCase();
+  const found = kinds.filter((k) => !q || `${k.title} ${k.summary} ${k.type} ${k.category}`.toLowerCase().includes(q));
+  if (!q) return found;
+  const rank = (k: KindInfo) => (k.piece ? 3 : 0) + (k.title.toLowerCase().startsWith(q) ? 0 : k.title.toLowerCase().includes(q) ? 1 : 2);
+  return found
+    .map((k, i) => ({ k, i }))
+    .sort((a, b) => rank(a.k) - rank(b.k) || a.i - b.i)
+    .map((x) => x.k);
+}
+
+/**
  * The searchable list of kinds (a modal dialog): grouped by category, each with its icon, title and
  * one-line summary. Typing filters; Enter in the search takes the first match; Escape closes.
  */
@@ -28,18 +44,7 @@ export function KindPicker({
     search.current?.focus();
     return () => d.close();
   }, []);
-  const shown = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    // Built-in kinds before the pieces' (docs/integrations.md); then titles that start with the query, then titles that contain it, then the rest.
-    const rank = (k: KindInfo) => (k.piece ? 3 : 0) + (k.title.toLowerCase().startsWith(q) ? 0 : k.title.toLowerCase().includes(q) ? 1 : 2);
-    const found = kinds.filter((k) => !q || `${k.title} ${k.summary} ${k.type} ${k.category}`.toLowerCase().includes(q));
-    return q
-      ? found
-          .map((k, i) => ({ k, i }))
-          .sort((a, b) => rank(a.k) - rank(b.k) || a.i - b.i)
-          .map((x) => x.k)
-      : found;
-  }, [kinds, query]);
+  const shown = useMemo(() => matching(kinds, query), [kinds, query]);
   const groups = useMemo(() => {
     const by = new Map<string, KindInfo[]>();
     for (const k of shown) by.set(k.category, [...(by.get(k.category) ?? []), k]);

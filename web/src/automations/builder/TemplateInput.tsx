@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useRef, useState, type RefObject } from 'react';
 import { Braces } from 'lucide-react';
 import { useBuilder } from './context';
 import type { Path } from './model';
@@ -21,6 +21,28 @@ export interface TemplateInputProps {
   ariaLabel?: string;
   /** The field's name for people (the data picker's button says where it inserts). */
   label?: string;
+}
+
+/** The field's text drawn behind it with its `{{ … }}` tags highlighted (hidden from assistive technology). */
+function Mirror({
+  mirrorRef,
+  value,
+  multiline,
+}: {
+  mirrorRef: RefObject<HTMLDivElement | null>;
+  value: string;
+  multiline?: boolean | undefined;
+}) {
+  return (
+    <div
+      ref={mirrorRef}
+      className={`template-mirror ${multiline ? 'multi' : 'single'}${value.includes('{{') ? ' has-template' : ''}`}
+      aria-hidden="true"
+    >
+      {templatePieces(value).map((piece, i) => (piece.tag ? <mark key={i}>{piece.text}</mark> : <span key={i}>{piece.text}</span>))}
+      {multiline && '\u200b'}
+    </div>
+  );
 }
 
 /**
@@ -95,14 +117,7 @@ export function TemplateInput({
     <div className="template-field">
       <div className="template-row">
         <div className="template-box">
-          <div
-            ref={mirror}
-            className={`template-mirror ${multiline ? 'multi' : 'single'}${value.includes('{{') ? ' has-template' : ''}`}
-            aria-hidden="true"
-          >
-            {templatePieces(value).map((piece, i) => (piece.tag ? <mark key={i}>{piece.text}</mark> : <span key={i}>{piece.text}</span>))}
-            {multiline && '\u200b'}
-          </div>
+          <Mirror mirrorRef={mirror} value={value} multiline={multiline} />
           {multiline ? <textarea rows={3} {...props} /> : <input type="text" {...props} />}
         </div>
         <button

@@ -44,7 +44,7 @@ export function TestRun({
     <div className="test-run">
       <h2>Test run</h2>
       <p className="muted small">
-        Runs the saved version once as a test, with this trigger sample; “Test step” on a card runs one step with it.{' '}
+        Runs the saved version once as a test, with this trigger sample; “Test step” in a step's panel runs that step with it.{' '}
         {fromRun
           ? `The sample is the trigger of run ${fromRun.slice(0, 8)}.`
           : "The sample is the trigger kind's example, with this workspace's project, task and members."}

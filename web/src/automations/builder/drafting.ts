@@ -1,8 +1,7 @@
 import type { Automation } from '../types';
 import { initialOf } from './fieldSchema';
 import type { KindInfo, Kinds } from './kinds';
-import { freshId, withIds, type Definition, type Path, type Step } from './model';
-import { pathKey } from './ops';
+import { freshId, withIds, type Definition, type Step } from './model';
 
 const EMPTY: Definition = { name: 'New automation', trigger: { type: '' }, actions: [] };
 
@@ -31,14 +30,4 @@ export function newStep(definition: Definition, kind: KindInfo, kinds: Kinds): S
   } as Step;
   if (kind.nested?.includes('branches')) step.branches = { branch1: [], branch2: [] };
   return step;
-}
-
-/** The key of an open card after a step was inserted at `index` of `listPath` (later siblings move down one). */
-export function shiftKey(key: string, listPath: Path, index: number): string {
-  const prefix = pathKey(listPath);
-  if (!key.startsWith(`${prefix}.`)) return key;
-  const rest = key.slice(prefix.length + 1).split('.');
-  const i = Number(rest[0]);
-  if (Number.isNaN(i) || i < index) return key;
-  return [prefix, String(i + 1), ...rest.slice(1)].join('.');
 }
