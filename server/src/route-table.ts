@@ -39,6 +39,7 @@ import { oauthClientRoutes } from './modules/oauth/client-routes';
 import { oauthRoutes } from './modules/oauth/routes';
 import { secretRoutes } from './modules/secrets/routes';
 import { connectionRoutes } from './modules/connections/routes';
+import { connectionOAuthRoutes } from './modules/connections/oauth-routes';
 import { pieceRoutes } from './modules/pieces/routes';
 import { formRoutes } from './modules/forms/routes';
 import { liveRoutes } from './modules/live/routes';
@@ -92,6 +93,7 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       runEventRoutes,
       secretRoutes,
       connectionRoutes,
+      connectionOAuthRoutes,
       pieceRoutes,
       liveRoutes,
       mailPreferenceRoutes,

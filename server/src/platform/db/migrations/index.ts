@@ -15,6 +15,7 @@ import { m033Connections } from './033_connections';
 import { m034PieceStore } from './034_piece_store';
 import { m035Mail } from './035_mail';
 import { m036PasswordResets } from './036_password_resets';
+import { m040ConnectionOAuth } from './040_connection_oauth';
 import { baseline } from './baseline';
 
 /**
@@ -50,4 +51,5 @@ export const migrations: MigrationList = [
   m034PieceStore,
   m035Mail,
   m036PasswordResets,
+  m040ConnectionOAuth,
 ];
