@@ -40,6 +40,7 @@ import { oauthRoutes } from './modules/oauth/routes';
 import { secretRoutes } from './modules/secrets/routes';
 import { connectionRoutes } from './modules/connections/routes';
 import { connectionOAuthRoutes } from './modules/connections/oauth-routes';
+import { pieceAuthRoutes } from './modules/pieces/auth-routes';
 import { pieceRoutes } from './modules/pieces/routes';
 import { formRoutes } from './modules/forms/routes';
 import { liveRoutes } from './modules/live/routes';
@@ -95,6 +96,7 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       connectionRoutes,
       connectionOAuthRoutes,
       pieceRoutes,
+      pieceAuthRoutes,
       liveRoutes,
       mailPreferenceRoutes,
     ],
