@@ -78,9 +78,13 @@ export function authOf(piece: PieceInfo, type: string): PieceAuthInfo | undefine
   return piece.auth.find((a) => a.type === type);
 }
 
-/** A stored connection value in the shape `piece` expects in `context.auth`. */
-export function pieceAuth(piece: PieceInfo, value: ConnectionValue): unknown {
-  if (piece.authShape === 'wrapped') return value;
+/**
+ * A stored connection value in the shape `piece` expects in `context.auth` — or, for `op`
+ * `validate`, in what `auth.validate({auth})` gets: the value unwrapped in both framework
+ * generations (the secret text, the custom fields, `{username, password}`; OAuth2's whole value).
+ */
+export function pieceAuth(piece: PieceInfo, value: ConnectionValue, op?: PieceCall['op']): unknown {
+  if (piece.authShape === 'wrapped' && op !== 'validate') return value;
   switch (value.type) {
     case 'SECRET_TEXT':
       return value.secret_text;
@@ -173,7 +177,7 @@ export class PieceRunner {
           op: call.op,
           ...(call.action !== undefined ? { action: call.action } : {}),
           ...(call.prop !== undefined ? { prop: call.prop } : {}),
-          ...(value ? { auth: pieceAuth(piece, value) } : {}),
+          ...(value ? { auth: pieceAuth(piece, value, call.op), authType: value.type } : {}),
           propsValue: call.propsValue ?? {},
           context: { ...call.context, ...(this.host.publicUrl ? { publicUrl: this.host.publicUrl } : {}) },
         },

@@ -104,7 +104,11 @@ export function OAuthAppsPanel({ workspaceId, pieces }: { workspaceId: string; p
             <td>{a.source === 'workspace' ? 'this workspace' : "the instance's configuration"}</td>
             <td>
               {a.source === 'workspace' && (
-                <ConfirmDelete name={a.piece} label={`Remove the OAuth app of ${a.piece}`} onConfirm={() => remove.mutate(a.piece)} />
+                <ConfirmDelete
+                  name={a.piece}
+                  label={`Delete the provider app of ${names.get(a.piece) ?? a.piece}`}
+                  onConfirm={() => remove.mutate(a.piece)}
+                />
               )}
             </td>
           </tr>

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { escapeHtml } from '../../http/html';
-import { formPage } from '../../http/public-pages';
+import { formPage, formPageCsp } from '../../http/public-pages';
 import { isoTime } from '../../platform/clock';
 import { deleteOAuthApp, listOAuthApps, putOAuthApp, type OAuthAppInfo } from './oauth-apps';
 import { CALLBACK_PATH, consentStatus, finishConsent, startConsent } from './oauth-flow';
@@ -20,6 +21,10 @@ import {
 import { WorkspaceParams } from './schemas';
 
 const FIRST_PARTY = { firstParty: true } as const;
+
+/** The callback page's one script: it closes the consent popup (a browser lets a page close a window a script opened). */
+const CLOSE_SCRIPT = 'window.close();';
+const CLOSE_SCRIPT_HASH = createHash('sha256').update(CLOSE_SCRIPT).digest('base64');
 const tags = ['connections'];
 
 function present(a: OAuthAppInfo) {
@@ -123,13 +128,16 @@ export const connectionOAuthRoutes: FastifyPluginAsync = async (plugin) => {
     async (request, reply) => {
       const ended = await finishConsent(app.services, pieces().http, request.actor, request.query);
       const back = `<p><a href="/settings/connections">Back to Connections</a></p>`;
-      if (ended.status === 'connected')
-        return formPage(
+      if (ended.status === 'connected') {
+        const page = formPage(
           reply,
           200,
           'Connected',
-          `<p>The connection <strong>${escapeHtml(ended.name ?? '')}</strong> is made. You can close this window.</p>${back}`,
+          `<p>The connection <strong>${escapeHtml(ended.name ?? '')}</strong> is made. You can close this window.</p>${back}<script>${CLOSE_SCRIPT}</script>`,
         );
+        reply.header('Content-Security-Policy', `${formPageCsp()}; script-src 'sha256-${CLOSE_SCRIPT_HASH}'`);
+        return page;
+      }
       return formPage(reply, 400, 'Not connected', `<p>${escapeHtml(ended.error ?? 'the connection was not made')}</p>${back}`);
     },
   );
