@@ -4,6 +4,7 @@ import { api, errorMessage, unwrap } from '../api/client';
 import { ConfirmDelete } from '../components/ConfirmDelete';
 import { ItemTable } from '../components/ItemTable';
 import { connectionKeys, useOAuthApps, type PieceSummary } from './queries';
+import './connections.css';
 
 /** Where providers send the browser back (docs/integrations.md "OAuth2 apps"): register it with each app. */
 const CALLBACK_PATH = '/api/v1/connections/oauth2/callback';
@@ -48,7 +49,7 @@ export function OAuthAppsPanel({ workspaceId, pieces }: { workspaceId: string; p
       <h2 id="oauth2-apps-title">Provider apps of OAuth2 pieces</h2>
       <p className="muted">
         OAuth2 pieces connect through an app registered with the provider. Register its redirect URL as{' '}
-        <code>{`${window.location.origin}${CALLBACK_PATH}`}</code>.
+        <code className="connection-url">{`${window.location.origin}${CALLBACK_PATH}`}</code>.
       </p>
       <form onSubmit={submit} className="card wide" aria-label="Register a provider app">
         <label>
