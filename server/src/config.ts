@@ -10,6 +10,7 @@ import {
   type RunRetentionConfig,
   type ServerRole,
 } from './config-automations';
+import { pieceOAuthApps, type PieceOAuthApp } from './config-piece-apps';
 import { publicUrl, requestTimeouts, trustProxy, type TrustProxy } from './config-http';
 import { modelConfig, modelProvider, type ModelConfig } from './config-model';
 import { databaseUrl, mediaStore, postgresConfig, type MediaStoreKind, type PostgresConfig } from './config-storage';
@@ -88,6 +89,11 @@ export interface Config {
    * (`TASKSPACE_PIECES_POLL_MS`, default 300000, at least 100; docs/integrations.md "Triggers").
    */
   piecesPollMs: number;
+  /**
+   * The instance's provider apps of OAuth2 pieces, by piece short name
+   * (`TASKSPACE_PIECE_OAUTH_<PIECE>_CLIENT_ID`/`_CLIENT_SECRET`; docs/integrations.md "OAuth2 apps").
+   */
+  pieceOAuthApps: Record<string, PieceOAuthApp>;
   /**
    * How long finished automation runs (with their steps and stored trigger and step bodies) are
    * kept, in days, counted from their end; the leader deletes older ones (docs "Automations",
@@ -187,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     role: serverRole(env),
     runLeaseMs: int(env, 'TASKSPACE_RUN_LEASE_MS', 30_000, 1000),
     piecesPollMs: int(env, 'TASKSPACE_PIECES_POLL_MS', 300_000, 100),
+    pieceOAuthApps: pieceOAuthApps(env),
     runRetention: runRetentionConfig(env),
     codeSandbox: codeSandboxConfig(env),
     trashRetentionDays: int(env, 'TASKSPACE_TRASH_RETENTION_DAYS', 30, 0),

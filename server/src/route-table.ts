@@ -40,6 +40,8 @@ import { oauthClientRoutes } from './modules/oauth/client-routes';
 import { oauthRoutes } from './modules/oauth/routes';
 import { secretRoutes } from './modules/secrets/routes';
 import { connectionRoutes } from './modules/connections/routes';
+import { connectionOAuthRoutes } from './modules/connections/oauth-routes';
+import { pieceAuthRoutes } from './modules/pieces/auth-routes';
 import { pieceRoutes } from './modules/pieces/routes';
 import { formRoutes } from './modules/inbound/forms/routes';
 import { liveRoutes } from './modules/live/routes';
@@ -93,7 +95,9 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       runEventRoutes,
       secretRoutes,
       connectionRoutes,
+      connectionOAuthRoutes,
       pieceRoutes,
+      pieceAuthRoutes,
       liveRoutes,
       mailPreferenceRoutes,
       emailChangeRoutes,

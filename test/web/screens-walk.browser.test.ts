@@ -66,6 +66,7 @@ run('walking every screen at 1280 and 390 px', () => {
       { name: 'account', path: '/settings/account', heading: /My account/ },
       { name: 'oauth-apps', path: '/settings/oauth-apps', heading: /OAuth apps/ },
       { name: 'secrets', path: '/settings/secrets', heading: /Secrets/ },
+      { name: 'connections', path: '/settings/connections', heading: /Connections/ },
       { name: 'workspace-settings', path: '/settings/workspace', heading: /^Workspace$/ },
       { name: 'new-workspace', path: '/workspaces/new', heading: /New workspace/ },
       { name: 'profile', path: '/profile', heading: /Profile/ },

@@ -177,6 +177,13 @@ export const router = createBrowserRouter([
         ),
       },
       {
+        path: 'settings/connections',
+        element: screen(
+          () => import('./connections/Connections'),
+          (m) => m.Connections,
+        ),
+      },
+      {
         path: 'settings/secrets',
         element: screen(
           () => import('./settings/Secrets'),

@@ -34,6 +34,8 @@ export interface PieceCallMessage {
   prop?: string;
   /** The connection's value in the piece's shape, or undefined. */
   auth?: unknown;
+  /** The connection's type (SECRET_TEXT, CUSTOM_AUTH…): validate checks with that auth of the piece. */
+  authType?: string;
   propsValue?: Record<string, unknown>;
   context: PieceCallContext;
 }

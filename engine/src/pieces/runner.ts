@@ -36,6 +36,13 @@ export interface PieceHost {
    * @throws ActionError CONNECTION_NOT_FOUND (permanent) when the workspace has no such connection.
    */
   connection(workspaceId: string, connectionId: string): Promise<ResolvedConnection>;
+  /**
+   * OAuth2: the connection with a token newer than `staleAccessToken`, which the provider refused
+   * (a 401 answer during the call): the host refreshes it once (or reuses the token another call
+   * refreshed meanwhile). Pieces never refresh.
+   * @throws ActionError CONNECTION_REFRESH_FAILED when the provider refuses the refresh.
+   */
+  refresh?(workspaceId: string, connectionId: string, staleAccessToken: string): Promise<ResolvedConnection>;
   /** The piece store: values by `scope` (`automation:<id>` or `workspace:<id>`) and key; `get` resolves to null when absent. */
   store: {
     get(scope: string, key: string): Promise<unknown>;
@@ -71,9 +78,13 @@ export function authOf(piece: PieceInfo, type: string): PieceAuthInfo | undefine
   return piece.auth.find((a) => a.type === type);
 }
 
-/** A stored connection value in the shape `piece` expects in `context.auth`. */
-export function pieceAuth(piece: PieceInfo, value: ConnectionValue): unknown {
-  if (piece.authShape === 'wrapped') return value;
+/**
+ * A stored connection value in the shape `piece` expects in `context.auth` — or, for `op`
+ * `validate`, in what `auth.validate({auth})` gets: the value unwrapped in both framework
+ * generations (the secret text, the custom fields, `{username, password}`; OAuth2's whole value).
+ */
+export function pieceAuth(piece: PieceInfo, value: ConnectionValue, op?: PieceCall['op']): unknown {
+  if (piece.authShape === 'wrapped' && op !== 'validate') return value;
   switch (value.type) {
     case 'SECRET_TEXT':
       return value.secret_text;
@@ -132,8 +143,30 @@ export class PieceRunner {
       value = connection.value;
       label = `connection ${connection.name}`;
     }
+    const refused = { seen: false };
+    try {
+      return await this.attempt(call, value, label, refused);
+    } catch (error) {
+      // An OAuth2 token the provider refused: the host refreshes it once and the call is made again.
+      const stale = value?.type === 'OAUTH2' && typeof value.access_token === 'string' ? value.access_token : undefined;
+      if (!refused.seen || !stale || call.connectionId === undefined || !this.host.refresh || call.signal?.aborted) throw error;
+      const fresh = await this.host.refresh(call.context.workspaceId, call.connectionId, stale);
+      return this.attempt(call, fresh.value, label, { seen: false }, value);
+    }
+  }
+
+  /** One call of the piece with connection `value` (`stale`: the value it replaced, masked too); `refused.seen` turns true when a response was a 401. */
+  private async attempt(
+    call: PieceCall,
+    value: ConnectionValue | undefined,
+    label: string,
+    refused: { seen: boolean },
+    stale?: ConnectionValue,
+  ): Promise<unknown> {
+    const { piece } = call;
     const mask = new SecretMask();
-    if (value) mask.add(Object.fromEntries(secretStrings(piece, value).map((s, i) => [`${label}${i === 0 ? '' : ` #${i + 1}`}`, s])));
+    const secrets = [...(value ? secretStrings(piece, value) : []), ...(stale ? secretStrings(piece, stale) : [])];
+    mask.add(Object.fromEntries(secrets.map((s, i) => [`${label}${i === 0 ? '' : ` #${i + 1}`}`, s])));
     const http = call.http ?? this.host.http;
     const scopeOf = (scope: 'FLOW' | 'PROJECT') =>
       scope === 'FLOW' && call.context.automationId ? `automation:${call.context.automationId}` : `workspace:${call.context.workspaceId}`;
@@ -144,12 +177,16 @@ export class PieceRunner {
           op: call.op,
           ...(call.action !== undefined ? { action: call.action } : {}),
           ...(call.prop !== undefined ? { prop: call.prop } : {}),
-          ...(value ? { auth: pieceAuth(piece, value) } : {}),
+          ...(value ? { auth: pieceAuth(piece, value, call.op), authType: value.type } : {}),
           propsValue: call.propsValue ?? {},
           context: { ...call.context, ...(this.host.publicUrl ? { publicUrl: this.host.publicUrl } : {}) },
         },
         {
-          http: (request) => http.request(request),
+          http: async (request) => {
+            const response = await http.request(request);
+            if (response.status === 401) refused.seen = true;
+            return response;
+          },
           store: async (m) => {
             const scope = scopeOf(m.scope);
             if (m.op === 'get') return this.host.store.get(scope, m.key);

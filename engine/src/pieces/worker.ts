@@ -158,7 +158,7 @@ async function perform(message: PieceCallMessage): Promise<unknown> {
     }
     case 'validate': {
       const auths = piece.auth === undefined ? [] : Array.isArray(piece.auth) ? (piece.auth as Loose[]) : [piece.auth as Loose];
-      const type = (message.auth as { type?: unknown } | undefined)?.type;
+      const type = message.authType ?? (message.auth as { type?: unknown } | undefined)?.type;
       const auth = auths.find((a) => a.type === type) ?? auths[0];
       if (!auth || typeof auth.validate !== 'function') return { valid: true, checked: false };
       const verdict = (await (auth.validate as (i: Loose) => Promise<Loose>)({ auth: message.auth, server: context.server })) ?? {};

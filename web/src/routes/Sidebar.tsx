@@ -13,6 +13,7 @@ import {
   KeyRound,
   LayoutGrid,
   LogOut,
+  Plug,
   Plus,
   UserCog,
   Users,
@@ -187,6 +188,7 @@ export function Sidebar({
             <NavItem to="/settings/members" icon={Users} label="Members" />
             <NavItem to="/settings/webhooks" icon={Webhook} label="Webhooks" />
             <NavItem to="/settings/secrets" icon={KeyRound} label="Secrets" />
+            <NavItem to="/settings/connections" icon={Plug} label="Connections" />
             <NavItem to="/settings/oauth-apps" icon={AppWindow} label="OAuth apps" />
             <NavItem to="/settings/account" icon={UserCog} label="My account" />
           </ul>

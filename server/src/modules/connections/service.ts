@@ -68,6 +68,12 @@ export function checkedValue(piece: PieceInfo, auth: ConnectionValue): Connectio
       const known = Object.fromEntries(Object.entries(props).filter(([name]) => name in (declared.props ?? {})));
       return { type: declared.type, props: known };
     }
+    case 'OAUTH2':
+      throw badRequest(
+        'auth.type',
+        'invalid_value',
+        'an OAuth2 connection is made through the provider\'s consent: POST /api/v1/workspaces/{workspaceId}/connections/oauth2 (docs/integrations.md "OAuth2 connections")',
+      );
     default:
       throw badRequest(
         'auth.type',
@@ -112,7 +118,8 @@ export function* getConnection(
   return row;
 }
 
-function* nameFree(q: Sql, workspaceId: string, name: string, except?: string): Query<void> {
+/** @throws ServiceError 409 when the workspace has a connection named `name` (other than `except`). */
+export function* nameFree(q: Sql, workspaceId: string, name: string, except?: string): Query<void> {
   const row = yield* q.get<{ id: string }>('SELECT id FROM connections WHERE workspace_id = ? AND name = ?', [workspaceId, name]);
   if (row && row.id !== except)
     throw conflict(`the workspace already has a connection named '${name}'`, { field: 'name', reason: 'duplicate' });

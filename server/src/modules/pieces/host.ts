@@ -1,8 +1,26 @@
-import { ActionError, PiecePool, PieceRunner, pieceKinds, type Http, type KindDeclaration, type PieceHost } from '@taskspace/engine';
+import {
+  ActionError,
+  PiecePool,
+  PieceRunner,
+  pieceKinds,
+  type Http,
+  type KindDeclaration,
+  type PieceHost,
+  type ResolvedConnection,
+} from '@taskspace/engine';
 import type { Services } from '../../services';
-import { openConnection } from '../connections/service';
+import { openFresh } from '../connections/oauth-tokens';
 import { PieceCatalogue } from './catalogue';
 import { pieceStore } from './store';
+
+async function opened(found: Promise<ResolvedConnection | undefined>, connectionId: string): Promise<ResolvedConnection> {
+  const connection = await found;
+  if (!connection)
+    throw new ActionError('CONNECTION_NOT_FOUND', `the workspace has no connection '${connectionId}'`, false, {
+      details: { field: 'connectionId' },
+    });
+  return connection;
+}
 
 /**
  * The server's pieces (docs/integrations.md): the catalogue (shipped and added manifests), the
@@ -15,18 +33,17 @@ export class ServerPieces {
   readonly runner: PieceRunner;
   private readonly pool = new PiecePool();
 
-  constructor(svc: Services, http: Http) {
+  /** @param http the guarded HTTP client of the HTTP step: pieces' requests and OAuth2 token requests go through it. */
+  constructor(
+    svc: Services,
+    readonly http: Http,
+  ) {
     this.catalogue = new PieceCatalogue(svc.config.dataDir);
     const host: PieceHost = {
       entry: (piece) => this.catalogue.entry(piece),
-      connection: async (workspaceId, connectionId) => {
-        const found = await svc.store.run(openConnection(svc, workspaceId, connectionId));
-        if (!found)
-          throw new ActionError('CONNECTION_NOT_FOUND', `the workspace has no connection '${connectionId}'`, false, {
-            details: { field: 'connectionId' },
-          });
-        return found;
-      },
+      // OAuth2 tokens are refreshed here, before they expire and once on a 401 (pieces never refresh).
+      connection: (workspaceId, connectionId) => opened(openFresh(svc, http, workspaceId, connectionId), connectionId),
+      refresh: (workspaceId, connectionId, stale) => opened(openFresh(svc, http, workspaceId, connectionId, stale), connectionId),
       store: pieceStore(svc),
       ...(svc.config.publicUrl ? { publicUrl: svc.config.publicUrl } : {}),
       http,

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { AlternativesField, EnumControl } from './ChoiceFields';
 import { CodeValue, JsonValue } from './CodeFields';
 import { ConditionsField } from './ConditionsField';
+import { ConnectionField } from './ConnectionField';
 import { fieldId, humanize, useBuilder } from './context';
 import { FieldRow } from './FieldRow';
 import { typesOf, type FieldProps } from './fieldSchema';
@@ -39,6 +40,7 @@ export function Field({ name, schema, value, onChange, path, required, siblings 
     </FieldRow>
   );
 
+  if (schema['x-picker'] === 'connection') return row(<ConnectionField {...special} />);
   if (schema['x-picker']) return row(<PickerField {...special} />);
   if (schema['x-options'] && !schema['x-options'].dynamic) return row(<OptionsField {...special} />);
   if (editor === 'conditions') return <ConditionsField {...special} label={label} />;

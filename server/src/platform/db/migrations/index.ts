@@ -15,7 +15,8 @@ import { m033Connections } from './033_connections';
 import { m034PieceStore } from './034_piece_store';
 import { m035Mail } from './035_mail';
 import { m036PasswordResets } from './036_password_resets';
-import { m055EmailChanges } from './055_email_changes';
+import { m037ConnectionOAuth } from './037_connection_oauth';
+import { m038EmailChanges } from './038_email_changes';
 import { baseline } from './baseline';
 
 /**
@@ -51,5 +52,6 @@ export const migrations: MigrationList = [
   m034PieceStore,
   m035Mail,
   m036PasswordResets,
-  m055EmailChanges,
+  m037ConnectionOAuth,
+  m038EmailChanges,
 ];

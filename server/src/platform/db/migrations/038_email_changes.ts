@@ -7,8 +7,8 @@ import type { PairedMigration } from '../migrate';
  * (`used_at`); a newer request closes the older open ones (`used_at` set, `email` kept for the
  * record). `expires_at` (ms) is 24 hours after `created_at`.
  */
-export const m055EmailChanges: PairedMigration = {
-  version: 55,
+export const m038EmailChanges: PairedMigration = {
+  version: 38,
   name: 'email_changes',
   up: {
     sqlite: `

@@ -1,0 +1,141 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { api, errorMessage, unwrap } from '../api/client';
+import { AuthFields, authBody, authDefaults, type AuthValues } from './AuthFields';
+import { usePieceAuth, useRefreshConnections } from './queries';
+import './connections.css';
+
+/** How often the form asks how an OAuth2 consent stands, in ms. */
+const CONSENT_POLL_MS = 1000;
+
+/**
+ * The form that makes a connection to `piece` (docs/web-app.md "Connections"): a name, the way to
+ * connect when the piece has several, and its fields — or, for OAuth2, the piece's fields and a
+ * "Connect" button that opens the provider's consent in a popup (the whole page when popups are
+ * blocked) and waits for the server to have exchanged the code. Values are sent once, never shown again.
+ */
+export function ConnectionForm({
+  workspaceId,
+  piece,
+  onCreated,
+}: {
+  workspaceId: string;
+  piece: string;
+  onCreated: (connection: { id: string; name: string }) => void;
+}) {
+  const info = usePieceAuth(piece);
+  const refresh = useRefreshConnections(workspaceId);
+  const [which, setWhich] = useState(0);
+  const auth = info.data?.auth[which];
+  const [name, setName] = useState('');
+  const [values, setValues] = useState<AuthValues>({});
+  const [state, setState] = useState<string | null>(null);
+  const popup = useRef<Window | null>(null);
+  useEffect(() => setValues(authDefaults(auth)), [auth]);
+  useEffect(() => {
+    if (info.data && name === '') setName(info.data.displayName);
+  }, [info.data, name]);
+
+  const create = useMutation({
+    mutationFn: async () =>
+      unwrap(
+        await api.POST('/api/v1/workspaces/{workspaceId}/connections', {
+          params: { path: { workspaceId } },
+          body: { piece, name, auth: authBody(auth!, values) as { type: string } },
+        }),
+      ).item,
+    onSuccess: (item) => {
+      void refresh();
+      onCreated(item);
+    },
+  });
+  const start = useMutation({
+    mutationFn: async () =>
+      unwrap(
+        await api.POST('/api/v1/workspaces/{workspaceId}/connections/oauth2', {
+          params: { path: { workspaceId } },
+          body: { piece, name, props: values },
+        }),
+      ).item,
+    onSuccess: (item) => {
+      setState(item.state);
+      if (popup.current && !popup.current.closed) popup.current.location.href = item.authorizationUrl;
+      else window.location.assign(item.authorizationUrl);
+    },
+    onError: () => popup.current?.close(),
+  });
+  const consent = useQuery({
+    queryKey: ['oauth2-consent', workspaceId, state],
+    enabled: state !== null,
+    refetchInterval: (query) => (query.state.data?.status === 'pending' ? CONSENT_POLL_MS : false),
+    queryFn: async () =>
+      unwrap(
+        await api.GET('/api/v1/workspaces/{workspaceId}/connections/oauth2/{state}', { params: { path: { workspaceId, state: state! } } }),
+      ).item,
+  });
+  const ended = consent.data?.status;
+  useEffect(() => {
+    if (ended === 'pending' || ended === undefined) return;
+    popup.current?.close();
+    if (ended === 'connected' && consent.data?.connectionId) {
+      void refresh();
+      onCreated({ id: consent.data.connectionId, name });
+    }
+    // onCreated and refresh change identity each render; the consent's end is what matters.
+  }, [ended]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!auth) return;
+    if (auth.type === 'OAUTH2') {
+      // Opened in the click itself, so that the browser allows it; it goes to the consent once the server answers.
+      popup.current = window.open('', 'taskspace-oauth', 'popup,width=600,height=720');
+      setState(null);
+      start.mutate();
+    } else create.mutate();
+  };
+  if (info.error)
+    return (
+      <p role="alert" className="error">
+        {errorMessage(info.error)}
+      </p>
+    );
+  if (!info.data || !auth) return <p className="muted">Loading…</p>;
+  const error = create.error ?? start.error;
+  return (
+    <form onSubmit={submit} className="connection-form" aria-label={`New ${info.data.displayName} connection`}>
+      <label>
+        Connection name
+        <input required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      {info.data.auth.length > 1 && (
+        <label>
+          Connect with
+          <select value={which} onChange={(e) => setWhich(Number(e.target.value))}>
+            {info.data.auth.map((a, i) => (
+              <option key={a.type} value={i}>
+                {a.type === 'OAUTH2' ? 'OAuth2 (sign in at the provider)' : a.displayName}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <AuthFields auth={auth} values={values} onChange={setValues} />
+      {auth.type !== 'OAUTH2' && <p className="help">Values are stored encrypted and never shown again.</p>}
+      {error && (
+        <p role="alert" className="error">
+          {errorMessage(error)}
+        </p>
+      )}
+      {ended === 'pending' && <p role="status">Waiting for the consent in the other window…</p>}
+      {ended === 'failed' && (
+        <p role="alert" className="error">
+          {consent.data?.error ?? 'The connection was not made.'}
+        </p>
+      )}
+      <button type="submit" disabled={create.isPending || start.isPending || ended === 'pending'}>
+        {auth.type === 'OAUTH2' ? 'Connect' : 'Save connection'}
+      </button>
+    </form>
+  );
+}
