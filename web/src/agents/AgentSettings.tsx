@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../api/client';
+import { errorMessage } from '../api/client';
+import { useSaveAgent } from './api';
 import { AGENT_READ_ONLY_REASON, MODES, TONES, optionOf, type Agent, type Command } from './types';
 
 /**
@@ -8,7 +8,6 @@ import { AGENT_READ_ONLY_REASON, MODES, TONES, optionOf, type Agent, type Comman
  * with one PATCH (the command list is replaced whole, so removing one is leaving it out).
  */
 export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boolean }) {
-  const queries = useQueryClient();
   const [form, setForm] = useState({
     name: agent.name,
     description: agent.data.description,
@@ -17,36 +16,29 @@ export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boo
     knowledgeEnabled: agent.data.knowledgeEnabled,
   });
   const [commands, setCommands] = useState<Command[]>(agent.data.commands);
-  const save = useMutation({
-    mutationFn: async () =>
-      unwrap(
-        await api.PATCH('/api/v1/agents/{agentId}', {
-          params: { path: { agentId: agent.id } },
-          body: {
-            name: form.name,
-            data: {
-              description: form.description,
-              tone: form.tone,
-              language: form.language,
-              knowledgeEnabled: form.knowledgeEnabled,
-              commands: commands.map((c) => ({ ...(c.id ? { id: c.id } : {}), name: c.name, prompt: c.prompt, mode: c.mode })),
-            },
-          },
-        }),
-      ),
-    onSuccess: (saved) => {
+  const save = useSaveAgent(agent.id);
+  const submit = () =>
+    save.mutate(
+      {
+        name: form.name,
+        data: {
+          description: form.description,
+          tone: form.tone,
+          language: form.language,
+          knowledgeEnabled: form.knowledgeEnabled,
+          commands: commands.map((c) => ({ ...(c.id ? { id: c.id } : {}), name: c.name, prompt: c.prompt, mode: c.mode })),
+        },
+      },
       // New commands got their ids: keep them, so the next save keeps them too.
-      setCommands(saved.item.data.commands);
-      return queries.invalidateQueries({ queryKey: ['agent', agent.id] });
-    },
-  });
+      { onSuccess: (saved) => setCommands(saved.item.data.commands) },
+    );
   const edit = (i: number, patch: Partial<Command>) => setCommands(commands.map((c, j) => (j === i ? { ...c, ...patch } : c)));
   return (
     <form
       className="agent-settings"
       onSubmit={(e) => {
         e.preventDefault();
-        save.mutate();
+        submit();
       }}
     >
       <fieldset disabled={readOnly || save.isPending} aria-describedby={readOnly ? AGENT_READ_ONLY_REASON : undefined}>

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import './agents.css';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Send, Square } from 'lucide-react';
-import { api, errorMessage } from '../api/client';
+import { errorMessage } from '../api/client';
+import { agentKeys } from '../api/keys';
 import Markdown from '../components/Markdown';
 import { readAnswer } from './answerStream';
-import { useConversations } from './queries';
+import { conversationsQuery, sendMessage, startConversation } from './api';
 import type { Agent, Conversation } from './types';
 
 /** The answer being streamed: the message sent, whether the server recorded it, and the text so far. */
@@ -43,7 +44,7 @@ function Chat({
   const end = useRef<HTMLDivElement>(null);
   const messages = conversation.data.messages;
   const streaming = pending ?? (incoming ? { question: '', recorded: true, answer: incoming.answer } : null);
-  const key = ['conversations', agentId];
+  const key = agentKeys.conversations(agentId);
   const store = (item: Conversation) =>
     queries.setQueryData<Conversation[]>(key, (list) => list?.map((c) => (c.id === item.id ? item : c)));
   useEffect(() => {
@@ -66,13 +67,7 @@ function Chat({
     setFailure(null);
     setStopped(false);
     try {
-      const result = await api.POST('/api/v1/agents/{agentId}/convos/{convoId}/messages', {
-        params: { path: { agentId, convoId: conversation.id } },
-        body: { text: question },
-        headers: { accept: 'text/event-stream' },
-        parseAs: 'stream',
-        signal: controller.signal,
-      });
+      const result = await sendMessage(agentId, conversation.id, question, controller.signal);
       const item = await readAnswer(
         result,
         (delta) => setPending((p) => p && { ...p, answer: p.answer + delta }),
@@ -175,7 +170,7 @@ function Chat({
  */
 export function RunCommand({ agent, canRun }: { agent: Agent; canRun: boolean }) {
   const queries = useQueryClient();
-  const conversations = useConversations(agent.id);
+  const conversations = useQuery(conversationsQuery(agent.id));
   const [command, setCommand] = useState(agent.data.commands[0]?.id ?? '');
   const [input, setInput] = useState('');
   const [openId, setOpenId] = useState<string | null>(null);
@@ -188,18 +183,13 @@ export function RunCommand({ agent, canRun }: { agent: Agent; canRun: boolean })
       const controller = new AbortController();
       stop.current = controller;
       try {
-        const result = await api.POST('/api/v1/agents/{agentId}/convos', {
-          params: { path: { agentId: agent.id } },
-          body: { command: command || agent.data.commands[0]!.id!, input },
-          headers: { accept: 'text/event-stream' },
-          parseAs: 'stream',
-          signal: controller.signal,
-        });
+        const body = { command: command || agent.data.commands[0]!.id!, input };
+        const result = await startConversation(agent.id, body, controller.signal);
         return await readAnswer(
           result,
           (delta) => setIncoming((p) => p && { ...p, answer: p.answer + delta }),
           (started) => {
-            queries.setQueryData<Conversation[]>(['conversations', agent.id], (list) => [started, ...(list ?? [])]);
+            queries.setQueryData<Conversation[]>(agentKeys.conversations(agent.id), (list) => [started, ...(list ?? [])]);
             setOpenId(started.id);
             setIncoming({ id: started.id, answer: '' });
           },
@@ -217,7 +207,7 @@ export function RunCommand({ agent, canRun }: { agent: Agent; canRun: boolean })
       setInput('');
       setOpenId(made.id);
     },
-    onSettled: () => queries.invalidateQueries({ queryKey: ['conversations', agent.id] }),
+    onSettled: () => queries.invalidateQueries({ queryKey: agentKeys.conversations(agent.id) }),
   });
   const list = conversations.data ?? [];
   const open = list.find((c) => c.id === openId) ?? list[0];

@@ -1,8 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
-import { useWorkspaces } from '../api/queries';
+import { agentsQuery } from '../agents/api';
+import { automationsQuery } from '../automations/api';
+import { paletteProjectsQuery } from '../projects/api';
+import { foldersQuery, useWorkspaces } from '../workspaces/api';
 import { sendOutlineCommand, type OutlineCommand } from './commands';
 
 /** One thing the palette offers: a place to go or a command to run. */
@@ -45,34 +47,11 @@ const PER_GROUP = 8;
 function usePlaces(open: boolean) {
   const workspaces = useWorkspaces();
   const ids = (workspaces.data ?? []).map((w) => w.id);
-  const projects = useQuery({
-    queryKey: ['palette-projects'],
-    enabled: open,
-    queryFn: async () => unwrap(await api.GET('/api/v1/me/projects', { params: { query: { limit: 100 } } })).items,
-  });
-  const automations = useQueries({
-    queries: ids.map((workspaceId) => ({
-      queryKey: ['automations', workspaceId],
-      enabled: open,
-      queryFn: async () => unwrap(await api.GET('/api/v1/automations', { params: { query: { workspaceId } } })).items,
-    })),
-  });
-  const folders = useQueries({
-    queries: ids.map((workspaceId) => ({
-      queryKey: ['folders', workspaceId],
-      enabled: open,
-      queryFn: async () => unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/folders', { params: { path: { workspaceId } } })).items,
-    })),
-  });
+  const projects = useQuery(paletteProjectsQuery(open));
+  const automations = useQueries({ queries: ids.map((workspaceId) => ({ ...automationsQuery(workspaceId), enabled: open })) });
+  const folders = useQueries({ queries: ids.map((workspaceId) => ({ ...foldersQuery(workspaceId), enabled: open })) });
   const folderIds = folders.flatMap((f) => (f.data ?? []).map((folder) => folder.id));
-  const agents = useQueries({
-    queries: folderIds.map((folderId) => ({
-      queryKey: ['agents', folderId],
-      enabled: open,
-      queryFn: async () =>
-        unwrap(await api.GET('/api/v1/folders/{folderId}/agents', { params: { path: { folderId }, query: { limit: 100 } } })).items,
-    })),
-  });
+  const agents = useQueries({ queries: folderIds.map((folderId) => ({ ...agentsQuery(folderId), enabled: open })) });
   return {
     projects: projects.data ?? [],
     automations: automations.flatMap((a) => a.data ?? []),

@@ -19,7 +19,8 @@ import {
   Webhook,
   Zap,
 } from 'lucide-react';
-import { useFolderProjects, useFolders } from '../api/queries';
+import { useFolderProjects } from '../projects/api';
+import { useFolders } from '../workspaces/api';
 import { Avatar } from '../components/Avatar';
 import { can } from '../components/permissions';
 
