@@ -32,7 +32,6 @@ export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boo
       // New commands got their ids: keep them, so the next save keeps them too.
       { onSuccess: (saved) => setCommands(saved.item.data.commands) },
     );
-  const edit = (i: number, patch: Partial<Command>) => setCommands(commands.map((c, j) => (j === i ? { ...c, ...patch } : c)));
   return (
     <form
       className="agent-settings"
@@ -79,59 +78,7 @@ export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boo
           Commands use the agent's knowledge
         </label>
       </fieldset>
-      <fieldset disabled={readOnly || save.isPending} aria-describedby={readOnly ? AGENT_READ_ONLY_REASON : undefined}>
-        <legend>Commands</legend>
-        {commands.length === 0 && <p className="muted small">No commands yet.</p>}
-        {commands.map((c, i) => (
-          <div key={c.id ?? `new-${i}`} className="command" role="group" aria-label={`Command ${i + 1}`}>
-            <div className="pair">
-              <label>
-                Command name
-                <input value={c.name} maxLength={100} onChange={(e) => edit(i, { name: e.currentTarget.value })} />
-              </label>
-              <label>
-                Mode
-                <select
-                  value={c.mode}
-                  onChange={(e) =>
-                    edit(i, {
-                      mode:
-                        optionOf(
-                          MODES.map(([value]) => value),
-                          e.currentTarget.value,
-                        ) ?? c.mode,
-                    })
-                  }
-                >
-                  {MODES.map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            </div>
-            <label>
-              Prompt ({'{{ input }}'} is what the command is run with)
-              <textarea value={c.prompt} rows={3} maxLength={20000} onChange={(e) => edit(i, { prompt: e.currentTarget.value })} />
-            </label>
-            {!readOnly && (
-              <button type="button" className="secondary" onClick={() => setCommands(commands.filter((_, j) => j !== i))}>
-                Remove command {c.name || i + 1}
-              </button>
-            )}
-          </div>
-        ))}
-        {!readOnly && (
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => setCommands([...commands, { name: '', prompt: '{{ input }}', mode: 'default' }])}
-          >
-            Add command
-          </button>
-        )}
-      </fieldset>
+      <CommandsFieldset commands={commands} onChange={setCommands} readOnly={readOnly} disabled={readOnly || save.isPending} />
       {!readOnly && <button type="submit">Save agent</button>}
       {save.isError && (
         <p role="alert" className="error">
@@ -144,5 +91,76 @@ export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boo
         </p>
       )}
     </form>
+  );
+}
+
+/** The agent's commands as the form edits them: name, mode and prompt of each; add and remove (saved with the agent). */
+function CommandsFieldset({
+  commands,
+  onChange,
+  readOnly,
+  disabled,
+}: {
+  commands: Command[];
+  onChange: (commands: Command[]) => void;
+  readOnly: boolean;
+  disabled: boolean;
+}) {
+  const setCommands = onChange;
+  const edit = (i: number, patch: Partial<Command>) => setCommands(commands.map((c, j) => (j === i ? { ...c, ...patch } : c)));
+  return (
+    <fieldset disabled={disabled} aria-describedby={readOnly ? AGENT_READ_ONLY_REASON : undefined}>
+      <legend>Commands</legend>
+      {commands.length === 0 && <p className="muted small">No commands yet.</p>}
+      {commands.map((c, i) => (
+        <div key={c.id ?? `new-${i}`} className="command" role="group" aria-label={`Command ${i + 1}`}>
+          <div className="pair">
+            <label>
+              Command name
+              <input value={c.name} maxLength={100} onChange={(e) => edit(i, { name: e.currentTarget.value })} />
+            </label>
+            <label>
+              Mode
+              <select
+                value={c.mode}
+                onChange={(e) =>
+                  edit(i, {
+                    mode:
+                      optionOf(
+                        MODES.map(([value]) => value),
+                        e.currentTarget.value,
+                      ) ?? c.mode,
+                  })
+                }
+              >
+                {MODES.map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          <label>
+            Prompt ({'{{ input }}'} is what the command is run with)
+            <textarea value={c.prompt} rows={3} maxLength={20000} onChange={(e) => edit(i, { prompt: e.currentTarget.value })} />
+          </label>
+          {!readOnly && (
+            <button type="button" className="secondary" onClick={() => setCommands(commands.filter((_, j) => j !== i))}>
+              Remove command {c.name || i + 1}
+            </button>
+          )}
+        </div>
+      ))}
+      {!readOnly && (
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => setCommands([...commands, { name: '', prompt: '{{ input }}', mode: 'default' }])}
+        >
+          Add command
+        </button>
+      )}
+    </fieldset>
   );
 }

@@ -17,39 +17,21 @@ interface Pending {
 }
 
 /**
- * One conversation as a chat, oldest message at the top and newest at the bottom (answers are
- * markdown, sanitized), with a box for a follow-up message (Enter sends, Shift+Enter a new line).
- * The answer streams in as the model writes it (`Accept: text/event-stream`; a server that does
- * not stream answers JSON, shown whole); the list is a polite live region, `aria-busy` while the
- * answer streams so screen readers read it once complete; **Stop** aborts it.
+ * A follow-up message to `conversation` and its streamed answer: what is being typed, the answer
+ * so far (`streaming`, also a command run's `incoming` answer), Stop (`stop`), and what went wrong.
+ * While the conversation is answered elsewhere it is read again every second until it settles.
  */
-function Chat({
-  agentId,
-  conversation,
-  canRun,
-  incoming,
-}: {
-  agentId: string;
-  conversation: Conversation;
-  canRun: boolean;
-  /** The answer of a command run streaming into this conversation (it is recorded already), and how to stop it. */
-  incoming?: { answer: string; stop: () => void };
-}) {
+function useFollowUp(agentId: string, conversation: Conversation, incoming: { answer: string } | undefined) {
   const queries = useQueryClient();
   const [text, setText] = useState('');
   const [pending, setPending] = useState<Pending | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
   const [stopped, setStopped] = useState(false);
   const stop = useRef<AbortController | null>(null);
-  const end = useRef<HTMLDivElement>(null);
-  const messages = conversation.data.messages;
   const streaming = pending ?? (incoming ? { question: '', recorded: true, answer: incoming.answer } : null);
   const key = agentKeys.conversations(agentId);
   const store = (item: Conversation) =>
     queries.setQueryData<Conversation[]>(key, (list) => list?.map((c) => (c.id === item.id ? item : c)));
-  useEffect(() => {
-    end.current?.scrollIntoView({ block: 'nearest' });
-  }, [messages.length, streaming?.answer]);
   useEffect(() => () => stop.current?.abort(), []);
   // Answered elsewhere (another tab, or just stopped here): read again until it settles.
   const answering = conversation.status === 'in_progress' && !streaming;
@@ -87,6 +69,34 @@ function Chat({
       void queries.invalidateQueries({ queryKey: key });
     }
   };
+  return { text, setText, pending, failure, stopped, stop, submit, streaming, answering };
+}
+
+/**
+ * One conversation as a chat, oldest message at the top and newest at the bottom (answers are
+ * markdown, sanitized), with a box for a follow-up message (Enter sends, Shift+Enter a new line).
+ * The answer streams in as the model writes it (`Accept: text/event-stream`; a server that does
+ * not stream answers JSON, shown whole); the list is a polite live region, `aria-busy` while the
+ * answer streams so screen readers read it once complete; **Stop** aborts it.
+ */
+function Chat({
+  agentId,
+  conversation,
+  canRun,
+  incoming,
+}: {
+  agentId: string;
+  conversation: Conversation;
+  canRun: boolean;
+  /** The answer of a command run streaming into this conversation (it is recorded already), and how to stop it. */
+  incoming?: { answer: string; stop: () => void };
+}) {
+  const { text, setText, pending, failure, stopped, stop, submit, streaming, answering } = useFollowUp(agentId, conversation, incoming);
+  const end = useRef<HTMLDivElement>(null);
+  const messages = conversation.data.messages;
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'nearest' });
+  }, [messages.length, streaming?.answer]);
   return (
     <article className="chat" aria-label={conversation.title}>
       <h3>{conversation.title}</h3>
@@ -164,33 +174,28 @@ function Chat({
 }
 
 /**
- * Starts a conversation by running one of the agent's commands with an input, and shows the
- * agent's conversations as chats: the list (newest first) and the chosen one, where follow-up
- * messages continue it (docs "Web app", "Agents").
+ * Running one of `agent`'s commands: the new conversation is put first in the list and opened
+ * (`open`) as soon as it is recorded, its answer streamed in as `incoming` until it is complete;
+ * `stop` aborts it.
  */
-export function RunCommand({ agent, canRun }: { agent: Agent; canRun: boolean }) {
+function useCommandRun(agent: Agent, open: (conversationId: string) => void) {
   const queries = useQueryClient();
-  const conversations = useQuery(conversationsQuery(agent.id));
-  const [command, setCommand] = useState(agent.data.commands[0]?.id ?? '');
-  const [input, setInput] = useState('');
-  const [openId, setOpenId] = useState<string | null>(null);
   // The answer of the run under way, streamed into its conversation's chat once it is recorded.
   const [incoming, setIncoming] = useState<{ id: string; answer: string } | null>(null);
   const stop = useRef<AbortController | null>(null);
   useEffect(() => () => stop.current?.abort(), []);
   const run = useMutation({
-    mutationFn: async () => {
+    mutationFn: async (body: { command: string; input: string }) => {
       const controller = new AbortController();
       stop.current = controller;
       try {
-        const body = { command: command || agent.data.commands[0]!.id!, input };
         const result = await startConversation(agent.id, body, controller.signal);
         return await readAnswer(
           result,
           (delta) => setIncoming((p) => p && { ...p, answer: p.answer + delta }),
           (started) => {
             queries.setQueryData<Conversation[]>(agentKeys.conversations(agent.id), (list) => [started, ...(list ?? [])]);
-            setOpenId(started.id);
+            open(started.id);
             setIncoming({ id: started.id, answer: '' });
           },
         );
@@ -202,13 +207,22 @@ export function RunCommand({ agent, canRun }: { agent: Agent; canRun: boolean })
         setIncoming(null);
       }
     },
-    onSuccess: (made) => {
-      if (!made) return;
-      setInput('');
-      setOpenId(made.id);
-    },
     onSettled: () => queries.invalidateQueries({ queryKey: agentKeys.conversations(agent.id) }),
   });
+  return { run, incoming, stop };
+}
+
+/**
+ * Starts a conversation by running one of the agent's commands with an input, and shows the
+ * agent's conversations as chats: the list (newest first) and the chosen one, where follow-up
+ * messages continue it (docs "Web app", "Agents").
+ */
+export function RunCommand({ agent, canRun }: { agent: Agent; canRun: boolean }) {
+  const conversations = useQuery(conversationsQuery(agent.id));
+  const [command, setCommand] = useState(agent.data.commands[0]?.id ?? '');
+  const [input, setInput] = useState('');
+  const [openId, setOpenId] = useState<string | null>(null);
+  const { run, incoming, stop } = useCommandRun(agent, setOpenId);
   const list = conversations.data ?? [];
   const open = list.find((c) => c.id === openId) ?? list[0];
   return (
@@ -221,7 +235,16 @@ export function RunCommand({ agent, canRun }: { agent: Agent; canRun: boolean })
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              run.mutate();
+              run.mutate(
+                { command: command || agent.data.commands[0]!.id!, input },
+                {
+                  onSuccess: (made) => {
+                    if (!made) return;
+                    setInput('');
+                    setOpenId(made.id);
+                  },
+                },
+              );
             }}
           >
             <label>

@@ -85,6 +85,23 @@ export function ImportAutomation({ workspaceId }: { workspaceId: string }) {
   );
 }
 
+/** A disabled copy of `automation`, "(copy)" after its name, as the create route takes it. */
+function copyOf(automation: Automation): CreateBody {
+  // The definition fields of the item, as the create route takes them (absent ones stay absent).
+  const { description, trigger, actions, timeoutMs, concurrency, retention } = automation;
+  return {
+    name: `${automation.name} (copy)`,
+    description,
+    trigger,
+    actions,
+    timeoutMs,
+    concurrency,
+    retention,
+    workspaceId: automation.workspaceId,
+    enabled: false,
+  };
+}
+
 /**
  * The lifecycle actions of one automation, at the right of its page's header (docs/web-app.md
  * "Automations"): for the Owner Enable/Disable and Edit; then the "Automation actions" menu with
@@ -105,22 +122,7 @@ export function AutomationActions({ automation, owner }: { automation: Automatio
     onError: (e) => setError(`Export failed: ${errorMessage(e)}`),
   });
   const duplicate = useMutation({
-    mutationFn: async () => {
-      // The definition fields of the item, as the create route takes them (absent ones stay absent).
-      const { description, trigger, actions, timeoutMs, concurrency, retention } = automation;
-      const body: CreateBody = {
-        name: `${automation.name} (copy)`,
-        description,
-        trigger,
-        actions,
-        timeoutMs,
-        concurrency,
-        retention,
-        workspaceId: automation.workspaceId,
-        enabled: false,
-      };
-      return automationWrites.create(body);
-    },
+    mutationFn: () => automationWrites.create(copyOf(automation)),
     onSuccess: async (copy) => {
       await queries.invalidateQueries({ queryKey: automationKeys.lists() });
       void navigate(`/automations/${copy.id}`);

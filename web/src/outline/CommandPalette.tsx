@@ -59,6 +59,29 @@ function usePlaces(open: boolean) {
   };
 }
 
+/** What the palette offers for `text` (every word must match), at most {@link PER_GROUP} a group; the outline's commands only `onProject`. */
+function entriesFor(places: ReturnType<typeof usePlaces>, text: string, onProject: boolean, go: (to: string) => () => void): Entry[] {
+  const all: Entry[] = [
+    ...(onProject
+      ? OUTLINE_COMMANDS.map(
+          ([command, label]): Entry => ({ id: `c:${command}`, group: 'Commands', label, run: () => sendOutlineCommand(command) }),
+        )
+      : []),
+    ...places.projects.map((p): Entry => ({ id: `p:${p.id}`, group: 'Projects', label: p.name, run: go(`/projects/${p.id}`) })),
+    ...places.automations.map((a): Entry => ({ id: `a:${a.id}`, group: 'Automations', label: a.name, run: go(`/automations/${a.id}`) })),
+    ...places.agents.map((a): Entry => ({ id: `g:${a.id}`, group: 'Agents', label: a.name, run: go(`/agents/${a.id}`) })),
+    ...SCREENS.map(([to, label]): Entry => ({ id: `s:${to}`, group: 'Go to', label, run: go(to) })),
+  ];
+  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+  const matching = all.filter((e) => words.every((w) => `${e.label} ${e.group}`.toLowerCase().includes(w)));
+  const counts = new Map<string, number>();
+  return matching.filter((e) => {
+    const n = (counts.get(e.group) ?? 0) + 1;
+    counts.set(e.group, n);
+    return n <= PER_GROUP;
+  });
+}
+
 /**
  * The Ctrl/Cmd+K command palette (docs "Web app", "Command palette"): type to find a project, an
  * automation, an agent or a screen and go there, or run a command of the outline on screen
@@ -95,28 +118,7 @@ export function CommandPalette() {
     } else if (!open && box.open) box.close();
   }, [open]);
 
-  const entries = useMemo(() => {
-    const go = (to: string) => () => navigate(to);
-    const all: Entry[] = [
-      ...(onProject
-        ? OUTLINE_COMMANDS.map(
-            ([command, label]): Entry => ({ id: `c:${command}`, group: 'Commands', label, run: () => sendOutlineCommand(command) }),
-          )
-        : []),
-      ...places.projects.map((p): Entry => ({ id: `p:${p.id}`, group: 'Projects', label: p.name, run: go(`/projects/${p.id}`) })),
-      ...places.automations.map((a): Entry => ({ id: `a:${a.id}`, group: 'Automations', label: a.name, run: go(`/automations/${a.id}`) })),
-      ...places.agents.map((a): Entry => ({ id: `g:${a.id}`, group: 'Agents', label: a.name, run: go(`/agents/${a.id}`) })),
-      ...SCREENS.map(([to, label]): Entry => ({ id: `s:${to}`, group: 'Go to', label, run: go(to) })),
-    ];
-    const words = text.toLowerCase().split(/\s+/).filter(Boolean);
-    const matching = all.filter((e) => words.every((w) => `${e.label} ${e.group}`.toLowerCase().includes(w)));
-    const counts = new Map<string, number>();
-    return matching.filter((e) => {
-      const n = (counts.get(e.group) ?? 0) + 1;
-      counts.set(e.group, n);
-      return n <= PER_GROUP;
-    });
-  }, [text, places, onProject, navigate]);
+  const entries = useMemo(() => entriesFor(places, text, onProject, (to) => () => navigate(to)), [text, places, onProject, navigate]);
 
   const choose = (entry: Entry | undefined) => {
     if (!entry) return;

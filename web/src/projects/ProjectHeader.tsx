@@ -72,48 +72,7 @@ export function ProjectHeader({
     },
   });
   const toggle = (next: Exclude<Panel, null>) => setPanel(panel === next ? null : next);
-  const actions: MenuAction[] = project
-    ? [
-        { label: 'Rename or move', icon: <PencilLine className="icon" aria-hidden="true" />, onSelect: () => toggle('place') },
-        { label: 'Custom fields', icon: <ListPlus className="icon" aria-hidden="true" />, onSelect: () => toggle('fields') },
-        { label: 'Copy', icon: <Copy className="icon" aria-hidden="true" />, onSelect: () => act.mutate('copy'), separated: true },
-        { label: 'Save as template', icon: <FileStack className="icon" aria-hidden="true" />, onSelect: () => act.mutate('template') },
-        share.data
-          ? { label: 'Revoke share link', icon: <Unlink className="icon" aria-hidden="true" />, onSelect: () => act.mutate('unshare') }
-          : {
-              label: 'Share link',
-              icon: <Link2 className="icon" aria-hidden="true" />,
-              onSelect: () => act.mutate('share'),
-              disabled: project.completed,
-              title: project.completed ? 'A completed project cannot be shared: restore it first.' : undefined,
-            },
-        project.completed
-          ? {
-              label: 'Restore',
-              icon: <RotateCcw className="icon" aria-hidden="true" />,
-              onSelect: () => act.mutate('restore'),
-              separated: true,
-            }
-          : {
-              label: 'Complete project',
-              icon: <CircleCheck className="icon" aria-hidden="true" />,
-              onSelect: () => act.mutate('complete'),
-              separated: true,
-            },
-        {
-          label: 'Delete project',
-          icon: <Trash2 className="icon" aria-hidden="true" />,
-          danger: true,
-          onSelect: () =>
-            confirmation.ask({
-              title: `Delete “${project.name}”?`,
-              body: 'Its tasks, custom fields and share link are deleted with it. This cannot be undone.',
-              confirmLabel: 'Delete project',
-              onConfirm: () => act.mutate('delete'),
-            }),
-        },
-      ]
-    : [];
+  const actions: MenuAction[] = project ? projectMenu(project, share.data != null, toggle, act.mutate, confirmation.ask) : [];
   return (
     <>
       <div className="project-header">
@@ -144,4 +103,58 @@ export function ProjectHeader({
       {confirmation.dialog}
     </>
   );
+}
+
+/**
+ * The "Project actions" menu of `project`: rename or move, custom fields (each toggles its panel),
+ * copy, save as template, share link or revoke it (`shared`), complete or restore, delete (asked
+ * through `ask` first).
+ */
+function projectMenu(
+  project: Project,
+  shared: boolean,
+  toggle: (panel: Exclude<Panel, null>) => void,
+  act: (action: ProjectAction) => void,
+  ask: ReturnType<typeof useConfirmation>['ask'],
+): MenuAction[] {
+  return [
+    { label: 'Rename or move', icon: <PencilLine className="icon" aria-hidden="true" />, onSelect: () => toggle('place') },
+    { label: 'Custom fields', icon: <ListPlus className="icon" aria-hidden="true" />, onSelect: () => toggle('fields') },
+    { label: 'Copy', icon: <Copy className="icon" aria-hidden="true" />, onSelect: () => act('copy'), separated: true },
+    { label: 'Save as template', icon: <FileStack className="icon" aria-hidden="true" />, onSelect: () => act('template') },
+    shared
+      ? { label: 'Revoke share link', icon: <Unlink className="icon" aria-hidden="true" />, onSelect: () => act('unshare') }
+      : {
+          label: 'Share link',
+          icon: <Link2 className="icon" aria-hidden="true" />,
+          onSelect: () => act('share'),
+          disabled: project.completed,
+          title: project.completed ? 'A completed project cannot be shared: restore it first.' : undefined,
+        },
+    project.completed
+      ? {
+          label: 'Restore',
+          icon: <RotateCcw className="icon" aria-hidden="true" />,
+          onSelect: () => act('restore'),
+          separated: true,
+        }
+      : {
+          label: 'Complete project',
+          icon: <CircleCheck className="icon" aria-hidden="true" />,
+          onSelect: () => act('complete'),
+          separated: true,
+        },
+    {
+      label: 'Delete project',
+      icon: <Trash2 className="icon" aria-hidden="true" />,
+      danger: true,
+      onSelect: () =>
+        ask({
+          title: `Delete “${project.name}”?`,
+          body: 'Its tasks, custom fields and share link are deleted with it. This cannot be undone.',
+          confirmLabel: 'Delete project',
+          onConfirm: () => act('delete'),
+        }),
+    },
+  ];
 }

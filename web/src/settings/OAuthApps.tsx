@@ -29,6 +29,22 @@ export function OAuthApps() {
   );
 }
 
+/** A just-registered app's client ID and its secret (a confidential app's), shown once with copy buttons. */
+function ShownCredentials({ id, secret }: { id: string; secret?: string }) {
+  return (
+    <div role="status" className="secret stack">
+      <span>Client ID:</span>
+      <CopyField value={id} label="Copy the client ID" />
+      {secret && (
+        <>
+          <span>Client secret (shown once — copy it now):</span>
+          <CopyField value={secret} label="Copy the client secret" />
+        </>
+      )}
+    </div>
+  );
+}
+
 function WorkspaceApps({ workspaceId }: { workspaceId: string }) {
   const clients = useQuery(oauthClientsQuery(workspaceId));
   const { register, remove } = useOAuthClientChanges(workspaceId);
@@ -84,18 +100,7 @@ function WorkspaceApps({ workspaceId }: { workspaceId: string }) {
             {errorMessage(register.error)}
           </p>
         )}
-        {shown && (
-          <div role="status" className="secret stack">
-            <span>Client ID:</span>
-            <CopyField value={shown.id} label="Copy the client ID" />
-            {shown.secret && (
-              <>
-                <span>Client secret (shown once — copy it now):</span>
-                <CopyField value={shown.secret} label="Copy the client secret" />
-              </>
-            )}
-          </div>
-        )}
+        {shown && <ShownCredentials id={shown.id} secret={shown.secret} />}
         <button type="submit" disabled={register.isPending}>
           Register app
         </button>
