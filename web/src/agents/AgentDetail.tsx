@@ -1,7 +1,7 @@
 import { useNavigate, useParams } from 'react-router';
 import { Trash2 } from 'lucide-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../api/client';
+import { useQuery } from '@tanstack/react-query';
+import { errorMessage } from '../api/client';
 import { ActionMenu } from '../components/ActionMenu';
 import { Avatar } from '../components/Avatar';
 import { useConfirmation } from '../components/ConfirmDialog';
@@ -9,7 +9,7 @@ import { AgentSettings } from './AgentSettings';
 import { Knowledge } from './Knowledge';
 import { PublicAccess } from './PublicAccess';
 import { RunCommand } from './RunCommand';
-import { useAgent } from './queries';
+import { agentQuery, useDeleteAgent } from './api';
 import { AGENT_READ_ONLY_REASON } from './types';
 import { can, PermissionNote, useRoleInFolder } from '../components/permissions';
 
@@ -20,18 +20,11 @@ import { can, PermissionNote, useRoleInFolder } from '../components/permissions'
  */
 export default function AgentDetail() {
   const { agentId = '' } = useParams();
-  const agent = useAgent(agentId);
+  const agent = useQuery(agentQuery(agentId));
   const role = useRoleInFolder(agent.data?.space_id);
   const navigate = useNavigate();
   const confirmation = useConfirmation();
-  const queries = useQueryClient();
-  const remove = useMutation({
-    mutationFn: async () => unwrap(await api.DELETE('/api/v1/agents/{agentId}', { params: { path: { agentId } } })),
-    onSuccess: () => {
-      void queries.invalidateQueries({ queryKey: ['agents'] });
-      navigate('/agents');
-    },
-  });
+  const remove = useDeleteAgent(agentId);
   if (agent.isError) return <p className="error">{errorMessage(agent.error)}</p>;
   if (!agent.data) return <p className="muted">Loading…</p>;
   const canEdit = can(role, 'manageAgents');
@@ -58,7 +51,7 @@ export default function AgentDetail() {
                     title: `Delete “${a.name}”?`,
                     body: 'Its commands, conversations and public page go with it. This cannot be undone.',
                     confirmLabel: 'Delete agent',
-                    onConfirm: () => remove.mutate(),
+                    onConfirm: () => remove.mutate(undefined, { onSuccess: () => navigate('/agents') }),
                   }),
               },
             ]}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../api/client';
+import { errorMessage } from '../api/client';
+import { useSaveAgent } from './api';
 import { AGENT_READ_ONLY_REASON, MODES, TONES, optionOf, type Agent, type Command } from './types';
 
 /**
@@ -8,7 +8,6 @@ import { AGENT_READ_ONLY_REASON, MODES, TONES, optionOf, type Agent, type Comman
  * with one PATCH (the command list is replaced whole, so removing one is leaving it out).
  */
 export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boolean }) {
-  const queries = useQueryClient();
   const [form, setForm] = useState({
     name: agent.name,
     description: agent.data.description,
@@ -17,36 +16,28 @@ export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boo
     knowledgeEnabled: agent.data.knowledgeEnabled,
   });
   const [commands, setCommands] = useState<Command[]>(agent.data.commands);
-  const save = useMutation({
-    mutationFn: async () =>
-      unwrap(
-        await api.PATCH('/api/v1/agents/{agentId}', {
-          params: { path: { agentId: agent.id } },
-          body: {
-            name: form.name,
-            data: {
-              description: form.description,
-              tone: form.tone,
-              language: form.language,
-              knowledgeEnabled: form.knowledgeEnabled,
-              commands: commands.map((c) => ({ ...(c.id ? { id: c.id } : {}), name: c.name, prompt: c.prompt, mode: c.mode })),
-            },
-          },
-        }),
-      ),
-    onSuccess: (saved) => {
+  const save = useSaveAgent(agent.id);
+  const submit = () =>
+    save.mutate(
+      {
+        name: form.name,
+        data: {
+          description: form.description,
+          tone: form.tone,
+          language: form.language,
+          knowledgeEnabled: form.knowledgeEnabled,
+          commands: commands.map((c) => ({ ...(c.id ? { id: c.id } : {}), name: c.name, prompt: c.prompt, mode: c.mode })),
+        },
+      },
       // New commands got their ids: keep them, so the next save keeps them too.
-      setCommands(saved.item.data.commands);
-      return queries.invalidateQueries({ queryKey: ['agent', agent.id] });
-    },
-  });
-  const edit = (i: number, patch: Partial<Command>) => setCommands(commands.map((c, j) => (j === i ? { ...c, ...patch } : c)));
+      { onSuccess: (saved) => setCommands(saved.item.data.commands) },
+    );
   return (
     <form
       className="agent-settings"
       onSubmit={(e) => {
         e.preventDefault();
-        save.mutate();
+        submit();
       }}
     >
       <fieldset disabled={readOnly || save.isPending} aria-describedby={readOnly ? AGENT_READ_ONLY_REASON : undefined}>
@@ -87,59 +78,7 @@ export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boo
           Commands use the agent's knowledge
         </label>
       </fieldset>
-      <fieldset disabled={readOnly || save.isPending} aria-describedby={readOnly ? AGENT_READ_ONLY_REASON : undefined}>
-        <legend>Commands</legend>
-        {commands.length === 0 && <p className="muted small">No commands yet.</p>}
-        {commands.map((c, i) => (
-          <div key={c.id ?? `new-${i}`} className="command" role="group" aria-label={`Command ${i + 1}`}>
-            <div className="pair">
-              <label>
-                Command name
-                <input value={c.name} maxLength={100} onChange={(e) => edit(i, { name: e.currentTarget.value })} />
-              </label>
-              <label>
-                Mode
-                <select
-                  value={c.mode}
-                  onChange={(e) =>
-                    edit(i, {
-                      mode:
-                        optionOf(
-                          MODES.map(([value]) => value),
-                          e.currentTarget.value,
-                        ) ?? c.mode,
-                    })
-                  }
-                >
-                  {MODES.map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            </div>
-            <label>
-              Prompt ({'{{ input }}'} is what the command is run with)
-              <textarea value={c.prompt} rows={3} maxLength={20000} onChange={(e) => edit(i, { prompt: e.currentTarget.value })} />
-            </label>
-            {!readOnly && (
-              <button type="button" className="secondary" onClick={() => setCommands(commands.filter((_, j) => j !== i))}>
-                Remove command {c.name || i + 1}
-              </button>
-            )}
-          </div>
-        ))}
-        {!readOnly && (
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => setCommands([...commands, { name: '', prompt: '{{ input }}', mode: 'default' }])}
-          >
-            Add command
-          </button>
-        )}
-      </fieldset>
+      <CommandsFieldset commands={commands} onChange={setCommands} readOnly={readOnly} disabled={readOnly || save.isPending} />
       {!readOnly && <button type="submit">Save agent</button>}
       {save.isError && (
         <p role="alert" className="error">
@@ -152,5 +91,76 @@ export function AgentSettings({ agent, readOnly }: { agent: Agent; readOnly: boo
         </p>
       )}
     </form>
+  );
+}
+
+/** The agent's commands as the form edits them: name, mode and prompt of each; add and remove (saved with the agent). */
+function CommandsFieldset({
+  commands,
+  onChange,
+  readOnly,
+  disabled,
+}: {
+  commands: Command[];
+  onChange: (commands: Command[]) => void;
+  readOnly: boolean;
+  disabled: boolean;
+}) {
+  const setCommands = onChange;
+  const edit = (i: number, patch: Partial<Command>) => setCommands(commands.map((c, j) => (j === i ? { ...c, ...patch } : c)));
+  return (
+    <fieldset disabled={disabled} aria-describedby={readOnly ? AGENT_READ_ONLY_REASON : undefined}>
+      <legend>Commands</legend>
+      {commands.length === 0 && <p className="muted small">No commands yet.</p>}
+      {commands.map((c, i) => (
+        <div key={c.id ?? `new-${i}`} className="command" role="group" aria-label={`Command ${i + 1}`}>
+          <div className="pair">
+            <label>
+              Command name
+              <input value={c.name} maxLength={100} onChange={(e) => edit(i, { name: e.currentTarget.value })} />
+            </label>
+            <label>
+              Mode
+              <select
+                value={c.mode}
+                onChange={(e) =>
+                  edit(i, {
+                    mode:
+                      optionOf(
+                        MODES.map(([value]) => value),
+                        e.currentTarget.value,
+                      ) ?? c.mode,
+                  })
+                }
+              >
+                {MODES.map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          <label>
+            Prompt ({'{{ input }}'} is what the command is run with)
+            <textarea value={c.prompt} rows={3} maxLength={20000} onChange={(e) => edit(i, { prompt: e.currentTarget.value })} />
+          </label>
+          {!readOnly && (
+            <button type="button" className="secondary" onClick={() => setCommands(commands.filter((_, j) => j !== i))}>
+              Remove command {c.name || i + 1}
+            </button>
+          )}
+        </div>
+      ))}
+      {!readOnly && (
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => setCommands([...commands, { name: '', prompt: '{{ input }}', mode: 'default' }])}
+        >
+          Add command
+        </button>
+      )}
+    </fieldset>
   );
 }

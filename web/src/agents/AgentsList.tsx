@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useMutation } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../api/client';
-import { useFolders, useWorkspaces } from '../api/queries';
+import { errorMessage } from '../api/client';
+import { useFolders, useWorkspaces } from '../workspaces/api';
 import { WorkspaceSelect } from '../components/WorkspaceSelect';
-import { useAgents } from './queries';
+import { useAgents, useCreateAgent } from './api';
 import { can, PermissionNote } from '../components/permissions';
 import { EmptyState } from '../components/EmptyState';
 import { Bot } from 'lucide-react';
@@ -24,17 +23,8 @@ export function AgentsList() {
   const agents = useAgents(folder);
   const [name, setName] = useState('');
   const [prompt, setPrompt] = useState('');
-  const create = useMutation({
-    mutationFn: async (kind: 'create' | 'generate') => {
-      const path = { params: { path: { folderId: folder! } } };
-      const made =
-        kind === 'create'
-          ? unwrap(await api.POST('/api/v1/folders/{folderId}/agents', { ...path, body: { name } })).item
-          : unwrap(await api.POST('/api/v1/folders/{folderId}/agent-generate', { ...path, body: { text: prompt } })).item;
-      return made as { id: string };
-    },
-    onSuccess: (made) => navigate(`/agents/${made.id}`),
-  });
+  const create = useCreateAgent();
+  const made = { onSuccess: (agent: { id: string }) => navigate(`/agents/${agent.id}`) };
   const canEdit = can(workspace?.role, 'manageAgents');
   return (
     <section aria-labelledby="agents-title">
@@ -82,7 +72,7 @@ export function AgentsList() {
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              if (name.trim()) create.mutate('create');
+              if (name.trim()) create.mutate({ folderId: folder!, name }, made);
             }}
           >
             <h2>New agent</h2>
@@ -97,7 +87,7 @@ export function AgentsList() {
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              if (prompt.trim()) create.mutate('generate');
+              if (prompt.trim()) create.mutate({ folderId: folder!, text: prompt }, made);
             }}
           >
             <h2>Generate from a description</h2>
@@ -106,7 +96,7 @@ export function AgentsList() {
               <textarea value={prompt} rows={3} maxLength={4000} onChange={(e) => setPrompt(e.currentTarget.value)} />
             </label>
             <button type="submit" disabled={create.isPending || prompt.trim() === ''}>
-              {create.isPending && create.variables === 'generate' ? 'Generating…' : 'Generate agent'}
+              {create.isPending && create.variables && 'text' in create.variables ? 'Generating…' : 'Generate agent'}
             </button>
           </form>
           {create.isError && (

@@ -1,7 +1,9 @@
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../api/client';
-import { useFolderProjects } from '../api/queries';
+import { useQuery } from '@tanstack/react-query';
+import { errorMessage } from '../api/client';
+import { mediaQuery } from '../media/api';
+import { folderProjectsQuery } from '../projects/api';
+import { useKnowledgeChange } from './api';
 import type { Agent } from './types';
 
 /** A select of what can be attached and its Attach button. */
@@ -39,34 +41,9 @@ function Picker({ label, options, onAttach }: { label: string; options: { id: st
  * detached one by one. New attachments are chosen among the agent's folder's projects and media.
  */
 export function Knowledge({ agent, readOnly }: { agent: Agent; readOnly: boolean }) {
-  const queries = useQueryClient();
-  const projects = useFolderProjects(agent.space_id);
-  const media = useQuery({
-    queryKey: ['media', agent.space_id],
-    queryFn: async () =>
-      unwrap(await api.GET('/api/v1/folders/{folderId}/medias', { params: { path: { folderId: agent.space_id } } })).items as {
-        id: string;
-        name: string;
-      }[],
-  });
-  const change = useMutation({
-    mutationFn: async (p: { kind: 'project' | 'media'; id: string; attach: boolean }) => {
-      const path = { agentId: agent.id };
-      if (p.kind === 'project') {
-        return p.attach
-          ? unwrap(await api.POST('/api/v1/agents/{agentId}/knowledge/project', { params: { path }, body: { projectId: p.id } }))
-          : unwrap(
-              await api.DELETE('/api/v1/agents/{agentId}/knowledge/project/{projectId}', {
-                params: { path: { ...path, projectId: p.id } },
-              }),
-            );
-      }
-      return p.attach
-        ? unwrap(await api.POST('/api/v1/agents/{agentId}/knowledge/media', { params: { path }, body: { mediaId: p.id } }))
-        : unwrap(await api.DELETE('/api/v1/agents/{agentId}/knowledge/media/{mediaId}', { params: { path: { ...path, mediaId: p.id } } }));
-    },
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['agent', agent.id] }),
-  });
+  const projects = useQuery(folderProjectsQuery(agent.space_id));
+  const media = useQuery(mediaQuery(agent.space_id));
+  const change = useKnowledgeChange(agent.id);
   const projectName = (id: string) => projects.data?.find((p) => p.id === id)?.name ?? id;
   const mediaName = (id: string) => media.data?.find((m) => m.id === id)?.name ?? id;
   const list = (kind: 'project' | 'media', ids: string[], name: (id: string) => string) =>

@@ -1,38 +1,19 @@
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../api/client';
-import type { paths } from '../api/schema';
-import { usePublicAgent } from './queries';
+import { useQuery } from '@tanstack/react-query';
+import { errorMessage } from '../api/client';
+import { publicAgentQuery, usePublicPageChanges, type PublicPreferences } from './api';
 import { AGENT_READ_ONLY_REASON } from './types';
 
 /** The preferences a change sends: every key optional. */
-type Preferences = paths['/api/v1/agents/{agentId}/public-agent']['patch']['requestBody']['content']['application/json']['preferences'];
+type Preferences = PublicPreferences;
 
 /**
  * The agent's public page: on or off, its link, and how it looks (mode, theme, branding, knowledge
  * names). `on` is the agent's `publicAccess` (the page itself is read only when it is on).
  */
 export function PublicAccess({ agentId, on: enabled, readOnly }: { agentId: string; on: boolean; readOnly: boolean }) {
-  const queries = useQueryClient();
-  const page = usePublicAgent(agentId, enabled);
-  const refresh = () =>
-    Promise.all([
-      queries.invalidateQueries({ queryKey: ['agent', agentId] }),
-      queries.invalidateQueries({ queryKey: ['public-agent', agentId] }),
-    ]);
-  const path = { params: { path: { agentId } } };
-  const toggle = useMutation({
-    mutationFn: async (on: boolean) =>
-      on
-        ? unwrap(await api.PUT('/api/v1/agents/{agentId}/publicAccess', path))
-        : unwrap(await api.DELETE('/api/v1/agents/{agentId}/publicAccess', path)),
-    onSettled: refresh,
-  });
-  const prefer = useMutation({
-    mutationFn: async (preferences: Preferences) =>
-      unwrap(await api.PATCH('/api/v1/agents/{agentId}/public-agent', { ...path, body: { preferences } })),
-    onSettled: refresh,
-  });
+  const page = useQuery(publicAgentQuery(agentId, enabled));
+  const { toggle, prefer } = usePublicPageChanges(agentId);
   // What is being saved shows at once (the control flips in the same event) until the service's answer is read back.
   const [switching, setSwitching] = useState<boolean | null>(null);
   const [preferring, setPreferring] = useState<Preferences>({});

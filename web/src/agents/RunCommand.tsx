@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import './agents.css';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Send, Square } from 'lucide-react';
-import { api, errorMessage } from '../api/client';
+import { errorMessage } from '../api/client';
+import { agentKeys } from '../api/keys';
 import Markdown from '../components/Markdown';
 import { readAnswer } from './answerStream';
-import { useConversations } from './queries';
+import { conversationsQuery, sendMessage, startConversation } from './api';
 import type { Agent, Conversation } from './types';
 
 /** The answer being streamed: the message sent, whether the server recorded it, and the text so far. */
@@ -13,6 +14,62 @@ interface Pending {
   question: string;
   recorded: boolean;
   answer: string;
+}
+
+/**
+ * A follow-up message to `conversation` and its streamed answer: what is being typed, the answer
+ * so far (`streaming`, also a command run's `incoming` answer), Stop (`stop`), and what went wrong.
+ * While the conversation is answered elsewhere it is read again every second until it settles.
+ */
+function useFollowUp(agentId: string, conversation: Conversation, incoming: { answer: string } | undefined) {
+  const queries = useQueryClient();
+  const [text, setText] = useState('');
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const [stopped, setStopped] = useState(false);
+  const stop = useRef<AbortController | null>(null);
+  const streaming = pending ?? (incoming ? { question: '', recorded: true, answer: incoming.answer } : null);
+  const key = agentKeys.conversations(agentId);
+  const store = (item: Conversation) =>
+    queries.setQueryData<Conversation[]>(key, (list) => list?.map((c) => (c.id === item.id ? item : c)));
+  useEffect(() => () => stop.current?.abort(), []);
+  // Answered elsewhere (another tab, or just stopped here): read again until it settles.
+  const answering = conversation.status === 'in_progress' && !streaming;
+  useEffect(() => {
+    if (!answering) return;
+    const timer = setTimeout(() => void queries.invalidateQueries({ queryKey: key }), 1000);
+    return () => clearTimeout(timer);
+  });
+  const submit = async () => {
+    if (text.trim() === '' || streaming) return;
+    const question = text;
+    const controller = new AbortController();
+    stop.current = controller;
+    setPending({ question, recorded: false, answer: '' });
+    setFailure(null);
+    setStopped(false);
+    try {
+      const result = await sendMessage(agentId, conversation.id, question, controller.signal);
+      const item = await readAnswer(
+        result,
+        (delta) => setPending((p) => p && { ...p, answer: p.answer + delta }),
+        (started) => {
+          store(started);
+          setPending((p) => p && { ...p, recorded: true });
+        },
+      );
+      store(item);
+      setText('');
+    } catch (error) {
+      if (controller.signal.aborted) setStopped(true);
+      else setFailure(error);
+    } finally {
+      stop.current = null;
+      setPending(null);
+      void queries.invalidateQueries({ queryKey: key });
+    }
+  };
+  return { text, setText, pending, failure, stopped, stop, submit, streaming, answering };
 }
 
 /**
@@ -34,64 +91,12 @@ function Chat({
   /** The answer of a command run streaming into this conversation (it is recorded already), and how to stop it. */
   incoming?: { answer: string; stop: () => void };
 }) {
-  const queries = useQueryClient();
-  const [text, setText] = useState('');
-  const [pending, setPending] = useState<Pending | null>(null);
-  const [failure, setFailure] = useState<unknown>(null);
-  const [stopped, setStopped] = useState(false);
-  const stop = useRef<AbortController | null>(null);
+  const { text, setText, pending, failure, stopped, stop, submit, streaming, answering } = useFollowUp(agentId, conversation, incoming);
   const end = useRef<HTMLDivElement>(null);
   const messages = conversation.data.messages;
-  const streaming = pending ?? (incoming ? { question: '', recorded: true, answer: incoming.answer } : null);
-  const key = ['conversations', agentId];
-  const store = (item: Conversation) =>
-    queries.setQueryData<Conversation[]>(key, (list) => list?.map((c) => (c.id === item.id ? item : c)));
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'nearest' });
   }, [messages.length, streaming?.answer]);
-  useEffect(() => () => stop.current?.abort(), []);
-  // Answered elsewhere (another tab, or just stopped here): read again until it settles.
-  const answering = conversation.status === 'in_progress' && !streaming;
-  useEffect(() => {
-    if (!answering) return;
-    const timer = setTimeout(() => void queries.invalidateQueries({ queryKey: key }), 1000);
-    return () => clearTimeout(timer);
-  });
-  const submit = async () => {
-    if (text.trim() === '' || streaming) return;
-    const question = text;
-    const controller = new AbortController();
-    stop.current = controller;
-    setPending({ question, recorded: false, answer: '' });
-    setFailure(null);
-    setStopped(false);
-    try {
-      const result = await api.POST('/api/v1/agents/{agentId}/convos/{convoId}/messages', {
-        params: { path: { agentId, convoId: conversation.id } },
-        body: { text: question },
-        headers: { accept: 'text/event-stream' },
-        parseAs: 'stream',
-        signal: controller.signal,
-      });
-      const item = await readAnswer(
-        result,
-        (delta) => setPending((p) => p && { ...p, answer: p.answer + delta }),
-        (started) => {
-          store(started);
-          setPending((p) => p && { ...p, recorded: true });
-        },
-      );
-      store(item);
-      setText('');
-    } catch (error) {
-      if (controller.signal.aborted) setStopped(true);
-      else setFailure(error);
-    } finally {
-      stop.current = null;
-      setPending(null);
-      void queries.invalidateQueries({ queryKey: key });
-    }
-  };
   return (
     <article className="chat" aria-label={conversation.title}>
       <h3>{conversation.title}</h3>
@@ -169,38 +174,28 @@ function Chat({
 }
 
 /**
- * Starts a conversation by running one of the agent's commands with an input, and shows the
- * agent's conversations as chats: the list (newest first) and the chosen one, where follow-up
- * messages continue it (docs "Web app", "Agents").
+ * Running one of `agent`'s commands: the new conversation is put first in the list and opened
+ * (`open`) as soon as it is recorded, its answer streamed in as `incoming` until it is complete;
+ * `stop` aborts it.
  */
-export function RunCommand({ agent, canRun }: { agent: Agent; canRun: boolean }) {
+function useCommandRun(agent: Agent, open: (conversationId: string) => void) {
   const queries = useQueryClient();
-  const conversations = useConversations(agent.id);
-  const [command, setCommand] = useState(agent.data.commands[0]?.id ?? '');
-  const [input, setInput] = useState('');
-  const [openId, setOpenId] = useState<string | null>(null);
   // The answer of the run under way, streamed into its conversation's chat once it is recorded.
   const [incoming, setIncoming] = useState<{ id: string; answer: string } | null>(null);
   const stop = useRef<AbortController | null>(null);
   useEffect(() => () => stop.current?.abort(), []);
   const run = useMutation({
-    mutationFn: async () => {
+    mutationFn: async (body: { command: string; input: string }) => {
       const controller = new AbortController();
       stop.current = controller;
       try {
-        const result = await api.POST('/api/v1/agents/{agentId}/convos', {
-          params: { path: { agentId: agent.id } },
-          body: { command: command || agent.data.commands[0]!.id!, input },
-          headers: { accept: 'text/event-stream' },
-          parseAs: 'stream',
-          signal: controller.signal,
-        });
+        const result = await startConversation(agent.id, body, controller.signal);
         return await readAnswer(
           result,
           (delta) => setIncoming((p) => p && { ...p, answer: p.answer + delta }),
           (started) => {
-            queries.setQueryData<Conversation[]>(['conversations', agent.id], (list) => [started, ...(list ?? [])]);
-            setOpenId(started.id);
+            queries.setQueryData<Conversation[]>(agentKeys.conversations(agent.id), (list) => [started, ...(list ?? [])]);
+            open(started.id);
             setIncoming({ id: started.id, answer: '' });
           },
         );
@@ -212,13 +207,22 @@ export function RunCommand({ agent, canRun }: { agent: Agent; canRun: boolean })
         setIncoming(null);
       }
     },
-    onSuccess: (made) => {
-      if (!made) return;
-      setInput('');
-      setOpenId(made.id);
-    },
-    onSettled: () => queries.invalidateQueries({ queryKey: ['conversations', agent.id] }),
+    onSettled: () => queries.invalidateQueries({ queryKey: agentKeys.conversations(agent.id) }),
   });
+  return { run, incoming, stop };
+}
+
+/**
+ * Starts a conversation by running one of the agent's commands with an input, and shows the
+ * agent's conversations as chats: the list (newest first) and the chosen one, where follow-up
+ * messages continue it (docs "Web app", "Agents").
+ */
+export function RunCommand({ agent, canRun }: { agent: Agent; canRun: boolean }) {
+  const conversations = useQuery(conversationsQuery(agent.id));
+  const [command, setCommand] = useState(agent.data.commands[0]?.id ?? '');
+  const [input, setInput] = useState('');
+  const [openId, setOpenId] = useState<string | null>(null);
+  const { run, incoming, stop } = useCommandRun(agent, setOpenId);
   const list = conversations.data ?? [];
   const open = list.find((c) => c.id === openId) ?? list[0];
   return (
@@ -231,7 +235,16 @@ export function RunCommand({ agent, canRun }: { agent: Agent; canRun: boolean })
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              run.mutate();
+              run.mutate(
+                { command: command || agent.data.commands[0]!.id!, input },
+                {
+                  onSuccess: (made) => {
+                    if (!made) return;
+                    setInput('');
+                    setOpenId(made.id);
+                  },
+                },
+              );
             }}
           >
             <label>

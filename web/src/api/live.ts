@@ -1,11 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useMatch } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { paths } from './schema';
-import { api, unwrap } from './client';
-
-/** The people present on a project, as `GET /projects/{projectId}/presence` lists them and `presence` events carry them. */
-export type PresentPeople = paths['/api/v1/projects/{projectId}/presence']['get']['responses'][200]['content']['application/json']['items'];
+import { useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { projectQuery, type PresentPeople } from '../projects/api';
+import { automationKeys, projectKeys, taskKeys } from './keys';
 
 /** How long the previous stream stays open for a new one that never gets ready, in ms. */
 const HANDOVER_MS = 5000;
@@ -19,7 +16,8 @@ const HANDOVER_MS = 5000;
  *
  * On a project page (once the project has loaded) the stream is opened with `?projectId=`, so the
  * person is present on it (docs "Web app", "Presence"), and its `presence` events fill the
- * `['presence', projectId]` query that the project header shows. Moving to another page opens the
+ * {@link projectKeys} `presence` query that the project header shows. Every key comes from
+ * `keys.ts` (docs/architecture.md "Web data access"). Moving to another page opens the
  * new stream first and closes the old one once the new one is ready, so no change is missed in
  * between. A project stream the service refuses (the project was deleted meanwhile) gives way to a
  * plain one.
@@ -27,11 +25,7 @@ const HANDOVER_MS = 5000;
 export function useLiveUpdates(enabled: boolean): void {
   const queries = useQueryClient();
   const projectId = useMatch('/projects/:projectId')?.params.projectId;
-  const project = useQuery({
-    queryKey: ['project', projectId],
-    queryFn: async () => unwrap(await api.GET('/api/v1/projects/{projectId}', { params: { path: { projectId: projectId! } } })).item,
-    enabled: enabled && projectId !== undefined,
-  });
+  const project = useQuery({ ...projectQuery(projectId), enabled: enabled && projectId !== undefined });
   const [refused, setRefused] = useState<string>();
   const watch = project.isSuccess && projectId !== refused ? projectId : undefined;
   /** The stream being replaced, until its successor is ready. */
@@ -52,7 +46,7 @@ export function useLiveUpdates(enabled: boolean): void {
     }
     const source = new EventSource(watch === undefined ? '/api/v1/live' : `/api/v1/live?projectId=${encodeURIComponent(watch)}`);
     let connected = false;
-    const refetch = (queryKey: unknown[]) => void queries.invalidateQueries({ queryKey });
+    const refetch = (queryKey: QueryKey) => void queries.invalidateQueries({ queryKey });
     source.addEventListener('ready', () => {
       if (connected) void queries.invalidateQueries();
       connected = true;
@@ -63,19 +57,19 @@ export function useLiveUpdates(enabled: boolean): void {
     });
     source.addEventListener('project', (e) => {
       const { projectId } = JSON.parse((e as MessageEvent<string>).data) as { projectId: string };
-      refetch(['tasks', projectId]);
-      refetch(['project', projectId]);
+      refetch(taskKeys.of(projectId));
+      refetch(projectKeys.one(projectId));
     });
     source.addEventListener('run', (e) => {
       const { runId, automationId } = JSON.parse((e as MessageEvent<string>).data) as { runId: string; automationId: string };
-      refetch(['run', runId]);
-      refetch(['runs', automationId]);
-      refetch(['workspace-runs']);
-      refetch(['approvals']);
+      refetch(automationKeys.run(runId));
+      refetch(automationKeys.runs(automationId));
+      refetch(automationKeys.workspaceRuns());
+      refetch(automationKeys.approvals());
     });
     source.addEventListener('presence', (e) => {
       const { projectId, people } = JSON.parse((e as MessageEvent<string>).data) as { projectId: string; people: PresentPeople };
-      queries.setQueryData(['presence', projectId], people);
+      queries.setQueryData(projectKeys.presence(projectId), people);
     });
     return () => {
       retire();
@@ -90,15 +84,4 @@ export function useLiveUpdates(enabled: boolean): void {
   // coming, and a stream kept for the handover would reconnect to a 401. Declared after the effect
   // above, so its cleanup runs after that one's.
   useEffect(() => retire, [retire]);
-}
-
-/**
- * The people who have project `projectId` open (docs "Web app", "Presence"): read once, then kept
- * current by the live stream's `presence` events.
- */
-export function usePresence(projectId: string) {
-  return useQuery({
-    queryKey: ['presence', projectId],
-    queryFn: async () => unwrap(await api.GET('/api/v1/projects/{projectId}/presence', { params: { path: { projectId } } })).items,
-  });
 }

@@ -1,7 +1,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client';
-import { useWorkspaces } from '../api/queries';
+import { useWorkspaces } from '../workspaces/api';
+import { approvalsQuery } from './api';
 import { Decision } from './Decision';
 import { approversSentence } from '../components/permissions';
 import { EmptyState } from '../components/EmptyState';
@@ -14,14 +14,7 @@ import { Inbox } from 'lucide-react';
 export function usePendingApprovals() {
   const workspaces = useWorkspaces();
   return useQueries({
-    queries: (workspaces.data ?? []).map((w) => ({
-      queryKey: ['approvals', w.id],
-      refetchInterval: 30_000, // live updates refetch at once; this covers a lost stream
-      queryFn: async () =>
-        unwrap(
-          await api.GET('/api/v1/workspaces/{workspaceId}/approvals', { params: { path: { workspaceId: w.id }, query: { limit: 100 } } }),
-        ).items,
-    })),
+    queries: (workspaces.data ?? []).map((w) => approvalsQuery(w.id)),
     combine: (results) => ({
       data: results.every((r) => r.isSuccess)
         ? results.flatMap((r) => r.data!).sort((a, b) => b.requestedAt.localeCompare(a.requestedAt))

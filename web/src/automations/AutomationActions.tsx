@@ -2,11 +2,11 @@ import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Copy, Download, Trash2 } from 'lucide-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, errorMessage, unwrap } from '../api/client';
+import { ApiError, errorMessage } from '../api/client';
+import { automationKeys } from '../api/keys';
 import { ActionMenu, type MenuAction } from '../components/ActionMenu';
 import { useConfirmation } from '../components/ConfirmDialog';
-import { useSetEnabled } from './queries';
-import type { paths } from '../api/schema';
+import { automationWrites, useSetEnabled, type CreateBody, type ImportBody } from './api';
 import type { Automation } from './types';
 
 /** The file name of an export: the automation's name made safe (as the server names it). */
@@ -31,9 +31,6 @@ function download(name: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-type CreateBody = paths['/api/v1/automations']['post']['requestBody']['content']['application/json'];
-type ImportBody = paths['/api/v1/automations/import']['post']['requestBody']['content']['application/json'];
-
 /**
  * Import an exported automation file into a workspace (Owner): a file input; the new automation
  * is created disabled (`POST /api/v1/automations/import`) and opened. Errors (not JSON, wrong
@@ -52,10 +49,10 @@ export function ImportAutomation({ workspaceId }: { workspaceId: string }) {
         throw new ApiError(400, 'INVALID_JSON', `${file.name} is not a JSON file`);
       }
       const body = { workspaceId, document } as ImportBody;
-      return unwrap(await api.POST('/api/v1/automations/import', { body })).item;
+      return automationWrites.import(body);
     },
     onSuccess: async (item) => {
-      await queries.invalidateQueries({ queryKey: ['automations'] });
+      await queries.invalidateQueries({ queryKey: automationKeys.lists() });
       void navigate(`/automations/${item.id}`);
     },
   });
@@ -88,6 +85,23 @@ export function ImportAutomation({ workspaceId }: { workspaceId: string }) {
   );
 }
 
+/** A disabled copy of `automation`, "(copy)" after its name, as the create route takes it. */
+function copyOf(automation: Automation): CreateBody {
+  // The definition fields of the item, as the create route takes them (absent ones stay absent).
+  const { description, trigger, actions, timeoutMs, concurrency, retention } = automation;
+  return {
+    name: `${automation.name} (copy)`,
+    description,
+    trigger,
+    actions,
+    timeoutMs,
+    concurrency,
+    retention,
+    workspaceId: automation.workspaceId,
+    enabled: false,
+  };
+}
+
 /**
  * The lifecycle actions of one automation, at the right of its page's header (docs/web-app.md
  * "Automations"): for the Owner Enable/Disable and Edit; then the "Automation actions" menu with
@@ -100,43 +114,26 @@ export function AutomationActions({ automation, owner }: { automation: Automatio
   const setEnabled = useSetEnabled();
   const [error, setError] = useState<string | null>(null);
   const confirmation = useConfirmation();
-  const refresh = () => queries.invalidateQueries({ queryKey: ['automation', automation.id] });
+  const refresh = () => queries.invalidateQueries({ queryKey: automationKeys.one(automation.id) });
 
   const exportFile = useMutation({
-    mutationFn: async () =>
-      unwrap(await api.GET('/api/v1/automations/{automationId}/export', { params: { path: { automationId: automation.id } } })),
+    mutationFn: () => automationWrites.export(automation.id),
     onSuccess: (document) => download(exportFileName(automation.name), `${JSON.stringify(document, null, 2)}\n`),
     onError: (e) => setError(`Export failed: ${errorMessage(e)}`),
   });
   const duplicate = useMutation({
-    mutationFn: async () => {
-      // The definition fields of the item, as the create route takes them (absent ones stay absent).
-      const { description, trigger, actions, timeoutMs, concurrency, retention } = automation;
-      const body: CreateBody = {
-        name: `${automation.name} (copy)`,
-        description,
-        trigger,
-        actions,
-        timeoutMs,
-        concurrency,
-        retention,
-        workspaceId: automation.workspaceId,
-        enabled: false,
-      };
-      return unwrap(await api.POST('/api/v1/automations', { body })).item;
-    },
+    mutationFn: () => automationWrites.create(copyOf(automation)),
     onSuccess: async (copy) => {
-      await queries.invalidateQueries({ queryKey: ['automations'] });
+      await queries.invalidateQueries({ queryKey: automationKeys.lists() });
       void navigate(`/automations/${copy.id}`);
     },
     onError: (e) => setError(`Duplicate failed: ${errorMessage(e)}`),
   });
   const remove = useMutation({
-    mutationFn: async () =>
-      unwrap(await api.DELETE('/api/v1/automations/{automationId}', { params: { path: { automationId: automation.id } } })),
+    mutationFn: () => automationWrites.remove(automation.id),
     onSuccess: async () => {
-      queries.removeQueries({ queryKey: ['automation', automation.id] });
-      await queries.invalidateQueries({ queryKey: ['automations'] });
+      queries.removeQueries({ queryKey: automationKeys.one(automation.id) });
+      await queries.invalidateQueries({ queryKey: automationKeys.lists() });
       void navigate('/automations');
     },
     onError: (e) => setError(`Delete failed: ${errorMessage(e)}`),

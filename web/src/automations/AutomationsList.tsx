@@ -1,7 +1,7 @@
 import { ItemTable } from '../components/ItemTable';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useWorkspaces } from '../api/queries';
+import { useWorkspaces } from '../workspaces/api';
 import { useAutomations, useRuns, useSetEnabled } from './queries';
 import { StatusBadge } from './StatusBadge';
 import { Gallery } from './Gallery';

@@ -1,10 +1,10 @@
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { api, unwrap, errorMessage } from '../api/client';
+import { errorMessage } from '../api/client';
 import { DecisionForm } from './Decision';
-import { useMe } from '../api/queries';
+import { useMe } from '../profile/api';
 import { approversSentence, mayDecideApproval, useRoleIn } from '../components/permissions';
-import { useAutomation } from './queries';
+import { automationQuery, automationWrites, decisionLinkQuery } from './api';
 
 /**
  * The page a decision link opens (docs "Approvals that reach people"): the approval's message and
@@ -14,22 +14,12 @@ import { useAutomation } from './queries';
 export function DecisionLink() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const request = useQuery({
-    queryKey: ['decision-link', token],
-    enabled: token !== '',
-    retry: false,
-    queryFn: async () => unwrap(await api.POST('/api/v1/approvals/inspect', { body: { token } })).item,
-  });
+  const request = useQuery(decisionLinkQuery(token));
   const decide = useMutation({
-    mutationFn: async ({ approve, comment }: { approve: boolean; comment: string }) =>
-      unwrap(
-        await api.POST('/api/v1/approvals/decide', {
-          body: { token, decision: approve ? 'approve' : 'reject', ...(comment ? { comment } : {}) },
-        }),
-      ).item,
+    mutationFn: ({ approve, comment }: { approve: boolean; comment: string }) => automationWrites.decideByLink(token, approve, comment),
   });
   const me = useMe();
-  const automation = useAutomation(request.data?.automationId ?? '');
+  const automation = useQuery(automationQuery(request.data?.automationId ?? ''));
   const role = useRoleIn(automation.data?.workspaceId);
   if (token === '') return <p className="error">This decision link is incomplete.</p>;
   if (request.isError) {

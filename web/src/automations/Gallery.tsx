@@ -1,7 +1,9 @@
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../api/client';
+import { errorMessage } from '../api/client';
+import { automationKeys } from '../api/keys';
+import { automationWrites } from './api';
 import { KindIcon } from './builder/icons';
 import { usePickerOptions } from './builder/pickers';
 import { choiceReady, TEMPLATES, type AutomationTemplate, type TemplateChoice, type TemplateChoices } from './templates';
@@ -64,11 +66,11 @@ function TemplateSetup({ template, workspaceId, onCancel }: { template: Automati
   const create = useMutation({
     mutationFn: async () => {
       const definition = template.build(values);
-      return unwrap(await api.POST('/api/v1/automations', { body: { workspaceId, enabled: false, ...definition } })).item;
+      return automationWrites.create({ workspaceId, enabled: false, ...definition });
     },
     onSuccess: async (automation) => {
       if (template.sample) keepTemplateSample(automation.id, template.sample(values));
-      await queries.invalidateQueries({ queryKey: ['automations'] });
+      await queries.invalidateQueries({ queryKey: automationKeys.lists() });
       void navigate(`/automations/${automation.id}/edit`);
     },
   });

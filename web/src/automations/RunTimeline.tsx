@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, unwrap } from '../api/client';
-import { useMe } from '../api/queries';
+import { ApiError } from '../api/client';
+import { automationKeys } from '../api/keys';
+import { useMe } from '../profile/api';
+import { automationWrites } from './api';
 import { approversSentence, can, mayDecideApproval, PermissionNote, useRoleIn } from '../components/permissions';
 import { useAutomation, useRun } from './queries';
 import { Decision } from './Decision';
@@ -78,13 +80,7 @@ function Replay({
   const [version, setVersion] = useState<'original' | 'current'>('original');
   const [confirmStart, setConfirmStart] = useState(false);
   const replay = useMutation({
-    mutationFn: async (from: 'failed-step' | 'start') =>
-      unwrap(
-        await api.POST('/api/v1/automations/{automationId}/runs/{runId}/replay', {
-          params: { path: { automationId, runId } },
-          body: { from, version },
-        }),
-      ).item,
+    mutationFn: (from: 'failed-step' | 'start') => automationWrites.replay(automationId, runId, { from, version }),
     onSuccess: async (item) => {
       await queries.invalidateQueries();
       navigate(`/automations/${automationId}/runs/${item.id}`);
@@ -153,9 +149,8 @@ function Replay({
 function Cancel({ automationId, runId }: { automationId: string; runId: string }) {
   const queries = useQueryClient();
   const cancel = useMutation({
-    mutationFn: async () =>
-      unwrap(await api.POST('/api/v1/automations/{automationId}/runs/{runId}/cancel', { params: { path: { automationId, runId } } })),
-    onSettled: () => queries.invalidateQueries({ queryKey: ['run', runId] }),
+    mutationFn: () => automationWrites.cancel(automationId, runId),
+    onSettled: () => queries.invalidateQueries({ queryKey: automationKeys.run(runId) }),
   });
   return (
     <div className="row">

@@ -1,20 +1,18 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { KIND_LISTS } from '../api/lists';
-import { useWorkspaces } from '../api/queries';
+import { useWorkspaces } from '../workspaces/api';
 import { History } from 'lucide-react';
 import { ItemTable } from '../components/ItemTable';
 import { EmptyState } from '../components/EmptyState';
-import { useAutomations } from './queries';
+import { automationsQuery, workspaceRunsQuery } from './api';
 import { StatusBadge } from './StatusBadge';
 import type { Run } from './types';
 import { WorkspaceSelect } from '../components/WorkspaceSelect';
 
 /** The run statuses the engine publishes (catalogue `lists.runStatuses`). */
 const STATUSES: Run['status'][] = KIND_LISTS.runStatuses;
-const PAGE = 50;
 /** The time filter's choices: label and how far back, in ms (0: no limit). */
 const SINCE: [string, number][] = [
   ['Any time', 0],
@@ -37,34 +35,13 @@ export function Runs() {
   const workspaces = useWorkspaces();
   const [chosen, setChosen] = useState<string | null>(null);
   const workspace = workspaces.data?.find((w) => w.id === chosen) ?? workspaces.data?.[0];
-  const automations = useAutomations(workspace?.id);
+  const automations = useQuery(automationsQuery(workspace?.id));
   const [automationId, setAutomationId] = useState('');
   const [status, setStatus] = useState('');
   const [since, setSince] = useState(0);
   // The time window is fixed when the filter is picked, so pages stay consistent.
   const [from, setFrom] = useState<string | undefined>(undefined);
-  const runs = useInfiniteQuery({
-    queryKey: ['workspace-runs', workspace?.id, automationId, status, from],
-    enabled: workspace !== undefined,
-    initialPageParam: undefined as string | undefined,
-    queryFn: async ({ pageParam }) =>
-      unwrap(
-        await api.GET('/api/v1/workspaces/{workspaceId}/runs', {
-          params: {
-            path: { workspaceId: workspace!.id },
-            query: {
-              limit: PAGE,
-              ...(automationId ? { automationId } : {}),
-              ...(status ? { status: status as Run['status'] } : {}),
-              ...(from ? { createdFrom: from } : {}),
-              ...(pageParam ? { before: pageParam } : {}),
-            },
-          },
-        }),
-      ).items,
-    getNextPageParam: (last) => (last.length === PAGE ? last[last.length - 1]!.id : undefined),
-    refetchInterval: 30_000, // live updates refetch at once; this covers a lost stream
-  });
+  const runs = useInfiniteQuery(workspaceRunsQuery({ workspaceId: workspace?.id, automationId, status, from }));
   const names = new Map((automations.data ?? []).map((a) => [a.id, a.name]));
   const items = runs.data?.pages.flat();
   return (

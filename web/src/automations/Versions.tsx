@@ -1,25 +1,21 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, unwrap } from '../api/client';
+import { ApiError } from '../api/client';
+import { automationWrites, versionQuery, versionsQuery } from './api';
 import { ItemTable } from '../components/ItemTable';
 import { lineDiff, withContext } from './lineDiff';
 
 /** The fields of `GET …/versions/{version}` that describe the version rather than the definition. */
 const VERSION_DETAILS = new Set(['version', 'createdAt', 'current', 'author', 'message', 'redacted']);
 
+/** A version's definition without the version's own details, pretty-printed. */
+function definitionText(item: object): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(item).filter(([k]) => !VERSION_DETAILS.has(k))), null, 2);
+}
+
 /** One version's definition (without the version's own details), pretty-printed. */
 function useDefinitionText(automationId: string, version: number | undefined) {
-  return useQuery({
-    queryKey: ['version', automationId, version],
-    enabled: version !== undefined,
-    staleTime: Infinity,
-    queryFn: async () => {
-      const item = unwrap(
-        await api.GET('/api/v1/automations/{automationId}/versions/{version}', { params: { path: { automationId, version: version! } } }),
-      ).item;
-      return JSON.stringify(Object.fromEntries(Object.entries(item).filter(([k]) => !VERSION_DETAILS.has(k))), null, 2);
-    },
-  });
+  return useQuery({ ...versionQuery(automationId, version), select: definitionText });
 }
 
 /** The changes between two versions' definitions as a unified line diff (unchanged runs shortened). */
@@ -99,22 +95,13 @@ function RestoreButton({ version, next, pending, onConfirm }: { version: number;
  */
 export function Versions({ automationId, owner }: { automationId: string; owner: boolean }) {
   const queries = useQueryClient();
-  const versions = useQuery({
-    queryKey: ['versions', automationId],
-    queryFn: async () => unwrap(await api.GET('/api/v1/automations/{automationId}/versions', { params: { path: { automationId } } })).items,
-  });
+  const versions = useQuery(versionsQuery(automationId));
   const [from, setFrom] = useState<number | undefined>();
   const [to, setTo] = useState<number | undefined>();
   const [comparing, setComparing] = useState(false);
   const [restored, setRestored] = useState<string | null>(null);
   const restore = useMutation({
-    mutationFn: async (version: number) =>
-      unwrap(
-        await api.POST('/api/v1/automations/{automationId}/versions/{version}/restore', {
-          params: { path: { automationId, version } },
-          body: {},
-        }),
-      ).item,
+    mutationFn: (version: number) => automationWrites.restoreVersion(automationId, version),
     onSuccess: (item, version) => {
       setRestored(`v${version} restored as v${item.version}.`);
       setComparing(false);

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { useWorkspaces } from '../api/queries';
+import { useWorkspaces } from '../workspaces/api';
 import { WorkspaceSelect } from './WorkspaceSelect';
 import { can, PERMISSIONS, type Action } from './permissions';
 

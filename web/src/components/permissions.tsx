@@ -5,8 +5,7 @@
  * list of approvers follow {@link mayDecideApproval}, not a role.
  */
 import { useQueries } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
-import { useWorkspaces } from '../api/queries';
+import { foldersQuery, useWorkspaces } from '../workspaces/api';
 import { ROLES, type Role } from './roles';
 
 /** Each action a screen offers, with the least role that may do it and how a reason names it. */
@@ -71,13 +70,7 @@ export function useRoleIn(workspaceId: string | undefined): string | undefined {
 /** The caller's role in the workspace holding a folder (found among the folders of the caller's workspaces), or undefined while unknown. */
 export function useRoleInFolder(folderId: string | undefined): string | undefined {
   const workspaces = useWorkspaces();
-  const folders = useQueries({
-    queries: (workspaces.data ?? []).map((w) => ({
-      queryKey: ['folders', w.id],
-      queryFn: async () =>
-        unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/folders', { params: { path: { workspaceId: w.id } } })).items,
-    })),
-  });
+  const folders = useQueries({ queries: (workspaces.data ?? []).map((w) => foldersQuery(w.id)) });
   const index = folders.findIndex((f) => f.data?.some((folder) => folder.id === folderId));
   return index >= 0 ? workspaces.data?.[index]?.role : undefined;
 }

@@ -1,8 +1,10 @@
 import { ItemTable } from '../components/ItemTable';
 import { useState, type DragEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, unwrap } from '../api/client';
-import { useWorkspaces } from '../api/queries';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError } from '../api/client';
+import { mediaKeys } from '../api/keys';
+import { useWorkspaces } from '../workspaces/api';
+import { mediaQuery, uploadFile, useDeleteMedia } from './api';
 import { WorkspaceSelect } from '../components/WorkspaceSelect';
 import { can, PermissionNote } from '../components/permissions';
 
@@ -20,34 +22,6 @@ function bytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/**
- * Uploads one file with progress (XMLHttpRequest: fetch reports no upload progress), with the
- * session cookie, as `POST /api/v1/folders/{folderId}/medias`.
- * @throws ApiError from the error envelope.
- */
-function uploadFile(folderId: string, file: File, onProgress: (loaded: number, total: number) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/api/v1/folders/${encodeURIComponent(folderId)}/medias`);
-    xhr.withCredentials = true;
-    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.total);
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) return resolve();
-      let body: { code?: string; message?: string } = {};
-      try {
-        body = JSON.parse(xhr.responseText) as typeof body;
-      } catch {
-        // not JSON
-      }
-      reject(new ApiError(xhr.status, body.code ?? `HTTP_${xhr.status}`, body.message ?? xhr.statusText));
-    };
-    xhr.onerror = () => reject(new ApiError(0, 'NETWORK_ERROR', 'the upload was interrupted'));
-    const form = new FormData();
-    form.append('file', file, file.name);
-    xhr.send(form);
-  });
-}
-
 /** A folder's media: drag-and-drop upload with progress, list, download and delete (upload and delete: Collaborators and above). */
 export function Media() {
   const workspaces = useWorkspaces();
@@ -59,15 +33,8 @@ export function Media() {
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [dragging, setDragging] = useState(false);
   const queries = useQueryClient();
-  const media = useQuery({
-    queryKey: ['media', folderId],
-    enabled: folderId !== undefined,
-    queryFn: async () => unwrap(await api.GET('/api/v1/folders/{folderId}/medias', { params: { path: { folderId: folderId! } } })).items,
-  });
-  const remove = useMutation({
-    mutationFn: async (id: string) => unwrap(await api.DELETE('/api/v1/medias/{mediaId}', { params: { path: { mediaId: id } } })),
-    onSettled: () => queries.invalidateQueries({ queryKey: ['media', folderId] }),
-  });
+  const media = useQuery(mediaQuery(folderId));
+  const remove = useDeleteMedia(folderId);
 
   async function upload(files: FileList | File[]) {
     if (!folderId) return;
@@ -81,7 +48,7 @@ export function Media() {
       } catch (e) {
         update({ error: e instanceof ApiError ? e.message : 'Upload failed' });
       }
-      await queries.invalidateQueries({ queryKey: ['media', folderId] });
+      await queries.invalidateQueries({ queryKey: mediaKeys.inFolder(folderId) });
     }
   }
 

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../api/client';
 import { FieldEditor } from '../tasks/Fields';
-import { useTaskFields, type TaskRef } from '../tasks/queries';
+import { taskFieldsQuery, type TaskRef } from '../tasks/api';
 
 /**
  * The "Add field" chip's popover (docs "Web app", "Outline"): the project's custom fields this task
@@ -10,7 +11,7 @@ import { useTaskFields, type TaskRef } from '../tasks/queries';
  * editor's: called once a value is saved with a choice or Enter (the popover closes then).
  */
 export function AddField({ task, onDone }: { task: TaskRef; onDone: () => void }) {
-  const fields = useTaskFields(task);
+  const fields = useQuery(taskFieldsQuery(task));
   const [picked, setPicked] = useState<string | null>(null);
   const editor = useRef<HTMLDivElement>(null);
   // The chosen field's button is gone: the focus moves on to the editor's control.

@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { createPortal, flushSync } from 'react-dom';
 
 /** Space kept between the popover and the window's edges, in CSS pixels. */
@@ -26,6 +26,74 @@ function place(popover: HTMLElement, chip: HTMLElement): void {
         : Math.max(EDGE_PX, window.innerHeight - height - EDGE_PX);
   popover.style.left = `${left}px`;
   popover.style.top = `${top}px`;
+}
+
+/**
+ * Follows the popover's state as the browser says (the chip toggles it, a click outside and Escape
+ * close it): `onChange(true)` before it shows, so the content renders before the popover is
+ * painted (no empty frame); `onChange(false)` once hidden, and the focus goes back to the chip.
+ */
+function usePopoverState(
+  popover: RefObject<HTMLDivElement | null>,
+  chip: RefObject<HTMLButtonElement | null>,
+  onChange: (open: boolean) => void,
+) {
+  const changed = useRef(onChange);
+  changed.current = onChange;
+  useEffect(() => {
+    const element = popover.current;
+    if (!element) return;
+    const opening = (event: Event) => {
+      if ((event as ToggleEvent).newState !== 'open') return;
+      changed.current(true);
+    };
+    const toggled = (event: Event) => {
+      if ((event as ToggleEvent).newState === 'open') return;
+      changed.current(false);
+      const focused = document.activeElement;
+      if (!focused || focused === document.body || element.contains(focused)) chip.current?.focus();
+    };
+    element.addEventListener('beforetoggle', opening);
+    element.addEventListener('toggle', toggled);
+    return () => {
+      element.removeEventListener('beforetoggle', opening);
+      element.removeEventListener('toggle', toggled);
+    };
+  }, []);
+}
+
+/**
+ * While `open`: keeps the popover by its chip (scrolling, resizing, the content growing as it
+ * loads) and puts the focus on its first control once there is one.
+ */
+function useFollowChip(open: boolean, popover: RefObject<HTMLDivElement | null>, chip: RefObject<HTMLButtonElement | null>) {
+  // The size observer reports before the first paint.
+  useLayoutEffect(() => {
+    const element = popover.current;
+    if (!open || !element) return;
+    // Once: later the person may Shift+Tab back to the chip and stay there.
+    let focusMoved = false;
+    const follow = () => {
+      if (chip.current) place(element, chip.current);
+      // (Safari does not focus a clicked button: then the focus is on the page's body.)
+      const focused = document.activeElement;
+      if (!focusMoved && element.matches(':popover-open') && (focused === chip.current || !focused || focused === document.body)) {
+        const first = element.querySelector<HTMLElement>(FOCUSABLE);
+        first?.focus();
+        focusMoved = first !== null;
+      }
+    };
+    follow();
+    const grown = new ResizeObserver(follow);
+    grown.observe(element);
+    window.addEventListener('resize', follow);
+    window.addEventListener('scroll', follow, true);
+    return () => {
+      grown.disconnect();
+      window.removeEventListener('resize', follow);
+      window.removeEventListener('scroll', follow, true);
+    };
+  }, [open]);
 }
 
 /**
@@ -60,60 +128,12 @@ export function ChipPopover({
   const openChange = useRef(onOpenChange);
   openChange.current = onOpenChange;
 
-  // Open and closed as the browser says (the chip toggles it, a click outside and Escape close it).
-  // The content renders before the popover shows (so no empty frame is painted); the focus goes back
-  // to the chip once it is hidden.
-  useEffect(() => {
-    const element = popover.current;
-    if (!element) return;
-    const opening = (event: Event) => {
-      if ((event as ToggleEvent).newState !== 'open') return;
-      flushSync(() => setOpen(true));
-      openChange.current?.(true);
-    };
-    const toggled = (event: Event) => {
-      if ((event as ToggleEvent).newState === 'open') return;
-      setOpen(false);
-      openChange.current?.(false);
-      const focused = document.activeElement;
-      if (!focused || focused === document.body || element.contains(focused)) chip.current?.focus();
-    };
-    element.addEventListener('beforetoggle', opening);
-    element.addEventListener('toggle', toggled);
-    return () => {
-      element.removeEventListener('beforetoggle', opening);
-      element.removeEventListener('toggle', toggled);
-    };
-  }, []);
-
-  // While open: follow the chip (scrolling, resizing, the content growing as it loads) and put the
-  // focus on the first control once there is one. The size observer reports before the first paint.
-  useLayoutEffect(() => {
-    const element = popover.current;
-    if (!open || !element) return;
-    // Once: later the person may Shift+Tab back to the chip and stay there.
-    let focusMoved = false;
-    const follow = () => {
-      if (chip.current) place(element, chip.current);
-      // (Safari does not focus a clicked button: then the focus is on the page's body.)
-      const focused = document.activeElement;
-      if (!focusMoved && element.matches(':popover-open') && (focused === chip.current || !focused || focused === document.body)) {
-        const first = element.querySelector<HTMLElement>(FOCUSABLE);
-        first?.focus();
-        focusMoved = first !== null;
-      }
-    };
-    follow();
-    const grown = new ResizeObserver(follow);
-    grown.observe(element);
-    window.addEventListener('resize', follow);
-    window.addEventListener('scroll', follow, true);
-    return () => {
-      grown.disconnect();
-      window.removeEventListener('resize', follow);
-      window.removeEventListener('scroll', follow, true);
-    };
-  }, [open]);
+  usePopoverState(popover, chip, (next) => {
+    if (next) flushSync(() => setOpen(true));
+    else setOpen(false);
+    openChange.current?.(next);
+  });
+  useFollowChip(open, popover, chip);
 
   const close = () => {
     if (popover.current?.matches(':popover-open')) popover.current.hidePopover();

@@ -1,8 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
-import { useWorkspaces } from '../api/queries';
+import { agentsQuery } from '../agents/api';
+import { automationsQuery } from '../automations/api';
+import { paletteProjectsQuery } from '../projects/api';
+import { foldersQuery, useWorkspaces } from '../workspaces/api';
 import { sendOutlineCommand, type OutlineCommand } from './commands';
 
 /** One thing the palette offers: a place to go or a command to run. */
@@ -45,39 +47,39 @@ const PER_GROUP = 8;
 function usePlaces(open: boolean) {
   const workspaces = useWorkspaces();
   const ids = (workspaces.data ?? []).map((w) => w.id);
-  const projects = useQuery({
-    queryKey: ['palette-projects'],
-    enabled: open,
-    queryFn: async () => unwrap(await api.GET('/api/v1/me/projects', { params: { query: { limit: 100 } } })).items,
-  });
-  const automations = useQueries({
-    queries: ids.map((workspaceId) => ({
-      queryKey: ['automations', workspaceId],
-      enabled: open,
-      queryFn: async () => unwrap(await api.GET('/api/v1/automations', { params: { query: { workspaceId } } })).items,
-    })),
-  });
-  const folders = useQueries({
-    queries: ids.map((workspaceId) => ({
-      queryKey: ['folders', workspaceId],
-      enabled: open,
-      queryFn: async () => unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/folders', { params: { path: { workspaceId } } })).items,
-    })),
-  });
+  const projects = useQuery(paletteProjectsQuery(open));
+  const automations = useQueries({ queries: ids.map((workspaceId) => ({ ...automationsQuery(workspaceId), enabled: open })) });
+  const folders = useQueries({ queries: ids.map((workspaceId) => ({ ...foldersQuery(workspaceId), enabled: open })) });
   const folderIds = folders.flatMap((f) => (f.data ?? []).map((folder) => folder.id));
-  const agents = useQueries({
-    queries: folderIds.map((folderId) => ({
-      queryKey: ['agents', folderId],
-      enabled: open,
-      queryFn: async () =>
-        unwrap(await api.GET('/api/v1/folders/{folderId}/agents', { params: { path: { folderId }, query: { limit: 100 } } })).items,
-    })),
-  });
+  const agents = useQueries({ queries: folderIds.map((folderId) => ({ ...agentsQuery(folderId), enabled: open })) });
   return {
     projects: projects.data ?? [],
     automations: automations.flatMap((a) => a.data ?? []),
     agents: agents.flatMap((a) => a.data ?? []),
   };
+}
+
+/** What the palette offers for `text` (every word must match), at most {@link PER_GROUP} a group; the outline's commands only `onProject`. */
+function entriesFor(places: ReturnType<typeof usePlaces>, text: string, onProject: boolean, go: (to: string) => () => void): Entry[] {
+  const all: Entry[] = [
+    ...(onProject
+      ? OUTLINE_COMMANDS.map(
+          ([command, label]): Entry => ({ id: `c:${command}`, group: 'Commands', label, run: () => sendOutlineCommand(command) }),
+        )
+      : []),
+    ...places.projects.map((p): Entry => ({ id: `p:${p.id}`, group: 'Projects', label: p.name, run: go(`/projects/${p.id}`) })),
+    ...places.automations.map((a): Entry => ({ id: `a:${a.id}`, group: 'Automations', label: a.name, run: go(`/automations/${a.id}`) })),
+    ...places.agents.map((a): Entry => ({ id: `g:${a.id}`, group: 'Agents', label: a.name, run: go(`/agents/${a.id}`) })),
+    ...SCREENS.map(([to, label]): Entry => ({ id: `s:${to}`, group: 'Go to', label, run: go(to) })),
+  ];
+  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+  const matching = all.filter((e) => words.every((w) => `${e.label} ${e.group}`.toLowerCase().includes(w)));
+  const counts = new Map<string, number>();
+  return matching.filter((e) => {
+    const n = (counts.get(e.group) ?? 0) + 1;
+    counts.set(e.group, n);
+    return n <= PER_GROUP;
+  });
 }
 
 /**
@@ -116,28 +118,7 @@ export function CommandPalette() {
     } else if (!open && box.open) box.close();
   }, [open]);
 
-  const entries = useMemo(() => {
-    const go = (to: string) => () => navigate(to);
-    const all: Entry[] = [
-      ...(onProject
-        ? OUTLINE_COMMANDS.map(
-            ([command, label]): Entry => ({ id: `c:${command}`, group: 'Commands', label, run: () => sendOutlineCommand(command) }),
-          )
-        : []),
-      ...places.projects.map((p): Entry => ({ id: `p:${p.id}`, group: 'Projects', label: p.name, run: go(`/projects/${p.id}`) })),
-      ...places.automations.map((a): Entry => ({ id: `a:${a.id}`, group: 'Automations', label: a.name, run: go(`/automations/${a.id}`) })),
-      ...places.agents.map((a): Entry => ({ id: `g:${a.id}`, group: 'Agents', label: a.name, run: go(`/agents/${a.id}`) })),
-      ...SCREENS.map(([to, label]): Entry => ({ id: `s:${to}`, group: 'Go to', label, run: go(to) })),
-    ];
-    const words = text.toLowerCase().split(/\s+/).filter(Boolean);
-    const matching = all.filter((e) => words.every((w) => `${e.label} ${e.group}`.toLowerCase().includes(w)));
-    const counts = new Map<string, number>();
-    return matching.filter((e) => {
-      const n = (counts.get(e.group) ?? 0) + 1;
-      counts.set(e.group, n);
-      return n <= PER_GROUP;
-    });
-  }, [text, places, onProject, navigate]);
+  const entries = useMemo(() => entriesFor(places, text, onProject, (to) => () => navigate(to)), [text, places, onProject, navigate]);
 
   const choose = (entry: Entry | undefined) => {
     if (!entry) return;

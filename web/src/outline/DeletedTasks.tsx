@@ -1,46 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
-import { api, errorMessage, unwrap } from '../api/client';
+import { errorMessage } from '../api/client';
 import { EmptyState } from '../components/EmptyState';
 import { useToast } from '../components/Toasts';
 import { quote } from './edits';
 import { UNDO_TOAST } from './history';
-
-/** A project's deleted tasks, newest first (`GET .../trash`, docs "API", "Deleted tasks"): the first 100. */
-export function useDeletedTasks(projectId: string) {
-  return useQuery({
-    queryKey: ['trash', projectId],
-    staleTime: 0,
-    queryFn: async () =>
-      unwrap(
-        await api.GET('/api/v1/projects/{projectId}/trash', {
-          params: { path: { projectId }, query: { limit: 100 } },
-        }),
-      ).items,
-  });
-}
-
-/**
- * Restores a deleted task (`POST .../trash/{id}/restore`): it comes back with its subtasks, note,
- * dates, assignees, field values and comments, under its former parent when that still exists.
- * Refreshes the outline, its chips and the list.
- */
-export function useRestoreDeleted(projectId: string) {
-  const queries = useQueryClient();
-  return useMutation({
-    mutationFn: async (entryId: string) =>
-      unwrap(
-        await api.POST('/api/v1/projects/{projectId}/trash/{id}/restore', {
-          params: { path: { projectId, id: entryId } },
-        }),
-      ).item,
-    onSettled: () =>
-      Promise.all([
-        queries.invalidateQueries({ queryKey: ['tasks', projectId] }),
-        queries.invalidateQueries({ queryKey: ['trash', projectId] }),
-      ]),
-  });
-}
+import { deletedTasksQuery, useRestoreDeleted } from './api';
 
 /** "3 May 2027, 14:05" in the reader's language. */
 function when(iso: string): string {
@@ -56,7 +21,7 @@ function when(iso: string): string {
  * Restore button (disabled with the reason on a completed project).
  */
 export function DeletedTasks({ projectId, readOnly, onClose }: { projectId: string; readOnly: boolean; onClose: () => void }) {
-  const deleted = useDeletedTasks(projectId);
+  const deleted = useQuery(deletedTasksQuery(projectId));
   const restore = useRestoreDeleted(projectId);
   const toast = useToast();
   return (

@@ -1,4 +1,5 @@
 import { CheckSquare, Trash2 } from 'lucide-react';
+import { MAX_TASK_CHARS } from './tree';
 
 /** What can be done with the selected tasks. */
 export function SelectionBar(props: {
@@ -23,5 +24,15 @@ export function SelectionBar(props: {
         Clear selection
       </button>
     </div>
+  );
+}
+
+/** The outline's keys in one line, under the filters (the tree's accessible description, `#outline-help`). */
+export function OutlineHelp() {
+  return (
+    <p id="outline-help" className="muted small outline-help">
+      Enter adds a task · Tab / Shift+Tab indent and outdent · Alt+↑/↓ move · Ctrl/Cmd+Enter completes · Ctrl/Cmd+↑/↓ collapse and expand ·
+      Shift+↑/↓ or Shift+click select · Ctrl/Cmd+Z undoes · a task is one line of up to {MAX_TASK_CHARS.toLocaleString('en')} characters
+    </p>
   );
 }

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
+import { membersQuery } from '../workspaces/api';
+import type { Field } from '../projects/api';
+import { taskSummariesQuery, type TaskSummary } from './api';
 
 /** What a row shows beside its text. */
 export interface Chips {
@@ -38,51 +40,42 @@ function valueLabel(value: boolean | number | string): string {
   return typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value);
 }
 
+/** Each task's chips from the summaries and the project's fields ({@link taskSummariesQuery}). */
+function chipsOf({ summaries, fields }: { summaries: TaskSummary[]; fields: Field[] }) {
+  const names = new Map(fields.map((f) => [f.id, f.name]));
+  const order = new Map(fields.map((f, i) => [f.id, i]));
+  const unsetOf = (set: { fieldId: string }[]) =>
+    fields.filter((f) => !set.some((v) => v.fieldId === f.id)).map((f) => ({ fieldId: f.id, name: f.name }));
+  const byTask = new Map(
+    summaries.map((s): [string, Chips] => {
+      const points = [s.start, s.end].filter((p): p is Point => p !== null);
+      return [
+        s.taskId,
+        {
+          assignees: s.assignees,
+          date: points.length > 0 ? points.map(pointLabel).join(' → ') : undefined,
+          fields: [...s.fields]
+            .sort((a, b) => (order.get(a.fieldId) ?? 0) - (order.get(b.fieldId) ?? 0))
+            .map((f) => ({ fieldId: f.fieldId, name: names.get(f.fieldId) ?? 'Field', value: valueLabel(f.value) })),
+          unset: unsetOf(s.fields),
+          hasDate: points.length > 0,
+          hasNote: s.hasNote,
+        },
+      ];
+    }),
+  );
+  // The chips of a task without assignees, date or field values (the summaries leave it out).
+  const none: Chips = { assignees: [], fields: [], unset: unsetOf([]), hasDate: false, hasNote: false };
+  return { byTask, none };
+}
+
 /**
  * The workspace's members (for the assignee filter) and each task's chips, from
  * `GET .../task-summaries` and the project's fields; refetched with the task list (same key prefix).
  */
 export function useTaskChips(projectId: string, workspaceId: string | undefined) {
-  const members = useQuery({
-    queryKey: ['members', workspaceId],
-    enabled: workspaceId !== undefined,
-    queryFn: async () =>
-      unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/members', { params: { path: { workspaceId: workspaceId! } } })).items,
-  });
-  const summaries = useQuery({
-    queryKey: ['tasks', projectId, 'summaries'],
-    queryFn: async () => {
-      const [list, fields] = await Promise.all([
-        api.GET('/api/v1/projects/{projectId}/task-summaries', { params: { path: { projectId } } }).then(unwrap),
-        api.GET('/api/v1/projects/{projectId}/fields', { params: { path: { projectId } } }).then(unwrap),
-      ]);
-      const names = new Map(fields.items.map((f) => [f.id, f.name]));
-      const order = new Map(fields.items.map((f, i) => [f.id, i]));
-      const unsetOf = (set: { fieldId: string }[]) =>
-        fields.items.filter((f) => !set.some((v) => v.fieldId === f.id)).map((f) => ({ fieldId: f.id, name: f.name }));
-      const byTask = new Map(
-        list.items.map((s): [string, Chips] => {
-          const points = [s.start, s.end].filter((p): p is Point => p !== null);
-          return [
-            s.taskId,
-            {
-              assignees: s.assignees,
-              date: points.length > 0 ? points.map(pointLabel).join(' → ') : undefined,
-              fields: [...s.fields]
-                .sort((a, b) => (order.get(a.fieldId) ?? 0) - (order.get(b.fieldId) ?? 0))
-                .map((f) => ({ fieldId: f.fieldId, name: names.get(f.fieldId) ?? 'Field', value: valueLabel(f.value) })),
-              unset: unsetOf(s.fields),
-              hasDate: points.length > 0,
-              hasNote: s.hasNote,
-            },
-          ];
-        }),
-      );
-      // The chips of a task without assignees, date or field values (the summaries leave it out).
-      const none: Chips = { assignees: [], fields: [], unset: unsetOf([]), hasDate: false, hasNote: false };
-      return { byTask, none };
-    },
-  });
+  const members = useQuery(membersQuery(workspaceId));
+  const summaries = useQuery({ ...taskSummariesQuery(projectId), select: chipsOf });
   return {
     members: (members.data ?? []).map((m) => ({ handle: String(m.handle), displayName: m.displayName ?? undefined })),
     /** A task's chips (empty when it has none); undefined while the summaries load. */

@@ -1,6 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
-import { useUndoHistory } from './history';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { taskKeys } from '../api/keys';
+import { refreshOutline, taskEdits } from './api';
+import { useUndoHistory, type UndoHistory } from './history';
 import { placeOf, subtreeEnd, type Place, type Row, type TaskItem } from './tree';
 
 /** Tasks one create request may carry (the API's limit). */
@@ -20,46 +21,19 @@ export function quote(text: string): string {
   return `“${text.length > 40 ? `${text.slice(0, 39)}…` : text}”`;
 }
 
-/**
- * Every outline edit, undoable (docs "Web app", "Undo"): each one calls the public API and records,
- * as it starts, how to take it back (an undo waits for the edit it takes back). A deleted task comes back from the project's deleted tasks (`POST
- * .../trash/{id}/restore`): same id, place, subtasks, note, dates, assignees, field values and
- * comments. Should its entry be gone (purged, or restored from the Deleted tasks view and deleted
- * again meanwhile), it is made again as a new task with the same text, completion and subtasks;
- * later history entries still reach it through the history's aliases.
- */
-export function useOutlineEdits(projectId: string) {
-  const history = useUndoHistory();
-  const queries = useQueryClient();
-  // The deleted tasks too: a delete adds to them, an undone delete takes from them.
-  const settle = () =>
-    Promise.all([
-      queries.invalidateQueries({ queryKey: ['tasks', projectId] }),
-      queries.invalidateQueries({ queryKey: ['trash', projectId] }),
-    ]);
-  const path = (taskId: string) => ({ params: { path: { projectId, taskId } } });
-  const target = (place: Place) => (place.taskId ? { taskId: history.resolve(place.taskId), placement: place.position } : {});
+/** Runs an edit, then refreshes the outline and the deleted tasks whatever happened. */
+type Settled = <T>(work: () => Promise<T>) => Promise<T>;
 
-  const createAt = async (text: string, place: Place) => {
-    const task = { contentType: 'text/plain' as const, content: text, ...target(place) };
-    return unwrap(await api.POST('/api/v1/projects/{projectId}/tasks/', { params: { path: { projectId } }, body: { tasks: [task] } }))
-      .item[0]!;
-  };
-  const rename = async (id: string, text: string) =>
-    unwrap(
-      await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}', {
-        ...path(history.resolve(id)),
-        body: { contentType: 'text/plain', content: text },
-      }),
-    );
-  const setCompleted = async (id: string, completed: boolean) => {
-    const at = path(history.resolve(id));
-    unwrap(
-      completed
-        ? await api.POST('/api/v1/projects/{projectId}/tasks/{taskId}/complete', at)
-        : await api.POST('/api/v1/projects/{projectId}/tasks/{taskId}/uncomplete', at),
-    );
-  };
+/**
+ * The requests behind the outline's edits, each naming tasks by their first id (the history
+ * resolves it to the id the task has now, should it have been made again).
+ */
+function editRequests(projectId: string, history: UndoHistory) {
+  const edits = taskEdits(projectId);
+  const target = (place: Place) => (place.taskId ? { taskId: history.resolve(place.taskId), placement: place.position } : {});
+  const createAt = async (text: string, place: Place) => (await edits.create([{ content: text, ...target(place) }]))[0]!;
+  const rename = (id: string, text: string) => edits.rename(history.resolve(id), text);
+  const setCompleted = (id: string, completed: boolean) => edits.setCompleted(history.resolve(id), completed);
   const moveTo = async (id: string, place: Place, rows: readonly Row[]) => {
     // "At the end of the project" as a move: after the last top-level task.
     const lastBlock = [...rows].reverse().find((r) => r.depth === 0 && r.id !== id);
@@ -68,26 +42,9 @@ export function useOutlineEdits(projectId: string) {
       : lastBlock
         ? { taskId: lastBlock.id, position: 'afterend' as const }
         : null;
-    if (to)
-      unwrap(await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}/move', { ...path(history.resolve(id)), body: { target: to } }));
+    if (to) await edits.move(history.resolve(id), to);
   };
-  const remove = async (id: string): Promise<void> => {
-    unwrap(await api.DELETE('/api/v1/projects/{projectId}/tasks/{taskId}', path(history.resolve(id))));
-  };
-
-  /**
-   * Brings a deleted subtree back: from the project's deleted tasks when its entry is among the
-   * latest 100, else made again by {@link recreate}.
-   */
-  const restore = async (kept: readonly Kept[], place: Place) => {
-    const taskId = history.resolve(kept[0]!.id);
-    const deleted = unwrap(
-      await api.GET('/api/v1/projects/{projectId}/trash', { params: { path: { projectId }, query: { limit: 100 } } }),
-    ).items;
-    const entry = deleted.find((d) => d.taskId === taskId);
-    if (!entry) return recreate(kept, place);
-    unwrap(await api.POST('/api/v1/projects/{projectId}/trash/{id}/restore', { params: { path: { projectId, id: entry.id } } }));
-  };
+  const remove = (id: string) => edits.remove(history.resolve(id));
 
   /** Makes a deleted subtree again at `place`: the top task, then each level of subtasks in one request. */
   const recreate = async (kept: readonly Kept[], place: Place) => {
@@ -98,32 +55,59 @@ export function useOutlineEdits(projectId: string) {
       const level = kept.filter((k) => k.depth === depth);
       for (let i = 0; i < level.length; i += CREATE_BATCH) {
         const batch = level.slice(i, i + CREATE_BATCH);
-        const body = batch.map((k) => ({
-          contentType: 'text/plain' as const,
-          content: k.text,
-          taskId: history.resolve(k.parentId!),
-          placement: 'beforeend' as const,
-        }));
-        const made = unwrap(
-          await api.POST('/api/v1/projects/{projectId}/tasks/', { params: { path: { projectId } }, body: { tasks: body } }),
-        ).item;
+        const made = await edits.create(
+          batch.map((k) => ({ content: k.text, taskId: history.resolve(k.parentId!), placement: 'beforeend' as const })),
+        );
         batch.forEach((k, n) => history.alias(k.id, made[n]!.id));
       }
     }
     await Promise.all(kept.filter((k) => k.completed).map((k) => setCompleted(k.id, true)));
   };
 
-  /** Runs an undo or redo step and refreshes the list after it. */
-  const settled = async <T>(work: () => Promise<T>) => {
-    try {
-      return await work();
-    } finally {
-      await settle();
-    }
+  /**
+   * Brings a deleted subtree back: from the project's deleted tasks when its entry is among the
+   * latest 100, else made again by {@link recreate}.
+   */
+  const restore = async (kept: readonly Kept[], place: Place) => {
+    const taskId = history.resolve(kept[0]!.id);
+    const entry = (await edits.deleted()).find((d) => d.taskId === taskId);
+    if (!entry) return recreate(kept, place);
+    await edits.restoreDeleted(entry.id);
   };
+  return { createAt, rename, setCompleted, moveTo, remove, restore };
+}
 
+type Requests = ReturnType<typeof editRequests>;
+
+/** The subtrees `chosen` deletes (a chosen task inside another chosen one goes with it), each with where it comes back on undo. */
+function deletionGroups(chosen: readonly Row[], rows: readonly Row[]) {
+  const ids = new Set(chosen.map((r) => r.id));
+  const leaving = new Set<string>();
+  const groups: { kept: Kept[]; place: Place }[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    if (!ids.has(row.id) || leaving.has(row.id)) continue;
+    const end = subtreeEnd(rows, i);
+    const kept = rows
+      .slice(i, end)
+      .map((r) => ({ id: r.id, text: r.text, completed: r.completed, depth: r.depth - row.depth, parentId: r.parentId }));
+    kept.forEach((k) => leaving.add(k.id));
+    groups.push({ kept, place: { position: 'afterend' } });
+  }
+  // Places are taken before anything goes, relative to tasks that stay or come back first.
+  for (const group of groups)
+    group.place = placeOf(
+      rows,
+      rows.findIndex((r) => r.id === group.kept[0]!.id),
+      leaving,
+    );
+  return { groups, leaving };
+}
+
+/** The edits of one task: add, rename, move. */
+function singleEdits(history: UndoHistory, requests: Requests, settled: Settled) {
+  const { createAt, rename, moveTo, remove } = requests;
   return {
-    history,
     /** Adds a task at `place` (the text is one line). */
     async create(text: string, place: Place): Promise<TaskItem> {
       const done = settled(() => createAt(text, place));
@@ -172,22 +156,26 @@ export function useOutlineEdits(projectId: string) {
       );
       await done;
     },
+  };
+}
+
+/** The edits of several tasks at once, shown at once (optimistic): complete or reopen, delete. */
+function groupEdits(queries: QueryClient, projectId: string, history: UndoHistory, requests: Requests, settled: Settled) {
+  const { setCompleted, remove, restore } = requests;
+  const key = taskKeys.of(projectId);
+  return {
     /** Completes the tasks, or reopens them when all are completed already; optimistic. */
     async toggle(chosen: readonly Row[]) {
       const completed = !chosen.every((r) => r.completed);
       const ids = new Set(chosen.map((r) => r.id));
-      void queries.cancelQueries({ queryKey: ['tasks', projectId] });
-      queries.setQueryData<TaskItem[]>(['tasks', projectId], (tasks) => tasks?.map((t) => (ids.has(t.id) ? { ...t, completed } : t)));
+      void queries.cancelQueries({ queryKey: key });
+      queries.setQueryData<TaskItem[]>(key, (tasks) => tasks?.map((t) => (ids.has(t.id) ? { ...t, completed } : t)));
       const changed = chosen.filter((r) => r.completed !== completed);
       const apply = (value: boolean) => settled(() => Promise.all(changed.map((r) => setCompleted(r.id, value)))).then(() => undefined);
       const done = apply(completed);
       const what = chosen.length === 1 ? quote(chosen[0]!.text) : `${chosen.length} tasks`;
       history.record(
-        {
-          label: `${completed ? 'Complete' : 'Reopen'} ${what}`,
-          undo: () => apply(!completed),
-          redo: () => apply(completed),
-        },
+        { label: `${completed ? 'Complete' : 'Reopen'} ${what}`, undo: () => apply(!completed), redo: () => apply(completed) },
         done,
       );
       await done;
@@ -197,45 +185,48 @@ export function useOutlineEdits(projectId: string) {
      * optimistic. @returns the history label, for the toast.
      */
     async remove(chosen: readonly Row[], rows: readonly Row[]): Promise<string> {
-      const ids = new Set(chosen.map((r) => r.id));
-      const leaving = new Set<string>();
-      const groups: { kept: Kept[]; place: Place }[] = [];
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i]!;
-        if (!ids.has(row.id) || leaving.has(row.id)) continue;
-        const end = subtreeEnd(rows, i);
-        const kept = rows
-          .slice(i, end)
-          .map((r) => ({ id: r.id, text: r.text, completed: r.completed, depth: r.depth - row.depth, parentId: r.parentId }));
-        kept.forEach((k) => leaving.add(k.id));
-        groups.push({ kept, place: { position: 'afterend' } });
-      }
-      // Places are taken before anything goes, relative to tasks that stay or come back first.
-      for (const group of groups)
-        group.place = placeOf(
-          rows,
-          rows.findIndex((r) => r.id === group.kept[0]!.id),
-          leaving,
-        );
-      void queries.cancelQueries({ queryKey: ['tasks', projectId] });
-      queries.setQueryData<TaskItem[]>(['tasks', projectId], (tasks) => tasks?.filter((t) => !leaving.has(t.id)));
+      const { groups, leaving } = deletionGroups(chosen, rows);
+      void queries.cancelQueries({ queryKey: key });
+      queries.setQueryData<TaskItem[]>(key, (tasks) => tasks?.filter((t) => !leaving.has(t.id)));
       const removeAll = () => settled(() => Promise.all(groups.map((g) => remove(g.kept[0]!.id)))).then(() => undefined);
       const done = removeAll();
       const label = `Delete ${groups.length === 1 ? quote(groups[0]!.kept[0]!.text) : `${groups.length} tasks`}`;
-      history.record(
-        {
-          label,
-          undo: () =>
-            settled(async () => {
-              for (const group of groups) await restore(group.kept, group.place);
-            }),
-          redo: removeAll,
-        },
-        done,
-      );
+      const undo = () =>
+        settled(async () => {
+          for (const group of groups) await restore(group.kept, group.place);
+        });
+      history.record({ label, undo, redo: removeAll }, done);
       await done;
       return label;
     },
+  };
+}
+
+/**
+ * Every outline edit, undoable (docs "Web app", "Undo"): each one calls the public API (through
+ * `./api`) and records, as it starts, how to take it back (an undo waits for the edit it takes
+ * back). A deleted task comes back from the project's deleted tasks (`POST
+ * .../trash/{id}/restore`): same id, place, subtasks, note, dates, assignees, field values and
+ * comments. Should its entry be gone (purged, or restored from the Deleted tasks view and deleted
+ * again meanwhile), it is made again as a new task with the same text, completion and subtasks;
+ * later history entries still reach it through the history's aliases.
+ */
+export function useOutlineEdits(projectId: string) {
+  const history = useUndoHistory();
+  const queries = useQueryClient();
+  const requests = editRequests(projectId, history);
+  // The deleted tasks too: a delete adds to them, an undone delete takes from them.
+  const settled: Settled = async (work) => {
+    try {
+      return await work();
+    } finally {
+      await refreshOutline(queries, projectId);
+    }
+  };
+  return {
+    history,
+    ...singleEdits(history, requests, settled),
+    ...groupEdits(queries, projectId, history, requests, settled),
   };
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useState, type Ref } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Search, X } from 'lucide-react';
-import { api, unwrap } from '../api/client';
+import { taskMatchesQuery, type TaskQuery } from './api';
 
 /** What the outline is narrowed to (docs "Web app", "Search and filters"); empty strings mean "any". */
 export interface TaskFilter {
@@ -29,9 +29,6 @@ function dayAfter(date: string): string {
   return Number.isNaN(next.getTime()) ? date : next.toISOString().slice(0, 10);
 }
 
-/** Matches read per request. */
-const PAGE = 500;
-
 /**
  * The ids of the tasks matching `filter`, asked of the service (`GET .../tasks` with search,
  * assignee, completed, dueAfter, dueBefore), every page; undefined while nothing is filtered.
@@ -45,32 +42,14 @@ export function useTaskMatches(projectId: string, filter: TaskFilter) {
   }, [filter.search]);
   const f = { ...filter, search };
   const on = isFiltering(f);
-  const query = {
+  const query: TaskQuery = {
     ...(f.search.trim() ? { search: f.search.trim() } : {}),
     ...(f.assignee ? { assignee: f.assignee } : {}),
     ...(f.completion !== 'all' ? { completed: f.completion === 'done' } : {}),
     ...(f.dueAfter ? { dueAfter: f.dueAfter } : {}),
     ...(f.dueBefore ? { dueBefore: dayAfter(f.dueBefore) } : {}),
   };
-  const matches = useQuery({
-    queryKey: ['tasks', projectId, 'matches', query],
-    enabled: on,
-    placeholderData: (previous) => previous,
-    queryFn: async () => {
-      const ids = new Set<string>();
-      let after: string | undefined;
-      for (;;) {
-        const page = unwrap(
-          await api.GET('/api/v1/projects/{projectId}/tasks', {
-            params: { path: { projectId }, query: { ...query, limit: PAGE, ...(after ? { after } : {}) } },
-          }),
-        ).items;
-        page.forEach((t) => ids.add(t.id));
-        if (page.length < PAGE) return ids;
-        after = page.at(-1)!.id;
-      }
-    },
-  });
+  const matches = useQuery(taskMatchesQuery(projectId, query, on));
   return { on, matches: on ? matches.data : undefined, error: on ? matches.error : null };
 }
 

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../api/client';
-import { useMe, useWorkspaces } from '../api/queries';
+import { errorMessage } from '../api/client';
+import { useWorkspaces } from '../workspaces/api';
+import { useMe, useSaveDisplayName } from './api';
 import { Avatar } from '../components/Avatar';
 import { roleDescription } from '../components/roles';
 import { useToast } from '../components/Toasts';
@@ -45,20 +45,13 @@ export function Profile() {
 
 function DisplayName({ current, handle }: { current: string; handle: string }) {
   const [name, setName] = useState(current);
-  const queries = useQueryClient();
   const toast = useToast();
-  const save = useMutation({
-    mutationFn: async () => unwrap(await api.PATCH('/api/v1/me', { body: { displayName: name.trim() } })).item,
-    onSuccess: async (item) => {
-      queries.setQueryData(['me'], { ok: true, item });
-      // Member lists and assignees show the name too.
-      await queries.invalidateQueries({ queryKey: ['members'] });
-      toast({ message: `Your display name is now “${item.displayName}”.` });
-    },
-  });
+  // Member lists and assignees show the name too: the hook refreshes them.
+  const save = useSaveDisplayName();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (name.trim() !== '' && name.trim() !== current) save.mutate();
+    if (name.trim() !== '' && name.trim() !== current)
+      save.mutate(name.trim(), { onSuccess: (item) => toast({ message: `Your display name is now “${item.displayName}”.` }) });
   };
   return (
     <form className="card wide" onSubmit={submit} aria-labelledby="display-name-title">

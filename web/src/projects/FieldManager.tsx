@@ -2,9 +2,10 @@ import { useState } from 'react';
 import '../outline/outline.css';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, Plus } from 'lucide-react';
-import { api, errorMessage, unwrap } from '../api/client';
-import type { paths } from '../api/schema';
+import { errorMessage } from '../api/client';
+import { projectKeys, taskKeys } from '../api/keys';
 import { ConfirmDelete } from '../components/ConfirmDelete';
+import { changeFields, fieldsQuery, type Field, type FieldChange } from './api';
 
 const TYPES = [
   ['text', 'Text'],
@@ -13,9 +14,6 @@ const TYPES = [
   ['date', 'Date'],
   ['boolean', 'Yes / no'],
 ] as const;
-
-/** A field definition as the fields list returns it. */
-type Field = paths['/api/v1/projects/{projectId}/fields']['get']['responses'][200]['content']['application/json']['items'][number];
 
 /** One field's row: its name (renamed when the box is left or Enter pressed), move up and down, delete. */
 function FieldRow({
@@ -69,46 +67,18 @@ function FieldRow({
  */
 export function FieldManager({ projectId }: { projectId: string }) {
   const queries = useQueryClient();
-  const path = { params: { path: { projectId } } };
-  const fields = useQuery({
-    queryKey: ['fields', projectId],
-    queryFn: async () => unwrap(await api.GET('/api/v1/projects/{projectId}/fields', path)).items,
-  });
+  const fields = useQuery(fieldsQuery(projectId));
   const [draft, setDraft] = useState({ name: '', type: 'text', options: '' });
   const change = useMutation({
-    mutationFn: async (
-      op:
-        | { kind: 'define' }
-        | { kind: 'rename'; id: string; name: string }
-        | { kind: 'order'; ids: string[] }
-        | { kind: 'delete'; id: string },
-    ) => {
-      const field = (id: string) => ({ params: { path: { projectId, fieldId: id } } });
-      switch (op.kind) {
-        case 'define': {
-          const options = draft.options
-            .split(',')
-            .map((o) => o.trim())
-            .filter(Boolean);
-          const body = { name: draft.name.trim(), type: draft.type as 'text', ...(draft.type === 'select' ? { options } : {}) };
-          return unwrap(await api.POST('/api/v1/projects/{projectId}/fields', { ...path, body }));
-        }
-        case 'rename':
-          return unwrap(await api.PATCH('/api/v1/projects/{projectId}/fields/{fieldId}', { ...field(op.id), body: { name: op.name } }));
-        case 'order':
-          return unwrap(await api.PUT('/api/v1/projects/{projectId}/fields/order', { ...path, body: { fieldIds: op.ids } }));
-        case 'delete':
-          return unwrap(await api.DELETE('/api/v1/projects/{projectId}/fields/{fieldId}', field(op.id)));
-      }
-    },
+    mutationFn: (op: FieldChange) => changeFields(projectId, op),
     onSuccess: (_r, op) => {
       if (op.kind === 'define') setDraft({ name: '', type: 'text', options: '' });
     },
     onSettled: () =>
       Promise.all([
-        queries.invalidateQueries({ queryKey: ['fields', projectId] }),
-        queries.invalidateQueries({ queryKey: ['task-fields'] }),
-        queries.invalidateQueries({ queryKey: ['tasks', projectId, 'summaries'] }),
+        queries.invalidateQueries({ queryKey: projectKeys.fields(projectId) }),
+        queries.invalidateQueries({ queryKey: taskKeys.allFields() }),
+        queries.invalidateQueries({ queryKey: taskKeys.summaries(projectId) }),
       ]),
   });
   const list = fields.data ?? [];
@@ -141,7 +111,13 @@ export function FieldManager({ projectId }: { projectId: string }) {
         className="field-define"
         onSubmit={(e) => {
           e.preventDefault();
-          if (draft.name.trim() !== '') change.mutate({ kind: 'define' });
+          if (draft.name.trim() !== '') {
+            const options = draft.options
+              .split(',')
+              .map((o) => o.trim())
+              .filter(Boolean);
+            change.mutate({ kind: 'define', name: draft.name.trim(), type: draft.type, options });
+          }
         }}
       >
         <label>

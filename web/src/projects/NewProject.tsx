@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, unwrap } from '../api/client';
+import { ApiError } from '../api/client';
+import { projectKeys } from '../api/keys';
+import { createProject, templatesQuery } from './api';
 import { deniedProps, PermissionNote, useRoleInFolder } from '../components/permissions';
 
 type Mode = 'empty' | 'markdown' | 'template';
@@ -20,30 +22,17 @@ export function NewProject() {
   const [templateId, setTemplateId] = useState('');
   const [error, setError] = useState<string | null>(null);
   const role = useRoleInFolder(folderId);
-  const templates = useQuery({
-    queryKey: ['templates', folderId],
-    queryFn: async () =>
-      unwrap(await api.GET('/api/v1/folders/{folderId}/project-templates', { params: { path: { folderId }, query: { limit: 100 } } }))
-        .items,
-  });
+  const templates = useQuery(templatesQuery(folderId));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
     try {
-      const created =
-        mode === 'template'
-          ? unwrap(await api.POST('/api/v1/projects/from-template', { body: { folderId, templateId } })).item
-          : unwrap(
-              await api.POST('/api/v1/projects', {
-                body: {
-                  folderId,
-                  contentType: 'text/markdown',
-                  content: mode === 'empty' ? `# ${name.replace(/[\r\n]+/g, ' ')}` : markdown,
-                },
-              }),
-            ).item;
-      await queries.invalidateQueries({ queryKey: ['projects', folderId] });
+      const created = await createProject(
+        folderId,
+        mode === 'template' ? { templateId } : { markdown: mode === 'empty' ? `# ${name.replace(/[\r\n]+/g, ' ')}` : markdown },
+      );
+      await queries.invalidateQueries({ queryKey: projectKeys.inFolder(folderId) });
       navigate(`/projects/${created.id}`);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : 'Could not create the project');

@@ -1,5 +1,6 @@
-import { usePresence } from '../api/live';
-import { useMe } from '../api/queries';
+import { useQuery } from '@tanstack/react-query';
+import { useMe } from '../profile/api';
+import { presenceQuery } from './api';
 import { Avatar } from '../components/Avatar';
 import './presence.css';
 
@@ -14,7 +15,7 @@ const MAX_AVATARS = 5;
  */
 export function PresenceAvatars({ projectId }: { projectId: string }) {
   const me = useMe();
-  const presence = usePresence(projectId);
+  const presence = useQuery(presenceQuery(projectId));
   const myHandle = me.data?.item.handle;
   const others = (presence.data ?? []).filter((p) => p.handle !== myHandle);
   if (!me.data || others.length === 0) return null;

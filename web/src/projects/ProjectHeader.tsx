@@ -1,9 +1,10 @@
-import type { paths } from '../api/schema';
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, Copy, FileStack, Link2, ListPlus, PencilLine, RotateCcw, Trash2, Unlink } from 'lucide-react';
-import { api, ApiError, unwrap } from '../api/client';
+import { ApiError } from '../api/client';
+import { projectKeys } from '../api/keys';
+import { projectAction, shareLinkQuery, type ProjectAction, type ProjectItem } from './api';
 import { ActionMenu, type MenuAction } from '../components/ActionMenu';
 import { useConfirmation } from '../components/ConfirmDialog';
 import { can } from '../components/permissions';
@@ -12,13 +13,7 @@ import { PresenceAvatars } from './PresenceAvatars';
 import { ProjectPlace } from './ProjectPlace';
 
 /** A project as the API returns it (the fields used here). */
-type Project = Pick<
-  paths['/api/v1/projects/{projectId}']['get']['responses'][200]['content']['application/json']['item'],
-  'id' | 'name' | 'folderId' | 'workspaceId' | 'completed'
->;
-
-/** What the project menu does through the API. */
-type ProjectAction = 'copy' | 'template' | 'complete' | 'restore' | 'share' | 'unshare' | 'delete';
+type Project = Pick<ProjectItem, 'id' | 'name' | 'folderId' | 'workspaceId' | 'completed'>;
 
 /** The panel the menu opened under the header, if any. */
 type Panel = 'place' | 'fields' | null;
@@ -48,39 +43,12 @@ export function ProjectHeader({
   const [panel, setPanel] = useState<Panel>(null);
   const confirmation = useConfirmation();
   const [notice, setNotice] = useState<string | null>(null);
-  const path = { params: { path: { projectId } } };
-  const share = useQuery({
-    queryKey: ['share', projectId],
-    retry: false,
-    enabled: manages,
-    // `item` is null while the project has no share link.
-    queryFn: async () => unwrap(await api.GET('/api/v1/projects/{projectId}/shareLink', path)).item ?? null,
-  });
+  const share = useQuery(shareLinkQuery(projectId, manages));
   const act = useMutation({
     mutationFn: async (action: ProjectAction) => {
       // The menu is shown only once the project is loaded.
       if (!project) throw new Error('the project is not loaded yet');
-      switch (action) {
-        case 'template':
-        case 'copy': {
-          const { folderId, name } = project;
-          const body =
-            action === 'template'
-              ? { folderId, projectTitle: name, isTemplate: true }
-              : { folderId, projectTitle: `Copy of ${name}`.slice(0, 200) };
-          return unwrap(await api.POST('/api/v1/projects/{projectId}/copy', { ...path, body })).item;
-        }
-        case 'complete':
-          return unwrap(await api.POST('/api/v1/projects/{projectId}/complete', path)).item;
-        case 'restore':
-          return unwrap(await api.POST('/api/v1/projects/{projectId}/restore', path)).item;
-        case 'share':
-          return unwrap(await api.PUT('/api/v1/projects/{projectId}/shareLink', path));
-        case 'unshare':
-          return unwrap(await api.DELETE('/api/v1/projects/{projectId}/shareLink', path));
-        case 'delete':
-          return unwrap(await api.DELETE('/api/v1/projects/{projectId}', path));
-      }
+      return projectAction(project, action);
     },
     onMutate: () => {
       setError(null);
@@ -88,64 +56,23 @@ export function ProjectHeader({
     },
     onError: (e) => setError(e instanceof ApiError ? e.message : 'Something went wrong'),
     onSuccess: (result, action) => {
-      void queries.invalidateQueries({ queryKey: ['projects', project?.folderId] });
+      void queries.invalidateQueries({ queryKey: projectKeys.inFolder(project?.folderId) });
       if (action === 'delete') {
         // Gone: its own queries are left to expire, since asking again would only earn 404s.
         navigate('/');
         return;
       }
-      void queries.invalidateQueries({ queryKey: ['project', projectId] });
-      void queries.invalidateQueries({ queryKey: ['share', projectId] });
+      void queries.invalidateQueries({ queryKey: projectKeys.one(projectId) });
+      void queries.invalidateQueries({ queryKey: projectKeys.share(projectId) });
       if (action === 'copy' && result && typeof result === 'object' && 'id' in result) navigate(`/projects/${String(result.id)}`);
       if (action === 'template') {
-        void queries.invalidateQueries({ queryKey: ['templates', project?.folderId] });
+        void queries.invalidateQueries({ queryKey: projectKeys.templates(project?.folderId) });
         setNotice(`Saved “${project?.name ?? ''}” as a template: pick it under New project in this folder.`);
       }
     },
   });
   const toggle = (next: Exclude<Panel, null>) => setPanel(panel === next ? null : next);
-  const actions: MenuAction[] = project
-    ? [
-        { label: 'Rename or move', icon: <PencilLine className="icon" aria-hidden="true" />, onSelect: () => toggle('place') },
-        { label: 'Custom fields', icon: <ListPlus className="icon" aria-hidden="true" />, onSelect: () => toggle('fields') },
-        { label: 'Copy', icon: <Copy className="icon" aria-hidden="true" />, onSelect: () => act.mutate('copy'), separated: true },
-        { label: 'Save as template', icon: <FileStack className="icon" aria-hidden="true" />, onSelect: () => act.mutate('template') },
-        share.data
-          ? { label: 'Revoke share link', icon: <Unlink className="icon" aria-hidden="true" />, onSelect: () => act.mutate('unshare') }
-          : {
-              label: 'Share link',
-              icon: <Link2 className="icon" aria-hidden="true" />,
-              onSelect: () => act.mutate('share'),
-              disabled: project.completed,
-              title: project.completed ? 'A completed project cannot be shared: restore it first.' : undefined,
-            },
-        project.completed
-          ? {
-              label: 'Restore',
-              icon: <RotateCcw className="icon" aria-hidden="true" />,
-              onSelect: () => act.mutate('restore'),
-              separated: true,
-            }
-          : {
-              label: 'Complete project',
-              icon: <CircleCheck className="icon" aria-hidden="true" />,
-              onSelect: () => act.mutate('complete'),
-              separated: true,
-            },
-        {
-          label: 'Delete project',
-          icon: <Trash2 className="icon" aria-hidden="true" />,
-          danger: true,
-          onSelect: () =>
-            confirmation.ask({
-              title: `Delete “${project.name}”?`,
-              body: 'Its tasks, custom fields and share link are deleted with it. This cannot be undone.',
-              confirmLabel: 'Delete project',
-              onConfirm: () => act.mutate('delete'),
-            }),
-        },
-      ]
-    : [];
+  const actions: MenuAction[] = project ? projectMenu(project, share.data != null, toggle, act.mutate, confirmation.ask) : [];
   return (
     <>
       <div className="project-header">
@@ -176,4 +103,58 @@ export function ProjectHeader({
       {confirmation.dialog}
     </>
   );
+}
+
+/**
+ * The "Project actions" menu of `project`: rename or move, custom fields (each toggles its panel),
+ * copy, save as template, share link or revoke it (`shared`), complete or restore, delete (asked
+ * through `ask` first).
+ */
+function projectMenu(
+  project: Project,
+  shared: boolean,
+  toggle: (panel: Exclude<Panel, null>) => void,
+  act: (action: ProjectAction) => void,
+  ask: ReturnType<typeof useConfirmation>['ask'],
+): MenuAction[] {
+  return [
+    { label: 'Rename or move', icon: <PencilLine className="icon" aria-hidden="true" />, onSelect: () => toggle('place') },
+    { label: 'Custom fields', icon: <ListPlus className="icon" aria-hidden="true" />, onSelect: () => toggle('fields') },
+    { label: 'Copy', icon: <Copy className="icon" aria-hidden="true" />, onSelect: () => act('copy'), separated: true },
+    { label: 'Save as template', icon: <FileStack className="icon" aria-hidden="true" />, onSelect: () => act('template') },
+    shared
+      ? { label: 'Revoke share link', icon: <Unlink className="icon" aria-hidden="true" />, onSelect: () => act('unshare') }
+      : {
+          label: 'Share link',
+          icon: <Link2 className="icon" aria-hidden="true" />,
+          onSelect: () => act('share'),
+          disabled: project.completed,
+          title: project.completed ? 'A completed project cannot be shared: restore it first.' : undefined,
+        },
+    project.completed
+      ? {
+          label: 'Restore',
+          icon: <RotateCcw className="icon" aria-hidden="true" />,
+          onSelect: () => act('restore'),
+          separated: true,
+        }
+      : {
+          label: 'Complete project',
+          icon: <CircleCheck className="icon" aria-hidden="true" />,
+          onSelect: () => act('complete'),
+          separated: true,
+        },
+    {
+      label: 'Delete project',
+      icon: <Trash2 className="icon" aria-hidden="true" />,
+      danger: true,
+      onSelect: () =>
+        ask({
+          title: `Delete “${project.name}”?`,
+          body: 'Its tasks, custom fields and share link are deleted with it. This cannot be undone.',
+          confirmLabel: 'Delete project',
+          onConfirm: () => act('delete'),
+        }),
+    },
+  ];
 }

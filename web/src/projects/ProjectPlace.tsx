@@ -1,14 +1,12 @@
-import type { paths } from '../api/schema';
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../api/client';
-import { useFolders } from '../api/queries';
+import { errorMessage } from '../api/client';
+import { projectKeys, workspaceKeys } from '../api/keys';
+import { useFolders } from '../workspaces/api';
+import { changePlace, type PlaceChange, type ProjectItem } from './api';
 
 /** A project as the API returns it (the fields used here). */
-type Project = Pick<
-  paths['/api/v1/projects/{projectId}']['get']['responses'][200]['content']['application/json']['item'],
-  'id' | 'name' | 'folderId' | 'workspaceId'
->;
+type Project = Pick<ProjectItem, 'id' | 'name' | 'folderId' | 'workspaceId'>;
 
 /**
  * Renaming a project and moving it to another folder of its workspace, making a folder and
@@ -23,45 +21,13 @@ export function ProjectPlace({ project }: { project: Project }) {
   const current = folders.data?.find((f) => f.id === project.folderId);
   const refresh = () =>
     Promise.all([
-      queries.invalidateQueries({ queryKey: ['project', project.id] }),
-      queries.invalidateQueries({ queryKey: ['projects'] }),
-      queries.invalidateQueries({ queryKey: ['folders', project.workspaceId] }),
-      queries.invalidateQueries({ queryKey: ['palette-projects'] }),
+      queries.invalidateQueries({ queryKey: projectKeys.one(project.id) }),
+      queries.invalidateQueries({ queryKey: projectKeys.lists() }),
+      queries.invalidateQueries({ queryKey: workspaceKeys.folders(project.workspaceId) }),
+      queries.invalidateQueries({ queryKey: projectKeys.palette() }),
     ]);
   const change = useMutation({
-    mutationFn: async (op: { kind: 'rename' } | { kind: 'move'; folderId: string } | { kind: 'folder' } | { kind: 'rename-folder' }) => {
-      switch (op.kind) {
-        case 'rename':
-          return unwrap(
-            await api.PATCH('/api/v1/projects/{projectId}', { params: { path: { projectId: project.id } }, body: { name: name.trim() } }),
-          );
-        case 'move':
-          return unwrap(
-            await api.PATCH('/api/v1/projects/{projectId}', {
-              params: { path: { projectId: project.id } },
-              body: { folderId: op.folderId },
-            }),
-          );
-        case 'folder': {
-          const made = unwrap(
-            await api.POST('/api/v1/workspaces/{workspaceId}/folders', {
-              params: { path: { workspaceId: project.workspaceId } },
-              body: { name: newFolder.trim() },
-            }),
-          ).item;
-          return unwrap(
-            await api.PATCH('/api/v1/projects/{projectId}', { params: { path: { projectId: project.id } }, body: { folderId: made.id } }),
-          );
-        }
-        case 'rename-folder':
-          return unwrap(
-            await api.PATCH('/api/v1/folders/{folderId}', {
-              params: { path: { folderId: project.folderId } },
-              body: { name: folderName.trim() },
-            }),
-          );
-      }
-    },
+    mutationFn: (op: PlaceChange) => changePlace(project, op),
     onSuccess: (_r, op) => {
       if (op.kind === 'folder') setNewFolder('');
       if (op.kind === 'rename-folder') setFolderName('');
@@ -75,7 +41,7 @@ export function ProjectPlace({ project }: { project: Project }) {
         className="field-define"
         onSubmit={(e) => {
           e.preventDefault();
-          if (name.trim() !== '' && name.trim() !== project.name) change.mutate({ kind: 'rename' });
+          if (name.trim() !== '' && name.trim() !== project.name) change.mutate({ kind: 'rename', name: name.trim() });
         }}
       >
         <label>
@@ -102,7 +68,7 @@ export function ProjectPlace({ project }: { project: Project }) {
         className="field-define"
         onSubmit={(e) => {
           e.preventDefault();
-          if (newFolder.trim() !== '') change.mutate({ kind: 'folder' });
+          if (newFolder.trim() !== '') change.mutate({ kind: 'folder', name: newFolder.trim() });
         }}
       >
         <label>
@@ -118,7 +84,7 @@ export function ProjectPlace({ project }: { project: Project }) {
           className="field-define"
           onSubmit={(e) => {
             e.preventDefault();
-            if (folderName.trim() !== '') change.mutate({ kind: 'rename-folder' });
+            if (folderName.trim() !== '') change.mutate({ kind: 'rename-folder', name: folderName.trim() });
           }}
         >
           <label>

@@ -1,6 +1,7 @@
 import { Link, useOutletContext } from 'react-router';
 import { FileText, FolderKanban, Plus } from 'lucide-react';
-import { useFolderProjects, useMe } from '../api/queries';
+import { useMe } from '../profile/api';
+import { useFolderProjects } from '../projects/api';
 import { EmptyState } from '../components/EmptyState';
 import { can, PermissionNote, useRoleIn } from '../components/permissions';
 

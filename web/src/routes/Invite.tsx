@@ -2,7 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, errorMessage } from '../api/client';
-import { useMe } from '../api/queries';
+import { workspaceKeys } from '../api/keys';
+import { useMe } from '../profile/api';
+import { invitationPreviewQuery } from '../workspaces/api';
 
 /** The service's minimum password length, in characters (docs "Accounts and sign-in"). */
 const PASSWORD_MIN_LENGTH = 10;
@@ -18,16 +20,12 @@ export function Invite() {
   const me = useMe();
   const navigate = useNavigate();
   const queries = useQueryClient();
-  const preview = useQuery({
-    queryKey: ['invitation', token],
-    queryFn: async () => unwrap(await api.POST('/api/v1/auth/invitations/preview', { body: { token } })).item,
-    retry: false,
-    enabled: token !== '',
-  });
+  const preview = useQuery(invitationPreviewQuery(token));
   const done = async () => {
     // The invitation is used up: drop its preview so nothing asks for it again (it would be a 400).
-    queries.removeQueries({ queryKey: ['invitation', token] });
-    await queries.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'invitation' });
+    const [invitations] = workspaceKeys.invitation(token);
+    queries.removeQueries({ queryKey: workspaceKeys.invitation(token) });
+    await queries.invalidateQueries({ predicate: (query) => query.queryKey[0] !== invitations });
     navigate('/', { replace: true });
   };
   const join = useMutation({

@@ -3,7 +3,8 @@ import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-route
 import { useQueryClient } from '@tanstack/react-query';
 import { LayoutGrid, Menu, X } from 'lucide-react';
 import { api, ApiError } from '../api/client';
-import { useMe, useWorkspaces } from '../api/queries';
+import { useMe } from '../profile/api';
+import { useWorkspaces } from '../workspaces/api';
 import { usePendingApprovals } from '../automations/Approvals';
 import { useLiveUpdates } from '../api/live';
 import { Sidebar } from './Sidebar';

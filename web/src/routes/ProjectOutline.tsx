@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { Trash2 } from 'lucide-react';
-import { useProject, useProjectTasks, useWorkspaces } from '../api/queries';
+import { useProject } from '../projects/api';
+import { useProjectTasks } from '../tasks/api';
+import { useWorkspaces } from '../workspaces/api';
 import { ApiError } from '../api/client';
 import { NotFound } from '../components/NotFound';
 import { Outline } from '../outline/Outline';

@@ -20,7 +20,8 @@ import {
   Webhook,
   Zap,
 } from 'lucide-react';
-import { useFolderProjects, useFolders } from '../api/queries';
+import { useFolderProjects } from '../projects/api';
+import { useFolders } from '../workspaces/api';
 import { Avatar } from '../components/Avatar';
 import { can } from '../components/permissions';
 
@@ -96,6 +97,51 @@ function Projects({ workspaceId, role }: { workspaceId: string; role: string | u
   );
 }
 
+/** The workspace the sidebar shows, and a switcher among the person's workspaces when there are several. */
+function WorkspaceSwitcher({
+  workspaces,
+  current,
+  onWorkspace,
+}: {
+  workspaces: readonly { id: string; name: string }[];
+  current: { id: string; name: string };
+  onWorkspace: (id: string) => void;
+}) {
+  return (
+    <section aria-label={`Workspace ${current.name}`}>
+      {workspaces.length > 1 ? (
+        <label className="workspace-switcher">
+          <span className="visually-hidden">Workspace</span>
+          <select value={current.id} onChange={(e) => onWorkspace(e.target.value)}>
+            {workspaces.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : (
+        <p className="nav-heading">{current.name}</p>
+      )}
+    </section>
+  );
+}
+
+/** Who is signed in (a link to the profile) and Sign out. */
+function UserMenu({ handle, displayName, onSignOut }: { handle: string; displayName: string | undefined; onSignOut: () => void }) {
+  return (
+    <div className="user-menu">
+      <NavLink to="/profile" title="Your profile">
+        <Avatar name={displayName || handle} />
+        <span className="label-text small">Signed in as @{handle}</span>
+      </NavLink>
+      <button type="button" className="btn-ghost btn-icon" aria-label="Sign out" title="Sign out" onClick={onSignOut}>
+        <LogOut className="icon" aria-hidden="true" />
+      </button>
+    </div>
+  );
+}
+
 /**
  * The sidebar: workspace switcher, Projects of the chosen workspace, the feature screens with icons,
  * Settings grouped at the bottom and the user menu. The same markup is the drawer on phones.
@@ -131,24 +177,7 @@ export function Sidebar({
             Taskspace
           </NavLink>
         </p>
-        {current && (
-          <section aria-label={`Workspace ${current.name}`}>
-            {workspaces.length > 1 ? (
-              <label className="workspace-switcher">
-                <span className="visually-hidden">Workspace</span>
-                <select value={workspaceId} onChange={(e) => onWorkspace(e.target.value)}>
-                  {workspaces.map((w) => (
-                    <option key={w.id} value={w.id}>
-                      {w.name}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            ) : (
-              <p className="nav-heading">{current.name}</p>
-            )}
-          </section>
-        )}
+        {current && <WorkspaceSwitcher workspaces={workspaces} current={current} onWorkspace={onWorkspace} />}
         <NavLink className="nav-item subtle" to="/workspaces/new" end>
           <Plus className="icon" aria-hidden="true" />
           <span className="label-text">New workspace</span>
@@ -193,17 +222,7 @@ export function Sidebar({
             <NavItem to="/settings/account" icon={UserCog} label="My account" />
           </ul>
         </section>
-        {handle && (
-          <div className="user-menu">
-            <NavLink to="/profile" title="Your profile">
-              <Avatar name={displayName || handle} />
-              <span className="label-text small">Signed in as @{handle}</span>
-            </NavLink>
-            <button type="button" className="btn-ghost btn-icon" aria-label="Sign out" title="Sign out" onClick={onSignOut}>
-              <LogOut className="icon" aria-hidden="true" />
-            </button>
-          </div>
-        )}
+        {handle && <UserMenu handle={handle} displayName={displayName} onSignOut={onSignOut} />}
       </div>
     </nav>
   );

@@ -1,7 +1,17 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap, errorMessage } from '../api/client';
-import { useMe } from '../api/queries';
+import { useQuery } from '@tanstack/react-query';
+import { errorMessage } from '../api/client';
+import { useMe } from '../profile/api';
+import {
+  oauthGrantsQuery,
+  sessionsQuery,
+  tokensQuery,
+  useChangePassword,
+  useCreateToken,
+  useEndSession,
+  useRevokeGrant,
+  useRevokeToken,
+} from './api';
 import { ItemTable } from '../components/ItemTable';
 import { CopyField } from '../components/CopyButton';
 import { MailPreferences } from './MailPreferences';
@@ -54,18 +64,18 @@ export function Account() {
 export function ChangePassword() {
   const [currentPassword, setCurrent] = useState('');
   const [newPassword, setNew] = useState('');
-  const queries = useQueryClient();
-  const change = useMutation({
-    mutationFn: async () => unwrap(await api.POST('/api/v1/auth/password', { body: { currentPassword, newPassword } })),
-    onSuccess: () => {
-      setCurrent('');
-      setNew('');
-      return queries.invalidateQueries({ queryKey: ['sessions'] });
-    },
-  });
+  const change = useChangePassword();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    change.mutate();
+    change.mutate(
+      { currentPassword, newPassword },
+      {
+        onSuccess: () => {
+          setCurrent('');
+          setNew('');
+        },
+      },
+    );
   };
   return (
     <form onSubmit={submit} className="card wide" aria-labelledby="password-title">
@@ -106,13 +116,8 @@ export function ChangePassword() {
 }
 
 function Sessions() {
-  const queries = useQueryClient();
-  const sessions = useQuery({ queryKey: ['sessions'], queryFn: async () => unwrap(await api.GET('/api/v1/auth/sessions')).items });
-  const end = useMutation({
-    mutationFn: async (sessionId: string) =>
-      unwrap(await api.DELETE('/api/v1/auth/sessions/{sessionId}', { params: { path: { sessionId } } })),
-    onSettled: () => queries.invalidateQueries({ queryKey: ['sessions'] }),
-  });
+  const sessions = useQuery(sessionsQuery());
+  const end = useEndSession();
   return (
     <>
       <h2>Sessions</h2>
@@ -148,32 +153,26 @@ function Sessions() {
 }
 
 function Tokens() {
-  const queries = useQueryClient();
   const [name, setName] = useState('');
   const [scope, setScope] = useState<'write' | 'read'>('write');
   const [days, setDays] = useState('90');
   const [shown, setShown] = useState<string | null>(null);
-  const tokens = useQuery({ queryKey: ['tokens'], queryFn: async () => unwrap(await api.GET('/api/v1/tokens')).items });
-  const refresh = () => queries.invalidateQueries({ queryKey: ['tokens'] });
-  const create = useMutation({
-    mutationFn: async () => {
-      const expiresAt = days === 'never' ? undefined : new Date(Date.now() + Number(days) * 24 * 3600 * 1000).toISOString();
-      return unwrap(await api.POST('/api/v1/tokens', { body: { name, scope, ...(expiresAt ? { expiresAt } : {}) } })).item;
-    },
-    onSuccess: (item) => {
-      setShown(item.token ?? null);
-      setName('');
-    },
-    onSettled: refresh,
-  });
-  const revoke = useMutation({
-    mutationFn: async (tokenId: string) => unwrap(await api.DELETE('/api/v1/tokens/{tokenId}', { params: { path: { tokenId } } })),
-    onSettled: refresh,
-  });
+  const tokens = useQuery(tokensQuery());
+  const create = useCreateToken();
+  const revoke = useRevokeToken();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setShown(null);
-    create.mutate();
+    const expiresAt = days === 'never' ? undefined : new Date(Date.now() + Number(days) * 24 * 3600 * 1000).toISOString();
+    create.mutate(
+      { name, scope, ...(expiresAt ? { expiresAt } : {}) },
+      {
+        onSuccess: (item) => {
+          setShown(item.token ?? null);
+          setName('');
+        },
+      },
+    );
   };
   return (
     <>
@@ -240,12 +239,8 @@ function Tokens() {
 
 /** The OAuth apps I allowed on a consent page; revoking one ends its tokens at once (docs/oauth.md "Authorized apps"). */
 function AuthorizedApps() {
-  const queries = useQueryClient();
-  const grants = useQuery({ queryKey: ['oauth-grants'], queryFn: async () => unwrap(await api.GET('/api/v1/me/oauth-grants')).items });
-  const revoke = useMutation({
-    mutationFn: async (grantId: string) => unwrap(await api.DELETE('/api/v1/me/oauth-grants/{grantId}', { params: { path: { grantId } } })),
-    onSettled: () => queries.invalidateQueries({ queryKey: ['oauth-grants'] }),
-  });
+  const grants = useQuery(oauthGrantsQuery());
+  const revoke = useRevokeGrant();
   return (
     <>
       <h2>Authorized apps</h2>

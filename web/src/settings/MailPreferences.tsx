@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap, errorMessage } from '../api/client';
+import { useQuery } from '@tanstack/react-query';
+import { errorMessage } from '../api/client';
+import { mailPreferencesQuery, useSaveMailPreferences } from './api';
 
 type Kind = 'assignment' | 'mention' | 'approval' | 'failure';
 type Mode = 'immediate' | 'digest' | 'off';
@@ -23,15 +24,8 @@ const MODES: { mode: Mode; label: string }[] = [
  * SMTP configured.
  */
 export function MailPreferences() {
-  const queries = useQueryClient();
-  const prefs = useQuery({
-    queryKey: ['mail-preferences'],
-    queryFn: async () => unwrap(await api.GET('/api/v1/me/mail-preferences')).item,
-  });
-  const save = useMutation({
-    mutationFn: async (change: Partial<Record<Kind, Mode>>) => unwrap(await api.PUT('/api/v1/me/mail-preferences', { body: change })).item,
-    onSuccess: (item) => queries.setQueryData(['mail-preferences'], item),
-  });
+  const prefs = useQuery(mailPreferencesQuery());
+  const save = useSaveMailPreferences();
   return (
     <section aria-labelledby="mail-title">
       <h2 id="mail-title">Email notifications</h2>

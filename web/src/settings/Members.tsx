@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap, errorMessage } from '../api/client';
-import { useMe, useWorkspaces } from '../api/queries';
+import { useQuery } from '@tanstack/react-query';
+import { errorMessage } from '../api/client';
+import { useMe } from '../profile/api';
+import { invitationsQuery, membersQuery, useInvitationChanges, useMemberChanges, useWorkspaces } from '../workspaces/api';
 import { ItemTable } from '../components/ItemTable';
 import { WorkspaceSelect } from '../components/WorkspaceSelect';
 import { CopyField } from '../components/CopyButton';
@@ -32,32 +33,9 @@ export function Members() {
 function WorkspaceMembers({ workspaceId, role }: { workspaceId: string; role: string }) {
   const isOwner = can(role, 'manageMembers');
   const me = useMe();
-  const queries = useQueryClient();
-  const path = { params: { path: { workspaceId } } };
-  const members = useQuery({
-    queryKey: ['members', workspaceId],
-    queryFn: async () => unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/members', path)).items,
-  });
-  const refresh = () => queries.invalidateQueries({ queryKey: ['members', workspaceId] });
+  const members = useQuery(membersQuery(workspaceId));
   const [confirming, setConfirming] = useState<string | null>(null);
-  const changeRole = useMutation({
-    mutationFn: async (p: { handle: string; role: Role }) =>
-      unwrap(
-        await api.PATCH('/api/v1/workspaces/{workspaceId}/members/{handle}', {
-          params: { path: { workspaceId, handle: p.handle } },
-          body: { role: p.role },
-        }),
-      ),
-    onSettled: refresh,
-  });
-  const remove = useMutation({
-    mutationFn: async (handle: string) =>
-      unwrap(await api.DELETE('/api/v1/workspaces/{workspaceId}/members/{handle}', { params: { path: { workspaceId, handle } } })),
-    onSettled: () => {
-      setConfirming(null);
-      return refresh();
-    },
-  });
+  const { changeRole, remove } = useMemberChanges(workspaceId);
   const failure = changeRole.error ?? remove.error;
   // The service keeps at least one Owner (409 last_owner): the last one's role and Remove are
   // disabled, with the reason, rather than offered and refused.
@@ -105,7 +83,11 @@ function WorkspaceMembers({ workspaceId, role }: { workspaceId: string; role: st
             {isOwner && (
               <td>
                 {confirming === m.handle ? (
-                  <button type="button" className="danger" onClick={() => remove.mutate(m.handle!)}>
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => remove.mutate(m.handle!, { onSettled: () => setConfirming(null) })}
+                  >
                     Confirm removing @{m.handle}
                   </button>
                 ) : (
@@ -138,42 +120,25 @@ function WorkspaceMembers({ workspaceId, role }: { workspaceId: string; role: st
 
 /** Owners: invite by email or handle (the link is shown once) and withdraw pending invitations. */
 function Invitations({ workspaceId }: { workspaceId: string }) {
-  const queries = useQueryClient();
   const [invitee, setInvitee] = useState('');
   const [role, setRole] = useState<Role>('Collaborator');
   const [link, setLink] = useState<string | null>(null);
   const [mailedTo, setMailedTo] = useState<string | null>(null);
-  const pending = useQuery({
-    queryKey: ['invitations', workspaceId],
-    queryFn: async () => unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/invitations', { params: { path: { workspaceId } } })).items,
-  });
-  const refresh = () => queries.invalidateQueries({ queryKey: ['invitations', workspaceId] });
-  const invite = useMutation({
-    mutationFn: async () => {
-      const who = invitee.trim();
-      const body = who.includes('@') && !who.startsWith('@') ? { email: who, role } : { handle: who.replace(/^@/, ''), role };
-      return unwrap(await api.POST('/api/v1/workspaces/{workspaceId}/invitations', { params: { path: { workspaceId } }, body })).item;
-    },
-    onSuccess: (item) => {
-      setLink(item.url ?? null);
-      setMailedTo(item.mailed && item.email ? item.email : null);
-      setInvitee('');
-    },
-    onSettled: refresh,
-  });
-  const withdraw = useMutation({
-    mutationFn: async (invitationId: string) =>
-      unwrap(
-        await api.DELETE('/api/v1/workspaces/{workspaceId}/invitations/{invitationId}', {
-          params: { path: { workspaceId, invitationId } },
-        }),
-      ),
-    onSettled: refresh,
-  });
+  const pending = useQuery(invitationsQuery(workspaceId));
+  const { invite, withdraw } = useInvitationChanges(workspaceId);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setLink(null);
-    invite.mutate();
+    invite.mutate(
+      { invitee, role },
+      {
+        onSuccess: (item) => {
+          setLink(item.url ?? null);
+          setMailedTo(item.mailed && item.email ? item.email : null);
+          setInvitee('');
+        },
+      },
+    );
   };
   return (
     <>

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../api/client';
+import { useQuery } from '@tanstack/react-query';
+import { errorMessage } from '../api/client';
+import { oauthClientsQuery, useOAuthClientChanges } from './api';
 import { OwnedWorkspace } from '../components/OwnedWorkspace';
 import { ConfirmDelete } from '../components/ConfirmDelete';
 import { ItemTable } from '../components/ItemTable';
@@ -28,49 +29,46 @@ export function OAuthApps() {
   );
 }
 
+/** A just-registered app's client ID and its secret (a confidential app's), shown once with copy buttons. */
+function ShownCredentials({ id, secret }: { id: string; secret?: string }) {
+  return (
+    <div role="status" className="secret stack">
+      <span>Client ID:</span>
+      <CopyField value={id} label="Copy the client ID" />
+      {secret && (
+        <>
+          <span>Client secret (shown once — copy it now):</span>
+          <CopyField value={secret} label="Copy the client secret" />
+        </>
+      )}
+    </div>
+  );
+}
+
 function WorkspaceApps({ workspaceId }: { workspaceId: string }) {
-  const queries = useQueryClient();
-  const path = { params: { path: { workspaceId } } };
-  const clients = useQuery({
-    queryKey: ['oauth-clients', workspaceId],
-    queryFn: async () => unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/oauth-clients', path)).items,
-  });
-  const refresh = () => queries.invalidateQueries({ queryKey: ['oauth-clients', workspaceId] });
+  const clients = useQuery(oauthClientsQuery(workspaceId));
+  const { register, remove } = useOAuthClientChanges(workspaceId);
   const [name, setName] = useState('');
   const [redirectUris, setRedirectUris] = useState('');
   const [type, setType] = useState<ClientType>('confidential');
   const [shown, setShown] = useState<{ id: string; secret?: string } | null>(null);
-  const register = useMutation({
-    mutationFn: async () =>
-      unwrap(
-        await api.POST('/api/v1/workspaces/{workspaceId}/oauth-clients', {
-          ...path,
-          body: {
-            name,
-            type,
-            redirectUris: redirectUris
-              .split('\n')
-              .map((u) => u.trim())
-              .filter(Boolean),
-          },
-        }),
-      ).item,
-    onSuccess: (item) => {
-      setShown({ id: item.id!, secret: item.clientSecret });
-      setName('');
-      setRedirectUris('');
-    },
-    onSettled: refresh,
-  });
-  const remove = useMutation({
-    mutationFn: async (clientId: string) =>
-      unwrap(await api.DELETE('/api/v1/oauth-clients/{clientId}', { params: { path: { clientId } } })),
-    onSettled: refresh,
-  });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setShown(null);
-    register.mutate();
+    const uris = redirectUris
+      .split('\n')
+      .map((u) => u.trim())
+      .filter(Boolean);
+    register.mutate(
+      { name, type, redirectUris: uris },
+      {
+        onSuccess: (item) => {
+          setShown({ id: item.id!, secret: item.clientSecret });
+          setName('');
+          setRedirectUris('');
+        },
+      },
+    );
   };
   return (
     <>
@@ -102,18 +100,7 @@ function WorkspaceApps({ workspaceId }: { workspaceId: string }) {
             {errorMessage(register.error)}
           </p>
         )}
-        {shown && (
-          <div role="status" className="secret stack">
-            <span>Client ID:</span>
-            <CopyField value={shown.id} label="Copy the client ID" />
-            {shown.secret && (
-              <>
-                <span>Client secret (shown once — copy it now):</span>
-                <CopyField value={shown.secret} label="Copy the client secret" />
-              </>
-            )}
-          </div>
-        )}
+        {shown && <ShownCredentials id={shown.id} secret={shown.secret} />}
         <button type="submit" disabled={register.isPending}>
           Register app
         </button>

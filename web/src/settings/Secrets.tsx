@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../api/client';
+import { useQuery } from '@tanstack/react-query';
+import { errorMessage } from '../api/client';
+import { secretsQuery, useSecretChanges } from './api';
 import { ConfirmDelete } from '../components/ConfirmDelete';
 import { ItemTable } from '../components/ItemTable';
 import { OwnedWorkspace } from '../components/OwnedWorkspace';
@@ -25,35 +26,26 @@ export function Secrets() {
 }
 
 function WorkspaceSecrets({ workspaceId }: { workspaceId: string }) {
-  const queries = useQueryClient();
-  const secrets = useQuery({
-    queryKey: ['secrets', workspaceId],
-    queryFn: async () => unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/secrets', { params: { path: { workspaceId } } })).items,
-  });
-  const refresh = () => queries.invalidateQueries({ queryKey: ['secrets', workspaceId] });
+  const secrets = useQuery(secretsQuery(workspaceId));
+  const { save, remove } = useSecretChanges(workspaceId);
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
-  const save = useMutation({
-    mutationFn: async () =>
-      unwrap(await api.PUT('/api/v1/workspaces/{workspaceId}/secrets/{name}', { params: { path: { workspaceId, name } }, body: { value } }))
-        .item,
-    onSuccess: (item) => {
-      setSaved(item.created ? `Secret ${item.name} saved.` : `Secret ${item.name} rotated; runs use the new value from their next step.`);
-      setName('');
-      setValue('');
-    },
-    onSettled: refresh,
-  });
-  const remove = useMutation({
-    mutationFn: async (secret: string) =>
-      unwrap(await api.DELETE('/api/v1/workspaces/{workspaceId}/secrets/{name}', { params: { path: { workspaceId, name: secret } } })),
-    onSettled: refresh,
-  });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setSaved(null);
-    save.mutate();
+    save.mutate(
+      { name, value },
+      {
+        onSuccess: (item) => {
+          setSaved(
+            item.created ? `Secret ${item.name} saved.` : `Secret ${item.name} rotated; runs use the new value from their next step.`,
+          );
+          setName('');
+          setValue('');
+        },
+      },
+    );
   };
   return (
     <>

@@ -1,18 +1,15 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../api/client';
-import { taskPath, useAssignees, useTaskWrite, type TaskRef } from './queries';
+import { errorMessage } from '../api/client';
+import { taskKeys } from '../api/keys';
+import { membersQuery } from '../workspaces/api';
+import { assigneesQuery, taskWrites, useTaskWrite, type TaskRef } from './api';
 
 /** Who is assigned: one checkbox per member of the workspace (docs "API", "Assignees"). */
 export function Assignees({ task, workspaceId, readOnly }: { task: TaskRef; workspaceId: string; readOnly: boolean }) {
-  const assignees = useAssignees(task);
-  const members = useQuery({
-    queryKey: ['members', workspaceId],
-    queryFn: async () => unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/members', { params: { path: { workspaceId } } })).items,
-  });
-  const write = useTaskWrite(task, 'task-assignees', async (handles: string[]) =>
-    unwrap(await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}/assignees', { ...taskPath(task), body: { handles } })),
-  );
+  const assignees = useQuery(assigneesQuery(task));
+  const members = useQuery(membersQuery(workspaceId));
+  const write = useTaskWrite(task, taskKeys.assignees(task.taskId), (handles: string[]) => taskWrites.assignees(task, handles));
   // The set being saved, shown at once (the checkbox flips in the same event) until the service's answer is read back.
   const [saving, setSaving] = useState<Set<string> | null>(null);
   const current = saving ?? new Set((assignees.data ?? []).map((a) => a.handle.toLowerCase()));

@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import { api, errorMessage, unwrap } from '../api/client';
-import { taskPath, useComments, useTaskWrite, type TaskRef } from './queries';
+import { useQuery } from '@tanstack/react-query';
+import { errorMessage } from '../api/client';
+import { taskKeys } from '../api/keys';
+import { commentsQuery, taskWrites, useTaskWrite, type TaskRef } from './api';
 
 /** A task's comments, oldest first, and a box to add one (docs "API", "Comments"). Text only: never HTML. */
 export function Comments({ task, readOnly }: { task: TaskRef; readOnly: boolean }) {
-  const comments = useComments(task);
+  const comments = useQuery(commentsQuery(task));
   const [text, setText] = useState('');
-  const add = useTaskWrite(task, 'task-comments', async (body: string) =>
-    unwrap(await api.POST('/api/v1/projects/{projectId}/tasks/{taskId}/comments', { ...taskPath(task), body: { text: body } })),
-  );
+  const add = useTaskWrite(task, taskKeys.comments(task.taskId), (text: string) => taskWrites.comment(task, text));
   return (
     <section className="detail-section" aria-labelledby="comments-title">
       <h3 id="comments-title">Comments</h3>

@@ -1,10 +1,11 @@
 import { useRef, useState } from 'react';
-import { api, errorMessage, unwrap } from '../api/client';
-import { taskPath, useTaskFields, useTaskWrite, type TaskRef } from './queries';
+import { useQuery } from '@tanstack/react-query';
+import { errorMessage } from '../api/client';
+import { taskKeys } from '../api/keys';
+import { taskFieldsQuery, taskWrites, useTaskWrite, type FieldValue, type TaskField, type TaskRef } from './api';
 
-/** A custom field with this task's value (`useTaskFields`: the project's fields joined with the task's values). */
-type Field = NonNullable<ReturnType<typeof useTaskFields>['data']>[number];
-type FieldValue = Field['value'];
+/** A custom field with this task's value ({@link taskFieldsQuery}: the project's fields joined with the task's values). */
+type Field = TaskField;
 
 /** One custom field's control; a change is saved at once (text and numbers when the field is left). */
 function FieldControl({ field, onSave, disabled }: { field: Field; onSave: (value: FieldValue) => void; disabled: boolean }) {
@@ -61,17 +62,14 @@ function FieldControl({ field, onSave, disabled }: { field: Field; onSave: (valu
 
 /** Writes one field value of a task: PUT, or DELETE for null (an empty value clears it). */
 function useFieldWrite(task: TaskRef) {
-  return useTaskWrite(task, 'task-fields', async ({ fieldId, value }: { fieldId: string; value: FieldValue }) => {
-    const path = { params: { path: { ...taskPath(task).params.path, fieldId } } };
-    return value === null
-      ? unwrap(await api.DELETE('/api/v1/projects/{projectId}/tasks/{taskId}/fields/{fieldId}', path))
-      : unwrap(await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}/fields/{fieldId}', { ...path, body: { value } }));
-  });
+  return useTaskWrite(task, taskKeys.fields(task.taskId), ({ fieldId, value }: { fieldId: string; value: FieldValue }) =>
+    taskWrites.field(task, fieldId, value),
+  );
 }
 
 /** The project's custom fields with this task's values (docs "API", "Custom fields"). Empty clears a value. */
 export function Fields({ task, readOnly }: { task: TaskRef; readOnly: boolean }) {
-  const fields = useTaskFields(task);
+  const fields = useQuery(taskFieldsQuery(task));
   const write = useFieldWrite(task);
   return (
     <fieldset className="detail-section">
@@ -106,7 +104,7 @@ export function Fields({ task, readOnly }: { task: TaskRef; readOnly: boolean })
  * when nothing changed): the chip's popover closes then.
  */
 export function FieldEditor({ task, fieldId, onDone }: { task: TaskRef; fieldId: string; onDone?: () => void }) {
-  const fields = useTaskFields(task);
+  const fields = useQuery(taskFieldsQuery(task));
   const write = useFieldWrite(task);
   const field = fields.data?.find((f) => f.id === fieldId);
   // Set while one key press is handled: whether it was Enter and whether it started a save.

@@ -1,7 +1,9 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import '../outline/outline.css';
-import { api, errorMessage, unwrap } from '../api/client';
-import { taskPath, useTaskNote, useTaskWrite, type TaskRef } from './queries';
+import { useQuery } from '@tanstack/react-query';
+import { errorMessage } from '../api/client';
+import { taskKeys } from '../api/keys';
+import { taskNoteQuery, taskWrites, useTaskWrite, type TaskRef } from './api';
 
 type NoteType = 'text' | 'markdown';
 
@@ -18,7 +20,7 @@ const MAX_NOTE_CHARS = 10_000;
  * note, from the task summaries (read only then; undefined while unknown).
  */
 export function Note({ task, readOnly, present }: { task: TaskRef; readOnly: boolean; present?: boolean }) {
-  const query = useTaskNote(task, present);
+  const query = useQuery(taskNoteQuery(task, present));
   const stored = { data: present === false ? null : query.data };
   const [value, setValue] = useState('');
   const [type, setType] = useState<NoteType>('text');
@@ -28,15 +30,8 @@ export function Note({ task, readOnly, present }: { task: TaskRef; readOnly: boo
     setValue(stored.data?.value ?? '');
     setType(stored.data?.type === 'markdown' ? 'markdown' : 'text');
   }, [stored.data]);
-  const save = useTaskWrite(task, 'task-note', async () =>
-    unwrap(await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}/note', { ...taskPath(task), body: { type, value } })),
-  );
-  const remove = useTaskWrite(
-    task,
-    'task-note',
-    async () => unwrap(await api.DELETE('/api/v1/projects/{projectId}/tasks/{taskId}/note', taskPath(task))),
-    { removes: true },
-  );
+  const save = useTaskWrite(task, taskKeys.note(task.taskId), () => taskWrites.note(task, { type, value }));
+  const remove = useTaskWrite(task, taskKeys.note(task.taskId), () => taskWrites.clearNote(task), { removes: true });
   const failed = save.isError ? save.error : remove.isError ? remove.error : null;
   return (
     <fieldset className="detail-section" disabled={readOnly || save.isPending || remove.isPending}>

@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
-import { api, errorMessage, unwrap } from '../api/client';
-import { taskPath, useTaskDate, useTaskWrite, type DatePoint, type TaskRef } from './queries';
+import { useQuery } from '@tanstack/react-query';
+import { errorMessage } from '../api/client';
+import { taskKeys } from '../api/keys';
+import { taskDateQuery, taskWrites, useTaskWrite, type DatePoint, type TaskRef } from './api';
 import { TimeZonePicker, timeZones } from './TimeZonePicker';
 
 /** The two sides of a task date and how the form names them. */
@@ -31,7 +33,7 @@ export function TaskDate({
   present?: boolean;
   onDone?: () => void;
 }) {
-  const query = useTaskDate(task, present);
+  const query = useQuery(taskDateQuery(task, present));
   const stored = { data: present === false ? null : query.data };
   const [form, setForm] = useState({ startDate: '', startTime: '', endDate: '', endTime: '', timezone: localZone() });
   const [problem, setProblem] = useState<string | null>(null);
@@ -47,15 +49,10 @@ export function TaskDate({
       timezone: end?.timezone ?? start?.timezone ?? localZone(),
     });
   }, [stored.data]);
-  const save = useTaskWrite(task, 'task-date', async (body: { start?: DatePoint; end?: DatePoint }) =>
-    unwrap(await api.PUT('/api/v1/projects/{projectId}/tasks/{taskId}/date', { ...taskPath(task), body })),
+  const save = useTaskWrite(task, taskKeys.date(task.taskId), (body: { start?: DatePoint; end?: DatePoint }) =>
+    taskWrites.date(task, body),
   );
-  const clear = useTaskWrite(
-    task,
-    'task-date',
-    async () => unwrap(await api.DELETE('/api/v1/projects/{projectId}/tasks/{taskId}/date', taskPath(task))),
-    { removes: true },
-  );
+  const clear = useTaskWrite(task, taskKeys.date(task.taskId), () => taskWrites.clearDate(task), { removes: true });
   const point = (date: string, time: string): DatePoint | undefined =>
     date === '' ? undefined : { date, ...(time ? { time } : {}), timezone: form.timezone };
   const submit = () => {

@@ -27,24 +27,10 @@ export function matchZones(zones: readonly string[], query: string): string[] {
 }
 
 /**
- * A searchable time-zone picker (WAI-ARIA combobox with a list box): typing filters the browser's
- * zones ("york", "new york", "paris"); ↓/↑ move through them, Enter or a click picks one, Escape
- * closes the list and keeps the zone chosen before. Leaving the field keeps a zone typed exactly,
- * otherwise the one chosen before.
+ * The state and keys of a {@link TimeZonePicker} choosing among `zones` (its list box `listId`):
+ * the text typed (null while showing `value`), whether the list is open, the active option.
  */
-export function TimeZonePicker({
-  value,
-  onChange,
-  zones,
-  label = 'Time zone',
-}: {
-  value: string;
-  onChange: (zone: string) => void;
-  zones: readonly string[];
-  label?: string;
-}) {
-  const id = useId();
-  const listId = `${id}-zones`;
+function useZoneCombobox(value: string, onChange: (zone: string) => void, zones: readonly string[], listId: string) {
   const [query, setQuery] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
@@ -100,6 +86,34 @@ export function TimeZonePicker({
     }
     close();
   };
+  return { query, setQuery, open, setOpen, active, setActive, list, matches, shown, pick, onKey, onBlur };
+}
+
+/**
+ * A searchable time-zone picker (WAI-ARIA combobox with a list box): typing filters the browser's
+ * zones ("york", "new york", "paris"); ↓/↑ move through them, Enter or a click picks one, Escape
+ * closes the list and keeps the zone chosen before. Leaving the field keeps a zone typed exactly,
+ * otherwise the one chosen before.
+ */
+export function TimeZonePicker({
+  value,
+  onChange,
+  zones,
+  label = 'Time zone',
+}: {
+  value: string;
+  onChange: (zone: string) => void;
+  zones: readonly string[];
+  label?: string;
+}) {
+  const id = useId();
+  const listId = `${id}-zones`;
+  const { query, setQuery, open, setOpen, active, setActive, list, matches, shown, pick, onKey, onBlur } = useZoneCombobox(
+    value,
+    onChange,
+    zones,
+    listId,
+  );
 
   return (
     <div className="tz-picker">

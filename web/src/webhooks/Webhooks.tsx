@@ -1,10 +1,11 @@
 import { ItemTable } from '../components/ItemTable';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, errorMessage, unwrap } from '../api/client';
+import { useQuery } from '@tanstack/react-query';
+import { ApiError, errorMessage } from '../api/client';
 import { CopyField } from '../components/CopyButton';
-import { useMe } from '../api/queries';
+import { useMe } from '../profile/api';
+import { deliveriesQuery, subscriptionsQuery, useDeleteWebhook, useRegisterWebhook, useUnsubscribe, webhooksQuery } from './api';
 import { webhookRefusal } from '../components/permissions';
 
 const EVENTS = [
@@ -19,7 +20,7 @@ const EVENTS = [
 ] as const;
 
 function useWebhooks() {
-  return useQuery({ queryKey: ['webhooks'], queryFn: async () => unwrap(await api.GET('/api/v2/webhooks')).items });
+  return useQuery(webhooksQuery());
 }
 
 /** Register a signed webhook; the secret is shown once, right here. An account whose plan has no webhooks reads why. */
@@ -28,19 +29,19 @@ function Register() {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<(typeof EVENTS)[number][]>(['task.assigned']);
   const [secret, setSecret] = useState<string | null>(null);
-  const queries = useQueryClient();
-  const register = useMutation({
-    mutationFn: async () => unwrap(await api.POST('/api/v2/webhooks', { body: { targetUrl: url, events } })),
-    onSuccess: (res) => {
-      setSecret(res.secret);
-      setUrl('');
-      void queries.invalidateQueries({ queryKey: ['webhooks'] });
-    },
-  });
+  const register = useRegisterWebhook();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setSecret(null);
-    register.mutate();
+    register.mutate(
+      { targetUrl: url, events },
+      {
+        onSuccess: (res) => {
+          setSecret(res.secret);
+          setUrl('');
+        },
+      },
+    );
   };
   return (
     <form onSubmit={submit} className="card wide" aria-labelledby="register-title">
@@ -95,15 +96,8 @@ function Register() {
  * a signed registration above and unsubscribed. New ones are made only through the API.
  */
 function LegacySubscriptions() {
-  const queries = useQueryClient();
-  const subscriptions = useQuery({
-    queryKey: ['subscriptions'],
-    queryFn: async () => unwrap(await api.GET('/api/v2/subscriptions')).items,
-  });
-  const unsubscribe = useMutation({
-    mutationFn: async (hookId: string) => unwrap(await api.POST('/api/v2/unsubscribeWebhook', { body: { hookId } })),
-    onSettled: () => queries.invalidateQueries({ queryKey: ['subscriptions'] }),
-  });
+  const subscriptions = useQuery(subscriptionsQuery());
+  const unsubscribe = useUnsubscribe();
   if (!subscriptions.data?.length) return null;
   return (
     <>
@@ -145,11 +139,7 @@ function LegacySubscriptions() {
 /** Signed webhook registrations of the signed-in account, with their delivery logs, and any legacy subscriptions. */
 export function Webhooks() {
   const webhooks = useWebhooks();
-  const queries = useQueryClient();
-  const remove = useMutation({
-    mutationFn: async (id: string) => unwrap(await api.DELETE('/api/v2/webhooks/{id}', { params: { path: { id } } })),
-    onSettled: () => queries.invalidateQueries({ queryKey: ['webhooks'] }),
-  });
+  const remove = useDeleteWebhook();
   return (
     <section aria-labelledby="webhooks-title">
       <h1 id="webhooks-title">Webhooks</h1>
@@ -181,12 +171,7 @@ export function Webhooks() {
 /** One registration's delivery log: each delivery's attempts, status codes and errors. */
 export function WebhookDeliveries() {
   const { webhookId = '' } = useParams();
-  const deliveries = useQuery({
-    queryKey: ['deliveries', webhookId],
-    refetchInterval: 3000,
-    queryFn: async () =>
-      unwrap(await api.GET('/api/v2/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query: { limit: 100 } } })).items,
-  });
+  const deliveries = useQuery(deliveriesQuery(webhookId));
   return (
     <section aria-labelledby="deliveries-title">
       <p>

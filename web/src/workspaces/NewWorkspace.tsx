@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../api/client';
+import { errorMessage } from '../api/client';
+import { useCreateWorkspace } from './api';
 import { useToast } from '../components/Toasts';
 import { useWorkspaceContext } from './context';
 import './workspaces.css';
@@ -15,24 +15,20 @@ export const MAX_WORKSPACE_NAME = 100;
  */
 export function NewWorkspace() {
   const [name, setName] = useState('');
-  const queries = useQueryClient();
   const navigate = useNavigate();
   const toast = useToast();
   const { chooseWorkspace } = useWorkspaceContext();
-  const create = useMutation({
-    mutationFn: async () => unwrap(await api.POST('/api/v1/workspaces', { body: { name: name.trim() } })).item,
-    onSuccess: async (item) => {
-      await queries.invalidateQueries({ queryKey: ['workspaces'] });
-      chooseWorkspace(item.id);
-      toast({
-        message: `Workspace “${item.name}” created; you are its Owner.`,
-      });
-      navigate('/');
-    },
-  });
+  const create = useCreateWorkspace();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (name.trim() !== '') create.mutate();
+    if (name.trim() !== '')
+      create.mutate(name.trim(), {
+        onSuccess: (item) => {
+          chooseWorkspace(item.id);
+          toast({ message: `Workspace “${item.name}” created; you are its Owner.` });
+          navigate('/');
+        },
+      });
   };
   return (
     <section aria-labelledby="new-workspace-title">

@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Building2, Plus } from 'lucide-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../api/client';
-import { useWorkspaces } from '../api/queries';
+import { errorMessage } from '../api/client';
+import { useRenameWorkspace, useWorkspaces } from './api';
 import { EmptyState } from '../components/EmptyState';
 import { RoleGuide, roleDescription } from '../components/roles';
 import { can, deniedProps, PermissionNote } from '../components/permissions';
@@ -66,26 +65,18 @@ export function WorkspaceSettings() {
 
 function Rename({ workspace }: { workspace: { id: string; name: string; role: string } }) {
   const [name, setName] = useState(workspace.name);
-  const queries = useQueryClient();
   const toast = useToast();
   const owner = can(workspace.role, 'renameWorkspace');
-  const rename = useMutation({
-    mutationFn: async () =>
-      unwrap(
-        await api.PATCH('/api/v1/workspaces/{workspaceId}', {
-          params: { path: { workspaceId: workspace.id } },
-          body: { name: name.trim() },
-        }),
-      ).item,
-    onSuccess: async (item) => {
-      setName(item.name);
-      await queries.invalidateQueries({ queryKey: ['workspaces'] });
-      toast({ message: `Workspace renamed to “${item.name}”.` });
-    },
-  });
+  const rename = useRenameWorkspace(workspace.id);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (name.trim() !== '' && name.trim() !== workspace.name) rename.mutate();
+    if (name.trim() !== '' && name.trim() !== workspace.name)
+      rename.mutate(name.trim(), {
+        onSuccess: ({ item }) => {
+          setName(item.name);
+          toast({ message: `Workspace renamed to “${item.name}”.` });
+        },
+      });
   };
   return (
     <form className="card wide" onSubmit={submit} aria-labelledby="rename-title">
