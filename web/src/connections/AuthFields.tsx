@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { PieceAuth } from './queries';
+import type { PieceAuth } from './api';
 
 /** The values a connection form holds: the custom or OAuth2 fields by name, or `secret_text`, `username`, `password`. */
 export type AuthValues = Record<string, unknown>;

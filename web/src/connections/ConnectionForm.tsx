@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, errorMessage, unwrap } from '../api/client';
 import { AuthFields, authBody, authDefaults, type AuthValues } from './AuthFields';
-import { usePieceAuth, useRefreshConnections } from './queries';
+import { consentQuery, usePieceAuth, useRefreshConnections } from './api';
 import './connections.css';
 
 /** How often the form asks how an OAuth2 consent stands, in ms. */
@@ -64,25 +64,15 @@ export function ConnectionForm({
     },
     onError: () => popup.current?.close(),
   });
-  const consent = useQuery({
-    queryKey: ['oauth2-consent', workspaceId, state],
-    enabled: state !== null,
-    refetchInterval: (query) => (query.state.data?.status === 'pending' ? CONSENT_POLL_MS : false),
-    queryFn: async () =>
-      unwrap(
-        await api.GET('/api/v1/workspaces/{workspaceId}/connections/oauth2/{state}', { params: { path: { workspaceId, state: state! } } }),
-      ).item,
-  });
-  const ended = consent.data?.status;
-  useEffect(() => {
-    if (ended === 'pending' || ended === undefined) return;
-    popup.current?.close();
-    if (ended === 'connected' && consent.data?.connectionId) {
+  const { consent, ended } = useConsent(
+    workspaceId,
+    state,
+    (connectionId) => {
       void refresh();
-      onCreated({ id: consent.data.connectionId, name });
-    }
-    // onCreated and refresh change identity each render; the consent's end is what matters.
-  }, [ended]);
+      onCreated({ id: connectionId, name });
+    },
+    () => popup.current?.close(),
+  );
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -108,18 +98,7 @@ export function ConnectionForm({
         Connection name
         <input required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
       </label>
-      {info.data.auth.length > 1 && (
-        <label>
-          Connect with
-          <select value={which} onChange={(e) => setWhich(Number(e.target.value))}>
-            {info.data.auth.map((a, i) => (
-              <option key={a.type} value={i}>
-                {a.type === 'OAUTH2' ? 'OAuth2 (sign in at the provider)' : a.displayName}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
+      {info.data.auth.length > 1 && <AuthChoice auth={info.data.auth} which={which} onChange={setWhich} />}
       <AuthFields auth={auth} values={values} onChange={setValues} />
       {auth.type !== 'OAUTH2' && <p className="help">Values are stored encrypted and never shown again.</p>}
       {error && (
@@ -127,15 +106,61 @@ export function ConnectionForm({
           {errorMessage(error)}
         </p>
       )}
-      {ended === 'pending' && <p role="status">Waiting for the consent in the other window…</p>}
-      {ended === 'failed' && (
-        <p role="alert" className="error">
-          {consent.data?.error ?? 'The connection was not made.'}
-        </p>
-      )}
+      <ConsentStatus ended={ended} error={consent.data?.error} />
       <button type="submit" disabled={create.isPending || start.isPending || ended === 'pending'}>
         {auth.type === 'OAUTH2' ? 'Connect' : 'Save connection'}
       </button>
     </form>
+  );
+}
+
+/**
+ * How an OAuth2 consent started with `state` stands, asked every {@link CONSENT_POLL_MS} while it
+ * is pending; once it ends, `close` closes the popup and, when connected, `connected` gets the id.
+ */
+function useConsent(workspaceId: string, state: string | null, connected: (connectionId: string) => void, close: () => void) {
+  const consent = useQuery(consentQuery(workspaceId, state, CONSENT_POLL_MS));
+  const ended = consent.data?.status;
+  useEffect(() => {
+    if (ended === 'pending' || ended === undefined) return;
+    close();
+    if (ended === 'connected' && consent.data?.connectionId) connected(consent.data.connectionId);
+    // The callbacks change identity each render; the consent's end is what matters.
+  }, [ended]);
+  return { consent, ended };
+}
+
+/** The choice between a piece's ways to connect, when it has several. */
+function AuthChoice({
+  auth,
+  which,
+  onChange,
+}: {
+  auth: { type: string; displayName?: string }[];
+  which: number;
+  onChange: (i: number) => void;
+}) {
+  return (
+    <label>
+      Connect with
+      <select value={which} onChange={(e) => onChange(Number(e.target.value))}>
+        {auth.map((a, i) => (
+          <option key={a.type} value={i}>
+            {a.type === 'OAUTH2' ? 'OAuth2 (sign in at the provider)' : a.displayName}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Where an OAuth2 consent stands, while it waits or once it failed. */
+function ConsentStatus({ ended, error }: { ended: string | undefined; error?: string | null }) {
+  if (ended === 'pending') return <p role="status">Waiting for the consent in the other window…</p>;
+  if (ended !== 'failed') return null;
+  return (
+    <p role="alert" className="error">
+      {error ?? 'The connection was not made.'}
+    </p>
   );
 }

@@ -7,7 +7,7 @@ import { ItemTable } from '../components/ItemTable';
 import { WorkspaceSelect } from '../components/WorkspaceSelect';
 import { ConnectionForm } from './ConnectionForm';
 import { OAuthAppsPanel } from './OAuthAppsPanel';
-import { useConnections, usePieces, useRefreshConnections, type Connection } from './queries';
+import { useConnections, usePieces, useRefreshConnections, type Connection } from './api';
 
 const EDITORS = new Set(['Owner', 'Collaborator']);
 

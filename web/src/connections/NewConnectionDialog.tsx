@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { ConnectionForm } from './ConnectionForm';
-import { usePieceAuth } from './queries';
+import { usePieceAuth } from './api';
 
 /**
  * "New connection" as a modal (the browser's `<dialog>`; Escape or Cancel closes it): the

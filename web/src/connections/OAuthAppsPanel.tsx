@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage, unwrap } from '../api/client';
 import { ConfirmDelete } from '../components/ConfirmDelete';
 import { ItemTable } from '../components/ItemTable';
-import { connectionKeys, useOAuthApps, type PieceSummary } from './queries';
+import { connectionKeys, useOAuthApps, type PieceSummary } from './api';
 import './connections.css';
 
 /** Where providers send the browser back (docs/integrations.md "OAuth2 apps"): register it with each app. */
@@ -52,17 +52,7 @@ export function OAuthAppsPanel({ workspaceId, pieces }: { workspaceId: string; p
         <code className="connection-url">{`${window.location.origin}${CALLBACK_PATH}`}</code>.
       </p>
       <form onSubmit={submit} className="card wide" aria-label="Register a provider app">
-        <label>
-          Piece
-          <select required value={piece} onChange={(e) => setPiece(e.target.value)}>
-            <option value="">Choose…</option>
-            {pieces.map((p) => (
-              <option key={p.name} value={p.name}>
-                {p.displayName}
-              </option>
-            ))}
-          </select>
-        </label>
+        <PieceChoice pieces={pieces} value={piece} onChange={setPiece} />
         <label>
           Client id
           <input required maxLength={2000} value={clientId} onChange={(e) => setClientId(e.target.value)} />
@@ -116,5 +106,22 @@ export function OAuthAppsPanel({ workspaceId, pieces }: { workspaceId: string; p
         )}
       />
     </section>
+  );
+}
+
+/** The OAuth2 piece a provider app is for. */
+function PieceChoice({ pieces, value, onChange }: { pieces: PieceSummary[]; value: string; onChange: (piece: string) => void }) {
+  return (
+    <label>
+      Piece
+      <select required value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Choose…</option>
+        {pieces.map((p) => (
+          <option key={p.name} value={p.name}>
+            {p.displayName}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 
 /** The query keys of connections (docs/web-app.md "Connections"): the builder's picker reads `['connections', workspaceId, piece]`. */
@@ -75,5 +75,21 @@ export function usePieces() {
       }
       return [...byName.values()].sort((a, b) => a.displayName.localeCompare(b.displayName));
     },
+  });
+}
+
+/**
+ * How the OAuth2 consent started with `state` stands (`GET …/connections/oauth2/{state}`), asked
+ * every `pollMs` while pending; idle while `state` is null.
+ */
+export function consentQuery(workspaceId: string, state: string | null, pollMs: number) {
+  return queryOptions({
+    queryKey: ['oauth2-consent', workspaceId, state] as const,
+    enabled: state !== null,
+    refetchInterval: (query) => (query.state.data?.status === 'pending' ? pollMs : false),
+    queryFn: async () =>
+      unwrap(
+        await api.GET('/api/v1/workspaces/{workspaceId}/connections/oauth2/{state}', { params: { path: { workspaceId, state: state! } } }),
+      ).item,
   });
 }
