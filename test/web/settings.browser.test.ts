@@ -119,12 +119,13 @@ run('web app: members and account settings', () => {
       await page.getByRole('button', { name: 'Revoke token n8n laptop' }).click();
       await waitFor(async () => (await call(server.url, 'GET', '/api/v1/me', { token })).status === 401, 'token revoked');
 
-      await page.getByLabel('Current password').fill('not my password');
-      await page.getByLabel(/^New password/).fill('a brand new password');
-      await page.getByRole('button', { name: 'Change password' }).click();
-      await page.getByRole('alert').filter({ hasText: 'the current password is wrong' }).waitFor();
-      await page.getByLabel('Current password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Change password' }).click();
+      const passwordForm = page.getByRole('form', { name: 'Password' });
+      await passwordForm.getByLabel('Current password').fill('not my password');
+      await passwordForm.getByLabel(/^New password/).fill('a brand new password');
+      await passwordForm.getByRole('button', { name: 'Change password' }).click();
+      await passwordForm.getByRole('alert').filter({ hasText: 'the current password is wrong' }).waitFor();
+      await passwordForm.getByLabel('Current password').fill(PASSWORD);
+      await passwordForm.getByRole('button', { name: 'Change password' }).click();
       await page.getByText('Password changed; your other sessions are signed out.').waitFor();
     });
     const signIn = await call(server.url, 'POST', '/api/v1/auth/sign-in', { body: { login: 'owner', password: 'a brand new password' } });

@@ -26,7 +26,7 @@ CREATE INDEX email_changes_user ON email_changes(user_id, created_at);`,
 CREATE TABLE email_changes (
   id          TEXT COLLATE "C" PRIMARY KEY,
   user_id     TEXT COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-  email       TEXT NOT NULL,
+  email       TEXT COLLATE "C" NOT NULL,
   token_hash  TEXT COLLATE "C" NOT NULL UNIQUE,
   created_at  BIGINT NOT NULL,
   expires_at  BIGINT NOT NULL,
