@@ -6,7 +6,7 @@ import { BuilderPage, testStepOn } from './builder-page';
 const run = browserAvailable() ? describe : describe.skip;
 
 /**
- * A piece step built through the form view with its connection made inline (docs/web-app.md
+ * A piece step built in the flow view's side panel with its connection made inline (docs/web-app.md
  * "Connections"): the WordPress "Create Post" action is picked, "New connection" opens the
  * piece's connection form in a dialog (its custom-auth fields: username, password, the site's
  * URL, pointed at a fake WordPress on 127.0.0.1), the new connection is picked, the fields are
@@ -58,9 +58,9 @@ run('web app: a piece step with a connection made inline', () => {
         const wordpress = picker.locator('details', { has: page.locator('summary', { hasText: /^WordPress/ }) });
         await wordpress.locator('summary').click();
         await wordpress.getByRole('button', { name: /^Create Post/ }).click();
-        await page.getByRole('article').first().waitFor();
-        const card = page.locator('[data-card]:focus').locator('xpath=..');
-        await card.getByRole('textbox', { name: /^Step id of / }).fill('post');
+        const panel = page.locator('#step-panel:focus');
+        await panel.waitFor();
+        await panel.getByRole('textbox', { name: /^Step id of / }).fill('post');
         const step = b.card('post');
 
         // No connection yet: make one from the step.

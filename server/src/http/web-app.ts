@@ -36,6 +36,7 @@ export const WEB_APP_ROUTES = [
   '/settings/members',
   '/settings/account',
   '/settings/oauth-apps',
+  '/settings/connections',
   '/settings/secrets',
   '/settings/workspace',
   '/workspaces/new',
