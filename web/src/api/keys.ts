@@ -52,6 +52,10 @@ export const taskKeys = {
   of: (projectId: string) => ['tasks', projectId] as const,
   summaries: (projectId: string) => ['tasks', projectId, 'summaries'] as const,
   matches: (projectId: string, filter: object) => ['tasks', projectId, 'matches', filter] as const,
+  /** The project's first task (the builder's sample context). */
+  first: (projectId: string | undefined) => ['tasks', projectId, 'first'] as const,
+  /** The project's first 500 tasks as the builder's task picker offers them. */
+  picker: (projectId: string | undefined) => ['picker-tasks', projectId] as const,
   trash: (projectId: string) => ['trash', projectId] as const,
   assignees: (taskId: string) => ['task-assignees', taskId] as const,
   date: (taskId: string) => ['task-date', taskId] as const,
@@ -86,6 +90,19 @@ export const automationKeys = {
   kinds: () => ['automation-kinds'] as const,
   /** The automation JSON Schema (`GET /automations/schema`). */
   schema: () => ['automation-schema'] as const,
+  /** A piece's dynamic dropdown choices for a step (`POST /automations/kinds/{type}/options`). */
+  kindOptions: (p: { type: string | undefined; prop: string; connectionId: string | undefined; props: object }) =>
+    ['kind-options', p.type, p.prop, p.connectionId, JSON.stringify(p.props)] as const,
+};
+
+/** A workspace's piece connections, its OAuth apps and what a piece's connection form asks. */
+export const connectionKeys = {
+  /** Every connection list of the workspace (the Connections screen's and the builder pickers'). */
+  all: (workspaceId: string | undefined) => ['connections', workspaceId] as const,
+  /** The workspace's connections of one piece (the builder's connection picker; all pieces without one). */
+  ofPiece: (workspaceId: string | undefined, piece: string | undefined) => ['connections', workspaceId, piece] as const,
+  apps: (workspaceId: string) => ['oauth2-apps', workspaceId] as const,
+  auth: (piece: string) => ['piece-auth', piece] as const,
 };
 
 /** Agents and their conversations and public pages. */
@@ -119,6 +136,7 @@ export const keys = {
   projects: projectKeys,
   tasks: taskKeys,
   automations: automationKeys,
+  connections: connectionKeys,
   agents: agentKeys,
   media: mediaKeys,
   webhooks: webhookKeys,

@@ -13,6 +13,13 @@ import { FINAL, type Run } from './types';
 /** The body of `POST /api/v1/automations`. */
 export type CreateBody = paths['/api/v1/automations']['post']['requestBody']['content']['application/json'];
 
+/** The body of `PUT /api/v1/automations/{automationId}`: the automation's definition. */
+export type UpdateBody = paths['/api/v1/automations/{automationId}']['put']['requestBody']['content']['application/json'];
+
+/** The body of `POST /api/v1/automations/{automationId}/steps/{stepId}/test`. */
+export type StepTestBody =
+  paths['/api/v1/automations/{automationId}/steps/{stepId}/test']['post']['requestBody']['content']['application/json'];
+
 /** The body of `POST /api/v1/automations/import`. */
 export type ImportBody = paths['/api/v1/automations/import']['post']['requestBody']['content']['application/json'];
 
@@ -123,6 +130,60 @@ export const decisionLinkQuery = (token: string) =>
     queryFn: async () => unwrap(await api.POST('/api/v1/approvals/inspect', { body: { token } })).item,
   });
 
+/**
+ * The kinds catalogue as the API document declares it (kept for the session: it changes only with
+ * the service's version); the builder's `useKinds` narrows its JSON Schema parts.
+ */
+export const kindsQuery = () =>
+  queryOptions({
+    queryKey: automationKeys.kinds(),
+    staleTime: Infinity,
+    queryFn: async () => unwrap(await api.GET('/api/v1/automations/kinds')),
+  });
+
+/** The automation JSON Schema (`GET /api/v1/automations/schema`, kept for the session); nothing is read unless `enabled`. */
+export const automationSchemaQuery = (enabled: boolean) =>
+  queryOptions({
+    queryKey: automationKeys.schema(),
+    enabled,
+    staleTime: Infinity,
+    queryFn: async () => unwrap(await api.GET('/api/v1/automations/schema')),
+  });
+
+/**
+ * A piece's dynamic dropdown choices for a step's property (`POST /automations/kinds/{type}/options`),
+ * computed with the step's connection and the properties it depends on (`props`); nothing is read
+ * until the workspace, the step's kind and its connection are known.
+ */
+export const kindOptionsQuery = (p: {
+  workspaceId: string | undefined;
+  type: string | undefined;
+  prop: string;
+  connectionId: string | undefined;
+  props: Record<string, unknown>;
+}) =>
+  queryOptions({
+    queryKey: automationKeys.kindOptions(p),
+    enabled: p.workspaceId !== undefined && typeof p.type === 'string' && typeof p.connectionId === 'string',
+    retry: false,
+    queryFn: async () =>
+      unwrap(
+        await api.POST('/api/v1/automations/kinds/{type}/options', {
+          params: { path: { type: p.type! } },
+          body: { workspaceId: p.workspaceId!, prop: p.prop, connectionId: p.connectionId!, props: p.props },
+        }),
+      ).item,
+  });
+
+/** Refreshes the automation lists and `automationId` after the builder saved it (both refetched before this resolves). */
+export function useRefreshSaved() {
+  const queries = useQueryClient();
+  return async (automationId: string) => {
+    await queries.invalidateQueries({ queryKey: automationKeys.lists() });
+    await queries.invalidateQueries({ queryKey: automationKeys.one(automationId) });
+  };
+}
+
 /** Enable or disable an automation (Owner); the automation lists are refreshed. */
 export function useSetEnabled() {
   const queries = useQueryClient();
@@ -156,6 +217,18 @@ export function useDecide() {
 /** The writes of the automation screens (each throws an ApiError from the service). */
 export const automationWrites = {
   create: async (body: CreateBody) => unwrap(await api.POST('/api/v1/automations', { body })).item,
+  /** Saves the builder's definition: a new version of `automationId`, or a new automation in `workspaceId`. */
+  save: async (automationId: string | undefined, workspaceId: string | undefined, definition: UpdateBody) =>
+    automationId
+      ? unwrap(await api.PUT('/api/v1/automations/{automationId}', { ...at(automationId), body: definition })).item
+      : unwrap(await api.POST('/api/v1/automations', { body: { workspaceId: workspaceId!, ...definition } })).item,
+  /** Runs the saved version once as a test with `payload` as the trigger. */
+  testRun: async (automationId: string, payload: Record<string, unknown>) =>
+    unwrap(await api.POST('/api/v1/automations/{automationId}/test', { ...at(automationId), body: { payload } })).item,
+  /** Runs one step of the draft `definition` with the trigger sample and the earlier steps' outputs. */
+  testStep: async (automationId: string, stepId: string, body: StepTestBody) =>
+    unwrap(await api.POST('/api/v1/automations/{automationId}/steps/{stepId}/test', { params: { path: { automationId, stepId } }, body }))
+      .item,
   import: async (body: ImportBody) => unwrap(await api.POST('/api/v1/automations/import', { body })).item,
   /** The automation's portable document (docs "Automations", "Export and import"). */
   export: async (automationId: string) => unwrap(await api.GET('/api/v1/automations/{automationId}/export', at(automationId))),

@@ -1,12 +1,9 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
+import { automationKeys, connectionKeys } from '../api/keys';
 
-/** The query keys of connections (docs/web-app.md "Connections"): the builder's picker reads `['connections', workspaceId, piece]`. */
-export const connectionKeys = {
-  all: (workspaceId: string) => ['connections', workspaceId] as const,
-  apps: (workspaceId: string) => ['oauth2-apps', workspaceId] as const,
-  auth: (piece: string) => ['piece-auth', piece] as const,
-};
+/** The query keys of connections, from web/src/api/keys.ts (docs/architecture.md "Web data access"). */
+export { connectionKeys };
 
 /** What a piece's connection form asks (`GET /api/v1/automations/pieces/{piece}/auth`). */
 export function usePieceAuth(piece: string | undefined) {
@@ -48,6 +45,19 @@ export function useOAuthApps(workspaceId: string) {
   });
 }
 
+/** The workspace's connections of `piece` (all pieces without one), as the builder's connection picker offers them; nothing is read unless `enabled`. */
+export const pieceConnectionsQuery = (workspaceId: string | undefined, piece: string | undefined, enabled: boolean) =>
+  queryOptions({
+    queryKey: connectionKeys.ofPiece(workspaceId, piece),
+    enabled: enabled && workspaceId !== undefined,
+    queryFn: async () =>
+      unwrap(
+        await api.GET('/api/v1/workspaces/{workspaceId}/connections', {
+          params: { path: { workspaceId: workspaceId! }, query: piece ? { piece } : {} },
+        }),
+      ).items,
+  });
+
 /** Drops every cached connection list of the workspace (the screen's and the builder pickers'). */
 export function useRefreshConnections(workspaceId: string) {
   const queries = useQueryClient();
@@ -64,7 +74,7 @@ export interface PieceSummary {
 /** The installed pieces that take a connection, by display name (from the kinds catalogue). */
 export function usePieces() {
   return useQuery({
-    queryKey: ['automation-kinds'],
+    queryKey: automationKeys.kinds(),
     staleTime: Infinity,
     queryFn: async () => unwrap(await api.GET('/api/v1/automations/kinds')),
     select: (catalogue): PieceSummary[] => {

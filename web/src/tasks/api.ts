@@ -86,6 +86,26 @@ export function useProjectTasks(projectId: string) {
   return useQuery(projectTasksQuery(projectId));
 }
 
+/** A project's first task, or null when it has none (the builder's sample context); nothing is read without a project. */
+export const firstTaskQuery = (projectId: string | undefined) =>
+  queryOptions({
+    queryKey: taskKeys.first(projectId),
+    enabled: projectId !== undefined,
+    queryFn: async () =>
+      unwrap(await api.GET('/api/v1/projects/{projectId}/tasks', { params: { path: { projectId: projectId! }, query: { limit: 1 } } }))
+        .items[0] ?? null,
+  });
+
+/** A project's first 500 tasks (the builder's task picker); nothing is read without a project. */
+export const pickerTasksQuery = (projectId: string | undefined) =>
+  queryOptions({
+    queryKey: taskKeys.picker(projectId),
+    enabled: projectId !== undefined,
+    queryFn: async () =>
+      unwrap(await api.GET('/api/v1/projects/{projectId}/tasks', { params: { path: { projectId: projectId! }, query: { limit: 500 } } }))
+        .items as { id: string; text: string }[],
+  });
+
 /** The task's assignees. */
 export const assigneesQuery = (t: TaskRef) =>
   queryOptions({

@@ -5,8 +5,8 @@ import { EditorView } from '@codemirror/view';
 import { Annotation, Compartment, EditorState, type Extension } from '@codemirror/state';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { linter, lintGutter } from '@codemirror/lint';
-import { api, unwrap } from '../../api/client';
-import { fetchCatalogue } from './kinds';
+import { automationSchemaQuery, kindsQuery } from '../api';
+import { asCatalogue } from './kinds';
 import { automationJson, type LineProblem } from './json/automationJson';
 import type { Schema } from './json/schema';
 import { insideJsonString } from './templateCompletion';
@@ -66,20 +66,10 @@ export interface CodeEditorProps {
 
 /** The service's automation schema and kinds catalogue, when `enabled` (both kept for the session). */
 function useAutomationSchema(enabled: boolean) {
-  const schema = useQuery({
-    queryKey: ['automation-schema'],
-    enabled,
-    staleTime: Infinity,
-    // The API document declares the published schema as a free-form object (a JSON Schema is not an OpenAPI type): read as one.
-    queryFn: async () => unwrap(await api.GET('/api/v1/automations/schema')) as Schema,
-  });
+  // The API document declares the published schema as a free-form object (a JSON Schema is not an OpenAPI type): read as one.
+  const schema = useQuery({ ...automationSchemaQuery(enabled), select: (published) => published as Schema });
   // The same query as the builder's `useKinds` (one request for both).
-  const catalogue = useQuery({
-    queryKey: ['automation-kinds'],
-    enabled,
-    staleTime: Infinity,
-    queryFn: fetchCatalogue,
-  });
+  const catalogue = useQuery({ ...kindsQuery(), enabled, select: asCatalogue });
   return enabled ? { schema: schema.data, catalogue: catalogue.data } : {};
 }
 
@@ -181,14 +171,7 @@ export function CodeEditor({
       v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value }, annotations: FROM_VALUE.of(true) });
   }, [value]);
 
-  const insert = (make: (at: { inString: boolean }) => string) => {
-    const v = view.current;
-    if (!v) return;
-    const { from, to } = v.state.selection.main;
-    const text = make({ inString: language === 'json' && insideJsonString(v.state.doc.toString(), from) });
-    v.dispatch({ changes: { from, to, insert: text }, selection: { anchor: from + text.length } });
-    v.focus();
-  };
+  const insert = (make: (at: { inString: boolean }) => string) => insertAtCursor(view.current, language, make);
   const editor = <div ref={host} className={`code-editor${className ? ` ${className}` : ''}`} />;
   const box = toolbar ? (
     <div className="code-editor-frame">
@@ -202,13 +185,29 @@ export function CodeEditor({
   return (
     <>
       {box}
-      <ul id={problemsId} className="editor-problems" aria-label="Problems in the JSON" aria-live="polite">
-        {problems.map((p, i) => (
-          <li key={i} className="error small">
-            Line {p.line}: {p.message}
-          </li>
-        ))}
-      </ul>
+      <ProblemList id={problemsId} problems={problems} />
     </>
+  );
+}
+
+/** Replaces the selection with `make`'s text (told whether the cursor is inside a JSON string), the cursor after it. */
+function insertAtCursor(v: EditorView | null, language: CodeEditorProps['language'], make: (at: { inString: boolean }) => string) {
+  if (!v) return;
+  const { from, to } = v.state.selection.main;
+  const text = make({ inString: language === 'json' && insideJsonString(v.state.doc.toString(), from) });
+  v.dispatch({ changes: { from, to, insert: text }, selection: { anchor: from + text.length } });
+  v.focus();
+}
+
+/** The schema's problems under the editor, by line (announced as they change). */
+function ProblemList({ id, problems }: { id: string | undefined; problems: LineProblem[] }) {
+  return (
+    <ul id={id} className="editor-problems" aria-label="Problems in the JSON" aria-live="polite">
+      {problems.map((p, i) => (
+        <li key={i} className="error small">
+          Line {p.line}: {p.message}
+        </li>
+      ))}
+    </ul>
   );
 }

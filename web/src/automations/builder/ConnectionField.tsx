@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useRefreshConnections } from '../../connections/api';
 import { NewConnectionDialog } from '../../connections/NewConnectionDialog';
 import { useBuilder } from './context';
 import { PickerField, type SpecialProps } from './SpecialFields';
@@ -11,7 +11,7 @@ import { PickerField, type SpecialProps } from './SpecialFields';
  */
 export function ConnectionField(props: SpecialProps) {
   const { workspaceId } = useBuilder();
-  const queries = useQueryClient();
+  const refreshConnections = useRefreshConnections(workspaceId ?? '');
   const piece = props.schema['x-piece'];
   const [open, setOpen] = useState(false);
   return (
@@ -28,7 +28,7 @@ export function ConnectionField(props: SpecialProps) {
           piece={piece}
           onClose={() => setOpen(false)}
           onCreated={async (connection) => {
-            await queries.invalidateQueries({ queryKey: ['connections', workspaceId] });
+            await refreshConnections();
             props.onChange(connection.id);
             setOpen(false);
           }}

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
+import { kindOptionsQuery } from '../api';
 import { useBuilder } from './context';
 import type { SpecialProps } from './SpecialFields';
 
@@ -16,18 +16,7 @@ export function OptionsField({ id, path, schema, value, onChange, describedBy, i
   const prop = String(path[path.length - 1]);
   const refreshers = schema['x-options']?.refreshers ?? [];
   const inputs = Object.fromEntries(refreshers.map((r) => [r, siblings[r]]));
-  const choices = useQuery({
-    queryKey: ['kind-options', step?.type, prop, step?.connectionId, JSON.stringify(inputs)],
-    enabled: workspaceId !== undefined && typeof step?.type === 'string' && typeof step?.connectionId === 'string',
-    retry: false,
-    queryFn: async () =>
-      unwrap(
-        await api.POST('/api/v1/automations/kinds/{type}/options', {
-          params: { path: { type: step!.type! } },
-          body: { workspaceId: workspaceId!, prop, connectionId: step!.connectionId!, props: inputs },
-        }),
-      ).item,
-  });
+  const choices = useQuery(kindOptionsQuery({ workspaceId, type: step?.type, prop, connectionId: step?.connectionId, props: inputs }));
   const options = choices.data?.options ?? [];
   const many = schema.type === 'array';
   const chosen = many ? (Array.isArray(value) ? value : []) : [value];

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { api, ApiError, unwrap } from '../../api/client';
+import { ApiError } from '../../api/client';
+import { automationWrites } from '../api';
 import type { Run } from '../types';
 import { CodeEditor } from './CodeEditor';
 
@@ -32,10 +33,7 @@ export function TestRun({
     setError(null);
     try {
       const body = JSON.parse(payload) as Record<string, unknown>;
-      const res = unwrap(
-        await api.POST('/api/v1/automations/{automationId}/test', { params: { path: { automationId } }, body: { payload: body } }),
-      );
-      setRun(res.item);
+      setRun(await automationWrites.testRun(automationId, body));
     } catch (e) {
       setError(e instanceof ApiError ? e.message : (e as Error).message);
     }

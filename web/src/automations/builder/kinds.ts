@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
 import type { KindLists } from '../../api/lists';
 import type { paths } from '../../api/schema';
+import { kindsQuery } from '../api';
 
 /**
  * A JSON Schema as the service publishes it (draft-07 subset the builder reads): the kinds
@@ -68,17 +68,15 @@ export type Catalogue = Omit<ApiCatalogue, 'triggers' | 'actions' | 'commonActio
 };
 
 /**
- * Reads the kinds catalogue. The API document declares its JSON Schema parts (`parameters`,
- * `output`, `commonActionParameters`) as free-form objects (a JSON Schema is not expressible as an
- * OpenAPI type); the one cast narrows them to the {@link JSONSchema} the builder reads.
+ * The catalogue as the builder reads it. The API document declares its JSON Schema parts
+ * (`parameters`, `output`, `commonActionParameters`) as free-form objects (a JSON Schema is not
+ * expressible as an OpenAPI type); the one cast narrows them to the {@link JSONSchema} the builder reads.
  */
-export async function fetchCatalogue(): Promise<Catalogue> {
-  return unwrap(await api.GET('/api/v1/automations/kinds')) as Catalogue;
-}
+export const asCatalogue = (catalogue: ApiCatalogue): Catalogue => catalogue as Catalogue;
 
-/** The kinds catalogue (kept for the session: it changes only with the service's version). */
+/** The kinds catalogue ({@link kindsQuery}, kept for the session: it changes only with the service's version). */
 export function useKinds() {
-  return useQuery({ queryKey: ['automation-kinds'], staleTime: Infinity, queryFn: fetchCatalogue });
+  return useQuery({ ...kindsQuery(), select: asCatalogue });
 }
 
 /** Lookup helpers over a catalogue. */

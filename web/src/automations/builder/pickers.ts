@@ -1,6 +1,11 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
+import { agentQuery, agentsQuery } from '../../agents/api';
 import { useFolders } from '../../api/queries';
+import { pieceConnectionsQuery } from '../../connections/api';
+import { fieldsQuery, folderProjectsQuery } from '../../projects/api';
+import { secretsQuery } from '../../settings/api';
+import { pickerTasksQuery } from '../../tasks/api';
+import { membersQuery } from '../../workspaces/api';
 import { useAutomations } from '../queries';
 import type { JSONSchema } from './kinds';
 
@@ -18,10 +23,7 @@ function literal(value: unknown): string | undefined {
 function useWorkspaceProjects(workspaceId: string | undefined, enabled: boolean) {
   const folders = useFolders(enabled ? workspaceId : undefined);
   return useQueries({
-    queries: (folders.data ?? []).map((f) => ({
-      queryKey: ['projects', f.id],
-      queryFn: async () => unwrap(await api.GET('/api/v1/folders/{folderId}/projects', { params: { path: { folderId: f.id } } })).items,
-    })),
+    queries: (folders.data ?? []).map((f) => folderProjectsQuery(f.id)),
     combine: (results) => results.flatMap((r) => r.data ?? []),
   });
 }
@@ -29,11 +31,7 @@ function useWorkspaceProjects(workspaceId: string | undefined, enabled: boolean)
 function useWorkspaceAgents(workspaceId: string | undefined, enabled: boolean) {
   const folders = useFolders(enabled ? workspaceId : undefined);
   return useQueries({
-    queries: (folders.data ?? []).map((f) => ({
-      queryKey: ['agents', f.id],
-      queryFn: async () =>
-        unwrap(await api.GET('/api/v1/folders/{folderId}/agents', { params: { path: { folderId: f.id }, query: { limit: 100 } } })).items,
-    })),
+    queries: (folders.data ?? []).map((f) => agentsQuery(f.id)),
     combine: (results) => results.flatMap((r) => r.data ?? []),
   });
 }
@@ -54,42 +52,13 @@ export function usePickerOptions(
   const projects = useWorkspaceProjects(workspaceId, picker === 'project');
   const folders = useFolders(picker === 'folder' || picker === 'project' || picker === 'agent' ? workspaceId : undefined);
   const agents = useWorkspaceAgents(workspaceId, picker === 'agent');
-  const members = useQuery({
-    queryKey: ['members', workspaceId],
-    enabled: picker === 'member' && workspaceId !== undefined,
-    queryFn: async () =>
-      unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/members', { params: { path: { workspaceId: workspaceId! } } })).items,
-  });
-  const secrets = useQuery({
-    queryKey: ['secrets', workspaceId],
-    enabled: picker === 'secret' && workspaceId !== undefined,
-    retry: false,
-    queryFn: async () =>
-      unwrap(await api.GET('/api/v1/workspaces/{workspaceId}/secrets', { params: { path: { workspaceId: workspaceId! } } })).items,
-  });
+  const members = useQuery({ ...membersQuery(workspaceId), enabled: picker === 'member' && workspaceId !== undefined });
+  const secrets = useQuery({ ...secretsQuery(workspaceId!), enabled: picker === 'secret' && workspaceId !== undefined, retry: false });
   const automations = useAutomations(picker === 'automation' ? workspaceId : undefined);
-  const connections = useQuery({
-    queryKey: ['connections', workspaceId, piece],
-    enabled: picker === 'connection' && workspaceId !== undefined,
-    queryFn: async () =>
-      unwrap(
-        await api.GET('/api/v1/workspaces/{workspaceId}/connections', {
-          params: { path: { workspaceId: workspaceId! }, query: piece ? { piece } : {} },
-        }),
-      ).items,
-  });
-  const tasks = useProjectTasksIf(picker === 'task' ? projectId : undefined);
-  const fields = useQuery({
-    queryKey: ['fields', projectId],
-    enabled: picker === 'field' && projectId !== undefined,
-    queryFn: async () =>
-      unwrap(await api.GET('/api/v1/projects/{projectId}/fields', { params: { path: { projectId: projectId! } } })).items,
-  });
-  const agent = useQuery({
-    queryKey: ['agent', agentId],
-    enabled: picker === 'agentCommand' && agentId !== undefined,
-    queryFn: async () => unwrap(await api.GET('/api/v1/agents/{agentId}', { params: { path: { agentId: agentId! } } })).item,
-  });
+  const connections = useQuery(pieceConnectionsQuery(workspaceId, piece, picker === 'connection'));
+  const tasks = useQuery(pickerTasksQuery(picker === 'task' ? projectId : undefined)).data;
+  const fields = useQuery({ ...fieldsQuery(projectId!), enabled: picker === 'field' && projectId !== undefined });
+  const agent = useQuery({ ...agentQuery(agentId!), enabled: picker === 'agentCommand' && agentId !== undefined });
   // Tasks, fields and commands need a literal project or agent first: until then, a typed value.
   if ((picker === 'task' || picker === 'field') && !projectId) return null;
   if (picker === 'agentCommand' && !agentId) return null;
@@ -120,16 +89,4 @@ export function usePickerOptions(
     default:
       return undefined;
   }
-}
-
-/** A project's first 500 tasks when a literal project id is known (the picker's choices). */
-function useProjectTasksIf(projectId: string | undefined) {
-  const tasks = useQuery({
-    queryKey: ['picker-tasks', projectId],
-    enabled: projectId !== undefined,
-    queryFn: async () =>
-      unwrap(await api.GET('/api/v1/projects/{projectId}/tasks', { params: { path: { projectId: projectId! }, query: { limit: 500 } } }))
-        .items as { id: string; text: string }[],
-  });
-  return tasks.data;
 }

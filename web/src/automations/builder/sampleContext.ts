@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
 import { useFolderProjects, useMe } from '../../api/queries';
+import { projectQuery } from '../../projects/api';
+import { firstTaskQuery } from '../../tasks/api';
 import type { Definition } from './model';
 import type { SampleContext } from './samples';
 
@@ -20,18 +21,8 @@ export function useSampleContext(workspaceId: string | undefined, trigger: Defin
   const scoped = literal((trigger?.scope as { projectId?: unknown } | undefined)?.projectId);
   const projects = useFolderProjects(scoped ? undefined : workspaceId);
   const projectId = scoped ?? projects.data?.[0]?.id;
-  const project = useQuery({
-    queryKey: ['project', projectId],
-    enabled: projectId !== undefined,
-    queryFn: async () => unwrap(await api.GET('/api/v1/projects/{projectId}', { params: { path: { projectId: projectId! } } })).item,
-  });
-  const task = useQuery({
-    queryKey: ['tasks', projectId, 'first'],
-    enabled: projectId !== undefined,
-    queryFn: async () =>
-      unwrap(await api.GET('/api/v1/projects/{projectId}/tasks', { params: { path: { projectId: projectId! }, query: { limit: 1 } } }))
-        .items[0] ?? null,
-  });
+  const project = useQuery(projectQuery(projectId));
+  const task = useQuery(firstTaskQuery(projectId));
   const handle = me.data?.item.handle;
   // Pending until the project is known (or known to be none) and its name and first task are read.
   const loading =

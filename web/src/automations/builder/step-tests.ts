@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useState } from 'react';
-import { api, ApiError, unwrap } from '../../api/client';
+import { ApiError } from '../../api/client';
+import { automationWrites } from '../api';
 import type { paths } from '../../api/schema';
 import type { Definition } from './model';
 
@@ -68,11 +69,7 @@ export function useStepTestRunner(automationId: string | undefined, inputs: () =
       set({ running: true });
       void (async () => {
         try {
-          const res = await api.POST('/api/v1/automations/{automationId}/steps/{stepId}/test', {
-            params: { path: { automationId, stepId } },
-            body: { definition, trigger, steps },
-          });
-          const result = unwrap(res).item;
+          const result = await automationWrites.testStep(automationId, stepId, { definition, trigger, steps });
           set({ running: false, result });
           if (result.status === 'succeeded') setTested((t) => ({ ...t, [stepId]: result.output }));
         } catch (e) {

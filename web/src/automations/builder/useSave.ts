@@ -1,7 +1,7 @@
 import { useState, type Dispatch } from 'react';
 import { useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, unwrap } from '../../api/client';
+import { ApiError } from '../../api/client';
+import { automationWrites, useRefreshSaved } from '../api';
 import { clearDraft } from './drafts';
 import { serverProblem as toServerProblem, type ServerProblem } from './draftCheck';
 import type { Inbound } from './InboundPanel';
@@ -31,7 +31,7 @@ export interface SaveInputs {
  */
 export function useSave(inputs: SaveInputs) {
   const navigate = useNavigate();
-  const queries = useQueryClient();
+  const refreshSaved = useRefreshSaved();
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const { automationId, workspaceId, definition, draftKey, dispatch, checkNow, reveal, show, onInbound } = inputs;
@@ -46,13 +46,10 @@ export function useSave(inputs: SaveInputs) {
         return;
       }
       // A new automation's page always carries ?workspaceId= (without it the service answers 400, shown below).
-      const saved = automationId
-        ? unwrap(await api.PUT('/api/v1/automations/{automationId}', { params: { path: { automationId } }, body: definition })).item
-        : unwrap(await api.POST('/api/v1/automations', { body: { workspaceId: workspaceId!, ...definition } })).item;
+      const saved = await automationWrites.save(automationId, workspaceId, definition);
       clearDraft(draftKey);
       dispatch({ type: 'saved' });
-      await queries.invalidateQueries({ queryKey: ['automations'] });
-      await queries.invalidateQueries({ queryKey: ['automation', saved.id] });
+      await refreshSaved(saved.id);
       const webhook = saved.webhook ?? null;
       onInbound(webhook);
       show(`Saved “${saved.name}”, version ${saved.version}`);
