@@ -184,6 +184,23 @@ describe('OAuth: Client ID Metadata Documents (a client_id that is an https URL)
     expect(secret.body.error).toBe('invalid_client');
   });
 
+  it('uses the stored copy while fresh, and fetches again when the request names a redirect URI the copy lacks', async () => {
+    const path = '/clients/evolving.json';
+    const url = serveValid(path, { client_name: 'Version one' });
+    const first = await authorizeWith(url);
+    expect(first.status).toBe(200);
+    expect(first.body).toContain('Version one');
+    expect((await authorizeWith(url)).body).toContain('Version one');
+    expect(docs.fetched.filter((fetched) => fetched === path)).toHaveLength(1);
+    const added = 'http://127.0.0.1:9/second-callback';
+    serveValid(path, { client_name: 'Version two', redirect_uris: [MCP_REDIRECT_URI, added] });
+    const second = await authorizeWith(url, { redirect_uri: added });
+    expect(second.status).toBe(200);
+    expect(second.body).toContain('Version two');
+    expect(second.body).toContain(added);
+    expect(docs.fetched.filter((fetched) => fetched === path)).toHaveLength(2);
+  });
+
   it.each([
     ['a client_id that is not the URL', '/bad/mismatch.json', (url: string) => ({ client_id: `${url}x` }), /client_id .* is not its URL/],
     [
