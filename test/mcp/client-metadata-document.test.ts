@@ -1,3 +1,4 @@
+import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,7 +9,7 @@ import { OWNER_PASSWORD, authorizeQuery, exchangeCode, pkcePair, signInCookie } 
 import { makeCertificate } from '../webhooks/receiver';
 import { MCP_REDIRECT_URI, MemoryOAuthProvider, approveInBrowser } from './helpers';
 
-/** A client's metadata documents served over https on loopback: a path → [status, headers, body]. */
+/** A client's metadata documents served on loopback, by path (other paths: 404). */
 interface DocumentServer {
   base: string;
   /** Paths fetched, in order. */
@@ -17,10 +18,11 @@ interface DocumentServer {
   close(): Promise<void>;
 }
 
-async function startDocumentServer(tls: { key: string; cert: string }): Promise<DocumentServer> {
+/** Serves documents over https with `tls`, or plain http on loopback without. */
+async function startDocumentServer(tls?: { key: string; cert: string }): Promise<DocumentServer> {
   const documents = new Map<string, { body: string; headers: Record<string, string> }>();
   const fetched: string[] = [];
-  const server = https.createServer(tls, (req, res) => {
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
     fetched.push(req.url ?? '');
     const doc = documents.get(req.url ?? '');
     if (!doc) {
@@ -28,9 +30,10 @@ async function startDocumentServer(tls: { key: string; cert: string }): Promise<
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json', ...doc.headers }).end(doc.body);
-  });
+  };
+  const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     base,
     fetched,
@@ -244,5 +247,36 @@ describe('OAuth: Client ID Metadata Documents (a client_id that is an https URL)
       expect(answer.body).toMatch(reason);
     }
     expect(docs.fetched).not.toContain('/bad/plain.json');
+  });
+
+  it('accepts an http document on loopback only under the SSRF guard development switch', async () => {
+    const plain = await startDocumentServer();
+    const insecure = await startServer({ env: { TASKSPACE_BOOTSTRAP_PASSWORD: OWNER_PASSWORD, TASKSPACE_WEBHOOKS_ALLOW_INSECURE: '1' } });
+    try {
+      const url = `${plain.base}/clients/local.json`;
+      plain.serve('/clients/local.json', { client_id: url, client_name: 'Local client', redirect_uris: [MCP_REDIRECT_URI] });
+      const page = await call(
+        insecure.url,
+        'GET',
+        authorizeQuery({
+          response_type: 'code',
+          client_id: url,
+          redirect_uri: MCP_REDIRECT_URI,
+          code_challenge: pkcePair().challenge,
+          code_challenge_method: 'S256',
+        }),
+        { headers: { cookie: await signInCookie(insecure) } },
+      );
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('This app is unverified');
+      expect(page.body).toContain('Local client');
+      expect(plain.fetched).toEqual(['/clients/local.json']);
+      // The suite's own server (switch off) refuses the same URL without fetching it.
+      expect((await authorizeWith(url)).status).toBe(400);
+      expect(plain.fetched).toHaveLength(1);
+    } finally {
+      await insecure.close();
+      await plain.close();
+    }
   });
 });
