@@ -1,12 +1,14 @@
 import { escapeHtml } from '../../http/public-pages';
 import { AUTHORIZATION_PARAM_NAMES, type AuthorizationParams } from './authorization-request';
 import type { ClientRecord } from './clients';
+import { isClientIdUrl } from './metadata-document';
 import { OAUTH_SCOPES, type OAuthScope } from '../../auth/scopes';
 
 /**
  * The consent page's HTML (docs/oauth.md "Consent"): names the app, the workspace that
  * registered it — or, for a self-registered app (RFC 7591), says plainly that nobody verified it
- * and shows the full redirect URI it uses —, the resource asked for (RFC 8707), where it sends
+ * and shows the full redirect URI it uses; for an app identified by a URL (a Client ID Metadata
+ * Document), also the host that published its details —, the resource asked for (RFC 8707), where it sends
  * the browser back, who is signed in and each requested scope, with Allow and Deny buttons
  * posting back to `/oauth/authorize`.
  */
@@ -27,12 +29,17 @@ export function consentBody(input: {
     .map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(params[name]!)}">`)
     .join('');
   const scopeItems = scopes.map((scope) => `<li><strong>${scope}</strong>: ${escapeHtml(OAUTH_SCOPES[scope])}</li>`).join('');
-  const origin =
-    workspaceName === null
+  const documentHost = isClientIdUrl(client.id) ? new URL(client.id).host : undefined;
+  const origin = documentHost
+    ? `<p class="warning"><strong>This app is unverified.</strong> Its name and details come from a document published at <strong>${escapeHtml(documentHost)}</strong> (<code>${escapeHtml(client.id)}</code>); nobody here vouches for it. Allow it only if you are connecting it yourself right now. It sends you back to <code>${escapeHtml(redirectUri)}</code>.</p>`
+    : workspaceName === null
       ? `<p class="warning"><strong>This app is unverified.</strong> It registered itself with this Taskspace; nobody here vouches for it or its name. Allow it only if you are connecting it yourself right now. It sends you back to <code>${escapeHtml(redirectUri)}</code>.</p>`
       : '';
-  const registered =
-    workspaceName === null ? ' (unverified, self-registered)' : ` (registered in the workspace ${escapeHtml(workspaceName)})`;
+  const registered = documentHost
+    ? ` (unverified, described by ${escapeHtml(documentHost)})`
+    : workspaceName === null
+      ? ' (unverified, self-registered)'
+      : ` (registered in the workspace ${escapeHtml(workspaceName)})`;
   const resourceLine = resource
     ? `<p>It asks for a token for <code>${escapeHtml(resource)}</code>${resource.endsWith('/mcp') ? ' (Taskspace’s MCP endpoint, for AI assistants)' : ''}.</p>`
     : '';

@@ -18,6 +18,9 @@ import { oauthServers, resourceOfGrantToken, revokeIssuedToken, type OAuthSubjec
 import { OAUTH_SCOPES } from '../../auth/scopes';
 import { canonicalResource } from '../../auth/resources';
 import { dynamicRegistrationRoutes, REGISTRATION_PATH } from './registration';
+import { GuardedHttp } from '../../platform/guarded-http';
+import { isClientIdUrl, MetadataDocumentError } from './metadata-document';
+import { resolveDocumentClient } from './document-clients';
 
 /** Where a form may send the browser after the consent page: the redirect URI's origin (or scheme for app links). */
 function formTarget(redirectUri: string): string {
@@ -69,6 +72,8 @@ function oauthError(reply: FastifyReply, status: number, error: string, descript
  * - `POST /oauth/revoke`: RFC 7009 token revocation;
  * - `POST /oauth/register`: RFC 7591 dynamic client registration (./registration.ts);
  * - `GET /.well-known/oauth-authorization-server`: RFC 8414 metadata.
+ * A `client_id` that is an https URL names a Client ID Metadata Document, fetched through the SSRF
+ * guard and kept for a bounded time before the request is checked (./document-clients.ts).
  * A `resource` (RFC 8707) at authorize and token binds the code and its tokens to that resource.
  * Every request counts against the caller address's anonymous budget.
  */
@@ -77,6 +82,9 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
   const { store, clock, links } = svc;
   const forget = () => app.meter.forgetCachedTokens();
   const { authorizer, issuer } = oauthServers(svc, forget);
+  // Fetches Client ID Metadata Documents; its pooled connections close with the app.
+  const documents = new GuardedHttp(svc.addressPolicy);
+  app.addHook('onClose', () => documents.close());
 
   // The token, revocation and consent endpoints take application/x-www-form-urlencoded bodies (RFC 6749 section 3.2).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -97,6 +105,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
       response_modes_supported: ['query'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
+      client_id_metadata_document_supported: true,
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
       revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
       service_documentation: `${base}/docs`,
@@ -146,6 +155,25 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     return formPage(reply, status, 'Cannot authorize this app', `<p>${escapeHtml(message)}</p>`);
   }
 
+  /**
+   * For a `client_id` that is a URL: fetches (or takes the fresh stored copy of) its metadata
+   * document. Returns the 400 error page to answer with when it cannot be used (`invalid_client`:
+   * never a redirect, the redirect URI being unverified), or undefined.
+   */
+  async function documentRefusal(reply: FastifyReply, params: AuthorizationParams): Promise<string | undefined> {
+    if (!params.client_id || !isClientIdUrl(params.client_id)) return undefined;
+    try {
+      await resolveDocumentClient(svc, documents, params.client_id, params.redirect_uri);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof MetadataDocumentError)) throw error;
+      const body =
+        `<p>The app’s client ID metadata document at <code>${escapeHtml(params.client_id)}</code> cannot be used.</p>` +
+        `<p><code>invalid_client</code>: ${escapeHtml(error.message)}</p>`;
+      return formPage(reply, 400, 'Cannot authorize this app', body);
+    }
+  }
+
   /** The signed-in person of a browser request, or undefined; a cross-site write throws 403 CSRF_REJECTED. */
   async function sessionActor(request: FastifyRequest): Promise<Actor | undefined> {
     return (await store.run(sessionAuth(svc, request)))?.actor;
@@ -153,6 +181,8 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/oauth/authorize', { schema: { hide: true } }, async (request, reply) => {
     const params = authorizationParams(request.query);
+    const refusal = await documentRefusal(reply, params);
+    if (refusal !== undefined) return refusal;
     const checked = await store.run(checkAuthorizationRequest(store.sql, params, links.base()));
     if (checked.kind === 'unsafe') return errorPage(reply, 400, checked.message);
     if (checked.kind === 'refused')
@@ -174,6 +204,8 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
       if (error instanceof ServiceError) return errorPage(reply, error.statusCode, error.message);
       throw error;
     }
+    const refusal = await documentRefusal(reply, params);
+    if (refusal !== undefined) return refusal;
     const checked = await store.run(checkAuthorizationRequest(store.sql, params, links.base()));
     if (checked.kind === 'unsafe') return errorPage(reply, 400, checked.message);
     if (checked.kind === 'refused')

@@ -17,6 +17,7 @@ import { m035Mail } from './035_mail';
 import { m036PasswordResets } from './036_password_resets';
 import { m037ConnectionOAuth } from './037_connection_oauth';
 import { m038EmailChanges } from './038_email_changes';
+import { m039OAuthClientDocuments } from './039_oauth_client_documents';
 import { baseline } from './baseline';
 
 /**
@@ -54,4 +55,5 @@ export const migrations: MigrationList = [
   m036PasswordResets,
   m037ConnectionOAuth,
   m038EmailChanges,
+  m039OAuthClientDocuments,
 ];
