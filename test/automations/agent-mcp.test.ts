@@ -19,7 +19,9 @@ describe('agent.command with mcpServers', () => {
   let pat: string;
   let remoteProject: string;
   beforeAll(async () => {
-    [server, remote] = await Promise.all([automationServer(), startServer()]);
+    // One after the other: two servers migrating a PostgreSQL database at once start slowly.
+    remote = await startServer();
+    server = await automationServer();
     api = client(server, server.token);
     remoteApi = client(remote, remote.token);
     const made = await remoteApi.post('/api/v1/tokens', { name: 'automations', scope: 'write' });
@@ -33,9 +35,10 @@ describe('agent.command with mcpServers', () => {
     });
     expect(agent.status).toBe(200);
     agentId = agent.body.item.id as string;
-  });
+  }, 120_000);
   afterAll(async () => {
-    await Promise.all([server?.close(), remote?.close()]);
+    await server?.close();
+    await remote?.close();
   });
 
   async function run(step: Record<string, unknown>, payload: Record<string, unknown> = {}) {
@@ -126,7 +129,7 @@ describe('agent.command with mcpServers', () => {
     } finally {
       await strict.close();
     }
-  });
+  }, 90_000);
 
   test('a bad mcpServers shape is refused at save with 400, the field named', async () => {
     const bad = async (mcpServers: unknown) => {
