@@ -1,6 +1,10 @@
-import { client, startServer, type TestServer } from '../helpers/server';
+import path from 'node:path';
+import { client, runCli, startServer, tempDataDir, type TestServer } from '../helpers/server';
 import { allTasks, newProject } from '../helpers/fixtures-tasks';
-import { automationServer, createAutomation } from './helpers';
+import { AUTOMATION_ENV, createAutomation } from './helpers';
+
+/** A test piece whose connection is a secret text: a bearer token for `mcpServers[].connectionId`. */
+const TOKEN_PROBE = path.join(__dirname, '../pieces/fixtures/token-probe');
 
 /**
  * MCP servers as agent tools (docs/mcp.md "MCP servers as agent tools"): an `agent.command`
@@ -21,7 +25,10 @@ describe('agent.command with mcpServers', () => {
   beforeAll(async () => {
     // One after the other: two servers migrating a PostgreSQL database at once start slowly.
     remote = await startServer();
-    server = await automationServer();
+    const dataDir = tempDataDir();
+    const added = runCli(dataDir, 'pieces', 'add', TOKEN_PROBE);
+    expect([added.code, added.err]).toEqual([0, expect.any(String)]);
+    server = await startServer({ dataDir, env: AUTOMATION_ENV });
     api = client(server, server.token);
     remoteApi = client(remote, remote.token);
     const made = await remoteApi.post('/api/v1/tokens', { name: 'automations', scope: 'write' });
@@ -84,6 +91,26 @@ describe('agent.command with mcpServers', () => {
       tools: ['create_project_task', 'get_project_task'],
     });
     expect(JSON.stringify(stored)).not.toContain(pat);
+  });
+
+  test("a connection's secret text is the bearer token (connectionId)", async () => {
+    const connection = await api.post(`/api/v1/workspaces/${server.workspaceId}/connections`, {
+      piece: 'taskspace-token-probe',
+      name: 'Remote Taskspace',
+      auth: { type: 'SECRET_TEXT', secret_text: pat },
+    });
+    expect(connection.status).toBe(200);
+    const args = { projectId: remoteProject, tasks: [{ contentType: 'text/plain', content: 'Made through a connection' }] };
+    const { run: done } = await run({
+      mcpServers: [{ url: `${remote.url}/mcp`, connectionId: connection.body.item.id, tools: ['create_project_task'] }],
+      input: `[[tool:create_project_task ${JSON.stringify(args)}]]`,
+    });
+    expect(done.status).toBe('completed');
+    expect(done.steps[0].output.toolCalls.map((c: any) => [c.name, c.error?.code ?? 'ok'])).toEqual([['create_project_task', 'ok']]);
+    expect((await allTasks(remote, remoteProject)).map((t) => t.text)).toContain('Made through a connection');
+    expect(JSON.stringify(done)).not.toContain(pat);
+    const { run: unknown } = await run({ mcpServers: [{ url: `${remote.url}/mcp`, connectionId: 'no-such-connection' }], input: 'hi' });
+    expect(unknown).toMatchObject({ status: 'failed', error: { code: 'CONNECTION_NOT_FOUND', transient: false } });
   });
 
   test('a wrong token fails the step (permanent MCP_UNAUTHORIZED); an allow-listed tool the server lacks is named', async () => {
