@@ -126,7 +126,19 @@ describe('agent.command with mcpServers', () => {
   });
 
   test('a metadata address is refused by the SSRF guard; on a server that allows no private addresses, loopback too', async () => {
-    const { run: meta } = await run({ mcpServers: [{ url: 'http://169.254.169.254/mcp' }], input: 'hi' });
+    // Written out, the URL is refused at save; from a template, when the step runs.
+    const saved = await api.post('/api/v1/automations', {
+      workspaceId: server.workspaceId,
+      name: 'Metadata',
+      trigger: { type: 'webhook' },
+      actions: [{ id: 'agent', type: 'agent.command', agentId, command: 'Act', mcpServers: [{ url: 'http://169.254.169.254/mcp' }] }],
+    });
+    expect(saved.status).toBe(400);
+    expect(saved.body.error.details).toMatchObject({ field: 'actions[0].mcpServers[0].url', reason: 'blocked_address' });
+    const { run: meta } = await run(
+      { mcpServers: [{ url: '{{ trigger.target }}' }], input: 'hi' },
+      { target: 'http://169.254.169.254/mcp' },
+    );
     expect(meta).toMatchObject({ status: 'failed', error: { code: 'BLOCKED_TARGET', transient: false } });
     expect(meta.error.message).toMatch(/169\.254\.169\.254/);
 
@@ -137,22 +149,24 @@ describe('agent.command with mcpServers', () => {
         name: 'Operator',
         data: { type: 'agent', data: { commands: [{ id: 'act', name: 'Act', prompt: '{{ input }}' }] } },
       });
+      const step = { id: 'agent', type: 'agent.command', agentId: agent.body.item.id, command: 'Act', input: 'hi' };
+      const plain = await sapi.post('/api/v1/automations', {
+        workspaceId: strict.workspaceId,
+        name: 'Strict',
+        trigger: { type: 'webhook' },
+        actions: [{ ...step, mcpServers: [{ url: `${remote.url}/mcp`, token: pat }] }],
+      });
+      expect(plain.status).toBe(400);
+      expect(plain.body.error.details).toEqual({ field: 'actions[0].mcpServers[0].url', reason: 'insecure_scheme' });
       const automation = await createAutomation(sapi, strict.workspaceId, {
         name: 'Strict',
         trigger: { type: 'webhook' },
-        actions: [
-          {
-            id: 'agent',
-            type: 'agent.command',
-            agentId: agent.body.item.id,
-            command: 'Act',
-            mcpServers: [{ url: `${remote.url}/mcp`, token: pat }],
-            input: 'hi',
-          },
-        ],
+        actions: [{ ...step, mcpServers: [{ url: '{{ trigger.target }}', token: pat }] }],
       });
-      const res = await sapi.post(`/api/v1/automations/${automation.id}/test`, { payload: {} });
+      const res = await sapi.post(`/api/v1/automations/${automation.id}/test`, { payload: { target: `${remote.url}/mcp` } });
       expect(res.body.item).toMatchObject({ status: 'failed', error: { code: 'BLOCKED_TARGET', transient: false } });
+      expect(res.body.item.steps[0].attempts).toBe(1);
+      expect(JSON.stringify(res.body.item)).not.toContain(pat);
     } finally {
       await strict.close();
     }
