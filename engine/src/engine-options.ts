@@ -6,6 +6,7 @@ import type { KindDeclaration } from './kinds/kind';
 import type { SecretSource } from './secrets';
 import type { TemplateOptions } from './templates';
 import type { Clock, Http, Logger, RunRecord, RunStore, Service, StepRecord } from './ports';
+import type { McpClient } from './mcp-client';
 
 /** Default loop-depth limit: at most this many automation runs chained by the events they cause. */
 export const DEFAULT_MAX_DEPTH = 5;
@@ -33,6 +34,8 @@ export interface EngineOptions {
   service: Service;
   /** Outbound HTTP of `http.request` steps. */
   http: Http;
+  /** The MCP client of `agent.command` steps naming `mcpServers` (absent: such steps fail with `NOT_SUPPORTED`). */
+  mcp?: McpClient;
   /** Default: the wall clock. */
   clock?: Clock;
   /** Runs executing at once; the rest wait in a FIFO queue (default {@link DEFAULT_MAX_CONCURRENT_RUNS}). */

@@ -100,6 +100,7 @@ export function assembleEngine(options: EngineOptions, discover: () => Promise<v
     store,
     service: options.service,
     http: options.http,
+    ...(options.mcp ? { mcp: options.mcp } : {}),
     clock,
     random: options.random ?? Math.random,
     templates,

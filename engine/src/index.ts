@@ -204,4 +204,5 @@ export {
   type WaitInfo,
   type FindTasksParams,
 } from './ports';
+export type { McpCallResult, McpClient, McpServerTarget, McpSession, McpToolInfo } from './mcp-client';
 export * from './pieces';

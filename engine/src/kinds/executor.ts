@@ -1,6 +1,7 @@
 import type { Action } from '../definition/types';
 import type { CodeJob, CodeReply } from '../code/protocol';
 import type { Clock, Http, RunRecord, Service, ServiceContext } from '../ports';
+import type { McpClient } from '../mcp-client';
 import type { Scope, Templates } from '../templates';
 
 /** What an action sees while it runs. */
@@ -9,6 +10,8 @@ export interface ActionContext {
   scope: Scope;
   service: Service;
   http: Http;
+  /** The host's MCP client, when it has one (`EngineOptions.mcp`). */
+  mcp?: McpClient;
   clock: Clock;
   /** Aborted when the attempt must stop: a cancel, the run's deadline or the step's time limit. */
   signal?: AbortSignal;

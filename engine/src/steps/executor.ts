@@ -260,6 +260,7 @@ export class Executor extends ControlSteps {
       scope: st.scope,
       service: this.deps.service,
       http: this.deps.http,
+      ...(this.deps.mcp ? { mcp: this.deps.mcp } : {}),
       clock,
       sandbox: this.deps.sandbox,
       mask: (value) => st.mask.apply(value),

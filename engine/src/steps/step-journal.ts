@@ -7,6 +7,7 @@ import type { SubRunParams } from '../kinds/flow/sub-run';
 import type { Action } from '../definition';
 import { classifyError, type ErrorInfo } from '../errors';
 import type { Clock, Http, RunRecord, RunStatus, RunStore, Service, StepRecord, WaitInfo } from '../ports';
+import type { McpClient } from '../mcp-client';
 import type { SecretMask, SecretSource } from '../secrets';
 import type { Scope, Templates } from '../templates';
 
@@ -15,6 +16,8 @@ export interface ExecutorDeps {
   store: RunStore;
   service: Service;
   http: Http;
+  /** The host's MCP client (`EngineOptions.mcp`). */
+  mcp?: McpClient;
   clock: Clock;
   /** Source of retry jitter, a number in [0, 1) (see `backoffMs`). */
   random: () => number;

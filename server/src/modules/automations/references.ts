@@ -19,9 +19,9 @@ function fieldPath(path: (string | number)[]): string {
  * nothing here): a project, folder, task (of the step's literal `projectId` when it has one),
  * agent, agent command (of the step's literal `agentId`), automation, field (by id or name, of
  * the step's or the trigger scope's literal project when there is one), secret, or member (a
- * handle, with or without `@`, any case). Besides: an HTTP Request URL written out in full is
- * one the SSRF guard can reach (https, no credentials, no blocked IP literal; host names are
- * still checked when the step runs), every `{{ secrets.NAME }}` names a secret of the
+ * handle, with or without `@`, any case). Besides: an HTTP Request URL (or an `agent.command`
+ * step's MCP server URL) written out in full is one the SSRF guard can reach (https, no
+ * credentials, no blocked IP literal; host names are still checked when the step runs), every `{{ secrets.NAME }}` names a secret of the
  * workspace, and every template variable names something its step can see when it runs
  * (`variableProblems`). Steps switched off with `disabled` (and the steps they hold) are not
  * held to the reference checks. The workspace's rows are read through `q`.
@@ -77,10 +77,17 @@ export function* checkReferences(
       for (const picked of pickedReferences(schemas.actions.get(action.type) ?? {}, record, path, record))
         yield* checkPicked(q, context, picked);
     }
-    if (action.type === 'http.request' && !isTemplate(action.url)) {
-      const checked = checkTargetUrl(action.url, svc.addressPolicy);
+    const urls: { url: string; at: (string | number)[] }[] = [];
+    if (action.type === 'http.request') urls.push({ url: action.url, at: [...path, 'url'] });
+    // An agent's MCP servers are reached through the same guard (docs/mcp.md "MCP servers as agent tools").
+    if (action.type === 'agent.command')
+      for (const [i, server] of ((action as { mcpServers?: { url: string }[] }).mcpServers ?? []).entries())
+        urls.push({ url: server.url, at: [...path, 'mcpServers', i, 'url'] });
+    for (const { url, at } of urls) {
+      if (isTemplate(url)) continue;
+      const checked = checkTargetUrl(url, svc.addressPolicy);
       if (!(checked instanceof URL)) {
-        const field = fieldPath([...path, 'url']);
+        const field = fieldPath(at);
         throw badRequest(
           field,
           checked.reason,

@@ -10,6 +10,8 @@ import { WorkerLoop, type WorkerLog } from '../../platform/worker-loop';
 import { readEvents } from '../events/outbox';
 import type { Services } from '../../services';
 import { GuardedHttpAdapter } from './http-adapter';
+import { GuardedMcpClient } from './mcp-adapter';
+import { openFresh } from '../connections/oauth-tokens';
 import { workspaceMediaReader } from './http-media';
 import { DomainServiceAdapter } from './service-adapter';
 import { ServiceRunStore } from './run-store';
@@ -78,6 +80,7 @@ export class AutomationRuntime {
       store: this.store,
       service: new DomainServiceAdapter(svc),
       http: this.http,
+      mcp: new GuardedMcpClient(this.http, (workspaceId, connectionId) => openFresh(svc, this.http, workspaceId, connectionId)),
       clock: svc.clock,
       newId: newOrderedId,
       logger: log,

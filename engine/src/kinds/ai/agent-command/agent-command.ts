@@ -2,7 +2,8 @@
  * `agent.command`: the agent's command (by id or name) with `input` rendered from the variables,
  * answered by the host's model provider and recorded as a conversation of the agent. The output
  * is what the host returns (the server: `{text, conversationId, conversation}`), with `toolCalls`
- * when the step lists `tools` the model may call (`agent-tools.ts`).
+ * when the step lists `tools` the model may call (`agent-tools.ts`) or `mcpServers` whose tools it
+ * may call (`mcp-tools.ts`).
  */
 import { Type } from '@sinclair/typebox';
 import { requiredString } from '../../params';
@@ -16,6 +17,7 @@ import {
   runAgentWithTools,
   type PreparedTool,
 } from './agent-tools';
+import { journalMcpServers, McpServersSchema, prepareMcpServers, type PreparedMcpServer } from './mcp-tools';
 import type { ActionKind } from '../../executor';
 import { defineAction } from '../../kind';
 import { Ref, Template } from '../../parts';
@@ -26,6 +28,7 @@ const parameters = Type.Object({
   command: Ref('agentCommand', { title: 'Command', description: "The command's id or name." }),
   input: Type.Optional(Template({ title: 'Input', description: "Text rendered into the command's prompt." })),
   tools: Type.Optional(AgentToolsSchema),
+  mcpServers: Type.Optional(McpServersSchema),
   maxToolRounds: Type.Optional(MaxToolRoundsSchema),
 });
 
@@ -39,7 +42,9 @@ export interface AgentParams {
   input: string;
   /** The tools the model may call, the author's templates rendered. */
   tools?: PreparedTool[];
-  /** Rounds of tool calls allowed (with `tools`). */
+  /** The MCP servers whose tools the model may call, the author's templates rendered. */
+  mcpServers?: PreparedMcpServer[];
+  /** Rounds of tool calls allowed (with `tools` or `mcpServers`). */
   maxToolRounds?: number;
 }
 
@@ -51,19 +56,24 @@ export const AGENT_ACTION: ActionKind<AgentCommandAction, AgentParams> = {
       command: requiredString(t, a.command, s, 'command'),
       input: a.input === undefined ? '' : t.render(a.input, s, 'input'),
     };
-    if (a.tools) {
-      p.tools = prepareTools(a.tools, s, t);
+    if (a.tools || a.mcpServers) {
+      p.tools = a.tools ? prepareTools(a.tools, s, t) : [];
+      if (a.mcpServers) p.mcpServers = prepareMcpServers(a.mcpServers, s, t);
       p.maxToolRounds = a.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
     }
     return p;
   },
-  // Tool headers may hold credentials: journalled redacted.
-  journalInput: (p) => (p.tools ? { ...p, tools: journalTools(p.tools) } : p),
+  // Tool headers and MCP bearer tokens may hold credentials: journalled redacted.
+  journalInput: (p) => ({
+    ...p,
+    ...(p.tools ? { tools: journalTools(p.tools) } : {}),
+    ...(p.mcpServers ? { mcpServers: journalMcpServers(p.mcpServers) } : {}),
+  }),
   // The prompt is stored as the agent's conversation, readable by every member: the model gets
   // `[secret NAME]` where the input held a secret, never the value.
-  execute: (ctx, { tools, maxToolRounds, ...p }) =>
+  execute: (ctx, { tools, mcpServers, maxToolRounds, ...p }) =>
     tools
-      ? runAgentWithTools(ctx, p, tools, maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS)
+      ? runAgentWithTools(ctx, p, tools, maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS, mcpServers)
       : ctx.service.runAgentCommand(ctx.serviceContext, { ...p, input: ctx.mask(p.input) }),
 };
 

@@ -16,6 +16,7 @@ import { redactHeaders } from '../../../redaction';
 import { OneOf } from '../../parts';
 import type { Scope, Templates } from '../../../templates';
 import type { ActionContext } from '../../executor';
+import { openMcpTools, type ExtraTool, type PreparedMcpServer } from './mcp-tools';
 
 /** Tool-call rounds allowed by default (one round: the model asks for calls, they run, results go back). */
 export const DEFAULT_MAX_TOOL_ROUNDS = 5;
@@ -286,6 +287,7 @@ export function toolHandler(
   ctx: ActionContext,
   tools: PreparedTool[],
   journal: ToolCallRecord[],
+  extra: ExtraTool[] = [],
 ): (call: AgentToolCall) => Promise<unknown> {
   const seen = new Map<string, number>();
   return async (call) => {
@@ -293,9 +295,17 @@ export function toolHandler(
     journal.push(record);
     try {
       const tool = tools.find((t) => TOOL_NAMES[t.type] === call.name);
-      if (!tool) throw new ToolRefused('UNKNOWN_TOOL', `no tool named '${call.name}'`);
+      const other = tool ? undefined : extra.find((e) => e.definition.name === call.name);
+      if (!tool && !other) throw new ToolRefused('UNKNOWN_TOOL', `no tool named '${call.name}'`);
       if (journal.length > MAX_TOOL_CALLS)
         throw new ToolRefused('TOO_MANY_TOOL_CALLS', `a step makes at most ${MAX_TOOL_CALLS} tool calls`);
+      if (!tool) {
+        // An MCP server's tool: the server checks the arguments against its own schema.
+        if (call.arguments === null || typeof call.arguments !== 'object' || Array.isArray(call.arguments))
+          throw new ToolRefused('INVALID_ARGUMENTS', 'arguments must be a JSON object');
+        record.output = ctx.mask(await other!.run(call.arguments as Record<string, unknown>));
+        return record.output;
+      }
       const schema = argumentSchema(tool);
       if (!Value.Check(schema, call.arguments)) {
         const first = Value.Errors(schema, call.arguments).First();
@@ -315,7 +325,8 @@ export function toolHandler(
 /**
  * Runs an agent command whose model may call `tools` (at most `maxRounds` rounds of calls).
  * Output: the host's answer (`{text, conversationId, ...}`) with `toolCalls`, every call in order.
- * The prompt goes out with secrets masked, as without tools.
+ * The prompt goes out with secrets masked, as without tools. With `mcpServers`, their tools are
+ * offered too (`mcp-tools.ts`): the sessions are opened first and closed when the step ends.
  * @throws what the host throws; when calls were made before the failure, an {@link ActionError}
  *   of the same code and classification whose `details.toolCalls` lists them.
  */
@@ -324,9 +335,34 @@ export async function runAgentWithTools(
   p: { agentId: string; command: string; input: string },
   tools: PreparedTool[],
   maxRounds: number,
+  mcpServers: PreparedMcpServer[] = [],
+): Promise<unknown> {
+  const definitions = toolDefinitions(tools);
+  const mcp =
+    mcpServers.length === 0
+      ? undefined
+      : await openMcpTools(
+          ctx,
+          mcpServers,
+          definitions.map((d) => d.name),
+        );
+  try {
+    return await runWithToolSet(ctx, p, tools, maxRounds, mcp?.tools ?? []);
+  } finally {
+    await mcp?.close();
+  }
+}
+
+async function runWithToolSet(
+  ctx: ActionContext,
+  p: { agentId: string; command: string; input: string },
+  tools: PreparedTool[],
+  maxRounds: number,
+  extra: ExtraTool[],
 ): Promise<unknown> {
   const journal: ToolCallRecord[] = [];
-  const toolSet = { definitions: toolDefinitions(tools), maxRounds, call: toolHandler(ctx, tools, journal) };
+  const definitions = [...toolDefinitions(tools), ...extra.map((e) => e.definition)];
+  const toolSet = { definitions, maxRounds, call: toolHandler(ctx, tools, journal, extra) };
   try {
     const out = await ctx.service.runAgentCommand(ctx.serviceContext, { ...p, input: ctx.mask(p.input), tools: toolSet });
     return { ...(out as Record<string, unknown>), toolCalls: journal };
