@@ -100,7 +100,10 @@ describe('MCP: automations as tools, agent commands as prompts', () => {
     const reader = await connectWithToken(server, readToken);
     expect((await reader.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith('automation_'))).toEqual([]);
     await reader.close();
-    const refused = await rpc(server, readToken, 'tools/call', { name: 'automation_quote_order', arguments: { product: 'x', quantity: 1 } });
+    const refused = await rpc(server, readToken, 'tools/call', {
+      name: 'automation_quote_order',
+      arguments: { product: 'x', quantity: 1 },
+    });
     expect(refused.status).toBe(403);
     expect(String(refused.headers['www-authenticate'])).toMatch(/error="insufficient_scope".*scope="write"/);
   });
@@ -108,7 +111,10 @@ describe('MCP: automations as tools, agent commands as prompts', () => {
   it('checks the trigger when saved: a taken tool name is 409, a bad input schema 400, both in the error envelope', async () => {
     const taken = await api.post('/api/v1/automations', { workspaceId: server.workspaceId, ...quote, name: 'Again' });
     expect(taken.status).toBe(409);
-    expect(taken.body).toMatchObject({ ok: false, error: { code: 'CONFLICT', details: { field: 'trigger.toolName', reason: 'duplicate' } } });
+    expect(taken.body).toMatchObject({
+      ok: false,
+      error: { code: 'CONFLICT', details: { field: 'trigger.toolName', reason: 'duplicate' } },
+    });
     const bad = await api.post('/api/v1/automations', {
       workspaceId: server.workspaceId,
       ...quote,
@@ -123,7 +129,15 @@ describe('MCP: automations as tools, agent commands as prompts', () => {
     });
     expect(undeclared.status).toBe(400);
     expect(undeclared.body.error.details).toMatchObject({ field: 'trigger.inputSchema.required[0]' });
-    // Renaming the tool of the same automation is no clash with itself.
+    const unknown = await api.post('/api/v1/automations', {
+      workspaceId: server.workspaceId,
+      ...quote,
+      trigger: { ...quote.trigger, toolName: 'other' },
+      actions: [{ id: 'v', type: 'set', values: { a: '{{ trigger.colour }}' } }],
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.details).toMatchObject({ reason: 'unknown_variable' });
+    // Saving the same automation again is no clash with its own tool name.
     const same = await api.put(`/api/v1/automations/${automationId}`, quote);
     expect(same.status).toBe(200);
   });

@@ -78,7 +78,15 @@ export type EventTriggerType = TaskEventType | ProjectEventType;
 export type EventTrigger = EventTriggerOf<EventTriggerType>;
 
 /** The built-in trigger kinds, with their literal types. */
-const BUILTIN_TRIGGERS = [...TASK_EVENT_KINDS, ...PROJECT_EVENT_KINDS, ...RUN_EVENT_KINDS, SCHEDULE_KIND, WEBHOOK_KIND, FORM_KIND, MCP_KIND];
+const BUILTIN_TRIGGERS = [
+  ...TASK_EVENT_KINDS,
+  ...PROJECT_EVENT_KINDS,
+  ...RUN_EVENT_KINDS,
+  SCHEDULE_KIND,
+  WEBHOOK_KIND,
+  FORM_KIND,
+  MCP_KIND,
+];
 
 /** The built-in action kinds, with their literal types. */
 const BUILTIN_ACTIONS = [

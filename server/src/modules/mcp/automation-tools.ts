@@ -113,11 +113,15 @@ export async function callAutomation(
   const called = await callAutomationTool(svc, rt, tool.automation, args, abort);
   if (called.filtered) {
     const structured = { filtered: true, requestId: called.requestId };
-    return { content: [{ type: 'text', text: "The automation's trigger filter refused this call: no run started." }], structuredContent: structured };
+    return {
+      content: [{ type: 'text', text: "The automation's trigger filter refused this call: no run started." }],
+      structuredContent: structured,
+    };
   }
   if (called.response) {
     const { body, status } = called.response;
-    const structured = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : { result: body };
+    const structured =
+      body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : { result: body };
     return { content: [{ type: 'text', text: textOf(body) }], structuredContent: structured, ...(status >= 400 ? { isError: true } : {}) };
   }
   const structured = { runId: called.runId, status: called.respond ? 'running' : 'started' };

@@ -28,7 +28,8 @@ export function inputProblem(schema: ObjectSchema, args: Record<string, unknown>
     const property = properties[name];
     if (!property) return `'${name}' is not an argument of this tool (it takes: ${Object.keys(properties).join(', ') || 'none'})`;
     if (!ofType(value, property.type)) return `'${name}' must be of type ${property.type}`;
-    if (property.enum && !property.enum.includes(value)) return `'${name}' must be one of ${property.enum.map((v) => JSON.stringify(v)).join(', ')}`;
+    if (property.enum && !property.enum.includes(value))
+      return `'${name}' must be one of ${property.enum.map((v) => JSON.stringify(v)).join(', ')}`;
   }
   return undefined;
 }
