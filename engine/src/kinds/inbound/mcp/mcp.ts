@@ -23,7 +23,7 @@ const property = Type.Object(
     title: Type.Optional(Type.String({ maxLength: 200, title: 'Title' })),
     description: Type.Optional(Type.String({ maxLength: 1000, title: 'Description' })),
     enum: Type.Optional(
-      Type.Array(Type.Union([Type.String({ maxLength: 200 }), Type.Number()]), {
+      Type.Array(Type.Union([Type.String({ maxLength: 200 }), Type.Number()], { title: 'Value' }), {
         minItems: 1,
         maxItems: 100,
         uniqueItems: true,
@@ -37,9 +37,11 @@ const property = Type.Object(
 
 const inputSchema = Type.Object(
   {
-    type: Type.Literal('object'),
+    type: Type.Literal('object', { title: 'Type' }),
     properties: Dict(property, { maxProperties: 50, title: 'Properties', propertyNames: { pattern: VALUE_NAME } }),
-    required: Type.Optional(Type.Array(Type.String({ pattern: VALUE_NAME }), { maxItems: 50, uniqueItems: true, title: 'Required' })),
+    required: Type.Optional(
+      Type.Array(Type.String({ pattern: VALUE_NAME, title: 'Property name' }), { maxItems: 50, uniqueItems: true, title: 'Required' }),
+    ),
   },
   {
     additionalProperties: false,
