@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { client as rest, type TestServer } from '../helpers/server';
+import { addUser, client as rest, type TestServer } from '../helpers/server';
 import { automationServer, createAutomation, settledRuns } from '../automations/helpers';
 import { connectWithToken, rpc } from './helpers';
 
@@ -23,13 +23,18 @@ describe('MCP: automations as tools, agent commands as prompts', () => {
         properties: {
           product: { type: 'string', description: 'The product name' },
           quantity: { type: 'integer', description: 'How many' },
+          note: { type: 'string', default: 'none' },
         },
         required: ['product', 'quantity'],
       },
     },
     actions: [
       { id: 'price', type: 'set', values: { total: '{{ trigger.quantity | times: 3 }}' } },
-      { id: 'answer', type: 'respond', body: { product: '{{ trigger.product }}', total: '{{ steps.price.total }}' } },
+      {
+        id: 'answer',
+        type: 'respond',
+        body: { product: '{{ trigger.product }}', total: '{{ steps.price.total }}', note: '{{ trigger.note }}' },
+      },
     ],
   };
 
@@ -55,13 +60,17 @@ describe('MCP: automations as tools, agent commands as prompts', () => {
     });
     const result = await assistant.callTool({ name: 'automation_quote_order', arguments: { product: 'Widget', quantity: 4 } });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual({ product: 'Widget', total: 12 });
-    expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toEqual({ product: 'Widget', total: 12 });
+    // `note` was left out: it takes its declared default.
+    expect(result.structuredContent).toEqual({ product: 'Widget', total: 12, note: 'none' });
+    expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toEqual({ product: 'Widget', total: 12, note: 'none' });
   });
 
   it("the run is in the automation's run list, marked as started by the mcp trigger with the arguments", async () => {
     const runs = await settledRuns(api, automationId);
-    expect(runs[0]).toMatchObject({ status: 'completed', trigger: { type: 'mcp', variables: { product: 'Widget', quantity: 4 } } });
+    expect(runs[0]).toMatchObject({
+      status: 'completed',
+      trigger: { type: 'mcp', variables: { product: 'Widget', quantity: 4, note: 'none' } },
+    });
     const kinds = await api.get('/api/v1/automations/kinds');
     expect(kinds.body.triggers.find((k: { type: string }) => k.type === 'mcp')).toMatchObject({ title: 'Called by an assistant' });
   });
@@ -106,6 +115,21 @@ describe('MCP: automations as tools, agent commands as prompts', () => {
     });
     expect(refused.status).toBe(403);
     expect(String(refused.headers['www-authenticate'])).toMatch(/error="insufficient_scope".*scope="write"/);
+  });
+
+  it("offers the tools to the workspace's Participants and above, not to a Viewer", async () => {
+    const viewer = await connectWithToken(server, addUser(server, 'viewer38', { workspaceId: server.workspaceId, role: 'Viewer' }));
+    const participant = await connectWithToken(server, addUser(server, 'part38', { workspaceId: server.workspaceId, role: 'Participant' }));
+    try {
+      expect((await viewer.listTools()).tools.map((t) => t.name)).not.toContain('automation_quote_order');
+      await expect(viewer.callTool({ name: 'automation_quote_order', arguments: { product: 'x', quantity: 1 } })).rejects.toThrow(
+        /unknown tool/,
+      );
+      expect((await participant.listTools()).tools.map((t) => t.name)).toContain('automation_quote_order');
+    } finally {
+      await viewer.close();
+      await participant.close();
+    }
   });
 
   it('checks the trigger when saved: a taken tool name is 409, a bad input schema 400, both in the error envelope', async () => {

@@ -110,7 +110,14 @@ export async function callAutomation(
 ): Promise<ToolResult> {
   const problem = inputProblem(tool.inputSchema, args);
   if (problem) return { isError: true, content: [{ type: 'text', text: `invalid arguments: ${problem}` }] };
-  const called = await callAutomationTool(svc, rt, tool.automation, args, abort);
+  // A property left out takes its declared `default`.
+  const given: Record<string, unknown> = {};
+  for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) {
+    const fallback = (property as { default?: unknown }).default;
+    if (fallback !== undefined) given[name] = fallback;
+  }
+  Object.assign(given, args);
+  const called = await callAutomationTool(svc, rt, tool.automation, given, abort);
   if (called.filtered) {
     const structured = { filtered: true, requestId: called.requestId };
     return {
