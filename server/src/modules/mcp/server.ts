@@ -25,7 +25,8 @@ import { commandPrompts, PROMPT_ARGUMENTS, promptText } from './prompts';
 const INSTRUCTIONS =
   'Taskspace: workspaces hold folders; folders hold projects, agents, media and automations; projects hold tasks (an outline). ' +
   'Start with list_workspaces, then list_workspace_folders and list_folder_projects (or list_my_projects); ids come from those answers. ' +
-  'Lists are paged as the REST API pages them. Every call acts as the signed-in person, with their role in each workspace.';
+  'Lists are paged as the REST API pages them. Every call acts as the signed-in person, with their role in each workspace. ' +
+  "Tools named automation_… run one of the workspace's automations and answer with its result; prompts are the agents' commands.";
 
 /** Whether a tool's summary marks it as needing the Owner role (`Owners: …`, `(Owner)`). */
 function ownerOnly(tool: ToolSpec): boolean {
