@@ -39,10 +39,10 @@ describe('trigger kinds declare examples shaped as their real events', () => {
     await server?.close();
   });
 
-  test('every built-in trigger kind but the form has an example', async () => {
+  test('every built-in trigger kind but the form and the assistant call (variables from their fields) has an example', async () => {
     const catalogue = (await api.get('/api/v1/automations/kinds')).body;
     // A piece's polling trigger has its piece's own `sampleData` as its example, where the piece declares one.
-    expect(catalogue.triggers.filter((k: any) => !k.example && !k.piece).map((k: any) => k.type)).toEqual(['form']);
+    expect(catalogue.triggers.filter((k: any) => !k.example && !k.piece).map((k: any) => k.type)).toEqual(['form', 'mcp']);
   });
 
   test('task, project, run and webhook events give the variables their examples show', async () => {

@@ -378,6 +378,23 @@ run('web app: the automation builder builds every kind through its forms', () =>
             },
             { type: 'form', title: 'Sign up', fields: [{ name: 'email', label: 'Email', type: 'text' }] },
           ],
+          [
+            'Called by an assistant',
+            async () => {
+              await b.fill(t, 'Tool name', 'quote_order');
+              await b.fill(t, 'What the tool does', 'Prices an order.');
+              await b.code(
+                t.getByRole('textbox', { name: 'Input schema', exact: true }),
+                '{"type": "object", "properties": {"product": {"type": "string"}}}',
+              );
+            },
+            {
+              type: 'mcp',
+              toolName: 'quote_order',
+              description: 'Prices an order.',
+              inputSchema: { type: 'object', properties: { product: { type: 'string' } } },
+            },
+          ],
         ];
         for (const [title, configure, expected] of cases) {
           await b.chooseTrigger(title);

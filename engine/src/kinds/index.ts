@@ -23,6 +23,7 @@ import { RUN_EVENT_KINDS } from './runs/run-events/run-events';
 import { SCHEDULE_KIND } from './time/schedule/schedule';
 import { TASK_EVENT_KINDS } from './tasks/task-events/task-events';
 import { WEBHOOK_KIND } from './inbound/webhook/webhook';
+import { MCP_KIND } from './inbound/mcp/mcp';
 
 export * from '../definition';
 export * from './kind';
@@ -46,6 +47,7 @@ export type { ProjectEventType } from './projects/project-events/project-events'
 export type { ScheduleTrigger } from './time/schedule/schedule';
 export type { WebhookMethod, WebhookTrigger } from './inbound/webhook/webhook';
 export type { FormTrigger } from './inbound/form/form';
+export { MCP_INPUT_TYPES, MCP_TOOL_NAME, type McpTrigger, type McpTriggerFields, type McpInputSchema } from './inbound/mcp/mcp';
 export type {
   Position,
   DatePoint,
@@ -76,7 +78,15 @@ export type EventTriggerType = TaskEventType | ProjectEventType;
 export type EventTrigger = EventTriggerOf<EventTriggerType>;
 
 /** The built-in trigger kinds, with their literal types. */
-const BUILTIN_TRIGGERS = [...TASK_EVENT_KINDS, ...PROJECT_EVENT_KINDS, ...RUN_EVENT_KINDS, SCHEDULE_KIND, WEBHOOK_KIND, FORM_KIND];
+const BUILTIN_TRIGGERS = [
+  ...TASK_EVENT_KINDS,
+  ...PROJECT_EVENT_KINDS,
+  ...RUN_EVENT_KINDS,
+  SCHEDULE_KIND,
+  WEBHOOK_KIND,
+  FORM_KIND,
+  MCP_KIND,
+];
 
 /** The built-in action kinds, with their literal types. */
 const BUILTIN_ACTIONS = [
@@ -131,6 +141,8 @@ export const EVENT_TRIGGER_TYPES: readonly string[] = DEFAULT_REGISTRY.triggerTy
 export const RUN_EVENT_TRIGGER_TYPES: readonly string[] = DEFAULT_REGISTRY.triggerTypes('run-event');
 /** Built-in trigger kinds started by a call to the automation's inbound URL (the host gives them one). */
 export const INBOUND_TRIGGER_TYPES: readonly string[] = DEFAULT_REGISTRY.triggerTypes('inbound');
+/** Built-in trigger kinds started by a call of the host's own (the `mcp` trigger: a tool call at the MCP endpoint). */
+export const CALL_TRIGGER_TYPES: readonly string[] = DEFAULT_REGISTRY.triggerTypes('call');
 
 /**
  * The published JSON Schema (draft-07) of an automation definition with the built-in kinds,

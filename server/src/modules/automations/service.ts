@@ -9,6 +9,7 @@ import { markOAuthOrigin, requireFirstPartyForInbound } from '../../auth/oauth-o
 import { requireWebhookPlan } from '../webhooks/service';
 import { fromEngineError } from '../../http/engine-errors';
 import { checkReferences } from './references';
+import { checkToolName } from './tool-names';
 import { requiredVersion, withSave, type VersionSave } from '../engine-host/version-save';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
@@ -162,6 +163,7 @@ export async function createAutomation(
   const definition = validate(rt, input.definition);
   requireFirstPartyForInbound(actor, definition.trigger, 'creating an automation');
   await svc.store.run(checkReferences(q, svc, rt.engine.kinds, input.workspaceId, definition));
+  await svc.store.run(checkToolName(q, input.workspaceId, definition));
   const meta = withSave(markOAuthOrigin({}, actor), saveBy(actor, input.message));
   let token: string | undefined;
   if (hasInboundUrl(definition.trigger)) {
@@ -221,6 +223,7 @@ export async function updateAutomation(
   const definition = validate(rt, input);
   requireFirstPartyForInbound(actor, definition.trigger, 'saving an automation');
   await svc.store.run(checkReferences(svc.store.sql, svc, rt.engine.kinds, automation.workspaceId, definition));
+  await svc.store.run(checkToolName(svc.store.sql, automation.workspaceId, definition, id));
   const meta = withSave(markOAuthOrigin({ ...automation.meta }, actor), save);
   const link = inboundLinkOf(automation);
   let token: string | undefined;

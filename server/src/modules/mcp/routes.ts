@@ -1,11 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ServiceError } from '../../errors';
-import { OAUTH_SCOPES, scopeAllows } from '../../auth/scopes';
+import { OAUTH_SCOPES, scopeAllows, type OAuthScope } from '../../auth/scopes';
 import { mcpResource } from '../../auth/resources';
 import { authenticate, challenge, refuse } from './auth';
 import { createMcpServer } from './server';
 import { buildTools, type ToolSpec } from './tools';
+import { AUTOMATION_TOOL_PREFIX } from './automation-tools';
 import { ProtectedResourceMetadata } from './schemas';
 
 /** The version this server reports to MCP clients (`serverInfo.version`). */
@@ -82,7 +83,11 @@ export const mcpRoutes: FastifyPluginAsync = async (app) => {
     const all = toolMap();
     for (const message of messagesOf(request.body)) {
       if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') continue;
-      const tool = all.get(message.params.name);
+      const name = message.params.name;
+      // An automation's tool starts a run: it needs `write`, as every tool that changes something.
+      const found = all.get(name);
+      const tool: { name: string; scope: OAuthScope } | undefined =
+        found ?? (name.startsWith(AUTOMATION_TOOL_PREFIX) ? { name, scope: 'write' } : undefined);
       if (!tool || !caller.actor.scopes || scopeAllows(caller.actor.scopes, tool.scope)) continue;
       return refuse(
         reply,
@@ -98,7 +103,7 @@ export const mcpRoutes: FastifyPluginAsync = async (app) => {
         }),
       );
     }
-    const server = createMcpServer(app, all, caller.actor, { token: caller.token }, MCP_SERVER_VERSION);
+    const server = createMcpServer({ app, svc, rt: app.automations }, all, caller.actor, { token: caller.token }, MCP_SERVER_VERSION);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.on('close', () => {

@@ -31,6 +31,24 @@ export interface Samples {
 }
 
 /**
+ * The trigger's variable names: a form's field names, an assistant call's (`mcp`) input
+ * properties, else the kind's declared variables or output.
+ */
+function triggerNames(definition: Definition, trigger: ReturnType<Kinds['trigger']>): string[] {
+  const formFields = Array.isArray(definition.trigger.fields)
+    ? (definition.trigger.fields as { name?: unknown }[]).map((f) => String(f?.name ?? '')).filter(Boolean)
+    : [];
+  // An assistant's call (`mcp`): one variable per property of the tool's input schema.
+  const inputSchema = definition.trigger.inputSchema as { properties?: Record<string, unknown> } | undefined;
+  const toolInputs = inputSchema?.properties && typeof inputSchema.properties === 'object' ? Object.keys(inputSchema.properties) : [];
+  return definition.trigger.type === 'form'
+    ? formFields
+    : definition.trigger.type === 'mcp'
+      ? toolInputs
+      : (trigger?.variables ?? Object.keys(trigger?.output?.properties ?? {}));
+}
+
+/**
  * What a template field at `at` can read (docs "Automations", "Variables"): the trigger's
  * variables, the outputs of the steps before it in document order, the loop's item inside a loop,
  * the failure inside an error path, the run and the automation. Sample values come from `samples`
@@ -40,10 +58,7 @@ export function variablesAt(definition: Definition, at: Path, kinds: Kinds, samp
   const groups: VariableGroup[] = [];
   const trigger = kinds.trigger(definition.trigger.type);
   const sampleTrigger = samples.trigger;
-  const formFields = Array.isArray(definition.trigger.fields)
-    ? (definition.trigger.fields as { name?: unknown }[]).map((f) => String(f?.name ?? '')).filter(Boolean)
-    : [];
-  const names = definition.trigger.type === 'form' ? formFields : (trigger?.variables ?? Object.keys(trigger?.output?.properties ?? {}));
+  const names = triggerNames(definition, trigger);
   if (names.length > 0) {
     groups.push({
       label: `Trigger: ${trigger?.title ?? definition.trigger.type}`,
