@@ -15,6 +15,9 @@ export const TRIGGER_ERROR_KEY = '__taskspace.triggerError';
 /** The piece-store key that records which version of an automation its polling trigger was enabled for (the poller's). */
 export const POLL_ENABLED_KEY = '__taskspace.enabledFor';
 
+/** The time limit of an `onEnable` or `onDisable` call, in ms (the API waits for it). */
+const TRIGGER_CALL_TIMEOUT_MS = 30_000;
+
 /** Bytes of randomness in a piece hook URL's token (192 bits; 32 base64url characters). */
 const HOOK_TOKEN_BYTES = 24;
 
@@ -174,6 +177,7 @@ export class PieceHooks {
         propsValue: call.propsValue,
         webhookUrl: this.hookUrl(automation.id, token),
         context: { workspaceId: automation.workspaceId, automationId: automation.id },
+        timeoutMs: TRIGGER_CALL_TIMEOUT_MS,
       });
     } catch (error) {
       await this.failed(automation.id, 'enable', error);
@@ -208,6 +212,7 @@ export class PieceHooks {
         propsValue: call.propsValue,
         ...(record.token ? { webhookUrl: this.hookUrl(automationId, record.token) } : {}),
         context: { workspaceId: record.workspaceId, automationId },
+        timeoutMs: TRIGGER_CALL_TIMEOUT_MS,
       });
     } catch (error) {
       await this.failed(automationId, 'disable', error);
