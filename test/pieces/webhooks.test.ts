@@ -10,7 +10,8 @@ const ORDER_CREATED = 'woocommerce.$woocommerce_trigger_order_created';
  * registers the automation's piece hook URL with the shop (`POST /wp-json/wc/v3/webhooks`); the
  * shop's deliveries to that URL start one run per item the trigger's `run` returns (its ping
  * starts none); disabling calls `onDisable`, which deletes the shop's webhook, and the URL is 404
- * from then on; enabling again registers a new URL; deleting the automation unregisters it too.
+ * from then on; enabling again registers a new URL; deleting the automation unregisters it too;
+ * saving another trigger swaps the registrations (a save that keeps the trigger keeps the URL).
  * A shop that refuses the delete does not block the disable (the failure is recorded).
  */
 describe('pieces: a webhook trigger', () => {
@@ -128,6 +129,48 @@ describe('pieces: a webhook trigger', () => {
     expect((await api.delete(`/api/v1/automations/${automation.id}`)).status).toBe(200);
     expect(deletes().map((r) => r.url)).toEqual(['/wp-json/wc/v3/webhooks/70?force=true', '/wp-json/wc/v3/webhooks/71?force=true']);
     expect((await fetch(again, { method: 'POST', body: '{}' })).status).toBe(404);
+  }, 60000);
+
+  test('saving another trigger unregisters the former one and registers the new one; a rename keeps the URL', async () => {
+    const conn = await connection('Shop 3');
+    const actions = [{ id: 'note', type: 'set', values: { id: '{{ trigger.id }}' } }];
+    const hookId = nextHook;
+    const automation = await createAutomation(api, server.workspaceId, {
+      name: 'Shop changes',
+      trigger: { type: ORDER_CREATED, connectionId: conn.id },
+      actions,
+    });
+    const first = JSON.parse(registrations().at(-1)!.body);
+    const before = { posts: registrations().length, deletes: deletes().length };
+    // Same trigger: nothing is called, the URL stays.
+    const renamed = await api.put(`/api/v1/automations/${automation.id}`, {
+      name: 'Shop changes v2',
+      trigger: { type: ORDER_CREATED, connectionId: conn.id },
+      actions,
+    });
+    expect(renamed.status).toBe(200);
+    expect([registrations().length, deletes().length]).toEqual([before.posts, before.deletes]);
+    const kept = await fetch(first.delivery_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":8}' });
+    expect(await kept.json()).toMatchObject({ ok: true, received: 1 });
+    const changed = await api.put(`/api/v1/automations/${automation.id}`, {
+      name: 'Shop changes v3',
+      trigger: { type: 'woocommerce.$woocommerce_trigger_product_created', connectionId: conn.id },
+      actions,
+    });
+    expect(changed.status).toBe(200);
+    expect(
+      deletes()
+        .slice(before.deletes)
+        .map((r) => r.url),
+    ).toEqual([`/wp-json/wc/v3/webhooks/${hookId}?force=true`]);
+    expect(registrations()).toHaveLength(before.posts + 1);
+    const second = JSON.parse(registrations().at(-1)!.body);
+    expect(second.topic).toBe('product.created');
+    expect((await fetch(first.delivery_url, { method: 'POST', body: '{}' })).status).toBe(404);
+    const res = await fetch(second.delivery_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":9}' });
+    expect(await res.json()).toMatchObject({ ok: true, received: 1 });
+    expect((await api.delete(`/api/v1/automations/${automation.id}`)).status).toBe(200);
+    expect(hooks.size).toBe(0);
   }, 60000);
 
   test('a service that refuses onDisable does not block the disable; the failure is recorded and the URL is 404', async () => {
