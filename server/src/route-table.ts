@@ -29,6 +29,7 @@ import { webhookRoutes } from './modules/webhooks/routes';
 import { subscriptionRoutes } from './modules/webhooks/subscription-routes';
 import { inboundWebhookRoutes } from './modules/inbound/inbound-routes';
 import { inboundRotateRoutes } from './modules/inbound/inbound-rotate-routes';
+import { pieceHookRoutes } from './modules/inbound/piece-hook-routes';
 import { runEventRoutes, runResumeRoutes } from './modules/runs/run-events';
 import { sharePageRoutes } from './modules/share-links/pages';
 import { accountRoutes } from './accounts/setup-routes';
@@ -111,6 +112,7 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
     api: false,
     plugins: [
       inboundWebhookRoutes,
+      pieceHookRoutes,
       runResumeRoutes,
       formRoutes,
       publicAgentPageRoutes,

@@ -5,7 +5,8 @@ import { automationServer, createAutomation, receiver, runsOf, waitFor } from '.
 /**
  * A piece's polling trigger (docs/integrations.md "Triggers"): WordPress "New Post" against a fake
  * site, polled every 200 ms. Enabling records where the site stands (the old post starts nothing);
- * a post published afterwards starts exactly one run, with the post's fields as trigger variables.
+ * a post published afterwards starts exactly one run, with the post's fields as trigger variables;
+ * disabling calls the trigger's `onDisable` and forgets the enabling.
  */
 describe('pieces: a polling trigger', () => {
   let server: TestServer;
@@ -66,5 +67,18 @@ describe('pieces: a polling trigger', () => {
     const after = site.received.length;
     await waitFor(async () => site.received.length >= after + 3, 'three more polls');
     expect((await runsOf(api, automation.id)).length).toBe(1);
+
+    // Disabling calls the trigger's onDisable and forgets that it was enabled (enabling again calls onEnable anew).
+    const ours = async () =>
+      Number(
+        await db.value(
+          "SELECT COUNT(*) AS n FROM piece_store WHERE scope = ? AND key IN ('__taskspace.trigger', '__taskspace.enabledFor')",
+          `automation:${automation.id}`,
+        ),
+      );
+    expect(await ours()).toBe(2);
+    expect((await api.post(`/api/v1/automations/${automation.id}/disable`, {})).status).toBe(200);
+    expect(await ours()).toBe(0);
+    expect(Number(await db.value('SELECT COUNT(*) AS n FROM piece_store WHERE key = ?', '__taskspace.triggerError'))).toBe(0);
   }, 60000);
 });

@@ -90,10 +90,13 @@ export interface TriggerVariableNames {
  * Where a trigger's runs come from: `event` (a service event of the same type, with `scope`),
  * `run-event` (another automation's run), `schedule` (the engine's ticks), `inbound` (a call to
  * the automation's inbound URL: webhook, form), `poll` (the host polls a piece's polling trigger,
- * `engine/src/pieces`, and starts a run per new item), `call` (the host starts a run when its
- * caller asks for one: an assistant's tool call at the MCP endpoint, `mcp`).
+ * `engine/src/pieces`, and starts a run per new item), `piece-webhook` (a piece's webhook trigger:
+ * the host registers the automation's piece hook URL with the piece's service through the
+ * trigger's `onEnable`, and each call to that URL starts a run per item the trigger's `run` returns),
+ * `call` (the host starts a run when its caller asks for one: an assistant's tool call at the MCP
+ * endpoint, `mcp`).
  */
-export type TriggerSource = 'event' | 'run-event' | 'schedule' | 'inbound' | 'poll' | 'call';
+export type TriggerSource = 'event' | 'run-event' | 'schedule' | 'inbound' | 'poll' | 'piece-webhook' | 'call';
 
 /** A trigger kind. */
 export interface TriggerKindDeclaration<T extends string = string> extends KindDescription<T> {

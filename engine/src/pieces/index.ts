@@ -5,7 +5,15 @@
  */
 export * from './manifest';
 export { propSchema, propsObject, coerceProp, coerceProps } from './props';
-export { pieceKinds, pieceActionKinds, pieceKindType, needsConnection, actionParameters, type PieceStepParams } from './kinds';
+export {
+  pieceKinds,
+  pieceActionKinds,
+  pieceTriggerKinds,
+  pieceKindType,
+  needsConnection,
+  actionParameters,
+  type PieceStepParams,
+} from './kinds';
 export { PiecePool, type PiecePoolOptions, type PieceCallHandlers } from './pool';
 export {
   PieceRunner,
@@ -17,4 +25,4 @@ export {
   type ConnectionValue,
   type ResolvedConnection,
 } from './runner';
-export type { PieceCallContext, PieceOperation } from './protocol';
+export type { PieceCallContext, PieceOperation, PieceWebhookPayload } from './protocol';

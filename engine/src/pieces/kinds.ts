@@ -103,14 +103,19 @@ export function pieceActionKinds(piece: PieceInfo, runner: PieceRunner): ActionK
   });
 }
 
+/** The trigger sources of the trigger strategies Taskspace offers (app webhooks are not offered). */
+const SOURCES: Record<string, TriggerKindDeclaration['source']> = { POLLING: 'poll', WEBHOOK: 'piece-webhook' };
+
 /**
  * The trigger kinds of one piece: its POLLING triggers (source `poll`: the host polls them and
- * starts a run per new item, whose fields are the `trigger.*` variables). Webhook and app-webhook
- * triggers are not offered yet.
+ * starts a run per new item, whose fields are the `trigger.*` variables) and its WEBHOOK triggers
+ * (source `piece-webhook`: the host registers the automation's URL through the trigger's
+ * `onEnable`, and each call to it starts a run per item the trigger's `run` returns).
+ * App-webhook triggers are not offered.
  */
 export function pieceTriggerKinds(piece: PieceInfo): TriggerKindDeclaration[] {
   return piece.triggers
-    .filter((t) => t.strategy === 'POLLING')
+    .filter((t) => SOURCES[t.strategy] !== undefined)
     .map((trigger) => {
       const { schema, help } = actionParameters(piece, trigger);
       const summary = (trigger.description || trigger.displayName).replace(/\s+/g, ' ').slice(0, 300);
@@ -121,7 +126,7 @@ export function pieceTriggerKinds(piece: PieceInfo): TriggerKindDeclaration[] {
         category: piece.displayName,
         icon: 'plug',
         parameters: schema,
-        source: 'poll',
+        source: SOURCES[trigger.strategy]!,
         ownSchema: true,
         variables: { names: [], open: true },
         // The piece's own sample of one item: what the builder tests with before a first poll.
@@ -137,7 +142,7 @@ export function pieceTriggerKinds(piece: PieceInfo): TriggerKindDeclaration[] {
     });
 }
 
-/** Every action and polling trigger kind of `manifest`'s pieces (kinds whose types are in `taken` are skipped). */
+/** Every action, polling and webhook trigger kind of `manifest`'s pieces (kinds whose types are in `taken` are skipped). */
 export function pieceKinds(manifest: PieceManifest, runner: PieceRunner, taken: ReadonlySet<string> = new Set()): KindDeclaration[] {
   const out: KindDeclaration[] = [];
   const seen = new Set(taken);

@@ -8,9 +8,22 @@ import type { HttpRequest, HttpResponse } from '../ports';
 
 /**
  * What a call does: run an action, compute a dropdown's options or a dynamic property's fields,
- * check a connection, enable a polling trigger (`onEnable`) or poll it (`run`: the new items).
+ * check a connection, enable a trigger (`onEnable`), disable it (`onDisable`), poll a polling
+ * trigger (`run`: the new items) or hand a webhook trigger one call to its URL (`hook`: `run`
+ * with the call as `payload`, the items it returns).
  */
-export type PieceOperation = 'run' | 'options' | 'validate' | 'describe' | 'enable' | 'poll';
+export type PieceOperation = 'run' | 'options' | 'validate' | 'describe' | 'enable' | 'disable' | 'poll' | 'hook';
+
+/** One call to a webhook trigger's URL, as the trigger's `run` reads it in `context.payload` (Activepieces' TriggerPayload). */
+export interface PieceWebhookPayload {
+  /** The parsed body: JSON, a form's fields, or text. */
+  body: unknown;
+  headers: Record<string, string>;
+  queryParams: Record<string, string>;
+  method: string;
+  /** The body as text (when small enough). */
+  rawBody?: string;
+}
 
 /** The context values a piece reads (`server.publicUrl`, `run.id`, `step.name`…). */
 export interface PieceCallContext {
@@ -37,6 +50,10 @@ export interface PieceCallMessage {
   /** The connection's type (SECRET_TEXT, CUSTOM_AUTH…): validate checks with that auth of the piece. */
   authType?: string;
   propsValue?: Record<string, unknown>;
+  /** enable, disable, hook: the trigger's URL (`context.webhookUrl`). */
+  webhookUrl?: string;
+  /** hook: the call to the URL (`context.payload`). */
+  payload?: PieceWebhookPayload;
   context: PieceCallContext;
 }
 

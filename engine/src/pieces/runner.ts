@@ -9,7 +9,7 @@ import type { Http } from '../ports';
 import { SecretMask } from '../secrets';
 import type { PieceAuthInfo, PieceInfo } from './manifest';
 import type { PiecePool } from './pool';
-import type { PieceCallContext } from './protocol';
+import type { PieceCallContext, PieceOperation, PieceWebhookPayload } from './protocol';
 
 /**
  * A connection's value as Taskspace stores it: `{type: 'SECRET_TEXT', secret_text}`,
@@ -59,13 +59,17 @@ export interface PieceHost {
 /** One call: which piece and what, for which workspace. */
 export interface PieceCall {
   piece: PieceInfo;
-  op: 'run' | 'options' | 'validate' | 'enable' | 'poll';
+  op: Exclude<PieceOperation, 'describe'>;
   action?: string;
   prop?: string;
   connectionId?: string;
   /** validate: the value to check (not stored yet). */
   connection?: ConnectionValue;
   propsValue?: Record<string, unknown>;
+  /** Triggers: `context.webhookUrl` (the automation's piece hook URL). */
+  webhookUrl?: string;
+  /** hook: the call to the URL (`context.payload`). */
+  payload?: PieceWebhookPayload;
   context: PieceCallContext;
   /** The step's HTTP port (a run's); default the host's. */
   http?: Http;
@@ -179,6 +183,8 @@ export class PieceRunner {
           ...(call.prop !== undefined ? { prop: call.prop } : {}),
           ...(value ? { auth: pieceAuth(piece, value, call.op), authType: value.type } : {}),
           propsValue: call.propsValue ?? {},
+          ...(call.webhookUrl !== undefined ? { webhookUrl: call.webhookUrl } : {}),
+          ...(call.payload !== undefined ? { payload: call.payload } : {}),
           context: { ...call.context, ...(this.host.publicUrl ? { publicUrl: this.host.publicUrl } : {}) },
         },
         {

@@ -127,17 +127,22 @@ async function perform(message: PieceCallMessage): Promise<unknown> {
       return await (action.run as (ctx: Loose) => Promise<unknown>)(context);
     }
     case 'enable':
-    case 'poll': {
+    case 'disable':
+    case 'poll':
+    case 'hook': {
+      // Activepieces' trigger context (engine trigger-helper): the run context plus the URL and the call.
       const trigger = member(piece, message.action);
       const triggerContext = {
         ...context,
         setSchedule: () => undefined,
-        webhookUrl: undefined,
-        payload: {},
+        webhookUrl: message.webhookUrl,
+        payload: message.payload ?? {},
         app: { createListeners: unsupported('app webhooks') },
       };
-      if (message.op === 'enable') {
-        if (typeof trigger.onEnable === 'function') await (trigger.onEnable as (ctx: Loose) => Promise<unknown>)(triggerContext);
+      const hook = (name: string) => trigger[name] as ((ctx: Loose) => Promise<unknown>) | undefined;
+      if (message.op === 'enable' || message.op === 'disable') {
+        const fn = hook(message.op === 'enable' ? 'onEnable' : 'onDisable');
+        if (typeof fn === 'function') await fn.call(trigger, triggerContext);
         return null;
       }
       const items = await (trigger.run as (ctx: Loose) => Promise<unknown>)(triggerContext);

@@ -182,6 +182,7 @@ export async function createAutomation(
       meta,
     }),
   );
+  await rt.hooks.sync(created.id);
   return svc.store.run(toItem(q, svc, actor, 'Owner', created, token));
 }
 
@@ -245,6 +246,7 @@ export async function updateAutomation(
     }
   }
   const updated = await engineCall(() => rt.engine.updateAutomation(id, definition, meta));
+  await rt.hooks.sync(id);
   return svc.store.run(toItem(svc.store.sql, svc, actor, 'Owner', updated, token));
 }
 
@@ -270,6 +272,7 @@ export async function setAutomationEnabled(
   );
   if (enabled) requireFirstPartyForInbound(actor, automation.definition.trigger, 'enabling an automation');
   const updated = await engineCall(() => rt.engine.setEnabled(id, enabled));
+  await rt.hooks.sync(id);
   return svc.store.run(toItem(svc.store.sql, svc, actor, 'Owner', updated));
 }
 
@@ -277,4 +280,5 @@ export async function setAutomationEnabled(
 export async function deleteAutomation(svc: Services, rt: AutomationRuntime, actor: Actor, id: string): Promise<void> {
   await requireAutomation(svc, rt, actor, id, 'Owner', 'deleting an automation');
   await engineCall(() => rt.engine.deleteAutomation(id));
+  await rt.hooks.sync(id);
 }

@@ -1,6 +1,7 @@
 import { secretValues } from '../secrets/service';
 import { createEngine, DEFAULT_KINDS, type Engine, type KindDeclaration, type RunRecord, type TriggerEvent } from '@taskspace/engine';
 import { ServerPieces } from '../pieces/host';
+import { PieceHooks } from '../pieces/hooks';
 import { PiecePoller } from '../pieces/poller';
 import { newOrderedId } from '../../platform/ids';
 import type { FastifyInstance } from 'fastify';
@@ -50,7 +51,9 @@ export class AutomationRuntime {
   private readonly http: GuardedHttpAdapter;
   /** The Activepieces pieces: their kinds, connections' use and worker pool (docs/integrations.md). */
   readonly pieces: ServerPieces;
-  /** Polls the pieces' polling triggers (the leader's work). */
+  /** Enables and disables the pieces' triggers of automations (`onEnable`, `onDisable`; the URLs of webhook triggers). */
+  readonly hooks: PieceHooks;
+  /** Polls the pieces' polling triggers and syncs every automation's piece trigger (the leader's work). */
   private readonly poller: PiecePoller;
   /** The per-URL throttle of inbound calls (webhook calls and form posts share a URL's bucket). */
   readonly throttle: InboundThrottle;
@@ -102,7 +105,8 @@ export class AutomationRuntime {
       resumeUrl: (runId) => resumeUrlOf(svc, runId),
       firesSchedules: () => svc.leadership.leading,
     });
-    this.poller = new PiecePoller(svc, this.engine, this.store, this.pieces, log);
+    this.hooks = new PieceHooks(svc, this.engine, this.store, this.pieces, log);
+    this.poller = new PiecePoller(svc, this.engine, this.store, this.pieces, this.hooks, log);
     const poll = svc.config.webhooks.pollMs;
     // A step handles one batch: again at once while batches come full, else after the poll interval.
     this.cursor = new OutboxCursor(svc.store, svc.clock, AUTOMATION_CURSOR);

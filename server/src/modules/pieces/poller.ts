@@ -2,11 +2,9 @@ import { createHash } from 'node:crypto';
 import { coerceProps, type AutomationRecord, type Engine, type RunStore } from '@taskspace/engine';
 import { WorkerLoop, type WorkerLog } from '../../platform/worker-loop';
 import type { ServerPieces } from './host';
+import { POLL_ENABLED_KEY, type PieceHooks } from './hooks';
 import { pieceStore } from './store';
 import type { Services } from '../../services';
-
-/** The piece-store key that records which version of an automation its trigger was enabled for. */
-const ENABLED_KEY = '__taskspace.enabledFor';
 
 /**
  * Polling triggers of pieces (docs/integrations.md "Triggers"): every `TASKSPACE_PIECES_POLL_MS`
@@ -15,7 +13,9 @@ const ENABLED_KEY = '__taskspace.enabledFor';
  * `onEnable`, which records where the piece stands (its newest item, the time) in the piece store,
  * so old items start nothing; each later poll calls the trigger's `run`, and every item it returns
  * starts one run whose `trigger.*` variables are the item's fields (de-duplicated on the item).
- * A failing poll is logged and tried again at the next interval.
+ * A failing poll is logged and tried again at the next interval. Each interval also syncs every
+ * automation's piece trigger ({@link PieceHooks.syncAll}: `onDisable` of what is no longer wanted,
+ * `onEnable` of webhook triggers that failed to enable or were enabled otherwise than by the API).
  */
 export class PiecePoller {
   private readonly loop: WorkerLoop;
@@ -25,6 +25,7 @@ export class PiecePoller {
     private readonly engine: Engine,
     private readonly runs: RunStore,
     private readonly pieces: ServerPieces,
+    private readonly hooks: PieceHooks,
     private readonly log: WorkerLog,
   ) {
     const every = svc.config.piecesPollMs;
@@ -52,6 +53,7 @@ export class PiecePoller {
   /** One poll of every enabled automation with a piece polling trigger. */
   async pollAll(): Promise<void> {
     if (!this.svc.leadership.leading) return;
+    await this.hooks.syncAll();
     for (const kind of this.engine.kinds.triggers()) {
       if (kind.source !== 'poll' || !kind.piece) continue;
       for (const automation of await this.runs.listEnabledAutomations(kind.type)) {
@@ -81,9 +83,10 @@ export class PiecePoller {
       propsValue: coerceProps(info.props, trigger.props ?? {}),
       context: { workspaceId: automation.workspaceId, automationId: automation.id },
     };
-    if ((await store.get(scope, ENABLED_KEY)) !== marker) {
+    if ((await store.get(scope, POLL_ENABLED_KEY)) !== marker) {
       await this.pieces.runner.call({ ...call, op: 'enable' });
-      await store.put(scope, ENABLED_KEY, marker);
+      await store.put(scope, POLL_ENABLED_KEY, marker);
+      await this.hooks.recordPolling(automation);
       return;
     }
     const items = (await this.pieces.runner.call({ ...call, op: 'poll' })) as unknown[];

@@ -1,0 +1,228 @@
+import { timingSafeEqual } from 'node:crypto';
+import { coerceProps, type AutomationRecord, type Engine, type PieceInfo, type PieceTriggerInfo, type RunStore } from '@taskspace/engine';
+import { newSecret } from '../../platform/ids';
+import type { Services } from '../../services';
+import type { WorkerLog } from '../../platform/worker-loop';
+import type { ServerPieces } from './host';
+import { pieceStore } from './store';
+
+/** The piece-store key (automation scope) of the trigger a piece was enabled for: an {@link EnabledTrigger}. */
+export const TRIGGER_KEY = '__taskspace.trigger';
+
+/** The piece-store key (automation scope) of the last failed `onEnable` or `onDisable`: a {@link TriggerFailure}. */
+export const TRIGGER_ERROR_KEY = '__taskspace.triggerError';
+
+/** The piece-store key that records which version of an automation its polling trigger was enabled for (the poller's). */
+export const POLL_ENABLED_KEY = '__taskspace.enabledFor';
+
+/** The time limit of an `onEnable` or `onDisable` call, in ms (the API waits for it). */
+const TRIGGER_CALL_TIMEOUT_MS = 30_000;
+
+/** Bytes of randomness in a piece hook URL's token (192 bits; 32 base64url characters). */
+const HOOK_TOKEN_BYTES = 24;
+
+/** What the host recorded when it enabled a piece trigger of an automation (`onEnable` succeeded). */
+export interface EnabledTrigger {
+  workspaceId: string;
+  /** `poll` or `piece-webhook`. */
+  source: string;
+  /** The automation's trigger (`{type, connectionId, props}`) as JSON, as it was enabled. */
+  trigger: string;
+  /** Webhook triggers: the token of the URL handed to `onEnable` (`/webhooks/pieces/<automationId>/<token>`). */
+  token?: string;
+  /** When, ms epoch. */
+  enabledAt: number;
+}
+
+/** The last failed `onEnable` or `onDisable` of an automation's piece trigger. */
+export interface TriggerFailure {
+  op: 'enable' | 'disable';
+  message: string;
+  at: number;
+}
+
+/** A piece trigger of an automation definition's trigger: the piece, the trigger and the call's fields. */
+export interface PieceTriggerCall {
+  piece: PieceInfo;
+  trigger: PieceTriggerInfo;
+  connectionId?: string;
+  propsValue: Record<string, unknown>;
+}
+
+/** The piece trigger a definition's trigger names, or undefined when it names none. */
+export function pieceTriggerOf(pieces: ServerPieces, definitionTrigger: unknown): PieceTriggerCall | undefined {
+  const t = definitionTrigger as { type?: unknown; connectionId?: unknown; props?: Record<string, unknown> };
+  if (typeof t?.type !== 'string') return undefined;
+  const dot = t.type.indexOf('.');
+  const piece = dot > 0 ? pieces.catalogue.find(t.type.slice(0, dot)) : undefined;
+  const trigger = piece?.triggers.find((x) => x.name === t.type!.toString().slice(dot + 1));
+  if (!piece || !trigger) return undefined;
+  return {
+    piece,
+    trigger,
+    ...(typeof t.connectionId === 'string' && t.connectionId !== '' ? { connectionId: t.connectionId } : {}),
+    propsValue: coerceProps(trigger.props, t.props ?? {}),
+  };
+}
+
+/** Whether `token` is the token of `record` (constant time). */
+export function tokenMatches(record: EnabledTrigger | null, token: string): boolean {
+  if (!record?.token) return false;
+  const a = Buffer.from(record.token);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The lifecycle of the piece triggers of automations (docs/integrations.md "Triggers"), after
+ * Activepieces' engine (`trigger-helper.ts`): when an automation whose trigger is a piece's
+ * WEBHOOK trigger is saved enabled or enabled, the trigger's `onEnable` is called with
+ * `webhookUrl`, a URL of this server only this automation's enabling knows
+ * (`/webhooks/pieces/<automationId>/<token>`), and the automation's piece store; when it is
+ * disabled, deleted or its trigger changes, `onDisable` is called with the same URL and store —
+ * for polling triggers too — best effort: a failure is logged and recorded
+ * ({@link TRIGGER_ERROR_KEY}), the disable goes on and the URL stops working at once. The API
+ * syncs an automation after each change; the leader syncs every automation at each poll interval
+ * (changes made otherwise, and an `onEnable` that failed, are caught up there).
+ */
+export class PieceHooks {
+  /** Syncs in progress by automation id: one at a time per automation in this process. */
+  private readonly syncing = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly svc: Services,
+    private readonly engine: Engine,
+    private readonly runs: RunStore,
+    private readonly pieces: ServerPieces,
+    private readonly log: WorkerLog,
+  ) {}
+
+  /** The absolute URL of an automation's piece hook with `token`. */
+  hookUrl(automationId: string, token: string): string {
+    return this.svc.links.url(`/webhooks/pieces/${encodeURIComponent(automationId)}/${token}`);
+  }
+
+  /** What the automation's piece trigger was enabled with, or null. */
+  async enabled(automationId: string): Promise<EnabledTrigger | null> {
+    return (await pieceStore(this.svc).get(`automation:${automationId}`, TRIGGER_KEY)) as EnabledTrigger | null;
+  }
+
+  /** Records that the poller enabled `automation`'s polling trigger (so disabling it calls `onDisable`). */
+  async recordPolling(automation: AutomationRecord): Promise<void> {
+    const record: EnabledTrigger = {
+      workspaceId: automation.workspaceId,
+      source: 'poll',
+      trigger: JSON.stringify(automation.definition.trigger),
+      enabledAt: this.svc.clock.now(),
+    };
+    await pieceStore(this.svc).put(`automation:${automation.id}`, TRIGGER_KEY, record);
+  }
+
+  /**
+   * Brings one automation's piece trigger in line with the automation: `onDisable` for what was
+   * enabled and is no longer wanted (deleted, disabled, another trigger), `onEnable` for a
+   * webhook trigger that is wanted and not enabled. Never throws (failures are logged and recorded).
+   */
+  sync(automationId: string): Promise<void> {
+    const previous = this.syncing.get(automationId) ?? Promise.resolve();
+    const next = previous
+      .then(() => this.syncNow(automationId))
+      .catch((error: unknown) => {
+        this.log.warn({ err: error, automationId }, 'piece trigger sync failed');
+      });
+    this.syncing.set(automationId, next);
+    void next.finally(() => {
+      if (this.syncing.get(automationId) === next) this.syncing.delete(automationId);
+    });
+    return next;
+  }
+
+  /** Syncs every automation with an enabled piece trigger or a webhook piece trigger that should be (the leader, each poll interval). */
+  async syncAll(): Promise<void> {
+    const ids = new Set<string>();
+    const rows = await this.svc.store.run(
+      this.svc.store.sql.all<{ scope: string }>('SELECT scope FROM piece_store WHERE key = ?', [TRIGGER_KEY]),
+    );
+    for (const { scope } of rows) if (scope.startsWith('automation:')) ids.add(scope.slice('automation:'.length));
+    for (const kind of this.engine.kinds.triggers()) {
+      if (kind.source !== 'piece-webhook' || !kind.piece) continue;
+      for (const automation of await this.runs.listEnabledAutomations(kind.type)) ids.add(automation.id);
+    }
+    for (const id of ids) await this.sync(id);
+  }
+
+  private async syncNow(automationId: string): Promise<void> {
+    const automation = await this.engine.getAutomation(automationId);
+    const record = await this.enabled(automationId);
+    const current = automation ? JSON.stringify(automation.definition.trigger) : undefined;
+    const kept = record !== null && automation?.enabled === true && record.trigger === current;
+    if (record && !kept) await this.disable(automationId, record);
+    if (!automation?.enabled || kept) return;
+    const kind = this.engine.kinds.trigger(automation.definition.trigger.type);
+    if (kind?.source === 'piece-webhook' && kind.piece) await this.enable(automation);
+  }
+
+  private async enable(automation: AutomationRecord): Promise<void> {
+    const call = pieceTriggerOf(this.pieces, automation.definition.trigger);
+    if (!call) return;
+    const token = newSecret(HOOK_TOKEN_BYTES);
+    const store = pieceStore(this.svc);
+    const scope = `automation:${automation.id}`;
+    try {
+      await this.pieces.runner.call({
+        piece: call.piece,
+        op: 'enable',
+        action: call.trigger.name,
+        ...(call.connectionId ? { connectionId: call.connectionId } : {}),
+        propsValue: call.propsValue,
+        webhookUrl: this.hookUrl(automation.id, token),
+        context: { workspaceId: automation.workspaceId, automationId: automation.id },
+        timeoutMs: TRIGGER_CALL_TIMEOUT_MS,
+      });
+    } catch (error) {
+      await this.failed(automation.id, 'enable', error);
+      return;
+    }
+    const record: EnabledTrigger = {
+      workspaceId: automation.workspaceId,
+      source: 'piece-webhook',
+      trigger: JSON.stringify(automation.definition.trigger),
+      token,
+      enabledAt: this.svc.clock.now(),
+    };
+    await store.put(scope, TRIGGER_KEY, record);
+    await store.delete(scope, TRIGGER_ERROR_KEY);
+  }
+
+  /** `onDisable` with what was enabled (best effort), then forgets it: the URL answers 404 from here on. */
+  private async disable(automationId: string, record: EnabledTrigger): Promise<void> {
+    const store = pieceStore(this.svc);
+    const scope = `automation:${automationId}`;
+    // Forgotten first: a call to the URL while onDisable runs is already refused.
+    await store.delete(scope, TRIGGER_KEY);
+    if (record.source === 'poll') await store.delete(scope, POLL_ENABLED_KEY);
+    const call = pieceTriggerOf(this.pieces, JSON.parse(record.trigger));
+    if (!call) return;
+    try {
+      await this.pieces.runner.call({
+        piece: call.piece,
+        op: 'disable',
+        action: call.trigger.name,
+        ...(call.connectionId ? { connectionId: call.connectionId } : {}),
+        propsValue: call.propsValue,
+        ...(record.token ? { webhookUrl: this.hookUrl(automationId, record.token) } : {}),
+        context: { workspaceId: record.workspaceId, automationId },
+        timeoutMs: TRIGGER_CALL_TIMEOUT_MS,
+      });
+    } catch (error) {
+      await this.failed(automationId, 'disable', error);
+    }
+  }
+
+  private async failed(automationId: string, op: TriggerFailure['op'], error: unknown): Promise<void> {
+    const message = error instanceof Error ? error.message : String(error);
+    this.log.warn({ automationId, op, error: message }, `piece trigger ${op} failed`);
+    const failure: TriggerFailure = { op, message: message.slice(0, 2000), at: this.svc.clock.now() };
+    await pieceStore(this.svc).put(`automation:${automationId}`, TRIGGER_ERROR_KEY, failure);
+  }
+}

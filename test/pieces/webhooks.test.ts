@@ -1,0 +1,207 @@
+import { dbOf } from '../helpers/db';
+import { client, type TestServer } from '../helpers/server';
+import { automationServer, createAutomation, receiver, settledRuns, waitFor } from '../automations/helpers';
+
+const ORDER_CREATED = 'woocommerce.$woocommerce_trigger_order_created';
+
+/**
+ * A piece's webhook trigger (docs/integrations.md "Triggers"): WooCommerce "Order Created"
+ * against a fake shop. Saving the automation enabled calls the trigger's `onEnable`, which
+ * registers the automation's piece hook URL with the shop (`POST /wp-json/wc/v3/webhooks`); the
+ * shop's deliveries to that URL start one run per item the trigger's `run` returns (its ping
+ * starts none); disabling calls `onDisable`, which deletes the shop's webhook, and the URL is 404
+ * from then on; enabling again registers a new URL; deleting the automation unregisters it too;
+ * saving another trigger swaps the registrations (a save that keeps the trigger keeps the URL).
+ * A shop that refuses the delete does not block the disable (the failure is recorded).
+ */
+describe('pieces: a webhook trigger', () => {
+  let server: TestServer;
+  let api: ReturnType<typeof client>;
+  let shop: Awaited<ReturnType<typeof receiver>>;
+  /** The shop's webhooks by id: where it delivers. */
+  const hooks = new Map<number, string>();
+  let nextHook = 70;
+  let refuseDeletes = false;
+
+  /** The shop delivers `body` to every registered webhook (as WooCommerce does); the answers. */
+  async function deliver(body: unknown, contentType = 'application/json') {
+    const answers = [];
+    for (const url of hooks.values()) {
+      // The URL is the server's public address; the test server listens where the links point.
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': contentType, 'x-wc-webhook-topic': 'order.created' },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      answers.push({ status: res.status, body: (await res.json()) as any });
+    }
+    return answers;
+  }
+
+  beforeAll(async () => {
+    server = await automationServer();
+    api = client(server, server.token);
+    shop = await receiver((r) => {
+      if (r.method === 'POST' && r.url === '/wp-json/wc/v3/webhooks') {
+        const { delivery_url, topic, name } = JSON.parse(r.body);
+        const id = nextHook++;
+        hooks.set(id, delivery_url);
+        return { status: 201, body: { id, name, topic, delivery_url, status: 'active' } };
+      }
+      const del = /^\/wp-json\/wc\/v3\/webhooks\/(\d+)\?force=true$/.exec(r.url);
+      if (r.method === 'DELETE' && del) {
+        if (refuseDeletes) return { status: 500, body: { code: 'internal', message: 'the shop is down' } };
+        hooks.delete(Number(del[1]));
+        return { status: 200, body: { id: Number(del[1]) } };
+      }
+      return { status: 404, body: { code: 'rest_no_route' } };
+    });
+  });
+  afterAll(async () => {
+    await shop.close();
+    await server.close();
+  });
+
+  const registrations = () => shop.received.filter((r) => r.method === 'POST');
+  const deletes = () => shop.received.filter((r) => r.method === 'DELETE');
+
+  async function connection(name: string) {
+    const res = await api.post(`/api/v1/workspaces/${server.workspaceId}/connections`, {
+      piece: 'woocommerce',
+      name,
+      auth: { type: 'CUSTOM_AUTH', props: { baseUrl: shop.url, consumerKey: 'ck_test', consumerSecret: 'cs_secret_1234' } },
+    });
+    expect(res.status).toBe(200);
+    return res.body.item;
+  }
+
+  test('enabling registers the URL; a delivery starts one run per item; disabling unregisters it and the URL is 404', async () => {
+    const { body: kinds } = await api.get('/api/v1/automations/kinds');
+    expect(kinds.triggers.find((k: any) => k.type === ORDER_CREATED)).toMatchObject({ title: 'Order Created', category: 'WooCommerce' });
+    const conn = await connection('Shop');
+    const automation = await createAutomation(api, server.workspaceId, {
+      name: 'New orders',
+      trigger: { type: ORDER_CREATED, connectionId: conn.id },
+      actions: [{ id: 'note', type: 'set', values: { order: '{{ trigger.id }}', total: '{{ trigger.total }}' } }],
+    });
+
+    // onEnable ran before the save answered: the shop has the automation's URL, with the connection's credentials.
+    expect(registrations()).toHaveLength(1);
+    const registered = registrations()[0]!;
+    expect(JSON.parse(registered.body)).toMatchObject({ topic: 'order.created', name: 'Order Created' });
+    expect(registered.headers.authorization).toBe(`Basic ${Buffer.from('ck_test:cs_secret_1234').toString('base64')}`);
+    const url = new URL(JSON.parse(registered.body).delivery_url);
+    expect(url.pathname).toMatch(new RegExp(`^/webhooks/pieces/${automation.id}/[A-Za-z0-9_-]{32}$`));
+    expect(url.origin).toBe(new URL(server.url).origin);
+
+    // WooCommerce's ping when a webhook is made (a form with webhook_id): the trigger returns no item.
+    expect(await deliver('webhook_id=70', 'application/x-www-form-urlencoded')).toEqual([
+      { status: 200, body: { ok: true, received: 0, runIds: [] } },
+    ]);
+    const [delivered] = await deliver({ id: 501, total: '12.00', status: 'processing' });
+    expect(delivered).toEqual({ status: 200, body: { ok: true, received: 1, runIds: [expect.any(String)] } });
+    const [run] = await settledRuns(api, automation.id, 1);
+    expect(run.id).toBe(delivered!.body.runIds[0]);
+    expect(run.status).toBe('completed');
+    expect(run.steps[0].output).toEqual({ order: 501, total: '12.00' });
+
+    // Another token on the same automation is not its URL.
+    const wrong = await fetch(`${server.url}/webhooks/pieces/${automation.id}/${'x'.repeat(32)}`, { method: 'POST', body: '{}' });
+    expect(wrong.status).toBe(404);
+    expect(await wrong.json()).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+
+    // Disabling calls onDisable: the shop's webhook is deleted, and the URL is gone.
+    expect((await api.post(`/api/v1/automations/${automation.id}/disable`, {})).status).toBe(200);
+    expect(deletes().map((r) => r.url)).toEqual(['/wp-json/wc/v3/webhooks/70?force=true']);
+    expect(hooks.size).toBe(0);
+    const after = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":502}' });
+    expect(after.status).toBe(404);
+    expect(await after.json()).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect((await settledRuns(api, automation.id, 1)).length).toBe(1);
+
+    // Enabling again registers a new URL; the former one stays gone. Deleting the automation unregisters it.
+    expect((await api.post(`/api/v1/automations/${automation.id}/enable`, {})).status).toBe(200);
+    expect(registrations()).toHaveLength(2);
+    const again = JSON.parse(registrations()[1]!.body).delivery_url;
+    expect(again).not.toBe(url.toString());
+    expect((await fetch(url, { method: 'POST', body: '{}' })).status).toBe(404);
+    expect((await deliver({ id: 503, total: '1.00' }))[0]).toMatchObject({ status: 200, body: { received: 1 } });
+    expect((await api.delete(`/api/v1/automations/${automation.id}`)).status).toBe(200);
+    expect(deletes().map((r) => r.url)).toEqual(['/wp-json/wc/v3/webhooks/70?force=true', '/wp-json/wc/v3/webhooks/71?force=true']);
+    expect((await fetch(again, { method: 'POST', body: '{}' })).status).toBe(404);
+  }, 60000);
+
+  test('saving another trigger unregisters the former one and registers the new one; a rename keeps the URL', async () => {
+    const conn = await connection('Shop 3');
+    const actions = [{ id: 'note', type: 'set', values: { id: '{{ trigger.id }}' } }];
+    const hookId = nextHook;
+    const automation = await createAutomation(api, server.workspaceId, {
+      name: 'Shop changes',
+      trigger: { type: ORDER_CREATED, connectionId: conn.id },
+      actions,
+    });
+    const first = JSON.parse(registrations().at(-1)!.body);
+    const before = { posts: registrations().length, deletes: deletes().length };
+    // Same trigger: nothing is called, the URL stays.
+    const renamed = await api.put(`/api/v1/automations/${automation.id}`, {
+      name: 'Shop changes v2',
+      trigger: { type: ORDER_CREATED, connectionId: conn.id },
+      actions,
+    });
+    expect(renamed.status).toBe(200);
+    expect([registrations().length, deletes().length]).toEqual([before.posts, before.deletes]);
+    const kept = await fetch(first.delivery_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":8}' });
+    expect(await kept.json()).toMatchObject({ ok: true, received: 1 });
+    const changed = await api.put(`/api/v1/automations/${automation.id}`, {
+      name: 'Shop changes v3',
+      trigger: { type: 'woocommerce.$woocommerce_trigger_product_created', connectionId: conn.id },
+      actions,
+    });
+    expect(changed.status).toBe(200);
+    expect(
+      deletes()
+        .slice(before.deletes)
+        .map((r) => r.url),
+    ).toEqual([`/wp-json/wc/v3/webhooks/${hookId}?force=true`]);
+    expect(registrations()).toHaveLength(before.posts + 1);
+    const second = JSON.parse(registrations().at(-1)!.body);
+    expect(second.topic).toBe('product.created');
+    expect((await fetch(first.delivery_url, { method: 'POST', body: '{}' })).status).toBe(404);
+    const res = await fetch(second.delivery_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":9}' });
+    expect(await res.json()).toMatchObject({ ok: true, received: 1 });
+    expect((await api.delete(`/api/v1/automations/${automation.id}`)).status).toBe(200);
+    expect(hooks.size).toBe(0);
+  }, 60000);
+
+  test('a service that refuses onDisable does not block the disable; the failure is recorded and the URL is 404', async () => {
+    const conn = await connection('Shop 2');
+    const automation = await createAutomation(api, server.workspaceId, {
+      name: 'Orders, shop down',
+      trigger: { type: ORDER_CREATED, connectionId: conn.id },
+      actions: [{ id: 'note', type: 'set', values: { order: '{{ trigger.id }}' } }],
+    });
+    const url = JSON.parse(registrations().at(-1)!.body).delivery_url;
+    refuseDeletes = true;
+    try {
+      const disabled = await api.post(`/api/v1/automations/${automation.id}/disable`, {});
+      expect(disabled.status).toBe(200);
+      expect(disabled.body.item.enabled).toBe(false);
+    } finally {
+      refuseDeletes = false;
+    }
+    expect((await fetch(url, { method: 'POST', body: '{}' })).status).toBe(404);
+    const db = dbOf(server);
+    const failure = await waitFor(
+      async () =>
+        db.value(
+          'SELECT value_json AS value FROM piece_store WHERE scope = ? AND key = ?',
+          `automation:${automation.id}`,
+          '__taskspace.triggerError',
+        ),
+      'the failed onDisable recorded',
+    );
+    expect(JSON.parse(failure)).toMatchObject({ op: 'disable', message: expect.stringContaining('500') });
+    expect(JSON.stringify(failure)).not.toContain('cs_secret_1234');
+    hooks.clear();
+  }, 60000);
+});
