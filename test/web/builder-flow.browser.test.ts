@@ -128,7 +128,10 @@ run('web app: the builder flow view, its lanes and its side panel', () => {
           // And by keyboard: ↓ through every card in reading order, Enter opens, Escape closes and the card has the focus again.
           await page.keyboard.press('Escape');
           await b.card('oops').waitFor({ state: 'detached' });
+          // The closed panel gives its card the focus back (after the sheet is gone on a phone): wait for that before moving it.
+          await page.locator('[data-card]:focus').waitFor();
           await b.triggerCard().focus();
+          await page.locator('[data-card="trigger"]:focus').waitFor();
           for (const [i, id] of ORDER.entries()) {
             if (i > 0) await page.keyboard.press('ArrowDown');
             const key = await focusedCard(page);
