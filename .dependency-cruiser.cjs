@@ -11,7 +11,7 @@
 module.exports = {
   forbidden: [
     {
-      name: 'no-circular',
+      name: 'no-circular-server',
       severity: 'error',
       comment: 'No import loop in server/src, type imports included: move the shared part (or type) down a layer.',
       from: { path: '^server/src' },

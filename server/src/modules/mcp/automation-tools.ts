@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { AutomationRecord, McpInputSchema, McpTrigger } from '@taskspace/engine';
 import type { Actor } from '../../auth/tokens';
 import { scopeAllows } from '../../auth/scopes';
@@ -53,7 +54,8 @@ function wantedName(automation: AutomationRecord): string {
 function toolOf(automation: AutomationRecord, name: string): AutomationTool {
   const trigger = automation.definition.trigger as McpTrigger;
   const title = automation.definition.name ?? name;
-  const input: McpInputSchema = trigger.inputSchema ?? { type: 'object', properties: {} };
+  // No declared input: a tool that takes no arguments.
+  const input: McpInputSchema = trigger.inputSchema ?? (Type.Object({}) as McpInputSchema);
   return {
     name,
     title,
