@@ -1,4 +1,5 @@
 import { Type, type TString } from '@sinclair/typebox';
+import { McpServerSchema } from '@taskspace/engine';
 import {
   NO_LINE_BREAKS,
   ErrorRef,
@@ -13,6 +14,7 @@ import {
 } from '../../http/schemas';
 import { AGENT_LIMITS, AVATAR_TYPES, COMMAND_MODES, LANGUAGE_PATTERN, ACCEPTED_TONES, TONES } from './agent-data';
 import { AGENT_TEMPLATE_TYPES } from './templates';
+import { AGENT_MCP_SERVERS_MAX } from './mcp-settings';
 
 /**
  * Schemas of the agent routes (spec 4.3, 4.4; README "Agents, conversations, media and model
@@ -60,6 +62,13 @@ const AgentDataInput = Type.Object(
     knowledgeEnabled: Type.Optional(Type.Boolean()),
     language: Type.Optional(Type.String({ maxLength: AGENT_LIMITS.language, pattern: LANGUAGE_PATTERN })),
     inputPlaceholder: Type.Optional(Type.String({ maxLength: AGENT_LIMITS.inputPlaceholder, pattern: NO_LINE_BREAKS })),
+    mcpServers: Type.Optional(
+      Type.Array(McpServerSchema, {
+        maxItems: AGENT_MCP_SERVERS_MAX,
+        description:
+          "The agent's own MCP servers, whose tools its agent.command steps offer after the step's own (docs/mcp.md): a written-out URL, token only as a {{ secrets.NAME }} reference, or connectionId; replaces the list; changing it needs the Owner role",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -136,6 +145,7 @@ export const AgentSchema = Type.Object(
         knowledgeEnabled: Type.Boolean(),
         language: Type.String(),
         inputPlaceholder: Type.String(),
+        mcpServers: Type.Array(McpServerSchema),
       },
       { additionalProperties: false },
     ),
