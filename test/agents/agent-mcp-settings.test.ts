@@ -154,4 +154,17 @@ describe("an agent's own mcpServers", () => {
     expect(cleared.status).toBe(200);
     expect(cleared.body.item.data.mcpServers).toEqual([]);
   }, 60_000);
+
+  test("a secret deleted since the agent named it fails the step (a permanent error naming the agent's field)", async () => {
+    expect((await api.put(`/api/v1/workspaces/${server.workspaceId}/secrets/GONE_TOKEN`, { value: pat })).status).toBe(200);
+    const patched = await api.patch(`/api/v1/agents/${agentId}`, {
+      data: { mcpServers: [{ url: mcpUrl, token: '{{ secrets.GONE_TOKEN }}' }] },
+    });
+    expect(patched.status).toBe(200);
+    expect((await api.delete(`/api/v1/workspaces/${server.workspaceId}/secrets/GONE_TOKEN`)).status).toBe(200);
+    const failed = await run({ input: 'hi' });
+    expect(failed).toMatchObject({ status: 'failed', error: { transient: false } });
+    expect(failed.error.message).toContain('agent.mcpServers[0].token');
+    expect(JSON.stringify(failed)).not.toContain(pat);
+  });
 });
