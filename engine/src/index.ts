@@ -29,6 +29,8 @@ export {
 } from './engine';
 export {
   SCHEMA_REASONS,
+  McpServerSchema,
+  type McpServerConfig,
   walkActions,
   actionIdOf,
   SUB_RUN_TRIGGER,
@@ -210,5 +212,5 @@ export {
   type WaitInfo,
   type FindTasksParams,
 } from './ports';
-export type { McpCallResult, McpClient, McpServerTarget, McpSession, McpToolInfo } from './mcp-client';
+export type { AgentMcpServer, McpCallResult, McpClient, McpServerTarget, McpSession, McpToolInfo } from './mcp-client';
 export * from './pieces';

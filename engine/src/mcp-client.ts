@@ -5,6 +5,18 @@
  * guard as the HTTP step). Without one, a step naming MCP servers fails with `NOT_SUPPORTED`.
  */
 
+/**
+ * One MCP server of an agent's own settings, as the host stores it (the shape of a step's
+ * `mcpServers` entry): a written-out `url`, `token` a `{{ secrets.NAME }}` reference (rendered
+ * with the run's secrets when the step runs) or `connectionId`, and the `tools` allow-list.
+ */
+export interface AgentMcpServer {
+  url: string;
+  token?: string;
+  connectionId?: string;
+  tools?: string[];
+}
+
 /** One MCP server as a step names it, the author's templates rendered. */
 export interface McpServerTarget {
   /** The server's Streamable HTTP endpoint (an absolute http(s) URL). */

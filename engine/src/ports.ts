@@ -5,6 +5,7 @@
  */
 import type { AutomationDefinition } from './definition';
 import type { ErrorInfo } from './errors';
+import type { AgentMcpServer } from './mcp-client';
 
 /** The source of time (ms since the Unix epoch). Inject a controllable one in tests. */
 export interface Clock {
@@ -331,6 +332,11 @@ export interface Service {
    * the host hands each call to `tools.call` and the result back to the model.
    */
   runAgentCommand(ctx: ServiceContext, p: { agentId: string; command: string; input: string; tools?: AgentToolSet }): Promise<unknown>;
+  /**
+   * The MCP servers of the agent's own settings (docs/mcp.md "MCP servers as agent tools"), offered
+   * by an `agent.command` step after the step's own. Optional: without it, only the step's.
+   */
+  agentMcpServers?(ctx: ServiceContext, agentId: string): Promise<AgentMcpServer[]>;
   /**
    * `email.send`: queues a mail through the host's outgoing mail (exactly once per
    * `ctx.idempotencyKey`); resolves to what the step outputs. Optional: without it the step fails

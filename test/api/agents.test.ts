@@ -49,6 +49,7 @@ describe('agents: create, list, get, update, delete', () => {
           knowledgeEnabled: true,
           language: 'en',
           inputPlaceholder: '',
+          mcpServers: [],
         },
         knowledge: { projects: [], medias: [] },
         publicAccess: false,
@@ -88,6 +89,7 @@ describe('agents: create, list, get, update, delete', () => {
       knowledgeEnabled: false,
       language: 'pt-BR',
       inputPlaceholder: '',
+      mcpServers: [],
     });
     const got = await api.get(`/api/v1/agents/${item.id}`);
     expect(got.status).toBe(200);
@@ -327,6 +329,7 @@ describe('agent generation with the offline provider', () => {
           knowledgeEnabled: true,
           language: 'fr',
           inputPlaceholder: '',
+          mcpServers: [],
         },
         knowledge: { projects: [], medias: [] },
         publicAccess: false,

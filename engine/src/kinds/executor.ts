@@ -8,6 +8,8 @@ import type { Scope, Templates } from '../templates';
 export interface ActionContext {
   run: RunRecord;
   scope: Scope;
+  /** The engine's templates, for what a kind renders when it runs (an agent's own MCP servers). */
+  templates: Templates;
   service: Service;
   http: Http;
   /** The host's MCP client, when it has one (`EngineOptions.mcp`). */

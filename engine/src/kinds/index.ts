@@ -32,6 +32,7 @@ export { COMMON_ACTION_PARAMETERS } from './schema';
 export { Template, Ref, Scalar, JsonTemplate, Steps, Enum, Dict, OneOf } from './parts';
 export { HTTP_METHODS, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS, type HttpRequestAction } from './http/http-request/http-request';
 export { type AgentCommandAction, type AgentParams } from './ai/agent-command/agent-command';
+export { McpServerSchema, type McpServerConfig } from './ai/agent-command/mcp-tools';
 export { type EmailSendAction, EMAIL_MAX_RECIPIENTS, EMAIL_MAX_ATTACHMENTS } from './email/email-send/email-send';
 export { LOOP_LIMITS, EVENT_NAME } from './flow/flow';
 export { WEBHOOK_METHODS, WEBHOOK_VERIFY_TYPES, type WebhookVerify } from './inbound/webhook/webhook';

@@ -73,7 +73,8 @@ export class Executor extends ControlSteps {
       pending: { steps: new Map(), ...(queued ? { run: starting } : {}) },
       prefix: '',
       mask: new SecretMask(),
-      readsSecrets: this.deps.secrets !== undefined && JSON.stringify(definition.actions).includes('secrets'),
+      // An agent's own MCP servers may name secrets too (`agent.command`, docs/mcp.md).
+      readsSecrets: this.deps.secrets !== undefined && /secrets|"agent\.command"/.test(JSON.stringify(definition.actions)),
       scope: {
         trigger: run.trigger.variables,
         steps: { ...pinned },
@@ -258,6 +259,7 @@ export class Executor extends ControlSteps {
     const ctx: ActionContext = {
       run: st.run,
       scope: st.scope,
+      templates,
       service: this.deps.service,
       http: this.deps.http,
       ...(this.deps.mcp ? { mcp: this.deps.mcp } : {}),

@@ -7053,6 +7053,28 @@ export interface paths {
                                     knowledgeEnabled: boolean;
                                     language: string;
                                     inputPlaceholder: string;
+                                    mcpServers: {
+                                        /**
+                                         * Server URL
+                                         * @description The MCP server's Streamable HTTP endpoint, e.g. `https://tasks.example.com/mcp`.
+                                         */
+                                        url: string;
+                                        /**
+                                         * Bearer token
+                                         * @description Sent as `Authorization: Bearer …` (a template; use `{{ secrets.NAME }}`: the model and the journal never see it).
+                                         */
+                                        token?: string;
+                                        /**
+                                         * Connection
+                                         * @description A connection of the workspace whose secret text or OAuth2 access token is the bearer token (instead of `token`).
+                                         */
+                                        connectionId?: string;
+                                        /**
+                                         * Allowed tools
+                                         * @description The only tools of the server the model may call (absent: every tool it lists).
+                                         */
+                                        tools?: string[];
+                                    }[];
                                 };
                                 knowledge: {
                                     projects: string[];
@@ -7157,6 +7179,29 @@ export interface paths {
                                 knowledgeEnabled?: boolean;
                                 language?: string;
                                 inputPlaceholder?: string;
+                                /** @description The agent's own MCP servers, whose tools its agent.command steps offer after the step's own (docs/mcp.md): a written-out URL, token only as a {{ secrets.NAME }} reference, or connectionId; replaces the list; changing it needs the Owner role */
+                                mcpServers?: {
+                                    /**
+                                     * Server URL
+                                     * @description The MCP server's Streamable HTTP endpoint, e.g. `https://tasks.example.com/mcp`.
+                                     */
+                                    url: string;
+                                    /**
+                                     * Bearer token
+                                     * @description Sent as `Authorization: Bearer …` (a template; use `{{ secrets.NAME }}`: the model and the journal never see it).
+                                     */
+                                    token?: string;
+                                    /**
+                                     * Connection
+                                     * @description A connection of the workspace whose secret text or OAuth2 access token is the bearer token (instead of `token`).
+                                     */
+                                    connectionId?: string;
+                                    /**
+                                     * Allowed tools
+                                     * @description The only tools of the server the model may call (absent: every tool it lists).
+                                     */
+                                    tools?: string[];
+                                }[];
                             };
                             /** @description A built-in template to start from (with type: 'template'); avatar replaces the template's */
                             template?: {
@@ -7209,6 +7254,28 @@ export interface paths {
                                     knowledgeEnabled: boolean;
                                     language: string;
                                     inputPlaceholder: string;
+                                    mcpServers: {
+                                        /**
+                                         * Server URL
+                                         * @description The MCP server's Streamable HTTP endpoint, e.g. `https://tasks.example.com/mcp`.
+                                         */
+                                        url: string;
+                                        /**
+                                         * Bearer token
+                                         * @description Sent as `Authorization: Bearer …` (a template; use `{{ secrets.NAME }}`: the model and the journal never see it).
+                                         */
+                                        token?: string;
+                                        /**
+                                         * Connection
+                                         * @description A connection of the workspace whose secret text or OAuth2 access token is the bearer token (instead of `token`).
+                                         */
+                                        connectionId?: string;
+                                        /**
+                                         * Allowed tools
+                                         * @description The only tools of the server the model may call (absent: every tool it lists).
+                                         */
+                                        tools?: string[];
+                                    }[];
                                 };
                                 knowledge: {
                                     projects: string[];
@@ -7338,6 +7405,28 @@ export interface paths {
                                     knowledgeEnabled: boolean;
                                     language: string;
                                     inputPlaceholder: string;
+                                    mcpServers: {
+                                        /**
+                                         * Server URL
+                                         * @description The MCP server's Streamable HTTP endpoint, e.g. `https://tasks.example.com/mcp`.
+                                         */
+                                        url: string;
+                                        /**
+                                         * Bearer token
+                                         * @description Sent as `Authorization: Bearer …` (a template; use `{{ secrets.NAME }}`: the model and the journal never see it).
+                                         */
+                                        token?: string;
+                                        /**
+                                         * Connection
+                                         * @description A connection of the workspace whose secret text or OAuth2 access token is the bearer token (instead of `token`).
+                                         */
+                                        connectionId?: string;
+                                        /**
+                                         * Allowed tools
+                                         * @description The only tools of the server the model may call (absent: every tool it lists).
+                                         */
+                                        tools?: string[];
+                                    }[];
                                 };
                                 knowledge: {
                                     projects: string[];
@@ -7468,6 +7557,28 @@ export interface paths {
                                     knowledgeEnabled: boolean;
                                     language: string;
                                     inputPlaceholder: string;
+                                    mcpServers: {
+                                        /**
+                                         * Server URL
+                                         * @description The MCP server's Streamable HTTP endpoint, e.g. `https://tasks.example.com/mcp`.
+                                         */
+                                        url: string;
+                                        /**
+                                         * Bearer token
+                                         * @description Sent as `Authorization: Bearer …` (a template; use `{{ secrets.NAME }}`: the model and the journal never see it).
+                                         */
+                                        token?: string;
+                                        /**
+                                         * Connection
+                                         * @description A connection of the workspace whose secret text or OAuth2 access token is the bearer token (instead of `token`).
+                                         */
+                                        connectionId?: string;
+                                        /**
+                                         * Allowed tools
+                                         * @description The only tools of the server the model may call (absent: every tool it lists).
+                                         */
+                                        tools?: string[];
+                                    }[];
                                 };
                                 knowledge: {
                                     projects: string[];
@@ -7643,6 +7754,29 @@ export interface paths {
                             knowledgeEnabled?: boolean;
                             language?: string;
                             inputPlaceholder?: string;
+                            /** @description The agent's own MCP servers, whose tools its agent.command steps offer after the step's own (docs/mcp.md): a written-out URL, token only as a {{ secrets.NAME }} reference, or connectionId; replaces the list; changing it needs the Owner role */
+                            mcpServers?: {
+                                /**
+                                 * Server URL
+                                 * @description The MCP server's Streamable HTTP endpoint, e.g. `https://tasks.example.com/mcp`.
+                                 */
+                                url: string;
+                                /**
+                                 * Bearer token
+                                 * @description Sent as `Authorization: Bearer …` (a template; use `{{ secrets.NAME }}`: the model and the journal never see it).
+                                 */
+                                token?: string;
+                                /**
+                                 * Connection
+                                 * @description A connection of the workspace whose secret text or OAuth2 access token is the bearer token (instead of `token`).
+                                 */
+                                connectionId?: string;
+                                /**
+                                 * Allowed tools
+                                 * @description The only tools of the server the model may call (absent: every tool it lists).
+                                 */
+                                tools?: string[];
+                            }[];
                         };
                     };
                 };
@@ -7682,6 +7816,28 @@ export interface paths {
                                     knowledgeEnabled: boolean;
                                     language: string;
                                     inputPlaceholder: string;
+                                    mcpServers: {
+                                        /**
+                                         * Server URL
+                                         * @description The MCP server's Streamable HTTP endpoint, e.g. `https://tasks.example.com/mcp`.
+                                         */
+                                        url: string;
+                                        /**
+                                         * Bearer token
+                                         * @description Sent as `Authorization: Bearer …` (a template; use `{{ secrets.NAME }}`: the model and the journal never see it).
+                                         */
+                                        token?: string;
+                                        /**
+                                         * Connection
+                                         * @description A connection of the workspace whose secret text or OAuth2 access token is the bearer token (instead of `token`).
+                                         */
+                                        connectionId?: string;
+                                        /**
+                                         * Allowed tools
+                                         * @description The only tools of the server the model may call (absent: every tool it lists).
+                                         */
+                                        tools?: string[];
+                                    }[];
                                 };
                                 knowledge: {
                                     projects: string[];
@@ -7807,6 +7963,28 @@ export interface paths {
                                     knowledgeEnabled: boolean;
                                     language: string;
                                     inputPlaceholder: string;
+                                    mcpServers: {
+                                        /**
+                                         * Server URL
+                                         * @description The MCP server's Streamable HTTP endpoint, e.g. `https://tasks.example.com/mcp`.
+                                         */
+                                        url: string;
+                                        /**
+                                         * Bearer token
+                                         * @description Sent as `Authorization: Bearer …` (a template; use `{{ secrets.NAME }}`: the model and the journal never see it).
+                                         */
+                                        token?: string;
+                                        /**
+                                         * Connection
+                                         * @description A connection of the workspace whose secret text or OAuth2 access token is the bearer token (instead of `token`).
+                                         */
+                                        connectionId?: string;
+                                        /**
+                                         * Allowed tools
+                                         * @description The only tools of the server the model may call (absent: every tool it lists).
+                                         */
+                                        tools?: string[];
+                                    }[];
                                 };
                                 knowledge: {
                                     projects: string[];
@@ -8022,6 +8200,28 @@ export interface paths {
                                     knowledgeEnabled: boolean;
                                     language: string;
                                     inputPlaceholder: string;
+                                    mcpServers: {
+                                        /**
+                                         * Server URL
+                                         * @description The MCP server's Streamable HTTP endpoint, e.g. `https://tasks.example.com/mcp`.
+                                         */
+                                        url: string;
+                                        /**
+                                         * Bearer token
+                                         * @description Sent as `Authorization: Bearer …` (a template; use `{{ secrets.NAME }}`: the model and the journal never see it).
+                                         */
+                                        token?: string;
+                                        /**
+                                         * Connection
+                                         * @description A connection of the workspace whose secret text or OAuth2 access token is the bearer token (instead of `token`).
+                                         */
+                                        connectionId?: string;
+                                        /**
+                                         * Allowed tools
+                                         * @description The only tools of the server the model may call (absent: every tool it lists).
+                                         */
+                                        tools?: string[];
+                                    }[];
                                 };
                                 knowledge: {
                                     projects: string[];

@@ -1,3 +1,4 @@
+import type { AgentMcpServer } from '@taskspace/engine';
 import { badRequest } from '../../errors';
 import { newId } from '../../platform/ids';
 import type { AgentTemplateType } from './template-types';
@@ -121,6 +122,8 @@ export interface AgentData {
   language: string;
   /** The hint shown in the agent's input box (single line, at most {@link AGENT_LIMITS.inputPlaceholder}). */
   inputPlaceholder: string;
+  /** The agent's own MCP servers, offered by its `agent.command` steps (mcp-settings.ts); tokens are secret references. */
+  mcpServers: AgentMcpServer[];
 }
 
 /** An agent as the API returns it. Timestamps are ISO 8601. */
@@ -160,6 +163,8 @@ export interface AgentDataInput {
   knowledgeEnabled?: boolean;
   language?: string;
   inputPlaceholder?: string;
+  /** Replaces the list; checked by `checkAgentMcpServers` (mcp-settings.ts). */
+  mcpServers?: AgentMcpServer[];
 }
 
 /**
@@ -192,6 +197,7 @@ export function defaultAgentData(): AgentData {
     knowledgeEnabled: true,
     language: 'en',
     inputPlaceholder: '',
+    mcpServers: [],
   };
 }
 
@@ -249,7 +255,8 @@ function checkAvatar(avatar: AgentAvatar, field: string): void {
 
 /**
  * Applies `input` over `base` key by key (absent keys keep their value; `commands` replaces
- * the whole list; `avatar` replaces the whole avatar).
+ * the whole list, `avatar` the whole avatar, `mcpServers` the whole list: the caller checks
+ * those with `checkAgentMcpServers`).
  * @param field body path of the AgentData object, for error details.
  */
 export function mergeAgentData(base: AgentData, input: AgentDataInput | undefined, field: string): AgentData {
@@ -265,5 +272,6 @@ export function mergeAgentData(base: AgentData, input: AgentDataInput | undefine
   if (input.knowledgeEnabled !== undefined) next.knowledgeEnabled = input.knowledgeEnabled;
   if (input.language !== undefined) next.language = input.language;
   if (input.inputPlaceholder !== undefined) next.inputPlaceholder = input.inputPlaceholder;
+  if (input.mcpServers !== undefined) next.mcpServers = input.mcpServers;
   return next;
 }

@@ -1,4 +1,5 @@
-import { Type, type TString } from '@sinclair/typebox';
+import { Type, type TSchema, type TString } from '@sinclair/typebox';
+import { McpServerSchema } from '@taskspace/engine';
 import {
   NO_LINE_BREAKS,
   ErrorRef,
@@ -13,12 +14,32 @@ import {
 } from '../../http/schemas';
 import { AGENT_LIMITS, AVATAR_TYPES, COMMAND_MODES, LANGUAGE_PATTERN, ACCEPTED_TONES, TONES } from './agent-data';
 import { AGENT_TEMPLATE_TYPES } from './templates';
+import { AGENT_MCP_SERVERS_MAX } from './mcp-settings';
 
 /**
  * Schemas of the agent routes (spec 4.3, 4.4; README "Agents, conversations, media and model
  * providers"), declared once: the routes validate, type and document with them. Limits are
  * {@link AGENT_LIMITS}, in characters.
  */
+
+/**
+ * A copy of an engine schema without the automation builder's `x-` annotations (`x-editor`),
+ * which the routes' strict validator refuses as unknown keywords; TypeBox's symbols are kept.
+ */
+function withoutBuilderHints<T extends TSchema>(schema: T): T {
+  const copy = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(copy);
+    if (!value || typeof value !== 'object') return value;
+    const out: Record<string | symbol, unknown> = {};
+    for (const key of Object.keys(value)) if (!key.startsWith('x-')) out[key] = copy((value as Record<string, unknown>)[key]);
+    for (const key of Object.getOwnPropertySymbols(value)) out[key] = (value as Record<symbol, unknown>)[key];
+    return out;
+  };
+  return copy(schema) as T;
+}
+
+/** One of an agent's own MCP servers: the engine's `agent.command` entry, declared once there. */
+const AgentMcpServerSchema = withoutBuilderHints(McpServerSchema);
 
 /** A command as written by a client. */
 const CommandInput = Type.Object(
@@ -60,6 +81,13 @@ const AgentDataInput = Type.Object(
     knowledgeEnabled: Type.Optional(Type.Boolean()),
     language: Type.Optional(Type.String({ maxLength: AGENT_LIMITS.language, pattern: LANGUAGE_PATTERN })),
     inputPlaceholder: Type.Optional(Type.String({ maxLength: AGENT_LIMITS.inputPlaceholder, pattern: NO_LINE_BREAKS })),
+    mcpServers: Type.Optional(
+      Type.Array(AgentMcpServerSchema, {
+        maxItems: AGENT_MCP_SERVERS_MAX,
+        description:
+          "The agent's own MCP servers, whose tools its agent.command steps offer after the step's own (docs/mcp.md): a written-out URL, token only as a {{ secrets.NAME }} reference, or connectionId; replaces the list; changing it needs the Owner role",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -136,6 +164,7 @@ export const AgentSchema = Type.Object(
         knowledgeEnabled: Type.Boolean(),
         language: Type.String(),
         inputPlaceholder: Type.String(),
+        mcpServers: Type.Array(AgentMcpServerSchema),
       },
       { additionalProperties: false },
     ),

@@ -21,6 +21,7 @@ import {
 } from './agent-data';
 import { AGENT_COLUMNS, agentItem, agentRow, knowledgeOf, toAgent, toAgents, type AgentRow } from './records';
 import { AGENT_GENERATION_PROMPT, agentFromModel, parseModelJson } from './generation';
+import { checkAgentMcpServers } from './mcp-settings';
 
 /**
  * Agents (spec sections 2, 4.3 and 4.4; README "Agents, conversations, media and model providers"): create, generate from a
@@ -67,6 +68,7 @@ export function* createAgent(svc: Services, actor: Actor, folderId: string, inpu
     let preset = template ? mergeAgentData(defaultAgentData(), agentTemplateData(template.type), 'data.template') : defaultAgentData();
     if (template?.avatar) preset = mergeAgentData(preset, { avatar: template.avatar }, 'data.template');
     const data = mergeAgentData(preset, input.data?.data, 'data.data');
+    data.mcpServers = yield* checkAgentMcpServers(tx, svc, actor, folder.workspaceId, data.mcpServers, [], 'data.data.mcpServers');
     return yield* insertAgent(svc, tx, actor, folder, input.name, input.data?.type ?? DEFAULT_AGENT_TYPE, data);
   });
 }
@@ -116,15 +118,18 @@ export function* getAgent(svc: Services, actor: Actor, agentId: string, q: Sql =
  * Updates an agent (spec 4.4 `PATCH /agents/{agentId}`). Needs Collaborator. `name` replaces the
  * name; `data` merges into AgentData key by key (`commands` replaces the whole list: commands
  * sent with their `id` keep it, commands without one get a new id). An empty patch changes nothing.
- * @throws ServiceError 404, 403, 400 (duplicate command id/name, bad avatar).
+ * @throws ServiceError 404, 403 (also: `mcpServers` changed below Owner), 400 (duplicate command
+ *   id/name, bad avatar, bad `mcpServers`: mcp-settings.ts).
  */
 export function* updateAgent(svc: Services, actor: Actor, agentId: string, patch: AgentPatchInput, q: Sql = svc.store.sql): Query<Agent> {
   return yield* q.transaction(function* (tx) {
-    yield* requireAgent(tx, actor, agentId, 'Collaborator', 'updating an agent');
+    const access = yield* requireAgent(tx, actor, agentId, 'Collaborator', 'updating an agent');
     const row = (yield* agentRow(tx, agentId))!;
     const current = toAgent(row, yield* knowledgeOf(tx, row.id));
     if (patch.name === undefined && patch.data === undefined) return current;
     const data = mergeAgentData(current.data, patch.data, 'data');
+    const servers = current.data.mcpServers;
+    data.mcpServers = yield* checkAgentMcpServers(tx, svc, actor, access.workspaceId, data.mcpServers, servers, 'data.mcpServers');
     yield* tx.run('UPDATE agents SET name = ?, data_json = ?, updated_at = ? WHERE id = ?', [
       patch.name ?? row.name,
       JSON.stringify(data),

@@ -1,4 +1,4 @@
-import type { AgentToolSet, EmailParams, FindTasksParams, Service, ServiceContext, TaskDatePoint } from '@taskspace/engine';
+import type { AgentMcpServer, AgentToolSet, EmailParams, FindTasksParams, Service, ServiceContext, TaskDatePoint } from '@taskspace/engine';
 import { ACTOR_USER_COLUMNS, actorUserOf, type Actor, type ActorUserRow } from '../../auth/tokens';
 import type { Query, Sql } from '../../platform/db/query';
 import { listAssignees, setAssignees } from '../tasks/assignees';
@@ -8,6 +8,8 @@ import { getTask } from '../tasks/service';
 import { listFields, listTaskFieldValues } from '../fields/service';
 import { findTasks } from './find-tasks';
 import { runAgentCommand } from '../conversations/service';
+import { agentItem } from '../agents/records';
+import type { Agent } from '../agents/agent-data';
 import { queueAutomationMail } from '../mail/automation-mail';
 import { setTaskFieldValue } from '../fields/service';
 import { fieldValueBody } from '../fields/schemas';
@@ -226,6 +228,17 @@ export class DomainServiceAdapter implements Service {
     const conversation = await runAgentCommand(this.svc, actor, p.agentId, { command: p.command, input: p.input }, p.tools);
     const answer = [...conversation.data.messages].reverse().find((m) => m.role === 'assistant');
     return { text: answer?.content ?? '', conversationId: conversation.id, conversation };
+  }
+
+  /** The agent's own MCP servers (its `data.mcpServers`), of an agent of the automation's workspace. */
+  async agentMcpServers(ctx: ServiceContext, agentId: string): Promise<AgentMcpServer[]> {
+    const agent = await this.svc.store.run(
+      (function* (q: Sql): Query<Agent> {
+        yield* inWorkspace(q, ctx, 'agents', agentId);
+        return yield* agentItem(q, agentId);
+      })(this.svc.store.sql),
+    );
+    return agent.data.mcpServers;
   }
 
   async projectFolders(workspaceId: string, projectId: string): Promise<string[]> {

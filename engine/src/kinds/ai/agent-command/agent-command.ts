@@ -17,7 +17,7 @@ import {
   runAgentWithTools,
   type PreparedTool,
 } from './agent-tools';
-import { journalMcpServers, McpServersSchema, prepareMcpServers, type PreparedMcpServer } from './mcp-tools';
+import { agentMcpServers, journalMcpServers, McpServersSchema, prepareMcpServers, type PreparedMcpServer } from './mcp-tools';
 import type { ActionKind } from '../../executor';
 import { defineAction } from '../../kind';
 import { Ref, Template } from '../../parts';
@@ -71,10 +71,13 @@ export const AGENT_ACTION: ActionKind<AgentCommandAction, AgentParams> = {
   }),
   // The prompt is stored as the agent's conversation, readable by every member: the model gets
   // `[secret NAME]` where the input held a secret, never the value.
-  execute: (ctx, { tools, mcpServers, maxToolRounds, ...p }) =>
-    tools
-      ? runAgentWithTools(ctx, p, tools, maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS, mcpServers)
-      : ctx.service.runAgentCommand(ctx.serviceContext, { ...p, input: ctx.mask(p.input) }),
+  // The agent's own MCP servers (its settings) come after the step's; one the step names by URL too is the step's.
+  execute: async (ctx, { tools, mcpServers, maxToolRounds, ...p }) => {
+    const servers = [...(mcpServers ?? []), ...(await agentMcpServers(ctx, p.agentId, mcpServers ?? []))];
+    return tools || servers.length > 0
+      ? runAgentWithTools(ctx, p, tools ?? [], maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS, servers)
+      : ctx.service.runAgentCommand(ctx.serviceContext, { ...p, input: ctx.mask(p.input) });
+  },
 };
 
 /** The `agent.command` kind. */

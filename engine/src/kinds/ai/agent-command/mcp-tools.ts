@@ -22,47 +22,55 @@ export const MAX_MCP_TOOLS = 128;
 /** An MCP tool name as the allow-list names it (MCP: 1 to 128 characters). */
 const TOOL_NAME = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.\\-/]+$', title: 'Tool' });
 
-/** The `mcpServers` field of an `agent.command` step (TypeBox, with the builder's annotations). */
-export const McpServersSchema = Type.Array(
-  Type.Object(
-    {
-      url: Template({
-        title: 'Server URL',
+/**
+ * One MCP server entry (TypeBox, with the builder's annotations): of an `agent.command` step's
+ * `mcpServers`, and of an agent's own settings (the server's agents routes reuse it).
+ */
+export const McpServerSchema = Type.Object(
+  {
+    url: Template({
+      title: 'Server URL',
+      minLength: 1,
+      description: "The MCP server's Streamable HTTP endpoint, e.g. `https://tasks.example.com/mcp`.",
+    }),
+    token: Type.Optional(
+      Template({
+        title: 'Bearer token',
         minLength: 1,
-        description: "The MCP server's Streamable HTTP endpoint, e.g. `https://tasks.example.com/mcp`.",
+        description: 'Sent as `Authorization: Bearer …` (a template; use `{{ secrets.NAME }}`: the model and the journal never see it).',
       }),
-      token: Type.Optional(
-        Template({
-          title: 'Bearer token',
-          minLength: 1,
-          description: 'Sent as `Authorization: Bearer …` (a template; use `{{ secrets.NAME }}`: the model and the journal never see it).',
-        }),
-      ),
-      connectionId: Type.Optional(
-        Type.String({
-          minLength: 1,
-          maxLength: 2000,
-          title: 'Connection',
-          description: 'A connection of the workspace whose secret text or OAuth2 access token is the bearer token (instead of `token`).',
-        }),
-      ),
-      tools: Type.Optional(
-        Type.Array(TOOL_NAME, {
-          minItems: 1,
-          maxItems: 100,
-          uniqueItems: true,
-          title: 'Allowed tools',
-          description: 'The only tools of the server the model may call (absent: every tool it lists).',
-        }),
-      ),
-    },
-    { additionalProperties: false, title: 'MCP server' },
-  ),
-  { minItems: 1, maxItems: 5, title: 'MCP servers', description: 'MCP servers whose tools the model may call.' },
+    ),
+    connectionId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2000,
+        title: 'Connection',
+        description: 'A connection of the workspace whose secret text or OAuth2 access token is the bearer token (instead of `token`).',
+      }),
+    ),
+    tools: Type.Optional(
+      Type.Array(TOOL_NAME, {
+        minItems: 1,
+        maxItems: 100,
+        uniqueItems: true,
+        title: 'Allowed tools',
+        description: 'The only tools of the server the model may call (absent: every tool it lists).',
+      }),
+    ),
+  },
+  { additionalProperties: false, title: 'MCP server' },
 );
 
+/** The `mcpServers` field of an `agent.command` step (TypeBox, with the builder's annotations). */
+export const McpServersSchema = Type.Array(McpServerSchema, {
+  minItems: 1,
+  maxItems: 5,
+  title: 'MCP servers',
+  description: 'MCP servers whose tools the model may call.',
+});
+
 /** One entry of `mcpServers` as written in a definition. */
-export type McpServerConfig = Static<typeof McpServersSchema>[number];
+export type McpServerConfig = Static<typeof McpServerSchema>;
 
 /** An MCP server with the author's templates rendered. */
 export interface PreparedMcpServer {
@@ -73,13 +81,14 @@ export interface PreparedMcpServer {
 }
 
 /**
- * Renders `mcpServers` (`mcpServers[i].url`, `.token`).
+ * Renders `mcpServers` (`mcpServers[i].url`, `.token`; `list` names the field: `agent.mcpServers`
+ * for an agent's own servers).
  * @throws ActionError INVALID_INPUT for a URL that is not absolute http(s), a token with a line
  *   break, or both `token` and `connectionId`; a template error.
  */
-export function prepareMcpServers(servers: McpServerConfig[], s: Scope, t: Templates): PreparedMcpServer[] {
+export function prepareMcpServers(servers: McpServerConfig[], s: Scope, t: Templates, list = 'mcpServers'): PreparedMcpServer[] {
   return servers.map((server, i) => {
-    const field = `mcpServers[${i}]`;
+    const field = `${list}[${i}]`;
     const url = t.render(server.url, s, `${field}.url`).trim();
     let parsed: URL | undefined;
     try {
@@ -105,6 +114,19 @@ export function prepareMcpServers(servers: McpServerConfig[], s: Scope, t: Templ
       ...(server.tools === undefined ? {} : { tools: server.tools }),
     };
   });
+}
+
+/**
+ * The MCP servers of the agent's own settings (the host's `agentMcpServers`), rendered like a
+ * step's (`agent.mcpServers[i]`: the token's `{{ secrets.NAME }}` with the run's secrets), without
+ * those whose URL one of the step's `own` servers has: the step's entry wins.
+ * @throws what the host and {@link prepareMcpServers} throw.
+ */
+export async function agentMcpServers(ctx: ActionContext, agentId: string, own: PreparedMcpServer[]): Promise<PreparedMcpServer[]> {
+  const listed = ctx.service.agentMcpServers ? await ctx.service.agentMcpServers(ctx.serviceContext, agentId) : [];
+  if (listed.length === 0) return [];
+  const taken = new Set(own.map((server) => server.url));
+  return prepareMcpServers(listed, ctx.scope, ctx.templates, 'agent.mcpServers').filter((server) => !taken.has(server.url));
 }
 
 /** The servers as journalled (the bearer token redacted). */
