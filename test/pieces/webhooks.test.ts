@@ -1,5 +1,6 @@
 import { dbOf } from '../helpers/db';
-import { client, type TestServer } from '../helpers/server';
+import { addUser, client, type TestServer } from '../helpers/server';
+import { OWNER_PASSWORD, issueTokensWithClient, signInCookie } from '../oauth/helpers';
 import { automationServer, createAutomation, receiver, settledRuns, waitFor } from '../automations/helpers';
 
 const ORDER_CREATED = 'woocommerce.$woocommerce_trigger_order_created';
@@ -39,7 +40,7 @@ describe('pieces: a webhook trigger', () => {
   }
 
   beforeAll(async () => {
-    server = await automationServer();
+    server = await automationServer({ TASKSPACE_BOOTSTRAP_PASSWORD: OWNER_PASSWORD });
     api = client(server, server.token);
     shop = await receiver((r) => {
       if (r.method === 'POST' && r.url === '/wp-json/wc/v3/webhooks') {
@@ -204,4 +205,38 @@ describe('pieces: a webhook trigger', () => {
     expect(JSON.stringify(failure)).not.toContain('cs_secret_1234');
     hooks.clear();
   }, 60000);
+  test('a piece webhook trigger opens a public URL: refused to an OAuth token (403) and below Pro or unverified (402), nothing registered', async () => {
+    const conn = await connection('Gated shop');
+    const before = registrations().length;
+    const body = (name: string) => ({
+      workspaceId: server.workspaceId,
+      name,
+      trigger: { type: ORDER_CREATED, connectionId: conn.id },
+      actions: [],
+    });
+    const { tokens } = await issueTokensWithClient(server, await signInCookie(server), 'read write');
+    const app = client(server, tokens.access_token);
+    const viaApp = await app.post('/api/v1/automations', body('Through an app'));
+    expect(viaApp.status).toBe(403);
+    expect(viaApp.body.error.details).toMatchObject({ reason: 'oauth_token_not_allowed' });
+    for (const [handle, opts] of [
+      ['free-owner', { plan: 'free', verified: true }],
+      ['unverified-owner', { plan: 'pro', verified: false }],
+    ] as const) {
+      const owner = client(server, addUser(server, handle, { workspaceId: server.workspaceId, role: 'Owner', ...opts }));
+      const res = await owner.post('/api/v1/automations', body(handle));
+      expect([handle, res.status, res.body.error.code]).toEqual([handle, 402, 'PAYMENT_REQUIRED']);
+      // Nor by switching an automation of another trigger to it.
+      const plain = await createAutomation(owner, server.workspaceId, {
+        name: `${handle} plain`,
+        trigger: { type: 'task.added' },
+        actions: [],
+      });
+      const switched = await owner.put(`/api/v1/automations/${plain.id}`, { ...body(handle), workspaceId: undefined });
+      expect([handle, switched.status]).toEqual([handle, 402]);
+    }
+    expect(registrations()).toHaveLength(before);
+    const listed = (await api.get(`/api/v1/automations?workspaceId=${server.workspaceId}`)).body.items.map((a: any) => a.name);
+    expect(listed).not.toEqual(expect.arrayContaining(['Through an app', 'free-owner', 'unverified-owner']));
+  });
 });

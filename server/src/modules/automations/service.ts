@@ -1,5 +1,5 @@
 import { redactActions, type AutomationDefinition, type AutomationRecord } from '@taskspace/engine';
-import { requireWorkspace } from '../../auth/access';
+import { requireFirstPartyCredential, requireWorkspace } from '../../auth/access';
 import type { Role } from '../../auth/roles';
 import type { Actor } from '../../auth/tokens';
 import { isoTime } from '../../platform/clock';
@@ -137,6 +137,26 @@ function saveBy(actor: Actor, message: string | undefined): VersionSave {
   return save;
 }
 
+/**
+ * Refuses a piece's webhook trigger (`source: 'piece-webhook'`: a public hook URL of ours that
+ * the piece registers at its service) to whoever may not open an inbound URL, as webhook and form
+ * triggers are refused: an OAuth access token (403, docs/oauth.md "Threat model") on every save,
+ * and, when the trigger becomes one (`before` is another type or absent), an account below Pro or
+ * unverified (402 PAYMENT_REQUIRED, spec §7.4).
+ * @throws ServiceError 402, 403
+ */
+function requirePieceHookRights(
+  rt: AutomationRuntime,
+  actor: Actor,
+  trigger: { type: string },
+  action: string,
+  before?: { type: string },
+): void {
+  if (rt.engine.kinds.trigger(trigger.type)?.source !== 'piece-webhook') return;
+  requireFirstPartyCredential(actor, `${action} with a ${trigger.type} trigger (a piece webhook URL)`);
+  if (before?.type !== trigger.type) requireWebhookPlan(actor);
+}
+
 function validate(rt: AutomationRuntime, definition: unknown): AutomationDefinition {
   try {
     return rt.engine.validate(definition);
@@ -162,6 +182,7 @@ export async function createAutomation(
   await svc.store.run(requireWorkspace(q, actor, input.workspaceId, 'Owner', 'creating an automation'));
   const definition = validate(rt, input.definition);
   requireFirstPartyForInbound(actor, definition.trigger, 'creating an automation');
+  requirePieceHookRights(rt, actor, definition.trigger, 'creating an automation');
   await svc.store.run(checkReferences(q, svc, rt.engine.kinds, input.workspaceId, definition));
   await svc.store.run(checkToolName(q, input.workspaceId, definition));
   const meta = withSave(markOAuthOrigin({}, actor), saveBy(actor, input.message));
@@ -223,6 +244,7 @@ export async function updateAutomation(
   if (ifVersion !== undefined) save.ifVersion = ifVersion;
   const definition = validate(rt, input);
   requireFirstPartyForInbound(actor, definition.trigger, 'saving an automation');
+  requirePieceHookRights(rt, actor, definition.trigger, 'saving an automation', automation.definition.trigger);
   await svc.store.run(checkReferences(svc.store.sql, svc, rt.engine.kinds, automation.workspaceId, definition));
   await svc.store.run(checkToolName(svc.store.sql, automation.workspaceId, definition, id));
   const meta = withSave(markOAuthOrigin({ ...automation.meta }, actor), save);
