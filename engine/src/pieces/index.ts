@@ -25,4 +25,5 @@ export {
   type ConnectionValue,
   type ResolvedConnection,
 } from './runner';
-export type { PieceCallContext, PieceOperation, PieceWebhookPayload } from './protocol';
+export type { PieceCallContext, PieceOperation, PieceWebhookPayload, PieceFileValue } from './protocol';
+export { PIECE_FILE_MAX_BYTES, mediaReference, extensionOf, type PieceFiles, type PieceMediaFile } from './files';

@@ -11,7 +11,14 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ActionError } from '../errors';
 import type { HttpRequest, HttpResponse } from '../ports';
-import type { PieceCallMessage, PieceHttpMessage, PieceReplyMessage, PieceStoreMessage, WorkerMessage } from './protocol';
+import type {
+  PieceCallMessage,
+  PieceFileWriteMessage,
+  PieceHttpMessage,
+  PieceReplyMessage,
+  PieceStoreMessage,
+  WorkerMessage,
+} from './protocol';
 
 /** Options of a {@link PiecePool}. */
 export interface PiecePoolOptions {
@@ -29,6 +36,8 @@ export interface PieceCallHandlers {
   http(request: HttpRequest): Promise<HttpResponse>;
   /** The piece's store (`get` resolves to the value or null). */
   store(op: PieceStoreMessage): Promise<unknown>;
+  /** The piece's `files.write`: stores the bytes, resolves to their reference (absent: the piece gets NOT_SUPPORTED). */
+  writeFile?(fileName: string, data: Buffer): Promise<string>;
   /** Aborts the call (and ends its worker). */
   signal?: AbortSignal;
   /** This call's time limit, in ms. */
@@ -43,7 +52,7 @@ interface Slot {
 }
 
 /** Error codes of a piece's failure kept as the step's code (the guard's refusal, what Taskspace lacks); others become PIECE_ERROR. */
-const KEPT_CODES = new Set(['NOT_SUPPORTED', 'BLOCKED_TARGET', 'INVALID_URL', 'CONNECTION_NOT_FOUND']);
+const KEPT_CODES = new Set(['NOT_SUPPORTED', 'BLOCKED_TARGET', 'INVALID_URL', 'CONNECTION_NOT_FOUND', 'FILE_TOO_LARGE']);
 
 /** Longest single HTTP request of a piece, in ms. */
 const PIECE_HTTP_TIMEOUT_MS = 30_000;
@@ -194,9 +203,23 @@ export class PiecePool {
             }),
         );
       };
+      const onFile = (m: PieceFileWriteMessage) => {
+        const write = handlers.writeFile
+          ? handlers.writeFile(m.fileName, Buffer.from(m.base64, 'base64'))
+          : Promise.reject(Object.assign(new Error('files.write is not supported here'), { code: 'NOT_SUPPORTED' }));
+        write.then(
+          (value) => reply({ type: 'reply', id: m.id, ok: true, value }),
+          (error: unknown) => {
+            const e = error as { code?: unknown; message?: unknown };
+            const code = typeof e.code === 'string' && /^[A-Z_]+$/.test(e.code) ? e.code : 'FILE_ERROR';
+            reply({ type: 'reply', id: m.id, ok: false, error: { code, message: String(e.message ?? error) } });
+          },
+        );
+      };
       const onMessage = (m: WorkerMessage) => {
         if (m.type === 'http') onHttp(m);
         else if (m.type === 'store') onStore(m);
+        else if (m.type === 'file') onFile(m);
         else if (m.type === 'done' && m.id === message.id) {
           if (m.ok) finish(undefined, m.output);
           else {

@@ -50,11 +50,31 @@ export interface PieceCallMessage {
   /** The connection's type (SECRET_TEXT, CUSTOM_AUTH…): validate checks with that auth of the piece. */
   authType?: string;
   propsValue?: Record<string, unknown>;
+  /** run: the `FILE` properties read from workspace media, by name; the worker adds them to `propsValue` as ApFiles. */
+  files?: Record<string, PieceFileValue>;
   /** enable, disable, hook: the trigger's URL (`context.webhookUrl`). */
   webhookUrl?: string;
   /** hook: the call to the URL (`context.payload`). */
   payload?: PieceWebhookPayload;
   context: PieceCallContext;
+}
+
+/** A file as it crosses the worker boundary (the worker makes it an ApFile: `data` a Buffer of the bytes). */
+export interface PieceFileValue {
+  filename: string;
+  /** Without the dot; `''` when the name has none. */
+  extension: string;
+  /** The bytes, base64. */
+  base64: string;
+}
+
+/** Worker → pool: the piece's `files.write({fileName, data})`; the reply's `value` is the reference (a media content URL). */
+export interface PieceFileWriteMessage {
+  type: 'file';
+  id: number;
+  fileName: string;
+  /** The bytes, base64. */
+  base64: string;
 }
 
 /** Worker → pool: an HTTP request of the piece. */
@@ -74,7 +94,7 @@ export interface PieceStoreMessage {
   value?: unknown;
 }
 
-/** Pool → worker: the answer to a {@link PieceHttpMessage} or {@link PieceStoreMessage}. */
+/** Pool → worker: the answer to a {@link PieceHttpMessage}, {@link PieceStoreMessage} or {@link PieceFileWriteMessage}. */
 export interface PieceReplyMessage {
   type: 'reply';
   id: number;
@@ -94,4 +114,4 @@ export interface PieceDoneMessage {
 }
 
 /** Any message a worker sends. */
-export type WorkerMessage = PieceHttpMessage | PieceStoreMessage | PieceDoneMessage | { type: 'ready' };
+export type WorkerMessage = PieceHttpMessage | PieceStoreMessage | PieceFileWriteMessage | PieceDoneMessage | { type: 'ready' };

@@ -7,9 +7,10 @@
 import { ActionError, permanent } from '../errors';
 import type { Http } from '../ports';
 import { SecretMask } from '../secrets';
+import { PIECE_FILE_MAX_BYTES, readFileProps, type PieceFiles } from './files';
 import type { PieceAuthInfo, PieceInfo } from './manifest';
 import type { PiecePool } from './pool';
-import type { PieceCallContext, PieceOperation, PieceWebhookPayload } from './protocol';
+import type { PieceCallContext, PieceFileValue, PieceOperation, PieceWebhookPayload } from './protocol';
 
 /**
  * A connection's value as Taskspace stores it: `{type: 'SECRET_TEXT', secret_text}`,
@@ -49,6 +50,8 @@ export interface PieceHost {
     put(scope: string, key: string, value: unknown): Promise<void>;
     delete(scope: string, key: string): Promise<void>;
   };
+  /** Workspace media for `FILE` properties and `files.write` (absent: both fail with NOT_SUPPORTED). */
+  files?: PieceFiles;
   /** The service's public base URL (`server.publicUrl` of the context). */
   publicUrl?: string;
   /** Outbound HTTP for calls outside a run (options, connection tests): the host's guarded port. */
@@ -147,15 +150,22 @@ export class PieceRunner {
       value = connection.value;
       label = `connection ${connection.name}`;
     }
+    // FILE properties naming workspace media are read once, before the first attempt.
+    const action = call.op === 'run' ? piece.actions.find((a) => a.name === call.action) : undefined;
+    const read = action
+      ? await readFileProps(action.props, call.propsValue ?? {}, call.context.workspaceId, this.host.files)
+      : { values: call.propsValue ?? {}, files: {} };
+    call = { ...call, propsValue: read.values };
+    const files = read.files;
     const refused = { seen: false };
     try {
-      return await this.attempt(call, value, label, refused);
+      return await this.attempt(call, value, label, refused, undefined, files);
     } catch (error) {
       // An OAuth2 token the provider refused: the host refreshes it once and the call is made again.
       const stale = value?.type === 'OAUTH2' && typeof value.access_token === 'string' ? value.access_token : undefined;
       if (!refused.seen || !stale || call.connectionId === undefined || !this.host.refresh || call.signal?.aborted) throw error;
       const fresh = await this.host.refresh(call.context.workspaceId, call.connectionId, stale);
-      return this.attempt(call, fresh.value, label, { seen: false }, value);
+      return this.attempt(call, fresh.value, label, { seen: false }, value, files);
     }
   }
 
@@ -166,6 +176,7 @@ export class PieceRunner {
     label: string,
     refused: { seen: boolean },
     stale?: ConnectionValue,
+    files: Record<string, PieceFileValue> = {},
   ): Promise<unknown> {
     const { piece } = call;
     const mask = new SecretMask();
@@ -183,6 +194,7 @@ export class PieceRunner {
           ...(call.prop !== undefined ? { prop: call.prop } : {}),
           ...(value ? { auth: pieceAuth(piece, value, call.op), authType: value.type } : {}),
           propsValue: call.propsValue ?? {},
+          ...(Object.keys(files).length > 0 ? { files } : {}),
           ...(call.webhookUrl !== undefined ? { webhookUrl: call.webhookUrl } : {}),
           ...(call.payload !== undefined ? { payload: call.payload } : {}),
           context: { ...call.context, ...(this.host.publicUrl ? { publicUrl: this.host.publicUrl } : {}) },
@@ -198,6 +210,19 @@ export class PieceRunner {
             if (m.op === 'get') return this.host.store.get(scope, m.key);
             if (m.op === 'put') return this.host.store.put(scope, m.key, m.value ?? null);
             return this.host.store.delete(scope, m.key);
+          },
+          writeFile: async (fileName, data) => {
+            if (!this.host.files) throw permanent('NOT_SUPPORTED', 'files.write is not available on this host');
+            if (data.length > PIECE_FILE_MAX_BYTES)
+              throw permanent(
+                'FILE_TOO_LARGE',
+                `files.write: ${data.length} bytes is more than the limit of ${PIECE_FILE_MAX_BYTES} bytes`,
+              );
+            const where = {
+              workspaceId: call.context.workspaceId,
+              ...(call.context.automationId ? { automationId: call.context.automationId } : {}),
+            };
+            return this.host.files.write(where, fileName, data);
           },
           ...(call.signal ? { signal: call.signal } : {}),
           ...(call.timeoutMs !== undefined ? { timeoutMs: call.timeoutMs } : {}),

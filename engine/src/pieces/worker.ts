@@ -4,12 +4,19 @@
  * runs one call at a time: an action's `run(context)`, a dropdown's `options()`, a dynamic
  * property's `props()`, or a connection's `auth.validate()`. The piece's HTTP goes through the
  * pool ({@link installNetworkShims}), and so does its store. What Taskspace does not offer
- * (waitpoints, pausing, app-level webhooks, files, other connections) fails with a
+ * (waitpoints, pausing, app-level webhooks, other connections) fails with a
  * `NOT_SUPPORTED` error instead of doing something else.
  */
 import { parentPort } from 'node:worker_threads';
 import { findPiece, pieceActions, pieceTriggers } from './manifest';
-import type { PieceCallMessage, PieceDoneMessage, PieceHttpMessage, PieceReplyMessage, PieceStoreMessage } from './protocol';
+import type {
+  PieceCallMessage,
+  PieceDoneMessage,
+  PieceFileWriteMessage,
+  PieceHttpMessage,
+  PieceReplyMessage,
+  PieceStoreMessage,
+} from './protocol';
 import { installNetworkShims } from './worker-net';
 
 type Loose = Record<string, unknown>;
@@ -21,7 +28,9 @@ class Link {
   private nextId = 1;
 
   /** Asks the pool and waits for its reply. */
-  ask(message: Omit<PieceHttpMessage, 'id'> | Omit<PieceStoreMessage, 'id'>): Promise<PieceReplyMessage> {
+  ask(
+    message: Omit<PieceHttpMessage, 'id'> | Omit<PieceStoreMessage, 'id'> | Omit<PieceFileWriteMessage, 'id'>,
+  ): Promise<PieceReplyMessage> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
@@ -71,15 +80,33 @@ function store() {
   };
 }
 
+/** The piece's `files.write({fileName, data})`: the host stores the bytes as workspace media and answers their reference (a URL). */
+async function writeFile(input: { fileName?: unknown; data?: unknown }): Promise<string> {
+  const data = input?.data;
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data instanceof Uint8Array ? Buffer.from(data) : undefined;
+  if (!bytes) throw Object.assign(new Error('files.write needs data as a Buffer'), { code: 'INVALID_INPUT' });
+  const reply = await ask({ type: 'file', fileName: String(input.fileName ?? 'file'), base64: bytes.toString('base64') });
+  if (!reply.ok) throw Object.assign(new Error(reply.error?.message ?? 'files.write failed'), { code: reply.error?.code });
+  return String(reply.value);
+}
+
+/** The `FILE` properties of a call as Activepieces' ApFile: `{filename, extension, data, base64}`. */
+function withFiles(message: PieceCallMessage): Loose {
+  const out: Loose = { ...(message.propsValue ?? {}) };
+  for (const [name, f] of Object.entries(message.files ?? {}))
+    out[name] = { filename: f.filename, extension: f.extension, data: Buffer.from(f.base64, 'base64'), base64: f.base64 };
+  return out;
+}
+
 /** The context a piece's `run`, `options` or `props` receives (Activepieces' action context, less what Taskspace lacks). */
 function contextOf(message: PieceCallMessage): Loose {
   const c = message.context;
   const publicUrl = (c.publicUrl ?? '').replace(/\/$/, '');
   return {
     auth: message.auth,
-    propsValue: message.propsValue ?? {},
+    propsValue: withFiles(message),
     store: store(),
-    files: { write: unsupported('files.write (files from workspace media)') },
+    files: { write: writeFile },
     server: { apiUrl: `${publicUrl}/api/`, publicUrl: `${publicUrl}/`, token: '' },
     project: { id: c.workspaceId, externalId: async () => undefined },
     flows: { current: { id: c.automationId ?? '', version: { id: '' } }, list: unsupported('flows.list') },

@@ -1,12 +1,12 @@
 import type { Dialect, Query, Sql } from '../../platform/db/query';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Actor } from '../../auth/tokens';
 import { requireFolder, requireMedia } from '../../auth/access';
 import { badRequest, isStorageFull, ServiceError } from '../../errors';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
 import { pageWindow, type PageRequest } from '../../platform/paging';
-import { receiveToTemp, removeQuietly } from './files';
+import { receiveToTemp, removeQuietly, type TempUpload } from './files';
 import { mediaContents } from './contents';
 
 /**
@@ -218,20 +218,40 @@ export async function uploadMedia(
     removeQuietly(upload.file);
     throw tooLarge(config.mediaMaxBytes);
   }
+  return storeUpload(svc, upload, file, function* (tx) {
+    const folder = yield* requireFolder(tx, actor, folderId, 'Collaborator', 'uploading media');
+    return { workspaceId: folder.workspaceId, folderId: folder.id, createdBy: actor.userId };
+  });
+}
+
+/** Where an item is stored and by whom. */
+interface MediaPlace {
+  workspaceId: string;
+  folderId: string;
+  createdBy: string | null;
+}
+
+/** Inserts the row of a received upload and places its bytes in one transaction (`placeOf` checks access in it and says where); removes what was placed on failure. */
+async function storeUpload(
+  svc: Services,
+  temp: TempUpload,
+  file: { filename: string | undefined; contentType: string | undefined },
+  placeOf: (tx: Sql) => Query<MediaPlace>,
+): Promise<Media> {
+  const { store, config } = svc;
   const name = storedName(file.filename);
   const contentType = storedContentType(file.contentType, name);
   const id = newId();
   const stored = { id, storageKey: id };
-  const temp = upload;
   const contents = mediaContents(config, store);
   try {
     await store.run(
       store.sql.transaction(function* (tx) {
-        const folder = yield* requireFolder(tx, actor, folderId, 'Collaborator', 'uploading media');
+        const place = yield* placeOf(tx);
         yield* tx.run(
           `INSERT INTO media (id, workspace_id, folder_id, kind, name, content_type, size_bytes, storage_key, created_by, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [id, folder.workspaceId, folder.id, kindOf(contentType), name, contentType, temp.size, id, actor.userId, svc.clock.now()],
+          [id, place.workspaceId, place.folderId, kindOf(contentType), name, contentType, temp.size, id, place.createdBy, svc.clock.now()],
         );
         yield* contents.place(tx, stored, temp);
       }),
@@ -242,6 +262,27 @@ export async function uploadMedia(
   }
   removeQuietly(temp.file);
   return toMedia(svc, await store.run(mediaRow(store.sql, id)));
+}
+
+/**
+ * Stores `data` as a new media item in the home folder of `workspaceId` (a piece's
+ * `files.write`, docs/integrations.md "Files"), made by `createdBy`; the same size limit as an
+ * upload applies.
+ * @throws ServiceError 413 PAYLOAD_TOO_LARGE past `config.mediaMaxBytes`; 404 when the workspace is gone.
+ */
+export async function storeMediaBytes(
+  svc: Services,
+  input: { workspaceId: string; createdBy: string | null; filename: string; data: Buffer },
+): Promise<Media> {
+  if (input.data.length > svc.config.mediaMaxBytes) throw tooLarge(svc.config.mediaMaxBytes);
+  const upload = await receiveToTemp(svc.config.dataDir, Readable.from([input.data]));
+  // The home folder of a workspace has the workspace's id.
+  const place = { workspaceId: input.workspaceId, folderId: input.workspaceId, createdBy: input.createdBy };
+  return storeUpload(svc, upload, { filename: input.filename, contentType: undefined }, function* (tx) {
+    const home = yield* tx.get('SELECT id FROM folders WHERE id = ? AND workspace_id = ?', [place.folderId, place.workspaceId]);
+    if (!home) throw new ServiceError(404, 'NOT_FOUND', `workspace '${input.workspaceId}' not found`);
+    return place;
+  });
 }
 
 function tooLarge(max: number): ServiceError {

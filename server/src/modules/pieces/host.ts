@@ -11,6 +11,7 @@ import {
 import type { Services } from '../../services';
 import { openFresh } from '../connections/oauth-tokens';
 import { PieceCatalogue } from './catalogue';
+import { pieceFiles } from './files';
 import { pieceStore } from './store';
 
 async function opened(found: Promise<ResolvedConnection | undefined>, connectionId: string): Promise<ResolvedConnection> {
@@ -45,6 +46,7 @@ export class ServerPieces {
       connection: (workspaceId, connectionId) => opened(openFresh(svc, http, workspaceId, connectionId), connectionId),
       refresh: (workspaceId, connectionId, stale) => opened(openFresh(svc, http, workspaceId, connectionId, stale), connectionId),
       store: pieceStore(svc),
+      files: pieceFiles(svc),
       ...(svc.config.publicUrl ? { publicUrl: svc.config.publicUrl } : {}),
       http,
       pool: this.pool,

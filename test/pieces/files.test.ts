@@ -1,0 +1,117 @@
+import path from 'node:path';
+import { FormData, request } from 'undici';
+import { client, OWNER_TOKEN, runCli, startServer, tempDataDir, type TestServer } from '../helpers/server';
+import { AUTOMATION_ENV, createAutomation, receiver } from '../automations/helpers';
+
+const FILES_PROBE = path.join(__dirname, 'fixtures', 'files-probe');
+
+/**
+ * Files of pieces (docs/integrations.md "Files"): a piece's `FILE` property names a media item of
+ * the automation's workspace, and the piece gets its bytes as an ApFile (`filename`, `extension`,
+ * `data` a Buffer, `base64`); `context.files.write` stores bytes as a new media item of the
+ * workspace and answers its content URL, which a later step's `FILE` property takes; another
+ * workspace's media id is refused as unknown.
+ */
+describe('pieces: files', () => {
+  let server: TestServer;
+  let api: ReturnType<typeof client>;
+  let rx: Awaited<ReturnType<typeof receiver>>;
+
+  beforeAll(async () => {
+    const dataDir = tempDataDir();
+    const added = runCli(dataDir, 'pieces', 'add', FILES_PROBE);
+    expect([added.code, added.err]).toEqual([0, expect.any(String)]);
+    expect(added.out).toMatch(/^taskspace-files-probe\ttaskspace-files-probe@1\.0\.0\t2 actions/);
+    server = await startServer({ dataDir, env: AUTOMATION_ENV });
+    api = client(server, server.token);
+    rx = await receiver(() => ({ status: 200, body: { ok: true } }));
+  });
+  afterAll(async () => {
+    await rx.close();
+    await server.close();
+  });
+
+  /** Uploads `bytes` as `name` to a folder through the media API. */
+  async function upload(folderId: string, bytes: Buffer, name: string): Promise<{ id: string; url: string }> {
+    const form = new FormData();
+    form.append('file', new Blob([bytes], { type: 'application/octet-stream' }), name);
+    const res = await request(`${server.url}/api/v1/folders/${folderId}/medias`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${OWNER_TOKEN}` },
+      body: form,
+    });
+    const body = (await res.body.json()) as { item: { id: string; url: string } };
+    expect(res.statusCode).toBe(200);
+    return body.item;
+  }
+
+  async function download(mediaId: string): Promise<Buffer> {
+    const res = await request(`${server.url}/api/v1/medias/${mediaId}/content`, { headers: { authorization: `Bearer ${OWNER_TOKEN}` } });
+    expect(res.statusCode).toBe(200);
+    return Buffer.from(await res.body.arrayBuffer());
+  }
+
+  async function testRun(actions: unknown[], payload: Record<string, unknown> = {}) {
+    const automation = await createAutomation(api, server.workspaceId, { name: 'Files', trigger: { type: 'webhook' }, actions });
+    return (await api.post(`/api/v1/automations/${automation.id}/test`, { payload })).body.item;
+  }
+
+  /** Every byte value, twice, and some invalid UTF-8: what only a byte-exact path keeps. */
+  const BYTES = Buffer.concat([Buffer.from(Array.from({ length: 512 }, (_, i) => i % 256)), Buffer.from([0xff, 0xfe, 0xc3, 0x28])]);
+
+  test('a FILE property is an ApFile of the workspace media it names', async () => {
+    const { body } = await api.get('/api/v1/automations/kinds');
+    const send = body.actions.find((k: any) => k.type === 'taskspace-files-probe.send');
+    expect(send.parameters.properties.props.properties.file).toMatchObject({
+      type: 'string',
+      description: expect.stringContaining('media id'),
+    });
+
+    const media = await upload(server.workspaceId, BYTES, 'report.bin');
+    const run = await testRun(
+      [{ id: 'send', type: 'taskspace-files-probe.send', props: { url: `${rx.url}/files`, file: '{{ trigger.mediaId }}' } }],
+      { mediaId: media.id },
+    );
+    expect([run.status, run.steps[0].error]).toEqual(['completed', undefined]);
+    expect(run.steps[0].output).toEqual({ status: 200, size: BYTES.length });
+    const got = JSON.parse(rx.received.at(-1)!.body);
+    expect(got).toMatchObject({ filename: 'report.bin', extension: 'bin', isBuffer: true });
+    expect(Buffer.from(got.data, 'base64').equals(BYTES)).toBe(true);
+    expect(got.base64).toBe(BYTES.toString('base64'));
+  });
+
+  test('files.write stores a media item of the workspace, readable through the media API; a later step sends it', async () => {
+    const bytes = Buffer.concat([BYTES, Buffer.from('written')]);
+    const run = await testRun([
+      { id: 'write', type: 'taskspace-files-probe.write', props: { fileName: 'out.dat', base64: bytes.toString('base64') } },
+      { id: 'send', type: 'taskspace-files-probe.send', props: { url: `${rx.url}/again`, file: '{{ steps.write.file }}' } },
+    ]);
+    expect([run.status, run.steps.map((s: any) => s.error)]).toEqual(['completed', [undefined, undefined]]);
+    const reference: string = run.steps[0].output.file;
+    const mediaId = /\/api\/v1\/medias\/([^/]+)\/content$/.exec(reference)?.[1];
+    expect(mediaId).toEqual(expect.any(String));
+    const item = (await api.get(`/api/v1/medias/${mediaId}`)).body.item;
+    expect(item).toMatchObject({ id: mediaId, name: 'out.dat', size: bytes.length, space_id: server.workspaceId, url: reference });
+    expect((await download(mediaId!)).equals(bytes)).toBe(true);
+    const listed = (await api.get(`/api/v1/folders/${server.workspaceId}/medias`)).body.items.map((m: { id: string }) => m.id);
+    expect(listed).toContain(mediaId);
+    const got = JSON.parse(rx.received.at(-1)!.body);
+    expect(rx.received.at(-1)!.url).toBe('/again');
+    expect([got.filename, Buffer.from(got.data, 'base64').equals(bytes)]).toEqual(['out.dat', true]);
+  });
+
+  test("another workspace's media, or a missing one, fails the step naming the property; nothing is sent", async () => {
+    const other = await api.post('/api/v1/workspaces', { name: 'Other' });
+    expect(other.status).toBe(200);
+    const foreign = await upload(other.body.item.id, BYTES, 'secret.bin');
+    // The owner of both workspaces reads it through the API: only the automation's workspace counts.
+    expect((await download(foreign.id)).equals(BYTES)).toBe(true);
+    const before = rx.received.length;
+    for (const file of [foreign.id, foreign.url, 'no-such-media']) {
+      const run = await testRun([{ id: 'send', type: 'taskspace-files-probe.send', props: { url: `${rx.url}/leak`, file } }]);
+      expect([file, run.status]).toEqual([file, 'failed']);
+      expect(run.steps[0].error).toMatchObject({ code: 'MEDIA_NOT_FOUND', message: expect.stringContaining('props.file') });
+    }
+    expect(rx.received.length).toBe(before);
+  });
+});
