@@ -4,6 +4,8 @@ import { client, OWNER_TOKEN, runCli, startServer, tempDataDir, type TestServer 
 import { AUTOMATION_ENV, createAutomation, receiver } from '../automations/helpers';
 
 const FILES_PROBE = path.join(__dirname, 'fixtures', 'files-probe');
+/** The media size limit of the test server: a written file past it is refused. */
+const MEDIA_MAX = 4000;
 
 /**
  * Files of pieces (docs/integrations.md "Files"): a piece's `FILE` property names a media item of
@@ -22,7 +24,7 @@ describe('pieces: files', () => {
     const added = runCli(dataDir, 'pieces', 'add', FILES_PROBE);
     expect([added.code, added.err]).toEqual([0, expect.any(String)]);
     expect(added.out).toMatch(/^taskspace-files-probe\ttaskspace-files-probe@1\.0\.0\t2 actions/);
-    server = await startServer({ dataDir, env: AUTOMATION_ENV });
+    server = await startServer({ dataDir, env: { ...AUTOMATION_ENV, TASKSPACE_MEDIA_MAX_BYTES: String(MEDIA_MAX) } });
     api = client(server, server.token);
     rx = await receiver(() => ({ status: 200, body: { ok: true } }));
   });
@@ -113,5 +115,16 @@ describe('pieces: files', () => {
       expect(run.steps[0].error).toMatchObject({ code: 'MEDIA_NOT_FOUND', message: expect.stringContaining('props.file') });
     }
     expect(rx.received.length).toBe(before);
+  });
+
+  test('files.write past the media size limit fails the step with FILE_TOO_LARGE and stores nothing', async () => {
+    const before = (await api.get(`/api/v1/folders/${server.workspaceId}/medias`)).body.items.length;
+    const big = Buffer.alloc(MEDIA_MAX + 1, 7);
+    const run = await testRun([
+      { id: 'write', type: 'taskspace-files-probe.write', props: { fileName: 'big.dat', base64: big.toString('base64') } },
+    ]);
+    expect(run.status).toBe('failed');
+    expect(run.steps[0].error).toMatchObject({ code: 'FILE_TOO_LARGE', message: expect.stringContaining(String(MEDIA_MAX)) });
+    expect((await api.get(`/api/v1/folders/${server.workspaceId}/medias`)).body.items.length).toBe(before);
   });
 });
