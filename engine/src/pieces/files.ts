@@ -5,7 +5,7 @@
  * media item through the host. Bytes cross the worker boundary as base64; the host, never the
  * worker, reads and writes media.
  */
-import { permanent } from '../errors';
+import { ActionError, permanent } from '../errors';
 import type { PiecePropInfo } from './manifest';
 import type { PieceFileValue } from './protocol';
 
@@ -83,8 +83,9 @@ export async function readFileProps(
     try {
       file = await files.read(workspaceId, mediaId, PIECE_FILE_MAX_BYTES);
     } catch (error) {
-      const e = error as { code?: string; message?: string; transient?: boolean };
-      throw permanent(e.code ?? 'MEDIA_NOT_FOUND', `props.${name}: ${e.message ?? String(error)}`, { field: `props.${name}` });
+      // The port's refusals name the property; anything else (the store failing) is rethrown as is.
+      if (!(error instanceof ActionError)) throw error;
+      throw new ActionError(error.code, `props.${name}: ${error.message}`, error.transient, { details: { field: `props.${name}` } });
     }
     delete rest[name];
     out[name] = { filename: file.filename, extension: extensionOf(file.filename), base64: file.data.toString('base64') };
