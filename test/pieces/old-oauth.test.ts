@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { describePiece } from '../../engine/src/pieces/manifest';
 import { call, client, runCli, startServer, tempDataDir, type TestServer } from '../helpers/server';
 import { AUTOMATION_ENV, createAutomation } from '../automations/helpers';
 import { OWNER_PASSWORD, consentFields, postForm, registerClient, signInCookie } from '../oauth/helpers';
@@ -47,6 +48,36 @@ describe('pieces: old-framework actions with an OAuth2 property', () => {
     await new Promise((resolve) => receiver?.close(resolve));
     await server?.close();
     await provider?.close();
+  });
+
+  test('actions naming different OAuth2 endpoints are not offered; a member without the property needs no connection', () => {
+    const oauth = (tokenUrl: string) => ({
+      type: 'OAUTH2',
+      displayName: 'Auth',
+      required: true,
+      authUrl: 'https://a.example/auth',
+      tokenUrl,
+      scope: ['x'],
+    });
+    const text = { type: 'SHORT_TEXT', displayName: 'Text', required: false };
+    const piece = (second: string) => ({
+      displayName: 'P',
+      _actions: {
+        one: { name: 'one', props: { authentication: oauth('https://a.example/token'), text } },
+        two: { name: 'two', props: { auth2: oauth(second) } },
+        plain: { name: 'plain', props: { text } },
+      },
+      _triggers: {},
+    });
+    const mixed = describePiece('p', '1.0.0', { p: piece('https://b.example/token') }, true);
+    expect([mixed.auth, mixed.actions.map((a) => a.name)]).toEqual([[], ['plain']]);
+    const same = describePiece('p', '1.0.0', { p: piece('https://a.example/token') }, true);
+    expect(same.auth).toEqual([expect.objectContaining({ type: 'OAUTH2', scope: ['x'], pkce: false, validates: false })]);
+    expect(same.actions.map((a) => [a.name, a.authProp, a.requireAuth, Object.keys(a.props)])).toEqual([
+      ['one', 'authentication', true, ['text']],
+      ['two', 'auth2', true, []],
+      ['plain', undefined, false, ['text']],
+    ]);
   });
 
   test('the catalogue lists the actions without the authentication field, with an OAuth2 connection', async () => {
