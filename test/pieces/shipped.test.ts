@@ -19,7 +19,7 @@ describe('pieces: the shipped set', () => {
 
   test('every shipped piece loads and matches the shipped manifest', () => {
     const names = shippedPackages();
-    expect(names.length).toBeGreaterThanOrEqual(47);
+    expect(names.length).toBeGreaterThanOrEqual(59);
     const manifest = readManifest(SHIPPED_MANIFEST);
     expect(manifest.map((p) => p.packageName).sort()).toEqual(names);
     for (const name of names) {
@@ -45,6 +45,29 @@ describe('pieces: the shipped set', () => {
         expect(Object.keys(props.properties).sort()).toEqual(offered.map(([n]) => n).sort());
         for (const field of Object.values<any>(props.properties)) expect(typeof field.title).toBe('string');
       }
+    }
+  });
+
+  test('the old OAuth2 builds (Gmail, Google Sheets, HubSpot…) are listed with the OAuth2 auth their actions named, without that field', async () => {
+    const manifest = readManifest(SHIPPED_MANIFEST);
+    const { body } = await client(server, server.token).get('/api/v1/automations/kinds');
+    for (const [piece, action, scope] of [
+      ['gmail', 'send_email', 'https://www.googleapis.com/auth/gmail.send'],
+      ['google-sheets', 'insert_row', 'https://www.googleapis.com/auth/spreadsheets'],
+      ['hubspot', undefined, undefined],
+    ] as const) {
+      const described = manifest.find((p) => p.name === piece)!;
+      expect([piece, described.auth.map((a) => a.type)]).toEqual([piece, ['OAUTH2']]);
+      if (scope) expect(described.auth[0]).toMatchObject({ scope: expect.arrayContaining([scope]) });
+      expect(described.actions.length).toBeGreaterThan(0);
+      for (const a of described.actions) {
+        expect([piece, a.name, a.authProp]).toEqual([piece, a.name, 'authentication']);
+        const kind = body.actions.find((k: any) => k.type === `${piece}.${a.name}`);
+        expect(kind).toBeDefined();
+        expect(Object.keys(kind.parameters.properties.props.properties)).not.toContain('authentication');
+        expect(kind.parameters.required).toContain('connectionId');
+      }
+      if (action) expect(described.actions.map((a) => a.name)).toContain(action);
     }
   });
 

@@ -40,6 +40,11 @@ export interface PieceActionInfo {
   props: Record<string, PiecePropInfo>;
   /** False when the action runs without a connection. */
   requireAuth: boolean;
+  /**
+   * Old `@activepieces/framework` actions: the name of their `Property.OAuth2` property (`authentication`),
+   * which is no field: the step's connection fills it (`{access_token, …}`) when the action runs.
+   */
+  authProp?: string;
 }
 
 /** One trigger of a piece: an action's fields and its strategy. */
@@ -153,12 +158,45 @@ export function pieceTriggers(piece: Loose): Loose[] {
   return Object.values((table ?? {}) as Loose) as Loose[];
 }
 
-/** Property types Taskspace cannot fill: an action with one of them is not offered (the old framework's OAuth2 property). */
+/** Property types Taskspace cannot fill: an action with one of them is not offered (the old framework's OAuth2 property, unless adopted as the piece's auth). */
 const UNOFFERED_PROPS = new Set(['OAUTH2']);
 
 /** Whether an action can be offered (none of its properties is of {@link UNOFFERED_PROPS}). */
 function offered(action: Loose): boolean {
   return !Object.values((action.props ?? {}) as Loose).some((p) => UNOFFERED_PROPS.has(String((p as Loose | undefined)?.type)));
+}
+
+/** The name and declaration of an action's OAuth2 property (the first), if it has one. */
+function oauthPropOf(action: Loose): [string, Loose] | undefined {
+  for (const [name, prop] of Object.entries((action.props ?? {}) as Loose))
+    if (prop && typeof prop === 'object' && (prop as Loose).type === 'OAUTH2') return [name, prop as Loose];
+  return undefined;
+}
+
+/**
+ * The piece-level OAuth2 auth of an old-framework piece without one, derived from the
+ * `Property.OAuth2` its actions and triggers carry: the same `authUrl` and `tokenUrl` everywhere,
+ * the union of their scopes, `pkce` when one declares it, the first one's fields and labels.
+ * Undefined when no member has one or they point at different endpoints.
+ */
+export function adoptedOAuth2(members: Loose[]): Loose | undefined {
+  const found = members.map(oauthPropOf).filter((f): f is [string, Loose] => f !== undefined);
+  if (found.length === 0) return undefined;
+  const first = found[0]![1];
+  if (typeof first.authUrl !== 'string' || typeof first.tokenUrl !== 'string') return undefined;
+  if (found.some(([, p]) => p.authUrl !== first.authUrl || p.tokenUrl !== first.tokenUrl)) return undefined;
+  const scope = [...new Set(found.flatMap(([, p]) => (Array.isArray(p.scope) ? (p.scope as unknown[]).map(String) : [])))];
+  return {
+    type: 'OAUTH2',
+    displayName: str(first.displayName) ?? 'Connection',
+    ...(str(first.description) ? { description: str(first.description) } : {}),
+    required: true,
+    authUrl: first.authUrl,
+    tokenUrl: first.tokenUrl,
+    scope,
+    pkce: found.some(([, p]) => p.pkce === true),
+    ...(first.props && typeof first.props === 'object' ? { props: first.props } : {}),
+  };
 }
 
 /** The piece a loaded module exports (the first export that is one), or undefined. */
@@ -219,13 +257,34 @@ function describeAuth(auth: Loose): PieceAuthInfo {
   return info;
 }
 
-function describeAction(action: Loose): PieceActionInfo {
+/** An action's properties less its OAuth2 property (see {@link oauthPropOf}). */
+function withoutAuthProp(action: Loose): Loose {
+  const props = { ...((action.props ?? {}) as Loose) };
+  const found = oauthPropOf(action);
+  if (found) delete props[found[0]];
+  return props;
+}
+
+/** `props` with `authProp` left out of their refreshers (the connection fills it, the step does not). */
+function unrefreshed(props: Record<string, PiecePropInfo>, authProp: string): Record<string, PiecePropInfo> {
+  for (const prop of Object.values(props)) if (prop.refreshers) prop.refreshers = prop.refreshers.filter((r) => r !== authProp);
+  return props;
+}
+
+/** An action's declaration; `adopt`: its OAuth2 property is the piece's auth (named in `authProp`, not a field). */
+function describeAction(action: Loose, adopt = false): PieceActionInfo {
+  const authProp = adopt ? oauthPropOf(action)?.[0] : undefined;
   return {
     name: String(action.name),
     displayName: str(action.displayName) ?? String(action.name),
     description: str(action.description) ?? '',
-    props: describeProps(action.props as Loose | undefined),
-    requireAuth: action.requireAuth !== false,
+    props:
+      authProp !== undefined
+        ? unrefreshed(describeProps(withoutAuthProp(action)), authProp)
+        : describeProps(action.props as Loose | undefined),
+    // In a piece whose auth was adopted, a member without the property runs without a connection.
+    requireAuth: action.requireAuth !== false && (!adopt || authProp !== undefined),
+    ...(authProp !== undefined ? { authProp } : {}),
   };
 }
 
@@ -238,9 +297,13 @@ function describeAction(action: Loose): PieceActionInfo {
 export function describePiece(packageName: string, version: string, mod: unknown, legacy: boolean): PieceInfo {
   const piece = findPiece(mod);
   if (!piece) throw new Error(`${packageName} exports no Activepieces piece (an object with actions() and triggers())`);
-  const auths = piece.auth === undefined ? [] : Array.isArray(piece.auth) ? piece.auth : [piece.auth];
-  const actions = pieceActions(piece).filter(offered);
-  const triggers = pieceTriggers(piece).filter(offered);
+  let auths = (piece.auth === undefined ? [] : Array.isArray(piece.auth) ? piece.auth : [piece.auth]) as Loose[];
+  // Old-framework actions that take `authentication: Property.OAuth2(…)`: that property becomes the piece's auth.
+  const adopted = auths.length === 0 ? adoptedOAuth2([...pieceActions(piece), ...pieceTriggers(piece)]) : undefined;
+  if (adopted) auths = [adopted];
+  const usable = (member: Loose) => offered(adopted ? { props: withoutAuthProp(member) } : member);
+  const actions = pieceActions(piece).filter(usable);
+  const triggers = pieceTriggers(piece).filter(usable);
   return {
     name: shortPieceName(packageName),
     packageName,
@@ -249,11 +312,11 @@ export function describePiece(packageName: string, version: string, mod: unknown
     description: str(piece.description) ?? '',
     categories: Array.isArray(piece.categories) ? (piece.categories as unknown[]).map(String) : [],
     authShape: legacy ? 'legacy' : 'wrapped',
-    auth: (auths as Loose[]).filter((a) => a && typeof a === 'object').map(describeAuth),
-    actions: actions.map(describeAction),
+    auth: auths.filter((a) => a && typeof a === 'object').map(describeAuth),
+    actions: actions.map((a) => describeAction(a, !!adopted)),
     triggers: triggers.map((t) => {
       const sample = sampleOf(t.sampleData);
-      return { ...describeAction(t), strategy: String(t.type ?? 'POLLING'), ...(sample ? { sampleData: sample } : {}) };
+      return { ...describeAction(t, !!adopted), strategy: String(t.type ?? 'POLLING'), ...(sample ? { sampleData: sample } : {}) };
     }),
   };
 }

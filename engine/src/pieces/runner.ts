@@ -104,6 +104,23 @@ export function pieceAuth(piece: PieceInfo, value: ConnectionValue, op?: PieceCa
   }
 }
 
+/**
+ * The values a call's piece gets in `propsValue`: the step's, plus — for an old-framework action
+ * whose `Property.OAuth2` became the piece's auth (`PieceActionInfo.authProp`) — the
+ * connection's OAuth2 value in that property, as the old framework's actions read it
+ * (`context.propsValue.authentication.access_token`, `.props`, `.data`).
+ */
+export function callProps(
+  call: Pick<PieceCall, 'piece' | 'action' | 'propsValue'>,
+  value: ConnectionValue | undefined,
+): Record<string, unknown> {
+  const props = call.propsValue ?? {};
+  if (call.action === undefined || value?.type !== 'OAUTH2') return props;
+  const member = [...call.piece.actions, ...call.piece.triggers].find((a) => a.name === call.action);
+  if (!member?.authProp) return props;
+  return { ...props, [member.authProp]: { ...value, data: value.data ?? {} } };
+}
+
 /** The secret strings of a connection value (masked in everything a run records): secret text, passwords, tokens, secret custom fields. */
 export function secretStrings(piece: PieceInfo, value: ConnectionValue): string[] {
   const out: string[] = [];
@@ -193,7 +210,7 @@ export class PieceRunner {
           ...(call.action !== undefined ? { action: call.action } : {}),
           ...(call.prop !== undefined ? { prop: call.prop } : {}),
           ...(value ? { auth: pieceAuth(piece, value, call.op), authType: value.type } : {}),
-          propsValue: call.propsValue ?? {},
+          propsValue: callProps(call, value),
           ...(Object.keys(files).length > 0 ? { files } : {}),
           ...(call.webhookUrl !== undefined ? { webhookUrl: call.webhookUrl } : {}),
           ...(call.payload !== undefined ? { payload: call.payload } : {}),
