@@ -58,8 +58,15 @@ export function fetchHttp(options: FetchHttpOptions = {}): Http {
         const headers: Record<string, string> = {};
         res.headers.forEach((value, key) => (headers[key] = value));
         const buffer = Buffer.from(await res.arrayBuffer());
-        if (buffer.length > max) throw new ActionError('RESPONSE_TOO_LARGE', `response body exceeds ${max} bytes`, false);
-        return { status: res.status, headers, body: buffer.toString('utf8'), ...(hops > 0 ? { url: hop.url } : {}) };
+        const limit = req.maxResponseBytes ?? max;
+        if (buffer.length > limit) throw new ActionError('RESPONSE_TOO_LARGE', `response body exceeds ${limit} bytes`, false);
+        return {
+          status: res.status,
+          headers,
+          body: buffer.toString('utf8'),
+          ...(req.responseBytes ? { bytes: new Uint8Array(buffer) } : {}),
+          ...(hops > 0 ? { url: hop.url } : {}),
+        };
       }
     },
   };

@@ -394,7 +394,12 @@ export interface HttpRequest {
   /** Absolute http(s) URL, query included. */
   url: string;
   headers: Record<string, string>;
-  body?: string;
+  /** The body: text is sent as UTF-8, bytes as they are (a piece's file upload). */
+  body?: string | Uint8Array;
+  /** Also answer the body's exact bytes as {@link HttpResponse.bytes} (a piece's file download). */
+  responseBytes?: boolean;
+  /** Largest response body accepted, in bytes; absent: the host's default (1 MiB on the server). */
+  maxResponseBytes?: number;
   /** Per-attempt timeout in ms. */
   timeoutMs: number;
   /** Aborts the request (a cancelled run, a run past its deadline). */
@@ -422,8 +427,10 @@ export interface HttpResponse {
   /** The URL that answered, when redirects were followed to another one. */
   url?: string;
   headers: Record<string, string>;
-  /** The body as text (UTF-8). */
+  /** The body as text (UTF-8; bytes that are not UTF-8 become U+FFFD). */
   body: string;
+  /** The body's exact bytes, when the request asked with {@link HttpRequest.responseBytes}. */
+  bytes?: Uint8Array;
 }
 
 /**

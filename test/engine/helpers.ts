@@ -117,12 +117,16 @@ export interface Received {
   method: string;
   url: string;
   headers: http.IncomingHttpHeaders;
+  /** The body as UTF-8 text. */
   body: string;
+  /** The body's bytes. */
+  raw: Buffer;
 }
 
 /** One scripted answer of the receiver. */
 export interface Answer {
   status: number;
+  /** JSON, text, or bytes (a Buffer, sent as application/octet-stream). */
   body?: unknown;
   headers?: Record<string, string>;
 }
@@ -138,13 +142,20 @@ export async function receiver(script: Answer[] | ((request: Received) => Answer
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const request: Received = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() };
+      const raw = Buffer.concat(chunks);
+      const request: Received = { method: req.method!, url: req.url!, headers: req.headers, body: raw.toString(), raw };
       received.push(request);
       const answer = typeof script === 'function' ? script(request) : script[Math.min(received.length - 1, script.length - 1)]!;
       answered.push({ url: request.url, status: answer.status });
-      const body = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+      const bytes = Buffer.isBuffer(answer.body);
+      const body: string | Buffer =
+        answer.body === undefined
+          ? ''
+          : Buffer.isBuffer(answer.body) || typeof answer.body === 'string'
+            ? answer.body
+            : JSON.stringify(answer.body);
       res.writeHead(answer.status, {
-        'content-type': typeof answer.body === 'string' ? 'text/plain' : 'application/json',
+        'content-type': bytes ? 'application/octet-stream' : typeof answer.body === 'string' ? 'text/plain' : 'application/json',
         ...answer.headers,
       });
       res.end(body);

@@ -23,7 +23,7 @@ describe('pieces: files', () => {
     const dataDir = tempDataDir();
     const added = runCli(dataDir, 'pieces', 'add', FILES_PROBE);
     expect([added.code, added.err]).toEqual([0, expect.any(String)]);
-    expect(added.out).toMatch(/^taskspace-files-probe\ttaskspace-files-probe@1\.0\.0\t2 actions/);
+    expect(added.out).toMatch(/^taskspace-files-probe\ttaskspace-files-probe@1\.0\.0\t4 actions/);
     server = await startServer({ dataDir, env: { ...AUTOMATION_ENV, TASKSPACE_MEDIA_MAX_BYTES: String(MEDIA_MAX) } });
     api = client(server, server.token);
     rx = await receiver(() => ({ status: 200, body: { ok: true } }));
@@ -100,6 +100,50 @@ describe('pieces: files', () => {
     const got = JSON.parse(rx.received.at(-1)!.body);
     expect(rx.received.at(-1)!.url).toBe('/again');
     expect([got.filename, Buffer.from(got.data, 'base64').equals(bytes)]).toEqual(['out.dat', true]);
+  });
+
+  test('a piece uploads a file as bytes, with fetch and with http.request: the service receives them unchanged', async () => {
+    const media = await upload(server.workspaceId, BYTES, 'photo.bin');
+    for (const via of ['fetch', 'http']) {
+      const run = await testRun([
+        { id: 'up', type: 'taskspace-files-probe.upload', props: { url: `${rx.url}/upload-${via}`, file: media.id, via } },
+      ]);
+      expect([via, run.status, run.steps[0].error, run.steps[0].output]).toEqual([via, 'completed', undefined, { status: 200 }]);
+      const got = rx.received.at(-1)!;
+      expect([got.method, got.url, got.headers['content-type']]).toEqual(['PUT', `/upload-${via}`, 'application/octet-stream']);
+      expect([via, got.raw.length, got.raw.equals(BYTES)]).toEqual([via, BYTES.length, true]);
+    }
+  });
+
+  test('a piece downloads bytes, with fetch and with http.get, and stores them unchanged with files.write', async () => {
+    const source = await receiver(() => ({ status: 200, body: BYTES }));
+    try {
+      for (const via of ['fetch', 'http']) {
+        const run = await testRun([{ id: 'down', type: 'taskspace-files-probe.download', props: { url: `${source.url}/file`, via } }]);
+        expect([via, run.status, run.steps[0].error]).toEqual([via, 'completed', undefined]);
+        expect(run.steps[0].output.size).toBe(BYTES.length);
+        const mediaId = /\/api\/v1\/medias\/([^/]+)\/content$/.exec(run.steps[0].output.file)?.[1];
+        expect((await download(mediaId!)).equals(BYTES)).toBe(true);
+      }
+    } finally {
+      await source.close();
+    }
+  });
+
+  test('a piece may download up to the file limit (10 MiB), past the HTTP default of 1 MiB; more fails RESPONSE_TOO_LARGE', async () => {
+    const sizes = [2 * 1024 * 1024, 10 * 1024 * 1024 + 1];
+    const source = await receiver((r) => ({ status: 200, body: Buffer.alloc(sizes[Number(r.url === '/big')]!, 1) }));
+    try {
+      // 2 MiB arrive whole; this server's media limit then refuses to store them.
+      const fits = await testRun([
+        { id: 'down', type: 'taskspace-files-probe.download', props: { url: `${source.url}/fits`, via: 'fetch' } },
+      ]);
+      expect(fits.steps[0].error).toMatchObject({ code: 'FILE_TOO_LARGE', message: expect.stringContaining('TASKSPACE_MEDIA_MAX_BYTES') });
+      const big = await testRun([{ id: 'down', type: 'taskspace-files-probe.download', props: { url: `${source.url}/big`, via: 'http' } }]);
+      expect([big.status, big.steps[0].error?.message]).toEqual(['failed', expect.stringContaining('exceeds 10485760 bytes')]);
+    } finally {
+      await source.close();
+    }
   });
 
   test("another workspace's media, or a missing one, fails the step naming the property; nothing is sent", async () => {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ActionError } from '../errors';
 import type { HttpRequest, HttpResponse } from '../ports';
+import { PIECE_FILE_MAX_BYTES } from './files';
 import type {
   PieceCallMessage,
   PieceFileWriteMessage,
@@ -176,10 +177,13 @@ export class PiecePool {
           .http({
             ...m.request,
             timeoutMs: Math.min(m.request.timeoutMs ?? PIECE_HTTP_TIMEOUT_MS, PIECE_HTTP_TIMEOUT_MS),
+            // A piece may download a file as large as it may write one.
+            maxResponseBytes: PIECE_FILE_MAX_BYTES,
             signal: inner.signal,
           })
           .then(
-            (response) => reply({ type: 'reply', id: m.id, ok: true, response }),
+            // With the bytes asked for, the text copy is not sent across as well.
+            (response) => reply({ type: 'reply', id: m.id, ok: true, response: response.bytes ? { ...response, body: '' } : response }),
             (error: unknown) => {
               const e = error as { code?: unknown; message?: unknown };
               reply({

@@ -4,7 +4,8 @@
  * axios, follow-redirects and SDKs use) — is sent to the pool as a message and made by the host's
  * {@link Http} port, which applies the SSRF guard and the address allow-list of the HTTP step.
  * Raw sockets (`net`, `tls`), child processes and nested workers are refused, so nothing leaves
- * the worker around the guard. Bodies travel as UTF-8 text.
+ * the worker around the guard. Bodies travel as bytes both ways (a file a piece uploads or
+ * downloads arrives unchanged); a response is the host's, up to its 1 MiB limit.
  */
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
@@ -18,9 +19,17 @@ export type Forward = (request: {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: Uint8Array;
   maxRedirects?: number;
+  responseBytes: true;
 }) => Promise<HttpResponse>;
+
+/** The bytes of a forwarded response (the host answers them, as every shim asks). */
+function responseBytes(response: HttpResponse): Buffer {
+  return response.bytes
+    ? Buffer.from(response.bytes.buffer, response.bytes.byteOffset, response.bytes.byteLength)
+    : Buffer.from(response.body, 'utf8');
+}
 
 /** Headers the shims never send: the host's client decides the encoding and the connection. */
 const DROPPED = new Set(['accept-encoding', 'connection', 'content-length', 'host', 'transfer-encoding', 'keep-alive']);
@@ -34,14 +43,14 @@ function cleanHeaders(headers: Record<string, unknown>): Record<string, string> 
   return out;
 }
 
-/** Response headers the shims do not pass on (the body is already decoded text). */
+/** Response headers the shims do not pass on (the host has already decoded the body). */
 const RESPONSE_DROPPED = new Set(['content-encoding', 'content-length', 'transfer-encoding']);
 
 /** A `fetch` that forwards to the pool. */
 function guardedFetch(forward: Forward): typeof fetch {
   return async (input: string | URL | Request, init?: RequestInit) => {
     const request = new Request(input, init);
-    const body = request.body ? await request.text() : undefined;
+    const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => (headers[name] = value));
     const response = await forward({
@@ -50,11 +59,12 @@ function guardedFetch(forward: Forward): typeof fetch {
       headers: cleanHeaders(headers),
       ...(body !== undefined ? { body } : {}),
       maxRedirects: request.redirect === 'follow' ? 5 : 0,
+      responseBytes: true,
     });
     const out = new Headers();
     for (const [name, value] of Object.entries(response.headers)) if (!RESPONSE_DROPPED.has(name)) out.set(name, value);
     const empty = [101, 204, 205, 304].includes(response.status) || request.method === 'HEAD';
-    return new Response(empty ? null : response.body, { status: response.status, headers: out });
+    return new Response(empty ? null : responseBytes(response), { status: response.status, headers: out });
   };
 }
 
@@ -172,13 +182,14 @@ class ForwardedRequest extends Writable {
 
   override _final(done: (error?: Error | null) => void): void {
     done();
-    const body = this.chunks.length > 0 ? Buffer.concat(this.chunks).toString('utf8') : undefined;
+    const body = this.chunks.length > 0 ? new Uint8Array(Buffer.concat(this.chunks)) : undefined;
     this.forward({
       method: this.target.method,
       url: this.target.url,
       headers: this.headerTable,
       ...(body !== undefined ? { body } : {}),
       maxRedirects: 0,
+      responseBytes: true,
     }).then(
       (response) => {
         if (this.aborted) return;
@@ -201,7 +212,7 @@ class ForwardedRequest extends Writable {
         });
         res.setTimeout = () => res;
         this.emit('response', res);
-        res.push(Buffer.from(response.body, 'utf8'));
+        res.push(responseBytes(response));
         res.push(null);
         res.once('end', () => this.emit('close'));
       },

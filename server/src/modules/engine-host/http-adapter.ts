@@ -37,7 +37,7 @@ function nextHop(hop: Hop, status: number, location: string, origin: string): Ho
   return { method: hop.method === 'HEAD' ? 'HEAD' : 'GET', url: url.toString(), headers };
 }
 
-/** Largest response body an HTTP Request action accepts, in bytes (1 MiB); larger fails the step (permanent). */
+/** Largest response body a request accepts by default, in bytes (1 MiB; `HttpRequest.maxResponseBytes` sets another); larger fails the step (permanent). */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 /** Largest multipart request body an HTTP Request action sends, in bytes (25 MiB, text fields and files together). */
@@ -102,7 +102,8 @@ export class GuardedHttpAdapter implements Http {
    *   MEDIA_NOT_FOUND, PAYLOAD_TOO_LARGE (permanent); network errors.
    */
   async request(req: HttpRequest): Promise<HttpResponse> {
-    let hop: Hop = { method: req.method, url: req.url, headers: { ...req.headers }, ...(req.body !== undefined ? { body: req.body } : {}) };
+    const body = typeof req.body === 'string' || req.body === undefined ? req.body : Buffer.from(req.body);
+    let hop: Hop = { method: req.method, url: req.url, headers: { ...req.headers }, ...(body !== undefined ? { body } : {}) };
     if (req.multipart) {
       const { body, contentType } = await encodeMultipart(req, this.media);
       hop = { ...hop, body, headers: { ...hop.headers, 'content-type': contentType } };
@@ -126,7 +127,7 @@ export class GuardedHttpAdapter implements Http {
         method: hop.method as 'GET',
         headers: hop.headers,
         timeoutMs: req.timeoutMs,
-        maxResponseBytes: MAX_RESPONSE_BYTES + 1,
+        maxResponseBytes: (req.maxResponseBytes ?? MAX_RESPONSE_BYTES) + 1,
       };
       if (hop.body !== undefined) init.body = hop.body;
       if (req.signal) init.signal = req.signal;
@@ -135,13 +136,18 @@ export class GuardedHttpAdapter implements Http {
       if (error instanceof BlockedTargetError) throw new ActionError('BLOCKED_TARGET', error.message, false);
       throw error;
     }
-    if (res.body.length > MAX_RESPONSE_BYTES)
-      throw new ActionError('RESPONSE_TOO_LARGE', `the response body exceeds ${MAX_RESPONSE_BYTES} bytes`, false);
+    const max = req.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+    if (res.body.length > max) throw new ActionError('RESPONSE_TOO_LARGE', `the response body exceeds ${max} bytes`, false);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(res.headers)) {
       if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
-    return { status: res.statusCode, headers, body: res.body.toString('utf8') };
+    return {
+      status: res.statusCode,
+      headers,
+      body: res.body.toString('utf8'),
+      ...(req.responseBytes ? { bytes: new Uint8Array(res.body) } : {}),
+    };
   }
 
   /** Closes pooled connections. */

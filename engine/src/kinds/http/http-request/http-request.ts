@@ -175,8 +175,9 @@ export const HTTP_ACTION: ActionKind<HttpRequestAction, HttpRequest> = {
   // The journal hides credentials with the shared rule of `redaction.ts`.
   journalInput(p) {
     const headers = redactHeaders(p.headers);
-    let body: unknown = p.body;
-    if (p.body !== undefined && (p.headers['content-type'] ?? '').includes('json')) body = parseBody('application/json', p.body);
+    // This kind sends text; bytes (a piece's upload) are journalled as their size only.
+    let body: unknown = typeof p.body === 'string' || p.body === undefined ? p.body : { bytes: p.body.byteLength };
+    if (typeof p.body === 'string' && (p.headers['content-type'] ?? '').includes('json')) body = parseBody('application/json', p.body);
     // A multipart body is journalled as its parts (text values and media ids), never file bytes.
     return {
       method: p.method,
