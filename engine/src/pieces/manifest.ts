@@ -86,6 +86,13 @@ export interface PieceAuthInfo {
   tokenUrl?: string;
   scope?: string[];
   pkce?: boolean;
+  /** OAUTH2: parameters added to the authorization URL (Notion's `owner=user`, Google's `access_type=offline`). */
+  extra?: Record<string, string>;
+  /**
+   * OAUTH2: how the token requests carry the app's credentials: `HEADER` as HTTP Basic
+   * (RFC 6749 section 2.3.1, `client_secret_basic`), `BODY` as form fields (`client_secret_post`, the default).
+   */
+  authorizationMethod?: 'HEADER' | 'BODY';
   /** Whether the piece can check a connection (`auth.validate`). */
   validates: boolean;
 }
@@ -173,6 +180,17 @@ function oauthPropOf(action: Loose): [string, Loose] | undefined {
   return undefined;
 }
 
+/** The `extra` authorization parameters (string values only) and `authorizationMethod` of an OAuth2 declaration, where it has them. */
+function oauthOptions(auth: Loose): Pick<PieceAuthInfo, 'extra' | 'authorizationMethod'> {
+  const out: Pick<PieceAuthInfo, 'extra' | 'authorizationMethod'> = {};
+  if (auth.extra && typeof auth.extra === 'object') {
+    const extra = Object.entries(auth.extra as Loose).filter((e): e is [string, string] => typeof e[1] === 'string');
+    if (extra.length > 0) out.extra = Object.fromEntries(extra);
+  }
+  if (auth.authorizationMethod === 'HEADER' || auth.authorizationMethod === 'BODY') out.authorizationMethod = auth.authorizationMethod;
+  return out;
+}
+
 /**
  * The piece-level OAuth2 auth of an old-framework piece without one, derived from the
  * `Property.OAuth2` its actions and triggers carry: the same `authUrl` and `tokenUrl` everywhere,
@@ -195,6 +213,7 @@ export function adoptedOAuth2(members: Loose[]): Loose | undefined {
     tokenUrl: first.tokenUrl,
     scope,
     pkce: found.some(([, p]) => p.pkce === true),
+    ...oauthOptions(first),
     ...(first.props && typeof first.props === 'object' ? { props: first.props } : {}),
   };
 }
@@ -253,6 +272,7 @@ function describeAuth(auth: Loose): PieceAuthInfo {
     info.tokenUrl = str(auth.tokenUrl);
     info.scope = Array.isArray(auth.scope) ? (auth.scope as unknown[]).map(String) : [];
     info.pkce = auth.pkce === true;
+    Object.assign(info, oauthOptions(auth));
   }
   return info;
 }

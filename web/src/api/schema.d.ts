@@ -15980,6 +15980,12 @@ export interface paths {
                                     tokenUrl?: string;
                                     scope?: string[];
                                     pkce?: boolean;
+                                    /** @description OAUTH2: parameters added to the authorization URL */
+                                    extra?: {
+                                        [key: string]: string;
+                                    };
+                                    /** @description OAUTH2: the app credentials in token requests as HTTP Basic (HEADER) or form fields (BODY, the default) */
+                                    authorizationMethod?: "HEADER" | "BODY";
                                     /** @description whether the piece can check a connection (POST …/connections/{id}/test) */
                                     validates: boolean;
                                 }[];

@@ -34,6 +34,7 @@ interface PendingRequest {
   props: Record<string, unknown>;
   scope: string;
   tokenUrl: string;
+  authorizationMethod?: 'HEADER' | 'BODY';
 }
 
 /** The OAuth2 declaration of `piece`, or a 400. */
@@ -78,12 +79,20 @@ export function* startConsent(
   const redirectUri = svc.links.url(CALLBACK_PATH);
   const scope = (auth.scope ?? []).join(' ');
   const url = new URL(templated(auth.authUrl, props));
+  // The piece's extra parameters first: the protocol's own below are never replaced by them.
+  for (const [name, value] of Object.entries(auth.extra ?? {})) url.searchParams.set(name, value);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('client_id', app.clientId);
   url.searchParams.set('redirect_uri', redirectUri);
   if (scope) url.searchParams.set('scope', scope);
   url.searchParams.set('state', state);
-  const pending: PendingRequest = { redirectUri, props, scope, tokenUrl: templated(auth.tokenUrl, props) };
+  const pending: PendingRequest = {
+    redirectUri,
+    props,
+    scope,
+    tokenUrl: templated(auth.tokenUrl, props),
+    ...(auth.authorizationMethod ? { authorizationMethod: auth.authorizationMethod } : {}),
+  };
   if (auth.pkce) {
     pending.verifier = randomBytes(48).toString('base64url');
     url.searchParams.set('code_challenge', createHash('sha256').update(pending.verifier).digest('base64url'));
@@ -193,6 +202,7 @@ export async function finishConsent(
       scope: pending.scope,
       props: pending.props,
       now: svc.clock.now(),
+      authorizationMethod: pending.authorizationMethod,
     });
     const id = newId();
     const at = svc.clock.now();

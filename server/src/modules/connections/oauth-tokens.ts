@@ -35,6 +35,8 @@ export interface OAuth2Value extends ConnectionValue {
   scope: string;
   client_id: string;
   token_url: string;
+  /** How token requests carry the app's credentials (the piece's `authorizationMethod`; absent: `BODY`). */
+  authorization_method?: 'HEADER' | 'BODY';
   /** The piece's extra connection fields (`props` of its OAuth2 auth), which its URLs may name as `{field}`. */
   props: Record<string, unknown>;
   /** The token endpoint's whole answer but the tokens (`data`, as pieces read it). */
@@ -51,7 +53,9 @@ function refused(message: string): ActionError {
 }
 
 /**
- * POSTs `fields` with the app's credentials to a token endpoint and answers the new value.
+ * POSTs `fields` with the app's credentials to a token endpoint and answers the new value. The
+ * credentials go as form fields, or with `authorizationMethod: 'HEADER'` as HTTP Basic of the
+ * form-encoded id and secret (RFC 6749 section 2.3.1), the body then naming neither.
  * @throws ActionError CONNECTION_REFRESH_FAILED when the endpoint refuses (its `error` and `error_description`) or answers no token.
  */
 export async function tokenRequest(
@@ -63,14 +67,23 @@ export async function tokenRequest(
     scope: string;
     props: Record<string, unknown>;
     now: number;
+    authorizationMethod?: 'HEADER' | 'BODY' | undefined;
   },
   previous?: OAuth2Value,
 ): Promise<OAuth2Value> {
-  const form = new URLSearchParams({ ...input.fields, client_id: input.app.clientId, client_secret: input.app.clientSecret });
+  const inHeader = input.authorizationMethod === 'HEADER';
+  const form = new URLSearchParams(
+    inHeader ? input.fields : { ...input.fields, client_id: input.app.clientId, client_secret: input.app.clientSecret },
+  );
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  if (inHeader) {
+    const basic = `${encodeURIComponent(input.app.clientId)}:${encodeURIComponent(input.app.clientSecret)}`;
+    headers.authorization = `Basic ${Buffer.from(basic).toString('base64')}`;
+  }
   const response = await http.request({
     method: 'POST',
     url: input.tokenUrl,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    headers,
     body: form.toString(),
     timeoutMs: TOKEN_TIMEOUT_MS,
   });
@@ -95,6 +108,7 @@ export async function tokenRequest(
     scope: typeof scope === 'string' ? scope : input.scope,
     client_id: input.app.clientId,
     token_url: input.tokenUrl,
+    ...(inHeader ? { authorization_method: 'HEADER' as const } : {}),
     props: input.props,
     data,
   };
@@ -194,6 +208,7 @@ export async function openFresh(
           scope: latest.scope,
           props: latest.props,
           now: svc.clock.now(),
+          authorizationMethod: latest.authorization_method,
         },
         latest,
       );

@@ -34,6 +34,12 @@ const AuthSchema = Type.Object(
     tokenUrl: Type.Optional(Type.String()),
     scope: Type.Optional(Type.Array(Type.String())),
     pkce: Type.Optional(Type.Boolean()),
+    extra: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'OAUTH2: parameters added to the authorization URL' })),
+    authorizationMethod: Type.Optional(
+      Type.Union([Type.Literal('HEADER'), Type.Literal('BODY')], {
+        description: 'OAUTH2: the app credentials in token requests as HTTP Basic (HEADER) or form fields (BODY, the default)',
+      }),
+    ),
     validates: Type.Boolean({ description: 'whether the piece can check a connection (POST …/connections/{id}/test)' }),
   },
   { additionalProperties: false },
