@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { call, client, runCli, startServer, tempDataDir, type TestServer } from '../helpers/server';
+import { addUser, call, client, runCli, startServer, tempDataDir, type TestServer } from '../helpers/server';
 import { AUTOMATION_ENV, createAutomation, receiver } from '../automations/helpers';
 
 const PROBE = path.join(__dirname, 'fixtures', 'basic-oauth-probe');
@@ -12,13 +12,16 @@ const APP = { clientId: 'app id:1', clientSecret: 's3cr&t+/=' };
  * declares them: `extra` parameters are added to the authorization URL without replacing the
  * protocol's, and `authorizationMethod: HEADER` sends the app's credentials as HTTP Basic of the
  * form-encoded id and secret in the code exchange and in every refresh, the body naming neither.
- * The provider is a local fake that records its token requests.
+ * A connection is reconnected in place by a new consent. The provider is a local fake that
+ * records its token requests.
  */
 describe('pieces: OAuth2 extra parameters and HTTP Basic client authentication', () => {
   let server: TestServer;
   let api: ReturnType<typeof client>;
   let issued = 0;
   let provider: Awaited<ReturnType<typeof receiver>>;
+  let connectionId: string;
+  let automationId: string;
 
   beforeAll(async () => {
     provider = await receiver((r) => {
@@ -84,6 +87,7 @@ describe('pieces: OAuth2 extra parameters and HTTP Basic client authentication',
     expect(landed.status).toBe(200);
     const status = (await api.get(`/api/v1/workspaces/${ws}/connections/oauth2/${state}`)).body.item;
     expect(status).toEqual({ status: 'connected', connectionId: expect.any(String) });
+    connectionId = status.connectionId;
     const [exchange] = tokenRequests();
     expect(exchange!.headers.authorization).toBe(expectedBasic);
     expect(Object.fromEntries(new URLSearchParams(exchange!.body))).toEqual({
@@ -98,6 +102,7 @@ describe('pieces: OAuth2 extra parameters and HTTP Basic client authentication',
       trigger: { type: 'webhook' },
       actions: [{ id: 'who', type: `${PIECE}.whoami`, connectionId: status.connectionId, props: {} }],
     });
+    automationId = automation.id;
     const run = (await api.post(`/api/v1/automations/${automation.id}/test`, { payload: {} })).body.item;
     expect([run.status, run.steps[0].error]).toEqual(['completed', undefined]);
     const refresh = tokenRequests()[1]!;
@@ -105,5 +110,59 @@ describe('pieces: OAuth2 extra parameters and HTTP Basic client authentication',
     expect(Object.fromEntries(new URLSearchParams(refresh.body))).toEqual({ grant_type: 'refresh_token', refresh_token: 'rt-1' });
     expect(run.steps[0].output).toEqual({ seen: 'ok' });
     expect(provider.received.at(-1)!.headers.authorization).toBe('Bearer at-2');
+  });
+
+  test('a connection is reconnected in place: a new consent replaces its value; its id, name and steps stay', async () => {
+    const ws = server.workspaceId;
+    const viewer = client(server, addUser(server, 'vera', { workspaceId: ws, role: 'Viewer' }));
+    expect((await viewer.post(`/api/v1/workspaces/${ws}/connections/${connectionId}/oauth2`, {})).status).toBe(403);
+    expect((await api.post(`/api/v1/workspaces/${ws}/connections/no-such-id/oauth2`, {})).status).toBe(404);
+    const secret = await api.post(`/api/v1/workspaces/${ws}/connections`, {
+      piece: 'dumpling-ai',
+      name: 'Key',
+      auth: { type: 'SECRET_TEXT', secret_text: 'k' },
+    });
+    expect(secret.status).toBe(200);
+    const notOAuth = await api.post(`/api/v1/workspaces/${ws}/connections/${secret.body.item.id}/oauth2`, {});
+    expect([notOAuth.status, notOAuth.body.error?.details?.field]).toEqual([400, 'connectionId']);
+
+    const exchanges = tokenRequests().length;
+    // Without props, the connection's own fields (its provider URL) are used again.
+    const start = await api.post(`/api/v1/workspaces/${ws}/connections/${connectionId}/oauth2`, {});
+    expect(start.status).toBe(200);
+    const { authorizationUrl, state } = start.body.item;
+    expect(new URL(authorizationUrl).origin).toBe(provider.url);
+    const landed = await call(server.url, 'GET', `/api/v1/connections/oauth2/callback?state=${state}&code=code-2`, { token: server.token });
+    expect(landed.status).toBe(200);
+    expect((await api.get(`/api/v1/workspaces/${ws}/connections/oauth2/${state}`)).body.item).toEqual({
+      status: 'connected',
+      connectionId,
+    });
+    const exchange = tokenRequests()[exchanges]!;
+    expect(Object.fromEntries(new URLSearchParams(exchange.body))).toMatchObject({ grant_type: 'authorization_code', code: 'code-2' });
+    const issuedNow = `at-${issued}`;
+
+    // Still one connection of that name, and the automation's step runs with the new token.
+    const listed = (await api.get(`/api/v1/workspaces/${ws}/connections?piece=${PIECE}`)).body.items;
+    expect(listed.map((c: { id: string; name: string }) => [c.id, c.name])).toEqual([[connectionId, 'Basic']]);
+    const run = (await api.post(`/api/v1/automations/${automationId}/test`, { payload: {} })).body.item;
+    expect([run.status, run.steps[0].error]).toEqual(['completed', undefined]);
+    expect(provider.received.at(-1)!.headers.authorization).toBe(`Bearer ${issuedNow}`);
+    expect(tokenRequests().length).toBe(exchanges + 1);
+  });
+
+  test('a connection deleted during its reconnect is not made again', async () => {
+    const ws = server.workspaceId;
+    const start = await api.post(`/api/v1/workspaces/${ws}/connections/${connectionId}/oauth2`, {});
+    expect(start.status).toBe(200);
+    expect((await api.delete(`/api/v1/workspaces/${ws}/connections/${connectionId}`)).status).toBe(200);
+    const { state } = start.body.item;
+    const landed = await call(server.url, 'GET', `/api/v1/connections/oauth2/callback?state=${state}&code=code-3`, { token: server.token });
+    expect(landed.status).toBe(400);
+    expect((await api.get(`/api/v1/workspaces/${ws}/connections/oauth2/${state}`)).body.item).toEqual({
+      status: 'failed',
+      error: expect.stringContaining('deleted'),
+    });
+    expect((await api.get(`/api/v1/workspaces/${ws}/connections?piece=${PIECE}`)).body.items).toEqual([]);
   });
 });

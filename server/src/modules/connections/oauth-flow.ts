@@ -35,6 +35,8 @@ interface PendingRequest {
   scope: string;
   tokenUrl: string;
   authorizationMethod?: 'HEADER' | 'BODY';
+  /** A reconnect: the connection whose value the consent replaces (its id and name stay). */
+  connectionId?: string;
 }
 
 /** The OAuth2 declaration of `piece`, or a 400. */
@@ -43,6 +45,41 @@ function oauthOf(piece: PieceInfo) {
   if (!auth || !auth.authUrl || !auth.tokenUrl)
     throw badRequest('piece', 'invalid_value', `${piece.displayName} takes no OAuth2 connection`);
   return auth as typeof auth & { authUrl: string; tokenUrl: string };
+}
+
+/**
+ * Starts a consent that replaces the value of the OAuth2 connection `connectionId` (Collaborators
+ * and Owners): its piece and name stay, its fields are `props` or else the ones it was made with,
+ * and so do the steps that name it. For a connection whose refresh token the provider revoked.
+ * @throws ServiceError 404 for no such connection in the workspace; 400 `invalid_value` for one
+ *   that is not OAuth2; as {@link startConsent} otherwise.
+ */
+export function* startReconsent(
+  svc: Services,
+  actor: Actor,
+  workspaceId: string,
+  connectionId: string,
+  catalogue: (piece: string) => PieceInfo | undefined,
+  input: { props?: Record<string, unknown> | undefined },
+  q: Sql = svc.store.sql,
+): Query<{ authorizationUrl: string; state: string; redirectUri: string }> {
+  yield* requireWorkspace(q, actor, workspaceId, 'Collaborator', 'changing connections');
+  const row = yield* q.get<{ piece: string; name: string; authType: string; sealed: string }>(
+    'SELECT piece, name, auth_type AS "authType", value_sealed AS sealed FROM connections WHERE id = ? AND workspace_id = ?',
+    [connectionId, workspaceId],
+  );
+  if (!row) throw notFound('connection', 'connectionId');
+  if (row.authType !== 'OAUTH2')
+    throw badRequest('connectionId', 'invalid_value', 'only an OAuth2 connection is reconnected; change its value instead');
+  const before = (JSON.parse(svc.secretBox.open(row.sealed)) as { props?: Record<string, unknown> }).props ?? {};
+  return yield* startConsent(
+    svc,
+    actor,
+    workspaceId,
+    catalogue(row.piece),
+    { piece: row.piece, name: row.name, props: input.props ?? before, connectionId },
+    q,
+  );
 }
 
 /**
@@ -56,10 +93,10 @@ export function* startConsent(
   actor: Actor,
   workspaceId: string,
   piece: PieceInfo | undefined,
-  input: { piece: string; name: string; props?: Record<string, unknown> },
+  input: { piece: string; name: string; props?: Record<string, unknown>; connectionId?: string },
   q: Sql = svc.store.sql,
 ): Query<{ authorizationUrl: string; state: string; redirectUri: string }> {
-  yield* requireWorkspace(q, actor, workspaceId, 'Collaborator', 'making connections');
+  yield* requireWorkspace(q, actor, workspaceId, 'Collaborator', input.connectionId ? 'changing connections' : 'making connections');
   if (!piece) throw badRequest('piece', 'not_found', `no piece '${input.piece}' is installed (GET /api/v1/automations/kinds lists them)`);
   const auth = oauthOf(piece);
   const given = input.props ?? {};
@@ -67,7 +104,7 @@ export function* startConsent(
     if (prop.required && (given[name] === undefined || given[name] === ''))
       throw badRequest(`props.${name}`, 'required', `props.${name} (${prop.displayName}) is required`);
   const props = Object.fromEntries(Object.entries(given).filter(([name]) => name in (auth.props ?? {})));
-  yield* nameFree(q, workspaceId, input.name);
+  if (!input.connectionId) yield* nameFree(q, workspaceId, input.name);
   const app = yield* oauthAppFor(svc, workspaceId, piece.name, q);
   if (!app)
     throw badRequest(
@@ -92,6 +129,7 @@ export function* startConsent(
     scope,
     tokenUrl: templated(auth.tokenUrl, props),
     ...(auth.authorizationMethod ? { authorizationMethod: auth.authorizationMethod } : {}),
+    ...(input.connectionId ? { connectionId: input.connectionId } : {}),
   };
   if (auth.pkce) {
     pending.verifier = randomBytes(48).toString('base64url');
@@ -208,15 +246,28 @@ export async function finishConsent(
     const at = svc.clock.now();
     await svc.store.run(
       svc.store.sql.transaction(function* (tx) {
-        yield* nameFree(tx, row.workspaceId, row.name);
-        yield* tx.run(
-          'INSERT INTO connections (id, workspace_id, piece, name, auth_type, value_sealed, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-          [id, row.workspaceId, row.piece, row.name, 'OAUTH2', svc.secretBox.seal(JSON.stringify(value)), actor.userId, at, at],
-        );
-        yield* tx.run('UPDATE connection_oauth_states SET connection_id = ? WHERE state_hash = ?', [id, hashOf(state)]);
+        if (pending.connectionId) {
+          const replaced = yield* tx.run('UPDATE connections SET value_sealed = ?, updated_at = ? WHERE id = ? AND workspace_id = ?', [
+            svc.secretBox.seal(JSON.stringify(value)),
+            at,
+            pending.connectionId,
+            row.workspaceId,
+          ]);
+          if (replaced.changes === 0) throw badRequest('connectionId', 'not_found', 'the connection was deleted during the consent');
+        } else {
+          yield* nameFree(tx, row.workspaceId, row.name);
+          yield* tx.run(
+            'INSERT INTO connections (id, workspace_id, piece, name, auth_type, value_sealed, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+            [id, row.workspaceId, row.piece, row.name, 'OAUTH2', svc.secretBox.seal(JSON.stringify(value)), actor.userId, at, at],
+          );
+        }
+        yield* tx.run('UPDATE connection_oauth_states SET connection_id = ? WHERE state_hash = ?', [
+          pending.connectionId ?? id,
+          hashOf(state),
+        ]);
       }),
     );
-    return { status: 'connected', connectionId: id, ...named };
+    return { status: 'connected', connectionId: pending.connectionId ?? id, ...named };
   } catch (error) {
     if (error instanceof ActionError || error instanceof ServiceError) return fail(error.message);
     throw error;

@@ -5,11 +5,13 @@ import { escapeHtml } from '../../http/html';
 import { formPage, formPageCsp } from '../../http/public-pages';
 import { isoTime } from '../../platform/clock';
 import { deleteOAuthApp, listOAuthApps, putOAuthApp, type OAuthAppInfo } from './oauth-apps';
-import { CALLBACK_PATH, consentStatus, finishConsent, startConsent } from './oauth-flow';
+import { CALLBACK_PATH, consentStatus, finishConsent, startConsent, startReconsent } from './oauth-flow';
 import {
   AppParams,
   CallbackQuery,
   PutOAuthAppBody,
+  ReconsentBody,
+  ReconsentParams,
   StartConsentBody,
   StateParams,
   appResponses,
@@ -108,6 +110,32 @@ export const connectionOAuthRoutes: FastifyPluginAsync = async (plugin) => {
       ok: true,
       item: await store.run(
         startConsent(app.services, request.actor, request.params.workspaceId, pieces().catalogue.find(request.body.piece), request.body),
+      ),
+    }),
+  );
+  app.post(
+    '/workspaces/:workspaceId/connections/:id/oauth2',
+    {
+      config: FIRST_PARTY,
+      schema: {
+        tags,
+        summary: 'Collaborators: reconnect an OAuth2 connection in place (a new consent; its id, name and steps stay)',
+        params: ReconsentParams,
+        body: ReconsentBody,
+        response: consentResponses,
+      },
+    },
+    async (request) => ({
+      ok: true,
+      item: await store.run(
+        startReconsent(
+          app.services,
+          request.actor,
+          request.params.workspaceId,
+          request.params.id,
+          (p) => pieces().catalogue.find(p),
+          request.body,
+        ),
       ),
     }),
   );

@@ -31,6 +31,19 @@ export const StartConsentBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** Body of `POST …/connections/{id}/oauth2` (reconnect): the piece's OAuth2 fields, when they change. */
+export const ReconsentBody = Type.Object(
+  {
+    props: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        maxProperties: 50,
+        description: "the piece's OAuth2 fields; absent: the connection's own",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 /** A started consent. */
 export const ConsentSchema = Type.Object(
   {
@@ -64,6 +77,7 @@ export const CallbackQuery = Type.Object(
 
 export const AppParams = Params('workspaceId', 'piece');
 export const StateParams = Params('workspaceId', 'state');
+export const ReconsentParams = Params('workspaceId', 'id');
 export const appResponses = Responses(ItemEnvelope(OAuthAppSchema));
 export const appsResponses = Responses(ItemsEnvelope(OAuthAppSchema));
 export const deleteAppResponses = Responses(OkOnly);
