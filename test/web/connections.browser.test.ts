@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { call, client, runCli, startServer, tempDataDir, type TestServer } from '../helpers/server';
-import { AUTOMATION_ENV, receiver } from '../automations/helpers';
+import { AUTOMATION_ENV, receiver, waitFor } from '../automations/helpers';
 import { registerClient, signInCookie } from '../oauth/helpers';
 import { browserAvailable, launch, seriousViolations, withScreenshot } from './browser';
 
@@ -14,7 +14,8 @@ const PASSWORD = 'owner password 1';
  * WordPress connection with its form (pointed at a fake site), tests, renames and deletes it, and
  * never sees its password again; registers a provider app and makes an OAuth2 connection with
  * "Connect": the consent opens in a popup at a second Taskspace instance (signed in and allowed
- * as a person would), the popup closes and the connection is listed. The console stays clean.
+ * as a person would), the popup closes and the connection is listed; "Reconnect" consents again
+ * in a popup and the same connection gets new tokens. The console stays clean.
  */
 run('web app: Settings → Connections', () => {
   let provider: TestServer;
@@ -135,9 +136,22 @@ run('web app: Settings → Connections', () => {
         await page.getByRole('cell', { name: 'Other instance', exact: true }).waitFor();
         await page.getByRole('cell', { name: 'OAuth2', exact: true }).waitFor();
         const listed = (await client(server, server.token).get(`/api/v1/workspaces/${server.workspaceId}/connections`)).body.items;
-        expect(listed.filter((c: { authType: string }) => c.authType === 'OAUTH2')).toEqual([
-          expect.objectContaining({ name: 'Other instance', piece: 'taskspace-oauth-probe' }),
+        const made = listed.filter((c: { authType: string }) => c.authType === 'OAUTH2');
+        expect(made).toEqual([expect.objectContaining({ name: 'Other instance', piece: 'taskspace-oauth-probe' })]);
+
+        // Reconnect: a new consent in the popup replaces the tokens in place. The provider remembers
+        // the grant, so its consent page is skipped and the popup closes on its own.
+        const [again] = await Promise.all([
+          page.waitForEvent('popup'),
+          page.getByRole('button', { name: 'Reconnect Other instance' }).click(),
         ]);
+        await page.getByRole('status').filter({ hasText: 'Reconnected' }).waitFor();
+        await waitFor(async () => again.isClosed(), 'the reconnect popup to close');
+        const after = (await client(server, server.token).get(`/api/v1/workspaces/${server.workspaceId}/connections`)).body.items;
+        expect(after.filter((c: { authType: string }) => c.authType === 'OAUTH2')).toEqual([
+          expect.objectContaining({ id: made[0].id, name: 'Other instance', updatedAt: expect.any(String) }),
+        ]);
+        expect(after.find((c: { id: string }) => c.id === made[0].id).updatedAt).not.toBe(made[0].updatedAt);
         expect(await seriousViolations(page)).toEqual([]);
         expect(errors).toEqual([]);
       });

@@ -1,12 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { api, errorMessage, unwrap } from '../api/client';
 import { AuthFields, authBody, authDefaults, type AuthValues } from './AuthFields';
-import { consentQuery, usePieceAuth, useRefreshConnections } from './api';
+import { usePieceAuth, useRefreshConnections } from './api';
+import { ConsentStatus, useConsent } from './consent';
 import './connections.css';
-
-/** How often the form asks how an OAuth2 consent stands, in ms. */
-const CONSENT_POLL_MS = 1000;
 
 /**
  * The form that makes a connection to `piece` (docs/web-app.md "Connections"): a name, the way to
@@ -114,22 +112,6 @@ export function ConnectionForm({
   );
 }
 
-/**
- * How an OAuth2 consent started with `state` stands, asked every {@link CONSENT_POLL_MS} while it
- * is pending; once it ends, `close` closes the popup and, when connected, `connected` gets the id.
- */
-function useConsent(workspaceId: string, state: string | null, connected: (connectionId: string) => void, close: () => void) {
-  const consent = useQuery(consentQuery(workspaceId, state, CONSENT_POLL_MS));
-  const ended = consent.data?.status;
-  useEffect(() => {
-    if (ended === 'pending' || ended === undefined) return;
-    close();
-    if (ended === 'connected' && consent.data?.connectionId) connected(consent.data.connectionId);
-    // The callbacks change identity each render; the consent's end is what matters.
-  }, [ended]);
-  return { consent, ended };
-}
-
 /** The choice between a piece's ways to connect, when it has several. */
 function AuthChoice({
   auth,
@@ -151,16 +133,5 @@ function AuthChoice({
         ))}
       </select>
     </label>
-  );
-}
-
-/** Where an OAuth2 consent stands, while it waits or once it failed. */
-function ConsentStatus({ ended, error }: { ended: string | undefined; error?: string | null }) {
-  if (ended === 'pending') return <p role="status">Waiting for the consent in the other window…</p>;
-  if (ended !== 'failed') return null;
-  return (
-    <p role="alert" className="error">
-      {error ?? 'The connection was not made.'}
-    </p>
   );
 }

@@ -7,6 +7,7 @@ import { ItemTable } from '../components/ItemTable';
 import { WorkspaceSelect } from '../components/WorkspaceSelect';
 import { ConnectionForm } from './ConnectionForm';
 import { OAuthAppsPanel } from './OAuthAppsPanel';
+import { Reconnect } from './Reconnect';
 import { useConnections, usePieces, useRefreshConnections, type Connection } from './api';
 
 const EDITORS = new Set(['Owner', 'Collaborator']);
@@ -176,6 +177,7 @@ function ConnectionRow({
             <button type="button" className="secondary" onClick={() => setRenaming(c.name)} aria-label={`Rename ${c.name}`}>
               Rename
             </button>
+            {c.authType === 'OAUTH2' && <Reconnect workspaceId={workspaceId} connection={c} />}
             <ConfirmDelete name={c.name} label={`Delete the connection ${c.name}`} onConfirm={() => remove.mutate()} />
           </div>
           {verdict && <p role="status">{verdict}</p>}
