@@ -384,6 +384,7 @@ describe('unknown body fields', () => {
       '/api/v1/workspaces/{workspaceId}/connections/{id} PATCH auth.props',
       '/api/v1/automations/kinds/{type}/options POST props',
       '/api/v1/workspaces/{workspaceId}/connections/oauth2 POST props',
+      '/api/v1/workspaces/{workspaceId}/connections/{id}/oauth2 POST props',
     ]);
     const open: string[] = [];
     const walk = (schema: any, where: string, at: string) => {

@@ -13,7 +13,8 @@ const ORDER_CREATED = 'woocommerce.$woocommerce_trigger_order_created';
  * starts none); disabling calls `onDisable`, which deletes the shop's webhook, and the URL is 404
  * from then on; enabling again registers a new URL; deleting the automation unregisters it too;
  * saving another trigger swaps the registrations (a save that keeps the trigger keeps the URL).
- * A shop that refuses the delete does not block the disable (the failure is recorded).
+ * A shop that refuses the delete does not block the disable (the failure is recorded). Whether
+ * the trigger is registered is `GET /automations/{id}/trigger`: a refused registration says why.
  */
 describe('pieces: a webhook trigger', () => {
   let server: TestServer;
@@ -23,6 +24,7 @@ describe('pieces: a webhook trigger', () => {
   const hooks = new Map<number, string>();
   let nextHook = 70;
   let refuseDeletes = false;
+  let refuseRegistrations = false;
 
   /** The shop delivers `body` to every registered webhook (as WooCommerce does); the answers. */
   async function deliver(body: unknown, contentType = 'application/json') {
@@ -44,6 +46,11 @@ describe('pieces: a webhook trigger', () => {
     api = client(server, server.token);
     shop = await receiver((r) => {
       if (r.method === 'POST' && r.url === '/wp-json/wc/v3/webhooks') {
+        if (refuseRegistrations)
+          return {
+            status: 401,
+            body: { code: 'woocommerce_rest_cannot_create', message: 'Sorry, you are not allowed to create resources.' },
+          };
         const { delivery_url, topic, name } = JSON.parse(r.body);
         const id = nextHook++;
         hooks.set(id, delivery_url);
@@ -72,7 +79,7 @@ describe('pieces: a webhook trigger', () => {
       name,
       auth: { type: 'CUSTOM_AUTH', props: { baseUrl: shop.url, consumerKey: 'ck_test', consumerSecret: 'cs_secret_1234' } },
     });
-    expect(res.status).toBe(200);
+    expect([res.status, res.body.error]).toEqual([200, undefined]);
     return res.body.item;
   }
 
@@ -205,6 +212,52 @@ describe('pieces: a webhook trigger', () => {
     expect(JSON.stringify(failure)).not.toContain('cs_secret_1234');
     hooks.clear();
   }, 60000);
+  test("a registration the shop refuses is the trigger's status (failed, with the shop's answer); the next save registers it", async () => {
+    const conn = await connection('Shop refusing');
+    const viewer = client(server, addUser(server, 'vince', { workspaceId: server.workspaceId, role: 'Viewer' }));
+    refuseRegistrations = true;
+    let automation: any;
+    try {
+      automation = await createAutomation(api, server.workspaceId, {
+        name: 'Orders, no rights',
+        trigger: { type: ORDER_CREATED, connectionId: conn.id },
+        actions: [{ id: 'note', type: 'set', values: { order: '{{ trigger.id }}' } }],
+      });
+    } finally {
+      refuseRegistrations = false;
+    }
+    const failed = await viewer.get(`/api/v1/automations/${automation.id}/trigger`);
+    expect([failed.status, failed.body.item]).toEqual([
+      200,
+      {
+        type: ORDER_CREATED,
+        source: 'piece-webhook',
+        state: 'failed',
+        error: { op: 'enable', message: expect.stringContaining('401'), at: expect.any(String) },
+      },
+    ]);
+    expect(JSON.stringify(failed.body)).not.toContain('cs_secret_1234');
+
+    // Disabled, then enabled again with the shop taking it: registered, the failure forgotten.
+    expect((await api.post(`/api/v1/automations/${automation.id}/disable`, {})).status).toBe(200);
+    expect((await api.get(`/api/v1/automations/${automation.id}/trigger`)).body.item.state).toBe('off');
+    expect((await api.post(`/api/v1/automations/${automation.id}/enable`, {})).status).toBe(200);
+    const enabled = (await api.get(`/api/v1/automations/${automation.id}/trigger`)).body.item;
+    expect(enabled).toEqual({ type: ORDER_CREATED, source: 'piece-webhook', state: 'enabled', enabledAt: expect.any(String) });
+
+    // A built-in trigger has nothing to register; another workspace's automation is 404.
+    const plain = await createAutomation(api, server.workspaceId, { name: 'Plain', trigger: { type: 'webhook' }, actions: [] });
+    expect((await api.get(`/api/v1/automations/${plain.id}/trigger`)).body.item).toEqual({
+      type: 'webhook',
+      source: 'inbound',
+      state: 'built_in',
+    });
+    const stranger = client(server, addUser(server, 'sam'));
+    expect((await stranger.get(`/api/v1/automations/${automation.id}/trigger`)).status).toBe(404);
+    await api.delete(`/api/v1/automations/${automation.id}`);
+    hooks.clear();
+  }, 60000);
+
   test('a piece webhook trigger opens a public URL: refused to an OAuth token (403) and below Pro or unverified (402), nothing registered', async () => {
     const conn = await connection('Gated shop');
     const before = registrations().length;

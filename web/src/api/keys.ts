@@ -72,6 +72,8 @@ export const automationKeys = {
   lists: () => ['automations'] as const,
   inWorkspace: (workspaceId: string | undefined) => ['automations', workspaceId] as const,
   one: (automationId: string) => ['automation', automationId] as const,
+  /** Whether its piece trigger is registered (under {@link one}: refreshed with the automation). */
+  trigger: (automationId: string) => ['automation', automationId, 'trigger'] as const,
   versions: (automationId: string) => ['versions', automationId] as const,
   version: (automationId: string, version: number) => ['version', automationId, version] as const,
   /** An automation's run lists (any length). */

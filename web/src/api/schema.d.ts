@@ -10800,6 +10800,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/automations/{automationId}/trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the automation's piece trigger is registered with its service (any member); why not, when it failed */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    automationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            item: {
+                                /** @description the trigger's kind */
+                                type: string;
+                                /** @description a piece's poll or piece-webhook, or a built-in kind's source (inbound, schedule, event…) */
+                                source: string;
+                                /** @description enabled: the piece's onEnable succeeded for this version; pending: enabled but not yet registered (the leader registers within a poll interval); failed: the last onEnable or poll failed (see error); off: the automation is disabled; built_in: not a piece trigger, nothing to register */
+                                state: "enabled" | "pending" | "failed" | "off" | "built_in";
+                                /**
+                                 * Format: date-time
+                                 * @description when onEnable last succeeded (piece triggers)
+                                 */
+                                enabledAt?: string;
+                                error?: {
+                                    op: "enable" | "disable" | "poll";
+                                    /** @description the piece's or the service's message */
+                                    message: string;
+                                    /** Format: date-time */
+                                    at: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/automations": {
         parameters: {
             query?: never;

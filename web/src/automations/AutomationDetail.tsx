@@ -4,6 +4,7 @@ import { can, PermissionNote, useRoleIn } from '../components/permissions';
 import { useAutomation, useRuns } from './queries';
 import { StatusBadge } from './StatusBadge';
 import { AutomationActions } from './AutomationActions';
+import { TriggerStatus } from './TriggerStatus';
 import { Versions } from './Versions';
 import { useKinds } from './builder/kinds';
 
@@ -36,6 +37,7 @@ export function AutomationDetail() {
         {a && <AutomationActions automation={a} owner={owner} />}
       </div>
       <PermissionNote role={role} action="manageAutomations" />
+      {a && <TriggerStatus automationId={automationId} />}
       {a?.webhook?.url && (
         <p>
           Inbound URL: <code>{a.webhook.url}</code>

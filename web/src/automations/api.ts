@@ -41,6 +41,21 @@ export const automationQuery = (automationId: string) =>
     queryFn: async () => unwrap(await api.GET('/api/v1/automations/{automationId}', at(automationId))).item,
   });
 
+/** How often a piece trigger still being registered is asked about again, in ms. */
+const TRIGGER_PENDING_POLL_MS = 5000;
+
+/**
+ * Whether the automation's piece trigger is registered with its service
+ * (`GET /automations/{id}/trigger`); asked again while it is pending.
+ */
+export const triggerStatusQuery = (automationId: string) =>
+  queryOptions({
+    queryKey: automationKeys.trigger(automationId),
+    enabled: automationId !== '',
+    queryFn: async () => unwrap(await api.GET('/api/v1/automations/{automationId}/trigger', at(automationId))).item,
+    refetchInterval: (query) => (query.state.data?.state === 'pending' ? TRIGGER_PENDING_POLL_MS : false),
+  });
+
 /** An automation's latest runs (newest first); live updates refetch them, and a slow poll covers a lost stream. */
 export const runsQuery = (automationId: string, limit = 20) =>
   queryOptions({

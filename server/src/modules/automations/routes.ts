@@ -16,6 +16,7 @@ import { kindsRoutes } from './kinds-routes';
 import { checkRoutes } from './check-routes';
 import { stepTestRoutes } from './step-test-routes';
 import { transferRoutes } from './transfer-routes';
+import { triggerStatusRoute } from './trigger-status';
 import { emptyBodyAsObject } from '../runs/run-schemas';
 import {
   CreateBody,
@@ -50,6 +51,7 @@ export const automationsRoutes: FastifyPluginAsync = async (plugin) => {
   checkRoutes(plugin, tags);
   stepTestRoutes(plugin, tags);
   transferRoutes(plugin, tags);
+  triggerStatusRoute(plugin, svc, rt, tags);
 
   app.get(
     '/automations',

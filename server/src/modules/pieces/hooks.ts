@@ -9,7 +9,7 @@ import { pieceStore } from './store';
 /** The piece-store key (automation scope) of the trigger a piece was enabled for: an {@link EnabledTrigger}. */
 export const TRIGGER_KEY = '__taskspace.trigger';
 
-/** The piece-store key (automation scope) of the last failed `onEnable` or `onDisable`: a {@link TriggerFailure}. */
+/** The piece-store key (automation scope) of the last failed `onEnable`, `onDisable` or poll: a {@link TriggerFailure}. */
 export const TRIGGER_ERROR_KEY = '__taskspace.triggerError';
 
 /** The piece-store key that records which version of an automation its polling trigger was enabled for (the poller's). */
@@ -34,9 +34,9 @@ export interface EnabledTrigger {
   enabledAt: number;
 }
 
-/** The last failed `onEnable` or `onDisable` of an automation's piece trigger. */
+/** The last failed `onEnable`, `onDisable` or poll of an automation's piece trigger (cleared by the next success). */
 export interface TriggerFailure {
-  op: 'enable' | 'disable';
+  op: 'enable' | 'disable' | 'poll';
   message: string;
   at: number;
 }
@@ -219,7 +219,18 @@ export class PieceHooks {
     }
   }
 
-  private async failed(automationId: string, op: TriggerFailure['op'], error: unknown): Promise<void> {
+  /** What went wrong last with the automation's piece trigger, or null. */
+  async lastFailure(automationId: string): Promise<TriggerFailure | null> {
+    return (await pieceStore(this.svc).get(`automation:${automationId}`, TRIGGER_ERROR_KEY)) as TriggerFailure | null;
+  }
+
+  /** Forgets the automation's last failure (a later enable or poll succeeded). */
+  async clearFailure(automationId: string): Promise<void> {
+    if (await this.lastFailure(automationId)) await pieceStore(this.svc).delete(`automation:${automationId}`, TRIGGER_ERROR_KEY);
+  }
+
+  /** Logs and records a failed `op` of the automation's piece trigger (its status shows it, see `GET /automations/{id}/trigger`). */
+  async failed(automationId: string, op: TriggerFailure['op'], error: unknown): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
     this.log.warn({ automationId, op, error: message }, `piece trigger ${op} failed`);
     const failure: TriggerFailure = { op, message: message.slice(0, 2000), at: this.svc.clock.now() };

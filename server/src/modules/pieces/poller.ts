@@ -59,8 +59,12 @@ export class PiecePoller {
       for (const automation of await this.runs.listEnabledAutomations(kind.type)) {
         try {
           await this.pollOne(automation);
+          await this.hooks.clearFailure(automation.id);
         } catch (error) {
-          this.log.warn({ err: error, automationId: automation.id }, 'piece trigger poll failed');
+          const enabling = (error as { op?: unknown }).op === 'enable';
+          await this.hooks.failed(automation.id, enabling ? 'enable' : 'poll', error).catch((e: unknown) => {
+            this.log.warn({ err: e, automationId: automation.id }, 'piece trigger poll failed');
+          });
         }
       }
     }
@@ -84,7 +88,9 @@ export class PiecePoller {
       context: { workspaceId: automation.workspaceId, automationId: automation.id },
     };
     if ((await store.get(scope, POLL_ENABLED_KEY)) !== marker) {
-      await this.pieces.runner.call({ ...call, op: 'enable' });
+      await this.pieces.runner.call({ ...call, op: 'enable' }).catch((error: unknown) => {
+        throw Object.assign(error instanceof Error ? error : new Error(String(error)), { op: 'enable' });
+      });
       await store.put(scope, POLL_ENABLED_KEY, marker);
       await this.hooks.recordPolling(automation);
       return;
