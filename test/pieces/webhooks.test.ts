@@ -9,8 +9,8 @@ const ORDER_CREATED = 'woocommerce.$woocommerce_trigger_order_created';
  * A piece's webhook trigger (docs/integrations.md "Triggers"): WooCommerce "Order Created"
  * against a fake shop. Saving the automation enabled calls the trigger's `onEnable`, which
  * registers the automation's piece hook URL with the shop (`POST /wp-json/wc/v3/webhooks`); the
- * shop's deliveries to that URL start one run per item the trigger's `run` returns (its ping
- * starts none); disabling calls `onDisable`, which deletes the shop's webhook, and the URL is 404
+ * shop's deliveries to that URL start one run per item the trigger's `run` returns (its ping is
+ * the trigger's handshake, answered by `onHandshake`, and starts none); disabling calls `onDisable`, which deletes the shop's webhook, and the URL is 404
  * from then on; enabling again registers a new URL; deleting the automation unregisters it too;
  * saving another trigger swaps the registrations (a save that keeps the trigger keeps the URL).
  * A shop that refuses the delete does not block the disable (the failure is recorded). Whether
@@ -102,10 +102,10 @@ describe('pieces: a webhook trigger', () => {
     expect(url.pathname).toMatch(new RegExp(`^/webhooks/pieces/${automation.id}/[A-Za-z0-9_-]{32}$`));
     expect(url.origin).toBe(new URL(server.url).origin);
 
-    // WooCommerce's ping when a webhook is made (a form with webhook_id): the trigger returns no item.
-    expect(await deliver('webhook_id=70', 'application/x-www-form-urlencoded')).toEqual([
-      { status: 200, body: { ok: true, received: 0, runIds: [] } },
-    ]);
+    // WooCommerce's ping when a webhook is made (a form with webhook_id) is the trigger's handshake:
+    // its onHandshake answers it (echoing the id), and no run starts.
+    expect(await deliver('webhook_id=70', 'application/x-www-form-urlencoded')).toEqual([{ status: 200, body: { webhook_id: '70' } }]);
+    expect(await api.get(`/api/v1/automations/${automation.id}/runs`).then((r) => r.body.items)).toEqual([]);
     const [delivered] = await deliver({ id: 501, total: '12.00', status: 'processing' });
     expect(delivered).toEqual({ status: 200, body: { ok: true, received: 1, runIds: [expect.any(String)] } });
     const [run] = await settledRuns(api, automation.id, 1);

@@ -53,6 +53,24 @@ export interface PieceTriggerInfo extends PieceActionInfo {
   strategy: string;
   /** The piece's `sampleData`: one item as its runs get it (the builder's sample), when it is a JSON object under 16 KiB. */
   sampleData?: Record<string, unknown>;
+  /**
+   * WEBHOOK triggers with a `handshakeConfiguration`: a call to the hook URL that has `paramName`
+   * (in its headers, query or JSON/form body, by `strategy`) is the service's handshake, answered
+   * by the trigger's `onHandshake` instead of starting runs.
+   */
+  handshake?: { strategy: 'HEADER_PRESENT' | 'QUERY_PRESENT' | 'BODY_PARAM_PRESENT'; paramName: string };
+}
+
+/** A trigger's handshake declaration, when it has one Taskspace answers (see {@link PieceTriggerInfo.handshake}). */
+function handshakeOf(trigger: Loose): PieceTriggerInfo['handshake'] {
+  const h = trigger.handshakeConfiguration as Loose | undefined;
+  const strategy = h?.strategy;
+  if (
+    (strategy !== 'HEADER_PRESENT' && strategy !== 'QUERY_PRESENT' && strategy !== 'BODY_PARAM_PRESENT') ||
+    typeof h?.paramName !== 'string'
+  )
+    return undefined;
+  return { strategy, paramName: h.paramName };
 }
 
 /** The largest `sampleData` kept in a manifest, in characters of JSON. */
@@ -336,7 +354,13 @@ export function describePiece(packageName: string, version: string, mod: unknown
     actions: actions.map((a) => describeAction(a, !!adopted)),
     triggers: triggers.map((t) => {
       const sample = sampleOf(t.sampleData);
-      return { ...describeAction(t, !!adopted), strategy: String(t.type ?? 'POLLING'), ...(sample ? { sampleData: sample } : {}) };
+      const handshake = handshakeOf(t);
+      return {
+        ...describeAction(t, !!adopted),
+        strategy: String(t.type ?? 'POLLING'),
+        ...(sample ? { sampleData: sample } : {}),
+        ...(handshake ? { handshake } : {}),
+      };
     }),
   };
 }

@@ -156,7 +156,8 @@ async function perform(message: PieceCallMessage): Promise<unknown> {
     case 'enable':
     case 'disable':
     case 'poll':
-    case 'hook': {
+    case 'hook':
+    case 'handshake': {
       // Activepieces' trigger context (engine trigger-helper): the run context plus the URL and the call.
       const trigger = member(piece, message.action);
       const triggerContext = {
@@ -171,6 +172,11 @@ async function perform(message: PieceCallMessage): Promise<unknown> {
         const fn = hook(message.op === 'enable' ? 'onEnable' : 'onDisable');
         if (typeof fn === 'function') await fn.call(trigger, triggerContext);
         return null;
+      }
+      if (message.op === 'handshake') {
+        // Activepieces answers 200 for a trigger that declares a handshake without onHandshake.
+        const fn = hook('onHandshake');
+        return (typeof fn === 'function' ? await fn.call(trigger, triggerContext) : null) ?? { status: 200 };
       }
       const items = await (trigger.run as (ctx: Loose) => Promise<unknown>)(triggerContext);
       return Array.isArray(items) ? items : [];

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { rateLimitHeaders } from '../../http/rate-limit-headers';
@@ -39,7 +39,8 @@ export const pieceHookRoutes: FastifyPluginAsync = async (plugin) => {
       description:
         "The trigger's `run` reads the call (body, headers, query, method); each item it returns starts one run. " +
         '404 when the automation is unknown or disabled, its trigger changed, or the token is not the current one; ' +
-        "429 past the URL's throttle (Retry-After); 502 UPSTREAM_ERROR when the piece fails.",
+        "429 past the URL's throttle (Retry-After); 502 UPSTREAM_ERROR when the piece fails. " +
+        "A call that is the service's handshake (the trigger's handshakeConfiguration) gets the trigger's onHandshake answer instead, and starts no run.",
       security: [],
       params: Params('automationId', 'token'),
       response: {
@@ -69,7 +70,16 @@ export const pieceHookRoutes: FastifyPluginAsync = async (plugin) => {
           method: request.method,
           query: { ...(request.query as Record<string, string | string[]>) },
         });
-        return { ok: true, ...result };
+        if (result.handshake) {
+          // The piece's own answer to its service, sent as it is (not the schema's envelope).
+          const { status, body, headers } = result.handshake;
+          const raw = reply as unknown as FastifyReply;
+          raw.code(status).headers(headers);
+          if (body === undefined) return raw.send('');
+          if (typeof body === 'string') return raw.type(headers['content-type'] ?? 'text/plain; charset=utf-8').send(body);
+          return raw.type(headers['content-type'] ?? 'application/json; charset=utf-8').send(JSON.stringify(body));
+        }
+        return { ok: true, received: result.received, runIds: result.runIds };
       } catch (error) {
         if (error instanceof InboundThrottledError) reply.header('Retry-After', Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
         throw error;

@@ -1,4 +1,4 @@
-import type { PieceWebhookPayload } from '@taskspace/engine';
+import type { PieceTriggerInfo, PieceWebhookPayload } from '@taskspace/engine';
 import { notFound } from '../../errors';
 import { newId } from '../../platform/ids';
 import type { Services } from '../../services';
@@ -27,6 +27,37 @@ export interface PieceHookCall {
 export interface PieceHookResult {
   received: number;
   runIds: string[];
+  /** The call was the service's handshake: answer it with this (no run started). */
+  handshake?: HandshakeAnswer;
+}
+
+/** The answer of a trigger's `onHandshake`, as the hook URL sends it. */
+export interface HandshakeAnswer {
+  status: number;
+  /** Text as it is; anything else as JSON; absent: an empty body. */
+  body?: unknown;
+  /** `content-type` and `x-*` headers of the piece's answer (others are not the piece's to set). */
+  headers: Record<string, string>;
+}
+
+/** Whether `payload` is the handshake `handshake` declares. */
+function isHandshake(handshake: NonNullable<PieceTriggerInfo['handshake']>, payload: PieceWebhookPayload): boolean {
+  const name = handshake.paramName;
+  if (handshake.strategy === 'HEADER_PRESENT') return payload.headers[name.toLowerCase()] !== undefined;
+  if (handshake.strategy === 'QUERY_PRESENT') return payload.queryParams[name] !== undefined;
+  const body = payload.body;
+  return body !== null && typeof body === 'object' && !Array.isArray(body) && name in body;
+}
+
+/** The piece's `onHandshake` result as an answer: a status of 100–599 (else 200), its allowed headers. */
+function handshakeAnswer(result: unknown): HandshakeAnswer {
+  const r = (result && typeof result === 'object' ? result : {}) as { status?: unknown; body?: unknown; headers?: unknown };
+  const status = Number.isInteger(r.status) && (r.status as number) >= 100 && (r.status as number) <= 599 ? (r.status as number) : 200;
+  const headers: Record<string, string> = {};
+  if (r.headers && typeof r.headers === 'object')
+    for (const [name, value] of Object.entries(r.headers as Record<string, unknown>))
+      if (/^(content-type|x-[\w-]+)$/i.test(name) && typeof value === 'string') headers[name.toLowerCase()] = value;
+  return { status, ...(r.body !== undefined ? { body: r.body } : {}), headers };
 }
 
 function joined(value: string | string[] | undefined): string | undefined {
@@ -37,7 +68,9 @@ function joined(value: string | string[] | undefined): string | undefined {
  * One call to the URL a piece's webhook trigger was enabled with (docs/integrations.md
  * "Triggers"): the trigger's `run` gets the call as `context.payload` (`{body, headers,
  * queryParams, method, rawBody}`, Activepieces' TriggerPayload) and each item it returns starts
- * one run whose `trigger.*` variables are the item's fields. Counted against the URL's throttle.
+ * one run whose `trigger.*` variables are the item's fields. A call that is the service's
+ * handshake (the trigger's `handshakeConfiguration`) is answered by its `onHandshake` instead,
+ * with no run. Counted against the URL's throttle.
  * @throws ServiceError 404 for an unknown automation or token, a disabled automation, or one whose
  *   trigger changed since the URL was made; 429 RATE_LIMITED; 400/415 for a body that is not JSON,
  *   a form or text; 502 UPSTREAM_ERROR when the piece fails.
@@ -65,11 +98,12 @@ export async function receivePieceHook(svc: Services, rt: AutomationRuntime, cal
   };
   const raw = rawBodyText(call.body);
   if (raw !== undefined) payload.rawBody = raw;
+  const handshake = trigger.trigger.handshake && isHandshake(trigger.trigger.handshake, payload);
   let items: unknown[];
   try {
-    items = (await rt.pieces.runner.call({
+    const result = await rt.pieces.runner.call({
       piece: trigger.piece,
-      op: 'hook',
+      op: handshake ? 'handshake' : 'hook',
       action: trigger.trigger.name,
       ...(trigger.connectionId ? { connectionId: trigger.connectionId } : {}),
       propsValue: trigger.propsValue,
@@ -77,7 +111,9 @@ export async function receivePieceHook(svc: Services, rt: AutomationRuntime, cal
       payload,
       context: { workspaceId: automation.workspaceId, automationId: automation.id },
       timeoutMs: API_CALL_TIMEOUT_MS,
-    })) as unknown[];
+    });
+    if (handshake) return { received: 0, runIds: [], handshake: handshakeAnswer(result) };
+    items = result as unknown[];
   } catch (error) {
     upstream(error);
   }
