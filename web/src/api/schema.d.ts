@@ -18180,7 +18180,7 @@ export interface paths {
         };
         /**
          * Call a piece webhook trigger's URL (the URL its onEnable registered with the piece's service)
-         * @description The trigger's `run` reads the call (body, headers, query, method); each item it returns starts one run. 404 when the automation is unknown or disabled, its trigger changed, or the token is not the current one; 429 past the URL's throttle (Retry-After); 502 UPSTREAM_ERROR when the piece fails.
+         * @description The trigger's `run` reads the call (body, headers, query, method); each item it returns starts one run. 404 when the automation is unknown or disabled, its trigger changed, or the token is not the current one; 429 past the URL's throttle (Retry-After); 502 UPSTREAM_ERROR when the piece fails. A call that is the service's handshake (the trigger's handshakeConfiguration) gets the trigger's onHandshake answer instead, and starts no run.
          */
         get: {
             parameters: {
@@ -18266,7 +18266,7 @@ export interface paths {
         };
         /**
          * Call a piece webhook trigger's URL (the URL its onEnable registered with the piece's service)
-         * @description The trigger's `run` reads the call (body, headers, query, method); each item it returns starts one run. 404 when the automation is unknown or disabled, its trigger changed, or the token is not the current one; 429 past the URL's throttle (Retry-After); 502 UPSTREAM_ERROR when the piece fails.
+         * @description The trigger's `run` reads the call (body, headers, query, method); each item it returns starts one run. 404 when the automation is unknown or disabled, its trigger changed, or the token is not the current one; 429 past the URL's throttle (Retry-After); 502 UPSTREAM_ERROR when the piece fails. A call that is the service's handshake (the trigger's handshakeConfiguration) gets the trigger's onHandshake answer instead, and starts no run.
          */
         put: {
             parameters: {
@@ -18352,7 +18352,7 @@ export interface paths {
         };
         /**
          * Call a piece webhook trigger's URL (the URL its onEnable registered with the piece's service)
-         * @description The trigger's `run` reads the call (body, headers, query, method); each item it returns starts one run. 404 when the automation is unknown or disabled, its trigger changed, or the token is not the current one; 429 past the URL's throttle (Retry-After); 502 UPSTREAM_ERROR when the piece fails.
+         * @description The trigger's `run` reads the call (body, headers, query, method); each item it returns starts one run. 404 when the automation is unknown or disabled, its trigger changed, or the token is not the current one; 429 past the URL's throttle (Retry-After); 502 UPSTREAM_ERROR when the piece fails. A call that is the service's handshake (the trigger's handshakeConfiguration) gets the trigger's onHandshake answer instead, and starts no run.
          */
         post: {
             parameters: {
@@ -18438,7 +18438,7 @@ export interface paths {
         };
         /**
          * Call a piece webhook trigger's URL (the URL its onEnable registered with the piece's service)
-         * @description The trigger's `run` reads the call (body, headers, query, method); each item it returns starts one run. 404 when the automation is unknown or disabled, its trigger changed, or the token is not the current one; 429 past the URL's throttle (Retry-After); 502 UPSTREAM_ERROR when the piece fails.
+         * @description The trigger's `run` reads the call (body, headers, query, method); each item it returns starts one run. 404 when the automation is unknown or disabled, its trigger changed, or the token is not the current one; 429 past the URL's throttle (Retry-After); 502 UPSTREAM_ERROR when the piece fails. A call that is the service's handshake (the trigger's handshakeConfiguration) gets the trigger's onHandshake answer instead, and starts no run.
          */
         delete: {
             parameters: {
@@ -18526,7 +18526,7 @@ export interface paths {
         head?: never;
         /**
          * Call a piece webhook trigger's URL (the URL its onEnable registered with the piece's service)
-         * @description The trigger's `run` reads the call (body, headers, query, method); each item it returns starts one run. 404 when the automation is unknown or disabled, its trigger changed, or the token is not the current one; 429 past the URL's throttle (Retry-After); 502 UPSTREAM_ERROR when the piece fails.
+         * @description The trigger's `run` reads the call (body, headers, query, method); each item it returns starts one run. 404 when the automation is unknown or disabled, its trigger changed, or the token is not the current one; 429 past the URL's throttle (Retry-After); 502 UPSTREAM_ERROR when the piece fails. A call that is the service's handshake (the trigger's handshakeConfiguration) gets the trigger's onHandshake answer instead, and starts no run.
          */
         patch: {
             parameters: {
