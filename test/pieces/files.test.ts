@@ -2,6 +2,7 @@ import path from 'node:path';
 import { FormData, request } from 'undici';
 import { client, OWNER_TOKEN, runCli, startServer, tempDataDir, type TestServer } from '../helpers/server';
 import { AUTOMATION_ENV, createAutomation, receiver } from '../automations/helpers';
+import type { Answer } from '../engine/helpers';
 
 const FILES_PROBE = path.join(__dirname, 'fixtures', 'files-probe');
 /** The media size limit of the test server: a written file past it is refused. */
@@ -159,6 +160,65 @@ describe('pieces: files', () => {
       expect(run.steps[0].error).toMatchObject({ code: 'MEDIA_NOT_FOUND', message: expect.stringContaining('props.file') });
     }
     expect(rx.received.length).toBe(before);
+  });
+
+  test('a FILE property given a URL: the host downloads it through the guard (redirects, Content-Disposition name); data: URLs decode', async () => {
+    const source = await receiver((r): Answer => {
+      if (r.url === '/moved') return { status: 302, headers: { location: '/files/scan%201.pdf' } };
+      if (r.url === '/files/scan%201.pdf') return { status: 200, body: BYTES };
+      if (r.url === '/named')
+        return {
+          status: 200,
+          body: BYTES,
+          headers: { 'content-disposition': 'attachment; filename="x.bin"; filename*=UTF-8\'\'r%C3%A9sum%C3%A9.docx' },
+        };
+      return { status: 404, body: { error: 'gone' } };
+    });
+    try {
+      const cases: [string, string, string][] = [
+        [`${source.url}/moved`, 'scan 1.pdf', 'pdf'],
+        [`${source.url}/named`, 'résumé.docx', 'docx'],
+        [`data:image/png;base64,${BYTES.toString('base64')}`, 'file.png', 'png'],
+      ];
+      for (const [file, filename, extension] of cases) {
+        const run = await testRun([{ id: 'send', type: 'taskspace-files-probe.send', props: { url: `${rx.url}/from-url`, file } }]);
+        expect([file.slice(0, 40), run.status, run.steps[0].error]).toEqual([file.slice(0, 40), 'completed', undefined]);
+        const got = JSON.parse(rx.received.at(-1)!.body);
+        expect([got.filename, got.extension, got.isBuffer]).toEqual([filename, extension, true]);
+        expect(Buffer.from(got.data, 'base64').equals(BYTES)).toBe(true);
+      }
+      const text = await testRun([
+        { id: 'send', type: 'taskspace-files-probe.send', props: { url: `${rx.url}/from-url`, file: 'data:,hello%20world' } },
+      ]);
+      const got = JSON.parse(rx.received.at(-1)!.body);
+      expect([text.status, got.filename, Buffer.from(got.data, 'base64').toString()]).toEqual(['completed', 'file.txt', 'hello world']);
+    } finally {
+      await source.close();
+    }
+  });
+
+  test('a URL that fails, or that the guard refuses, fails the step naming the property before the piece runs', async () => {
+    const source = await receiver(() => ({ status: 404, body: { error: 'gone' } }));
+    const before = rx.received.length;
+    try {
+      const missing = await testRun([
+        { id: 'send', type: 'taskspace-files-probe.send', props: { url: `${rx.url}/never`, file: `${source.url}/missing.pdf` } },
+      ]);
+      expect([missing.status, missing.steps[0].error]).toEqual([
+        'failed',
+        expect.objectContaining({ code: 'FILE_DOWNLOAD_FAILED', message: expect.stringContaining('props.file') }),
+      ]);
+      expect(missing.steps[0].error.message).toContain('HTTP 404');
+      for (const file of ['http://169.254.169.254/latest/meta-data/iam', 'http://[::ffff:169.254.169.254]/latest/meta-data/']) {
+        const refused = await testRun([{ id: 'send', type: 'taskspace-files-probe.send', props: { url: `${rx.url}/never`, file } }]);
+        expect([file, refused.status, refused.steps[0].error.code]).toEqual([file, 'failed', 'BLOCKED_TARGET']);
+        expect(refused.steps[0].error.message).toContain('props.file');
+      }
+      expect(source.received.map((r) => r.url)).toEqual(['/missing.pdf']);
+      expect(rx.received.length).toBe(before);
+    } finally {
+      await source.close();
+    }
   });
 
   test('files.write past the media size limit fails the step with FILE_TOO_LARGE and stores nothing', async () => {

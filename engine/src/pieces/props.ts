@@ -12,7 +12,7 @@
  * | JSON, DYNAMIC | any JSON whose strings are templates |
  * | OBJECT | names to templates |
  * | ARRAY | a list of templates, or of objects of its item properties |
- * | FILE | a template rendering a workspace media id (or its content URL): the piece gets an ApFile of its bytes; another URL is passed as text |
+ * | FILE | a template rendering a workspace media id (or its content URL), an http(s) URL (downloaded through the guard) or a data: URL: the piece gets an ApFile of its bytes |
  * | SECRET_TEXT, BASIC_AUTH (old-framework pieces' own credentials) | a template (`{{ secrets.NAME }}`) / username and password templates |
  * | MARKDOWN | not a field: its text becomes the step's help (`description`) |
  * | CUSTOM | not offered (code the Activepieces builder runs in the browser) |
@@ -52,7 +52,7 @@ export function propSchema(prop: PiecePropInfo): TSchema | undefined {
     case 'FILE':
       return Template({
         ...(h as { title: string }),
-        description: `${prop.description ? `${prop.description} ` : ''}A media id of the workspace (Media), e.g. {{ trigger.mediaId }}, or a media content URL (what files.write returns).`,
+        description: `${prop.description ? `${prop.description} ` : ''}A media id of the workspace (Media), e.g. {{ trigger.mediaId }}, a media content URL (what files.write returns), or a file's http(s) or data: URL.`,
       });
     case 'SECRET_TEXT':
       // Old-framework pieces take their token as a property: a workspace secret keeps it masked.

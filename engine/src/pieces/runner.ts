@@ -170,7 +170,11 @@ export class PieceRunner {
     // FILE properties naming workspace media are read once, before the first attempt.
     const action = call.op === 'run' ? piece.actions.find((a) => a.name === call.action) : undefined;
     const read = action
-      ? await readFileProps(action.props, call.propsValue ?? {}, call.context.workspaceId, this.host.files)
+      ? await readFileProps(action.props, call.propsValue ?? {}, call.context.workspaceId, {
+          files: this.host.files,
+          http: call.http ?? this.host.http,
+          ...(call.signal ? { signal: call.signal } : {}),
+        })
       : { values: call.propsValue ?? {}, files: {} };
     call = { ...call, propsValue: read.values };
     const files = read.files;
