@@ -147,7 +147,7 @@ describe('pieces: files', () => {
     }
   });
 
-  test("another workspace's media, or a missing one, fails the step naming the property; nothing is sent", async () => {
+  test("another workspace's media, or a missing one: refused at save when written out, a step failure naming the property when a template renders it; nothing is sent", async () => {
     const other = await api.post('/api/v1/workspaces', { name: 'Other' });
     expect(other.status).toBe(200);
     const foreign = await upload(other.body.item.id, BYTES, 'secret.bin');
@@ -155,7 +155,25 @@ describe('pieces: files', () => {
     expect((await download(foreign.id)).equals(BYTES)).toBe(true);
     const before = rx.received.length;
     for (const file of [foreign.id, foreign.url, 'no-such-media']) {
-      const run = await testRun([{ id: 'send', type: 'taskspace-files-probe.send', props: { url: `${rx.url}/leak`, file } }]);
+      const saved = await api.post('/api/v1/automations', {
+        workspaceId: server.workspaceId,
+        name: 'Files',
+        trigger: { type: 'webhook' },
+        actions: [{ id: 'send', type: 'taskspace-files-probe.send', props: { url: `${rx.url}/leak`, file } }],
+      });
+      const mediaId = file === foreign.url ? foreign.id : file;
+      expect([file, saved.status, saved.body.error]).toEqual([
+        file,
+        400,
+        expect.objectContaining({
+          code: 'VALIDATION_ERROR',
+          message: `actions[0].props.file: media '${mediaId}' is not in this workspace`,
+        }),
+      ]);
+      const run = await testRun(
+        [{ id: 'send', type: 'taskspace-files-probe.send', props: { url: `${rx.url}/leak`, file: '{{ trigger.file }}' } }],
+        { file },
+      );
       expect([file, run.status]).toEqual([file, 'failed']);
       expect(run.steps[0].error).toMatchObject({ code: 'MEDIA_NOT_FOUND', message: expect.stringContaining('props.file') });
     }

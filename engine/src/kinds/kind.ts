@@ -28,6 +28,7 @@ export const PICKERS = [
   'automation',
   'field',
   'connection',
+  'media',
 ] as const;
 /** One of {@link PICKERS}. */
 export type Picker = (typeof PICKERS)[number];

@@ -52,6 +52,7 @@ export function propSchema(prop: PiecePropInfo): TSchema | undefined {
     case 'FILE':
       return Template({
         ...(h as { title: string }),
+        'x-picker': 'media',
         description: `${prop.description ? `${prop.description} ` : ''}A media id of the workspace (Media), e.g. {{ trigger.mediaId }}, a media content URL (what files.write returns), or a file's http(s) or data: URL.`,
       });
     case 'SECRET_TEXT':

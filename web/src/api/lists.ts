@@ -7,7 +7,7 @@ export type KindLists = paths['/api/v1/automations/kinds']['get']['responses'][2
 /** The engine's editors, pickers, kind icons and run statuses, as the catalogue publishes them. */
 export const KIND_LISTS: KindLists = {
   editors: ['template', 'cron', 'timezone', 'code', 'conditions', 'steps', 'json'],
-  pickers: ['project', 'folder', 'task', 'member', 'agent', 'agentCommand', 'secret', 'automation', 'field', 'connection'],
+  pickers: ['project', 'folder', 'task', 'member', 'agent', 'agentCommand', 'secret', 'automation', 'field', 'connection', 'media'],
   icons: [
     'alarm-clock',
     'bot',

@@ -10195,7 +10195,7 @@ export interface paths {
                                 /** @description every `x-editor` value a parameter may carry */
                                 editors: ("template" | "cron" | "timezone" | "code" | "conditions" | "steps" | "json")[];
                                 /** @description every `x-picker` value a parameter may carry */
-                                pickers: ("project" | "folder" | "task" | "member" | "agent" | "agentCommand" | "secret" | "automation" | "field" | "connection")[];
+                                pickers: ("project" | "folder" | "task" | "member" | "agent" | "agentCommand" | "secret" | "automation" | "field" | "connection" | "media")[];
                                 /** @description the icons the kinds name, sorted, each once (lucide names, kebab-case) */
                                 icons: string[];
                                 /** @description every run status, in lifecycle order */

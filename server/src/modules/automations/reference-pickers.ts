@@ -3,7 +3,7 @@ import type { KindCatalogue, Picker } from '@taskspace/engine';
 /**
  * The references a trigger or step writes out in full, found through its kind's parameter
  * schema: every string value whose schema carries an `x-picker` annotation (`project`, `folder`,
- * `task`, `member`, `agent`, `agentCommand`, `automation`, `secret`, `field`; docs "Automations",
+ * `task`, `member`, `agent`, `agentCommand`, `automation`, `secret`, `field`, `connection`, `media`; docs "Automations",
  * "Checked when saved"). A new kind whose parameters carry the annotations is checked with no
  * change here.
  */

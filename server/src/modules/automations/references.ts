@@ -1,4 +1,12 @@
-import { closestName, variableProblems, walkActions, type Action, type AutomationDefinition, type KindRegistry } from '@taskspace/engine';
+import {
+  closestName,
+  mediaReference,
+  variableProblems,
+  walkActions,
+  type Action,
+  type AutomationDefinition,
+  type KindRegistry,
+} from '@taskspace/engine';
 import { badRequest } from '../../errors';
 import type { Query, Sql } from '../../platform/db/query';
 import { checkTargetUrl } from '../../platform/ssrf';
@@ -135,6 +143,16 @@ function* checkPicked(q: Sql, context: PickContext, picked: PickedReference): Qu
       if (!(yield* exists('SELECT 1 AS found FROM folders WHERE id = ? AND workspace_id = ?', [value, workspaceId])))
         throw refuse(`folder '${value}' is not in this workspace`);
       return;
+    case 'media': {
+      // A FILE property: only a media id or media content URL is checked (another URL is downloaded when the step runs).
+      const mediaId = mediaReference(value);
+      if (
+        mediaId !== undefined &&
+        !(yield* exists('SELECT 1 AS found FROM media WHERE id = ? AND workspace_id = ?', [mediaId, workspaceId]))
+      )
+        throw refuse(`media '${mediaId}' is not in this workspace`);
+      return;
+    }
     case 'automation':
       if (!(yield* exists('SELECT 1 AS found FROM automations WHERE id = ? AND workspace_id = ?', [value, workspaceId])))
         throw refuse(`automation '${value}' is not in this workspace`);

@@ -6,6 +6,7 @@ import { fieldsQuery, folderProjectsQuery } from '../../projects/api';
 import { secretsQuery } from '../../settings/api';
 import { pickerTasksQuery } from '../../tasks/api';
 import { membersQuery } from '../../workspaces/api';
+import { mediaQuery } from '../../media/api';
 import { useAutomations } from '../queries';
 import type { JSONSchema } from './kinds';
 
@@ -36,9 +37,19 @@ function useWorkspaceAgents(workspaceId: string | undefined, enabled: boolean) {
   });
 }
 
+function useWorkspaceMedia(workspaceId: string | undefined, enabled: boolean) {
+  const folders = useFolders(enabled ? workspaceId : undefined);
+  const media = useQueries({
+    queries: (folders.data ?? []).map((f) => mediaQuery(f.id)),
+    combine: (results) => (results.some((r) => r.isPending) ? undefined : results.flatMap((r) => r.data ?? [])),
+  });
+  // Undefined (loading) until the folders and each folder's media are read.
+  return folders.data === undefined ? undefined : media;
+}
+
 /**
  * The choices of an `x-picker` field (null when they depend on a project or agent not chosen yet), read through the public API: the workspace's projects,
- * folders, members, agents, secrets, automations and a piece's connections; a project's tasks and custom fields, and an
+ * folders, members, agents, secrets, automations, media files and a piece's connections; a project's tasks and custom fields, and an
  * agent's commands (from the sibling `projectId`/`agentId` when they are literal ids).
  */
 export function usePickerOptions(
@@ -52,6 +63,7 @@ export function usePickerOptions(
   const projects = useWorkspaceProjects(workspaceId, picker === 'project');
   const folders = useFolders(picker === 'folder' || picker === 'project' || picker === 'agent' ? workspaceId : undefined);
   const agents = useWorkspaceAgents(workspaceId, picker === 'agent');
+  const media = useWorkspaceMedia(workspaceId, picker === 'media');
   const members = useQuery({ ...membersQuery(workspaceId), enabled: picker === 'member' && workspaceId !== undefined });
   const secrets = useQuery({ ...secretsQuery(workspaceId!), enabled: picker === 'secret' && workspaceId !== undefined, retry: false });
   const automations = useAutomations(picker === 'automation' ? workspaceId : undefined);
@@ -79,6 +91,8 @@ export function usePickerOptions(
       return automations.data?.map((a) => ({ value: a.id, label: a.name }));
     case 'connection':
       return connections.data?.map((c) => ({ value: c.id, label: c.name }));
+    case 'media':
+      return media?.map((m) => ({ value: m.id, label: m.name }));
     case 'task':
       return tasks?.map((t) => ({ value: t.id, label: t.text || '(empty task)' }));
     case 'field':
