@@ -80,5 +80,13 @@ describe('pieces: a polling trigger', () => {
     expect((await api.post(`/api/v1/automations/${automation.id}/disable`, {})).status).toBe(200);
     expect(await ours()).toBe(0);
     expect(Number(await db.value('SELECT COUNT(*) AS n FROM piece_store WHERE key = ?', '__taskspace.triggerError'))).toBe(0);
+
+    // Deleting it removes what its piece kept (the newest post seen), after onDisable had it.
+    const kept = async () => Number(await db.value('SELECT COUNT(*) AS n FROM piece_store WHERE scope = ?', `automation:${automation.id}`));
+    expect(await kept()).toBeGreaterThan(0);
+    expect((await api.post(`/api/v1/automations/${automation.id}/enable`, {})).status).toBe(200);
+    await waitFor(async () => (await ours()) === 2, 'enabled again');
+    expect((await api.delete(`/api/v1/automations/${automation.id}`)).status).toBe(200);
+    expect(await kept()).toBe(0);
   }, 60000);
 });

@@ -157,6 +157,8 @@ export class PieceHooks {
     const current = automation ? JSON.stringify(automation.definition.trigger) : undefined;
     const kept = record !== null && automation?.enabled === true && record.trigger === current;
     if (record && !kept) await this.disable(automationId, record);
+    // A deleted automation's piece store goes once its trigger's onDisable has had it.
+    if (!automation) await pieceStore(this.svc).clear(`automation:${automationId}`);
     if (!automation?.enabled || kept) return;
     const kind = this.engine.kinds.trigger(automation.definition.trigger.type);
     if (kind?.source === 'piece-webhook' && kind.piece) await this.enable(automation);

@@ -22,6 +22,10 @@ export function pieceStore(svc: Services) {
         ),
       );
     },
+    /** Removes every key of `scope` (a deleted automation's store). */
+    async clear(scope: string): Promise<void> {
+      await svc.store.run(svc.store.sql.run('DELETE FROM piece_store WHERE scope = ?', [scope]));
+    },
     /** Removes `key` from `scope`. */
     async delete(scope: string, key: string): Promise<void> {
       await svc.store.run(svc.store.sql.run('DELETE FROM piece_store WHERE scope = ? AND key = ?', [scope, key]));
