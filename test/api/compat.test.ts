@@ -383,6 +383,7 @@ describe('unknown body fields', () => {
       '/api/v1/workspaces/{workspaceId}/connections POST auth.props',
       '/api/v1/workspaces/{workspaceId}/connections/{id} PATCH auth.props',
       '/api/v1/automations/kinds/{type}/options POST props',
+      '/api/v1/automations/kinds/{type}/sample POST props',
       '/api/v1/workspaces/{workspaceId}/connections/oauth2 POST props',
       '/api/v1/workspaces/{workspaceId}/connections/{id}/oauth2 POST props',
     ]);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 
 /** `text` as a literal in a regular expression. */
 function escape(text: string): string {
@@ -178,4 +178,19 @@ export function privateWebDir(): { dir: string; remove: () => void } {
   const dir = fs.mkdtempSync(join(tmpdir(), 'taskspace-web-'));
   fs.cpSync(resolvePath(__dirname, '../../web/dist'), dir, { recursive: true });
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A browser context signed in with `token` (bearer header), a page in it (1280×900 unless
+ * `viewport` says), actions waiting up to 10 s, and a {@link BuilderPage} recording its console errors.
+ */
+export async function builderSession(
+  browser: Browser,
+  token: string,
+  viewport = { width: 1280, height: 900 },
+): Promise<{ context: BrowserContext; page: Page; b: BuilderPage }> {
+  const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${token}` }, viewport });
+  context.setDefaultTimeout(10000);
+  const page = await context.newPage();
+  return { context, page, b: new BuilderPage(page) };
 }

@@ -1,9 +1,8 @@
-import { request } from 'undici';
-import { FormData } from 'undici';
+import { FormData, request } from 'undici';
 import { client, OWNER_TOKEN } from '../helpers/server';
 import { automationServer, receiver } from '../automations/helpers';
 import { browserAvailable, serverAndBrowser, seriousViolations, withScreenshot } from './browser';
-import { BuilderPage, testStepOn } from './builder-page';
+import { builderSession, testStepOn } from './builder-page';
 
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -53,13 +52,7 @@ run('web app: a piece FILE property from the media picker', () => {
     const elsewhere = await api.post('/api/v1/workspaces', { name: 'Elsewhere' });
     const foreign = await upload(elsewhere.body.item.id, 'foreign.png');
 
-    const context = await browser.newContext({
-      extraHTTPHeaders: { authorization: `Bearer ${server.token}` },
-      viewport: { width: 1280, height: 900 },
-    });
-    context.setDefaultTimeout(10000);
-    const page = await context.newPage();
-    const b = new BuilderPage(page);
+    const { context, page, b } = await builderSession(browser, server.token);
     try {
       await withScreenshot(page, 'piece-file-media-picker', async () => {
         await page.goto(`${server.url}/automations/new?workspaceId=${server.workspaceId}`);

@@ -12,7 +12,7 @@ import type { HttpRequest, HttpResponse } from '../ports';
  * trigger (`run`: the new items) or hand a webhook trigger one call to its URL (`hook`: `run`
  * with the call as `payload`, the items it returns).
  */
-export type PieceOperation = 'run' | 'options' | 'validate' | 'describe' | 'enable' | 'disable' | 'poll' | 'hook' | 'handshake';
+export type PieceOperation = 'run' | 'options' | 'validate' | 'describe' | 'enable' | 'disable' | 'poll' | 'hook' | 'handshake' | 'test';
 
 /** One call to a webhook trigger's URL, as the trigger's `run` reads it in `context.payload` (Activepieces' TriggerPayload). */
 export interface PieceWebhookPayload {

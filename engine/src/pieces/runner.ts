@@ -78,6 +78,8 @@ export interface PieceCall {
   http?: Http;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** The piece store for this call instead of the host's (a trigger's test keeps nothing). */
+  store?: PieceHost['store'];
 }
 
 /** The auth declaration of `piece` for a connection value of `type`. */
@@ -228,9 +230,10 @@ export class PieceRunner {
           },
           store: async (m) => {
             const scope = scopeOf(m.scope);
-            if (m.op === 'get') return this.host.store.get(scope, m.key);
-            if (m.op === 'put') return this.host.store.put(scope, m.key, m.value ?? null);
-            return this.host.store.delete(scope, m.key);
+            const store = call.store ?? this.host.store;
+            if (m.op === 'get') return store.get(scope, m.key);
+            if (m.op === 'put') return store.put(scope, m.key, m.value ?? null);
+            return store.delete(scope, m.key);
           },
           writeFile: async (fileName, data) => {
             if (!this.host.files) throw permanent('NOT_SUPPORTED', 'files.write is not available on this host');

@@ -157,7 +157,8 @@ async function perform(message: PieceCallMessage): Promise<unknown> {
     case 'disable':
     case 'poll':
     case 'hook':
-    case 'handshake': {
+    case 'handshake':
+    case 'test': {
       // Activepieces' trigger context (engine trigger-helper): the run context plus the URL and the call.
       const trigger = member(piece, message.action);
       const triggerContext = {
@@ -177,6 +178,12 @@ async function perform(message: PieceCallMessage): Promise<unknown> {
         // Activepieces answers 200 for a trigger that declares a handshake without onHandshake.
         const fn = hook('onHandshake');
         return (typeof fn === 'function' ? await fn.call(trigger, triggerContext) : null) ?? { status: 200 };
+      }
+      if (message.op === 'test') {
+        // The trigger's own test (recent items from its service); null when it has none, for the host's sample.
+        const fn = hook('test');
+        const items = typeof fn === 'function' ? await fn.call(trigger, triggerContext) : null;
+        return Array.isArray(items) ? items : null;
       }
       const items = await (trigger.run as (ctx: Loose) => Promise<unknown>)(triggerContext);
       return Array.isArray(items) ? items : [];

@@ -109,6 +109,7 @@ function BuilderScreen({ automationId, workspaceId, role, kinds, saved, draftKey
       <StepOpsContext.Provider value={ops}>
         <StepTestsContext.Provider value={data.stepTests}>
           <BuilderBody
+            triggerKind={definition ? kinds.trigger(definition.trigger.type) : undefined}
             title={automationId ? `Edit ${saved?.name ?? 'automation'}` : 'New automation'}
             automationId={automationId}
             state={state}

@@ -231,6 +231,18 @@ export function useDecide() {
 
 /** The writes of the automation screens (each throws an ApiError from the service). */
 export const automationWrites = {
+  /** A piece trigger's sample items, read by its test with the draft's connection (`POST /automations/kinds/{type}/sample`). */
+  triggerSample: async (p: { type: string; workspaceId: string; connectionId?: string; props?: Record<string, unknown> }) =>
+    unwrap(
+      await api.POST('/api/v1/automations/kinds/{type}/sample', {
+        params: { path: { type: p.type } },
+        body: {
+          workspaceId: p.workspaceId,
+          ...(p.connectionId ? { connectionId: p.connectionId } : {}),
+          ...(p.props ? { props: p.props } : {}),
+        },
+      }),
+    ).item,
   create: async (body: CreateBody) => unwrap(await api.POST('/api/v1/automations', { body })).item,
   /** Saves the builder's definition: a new version of `automationId`, or a new automation in `workspaceId`. */
   save: async (automationId: string | undefined, workspaceId: string | undefined, definition: UpdateBody) =>

@@ -69,3 +69,56 @@ export async function kindOptions(
     upstream(error);
   }
 }
+
+/** Most items `POST /automations/kinds/{type}/sample` answers. */
+export const SAMPLE_MAX_ITEMS = 10;
+
+/** What `POST /automations/kinds/{type}/sample` answers. */
+export interface KindSample {
+  /** Items as the trigger's runs get them (`{{ trigger.* }}`), newest first, at most {@link SAMPLE_MAX_ITEMS}. */
+  items: unknown[];
+  /** `service`: the trigger's own test read them from its service with the connection; `sample`: the piece's declared `sampleData` (the trigger has no test). */
+  source: 'service' | 'sample';
+}
+
+/**
+ * Sample items of the piece trigger kind `type` (Activepieces' "Load data"): the trigger's `test`
+ * called with the step's connection and properties — for most triggers the service's recent items —
+ * with a piece store of its own that is dropped afterwards (the automation's deduplication state is
+ * not touched), else the piece's `sampleData` (Collaborators and Owners).
+ * @throws ServiceError 404 for a type that is not a piece trigger; 403/404 from the workspace
+ *   check; 400 for a connection of another piece; 502 UPSTREAM_ERROR when the piece fails.
+ */
+export async function kindSample(
+  svc: Services,
+  pieces: ServerPieces,
+  actor: Actor,
+  input: { type: string; workspaceId: string; connectionId?: string; props?: Record<string, unknown> },
+): Promise<KindSample> {
+  await svc.store.run(requireWorkspace(svc.store.sql, actor, input.workspaceId, 'Collaborator', 'loading sample data'));
+  const dot = input.type.indexOf('.');
+  const piece = dot > 0 ? pieces.catalogue.find(input.type.slice(0, dot)) : undefined;
+  const trigger = piece?.triggers.find((t) => t.name === input.type.slice(dot + 1));
+  if (!piece || !trigger) throw notFound('piece trigger kind', input.type);
+  const scratch = new Map<string, unknown>();
+  try {
+    const items = (await pieces.runner.call({
+      piece,
+      op: 'test',
+      action: trigger.name,
+      ...(input.connectionId ? { connectionId: input.connectionId } : {}),
+      propsValue: input.props ?? {},
+      context: { workspaceId: input.workspaceId },
+      timeoutMs: API_CALL_TIMEOUT_MS,
+      store: {
+        get: async (scope, key) => scratch.get(`${scope}\n${key}`) ?? null,
+        put: async (scope, key, value) => void scratch.set(`${scope}\n${key}`, value),
+        delete: async (scope, key) => void scratch.delete(`${scope}\n${key}`),
+      },
+    })) as unknown[] | null;
+    if (Array.isArray(items)) return { items: items.slice(0, SAMPLE_MAX_ITEMS), source: 'service' };
+    return { items: trigger.sampleData ? [trigger.sampleData] : [], source: 'sample' };
+  } catch (error) {
+    upstream(error);
+  }
+}

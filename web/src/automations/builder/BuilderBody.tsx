@@ -36,10 +36,22 @@ export interface BuilderBodyProps {
   onPicker(target: PickerTarget): void;
   onPick(kind: KindInfo): void;
   toasts: { toasts: Toast[]; dismiss(id: number): void };
+  /** The kind of the draft's trigger (a piece trigger's sample loads from its service). */
+  triggerKind?: KindInfo | undefined;
 }
 
 /** The test run beside the flow (a saved automation only). */
-function TestAside({ automationId, test }: { automationId: string | undefined; test: BuilderBodyProps['test'] }) {
+function TestAside({
+  automationId,
+  test,
+  trigger,
+  triggerKind,
+}: {
+  automationId: string | undefined;
+  test: BuilderBodyProps['test'];
+  trigger: Definition['trigger'] | undefined;
+  triggerKind: KindInfo | undefined;
+}) {
   return (
     <aside aria-label="Test" className="side">
       {automationId ? (
@@ -50,6 +62,8 @@ function TestAside({ automationId, test }: { automationId: string | undefined; t
           gap={test.sampleGap}
           pending={test.samplePending}
           fromRun={test.sampleRun?.id}
+          trigger={trigger}
+          triggerKind={triggerKind}
         />
       ) : (
         <p className="muted small">Save the automation to test it.</p>
@@ -104,7 +118,8 @@ export function BuilderBody(props: BuilderBodyProps) {
       onJsonError((e as Error).message);
     }
   };
-  const test = <TestAside automationId={props.automationId} test={props.test} />;
+  const trigger = props.state.definition?.trigger;
+  const test = <TestAside automationId={props.automationId} test={props.test} trigger={trigger} triggerKind={props.triggerKind} />;
   return (
     <section aria-labelledby="builder-title" className="builder">
       <BuilderHeader

@@ -3,6 +3,9 @@ import { ApiError } from '../../api/client';
 import { automationWrites } from '../api';
 import type { Run } from '../types';
 import { CodeEditor } from './CodeEditor';
+import type { KindInfo } from './kinds';
+import type { Definition } from './model';
+import { PieceSample } from './PieceSample';
 
 /**
  * A test run of the saved version with the builder's trigger sample (`samples.ts`
@@ -17,6 +20,8 @@ export function TestRun({
   fromRun,
   gap,
   pending,
+  triggerKind,
+  trigger,
 }: {
   automationId: string;
   payload: string;
@@ -26,6 +31,9 @@ export function TestRun({
   gap?: string | undefined;
   /** The sample is still being made the automation's own: the run waits for it. */
   pending?: boolean;
+  /** The draft's trigger and its kind: a piece trigger's sample can be loaded from its service. */
+  triggerKind?: KindInfo | undefined;
+  trigger?: Definition['trigger'] | undefined;
 }) {
   const [run, setRun] = useState<Run | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -52,6 +60,7 @@ export function TestRun({
           {gap}
         </p>
       )}
+      <PieceSample kind={triggerKind} trigger={trigger} onPayload={onPayload} />
       <CodeEditor label="Sample trigger payload (JSON)" language="json" value={payload} onChange={onPayload} className="small-editor" />
       <button type="button" disabled={pending} onClick={() => void test()}>
         {pending ? 'Preparing the sample…' : 'Run test'}
