@@ -86,7 +86,9 @@ describe('the PostgreSQL server lock', () => {
     const launched = launchServer(tempDataDir(), env);
     try {
       const leaderUrl = await launched.listening;
-      expect((await health(leaderUrl)).leader).toBe(true);
+      // The earlier test's servers have closed, but PostgreSQL may still be ending their sessions
+      // (and releasing the lock): a server started meanwhile follows first, then leads.
+      await waitFor(async () => (await health(leaderUrl)).leader, 'the first server to lead');
       const follower = await startServer({ env });
       running.push(follower);
       expect((await health(follower.url)).leader).toBe(false);
@@ -169,7 +171,8 @@ describe('the PostgreSQL server lock', () => {
 
   test('a leader killed with SIGKILL leaves no lock behind: the follower takes over', async () => {
     const child = await spawnServer(tempDataDir(), { DATABASE_URL: database.url });
-    expect((await health(child.url)).leader).toBe(true);
+    // As above: the earlier servers' sessions may still be ending.
+    await waitFor(async () => (await health(child.url)).leader, 'the first server to lead');
     const follower = await startServer({ env: { DATABASE_URL: database.url } });
     running.push(follower);
     expect((await health(follower.url)).leader).toBe(false);
