@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { coerceProps, type AutomationRecord, type Engine, type PieceInfo, type PieceTriggerInfo, type RunStore } from '@taskspace/engine';
 import { newSecret } from '../../platform/ids';
+import { ownerGone } from '../../platform/db/postgres/presence';
 import type { Services } from '../../services';
 import type { WorkerLog } from '../../platform/worker-loop';
 import type { ServerPieces } from './host';
@@ -15,8 +16,20 @@ export const TRIGGER_ERROR_KEY = '__taskspace.triggerError';
 /** The piece-store key that records which version of an automation its polling trigger was enabled for (the poller's). */
 export const POLL_ENABLED_KEY = '__taskspace.enabledFor';
 
+/** The piece-store key (automation scope) a process holds while it syncs the automation's trigger: its claim's token. */
+export const SYNC_CLAIM_KEY = '__taskspace.syncing';
+
 /** The time limit of an `onEnable` or `onDisable` call, in ms (the API waits for it). */
 const TRIGGER_CALL_TIMEOUT_MS = 30_000;
+
+/**
+ * How long a sync claim holds, in ms: an `onDisable` and an `onEnable` at their time limits and
+ * the store writes. A claim older than this is a process that ended mid-sync; another takes it over.
+ */
+const SYNC_CLAIM_MS = 2 * TRIGGER_CALL_TIMEOUT_MS + 10_000;
+
+/** How often a sync waiting for another process's claim on the same automation looks again, in ms. */
+const SYNC_CLAIM_POLL_MS = 100;
 
 /** Bytes of randomness in a piece hook URL's token (192 bits; 32 base64url characters). */
 const HOOK_TOKEN_BYTES = 24;
@@ -151,7 +164,66 @@ export class PieceHooks {
     for (const id of ids) await this.sync(id);
   }
 
+  /**
+   * One sync at a time per automation across the processes of a database: the API's sync after a
+   * change on one process and the leader's periodic sync on another would otherwise both find the
+   * trigger not enabled and both call `onEnable` (two registrations at the service, one of them
+   * never removed). Waits for another process's sync of the automation to end, then syncs.
+   */
   private async syncNow(automationId: string): Promise<void> {
+    const claimed = await this.claim(automationId);
+    try {
+      await this.syncClaimed(automationId);
+    } finally {
+      await this.svc.store.run(
+        this.svc.store.sql.run('DELETE FROM piece_store WHERE scope = ? AND key = ? AND value_json = ?', [
+          `automation:${automationId}`,
+          SYNC_CLAIM_KEY,
+          claimed,
+        ]),
+      );
+    }
+  }
+
+  /**
+   * Takes the automation's sync claim ({@link SYNC_CLAIM_KEY}, `{by: <worker id>, token}`): at once
+   * when none is held or its holder's process has ended (on SQLite any claim found was left by an
+   * earlier process, one process per data directory; on PostgreSQL one whose holder holds no
+   * presence lock, see platform/db/postgres/presence.ts), else when its holder releases it or it
+   * is older than {@link SYNC_CLAIM_MS}. This process's own syncs of one automation are already
+   * one at a time ({@link sync}), so a claim naming this process is left over too.
+   * @returns the claim's value as stored (releasing deletes the claim only while it is still this one).
+   */
+  private async claim(automationId: string): Promise<string> {
+    const scope = `automation:${automationId}`;
+    const by = this.svc.workerId ?? 'local';
+    const value = JSON.stringify({ by, token: newSecret(HOOK_TOKEN_BYTES) });
+    const { store } = this.svc;
+    const holder = "CAST(value_json AS jsonb) ->> 'by'";
+    // PostgreSQL: the holder's process ended, or it is this one. SQLite: any holder.
+    const leftOver =
+      store.dialect === 'postgres' ? { sql: `${ownerGone(holder)} OR ${holder} = ?`, params: [by] } : { sql: '1 = 1', params: [] };
+    for (;;) {
+      const now = this.svc.clock.now();
+      const taken = await store.run(
+        store.sql.run(
+          'INSERT INTO piece_store (scope, key, value_json, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING',
+          [scope, SYNC_CLAIM_KEY, value, now],
+        ),
+      );
+      if (taken.changes === 1) return value;
+      const overtaken = await store.run(
+        store.sql.run(
+          `UPDATE piece_store SET value_json = ?, updated_at = ? WHERE scope = ? AND key = ? AND (updated_at < ? OR ${leftOver.sql})`,
+          [value, now, scope, SYNC_CLAIM_KEY, now - SYNC_CLAIM_MS, ...leftOver.params],
+        ),
+      );
+      if (overtaken.changes === 1) return value;
+      await new Promise((resolve) => setTimeout(resolve, SYNC_CLAIM_POLL_MS));
+    }
+  }
+
+  private async syncClaimed(automationId: string): Promise<void> {
     const automation = await this.engine.getAutomation(automationId);
     const record = await this.enabled(automationId);
     const current = automation ? JSON.stringify(automation.definition.trigger) : undefined;
