@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { api, errorMessage, unwrap } from '../api/client';
 import { AuthFields, authBody, authDefaults, type AuthValues } from './AuthFields';
 import { usePieceAuth, useRefreshConnections } from './api';
-import { ConsentStatus, useConsent } from './consent';
+import { ConsentStatus, useConsentPopup } from './consent';
 import './connections.css';
 
 /**
@@ -27,8 +27,6 @@ export function ConnectionForm({
   const auth = info.data?.auth[which];
   const [name, setName] = useState('');
   const [values, setValues] = useState<AuthValues>({});
-  const [state, setState] = useState<string | null>(null);
-  const popup = useRef<Window | null>(null);
   useEffect(() => setValues(authDefaults(auth)), [auth]);
   useEffect(() => {
     if (info.data && name === '') setName(info.data.displayName);
@@ -47,40 +45,27 @@ export function ConnectionForm({
       onCreated(item);
     },
   });
-  const start = useMutation({
-    mutationFn: async () =>
+  const { open, start, consent, ended } = useConsentPopup(
+    workspaceId,
+    async () =>
       unwrap(
         await api.POST('/api/v1/workspaces/{workspaceId}/connections/oauth2', {
           params: { path: { workspaceId } },
           body: { piece, name, props: values },
         }),
       ).item,
-    onSuccess: (item) => {
-      setState(item.state);
-      if (popup.current && !popup.current.closed) popup.current.location.href = item.authorizationUrl;
-      else window.location.assign(item.authorizationUrl);
-    },
-    onError: () => popup.current?.close(),
-  });
-  const { consent, ended } = useConsent(
-    workspaceId,
-    state,
     (connectionId) => {
       void refresh();
       onCreated({ id: connectionId, name });
     },
-    () => popup.current?.close(),
   );
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!auth) return;
-    if (auth.type === 'OAUTH2') {
-      // Opened in the click itself, so that the browser allows it; it goes to the consent once the server answers.
-      popup.current = window.open('', 'taskspace-oauth', 'popup,width=600,height=720');
-      setState(null);
-      start.mutate();
-    } else create.mutate();
+    // The popup opens in the submit itself, so that the browser allows it.
+    if (auth.type === 'OAUTH2') open();
+    else create.mutate();
   };
   if (info.error)
     return (

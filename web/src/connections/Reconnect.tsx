@@ -1,8 +1,6 @@
-import { useRef, useState } from 'react';
-import { useMutation } from '@tanstack/react-query';
 import { api, errorMessage, unwrap } from '../api/client';
 import { useRefreshConnections } from './api';
-import { ConsentStatus, useConsent } from './consent';
+import { ConsentStatus, useConsentPopup } from './consent';
 
 /**
  * "Reconnect" for an OAuth2 connection (docs/integrations.md "OAuth2 connections", step 4): opens
@@ -12,41 +10,23 @@ import { ConsentStatus, useConsent } from './consent';
  */
 export function Reconnect({ workspaceId, connection }: { workspaceId: string; connection: { id: string; name: string } }) {
   const refresh = useRefreshConnections(workspaceId);
-  const [state, setState] = useState<string | null>(null);
-  const popup = useRef<Window | null>(null);
-  const start = useMutation({
-    mutationFn: async () =>
+  const { open, start, consent, ended } = useConsentPopup(
+    workspaceId,
+    async () =>
       unwrap(
         await api.POST('/api/v1/workspaces/{workspaceId}/connections/{id}/oauth2', {
           params: { path: { workspaceId, id: connection.id } },
           body: {},
         }),
       ).item,
-    onSuccess: (item) => {
-      setState(item.state);
-      if (popup.current && !popup.current.closed) popup.current.location.href = item.authorizationUrl;
-      else window.location.assign(item.authorizationUrl);
-    },
-    onError: () => popup.current?.close(),
-  });
-  const { consent, ended } = useConsent(
-    workspaceId,
-    state,
     () => void refresh(),
-    () => popup.current?.close(),
   );
-  const click = () => {
-    // Opened in the click itself, so that the browser allows it; it goes to the consent once the server answers.
-    popup.current = window.open('', 'taskspace-oauth', 'popup,width=600,height=720');
-    setState(null);
-    start.mutate();
-  };
   return (
     <>
       <button
         type="button"
         className="secondary"
-        onClick={click}
+        onClick={open}
         disabled={start.isPending || ended === 'pending'}
         aria-label={`Reconnect ${connection.name}`}
       >
