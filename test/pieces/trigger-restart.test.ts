@@ -92,10 +92,12 @@ describe('pieces: a webhook trigger when its server is killed during onEnable', 
     hang = false;
     server = await startServer({ dataDir, env });
     const restarted = client(server, server.token);
-    await waitFor(() => hooks.size === 1, 'the restarted server to register the webhook', 15_000);
+    // Registered once the shop has answered and the server has recorded it.
+    const state = async () => (await restarted.get(`/api/v1/automations/${automationId}/trigger`)).body.item.state;
+    await waitFor(async () => (await state()) === 'enabled', 'the restarted server to register the webhook', 15_000);
+    expect(hooks.size).toBe(1);
     expect(registrations).toHaveLength(2);
     expect(new URL(registrations[1]!).origin).toBe(new URL(server.url).origin);
-    expect((await restarted.get(`/api/v1/automations/${automationId}/trigger`)).body.item).toMatchObject({ state: 'enabled' });
     expect((await restarted.post(`/api/v1/automations/${automationId}/disable`, {})).status).toBe(200);
     expect(hooks.size).toBe(0);
   }, 60_000);
