@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres';
-import { client, startServer, type TestServer } from '../helpers/server';
+import { client, OWNER_TOKEN, startServer, type TestServer } from '../helpers/server';
 import { AUTOMATION_ENV, createAutomation, waitFor } from '../automations/helpers';
 
 const ORDER_CREATED = 'woocommerce.$woocommerce_trigger_order_created';
@@ -18,6 +18,8 @@ describe('piece webhook triggers on several processes', () => {
   let database: TestDatabase;
   let leader: TestServer;
   let follower: TestServer;
+  /** A process with `TASKSPACE_ROLE=api`: it holds no presence lock. */
+  let apiOnly: TestServer;
   let shop: http.Server;
   let shopUrl = '';
   /** The shop's webhooks by id: where it delivers. */
@@ -65,36 +67,46 @@ describe('piece webhook triggers on several processes', () => {
     };
     leader = await startServer({ env });
     follower = await startServer({ env });
+    apiOnly = await startServer({ env: { ...env, TASKSPACE_ROLE: 'api' } });
   }, 60_000);
   afterAll(async () => {
+    await apiOnly?.close();
     await follower?.close();
     await leader?.close();
     await new Promise<void>((resolve) => shop.close(() => resolve()));
     await database.drop();
   });
 
-  test('saved on a follower while the leader syncs: one registration at the service, removed on disable', async () => {
-    expect((await client(leader, leader.token).get('/healthz')).body.leader).toBe(true);
-    const api = client(follower, follower.token);
-    const conn = await api.post(`/api/v1/workspaces/${follower.workspaceId}/connections`, {
-      piece: 'woocommerce',
-      name: 'Shop',
-      auth: { type: 'CUSTOM_AUTH', props: { baseUrl: shopUrl, consumerKey: 'ck_test', consumerSecret: 'cs_secret_1234' } },
-    });
-    expect(conn.status).toBe(200);
-    const automation = await createAutomation(api, follower.workspaceId, {
-      name: 'New orders',
-      trigger: { type: ORDER_CREATED, connectionId: conn.body.item.id },
-      actions: [],
-    });
-    expect(registrations).toHaveLength(1);
-    expect((await api.get(`/api/v1/automations/${automation.id}/trigger`)).body.item).toMatchObject({ state: 'enabled' });
-    // The leader's syncs go on; disabling (on the leader this time) unregisters what was registered.
-    expect((await client(leader, leader.token).post(`/api/v1/automations/${automation.id}/disable`, {})).status).toBe(200);
-    await waitFor(
-      () => inFlight === 0 && hooks.size === 0,
-      () => `the shop's webhooks to be removed: ${JSON.stringify([...hooks])}`,
-    );
-    expect(registrations).toHaveLength(1);
-  }, 60_000);
+  test.each([
+    ['a follower', () => follower],
+    ['an api process', () => apiOnly],
+  ])(
+    'saved on %s while the leader syncs: one registration at the service, removed on disable',
+    async (who, saver) => {
+      expect((await client(leader, leader.token).get('/healthz')).body.leader).toBe(true);
+      const api = client(saver(), OWNER_TOKEN);
+      const conn = await api.post(`/api/v1/workspaces/${leader.workspaceId}/connections`, {
+        piece: 'woocommerce',
+        name: `Shop (${who})`,
+        auth: { type: 'CUSTOM_AUTH', props: { baseUrl: shopUrl, consumerKey: 'ck_test', consumerSecret: 'cs_secret_1234' } },
+      });
+      expect(conn.status).toBe(200);
+      const automation = await createAutomation(api, leader.workspaceId, {
+        name: 'New orders',
+        trigger: { type: ORDER_CREATED, connectionId: conn.body.item.id },
+        actions: [],
+      });
+      const mine = () => registrations.filter((url) => url.includes(`/webhooks/pieces/${automation.id}/`));
+      expect(mine()).toHaveLength(1);
+      expect((await api.get(`/api/v1/automations/${automation.id}/trigger`)).body.item).toMatchObject({ state: 'enabled' });
+      // The leader's syncs go on; disabling (on the leader this time) unregisters what was registered.
+      expect((await client(leader, leader.token).post(`/api/v1/automations/${automation.id}/disable`, {})).status).toBe(200);
+      await waitFor(
+        () => inFlight === 0 && hooks.size === 0,
+        () => `the shop's webhooks to be removed: ${JSON.stringify([...hooks])}`,
+      );
+      expect(mine()).toHaveLength(1);
+    },
+    60_000,
+  );
 });

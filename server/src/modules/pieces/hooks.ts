@@ -16,7 +16,7 @@ export const TRIGGER_ERROR_KEY = '__taskspace.triggerError';
 /** The piece-store key that records which version of an automation its polling trigger was enabled for (the poller's). */
 export const POLL_ENABLED_KEY = '__taskspace.enabledFor';
 
-/** The piece-store key (automation scope) a process holds while it syncs the automation's trigger: its claim's token. */
+/** The piece-store key (automation scope) a process holds while it syncs the automation's trigger: `{by, token}` (see `PieceHooks.claim`). */
 export const SYNC_CLAIM_KEY = '__taskspace.syncing';
 
 /** The time limit of an `onEnable` or `onDisable` call, in ms (the API waits for it). */
@@ -101,6 +101,11 @@ export function tokenMatches(record: EnabledTrigger | null, token: string): bool
 export class PieceHooks {
   /** Syncs in progress by automation id: one at a time per automation in this process. */
   private readonly syncing = new Map<string, Promise<void>>();
+  /**
+   * Who this process is in its sync claims: its worker id (PostgreSQL `all` and `worker`
+   * processes, which hold a presence lock), else `api:<random>` (an `api` process, SQLite).
+   */
+  private readonly claimant: string;
 
   constructor(
     private readonly svc: Services,
@@ -108,7 +113,9 @@ export class PieceHooks {
     private readonly runs: RunStore,
     private readonly pieces: ServerPieces,
     private readonly log: WorkerLog,
-  ) {}
+  ) {
+    this.claimant = svc.workerId ?? `api:${newSecret(9)}`;
+  }
 
   /** The absolute URL of an automation's piece hook with `token`. */
   hookUrl(automationId: string, token: string): string {
@@ -186,23 +193,26 @@ export class PieceHooks {
   }
 
   /**
-   * Takes the automation's sync claim ({@link SYNC_CLAIM_KEY}, `{by: <worker id>, token}`): at once
-   * when none is held or its holder's process has ended (on SQLite any claim found was left by an
-   * earlier process, one process per data directory; on PostgreSQL one whose holder holds no
-   * presence lock, see platform/db/postgres/presence.ts), else when its holder releases it or it
-   * is older than {@link SYNC_CLAIM_MS}. This process's own syncs of one automation are already
-   * one at a time ({@link sync}), so a claim naming this process is left over too.
+   * Takes the automation's sync claim ({@link SYNC_CLAIM_KEY}, `{by, token}`, `by` the
+   * {@link claimant}): at once when none is held or its holder's process has ended (on SQLite any
+   * claim found was left by an earlier process, one process per data directory; on PostgreSQL one
+   * whose holder is a worker id without its presence lock, see platform/db/postgres/presence.ts),
+   * else when its holder releases it or it is older than {@link SYNC_CLAIM_MS} (an `api` process
+   * holds no presence lock: its claims end only so). This process's own syncs of one automation
+   * are already one at a time ({@link sync}), so a claim naming this process is left over too.
    * @returns the claim's value as stored (releasing deletes the claim only while it is still this one).
    */
   private async claim(automationId: string): Promise<string> {
     const scope = `automation:${automationId}`;
-    const by = this.svc.workerId ?? 'local';
+    const by = this.claimant;
     const value = JSON.stringify({ by, token: newSecret(HOOK_TOKEN_BYTES) });
     const { store } = this.svc;
     const holder = "CAST(value_json AS jsonb) ->> 'by'";
-    // PostgreSQL: the holder's process ended, or it is this one. SQLite: any holder.
+    // PostgreSQL: a worker whose process ended, or this process. SQLite: any holder.
     const leftOver =
-      store.dialect === 'postgres' ? { sql: `${ownerGone(holder)} OR ${holder} = ?`, params: [by] } : { sql: '1 = 1', params: [] };
+      store.dialect === 'postgres'
+        ? { sql: `(${holder} ~ '^[0-9]+:' AND ${ownerGone(holder)}) OR ${holder} = ?`, params: [by] }
+        : { sql: '1 = 1', params: [] };
     for (;;) {
       const now = this.svc.clock.now();
       const taken = await store.run(
